@@ -1,0 +1,68 @@
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** What a transaction callback receives: the same query API as Db. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export type Database = {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export type DbOptions = {
+  /** a postgres:// URL; when absent the embedded database is used */
+  databaseUrl?: string | undefined;
+  /** the embedded database's folder; absent means in memory */
+  pgliteDir?: string | undefined;
+  /** an existing embedded database (tests load one from a migrated template) */
+  pglite?: PGlite;
+  poolSize?: number;
+};
+
+export async function createDb(options: DbOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // a bigint count or sum arrives as a string; our numbers fit in a JS number
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+    return {
+      db,
+      kind: 'postgres',
+      migrate: async () => migratePg(db as never, { migrationsFolder }),
+      close: () => pool.end(),
+    };
+  }
+  let client = options.pglite;
+  if (!client) {
+    if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
+    client = await PGlite.create(options.pgliteDir ?? 'memory://', { extensions: { pg_trgm } });
+  }
+  const pglite = client;
+  const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    migrate: async () => migratePglite(db as never, { migrationsFolder }),
+    close: () => pglite.close(),
+  };
+}
+
+export function pgliteExtensions() {
+  return { pg_trgm };
+}

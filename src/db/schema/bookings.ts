@@ -1,0 +1,173 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+import { charities } from './charities.ts';
+import { tripAddons, tripCustomFields, trips } from './trips.ts';
+import { users } from './users.ts';
+
+export const BOOKING_STATUSES = ['provisional', 'confirmed', 'cancelled'] as const;
+// 'landonly' is the spec's value; 'flights' is the other basis (flights included)
+export const TRAVEL_BASES = ['flights', 'landonly'] as const;
+export const FUNDING_TYPES = ['free', 'flexi', 'self', 'fundraise'] as const;
+export const GENDERS = ['female', 'male', 'other'] as const;
+
+export const bookings = pgTable(
+  'bookings',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    ref: text().notNull().unique(),
+    tripId: integer('trip_id')
+      .notNull()
+      .references(() => trips.id, { onDelete: 'restrict' }),
+    // a deleted user leaves the booking and its traveller details in place
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    charityId: integer('charity_id').references(() => charities.id, { onDelete: 'restrict' }),
+    status: text().notNull().default('provisional'),
+    travelBasis: text('travel_basis').notNull().default('flights'),
+    travelBasisDiscountPence: integer('travel_basis_discount_pence').notNull().default(0),
+    fundingType: text('funding_type').notNull().default('self'),
+    formComplete: boolean('form_complete').notNull().default(false),
+    depositPaymentDate: date('deposit_payment_date'),
+
+    title: text(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    preferredName: text('preferred_name'),
+    email: text().notNull(),
+    mobile: text(),
+    address1: text('address_1'),
+    address2: text('address_2'),
+    address3: text('address_3'),
+    address4: text('address_4'),
+    postCode: text('post_code'),
+    gender: text(),
+    dateOfBirth: date('date_of_birth'),
+
+    shareWith: text('share_with'),
+    doubleRoom: boolean('double_room').notNull().default(false),
+    roomType: text('room_type'),
+    roomRef: text('room_ref'),
+
+    passportNumber: text('passport_number'),
+    passportIssueDate: date('passport_issue_date'),
+    passportExpiryDate: date('passport_expiry_date'),
+    // server-made file name under DATA_DIR/files/passports
+    passportImageFile: text('passport_image_file'),
+    asOnPassport: boolean('as_on_passport').notNull().default(false),
+
+    insuranceCompany: text('insurance_company'),
+    insurancePolicyNumber: text('insurance_policy_number'),
+    insuranceTelephone: text('insurance_telephone'),
+
+    nokName: text('nok_name'),
+    nokRelationship: text('nok_relationship'),
+    nokEmail: text('nok_email'),
+    nokTelephone: text('nok_telephone'),
+    nokAddress: text('nok_address'),
+
+    medicalConditions: boolean('medical_conditions').notNull().default(false),
+    dietary: text(),
+    medication: text(),
+    medicalDetail: text('medical_detail'),
+
+    notes: text(),
+    additionalInfo: text('additional_info'),
+    referredBy: text('referred_by'),
+    previousTrips: text('previous_trips'),
+    fitnessTraining: text('fitness_training'),
+
+    termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('bookings_status_check', sql`${t.status} in ('provisional', 'confirmed', 'cancelled')`),
+    check('bookings_travel_basis_check', sql`${t.travelBasis} in ('flights', 'landonly')`),
+    check('bookings_funding_type_check', sql`${t.fundingType} in ('free', 'flexi', 'self', 'fundraise')`),
+    check('bookings_gender_check', sql`${t.gender} is null or ${t.gender} in ('female', 'male', 'other')`),
+    check('bookings_travel_basis_discount_check', sql`${t.travelBasisDiscountPence} >= 0`),
+    // the booking list: default sort, sorts by header, and the filters of spec §7
+    index('bookings_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('bookings_trip_created_idx').on(t.tripId, t.createdAt.desc()),
+    index('bookings_user_idx').on(t.userId),
+    index('bookings_charity_idx').on(t.charityId),
+    index('bookings_status_idx').on(t.status, t.createdAt.desc()),
+    index('bookings_deposit_paid_idx').on(t.depositPaymentDate),
+    index('bookings_room_ref_idx').on(t.roomRef),
+    index('bookings_traveller_name_idx').on(t.lastName, t.firstName),
+    index('bookings_dob_idx').on(t.dateOfBirth),
+    index('bookings_name_trgm_idx').using(
+      'gin',
+      sql`(${t.firstName} || ' ' || ${t.lastName} || ' ' || coalesce(${t.preferredName}, '')) gin_trgm_ops`,
+    ),
+    index('bookings_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
+    index('bookings_ref_trgm_idx').using('gin', sql`${t.ref} gin_trgm_ops`),
+  ],
+);
+
+export const bookingAddons = pgTable(
+  'booking_addons',
+  {
+    bookingId: bigint('booking_id', { mode: 'number' })
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    addonId: integer('addon_id')
+      .notNull()
+      .references(() => tripAddons.id, { onDelete: 'restrict' }),
+    // the price agreed when it was added, so a later reprice never changes an old booking
+    pricePence: integer('price_pence').notNull(),
+    invoiced: boolean().notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.bookingId, t.addonId] }),
+    index('booking_addons_addon_idx').on(t.addonId),
+    check('booking_addons_price_check', sql`${t.pricePence} >= 0`),
+  ],
+);
+
+/** Each booking's answers to its trip's custom fields. */
+export const bookingCustomFieldAnswers = pgTable(
+  'booking_custom_field_answers',
+  {
+    bookingId: bigint('booking_id', { mode: 'number' })
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    customFieldId: integer('custom_field_id')
+      .notNull()
+      .references(() => tripCustomFields.id, { onDelete: 'cascade' }),
+    answer: text().notNull().default(''),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.bookingId, t.customFieldId] }),
+    index('booking_answers_field_idx').on(t.customFieldId),
+  ],
+);
+
+export const bookingNotes = pgTable(
+  'booking_notes',
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    bookingId: bigint('booking_id', { mode: 'number' })
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    // sanitised HTML
+    noteText: text('note_text').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    ipAddress: text('ip_address'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('booking_notes_booking_idx').on(t.bookingId, t.createdAt.desc())],
+);

@@ -1,0 +1,9 @@
+// The one list of tables, for drizzle-kit and for the typed client.
+export * from './users.ts';
+export * from './charities.ts';
+export * from './countries.ts';
+export * from './trips.ts';
+export * from './discounts.ts';
+export * from './bookings.ts';
+export * from './invoices.ts';
+export * from './oauth.ts';

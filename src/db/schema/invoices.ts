@@ -1,0 +1,122 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+import { bookings } from './bookings.ts';
+import { discounts } from './discounts.ts';
+import { tripAddons } from './trips.ts';
+import { users } from './users.ts';
+
+export const INVOICE_TYPES = ['deposit', 'balance', 'addon', 'other'] as const;
+export const TRANSACTION_TYPES = ['payment', 'refund'] as const;
+// STRIPE is the card payment provider
+export const PROCESSORS = ['STRIPE', 'BACS', 'CHEQUE', 'OTHER'] as const;
+
+/**
+ * Totals, outstanding amount, paid flag and status are derived from items, add-ons,
+ * discount and live transactions; nothing derived is stored.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    bookingId: bigint('booking_id', { mode: 'number' })
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'restrict' }),
+    invoiceRef: text('invoice_ref').notNull().unique(),
+    type: text().notNull(),
+    description: text().notNull(),
+    invoiceDate: date('invoice_date').notNull(),
+    dueDate: date('due_date').notNull(),
+    discountId: integer('discount_id').references(() => discounts.id, { onDelete: 'set null' }),
+    // kept as text too, so the invoice still reads right if the discount is deleted
+    discountCode: text('discount_code'),
+    discountPence: integer('discount_pence').notNull().default(0),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('invoices_type_check', sql`${t.type} in ('deposit', 'balance', 'addon', 'other')`),
+    check('invoices_discount_check', sql`${t.discountPence} >= 0`),
+    check('invoices_due_check', sql`${t.dueDate} >= ${t.invoiceDate}`),
+    index('invoices_booking_idx').on(t.bookingId),
+  ],
+);
+
+export const invoiceItems = pgTable(
+  'invoice_items',
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    invoiceId: integer('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'cascade' }),
+    description: text().notNull(),
+    amountPence: integer('amount_pence').notNull(),
+    sortOrder: integer('sort_order').notNull().default(0),
+  },
+  (t) => [
+    check('invoice_items_amount_check', sql`${t.amountPence} >= 0`),
+    index('invoice_items_invoice_idx').on(t.invoiceId),
+  ],
+);
+
+/** Booking add-ons billed on an invoice, at the price billed. */
+export const invoiceAddons = pgTable(
+  'invoice_addons',
+  {
+    invoiceId: integer('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'cascade' }),
+    addonId: integer('addon_id')
+      .notNull()
+      .references(() => tripAddons.id, { onDelete: 'restrict' }),
+    name: text().notNull(),
+    pricePence: integer('price_pence').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.invoiceId, t.addonId] }),
+    check('invoice_addons_price_check', sql`${t.pricePence} >= 0`),
+  ],
+);
+
+/** Payments and refunds: append-only; a delete only marks the row. */
+export const transactions = pgTable(
+  'transactions',
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    bookingId: bigint('booking_id', { mode: 'number' })
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'restrict' }),
+    invoiceId: integer('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'restrict' }),
+    invoiceType: text('invoice_type').notNull(),
+    amountPence: integer('amount_pence').notNull(),
+    type: text().notNull(),
+    processor: text().notNull(),
+    date: date().notNull(),
+    notes: text(),
+    idempotencyKey: text('idempotency_key').unique(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    deletedBy: integer('deleted_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    check('transactions_amount_check', sql`${t.amountPence} > 0`),
+    check('transactions_type_check', sql`${t.type} in ('payment', 'refund')`),
+    check('transactions_processor_check', sql`${t.processor} in ('STRIPE', 'BACS', 'CHEQUE', 'OTHER')`),
+    check('transactions_invoice_type_check', sql`${t.invoiceType} in ('deposit', 'balance', 'addon', 'other')`),
+    index('transactions_invoice_idx').on(t.invoiceId),
+    index('transactions_booking_idx').on(t.bookingId),
+  ],
+);

@@ -1,0 +1,73 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { charities } from './charities.ts';
+
+/** Spec §6: 1 Administrator, 2 Charity, 3 End User. Rows are reference data loaded by a migration. */
+export const userRoles = pgTable('user_roles', {
+  id: smallint().primaryKey(),
+  name: text().notNull().unique(),
+  displayName: text('display_name').notNull(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text().notNull(),
+    // argon2id PHC string; null for travellers who have never been given a sign-in
+    passwordHash: text('password_hash'),
+    userRoleId: smallint('user_role_id')
+      .notNull()
+      .default(3)
+      .references(() => userRoles.id),
+    // the charity a Charity-role user speaks for
+    charityId: integer('charity_id').references(() => charities.id, { onDelete: 'set null' }),
+    stripeCustomerId: text('stripe_customer_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_email_lower_unique').on(sql`lower(${t.email})`),
+    index('users_role_idx').on(t.userRoleId),
+    index('users_name_trgm_idx').using('gin', sql`(${t.firstName} || ' ' || ${t.lastName}) gin_trgm_ops`),
+    index('users_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
+    check('users_email_not_blank', sql`length(trim(${t.email})) > 0`),
+  ],
+);
+
+/** Server-side sessions, shared by every app server that uses the same database. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text().primaryKey(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    data: jsonb().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('sessions_expires_idx').on(t.expiresAt), index('sessions_user_idx').on(t.userId)],
+);
+
+/** Failed sign-in attempts, counted per email and IP across app servers. */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    email: text().notNull(),
+    ip: text().notNull(),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('login_failures_key_idx').on(t.email, t.ip, t.attemptedAt)],
+);

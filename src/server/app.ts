@@ -1,0 +1,69 @@
+import fastifyFormbody from '@fastify/formbody';
+import fastifyHelmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Db } from '../db/client.ts';
+import type { Config } from './config.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { countryRoutes } from './modules/countries/routes.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { docsPlugin } from './plugins/docs.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { webPlugin } from './plugins/web.ts';
+
+export type AppDeps = {
+  config: Config;
+  db: Db;
+  logger?: FastifyServerOptions['logger'];
+};
+
+export const BODY_LIMIT = 1024 * 1024;
+
+/** The whole server, without listening: main.ts listens, tests inject. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    trustProxy: config.trustProxy,
+    bodyLimit: BODY_LIMIT,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => crypto.randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(errorsPlugin);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'upgrade-insecure-requests': null,
+      },
+    },
+    // swagger-ui sets its own
+    global: true,
+  });
+  await app.register(fastifyFormbody);
+  await app.register(docsPlugin);
+  await app.register(authPlugin, {
+    db,
+    secret: config.sessionSecret,
+    timeouts: { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs },
+  });
+
+  await app.register(authRoutes, { db });
+  await app.register(countryRoutes, { db });
+
+  await app.register(webPlugin, { reloadTemplate: config.env === 'development' });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ message: 'Not Found' });
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode >= 500) request.log.error({ reqId: request.id, url: request.url }, 'server error reply');
+  });
+
+  return app;
+}

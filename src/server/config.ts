@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['0', '1', 'true', 'false', 'yes', 'no'], { error: 'must be 1 or 0 (or true/false)' })
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const positiveInt = (what: string) =>
+  z.coerce.number({ error: `must be ${what}` }).int({ error: `must be ${what}` }).positive({ error: `must be ${what}` });
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce
+      .number({ error: 'must be a port number from 1 to 65535' })
+      .int({ error: 'must be a port number from 1 to 65535' })
+      .min(0, { error: 'must be a port number from 1 to 65535' })
+      .max(65535, { error: 'must be a port number from 1 to 65535' })
+      .default(3000),
+    HOST: z.string().min(1, { error: 'must not be empty' }).default('0.0.0.0'),
+    DATA_DIR: z.string().min(1, { error: 'must not be empty' }).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\/.+/, { error: 'must be a postgres:// or postgresql:// URL' })
+      .optional(),
+    SESSION_SECRET: z.string().min(32, { error: 'must be at least 32 characters long' }).optional(),
+    SESSION_IDLE_MINUTES: positiveInt('a whole number of minutes').default(120),
+    SESSION_ABSOLUTE_HOURS: positiveInt('a whole number of hours').default(12),
+    ADMIN_EMAIL: z.email({ error: 'must be an email address' }).optional(),
+    ADMIN_PASSWORD: z.string().min(12, { error: 'must be at least 12 characters long' }).optional(),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\/.+/, { error: 'must be an smtp:// or smtps:// URL' })
+      .optional(),
+    MAIL_FROM: z.string().default('Tripdesk <no-reply@tripdesk.local>'),
+    SEED_DEMO: flag.optional(),
+    TRUST_PROXY: z.string().optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
+    path: ['ADMIN_PASSWORD'],
+    error: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
+  });
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  sessionSecret: string;
+  sessionIdleMs: number;
+  sessionAbsoluteMs: number;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  seedDemo: boolean;
+  trustProxy: boolean | string;
+  logLevel: string;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads the environment; throws ConfigError naming every bad value. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  // an empty variable means "not set", as in a .env file with KEY=
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? 'environment');
+      const got = key in cleaned && !/SECRET|PASSWORD|DATABASE_URL|SMTP_URL/.test(key) ? ` (got "${cleaned[key]}")` : '';
+      return `  ${key}: ${issue.message}${got}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    dataDir,
+    databaseUrl: env.DATABASE_URL,
+    sessionSecret: env.SESSION_SECRET ?? keptSecret(dataDir),
+    sessionIdleMs: env.SESSION_IDLE_MINUTES * 60_000,
+    sessionAbsoluteMs: env.SESSION_ABSOLUTE_HOURS * 3_600_000,
+    adminEmail: env.ADMIN_EMAIL,
+    adminPassword: env.ADMIN_PASSWORD,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    seedDemo: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    logLevel: env.LOG_LEVEL,
+  };
+}
+
+/** A secret made once and kept in DATA_DIR, so sessions survive a restart. */
+function keptSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  if (existsSync(file)) {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (kept.length >= 32) return kept;
+  }
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+function parseTrustProxy(value: string | undefined): boolean | string {
+  if (!value || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return true;
+  // a comma list of addresses or CIDR ranges of the proxies in front of us
+  return value;
+}

@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUserSchema, loginSchema } from '../../../contract/auth.ts';
+import { messageSchema, validationErrorSchema } from '../../../contract/common.ts';
+import type { Db } from '../../../db/client.ts';
+import { HttpError } from '../../errors.ts';
+import { assertSameOrigin } from '../../plugins/auth.ts';
+import { attemptLogin, toCurrentUser } from './service.ts';
+
+/** Only a path of this site, never //host or a scheme, may follow a sign-in. */
+export function safeNext(next: string | undefined): string {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
+  return next;
+}
+
+export async function authRoutes(app: FastifyInstance, opts: { db: Db }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post(
+    '/login',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with an email and password (JSON or a form post)',
+        body: loginSchema,
+        response: { 204: z.null(), 422: validationErrorSchema, 429: messageSchema },
+      },
+    },
+    async (request, reply) => {
+      assertSameOrigin(request);
+      const isForm = request.headers['content-type']?.startsWith('application/x-www-form-urlencoded') ?? false;
+      let user;
+      try {
+        user = await attemptLogin(opts.db, request.body.email, request.body.password, request.ip);
+      } catch (error) {
+        if (isForm && error instanceof HttpError) {
+          request.session.flash = [error.errors?.email?.[0] ?? error.message];
+          const next = request.body.next ? `?next=${encodeURIComponent(safeNext(request.body.next))}` : '';
+          return reply.redirect(`/login${next}`, 303);
+        }
+        throw error;
+      }
+      // a new id at sign-in, so an id planted before sign-in is worth nothing after it
+      await request.session.regenerate();
+      const now = Date.now();
+      request.session.userId = user.id;
+      request.session.createdAt = now;
+      request.session.lastSeenAt = now;
+      request.log.info({ userId: user.id }, 'signed in');
+      if (isForm) return reply.redirect(safeNext(request.body.next), 303);
+      return reply.status(204).send(null);
+    },
+  );
+
+  r.post(
+    '/logout',
+    {
+      config: { access: 'user' },
+      schema: { tags: ['auth'], summary: 'Sign out and end the session', response: { 204: z.null() } },
+    },
+    async (request, reply) => {
+      await request.session.destroy();
+      if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
+        return reply.redirect('/login', 303);
+      }
+      return reply.status(204).send(null);
+    },
+  );
+
+  r.get(
+    '/api/me',
+    {
+      config: { access: 'user' },
+      schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: currentUserSchema } },
+    },
+    async (request) => toCurrentUser(request.user!),
+  );
+}

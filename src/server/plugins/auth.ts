@@ -1,0 +1,121 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
+import fastifySession from '@fastify/session';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ROLES } from '../../contract/common.ts';
+import type { Db } from '../../db/client.ts';
+import { forbidden, HttpError, unauthenticated } from '../errors.ts';
+import { type AuthUser, findAuthUser } from '../modules/auth/service.ts';
+import { DbSessionStore, type SessionTimeouts } from './session-store.ts';
+
+/** Who may call a route: anyone, any signed-in user, or staff (Administrator) only. */
+export type Access = 'public' | 'user' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: AuthUser | null;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+declare module '@fastify/session' {
+  interface FastifySessionObject {
+    userId?: number;
+    createdAt?: number;
+    lastSeenAt?: number;
+    /** one-time messages for the next page, from a form post or a redirect */
+    flash?: string[];
+  }
+}
+
+export const SESSION_COOKIE = 'tripdesk_session';
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+// lastSeenAt is written at most this often, so most requests cost no session write
+const TOUCH_EVERY_MS = 60_000;
+
+/** What a route needs when it does not say: /api is the back office, /oauth any signed-in user. */
+export function defaultAccess(url: string): Access {
+  // the API's documentation is no secret
+  if (url === '/api/docs' || url.startsWith('/api/docs/')) return 'public';
+  if (url.startsWith('/api/') || url === '/api') return 'admin';
+  if (url.startsWith('/oauth/')) return 'user';
+  return 'public';
+}
+
+export type AuthOptions = { db: Db; secret: string; timeouts: SessionTimeouts };
+
+export const authPlugin = fp(async (app: FastifyInstance, opts: AuthOptions) => {
+  await app.register(fastifyCookie);
+  await app.register(fastifySession, {
+    secret: opts.secret,
+    cookieName: SESSION_COOKIE,
+    store: new DbSessionStore(opts.db, opts.timeouts),
+    saveUninitialized: false,
+    // idle and absolute timeouts are kept on the server (lastSeenAt, createdAt), not by the cookie
+    rolling: false,
+    cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', path: '/' },
+  });
+  await app.register(fastifyCsrf, { sessionPlugin: '@fastify/session' });
+
+  app.decorateRequest('user', null);
+
+  app.addHook('onRequest', async (request) => {
+    const session = request.session;
+    if (!session.userId) return;
+    const now = Date.now();
+    const expired =
+      now - (session.lastSeenAt ?? 0) > opts.timeouts.idleMs ||
+      now - (session.createdAt ?? 0) > opts.timeouts.absoluteMs;
+    const user = expired ? null : await findAuthUser(opts.db, session.userId);
+    if (!user) {
+      await session.destroy();
+      return;
+    }
+    request.user = user;
+    if (now - (session.lastSeenAt ?? 0) > TOUCH_EVERY_MS) session.lastSeenAt = now;
+  });
+
+  // after the body is parsed (a form may carry _csrf) and before validation, so that an
+  // unauthenticated or forged request is refused before its content is even looked at
+  app.addHook('preValidation', async (request, reply) => {
+    if (request.is404) return;
+    const access = request.routeOptions.config?.access ?? defaultAccess(request.url);
+    if (access === 'public') return;
+    if (!request.user) throw unauthenticated();
+    if (UNSAFE.has(request.method)) await checkCsrf(app, request, reply);
+    if (access === 'admin' && request.user.roleId !== ROLES.administrator) throw forbidden();
+  });
+});
+
+function checkCsrf(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  return new Promise((resolve, reject) => {
+    // csrfProtection either calls next() or sends its error through the error handler
+    const send = reply.send.bind(reply);
+    reply.send = ((payload: unknown) => {
+      reply.send = send;
+      reject(payload instanceof Error ? payload : new HttpError(419, 'CSRF token mismatch.'));
+      return reply;
+    }) as typeof reply.send;
+    app.csrfProtection(request, reply, () => {
+      reply.send = send;
+      resolve();
+    });
+  });
+}
+
+/** Cross-site form posts to a public endpoint (the sign-in form) are refused by their Origin. */
+export function assertSameOrigin(request: FastifyRequest): void {
+  const origin = request.headers.origin;
+  if (!origin) return;
+  let host: string;
+  try {
+    // a sandboxed frame says "null", which new URL refuses
+    host = new URL(origin).host;
+  } catch {
+    throw forbidden('Cross-site request refused.');
+  }
+  if (host !== request.host) throw forbidden('Cross-site request refused.');
+}

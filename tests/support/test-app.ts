@@ -1,0 +1,155 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { createDb, pgliteExtensions, type Database, type Db } from '../../src/db/client.ts';
+import { insertUser } from '../../src/db/factories/users.ts';
+import { buildApp } from '../../src/server/app.ts';
+import type { Config } from '../../src/server/config.ts';
+import { withDatabase } from './global-setup.ts';
+
+/** A database of its own for one test file, copied from the migrated template. */
+export async function createTestDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const name = `tripdesk_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${process.env.TRIPDESK_TEST_TEMPLATE_DB}`);
+    const database = await createDb({ databaseUrl: withDatabase(url, name), poolSize: 5 });
+    return {
+      ...database,
+      close: async () => {
+        await database.close();
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      },
+    };
+  }
+  const file = process.env.TRIPDESK_TEST_TEMPLATE;
+  if (!file) throw new Error('The test template database is missing: run the tests through vitest.');
+  const client = await PGlite.create({
+    loadDataDir: new Blob([readFileSync(file)]),
+    extensions: pgliteExtensions(),
+  });
+  return createDb({ pglite: client });
+}
+
+export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
+  return {
+    env: 'test',
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl: undefined,
+    sessionSecret: 'test-secret-that-is-long-enough-to-sign-cookies',
+    sessionIdleMs: 2 * 3_600_000,
+    sessionAbsoluteMs: 12 * 3_600_000,
+    adminEmail: undefined,
+    adminPassword: undefined,
+    smtpUrl: undefined,
+    mailFrom: 'Tripdesk <no-reply@tripdesk.test>',
+    seedDemo: false,
+    trustProxy: false,
+    logLevel: 'silent',
+    ...overrides,
+  };
+}
+
+export type TestApp = {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  close(): Promise<void>;
+  /** a browser-like client: keeps cookies, reads the CSRF token from a page */
+  client(): TestClient;
+  /** a signed-in client for a new user of that role */
+  signedIn(roleId?: number, email?: string): Promise<TestClient>;
+};
+
+export const PASSWORD = 'correct horse battery staple';
+
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tripdesk-data-'));
+  const config = testConfig(dataDir, overrides);
+  const app = await buildApp({ config, db: database.db });
+  await app.ready();
+  let users = 0;
+  const t: TestApp = {
+    app,
+    db: database.db,
+    config,
+    close: async () => {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    client: () => new TestClient(app),
+    signedIn: async (roleId = 1, email?: string) => {
+      users += 1;
+      const address = email ?? `user${users}.role${roleId}@example.test`;
+      await insertUser(database.db, { email: address, password: PASSWORD, roleId, firstName: 'Sam', lastName: `Tester${users}` });
+      const client = t.client();
+      await client.login(address, PASSWORD);
+      return client;
+    },
+  };
+  return t;
+}
+
+type Request = Omit<InjectOptions, 'headers'> & { headers?: Record<string, string>; csrf?: boolean };
+
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+  csrfToken: string | undefined;
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  async request(options: Request): Promise<LightMyRequestResponse> {
+    const { csrf = true, headers = {}, ...rest } = options;
+    const method = (rest.method ?? 'GET').toUpperCase();
+    const h: Record<string, string> = { 'x-requested-with': 'XMLHttpRequest', ...headers };
+    if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (csrf && method !== 'GET' && method !== 'HEAD') {
+      if (!this.csrfToken) await this.refreshCsrf();
+      if (this.csrfToken) h['x-csrf-token'] = this.csrfToken;
+      if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    }
+    const res = await this.app.inject({ ...rest, method: method as never, headers: h });
+    this.keepCookies(res);
+    return res;
+  }
+
+  get = (url: string, headers?: Record<string, string>) => this.request({ method: 'GET', url, headers });
+  post = (url: string, payload?: unknown, headers?: Record<string, string>) =>
+    this.request({ method: 'POST', url, payload: payload as never, headers });
+  patch = (url: string, payload?: unknown) => this.request({ method: 'PATCH', url, payload: payload as never });
+  put = (url: string, payload?: unknown) => this.request({ method: 'PUT', url, payload: payload as never });
+  delete = (url: string) => this.request({ method: 'DELETE', url });
+
+  /** Reads the token from <meta name="csrf-token"> of a page, as the web client does. */
+  async refreshCsrf(page = '/login'): Promise<string | undefined> {
+    const res = await this.request({ method: 'GET', url: page });
+    const match = /<meta name="csrf-token" content="([^"]+)">/.exec(res.body);
+    this.csrfToken = match?.[1];
+    return this.csrfToken;
+  }
+
+  async login(email: string, password: string): Promise<LightMyRequestResponse> {
+    const res = await this.request({ method: 'POST', url: '/login', payload: { email, password }, csrf: false });
+    if (res.statusCode === 204) await this.refreshCsrf('/');
+    return res;
+  }
+
+  private keepCookies(res: LightMyRequestResponse) {
+    for (const c of res.cookies as Array<{ name: string; value: string; expires?: Date; maxAge?: number }>) {
+      const expired = (c.expires && c.expires.getTime() <= Date.now()) || c.maxAge === 0 || c.value === '';
+      if (expired) this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+  }
+}
