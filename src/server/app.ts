@@ -6,6 +6,7 @@ import type { Db } from '../db/client.ts';
 import type { Config } from './config.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { countryRoutes } from './modules/countries/routes.ts';
+import { overviewRoutes } from './modules/overview/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -54,6 +55,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(authRoutes, { db });
   await app.register(countryRoutes, { db });
+  await app.register(overviewRoutes, { db });
 
   await app.register(webPlugin, { reloadTemplate: config.env === 'development' });
 

@@ -17,7 +17,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       const errors: Record<string, string[]> = {};
       for (const issue of error.validation) {
         const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
-        (errors[field] ??= []).push(issue.message);
+        (errors[field] ??= []).push(issue.message ?? 'The value is not valid.');
       }
       return reply.status(422).send({ message: summarise(errors), errors });
     }

@@ -1,10 +1,11 @@
+import type { Session } from 'fastify';
 import type { SessionStore } from '@fastify/session';
 import { and, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { sessions } from '../../db/schema/index.ts';
 
 type Callback = (err?: unknown) => void;
-type GetCallback = (err: unknown, result?: Record<string, unknown> | null) => void;
+type GetCallback = (err: unknown, result?: Session | null) => void;
 
 export type SessionTimeouts = { idleMs: number; absoluteMs: number };
 
@@ -20,10 +21,10 @@ export class DbSessionStore implements SessionStore {
       .select({ data: sessions.data })
       .from(sessions)
       .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, new Date())))
-      .then((rows) => callback(null, (rows[0]?.data as Record<string, unknown>) ?? null), callback);
+      .then((rows) => callback(null, (rows[0]?.data as Session | undefined) ?? null), callback);
   }
 
-  set(sessionId: string, session: Record<string, unknown>, callback: Callback): void {
+  set(sessionId: string, session: Session, callback: Callback): void {
     const data = JSON.parse(JSON.stringify(session)) as Record<string, unknown>;
     const now = Date.now();
     const lastSeen = typeof data.lastSeenAt === 'number' ? data.lastSeenAt : now;

@@ -1,0 +1,10 @@
+import path from 'node:path';
+import { loadConfig } from '../server/config.ts';
+import { createDb } from './client.ts';
+
+// npm run db:migrate: the server also migrates at start; this is for deploy pipelines
+const config = loadConfig();
+const database = await createDb({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') });
+await database.migrate();
+await database.close();
+console.log('The database is up to date.');

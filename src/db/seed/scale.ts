@@ -1,0 +1,57 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Db } from '../client.ts';
+
+const FIRST = ['Olivia', 'Amelia', 'Isla', 'Ava', 'Mia', 'Ivy', 'Lily', 'Freya', 'Grace', 'Sophia', 'Oliver', 'George', 'Noah', 'Arthur', 'Leo', 'Harry', 'Oscar', 'Jack', 'Charlie', 'Thomas', 'Aisha', 'Priya', 'Mohammed', 'Yusuf', 'Chloe', 'Emily', 'James', 'William', 'Daniel', 'Ella'];
+const LAST = ['Smith', 'Jones', 'Taylor', 'Brown', 'Williams', 'Wilson', 'Johnson', 'Davies', 'Patel', 'Wright', 'Robinson', 'Thompson', 'Evans', 'Walker', 'White', 'Roberts', 'Green', 'Hall', 'Wood', 'Jackson', 'Clarke', 'Khan', 'Lewis', 'Hughes', 'Edwards', 'Turner', 'Hill', 'Moore', 'Scott', 'Cooper'];
+const TOWNS = ['Leeds', 'York', 'Bristol', 'Cardiff', 'Norwich', 'Exeter', 'Derby', 'Bath', 'Chester', 'Durham'];
+
+const arr = (values: string[]) => sql.raw(`ARRAY[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',')}]`);
+
+/**
+ * Adds `total` bookings spread over the existing trips, made inside the database by one
+ * INSERT … SELECT per batch (no row crosses the wire). Values come from hashes of the row
+ * number, so the same run makes the same data.
+ */
+export async function seedScale(db: Db, total: number, onProgress: (done: number) => void, batch = 50_000) {
+  const tripRows = await queryRows<{ id: number }>(db, sql`select id from trips order by id`);
+  const tripIds = tripRows.map((r) => Number(r.id));
+  if (!tripIds.length) throw new Error('There are no trips to add bookings to: load the demo office first.');
+  const [startRow] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from bookings where ref like 'TDS%'`);
+  const offset = Number(startRow?.n ?? 0);
+  const trips = sql.raw(`ARRAY[${tripIds.join(',')}]::int[]`);
+  for (let done = 0; done < total; done += batch) {
+    const from = offset + done + 1;
+    const to = offset + Math.min(done + batch, total);
+    await db.execute(sql`
+      insert into bookings (ref, trip_id, status, funding_type, travel_basis, first_name, last_name, preferred_name, email,
+        mobile, address_1, address_4, post_code, gender, date_of_birth, room_type, room_ref, passport_number,
+        passport_expiry_date, medical_conditions, deposit_payment_date, created_at, updated_at)
+      select
+        'TDS' || lpad(g::text, 7, '0'),
+        (${trips})[1 + abs(hashint4(g)) % ${tripIds.length}],
+        (array['confirmed','confirmed','provisional','cancelled'])[1 + abs(hashint4(g + 1)) % 4],
+        (array['free','flexi','self','fundraise'])[1 + abs(hashint4(g + 2)) % 4],
+        case when abs(hashint4(g + 3)) % 7 = 0 then 'landonly' else 'flights' end,
+        (${arr(FIRST)})[1 + abs(hashint4(g + 4)) % ${FIRST.length}],
+        (${arr(LAST)})[1 + abs(hashint4(g + 5)) % ${LAST.length}],
+        null,
+        'traveller' || g || '@example.com',
+        '07' || lpad((abs(hashint4(g + 6)) % 1000000000)::text, 9, '0'),
+        (1 + abs(hashint4(g + 7)) % 200) || ' High Street',
+        (${arr(TOWNS)})[1 + abs(hashint4(g + 8)) % ${TOWNS.length}],
+        'LS' || (1 + abs(hashint4(g + 9)) % 28) || ' ' || (abs(hashint4(g + 10)) % 9) || 'AB',
+        (array['female','male'])[1 + abs(hashint4(g + 11)) % 2],
+        date '1960-01-01' + (abs(hashint4(g + 12)) % 16000),
+        (array['Twin','Double','Single'])[1 + abs(hashint4(g + 13)) % 3],
+        'R' || lpad((1 + abs(hashint4(g + 14)) % 40)::text, 2, '0'),
+        case when abs(hashint4(g + 15)) % 8 = 0 then null else lpad((abs(hashint4(g + 16)) % 1000000000)::text, 9, '0') end,
+        case when abs(hashint4(g + 15)) % 8 = 0 then null else date '2024-01-01' + (abs(hashint4(g + 17)) % 4000) end,
+        abs(hashint4(g + 18)) % 6 = 0,
+        case when abs(hashint4(g + 1)) % 4 < 2 then date '2024-01-01' + (abs(hashint4(g + 19)) % 1000) else null end,
+        timestamptz '2023-06-01' + make_interval(secs => abs(hashint4(g + 20)) % 94608000),
+        now()
+      from generate_series(${from}::int, ${to}::int) g`);
+    onProgress(Math.min(done + batch, total));
+  }
+  await db.execute(sql`analyze bookings`);
+}

@@ -1,0 +1,98 @@
+import { Anchor, AppShell, Box, Button, Container, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { useLocalStorage } from '@mantine/hooks';
+import { NavLink, Outlet, useNavigate } from 'react-router';
+import { path, type RouteName } from '../../contract/paths.ts';
+import { api } from '../lib/api.ts';
+import { isStaff, useCurrentUser } from '../lib/session.tsx';
+import { FlashMessages } from '../components/flash-messages.tsx';
+import classes from './layout.module.css';
+
+const STAFF_NAV: Array<[RouteName, string]> = [
+  ['booking-list', 'Bookings'],
+  ['trip-list', 'Trips'],
+  ['charity-list', 'Charities'],
+  ['discount-list', 'Discounts'],
+  ['user-list', 'Users'],
+  ['developer', 'Developer'],
+];
+
+export function Layout() {
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const [fullWidth, setFullWidth] = useLocalStorage({ key: 'tripdesk.fullWidth', defaultValue: false });
+  const nav = isStaff(user) ? STAFF_NAV : STAFF_NAV.filter(([name]) => name === 'developer');
+
+  const signOut = async () => {
+    try {
+      await api('/logout', { method: 'POST' });
+    } finally {
+      window.location.assign(path('login'));
+    }
+  };
+
+  return (
+    <AppShell header={{ height: 56 }} padding="md">
+      <AppShell.Header className={classes.header}>
+        <Container fluid={fullWidth} size="xl" h="100%">
+          <Group h="100%" justify="space-between" wrap="nowrap">
+            <Group gap="lg" wrap="nowrap">
+              <Anchor component={NavLink} to="/" className={classes.brand} underline="never" aria-label="Tripdesk home">
+                Tripdesk
+              </Anchor>
+              <nav aria-label="Main">
+                <Group gap={4} wrap="nowrap">
+                  {nav.map(([name, label]) => (
+                    <NavLink key={name} to={path(name as 'booking-list')} className={classes.link}>
+                      {label}
+                    </NavLink>
+                  ))}
+                </Group>
+              </nav>
+            </Group>
+            <Group gap="sm" wrap="nowrap">
+              <Button
+                className="expand"
+                variant="subtle"
+                size="xs"
+                onClick={() => setFullWidth((v) => !v)}
+                aria-pressed={fullWidth}
+                title={fullWidth ? 'Use a fixed-width layout' : 'Use the full width of the window'}
+              >
+                {fullWidth ? 'Fixed width' : 'Full width'}
+              </Button>
+              {user && (
+                <Menu position="bottom-end" withinPortal>
+                  <Menu.Target>
+                    <UnstyledButton className={classes.user} aria-label="Account">
+                      <Text size="sm" fw={500}>
+                        {user.first_name} {user.last_name}
+                      </Text>
+                      <Text size="xs" className={classes.role}>
+                        {user.role.display_name}
+                      </Text>
+                    </UnstyledButton>
+                  </Menu.Target>
+                  <Menu.Dropdown>
+                    <Menu.Label>{user.email}</Menu.Label>
+                    <Menu.Item onClick={() => navigate(path('developer'))}>Developer area</Menu.Item>
+                    <Menu.Item color="red" onClick={signOut}>
+                      Sign out
+                    </Menu.Item>
+                  </Menu.Dropdown>
+                </Menu>
+              )}
+            </Group>
+          </Group>
+        </Container>
+      </AppShell.Header>
+      <AppShell.Main>
+        <Container fluid={fullWidth} size="xl" className="main-container" data-full-width={fullWidth}>
+          <Box component="main" id="main">
+            <FlashMessages />
+            <Outlet />
+          </Box>
+        </Container>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,64 @@
+import { Center, Loader } from '@mantine/core';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { createBrowserRouter, Outlet } from 'react-router';
+import { routes } from '../../contract/paths.ts';
+import { NotYetAvailable } from '../components/not-yet-available.tsx';
+import { isStaff, useCurrentUser } from '../lib/session.tsx';
+import { Layout } from './layout.tsx';
+
+// every screen but the shell is its own chunk (DESIGN.md budget)
+const LoginPage = lazy(() => import('../features/auth/login-page.tsx'));
+const StaffOnlyPage = lazy(() => import('../features/auth/staff-only-page.tsx'));
+const NotFoundPage = lazy(() => import('../features/errors/not-found-page.tsx'));
+const OverviewPage = lazy(() => import('../features/overview/overview-page.tsx'));
+
+const fallback = (
+  <Center py="xl">
+    <Loader aria-label="Loading" />
+  </Center>
+);
+
+function Page({ children }: { children: ReactNode }) {
+  return <Suspense fallback={fallback}>{children}</Suspense>;
+}
+
+/** Back-office screens: Charity and End User accounts are shown the staff-only page instead. */
+function StaffOnly() {
+  const user = useCurrentUser();
+  return isStaff(user) ? <Outlet /> : <Page><StaffOnlyPage /></Page>;
+}
+
+const soon = (title: string): ComponentType => () => <NotYetAvailable title={title} />;
+
+const staffScreens: Array<[string, ComponentType]> = [
+  [routes['booking-list'], soon('Bookings')],
+  [routes['booking-view'], soon('Booking')],
+  [routes['trip-list'], soon('Trips')],
+  [routes['trip-edit'], soon('Edit Trip')],
+  [routes['charity-list'], soon('Charities')],
+  [routes['charity-edit'], soon('Edit Charity')],
+  [routes['discount-list'], soon('Discounts')],
+  [routes['discount-new'], soon('New Discount')],
+  [routes['discount-edit'], soon('Update Discount')],
+  [routes['user-list'], soon('Users')],
+  [routes['user-edit'], soon('Edit User')],
+  [routes['invoice-view'], soon('Invoice')],
+];
+
+export const router = createBrowserRouter([
+  { path: routes.login, element: <Page><LoginPage /></Page> },
+  {
+    element: <Layout />,
+    children: [
+      { path: routes.developer, Component: soon('Developer') },
+      {
+        element: <StaffOnly />,
+        children: [
+          { path: routes.home, element: <Page><OverviewPage /></Page> },
+          ...staffScreens.map(([path, Component]) => ({ path, Component })),
+        ],
+      },
+      { path: '*', element: <Page><NotFoundPage /></Page> },
+    ],
+  },
+]);

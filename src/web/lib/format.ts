@@ -1,0 +1,26 @@
+import dayjs from 'dayjs';
+import advancedFormat from 'dayjs/plugin/advancedFormat';
+
+dayjs.extend(advancedFormat);
+
+const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
+const shortDate = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/London' });
+
+/** £1,234.50 */
+export const formatMoney = (pounds: number): string => gbp.format(pounds);
+
+/** 22/11/2026 — lists (spec §9). A plain date (yyyy-mm-dd) is read as that calendar day. */
+export function formatShortDate(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const [y, m, d] = value.split('-');
+    return `${d}/${m}/${y}`;
+  }
+  return shortDate.format(new Date(value));
+}
+
+/** 22nd Nov 2026 — booking views (spec §9 'Do MMM YYYY'). */
+export function formatLongDate(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  return dayjs(value).format('Do MMM YYYY');
+}

@@ -1,0 +1,9 @@
+import { createContext, useContext } from 'react';
+import type { CurrentUser } from '../../contract/auth.ts';
+import { ROLES } from '../../contract/common.ts';
+
+export const SessionContext = createContext<CurrentUser | null>(null);
+
+export const useCurrentUser = () => useContext(SessionContext);
+
+export const isStaff = (user: CurrentUser | null) => user?.user_role_id === ROLES.administrator;
