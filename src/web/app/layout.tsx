@@ -3,6 +3,7 @@ import { useLocalStorage } from '@mantine/hooks';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { path, type RouteName } from '../../contract/paths.ts';
 import { api } from '../lib/api.ts';
+import { pushFlash } from '../lib/flash.ts';
 import { isStaff, useCurrentUser } from '../lib/session.tsx';
 import { FlashMessages } from '../components/flash-messages.tsx';
 import classes from './layout.module.css';
@@ -25,6 +26,7 @@ export function Layout() {
   const signOut = async () => {
     try {
       await api('/logout', { method: 'POST' });
+      pushFlash('You have been signed out.');
     } finally {
       window.location.assign(path('login'));
     }
@@ -36,7 +38,7 @@ export function Layout() {
         <Container fluid={fullWidth} size="xl" h="100%">
           <Group h="100%" justify="space-between" wrap="nowrap">
             <Group gap="lg" wrap="nowrap">
-              <Anchor component={NavLink} to="/" className={classes.brand} underline="never" aria-label="Tripdesk home">
+              <Anchor component={NavLink} to="/" className={classes.brand} underline="never">
                 Tripdesk
               </Anchor>
               <nav aria-label="Main">
@@ -63,7 +65,7 @@ export function Layout() {
               {user && (
                 <Menu position="bottom-end" withinPortal>
                   <Menu.Target>
-                    <UnstyledButton className={classes.user} aria-label="Account">
+                    <UnstyledButton className={classes.user} title="Account">
                       <Text size="sm" fw={500}>
                         {user.first_name} {user.last_name}
                       </Text>

@@ -1,4 +1,4 @@
-import { createTheme, MantineProvider } from '@mantine/core';
+import { createTheme, MantineProvider, type CSSVariablesResolver } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -6,10 +6,19 @@ import type { CurrentUser } from '../../contract/auth.ts';
 import { ApiError } from '../lib/api.ts';
 import { SessionContext } from '../lib/session.tsx';
 
+// shade 8 keeps white text on filled buttons above WCAG AA contrast (shade 6 is 3.5:1)
 const theme = createTheme({
   primaryColor: 'blue',
+  primaryShade: 8,
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   defaultRadius: 'sm',
+});
+
+// dimmed text on white must stay readable: gray.7 instead of gray.6 (AA contrast)
+const cssVariables: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  dark: {},
 });
 
 const queryClient = new QueryClient({
@@ -23,7 +32,7 @@ const queryClient = new QueryClient({
 
 export function Providers({ user, children }: { user: CurrentUser | null; children: ReactNode }) {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariables} defaultColorScheme="light">
       <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
         <SessionContext.Provider value={user}>{children}</SessionContext.Provider>

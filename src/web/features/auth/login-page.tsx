@@ -77,7 +77,7 @@ export default function LoginPage() {
           </form>
           <Text size="xs" c="dimmed">
             Forgotten your password? Ask an administrator to set a new one. API documentation:{' '}
-            <Anchor href="/api/docs" size="xs">
+            <Anchor href="/api/docs" size="xs" underline="always">
               /api/docs
             </Anchor>
           </Text>

@@ -1,5 +1,6 @@
-import { Alert, Anchor, Badge, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Loader, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatShortDate } from '../../lib/format.ts';
 import { useOverview } from './api/get-overview.ts';
 
@@ -70,11 +71,7 @@ export default function OverviewPage() {
                       <Table.Td>{formatShortDate(trip.departure)}</Table.Td>
                       <Table.Td>{formatShortDate(trip.return)}</Table.Td>
                       <Table.Td>
-                        <Group gap={4}>
-                          <Badge variant="light" color={trip.status === 'open' ? 'green' : 'gray'}>
-                            {trip.status}
-                          </Badge>
-                        </Group>
+                        <StatusBadge status={trip.status} />
                       </Table.Td>
                       <Table.Td ta="right">{trip.booking_count}</Table.Td>
                     </Table.Tr>

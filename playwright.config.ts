@@ -1,0 +1,34 @@
+import { defineConfig } from '@playwright/test';
+
+const port = Number(process.env.E2E_PORT ?? 3210);
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  outputDir: 'test-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  timeout: 30_000,
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    viewport: { width: 1280, height: 800 },
+    locale: 'en-GB',
+    // our CSP forbids inline scripts; axe-core is injected by the tests only
+    bypassCSP: true,
+    timezoneId: 'Europe/London',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  webServer: {
+    command: 'node scripts/ensure-web.mjs && tsx tests/e2e/serve.ts',
+    url: `http://127.0.0.1:${port}/login`,
+    env: { PORT: String(port), LOG_LEVEL: 'silent', SEED_DEMO: '1' },
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+  },
+});

@@ -1,0 +1,38 @@
+import { createRequire } from 'node:module';
+import { expect, test as base, type Page } from '@playwright/test';
+import { E2E_USERS } from './users.ts';
+
+const require = createRequire(import.meta.url);
+const axePath = require.resolve('axe-core/axe.min.js');
+
+type AxeViolation = { id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> };
+
+/** Every page visit checks accessibility: no serious or critical axe-core violations. */
+export async function expectAccessible(page: Page): Promise<void> {
+  await page.addScriptTag({ path: axePath });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations;
+  });
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+export async function signIn(page: Page, who: keyof typeof E2E_USERS = 'admin', next = '/') {
+  await page.goto(next === '/' ? '/login' : `/login?next=${encodeURIComponent(next)}`);
+  await page.getByLabel('Email').fill(E2E_USERS[who].email);
+  await page.locator('input[name=password]').fill(E2E_USERS[who].password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname === next.split('?')[0]);
+}
+
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: async ({ page }, use) => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await use(errors);
+  },
+});
+
+export { expect };
