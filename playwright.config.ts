@@ -8,7 +8,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: [['list']],
+  reporter: process.env.CI_REPORT_DIR
+    ? [['list'], ['json', { outputFile: `${process.env.CI_REPORT_DIR}/playwright-${process.env.CI_REPORT_NAME ?? 'run'}.json` }]]
+    : [['list']],
   timeout: 30_000,
   use: {
     baseURL: `http://127.0.0.1:${port}`,

@@ -1,7 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
+const reportDir = process.env.CI_REPORT_DIR;
+const reportName = process.env.CI_REPORT_NAME ?? 'run';
+
 export default defineConfig({
   test: {
+    reporters: reportDir ? ['default', ['json', { outputFile: `${reportDir}/vitest-${reportName}.json` }]] : ['default'],
     projects: [
       {
         test: {

@@ -1,4 +1,4 @@
-import { fakerEN_GB, type Faker } from '@faker-js/faker';
+import { base, en, en_GB, Faker } from '@faker-js/faker';
 import { count, eq } from 'drizzle-orm';
 import { hashPassword } from '../../server/modules/auth/password.ts';
 import type { Db, Tx } from '../client.ts';
@@ -120,9 +120,9 @@ const iso = (d: Date) => d.toISOString().slice(0, 10);
 export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }): Promise<DemoSummary | null> {
   const [existing] = await db.select({ n: count() }).from(trips);
   if ((existing?.n ?? 0) > 0) return null;
-  const faker: Faker = fakerEN_GB;
-  faker.seed(2026);
-  const today = opts.today ?? new Date();
+  // an instance of its own, so nothing else that uses faker can change what it makes
+  const faker = new Faker({ locale: [en_GB, en, base], seed: 2026 });
+  const today = new Date(opts.today ?? Date.now());
   today.setUTCHours(0, 0, 0, 0);
   const days = (n: number) => new Date(today.getTime() + n * DAY);
 

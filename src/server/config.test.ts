@@ -1,0 +1,69 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const dir = () => mkdtempSync(path.join(os.tmpdir(), 'tripdesk-config-'));
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const dataDir = dir();
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config).toMatchObject({ port: 3000, host: '0.0.0.0', dataDir, databaseUrl: undefined, seedDemo: true, trustProxy: false });
+    expect(config.sessionIdleMs).toBe(120 * 60_000);
+    expect(config.sessionAbsoluteMs).toBe(12 * 3_600_000);
+  });
+
+  it('makes a session secret once and keeps it in DATA_DIR, readable by the owner only', () => {
+    const dataDir = dir();
+    const first = loadConfig({ DATA_DIR: dataDir }).sessionSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({ DATA_DIR: dataDir }).sessionSecret).toBe(first);
+    const file = path.join(dataDir, 'session-secret');
+    expect(readFileSync(file, 'utf8').trim()).toBe(first);
+    expect(statSync(file).mode & 0o077).toBe(0);
+  });
+
+  it('does not seed the demo office in production unless asked', () => {
+    expect(loadConfig({ DATA_DIR: dir(), NODE_ENV: 'production' }).seedDemo).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir(), SEED_DEMO: '0' }).seedDemo).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir(), NODE_ENV: 'production', SEED_DEMO: '1' }).seedDemo).toBe(true);
+  });
+
+  it('names every bad value in one message, without echoing secrets', () => {
+    let message = '';
+    try {
+      loadConfig({
+        DATA_DIR: dir(),
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        SESSION_SECRET: 'short',
+        ADMIN_EMAIL: 'not-an-email',
+        ADMIN_PASSWORD: 'tiny',
+        SMTP_URL: 'http://mail',
+        SEED_DEMO: 'maybe',
+      });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    expect(message).toContain('PORT: must be a port number from 1 to 65535 (got "eighty")');
+    expect(message).toContain('DATABASE_URL: must be a postgres:// or postgresql:// URL');
+    expect(message).toContain('SESSION_SECRET: must be at least 32 characters long');
+    expect(message).toContain('ADMIN_EMAIL: must be an email address');
+    expect(message).toContain('ADMIN_PASSWORD: must be at least 12 characters long');
+    expect(message).toContain('SMTP_URL: must be an smtp:// or smtps:// URL');
+    expect(message).toContain('SEED_DEMO: must be 1 or 0 (or true/false)');
+    expect(message).not.toContain('short');
+    expect(message).not.toContain('tiny');
+  });
+
+  it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
+    expect(() => loadConfig({ DATA_DIR: dir(), ADMIN_EMAIL: 'a@b.test' })).toThrow(/ADMIN_EMAIL and ADMIN_PASSWORD must be set together/);
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ DATA_DIR: dir(), PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: undefined });
+  });
+});
