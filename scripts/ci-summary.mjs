@@ -10,8 +10,8 @@ let failed = 0;
 const failedByRun = {};
 for (const file of files) {
   const run = file.replace(/^(vitest|playwright)-/, '').replace(/\.json$/, '');
-  let p = 0;
-  let f = 0;
+  let p;
+  let f;
   if (file.startsWith('vitest-')) {
     const report = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
     p = report.numPassedTests ?? 0;
