@@ -8,6 +8,7 @@ export default defineConfig({
     outDir: '../../dist/web',
     emptyOutDir: true,
     sourcemap: true,
+    manifest: true,
     // budget: the first route ships at most 200 KB of gzipped JS (DESIGN.md)
     chunkSizeWarningLimit: 700,
   },

@@ -49,18 +49,3 @@ export const pounds = z
   });
 export const toPence = (poundsValue: number): number => Math.round(poundsValue * 100);
 export const toPounds = (pence: number): number => pence / 100;
-
-export const CHARITY_TYPES = {
-  1: 'Animal Charity',
-  2: 'Armed Forces Charity',
-  3: "Children's Charity",
-  4: 'Health/Medical Charity',
-  5: 'Hospice',
-  6: 'International Aid Charity',
-  7: 'Community Charity',
-  8: 'Other',
-} as const;
-
-/** Spec §6. */
-export const ROLES = { administrator: 1, charity: 2, endUser: 3 } as const;
-export const ROLE_NAMES: Record<number, string> = { 1: 'Administrator', 2: 'Charity', 3: 'End User' };

@@ -56,3 +56,29 @@ describe('error replies', () => {
     expect([200, 302]).toContain(ui.statusCode);
   });
 });
+
+describe('unexpected errors', () => {
+  it('answer 500 "Server Error" and are logged with the request id, the detail only in the log', async () => {
+    const { Writable } = await import('node:stream');
+    const { buildApp } = await import('./app.ts');
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = await buildApp({ config: t.config, db: t.db, logger: { level: 'error', stream } });
+    app.get('/boom', { config: { access: 'public' } }, async () => {
+      throw new Error('database password is hunter2');
+    });
+    await app.ready();
+    const res = await app.inject({ method: 'GET', url: '/boom', headers: { 'x-request-id': 'req-42' } });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ message: 'Server Error' });
+    expect(res.body).not.toContain('hunter2');
+    const logged = lines.map((l) => JSON.parse(l) as { reqId?: string; err?: { message?: string } });
+    expect(logged.some((l) => l.reqId === 'req-42' && l.err?.message === 'database password is hunter2')).toBe(true);
+    await app.close();
+  });
+});

@@ -25,14 +25,24 @@ export async function signIn(page: Page, who: keyof typeof E2E_USERS = 'admin', 
   await page.locator('input[name=password]').fill(E2E_USERS[who].password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => url.pathname === next.split('?')[0]);
+  // the first screen has rendered (and read the flash queue) before the test goes on
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
 }
 
-export const test = base.extend<{ consoleErrors: string[] }>({
+export const test = base.extend<{ consoleErrors: string[]; accessibleAtEnd: void }>({
   consoleErrors: async ({ page }, use) => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await use(errors);
   },
+  // whatever page a test ends on is checked too, so no visited screen escapes the check
+  accessibleAtEnd: [
+    async ({ page }, use, testInfo) => {
+      await use();
+      if (testInfo.status === 'passed' && page.url().startsWith('http')) await expectAccessible(page);
+    },
+    { auto: true },
+  ],
 });
 
 export { expect };

@@ -3,7 +3,7 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import fastifySession from '@fastify/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ROLES } from '../../contract/common.ts';
+import { ROLES } from '../../contract/constants.ts';
 import type { Db } from '../../db/client.ts';
 import { forbidden, HttpError, unauthenticated } from '../errors.ts';
 import { type AuthUser, findAuthUser } from '../modules/auth/service.ts';

@@ -1,22 +1,19 @@
-import { Center, Loader } from '@mantine/core';
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { createBrowserRouter, Outlet } from 'react-router';
 import { routes } from '../../contract/paths.ts';
 import { NotYetAvailable } from '../components/not-yet-available.tsx';
+import { PageLoader } from '../components/page-loader.tsx';
 import { isStaff, useCurrentUser } from '../lib/session.tsx';
-import { Layout } from './layout.tsx';
 
 // every screen but the shell is its own chunk (DESIGN.md budget)
+// the layout too: the sign-in page does not need its menus and popovers
+const Layout = lazy(() => import('./layout.tsx').then((m) => ({ default: m.Layout })));
 const LoginPage = lazy(() => import('../features/auth/login-page.tsx'));
 const StaffOnlyPage = lazy(() => import('../features/auth/staff-only-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/errors/not-found-page.tsx'));
 const OverviewPage = lazy(() => import('../features/overview/overview-page.tsx'));
 
-const fallback = (
-  <Center py="xl">
-    <Loader aria-label="Loading" />
-  </Center>
-);
+const fallback = <PageLoader />;
 
 function Page({ children }: { children: ReactNode }) {
   return <Suspense fallback={fallback}>{children}</Suspense>;
@@ -48,7 +45,7 @@ const staffScreens: Array<[string, ComponentType]> = [
 export const router = createBrowserRouter([
   { path: routes.login, element: <Page><LoginPage /></Page> },
   {
-    element: <Layout />,
+    element: <Page><Layout /></Page>,
     children: [
       { path: routes.developer, Component: soon('Developer') },
       {

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { CurrentUser } from '../../contract/auth.ts';
-import { ROLES } from '../../contract/common.ts';
+import { ROLES } from '../../contract/constants.ts';
 
 export const SessionContext = createContext<CurrentUser | null>(null);
 

@@ -1,7 +1,7 @@
 import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
 import type { CurrentUser } from '../../../contract/auth.ts';
 import { LOGIN_FAILED } from '../../../contract/auth.ts';
-import { ROLE_NAMES, ROLES } from '../../../contract/common.ts';
+import { ROLE_NAMES, ROLES } from '../../../contract/constants.ts';
 import type { Db } from '../../../db/client.ts';
 import { loginFailures, sessions, users } from '../../../db/schema/index.ts';
 import { HttpError, validationError } from '../../errors.ts';

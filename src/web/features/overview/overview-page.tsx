@@ -1,5 +1,6 @@
-import { Alert, Anchor, Loader, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
+import { PageLoader } from '../../components/page-loader.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatShortDate } from '../../lib/format.ts';
 import { useOverview } from './api/get-overview.ts';
@@ -27,7 +28,7 @@ export default function OverviewPage() {
   return (
     <Stack>
       <Title order={1}>Overview</Title>
-      {isPending && <Loader aria-label="Loading" />}
+      {isPending && <PageLoader />}
       {isError && (
         <Alert color="red" variant="light">
           The overview could not be loaded. Please refresh the page and try again.

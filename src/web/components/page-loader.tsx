@@ -1,0 +1,11 @@
+import { Center, Loader, VisuallyHidden } from '@mantine/core';
+
+/** A loading indicator that screen readers announce. */
+export function PageLoader() {
+  return (
+    <Center py="xl" role="status">
+      <Loader />
+      <VisuallyHidden>Loading…</VisuallyHidden>
+    </Center>
+  );
+}
