@@ -1,11 +1,15 @@
 import fastifyFormbody from '@fastify/formbody';
 import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Db } from '../db/client.ts';
 import type { Config } from './config.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { charityRoutes } from './modules/charities/routes.ts';
 import { countryRoutes } from './modules/countries/routes.ts';
+import { discountRoutes } from './modules/discounts/routes.ts';
+import { tripRoutes } from './modules/trips/routes.ts';
 import { overviewRoutes } from './modules/overview/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
@@ -46,6 +50,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     global: true,
   });
   await app.register(fastifyFormbody);
+  // uploads are read part by part in the routes that take them, each with its own size limit
+  await app.register(fastifyMultipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1 } });
   await app.register(docsPlugin);
   await app.register(authPlugin, {
     db,
@@ -56,6 +62,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes, { db });
   await app.register(countryRoutes, { db });
   await app.register(overviewRoutes, { db });
+  await app.register(charityRoutes, { db, dataDir: config.dataDir });
+  await app.register(discountRoutes, { db });
+  await app.register(tripRoutes, { db });
 
   await app.register(webPlugin, { reloadTemplate: config.env === 'development' });
 

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/** A real calendar date from dd/mm/yyyy, or null; 31/02/2026 is not a date. */
+export function parseDdMmYyyy(value: string): string | null {
+  if (value.length !== 10) return null;
+  const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(value);
+  if (!m) return null;
+  const [, dd, mm, yyyy] = m;
+  const d = new Date(Date.UTC(Number(yyyy), Number(mm) - 1, Number(dd)));
+  if (d.getUTCFullYear() !== Number(yyyy) || d.getUTCMonth() !== Number(mm) - 1 || d.getUTCDate() !== Number(dd)) return null;
+  if (Number(yyyy) < 1900) return null;
+  return `${yyyy}-${mm}-${dd}`;
+}
+
+/** yyyy-mm-dd (or an ISO date-time) → dd/mm/yyyy */
+export function toDdMmYyyy(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const [y, m, d] = iso.slice(0, 10).split('-');
+  return `${d}/${m}/${y}`;
+}
+
+/**
+ * Spec §5: a date typed as dd/mm/yyyy, accepted only when exactly 10 characters long and a
+ * real date; blank means none. Parses to yyyy-mm-dd.
+ */
+export const optionalDdMmYyyy = (label: string) =>
+  z
+    .string({ error: `The ${label} must be a date in the format dd/mm/yyyy.` })
+    .nullish()
+    .transform((v, ctx) => {
+      const value = (v ?? '').trim();
+      if (value === '') return null;
+      const iso = parseDdMmYyyy(value);
+      if (!iso) {
+        ctx.addIssue({ code: 'custom', message: `The ${label} must be a real date in the format dd/mm/yyyy.` });
+        return z.NEVER;
+      }
+      return iso;
+    });

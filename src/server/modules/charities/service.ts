@@ -1,0 +1,141 @@
+import { existsSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
+import { and, asc, count, eq, ilike, sql } from 'drizzle-orm';
+import type { Charity, CreateCharityInput, UpdateCharityInput } from '../../../contract/charities.ts';
+import { CHARITY_TYPES } from '../../../contract/constants.ts';
+import type { Db } from '../../../db/client.ts';
+import { filesDir, storeFile } from '../../../db/files.ts';
+import { bookings, charities, trips } from '../../../db/schema/index.ts';
+import { HttpError, notFound, validationError } from '../../errors.ts';
+import { detectImage } from '../../uploads.ts';
+
+type Row = typeof charities.$inferSelect;
+
+function toCharity(row: Row): Charity {
+  return {
+    id: row.id,
+    name: row.name,
+    charity_type_id: row.charityTypeId,
+    charity_type: { description: CHARITY_TYPES[row.charityTypeId] ?? 'Other' },
+    url: row.url,
+    // the file name in the address changes with the logo, so browsers may cache it
+    logo_url: row.logoFile ? `/api/charities/${row.id}/logo?v=${row.logoFile.slice(0, 8)}` : null,
+  };
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
+
+export class CharityService {
+  constructor(
+    private readonly db: Db,
+    private readonly dataDir: string,
+  ) {}
+
+  async list(filter: { name?: string | undefined; type?: number | undefined }): Promise<Charity[]> {
+    const where = and(
+      filter.name ? ilike(charities.name, `%${escapeLike(filter.name)}%`) : undefined,
+      filter.type ? eq(charities.charityTypeId, filter.type) : undefined,
+    );
+    const rows = await this.db.select().from(charities).where(where).orderBy(asc(sql`lower(${charities.name})`), asc(charities.id));
+    return rows.map(toCharity);
+  }
+
+  private async row(id: number): Promise<Row> {
+    const [row] = await this.db.select().from(charities).where(eq(charities.id, id));
+    if (!row) throw notFound('Charity not found.');
+    return row;
+  }
+
+  async get(id: number): Promise<Charity> {
+    return toCharity(await this.row(id));
+  }
+
+  async create(input: CreateCharityInput & { charity_type_id: number }): Promise<Charity> {
+    const [row] = await this.db.insert(charities).values({ name: input.name, charityTypeId: input.charity_type_id }).returning();
+    return toCharity(row!);
+  }
+
+  async update(id: number, input: UpdateCharityInput & { charity_type_id: number }): Promise<Charity> {
+    await this.row(id);
+    const [row] = await this.db
+      .update(charities)
+      .set({
+        name: input.name,
+        charityTypeId: input.charity_type_id,
+        ...(input.url !== undefined ? { url: input.url } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(charities.id, id))
+      .returning();
+    return toCharity(row!);
+  }
+
+  /** A charity that trips or bookings refer to stays: deleting it would leave them pointing nowhere. */
+  async delete(id: number): Promise<void> {
+    const row = await this.row(id);
+    const [[t], [b]] = await Promise.all([
+      this.db.select({ n: count() }).from(trips).where(eq(trips.charityId, id)),
+      this.db.select({ n: count() }).from(bookings).where(eq(bookings.charityId, id)),
+    ]);
+    const tripCount = Number(t?.n ?? 0);
+    const bookingCount = Number(b?.n ?? 0);
+    if (tripCount || bookingCount) {
+      const parts = [
+        tripCount ? `${tripCount} trip${tripCount === 1 ? '' : 's'}` : '',
+        bookingCount ? `${bookingCount} booking${bookingCount === 1 ? '' : 's'}` : '',
+      ].filter(Boolean);
+      throw new HttpError(422, `This charity cannot be deleted because ${parts.join(' and ')} refer to it.`);
+    }
+    await this.db.delete(charities).where(eq(charities.id, id));
+    this.removeFile(row.logoFile);
+  }
+
+  /** Takes a new logo only when its bytes are a real PNG or JPEG; the old file goes once the new one is in. */
+  async setLogo(id: number, bytes: Buffer | null): Promise<Charity> {
+    const row = await this.row(id);
+    if (!bytes || bytes.length === 0) throw validationError({ charity_logo: ['The charity logo field is required.'] });
+    const kind = await detectImage(bytes);
+    if (!kind) throw validationError({ charity_logo: ['The charity logo must be a JPG or PNG image.'] });
+    const file = storeFile(this.dataDir, 'logos', bytes, kind.ext);
+    try {
+      const [updated] = await this.db
+        .update(charities)
+        .set({ logoFile: file, updatedAt: new Date() })
+        .where(eq(charities.id, id))
+        .returning();
+      this.removeFile(row.logoFile);
+      return toCharity(updated!);
+    } catch (error) {
+      this.removeFile(file);
+      throw error;
+    }
+  }
+
+  async removeLogo(id: number): Promise<Charity> {
+    const row = await this.row(id);
+    const [updated] = await this.db
+      .update(charities)
+      .set({ logoFile: null, updatedAt: new Date() })
+      .where(eq(charities.id, id))
+      .returning();
+    this.removeFile(row.logoFile);
+    return toCharity(updated!);
+  }
+
+  async logoFile(id: number): Promise<{ file: string; mime: string }> {
+    const row = await this.row(id);
+    const file = row.logoFile ? path.join(filesDir(this.dataDir, 'logos'), row.logoFile) : null;
+    if (!file || !existsSync(file)) throw notFound('This charity has no logo.');
+    return { file, mime: file.endsWith('.png') ? 'image/png' : 'image/jpeg' };
+  }
+
+  private removeFile(name: string | null) {
+    if (!name) return;
+    const file = path.join(filesDir(this.dataDir, 'logos'), path.basename(name));
+    try {
+      unlinkSync(file);
+    } catch {
+      // already gone: nothing to remove
+    }
+  }
+}

@@ -1,0 +1,130 @@
+import { and, asc, eq, ilike, isNull, ne, or, sql } from 'drizzle-orm';
+import type { Discount, DiscountInvoiceType, DiscountValues } from '../../../contract/discounts.ts';
+import { penceToPounds } from '../../../contract/money.ts';
+import type { Db } from '../../../db/client.ts';
+import { discounts, trips } from '../../../db/schema/index.ts';
+import { notFound, validationError } from '../../errors.ts';
+
+type Row = typeof discounts.$inferSelect & { tripName: string | null };
+
+// validity dates are calendar days kept as midnight; they cross the API as "yyyy-mm-ddT00:00:00"
+const toIso = (d: Date | null) => (d ? `${d.toISOString().slice(0, 10)}T00:00:00` : null);
+const fromDay = (day: string | null) => (day ? new Date(`${day}T00:00:00Z`) : null);
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
+
+function toDiscount(row: Row): Discount {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    amount: penceToPounds(row.amountPence),
+    usage_limit: row.usageLimit,
+    usage_count: row.usageCount,
+    valid_from: toIso(row.validFrom),
+    valid_until: toIso(row.validUntil),
+    trip_id: row.tripId,
+    trip: row.tripId && row.tripName ? { id: row.tripId, name: row.tripName } : null,
+    invoice_type: row.invoiceType as DiscountInvoiceType,
+  };
+}
+
+export class DiscountService {
+  constructor(private readonly db: Db) {}
+
+  private select() {
+    return this.db
+      .select({
+        id: discounts.id,
+        code: discounts.code,
+        name: discounts.name,
+        amountPence: discounts.amountPence,
+        usageLimit: discounts.usageLimit,
+        usageCount: discounts.usageCount,
+        validFrom: discounts.validFrom,
+        validUntil: discounts.validUntil,
+        tripId: discounts.tripId,
+        invoiceType: discounts.invoiceType,
+        createdAt: discounts.createdAt,
+        updatedAt: discounts.updatedAt,
+        tripName: trips.name,
+      })
+      .from(discounts)
+      .leftJoin(trips, eq(trips.id, discounts.tripId));
+  }
+
+  async list(keyword?: string): Promise<Discount[]> {
+    const like = keyword ? `%${escapeLike(keyword)}%` : null;
+    const rows = await this.select()
+      .where(like ? or(ilike(discounts.code, like), ilike(discounts.name, like)) : undefined)
+      .orderBy(asc(sql`lower(${discounts.code})`));
+    return rows.map(toDiscount);
+  }
+
+  async get(id: number): Promise<Discount> {
+    const [row] = await this.select().where(eq(discounts.id, id));
+    if (!row) throw notFound('Discount not found.');
+    return toDiscount(row);
+  }
+
+  private async check(values: DiscountValues, id?: number) {
+    const errors: Record<string, string[]> = {};
+    const [taken] = await this.db
+      .select({ id: discounts.id })
+      .from(discounts)
+      .where(and(sql`lower(${discounts.code}) = ${values.code.toLowerCase()}`, id ? ne(discounts.id, id) : undefined));
+    if (taken) errors.code = ['The code has already been taken.'];
+    if (values.trip_id !== null) {
+      const [trip] = await this.db.select({ id: trips.id }).from(trips).where(and(eq(trips.id, values.trip_id), isNull(trips.deletedAt)));
+      if (!trip) errors.trip_id = ['The selected trip is invalid.'];
+    }
+    if (Object.keys(errors).length) throw validationError(errors);
+  }
+
+  private columns(values: DiscountValues) {
+    return {
+      code: values.code,
+      name: values.name,
+      amountPence: values.amount,
+      usageLimit: values.usage_limit,
+      validFrom: fromDay(values.valid_from),
+      validUntil: fromDay(values.valid_until),
+      tripId: values.trip_id,
+      invoiceType: values.invoice_type,
+    };
+  }
+
+  async create(values: DiscountValues): Promise<Discount> {
+    await this.check(values);
+    const [row] = await this.db
+      .insert(discounts)
+      .values(this.columns(values))
+      .returning({ id: discounts.id })
+      .catch(uniqueCode);
+    return this.get(row!.id);
+  }
+
+  async update(id: number, values: DiscountValues): Promise<Discount> {
+    await this.get(id);
+    await this.check(values, id);
+    await this.db
+      .update(discounts)
+      .set({ ...this.columns(values), updatedAt: new Date() })
+      .where(eq(discounts.id, id))
+      .catch(uniqueCode);
+    return this.get(id);
+  }
+
+  async delete(id: number): Promise<void> {
+    const deleted = await this.db.delete(discounts).where(eq(discounts.id, id)).returning({ id: discounts.id });
+    if (!deleted.length) throw notFound('Discount not found.');
+  }
+}
+
+/** Two people saving the same new code at once: the unique index decides, the loser gets the field error. */
+function uniqueCode(error: unknown): never {
+  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
+  if (cause?.code === '23505' && cause.constraint === 'discounts_code_lower_unique') {
+    throw validationError({ code: ['The code has already been taken.'] });
+  }
+  throw error;
+}
