@@ -12,6 +12,10 @@ const LoginPage = lazy(() => import('../features/auth/login-page.tsx'));
 const StaffOnlyPage = lazy(() => import('../features/auth/staff-only-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/errors/not-found-page.tsx'));
 const OverviewPage = lazy(() => import('../features/overview/overview-page.tsx'));
+const CharityListPage = lazy(() => import('../features/charities/charity-list-page.tsx'));
+const CharityEditPage = lazy(() => import('../features/charities/charity-edit-page.tsx'));
+const DiscountListPage = lazy(() => import('../features/discounts/discount-list-page.tsx'));
+const DiscountFormPage = lazy(() => import('../features/discounts/discount-form-page.tsx'));
 
 const fallback = <PageLoader />;
 
@@ -32,11 +36,11 @@ const staffScreens: Array<[string, ComponentType]> = [
   [routes['booking-view'], soon('Booking')],
   [routes['trip-list'], soon('Trips')],
   [routes['trip-edit'], soon('Edit Trip')],
-  [routes['charity-list'], soon('Charities')],
-  [routes['charity-edit'], soon('Edit Charity')],
-  [routes['discount-list'], soon('Discounts')],
-  [routes['discount-new'], soon('New Discount')],
-  [routes['discount-edit'], soon('Update Discount')],
+  [routes['charity-list'], () => <Page><CharityListPage /></Page>],
+  [routes['charity-edit'], () => <Page><CharityEditPage /></Page>],
+  [routes['discount-list'], () => <Page><DiscountListPage /></Page>],
+  [routes['discount-new'], () => <Page><DiscountFormPage key="new" /></Page>],
+  [routes['discount-edit'], () => <Page><DiscountFormPage /></Page>],
   [routes['user-list'], soon('Users')],
   [routes['user-edit'], soon('Edit User')],
   [routes['invoice-view'], soon('Invoice')],

@@ -1,7 +1,7 @@
 import { Alert, Stack } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
-import { takeFlash } from '../lib/flash.ts';
+import { FLASH_EVENT, takeFlash } from '../lib/flash.ts';
 
 /** Shows the flash queue as info alerts on the screen that reads it, then empties it. */
 export function FlashMessages() {
@@ -15,6 +15,11 @@ export function FlashMessages() {
     // the queue lives in sessionStorage, an external store read once per screen
     setMessages(takeFlash());
   }, [location.key]);
+  useEffect(() => {
+    const onShow = () => setMessages(takeFlash());
+    window.addEventListener(FLASH_EVENT, onShow);
+    return () => window.removeEventListener(FLASH_EVENT, onShow);
+  }, []);
   if (!messages.length) return null;
   return (
     <Stack gap="xs" mb="md" data-testid="flash-messages">

@@ -23,3 +23,11 @@ export function takeFlash(): string[] {
   sessionStorage.removeItem(KEY);
   return messages;
 }
+
+export const FLASH_EVENT = 'tripdesk:flash';
+
+/** Shows messages on the screen that is open now (after a change that stays on it). */
+export function showFlash(...messages: string[]): void {
+  pushFlash(...messages);
+  window.dispatchEvent(new Event(FLASH_EVENT));
+}

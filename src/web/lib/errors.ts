@@ -1,0 +1,12 @@
+import { ApiError } from './api.ts';
+
+/** Several messages for one field are shown one per line under it (spec §5). */
+export const joinMessages = (messages: string[] | undefined): string | undefined =>
+  messages && messages.length ? messages.join('\n') : undefined;
+
+/** The field errors of a failed call, or an empty map. */
+export const fieldErrors = (error: unknown): Record<string, string[]> =>
+  error instanceof ApiError && error.errors ? error.errors : {};
+
+export const errorMessage = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
