@@ -18,6 +18,7 @@ export default defineConfig({
     locale: 'en-GB',
     // our CSP forbids inline scripts; axe-core is injected by the tests only
     bypassCSP: true,
+    reducedMotion: 'reduce',
     timezoneId: 'Europe/London',
     screenshot: 'only-on-failure',
     launchOptions: {

@@ -39,8 +39,7 @@ test.describe('sign-in', () => {
 
   test('signing out ends the session and says so once', async ({ page }) => {
     await signIn(page);
-    await page.getByTitle('Account').click();
-    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByText('You have been signed out.')).toBeVisible();
     await page.reload();

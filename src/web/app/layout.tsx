@@ -1,6 +1,6 @@
-import { Anchor, AppShell, Box, Button, Container, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Anchor, AppShell, Box, Button, Container, Group, Text } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
-import { NavLink, Outlet, useNavigate } from 'react-router';
+import { NavLink, Outlet } from 'react-router';
 import { path, type RouteName } from '../../contract/paths.ts';
 import { api } from '../lib/api.ts';
 import { pushFlash } from '../lib/flash.ts';
@@ -19,7 +19,6 @@ const STAFF_NAV: Array<[RouteName, string]> = [
 
 export function Layout() {
   const user = useCurrentUser();
-  const navigate = useNavigate();
   const [fullWidth, setFullWidth] = useLocalStorage({ key: 'tripdesk.fullWidth', defaultValue: false });
   const nav = isStaff(user) ? STAFF_NAV : STAFF_NAV.filter(([name]) => name === 'developer');
 
@@ -63,25 +62,19 @@ export function Layout() {
                 {fullWidth ? 'Fixed width' : 'Full width'}
               </Button>
               {user && (
-                <Menu position="bottom-end" withinPortal>
-                  <Menu.Target>
-                    <UnstyledButton className={classes.user} title="Account">
-                      <Text size="sm" fw={500}>
-                        {user.first_name} {user.last_name}
-                      </Text>
-                      <Text size="xs" className={classes.role}>
-                        {user.role.display_name}
-                      </Text>
-                    </UnstyledButton>
-                  </Menu.Target>
-                  <Menu.Dropdown>
-                    <Menu.Label>{user.email}</Menu.Label>
-                    <Menu.Item onClick={() => navigate(path('developer'))}>Developer area</Menu.Item>
-                    <Menu.Item color="red" onClick={signOut}>
-                      Sign out
-                    </Menu.Item>
-                  </Menu.Dropdown>
-                </Menu>
+                <Group gap="xs" wrap="nowrap">
+                  <div className={classes.user} title={user.email}>
+                    <Text size="sm" fw={500}>
+                      {user.first_name} {user.last_name}
+                    </Text>
+                    <Text size="xs" className={classes.role}>
+                      {user.role.display_name}
+                    </Text>
+                  </div>
+                  <Button variant="white" color="blue.9" size="xs" onClick={signOut}>
+                    Sign out
+                  </Button>
+                </Group>
               )}
             </Group>
           </Group>

@@ -1,5 +1,4 @@
 import { createTheme, MantineProvider, type CSSVariablesResolver } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { CurrentUser } from '../../contract/auth.ts';
@@ -10,6 +9,7 @@ import { SessionContext } from '../lib/session.tsx';
 const theme = createTheme({
   primaryColor: 'blue',
   primaryShade: 8,
+  respectReducedMotion: true,
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   defaultRadius: 'sm',
 });
@@ -33,7 +33,6 @@ const queryClient = new QueryClient({
 export function Providers({ user, children }: { user: CurrentUser | null; children: ReactNode }) {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariables} defaultColorScheme="light">
-      <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
         <SessionContext.Provider value={user}>{children}</SessionContext.Provider>
       </QueryClientProvider>

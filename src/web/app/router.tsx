@@ -3,6 +3,7 @@ import { createBrowserRouter, Outlet } from 'react-router';
 import { routes } from '../../contract/paths.ts';
 import { NotYetAvailable } from '../components/not-yet-available.tsx';
 import { PageLoader } from '../components/page-loader.tsx';
+import ErrorPage from '../features/errors/error-page.tsx';
 import { isStaff, useCurrentUser } from '../lib/session.tsx';
 
 // every screen but the shell is its own chunk (DESIGN.md budget)
@@ -47,13 +48,15 @@ const staffScreens: Array<[string, ComponentType]> = [
 ];
 
 export const router = createBrowserRouter([
-  { path: routes.login, element: <Page><LoginPage /></Page> },
+  { path: routes.login, element: <Page><LoginPage /></Page>, errorElement: <ErrorPage /> },
   {
     element: <Page><Layout /></Page>,
+    errorElement: <ErrorPage />,
     children: [
       { path: routes.developer, Component: soon('Developer') },
       {
         element: <StaffOnly />,
+        errorElement: <ErrorPage />,
         children: [
           { path: routes.home, element: <Page><OverviewPage /></Page> },
           ...staffScreens.map(([path, Component]) => ({ path, Component })),

@@ -20,7 +20,7 @@ export function ConfirmDialog({ opened, message, confirmLabel, cancelLabel, onCo
         <Button variant="default" onClick={onCancel} data-autofocus>
           {cancelLabel}
         </Button>
-        <Button color="red" onClick={onConfirm} loading={busy}>
+        <Button color="red.9" onClick={onConfirm} loading={busy}>
           {confirmLabel}
         </Button>
       </Group>

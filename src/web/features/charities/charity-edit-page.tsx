@@ -1,7 +1,7 @@
-import { Alert, Anchor, Button, FileInput, Group, Image, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, FileButton, Group, Image, Input, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
@@ -46,6 +46,7 @@ function CharityForm({ charity }: { charity: Charity }) {
   const [uploading, setUploading] = useState(false);
   const [confirm, setConfirm] = useState<'delete' | 'logo' | null>(null);
   const [busy, setBusy] = useState(false);
+  const resetFile = useRef<() => void>(null);
   const form = useForm<FormValues, unknown, z.output<typeof updateCharitySchema>>({
     resolver: zodResolver(updateCharitySchema),
     defaultValues: { name: charity.name, charity_type_id: String(charity.charity_type_id), url: charity.url ?? '' },
@@ -101,6 +102,8 @@ function CharityForm({ charity }: { charity: Charity }) {
       setLogoError(joinMessages(error instanceof ApiError ? error.errors?.charity_logo : undefined) ?? errorMessage(error));
     } finally {
       setUploading(false);
+      // the same file may be chosen again after a failure
+      resetFile.current?.();
     }
   };
 
@@ -140,17 +143,22 @@ function CharityForm({ charity }: { charity: Charity }) {
             error={form.formState.errors.url?.message}
             {...form.register('url')}
           />
-          <FileInput
+          <Input.Wrapper
             label="Logo (JPG or PNG)"
-            accept="image/png,image/jpeg"
-            placeholder="Choose a file"
-            clearable={false}
-            value={null}
-            onChange={upload}
+            description="A JPG or PNG image of up to 5 MB; it replaces the current logo"
             error={logoError}
-            disabled={uploading}
-            description={uploading ? 'Uploading…' : undefined}
-          />
+            id="charity-logo"
+          >
+            <Group mt={4}>
+              <FileButton onChange={upload} accept="image/png,image/jpeg" resetRef={resetFile} disabled={uploading}>
+                {(props) => (
+                  <Button {...props} variant="default" loading={uploading} aria-describedby="charity-logo-description charity-logo-error">
+                    {charity.logo_url ? 'Upload a new logo' : 'Upload a logo'}
+                  </Button>
+                )}
+              </FileButton>
+            </Group>
+          </Input.Wrapper>
           {charity.logo_url && (
             <div>
               <Text size="sm" fw={500} mb={4}>

@@ -64,13 +64,19 @@ export default function CharityListPage() {
             placeholder="Charity name"
             value={nameInput}
             onChange={(e) => setNameInput(e.currentTarget.value)}
-            onKeyUp={(e) => setFilter((f) => ({ ...f, name: e.currentTarget.value }))}
+            onKeyUp={(e) => {
+              const name = e.currentTarget.value;
+              setFilter((f) => (f.name === name ? f : { ...f, name }));
+            }}
           />
           <NativeSelect
             label="Type"
             aria-label="Filter by Type"
             value={filter.type}
-            onChange={(e) => setFilter((f) => ({ ...f, type: e.currentTarget.value }))}
+            onChange={(e) => {
+              const type = e.currentTarget.value;
+              setFilter((f) => ({ ...f, type }));
+            }}
             data={[{ value: '', label: 'Filter by Type' }, ...charityTypeOptions]}
           />
           <Button variant="default" onClick={reset}>

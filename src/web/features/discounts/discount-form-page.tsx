@@ -181,7 +181,7 @@ function DiscountForm({ discount, trips }: { discount: Discount | null; trips: T
             <TextInput
               label="Usage Limit"
               inputMode="numeric"
-              description={current ? `Used ${current.usage_count} of ${current.usage_limit} times` : 'How many invoices may use this code'}
+              description={current ? `Used ${current.usage_count} of ${current.usage_limit} time${current.usage_limit === 1 ? "" : "s"}` : 'How many invoices may use this code'}
               error={errors.usage_limit?.message}
               {...form.register('usage_limit')}
             />
