@@ -39,8 +39,12 @@ export type DbOptions = {
 export async function createDb(options: DbOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
-    // a bigint count or sum arrives as a string; our numbers fit in a JS number
-    pool.on('connect', (client) => client.on('error', () => undefined));
+    // an idle connection that the server closes (restart, failover, a dropped test database)
+    // is an 'error' event on the pool: without a listener it would end the process; the pool
+    // simply opens a new connection when one is next needed
+    pool.on('error', (error: Error & { code?: string }) => {
+      if (error.code !== '57P01') console.error('database connection lost:', error.message);
+    });
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     return {
       db,

@@ -10,6 +10,7 @@ import { charityRoutes } from './modules/charities/routes.ts';
 import { countryRoutes } from './modules/countries/routes.ts';
 import { discountRoutes } from './modules/discounts/routes.ts';
 import { tripRoutes } from './modules/trips/routes.ts';
+import { userRoutes } from './modules/users/routes.ts';
 import { overviewRoutes } from './modules/overview/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
@@ -65,6 +66,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(charityRoutes, { db, dataDir: config.dataDir });
   await app.register(discountRoutes, { db });
   await app.register(tripRoutes, { db });
+  await app.register(userRoutes, { db });
 
   await app.register(webPlugin, { reloadTemplate: config.env === 'development' });
 

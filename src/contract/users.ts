@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+/** Spec §9: a new user is an End User unless told otherwise. */
+export const DEFAULT_ROLE = 3;
+export const USERS_PER_PAGE = 25;
+export const MIN_PASSWORD_LENGTH = 12;
+
+const required = (label: string) =>
+  z
+    .string({ error: `The ${label} field is required.` })
+    .trim()
+    .min(1, { error: `The ${label} field is required.`, abort: true })
+    .max(255, { error: `The ${label} must not be longer than 255 characters.` });
+
+const email = required('email').pipe(z.email({ error: 'The email must be a valid email address.' }));
+
+const role = z.coerce
+  .number({ error: 'The role field is required.' })
+  .int({ error: 'The selected role is invalid.' })
+  .min(1, { error: 'The selected role is invalid.' })
+  .max(3, { error: 'The selected role is invalid.' });
+
+export const createUserSchema = z.object({
+  email,
+  first_name: required('first name'),
+  last_name: required('last name'),
+  user_role_id: z.union([z.literal(''), role], { error: 'The role field is required.' }).transform((v, ctx) => {
+    if (v === '') {
+      ctx.addIssue({ code: 'custom', message: 'The role field is required.' });
+      return z.NEVER;
+    }
+    return v;
+  }),
+});
+export type CreateUserInput = z.input<typeof createUserSchema>;
+
+export const updateUserSchema = z
+  .object({
+    id: z.coerce.number({ error: 'The id field is required.' }).int().positive(),
+    email,
+    first_name: required('first name'),
+    last_name: required('last name'),
+    user_role_id: role,
+    // blank means "keep the current password"
+    password: z
+      .string()
+      .optional()
+      .nullable()
+      .transform((v) => (v ? v : null))
+      .refine((v) => v === null || v.length >= MIN_PASSWORD_LENGTH, {
+        error: `The password must be at least ${MIN_PASSWORD_LENGTH} characters.`,
+      })
+      .refine((v) => v === null || v.length <= 1024, { error: 'The password must not be longer than 1024 characters.' }),
+    confirm_password: z.string().optional().nullable(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.password && v.password !== (v.confirm_password ?? '')) {
+      ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: 'The password confirmation does not match.' });
+    }
+  });
+export type UpdateUserInput = z.input<typeof updateUserSchema>;
+
+export const userListQuery = z.object({
+  page: z.coerce.number({ error: 'The page must be a number.' }).int().min(1, { error: 'The page must be at least 1.' }).default(1),
+  search: z.string().trim().max(255).optional(),
+});
+
+export const userSchema = z.object({
+  id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  user_role_id: z.number().int(),
+  role: z.object({ display_name: z.string() }),
+  stripe_customer_id: z.string().nullable(),
+  created_at: z.string(),
+  bookings_count: z.number().int(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const createdUserSchema = userSchema.extend({
+  /** shown once to the administrator who made the account; only its hash is kept */
+  password: z.string(),
+});
+export type CreatedUser = z.infer<typeof createdUserSchema>;
+
+export const userCreatedMessage = (password: string) => `User created. The password for the account is: ${password}`;

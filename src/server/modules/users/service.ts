@@ -1,0 +1,178 @@
+import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
+import { ROLE_NAMES, ROLES } from '../../../contract/constants.ts';
+import type { Paged } from '../../../contract/common.ts';
+import { type CreatedUser, type User, USERS_PER_PAGE } from '../../../contract/users.ts';
+import type { Db, Tx } from '../../../db/client.ts';
+import { bookings, oauthAccessTokens, oauthRefreshTokens, personalAccessTokens, sessions, users } from '../../../db/schema/index.ts';
+import { HttpError, notFound, validationError } from '../../errors.ts';
+import { generatePassword, hashPassword } from '../auth/password.ts';
+
+const LAST_ADMIN = 'Tripdesk needs at least one Administrator: make another user an Administrator first.';
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
+// qualified by hand: drizzle leaves columns bare in a one-table select, and a bare "id" here would be bookings.id
+const bookingsCount = sql<number>`(select count(*) from ${bookings} b where b.user_id = ${users}.id)`.mapWith(Number);
+
+const columns = {
+  id: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+  roleId: users.userRoleId,
+  stripeCustomerId: users.stripeCustomerId,
+  createdAt: users.createdAt,
+  bookingsCount,
+};
+type Row = { id: number; firstName: string; lastName: string; email: string; roleId: number; stripeCustomerId: string | null; createdAt: Date; bookingsCount: number };
+
+const toUser = (r: Row): User => ({
+  id: r.id,
+  first_name: r.firstName,
+  last_name: r.lastName,
+  email: r.email,
+  user_role_id: r.roleId,
+  role: { display_name: ROLE_NAMES[r.roleId] ?? 'Unknown' },
+  stripe_customer_id: r.stripeCustomerId,
+  created_at: r.createdAt.toISOString(),
+  bookings_count: r.bookingsCount,
+});
+
+export type Actor = { userId: number; sessionId?: string | undefined };
+
+export class UserService {
+  constructor(private readonly db: Db) {}
+
+  async list(page: number, search?: string): Promise<Paged<User>> {
+    const like = search ? `%${escapeLike(search)}%` : null;
+    const where = like
+      ? or(ilike(users.email, like), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, like))
+      : undefined;
+    const [total] = await this.db.select({ n: count() }).from(users).where(where);
+    const n = Number(total?.n ?? 0);
+    const lastPage = Math.max(1, Math.ceil(n / USERS_PER_PAGE));
+    const rows = await this.db
+      .select(columns)
+      .from(users)
+      .where(where)
+      .orderBy(desc(users.createdAt), desc(users.id))
+      .limit(USERS_PER_PAGE)
+      .offset((page - 1) * USERS_PER_PAGE);
+    const from = rows.length ? (page - 1) * USERS_PER_PAGE + 1 : null;
+    return {
+      data: rows.map(toUser),
+      total: n,
+      from,
+      to: from === null ? null : from + rows.length - 1,
+      per_page: USERS_PER_PAGE,
+      current_page: page,
+      last_page: lastPage,
+    };
+  }
+
+  async get(id: number, db: Db | Tx = this.db): Promise<User> {
+    const [row] = await db.select(columns).from(users).where(eq(users.id, id));
+    if (!row) throw notFound('User not found.');
+    return toUser(row);
+  }
+
+  private async emailTaken(db: Db | Tx, email: string, exceptId?: number) {
+    const [taken] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, exceptId ? ne(users.id, exceptId) : undefined));
+    return Boolean(taken);
+  }
+
+  /** A new account with a strong generated password, returned this once; only its argon2id hash is kept. */
+  async create(input: { email: string; first_name: string; last_name: string; user_role_id: number }): Promise<CreatedUser> {
+    if (await this.emailTaken(this.db, input.email)) throw validationError({ email: ['The email has already been taken.'] });
+    const password = generatePassword();
+    const passwordHash = await hashPassword(password);
+    const [row] = await this.db
+      .insert(users)
+      .values({ email: input.email, firstName: input.first_name, lastName: input.last_name, userRoleId: input.user_role_id, passwordHash })
+      .returning({ id: users.id })
+      .catch(uniqueEmail);
+    return { ...(await this.get(row!.id)), password };
+  }
+
+  async update(
+    actor: Actor,
+    input: { id: number; email: string; first_name: string; last_name: string; user_role_id: number; password: string | null },
+  ): Promise<User> {
+    const passwordHash = input.password ? await hashPassword(input.password) : null;
+    return this.db.transaction(async (tx) => {
+      const current = await this.lockUser(tx, input.id);
+      if (await this.emailTaken(tx, input.email, input.id)) throw validationError({ email: ['The email has already been taken.'] });
+      const roleChanges = current.userRoleId !== input.user_role_id;
+      if (roleChanges && current.userRoleId === ROLES.administrator) {
+        if (input.id === actor.userId) throw validationError({ user_role_id: ['You cannot change your own role.'] });
+        await this.assertAnotherAdmin(tx, input.id, 'user_role_id');
+      }
+      await tx
+        .update(users)
+        .set({
+          email: input.email,
+          firstName: input.first_name,
+          lastName: input.last_name,
+          userRoleId: input.user_role_id,
+          ...(passwordHash ? { passwordHash } : {}),
+          updatedAt: new Date(),
+        })
+        .where(eq(users.id, input.id))
+        .catch(uniqueEmail);
+      // new keys or new powers: every other way in that the user had is closed
+      if (passwordHash || roleChanges) await this.endAccess(tx, input.id, actor);
+      return this.get(input.id, tx);
+    });
+  }
+
+  /** Bookings, payments and notes stay: their links to the user become empty, the traveller details remain. */
+  async delete(actor: Actor, id: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const current = await this.lockUser(tx, id);
+      if (id === actor.userId) throw new HttpError(422, 'You cannot delete your own account.');
+      if (current.userRoleId === ROLES.administrator) await this.assertAnotherAdmin(tx, id);
+      await tx.delete(users).where(eq(users.id, id));
+    });
+  }
+
+  private async lockUser(tx: Tx, id: number) {
+    const [row] = await tx.select({ id: users.id, userRoleId: users.userRoleId }).from(users).where(eq(users.id, id)).for('update');
+    if (!row) throw notFound('User not found.');
+    return row;
+  }
+
+  /** Locks every Administrator row, so two people cannot each remove the other last-but-one. */
+  private async assertAnotherAdmin(tx: Tx, exceptId: number, field?: string) {
+    const admins = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.userRoleId, ROLES.administrator))
+      .orderBy(asc(users.id))
+      .for('update');
+    if (!admins.some((a) => a.id !== exceptId)) {
+      throw field ? validationError({ [field]: [LAST_ADMIN] }) : new HttpError(422, LAST_ADMIN);
+    }
+  }
+
+  private async endAccess(tx: Tx, userId: number, actor: Actor) {
+    await tx
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), actor.userId === userId && actor.sessionId ? ne(sessions.id, actor.sessionId) : undefined));
+    await tx.update(personalAccessTokens).set({ revoked: true }).where(eq(personalAccessTokens.userId, userId));
+    await tx.update(oauthAccessTokens).set({ revoked: true }).where(eq(oauthAccessTokens.userId, userId));
+    await tx
+      .update(oauthRefreshTokens)
+      .set({ revoked: true })
+      .where(inArray(oauthRefreshTokens.accessTokenId, tx.select({ id: oauthAccessTokens.id }).from(oauthAccessTokens).where(eq(oauthAccessTokens.userId, userId))));
+  }
+}
+
+function uniqueEmail(error: unknown): never {
+  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
+  if (cause?.code === '23505' && cause.constraint === 'users_email_lower_unique') {
+    throw validationError({ email: ['The email has already been taken.'] });
+  }
+  throw error;
+}
