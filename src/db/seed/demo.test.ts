@@ -94,6 +94,19 @@ describe('the demo office', () => {
   });
 });
 
+describe('demo dates', () => {
+  it('puts nothing in the future that has already happened', async () => {
+    const [c] = await queryRows<Record<string, number>>(a.db, sql`select
+      (select count(*)::int from users where created_at > ${'2026-11-23'}::date) as users,
+      (select count(*)::int from bookings where created_at > ${'2026-11-23'}::date) as bookings,
+      (select count(*)::int from invoices where created_at > ${'2026-11-23'}::date) as invoices,
+      (select count(*)::int from transactions where date > ${'2026-11-22'}::date) as transactions,
+      (select count(*)::int from booking_notes where created_at > ${'2026-11-23'}::date) as notes,
+      (select count(*)::int from bookings where deposit_payment_date > ${'2026-11-22'}::date) as deposits`);
+    expect(c).toEqual({ users: 0, bookings: 0, invoices: 0, transactions: 0, notes: 0, deposits: 0 });
+  });
+});
+
 describe('demo files', () => {
   it('writes logos as real PNGs under DATA_DIR/files/logos', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'demo-files-'));

@@ -213,7 +213,7 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
         const email = `${firstName}.${lastName}${bookingTotal + 1}@${provider}`.toLowerCase().replace(/[^a-z0-9.@-]/g, '');
         const [traveller] = await tx
           .insert(users)
-          .values({ firstName, lastName, email, userRoleId: 3, createdAt: days(t.in - 200) })
+          .values({ firstName, lastName, email, userRoleId: 3, createdAt: days(Math.min(t.in - 200, -1)) })
           .returning({ id: users.id });
         const createdAt = new Date(departure.getTime() - faker.number.int({ min: 20, max: 330 }) * DAY - faker.number.int({ min: 0, max: DAY - 1 }));
         const received = createdAt > today ? new Date(today.getTime() - faker.number.int({ min: 1, max: 60 }) * DAY) : createdAt;
@@ -251,7 +251,7 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
             travelBasisDiscountPence: 0,
             fundingType: school ? 'self' : faker.helpers.arrayElement(['free', 'flexi', 'self', 'fundraise'] as const),
             formComplete: status === 'confirmed' ? faker.number.int(100) < 80 : false,
-            depositPaymentDate: status === 'confirmed' ? iso(new Date(received.getTime() + faker.number.int({ min: 0, max: 10 }) * DAY)) : null,
+            depositPaymentDate: status === 'confirmed' ? iso(new Date(Math.min(today.getTime(), received.getTime() + faker.number.int({ min: 0, max: 10 }) * DAY))) : null,
             title: faker.helpers.arrayElement(sex === 'female' ? ['Ms', 'Mrs', 'Miss', 'Dr'] : ['Mr', 'Dr']),
             firstName,
             lastName,

@@ -17,6 +17,8 @@ const CharityListPage = lazy(() => import('../features/charities/charity-list-pa
 const CharityEditPage = lazy(() => import('../features/charities/charity-edit-page.tsx'));
 const DiscountListPage = lazy(() => import('../features/discounts/discount-list-page.tsx'));
 const DiscountFormPage = lazy(() => import('../features/discounts/discount-form-page.tsx'));
+const UserListPage = lazy(() => import('../features/users/user-list-page.tsx'));
+const UserEditPage = lazy(() => import('../features/users/user-edit-page.tsx'));
 
 const fallback = <PageLoader />;
 
@@ -42,8 +44,8 @@ const staffScreens: Array<[string, ComponentType]> = [
   [routes['discount-list'], () => <Page><DiscountListPage /></Page>],
   [routes['discount-new'], () => <Page><DiscountFormPage key="new" /></Page>],
   [routes['discount-edit'], () => <Page><DiscountFormPage /></Page>],
-  [routes['user-list'], soon('Users')],
-  [routes['user-edit'], soon('Edit User')],
+  [routes['user-list'], () => <Page><UserListPage /></Page>],
+  [routes['user-edit'], () => <Page><UserEditPage /></Page>],
   [routes['invoice-view'], soon('Invoice')],
 ];
 

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { pageWindow } from './pagination.tsx';
+
+describe('the five page links', () => {
+  it('centre on the current page and stay within the pages there are', () => {
+    expect(pageWindow(1, 20)).toEqual([1, 2, 3, 4, 5]);
+    expect(pageWindow(3, 20)).toEqual([1, 2, 3, 4, 5]);
+    expect(pageWindow(4, 20)).toEqual([2, 3, 4, 5, 6]);
+    expect(pageWindow(10, 20)).toEqual([8, 9, 10, 11, 12]);
+    expect(pageWindow(19, 20)).toEqual([16, 17, 18, 19, 20]);
+    expect(pageWindow(20, 20)).toEqual([16, 17, 18, 19, 20]);
+  });
+
+  it('show only the pages there are when there are fewer than five', () => {
+    expect(pageWindow(1, 1)).toEqual([1]);
+    expect(pageWindow(2, 3)).toEqual([1, 2, 3]);
+    expect(pageWindow(1, 0)).toEqual([1]);
+  });
+});

@@ -1,0 +1,51 @@
+import { Button, Group, Text } from '@mantine/core';
+
+/** Spec §9: at most 5 page links, a window around the current page. */
+export function pageWindow(current: number, last: number, size = 5): number[] {
+  const count = Math.min(size, Math.max(last, 1));
+  let start = Math.max(1, current - Math.floor(size / 2));
+  start = Math.min(start, Math.max(1, last - count + 1));
+  return Array.from({ length: count }, (_, i) => start + i);
+}
+
+type Props = {
+  page: number;
+  lastPage: number;
+  onChange: (page: number) => void;
+  from?: number | null;
+  to?: number | null;
+  total?: number;
+  noun?: string;
+};
+
+export function Pagination({ page, lastPage, onChange, from, to, total, noun = 'records' }: Props) {
+  return (
+    <Group justify="space-between" mt="sm">
+      <Text size="sm" c="dimmed">
+        {total ? `Showing ${from} to ${to} of ${total.toLocaleString('en-GB')} ${noun}` : `No ${noun}`}
+      </Text>
+      {lastPage > 1 && (
+        <Group gap={4} component="nav" aria-label="Pages">
+          <Button variant="default" size="xs" disabled={page <= 1} onClick={() => onChange(page - 1)}>
+            Previous
+          </Button>
+          {pageWindow(page, lastPage).map((p) => (
+            <Button
+              key={p}
+              size="xs"
+              variant={p === page ? 'filled' : 'default'}
+              aria-current={p === page ? 'page' : undefined}
+              aria-label={`Page ${p}`}
+              onClick={() => onChange(p)}
+            >
+              {p}
+            </Button>
+          ))}
+          <Button variant="default" size="xs" disabled={page >= lastPage} onClick={() => onChange(page + 1)}>
+            Next
+          </Button>
+        </Group>
+      )}
+    </Group>
+  );
+}
