@@ -21,6 +21,7 @@ import {
   users,
 } from '../schema/index.ts';
 import { makeLogoPng, makePdf } from './images.ts';
+import { FEMALE_NAMES, MALE_NAMES, SURNAMES } from './names.ts';
 
 /**
  * The demo office: a realistic, deterministic operator (the same data every run, with dates
@@ -206,8 +207,8 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
       for (let b = 0; b < t.bookings; b++) {
         const school = t.type === 'school';
         const sex = faker.helpers.arrayElement(['female', 'male'] as const);
-        const firstName = faker.person.firstName(sex);
-        const lastName = faker.person.lastName();
+        const firstName = faker.helpers.arrayElement(sex === 'female' ? FEMALE_NAMES : MALE_NAMES);
+        const lastName = faker.helpers.arrayElement(SURNAMES);
         const provider = faker.helpers.arrayElement(['example.com', 'example.org', 'example.net']);
         // unique by construction: one traveller account per demo booking
         const email = `${firstName}.${lastName}${bookingTotal + 1}@${provider}`.toLowerCase().replace(/[^a-z0-9.@-]/g, '');
@@ -255,7 +256,7 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
             title: faker.helpers.arrayElement(sex === 'female' ? ['Ms', 'Mrs', 'Miss', 'Dr'] : ['Mr', 'Dr']),
             firstName,
             lastName,
-            preferredName: faker.number.int(100) < 20 ? faker.person.firstName(sex) : null,
+            preferredName: faker.number.int(100) < 20 ? faker.helpers.arrayElement(sex === 'female' ? FEMALE_NAMES : MALE_NAMES) : null,
             email,
             mobile: '07' + faker.string.numeric(9),
             address1: faker.location.streetAddress(),
@@ -265,7 +266,7 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
             postCode: faker.location.zipCode(),
             gender: sex,
             dateOfBirth: iso(dob),
-            shareWith: faker.number.int(100) < 25 ? faker.person.fullName() : null,
+            shareWith: faker.number.int(100) < 25 ? `${faker.helpers.arrayElement([...FEMALE_NAMES, ...MALE_NAMES])} ${faker.helpers.arrayElement(SURNAMES)}` : null,
             doubleRoom: faker.number.int(100) < 12,
             roomType: faker.helpers.arrayElement(['Twin', 'Twin', 'Double', 'Single', 'Triple']),
             roomRef: status === 'confirmed' ? `R${String(roomNo).padStart(2, '0')}` : null,
@@ -276,9 +277,9 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
             insuranceCompany: faker.number.int(100) < 70 ? faker.helpers.arrayElement(['Aviva', 'Direct Line', 'Staysure', 'Battleface', 'True Traveller']) : null,
             insurancePolicyNumber: faker.string.alphanumeric({ length: 10, casing: 'upper' }),
             insuranceTelephone: '0800 ' + faker.string.numeric(3) + ' ' + faker.string.numeric(4),
-            nokName: faker.person.fullName(),
+            nokName: `${faker.helpers.arrayElement([...FEMALE_NAMES, ...MALE_NAMES])} ${lastName}`,
             nokRelationship: faker.helpers.arrayElement(school ? ['Mother', 'Father', 'Guardian'] : ['Partner', 'Mother', 'Father', 'Sister', 'Brother', 'Friend']),
-            nokEmail: faker.internet.email().toLowerCase(),
+            nokEmail: `${lastName.toLowerCase().replace(/[^a-z]/g, '')}.family${bookingTotal}@example.org`,
             nokTelephone: '07' + faker.string.numeric(9),
             nokAddress: `${faker.location.streetAddress()}, ${faker.location.city()} ${faker.location.zipCode()}`,
             medicalConditions: hasMedical,
