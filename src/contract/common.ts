@@ -4,10 +4,13 @@ import { z } from 'zod';
 export const messageSchema = z.object({ message: z.string() });
 export type MessageReply = z.infer<typeof messageSchema>;
 
-/** 422: the message and a map of field to list of messages (Laravel's shape). */
+/**
+ * 422: the message and, when fields are at fault, a map of field to list of messages
+ * (Laravel's shape). A refusal by a rule that no one field breaks has the message only.
+ */
 export const validationErrorSchema = z.object({
   message: z.string(),
-  errors: z.record(z.string(), z.array(z.string())),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
 });
 export type ValidationErrorReply = z.infer<typeof validationErrorSchema>;
 

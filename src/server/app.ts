@@ -11,6 +11,9 @@ import { countryRoutes } from './modules/countries/routes.ts';
 import { discountRoutes } from './modules/discounts/routes.ts';
 import { tripRoutes } from './modules/trips/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { customFieldRoutes } from './modules/custom-fields/routes.ts';
+import { documentRoutes } from './modules/documents/routes.ts';
+import { bookingRoutes } from './modules/bookings/routes.ts';
 import { overviewRoutes } from './modules/overview/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
@@ -67,6 +70,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(discountRoutes, { db });
   await app.register(tripRoutes, { db });
   await app.register(userRoutes, { db });
+  await app.register(customFieldRoutes, { db });
+  await app.register(documentRoutes, { db, dataDir: config.dataDir, secret: config.sessionSecret });
+  await app.register(bookingRoutes, { db });
 
   await app.register(webPlugin, { reloadTemplate: config.env === 'development' });
 

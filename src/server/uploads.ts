@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
-import { validationError } from './errors.ts';
+import { HttpError, validationError } from './errors.ts';
 
 export type UploadedFile = { filename: string; bytes: Buffer };
 export type Upload = { fields: Record<string, string>; file: UploadedFile | null };
@@ -33,7 +33,8 @@ export async function readUpload(
       throw validationError({ [opts.fileField]: [`The ${opts.label} must not be greater than ${Math.round(opts.maxBytes / MB)} MB.`] });
     }
     if (code === 'FST_FILES_LIMIT') throw validationError({ [opts.fileField]: [`Send one ${opts.label} at a time.`] });
-    throw error;
+    // anything else here is the request itself breaking off (a closed tab, a lost connection)
+    throw new HttpError(400, 'The upload did not arrive whole. Please try again.');
   }
   return { fields, file };
 }

@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import { parseDdMmYyyy } from './dates.ts';
+import { poundsToPence } from './money.ts';
+
+export const TRIP_TYPES = ['charity', 'open', 'school'] as const;
+export const TRIP_TYPE_LABELS: Record<(typeof TRIP_TYPES)[number], string> = { charity: 'Charity', open: 'Open', school: 'School' };
+export const TRIP_LEVELS: Record<number, string> = {
+  1: 'Project Trip',
+  2: 'Moderate',
+  3: 'Moderate to Challenging',
+  4: 'Challenging',
+  5: 'Challenging to Extreme',
+};
+// open and closed are the spec's; full stops sales without closing, cancelled calls a trip off
+export const TRIP_STATUSES = ['open', 'closed', 'full', 'cancelled'] as const;
+export const TRIP_FUNDING = ['both', 'self', 'fundraise'] as const;
+export const TRIP_FUNDING_LABELS: Record<(typeof TRIP_FUNDING)[number], string> = {
+  both: 'Self-funded or fundraising',
+  self: 'Self-funded only',
+  fundraise: 'Fundraising only',
+};
+/** Spec §9 */
+export const TRIP_DEFAULTS = { type: 'charity', level: 2 } as const;
+export const TRIP_CREATE_FIXED = { status: 'open', deposit: 0, cost: 0, require_passport: 1, funding: 'both' } as const;
+export const TRIPS_PER_PAGE = 20;
+/** Spec §9: the trip list's name search waits this long after the last key. */
+export const TRIP_SEARCH_DEBOUNCE_MS = 500;
+
+const requiredDate = (label: string) =>
+  z.string({ error: `The ${label} field is required.` }).transform((v, ctx) => {
+    const value = v.trim();
+    if (!value) {
+      ctx.addIssue({ code: 'custom', message: `The ${label} field is required.` });
+      return z.NEVER;
+    }
+    const iso = parseDdMmYyyy(value);
+    if (!iso) {
+      ctx.addIssue({ code: 'custom', message: `The ${label} must be a real date in the format DD/MM/YYYY.` });
+      return z.NEVER;
+    }
+    return iso;
+  });
+
+const name = z
+  .string({ error: 'The name field is required.' })
+  .trim()
+  .min(1, { error: 'The name field is required.' })
+  .max(255, { error: 'The name must not be longer than 255 characters.' });
+const countryId = z.coerce
+  .number({ error: 'The country field is required.' })
+  .int({ error: 'The selected country is invalid.' })
+  .positive({ error: 'The country field is required.' });
+const type = z.enum(TRIP_TYPES, { error: 'The selected type is invalid.' });
+const level = z.coerce
+  .number({ error: 'The selected level is invalid.' })
+  .int({ error: 'The selected level is invalid.' })
+  .min(1, { error: 'The selected level is invalid.' })
+  .max(5, { error: 'The selected level is invalid.' });
+const flag = z.union([z.boolean(), z.literal(1), z.literal(0), z.literal('1'), z.literal('0')], { error: 'The value must be yes or no.' }).transform((v) => v === true || v === 1 || v === '1');
+
+const returnAfterDeparture = (v: { departure: string; return: string }, ctx: z.RefinementCtx) => {
+  if (v.return < v.departure) ctx.addIssue({ code: 'custom', path: ['return'], message: 'The return date must be on or after the departure date.' });
+};
+
+const fixed = <T extends string | number>(value: T, message: string) =>
+  z.union([z.literal(value), z.literal(String(value))], { error: message }).optional();
+
+/** Spec §7: POST /api/trips — a new trip starts open, with no deposit or cost, passports required, any funding. */
+export const createTripSchema = z
+  .object({
+    name,
+    country_id: countryId,
+    departure: requiredDate('departure date'),
+    return: requiredDate('return date'),
+    type: type.default(TRIP_DEFAULTS.type),
+    level: level.default(TRIP_DEFAULTS.level),
+    status: fixed('open', 'A new trip starts open.'),
+    deposit: fixed(0, 'A new trip starts with no deposit: set it on the trip’s page.'),
+    cost: fixed(0, 'A new trip starts with no cost: set it on the trip’s page.'),
+    require_passport: z.union([z.literal(1), z.literal('1'), z.literal(true)], { error: 'A new trip requires passports.' }).optional(),
+    funding: fixed('both', 'A new trip takes any funding.'),
+  })
+  .superRefine(returnAfterDeparture);
+export type CreateTripInput = z.input<typeof createTripSchema>;
+
+export const updateTripSchema = z
+  .object({
+    name,
+    country_id: countryId,
+    departure: requiredDate('departure date'),
+    return: requiredDate('return date'),
+    type,
+    level,
+    status: z.enum(TRIP_STATUSES, { error: 'The selected status is invalid.' }),
+    deposit: poundsToPence('deposit'),
+    cost: poundsToPence('cost'),
+    require_passport: flag,
+    funding: z.enum(TRIP_FUNDING, { error: 'The selected funding is invalid.' }),
+  })
+  .superRefine(returnAfterDeparture)
+  .superRefine((v, ctx) => {
+    if (v.deposit > v.cost && v.cost > 0) ctx.addIssue({ code: 'custom', path: ['deposit'], message: 'The deposit must not be more than the cost.' });
+  });
+export type UpdateTripInput = z.input<typeof updateTripSchema>;
+
+const boolParam = z
+  .union([z.literal('1'), z.literal('0'), z.literal('true'), z.literal('false'), z.boolean()], { error: 'The value must be 1 or 0.' })
+  .transform((v) => v === true || v === '1' || v === 'true');
+
+export const tripListQuery = z.object({
+  paged: boolParam.default(true),
+  page: z.coerce.number({ error: 'The page must be a number.' }).int().min(1, { error: 'The page must be at least 1.' }).default(1),
+  sort_by: z.enum(['date', 'date-d', 'name'], { error: 'The sort must be date, date-d or name.' }).default('date'),
+  name_search: z.string().trim().max(255).optional(),
+  archived: boolParam.default(false),
+});
+export type TripListQuery = z.input<typeof tripListQuery>;
+
+export const tripSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** yyyy-mm-dd */
+  departure: z.string(),
+  return: z.string(),
+  booking_count: z.number().int(),
+  status: z.enum(TRIP_STATUSES),
+  editable: z.boolean(),
+  /** why the trip cannot be changed, when it cannot */
+  editable_reason: z.string().nullable(),
+  country_id: z.number().int(),
+  country: z.object({ id: z.number().int(), name: z.string() }),
+  type: z.enum(TRIP_TYPES),
+  level: z.number().int(),
+  deposit: z.number(),
+  cost: z.number(),
+  require_passport: z.boolean(),
+  funding: z.enum(TRIP_FUNDING),
+  archived: z.boolean(),
+  deleted: z.boolean(),
+});
+export type Trip = z.infer<typeof tripSchema>;
+
+export const tripPageSchema = z.object({
+  data: z.array(tripSchema),
+  total: z.number().int(),
+  from: z.number().int().nullable(),
+  to: z.number().int().nullable(),
+  per_page: z.number().int(),
+  current_page: z.number().int(),
+  last_page: z.number().int(),
+});
+export type TripPage = z.infer<typeof tripPageSchema>;
+
+// ---- add-ons ----
+export const addonInputSchema = z.object({
+  name,
+  price: poundsToPence('price'),
+});
+export type AddonInput = z.input<typeof addonInputSchema>;
+export const addonSchema = z.object({
+  id: z.number().int(),
+  trip_id: z.number().int(),
+  name: z.string(),
+  price: z.number(),
+  bookings_count: z.number().int(),
+  /** billed on an invoice for at least one booking: its price is settled */
+  invoiced: z.boolean(),
+});
+export type Addon = z.infer<typeof addonSchema>;
+
+// ---- custom fields ----
+const label = z
+  .string({ error: 'The label field is required.' })
+  .trim()
+  .min(1, { error: 'The label field is required.' })
+  .max(255, { error: 'The label must not be longer than 255 characters.' });
+const note = z
+  .string()
+  .trim()
+  .max(2000, { error: 'The note must not be longer than 2000 characters.' })
+  .nullish()
+  .transform((v) => (v ? v : null));
+export const createCustomFieldSchema = z.object({
+  trip_id: z.coerce.number({ error: 'The trip field is required.' }).int().positive({ error: 'The trip field is required.' }),
+  label,
+  note,
+});
+export const updateCustomFieldSchema = z.object({ label, note });
+export const customFieldQuery = z.object({
+  trip_id: z.coerce.number({ error: 'The trip field is required.' }).int().positive({ error: 'The trip field is required.' }),
+});
+export const customFieldSchema = z.object({ id: z.number().int(), trip_id: z.number().int(), label: z.string(), note: z.string().nullable() });
+export type CustomField = z.infer<typeof customFieldSchema>;
+
+// ---- documents ----
+export const DOCUMENT_MAX_BYTES = 20 * 1024 * 1024;
+export const createDocumentSchema = z.object({
+  trip_id: z.coerce.number({ error: 'The trip field is required.' }).int().positive({ error: 'The trip field is required.' }),
+  name: z
+    .string({ error: 'The name field is required.' })
+    .trim()
+    .min(1, { error: 'The name field is required.' })
+    .max(255, { error: 'The name must not be longer than 255 characters.' }),
+});
+export type CreateDocumentInput = z.input<typeof createDocumentSchema>;
+export const documentSchema = z.object({
+  id: z.number().int(),
+  trip_id: z.number().int(),
+  name: z.string(),
+  /** the uploaded file's name; null until a file is uploaded */
+  filename: z.string().nullable(),
+  size: z.number().int().nullable(),
+  uploaded_at: z.string().nullable(),
+  /** a download address that stops working when it expires or is altered; null until a file is uploaded */
+  signed_url: z.string().nullable(),
+});
+export type TripDocument = z.infer<typeof documentSchema>;

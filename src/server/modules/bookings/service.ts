@@ -1,0 +1,87 @@
+import { eq, sql } from 'drizzle-orm';
+import type { CreatedBooking } from '../../../contract/bookings.ts';
+import type { Db } from '../../../db/client.ts';
+import { bookings, trips, users } from '../../../db/schema/index.ts';
+import { validationError } from '../../errors.ts';
+import { makeBookingRef } from './ref.ts';
+
+type NewBooking = {
+  trip_id: number;
+  title: string;
+  first_name: string;
+  last_name: string;
+  preferred_name: string;
+  email: string;
+  mobile: string | null;
+};
+
+// a clash of random references, or two bookings making the same new user at once: both pass on a retry
+const isRetryable = (error: unknown) => {
+  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
+  return cause?.code === '23505' && (cause.constraint === 'bookings_ref_unique' || cause.constraint === 'users_email_lower_unique');
+};
+
+export class BookingService {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * A new booking is provisional (its registration fee is not paid yet), has its own reference,
+   * and belongs to the user with that email, made as an End User when there is none.
+   */
+  async create(v: NewBooking): Promise<CreatedBooking> {
+    const [trip] = await this.db.select({ id: trips.id, status: trips.status, deletedAt: trips.deletedAt, charityId: trips.charityId }).from(trips).where(eq(trips.id, v.trip_id));
+    if (!trip || trip.deletedAt) throw validationError({ trip_id: ['The selected trip is invalid.'] });
+    if (trip.status !== 'open') throw validationError({ trip_id: [`This trip is ${trip.status} and is not taking bookings.`] });
+
+    // a reference is random; on the rare clash, draw again
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.db.transaction(async (tx) => {
+          const [existing] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${v.email.toLowerCase()}`);
+          const userId =
+            existing?.id ??
+            (await tx
+              .insert(users)
+              .values({ email: v.email, firstName: v.first_name, lastName: v.last_name, userRoleId: 3 })
+              .returning({ id: users.id }))[0]!.id;
+          const now = new Date();
+          const [row] = await tx
+            .insert(bookings)
+            .values({
+              ref: makeBookingRef(),
+              tripId: v.trip_id,
+              userId,
+              charityId: trip.charityId,
+              status: 'provisional',
+              title: v.title,
+              firstName: v.first_name,
+              lastName: v.last_name,
+              preferredName: v.preferred_name,
+              email: v.email,
+              mobile: v.mobile,
+              asOnPassport: true,
+              termsAcceptedAt: now,
+            })
+            .returning();
+          return {
+            id: row!.id,
+            ref: row!.ref,
+            status: row!.status,
+            trip_id: row!.tripId,
+            user_id: row!.userId,
+            title: row!.title,
+            first_name: row!.firstName,
+            last_name: row!.lastName,
+            preferred_name: row!.preferredName,
+            email: row!.email,
+            mobile: row!.mobile,
+            created_at: row!.createdAt.toISOString(),
+          };
+        });
+      } catch (error) {
+        if (attempt < 4 && isRetryable(error)) continue;
+        throw error;
+      }
+    }
+  }
+}

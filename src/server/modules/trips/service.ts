@@ -1,0 +1,257 @@
+import { and, asc, count, desc, eq, ilike, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { Paged } from '../../../contract/common.ts';
+import { penceToPounds } from '../../../contract/money.ts';
+import { type Addon, type Trip, TRIPS_PER_PAGE, type TRIP_FUNDING, type TRIP_STATUSES, type TRIP_TYPES } from '../../../contract/trips.ts';
+import type { Db } from '../../../db/client.ts';
+import { bookingAddons, countries, invoiceAddons, tripAddons, trips } from '../../../db/schema/index.ts';
+import { HttpError, notFound, validationError } from '../../errors.ts';
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
+const today = () => new Date().toISOString().slice(0, 10);
+
+// qualified by hand: a bare "id" inside the subquery would be the booking's own id
+const bookingCount = sql<number>`(select count(*) from bookings b where b.trip_id = ${trips}.id and b.status <> 'cancelled')`.mapWith(Number);
+
+const columns = {
+  id: trips.id,
+  name: trips.name,
+  departureDate: trips.departureDate,
+  returnDate: trips.returnDate,
+  status: trips.status,
+  countryId: trips.countryId,
+  countryName: countries.name,
+  type: trips.type,
+  level: trips.level,
+  depositPence: trips.depositPence,
+  costPence: trips.costPence,
+  requirePassport: trips.requirePassport,
+  funding: trips.funding,
+  archivedAt: trips.archivedAt,
+  deletedAt: trips.deletedAt,
+  bookingCount,
+};
+type Row = {
+  id: number; name: string; departureDate: string; returnDate: string; status: string; countryId: number; countryName: string;
+  type: string; level: number; depositPence: number; costPence: number; requirePassport: boolean; funding: string;
+  archivedAt: Date | null; deletedAt: Date | null; bookingCount: number;
+};
+
+/**
+ * A trip can be changed until it departs; a deleted trip cannot be changed at all.
+ * The one place this rule lives.
+ */
+export function editability(trip: { departureDate: string; deletedAt: Date | null }, on = today()): { editable: boolean; reason: string | null } {
+  if (trip.deletedAt) return { editable: false, reason: 'This trip has been deleted, so it can no longer be changed.' };
+  if (trip.departureDate < on) return { editable: false, reason: 'This trip has departed, so it can no longer be changed.' };
+  return { editable: true, reason: null };
+}
+
+function toTrip(r: Row): Trip {
+  const { editable, reason } = editability(r);
+  return {
+    id: r.id,
+    name: r.name,
+    departure: r.departureDate,
+    return: r.returnDate,
+    booking_count: r.bookingCount,
+    status: r.status as (typeof TRIP_STATUSES)[number],
+    editable,
+    editable_reason: reason,
+    country_id: r.countryId,
+    country: { id: r.countryId, name: r.countryName },
+    type: r.type as (typeof TRIP_TYPES)[number],
+    level: r.level,
+    deposit: penceToPounds(r.depositPence),
+    cost: penceToPounds(r.costPence),
+    require_passport: r.requirePassport,
+    funding: r.funding as (typeof TRIP_FUNDING)[number],
+    archived: r.archivedAt !== null,
+    deleted: r.deletedAt !== null,
+  };
+}
+
+type TripValues = {
+  name: string; country_id: number; departure: string; return: string; type: string; level: number;
+};
+
+export class TripService {
+  constructor(private readonly db: Db) {}
+
+  private base() {
+    return this.db.select(columns).from(trips).innerJoin(countries, eq(countries.id, trips.countryId));
+  }
+
+  async list(q: { paged: boolean; page: number; sort_by: string; name_search?: string | undefined; archived: boolean }): Promise<Paged<Trip>> {
+    const where = and(
+      isNull(trips.deletedAt),
+      q.archived ? isNotNull(trips.archivedAt) : isNull(trips.archivedAt),
+      q.name_search ? ilike(trips.name, `%${escapeLike(q.name_search)}%`) : undefined,
+    );
+    const order =
+      q.sort_by === 'name' ? [asc(sql`lower(${trips.name})`), asc(trips.id)]
+      : q.sort_by === 'date-d' ? [desc(trips.departureDate), desc(trips.id)]
+      : [asc(trips.departureDate), asc(trips.id)];
+    const [total] = await this.db.select({ n: count() }).from(trips).where(where);
+    const n = Number(total?.n ?? 0);
+    const perPage = q.paged ? TRIPS_PER_PAGE : Math.max(n, 1);
+    const page = q.paged ? q.page : 1;
+    const rows = await this.base().where(where).orderBy(...order).limit(perPage).offset((page - 1) * perPage);
+    const from = rows.length ? (page - 1) * perPage + 1 : null;
+    return {
+      data: rows.map(toTrip),
+      total: n,
+      from,
+      to: from === null ? null : from + rows.length - 1,
+      per_page: perPage,
+      current_page: page,
+      last_page: Math.max(1, Math.ceil(n / perPage)),
+    };
+  }
+
+  async get(id: number): Promise<Trip> {
+    const [row] = await this.base().where(eq(trips.id, id));
+    if (!row) throw notFound('Trip not found.');
+    return toTrip(row);
+  }
+
+  private async assertCountry(id: number) {
+    const [c] = await this.db.select({ id: countries.id }).from(countries).where(eq(countries.id, id));
+    if (!c) throw validationError({ country_id: ['The selected country is invalid.'] });
+  }
+
+  /** The spec's fixed values: a new trip is open, with no deposit or cost, passports required, any funding. */
+  async create(v: TripValues): Promise<Trip> {
+    await this.assertCountry(v.country_id);
+    const [row] = await this.db
+      .insert(trips)
+      .values({
+        name: v.name,
+        countryId: v.country_id,
+        departureDate: v.departure,
+        returnDate: v.return,
+        type: v.type,
+        level: v.level,
+        status: 'open',
+        depositPence: 0,
+        costPence: 0,
+        requirePassport: true,
+        funding: 'both',
+      })
+      .returning({ id: trips.id });
+    return this.get(row!.id);
+  }
+
+  private async editableRow(id: number) {
+    const [row] = await this.db.select({ departureDate: trips.departureDate, deletedAt: trips.deletedAt }).from(trips).where(eq(trips.id, id));
+    if (!row) throw notFound('Trip not found.');
+    const { editable, reason } = editability(row);
+    if (!editable) throw new HttpError(422, reason!);
+    return row;
+  }
+
+  async update(
+    id: number,
+    v: TripValues & { status: string; deposit: number; cost: number; require_passport: boolean; funding: string },
+  ): Promise<Trip> {
+    await this.editableRow(id);
+    await this.assertCountry(v.country_id);
+    await this.db
+      .update(trips)
+      .set({
+        name: v.name,
+        countryId: v.country_id,
+        departureDate: v.departure,
+        returnDate: v.return,
+        type: v.type,
+        level: v.level,
+        status: v.status,
+        depositPence: v.deposit,
+        costPence: v.cost,
+        requirePassport: v.require_passport,
+        funding: v.funding,
+        updatedAt: new Date(),
+      })
+      .where(eq(trips.id, id));
+    return this.get(id);
+  }
+
+  async archive(id: number): Promise<Trip> {
+    const trip = await this.get(id);
+    if (trip.deleted) throw notFound('Trip not found.');
+    if (!trip.archived) await this.db.update(trips).set({ archivedAt: new Date(), updatedAt: new Date() }).where(eq(trips.id, id));
+    return this.get(id);
+  }
+
+  /** Soft: the trip leaves every list, its bookings stay where they are. */
+  async delete(id: number): Promise<void> {
+    const trip = await this.get(id);
+    if (trip.deleted) throw notFound('Trip not found.');
+    await this.db.update(trips).set({ deletedAt: new Date(), updatedAt: new Date() }).where(eq(trips.id, id));
+  }
+
+  // ---- add-ons ----
+
+  async addons(tripId: number): Promise<Addon[]> {
+    await this.get(tripId);
+    const rows = await this.db
+      .select({
+        id: tripAddons.id,
+        tripId: tripAddons.tripId,
+        name: tripAddons.name,
+        pricePence: tripAddons.pricePence,
+        bookings: sql<number>`(select count(*) from booking_addons ba where ba.addon_id = ${tripAddons}.id)`.mapWith(Number),
+        invoiced: sql<boolean>`exists (select 1 from invoice_addons ia where ia.addon_id = ${tripAddons}.id)
+          or exists (select 1 from booking_addons ba where ba.addon_id = ${tripAddons}.id and ba.invoiced)`,
+      })
+      .from(tripAddons)
+      .where(eq(tripAddons.tripId, tripId))
+      .orderBy(asc(tripAddons.id));
+    return rows.map((r) => ({
+      id: r.id,
+      trip_id: r.tripId,
+      name: r.name,
+      price: penceToPounds(r.pricePence),
+      bookings_count: r.bookings,
+      invoiced: Boolean(r.invoiced),
+    }));
+  }
+
+  private async addon(id: number) {
+    const [row] = await this.db.select().from(tripAddons).where(eq(tripAddons.id, id));
+    if (!row) throw notFound('Add-on not found.');
+    return row;
+  }
+
+  private async addonInvoiced(id: number) {
+    const [a] = await this.db.select({ n: count() }).from(invoiceAddons).where(eq(invoiceAddons.addonId, id));
+    const [b] = await this.db.select({ n: count() }).from(bookingAddons).where(and(eq(bookingAddons.addonId, id), eq(bookingAddons.invoiced, true)));
+    return Number(a?.n ?? 0) + Number(b?.n ?? 0) > 0;
+  }
+
+  async addAddon(tripId: number, v: { name: string; price: number }): Promise<Addon> {
+    await this.editableRow(tripId);
+    const [row] = await this.db.insert(tripAddons).values({ tripId, name: v.name, pricePence: v.price }).returning();
+    return (await this.addons(tripId)).find((a) => a.id === row!.id)!;
+  }
+
+  /** An add-on already billed keeps its price: the invoices that carry it must stay true. */
+  async updateAddon(id: number, v: { name: string; price: number }): Promise<Addon> {
+    const addon = await this.addon(id);
+    await this.editableRow(addon.tripId);
+    if (v.price !== addon.pricePence && (await this.addonInvoiced(id))) {
+      throw validationError({ price: ['This add-on has been invoiced, so its price can no longer change.'] });
+    }
+    await this.db.update(tripAddons).set({ name: v.name, pricePence: v.price }).where(eq(tripAddons.id, id));
+    return (await this.addons(addon.tripId)).find((a) => a.id === id)!;
+  }
+
+  async removeAddon(id: number): Promise<void> {
+    const addon = await this.addon(id);
+    await this.editableRow(addon.tripId);
+    if (await this.addonInvoiced(id)) throw new HttpError(422, 'This add-on has been invoiced, so it cannot be removed.');
+    const [chosen] = await this.db.select({ n: count() }).from(bookingAddons).where(eq(bookingAddons.addonId, id));
+    const n = Number(chosen?.n ?? 0);
+    if (n) throw new HttpError(422, `This add-on cannot be removed because ${n} booking${n === 1 ? ' has' : 's have'} chosen it.`);
+    await this.db.delete(tripAddons).where(eq(tripAddons.id, id));
+  }
+}
