@@ -47,7 +47,12 @@ export async function detectDocument(bytes: Buffer, filename: string): Promise<D
 function isPlainText(bytes: Buffer): boolean {
   try {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return !/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/.test(text);
+    // control characters other than tab, line feed and carriage return mean it is not text
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
+    }
+    return true;
   } catch {
     return false;
   }
