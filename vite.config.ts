@@ -11,5 +11,15 @@ export default defineConfig({
     manifest: true,
     // budget: the first route ships at most 200 KB of gzipped JS (DESIGN.md)
     chunkSizeWarningLimit: 700,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // popovers, menus and searchable selects: only the screens that use them pay for them
+            { name: 'floating-ui', test: /node_modules[\\/]@floating-ui/ },
+          ],
+        },
+      },
+    },
   },
 });

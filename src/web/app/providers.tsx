@@ -17,7 +17,8 @@ const theme = createTheme({
 // dimmed text on white must stay readable: gray.7 instead of gray.6 (AA contrast)
 const cssVariables: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  // error text in red.9: red.8 is just under AA contrast on white
+  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-error': 'var(--mantine-color-red-9)' },
   dark: {},
 });
 

@@ -11,12 +11,14 @@ import { isStaff, useCurrentUser } from '../lib/session.tsx';
 const Layout = lazy(() => import('./layout.tsx').then((m) => ({ default: m.Layout })));
 const LoginPage = lazy(() => import('../features/auth/login-page.tsx'));
 const StaffOnlyPage = lazy(() => import('../features/auth/staff-only-page.tsx'));
-const NotFoundPage = lazy(() => import('../features/errors/not-found-page.tsx'));
+const NotFoundPage = lazy(() => import('../components/not-found-page.tsx'));
 const OverviewPage = lazy(() => import('../features/overview/overview-page.tsx'));
 const CharityListPage = lazy(() => import('../features/charities/charity-list-page.tsx'));
 const CharityEditPage = lazy(() => import('../features/charities/charity-edit-page.tsx'));
 const DiscountListPage = lazy(() => import('../features/discounts/discount-list-page.tsx'));
 const DiscountFormPage = lazy(() => import('../features/discounts/discount-form-page.tsx'));
+const TripListPage = lazy(() => import('../features/trips/trip-list-page.tsx'));
+const TripEditPage = lazy(() => import('../features/trips/trip-edit-page.tsx'));
 const UserListPage = lazy(() => import('../features/users/user-list-page.tsx'));
 const UserEditPage = lazy(() => import('../features/users/user-edit-page.tsx'));
 
@@ -37,8 +39,8 @@ const soon = (title: string): ComponentType => () => <NotYetAvailable title={tit
 const staffScreens: Array<[string, ComponentType]> = [
   [routes['booking-list'], soon('Bookings')],
   [routes['booking-view'], soon('Booking')],
-  [routes['trip-list'], soon('Trips')],
-  [routes['trip-edit'], soon('Edit Trip')],
+  [routes['trip-list'], () => <Page><TripListPage /></Page>],
+  [routes['trip-edit'], () => <Page><TripEditPage /></Page>],
   [routes['charity-list'], () => <Page><CharityListPage /></Page>],
   [routes['charity-edit'], () => <Page><CharityEditPage /></Page>],
   [routes['discount-list'], () => <Page><DiscountListPage /></Page>],

@@ -12,7 +12,7 @@ import { PageLoader } from '../../components/page-loader.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { errorMessage, joinMessages } from '../../lib/errors.ts';
 import { pushFlash } from '../../lib/flash.ts';
-import NotFoundPage from '../errors/not-found-page.tsx';
+import NotFoundPage from '../../components/not-found-page.tsx';
 import { charityKeys, deleteCharity, deleteCharityLogo, updateCharity, uploadCharityLogo, useCharity } from './api/charities.ts';
 import { charityTypeOptions } from './charity-type-options.ts';
 

@@ -14,7 +14,7 @@ import { ApiError } from '../../lib/api.ts';
 import { DISCOUNT_UPDATED_MS } from '../../lib/constants.ts';
 import { errorMessage, joinMessages } from '../../lib/errors.ts';
 import { pushFlash } from '../../lib/flash.ts';
-import NotFoundPage from '../errors/not-found-page.tsx';
+import NotFoundPage from '../../components/not-found-page.tsx';
 import { createDiscount, deleteDiscount, discountKeys, updateDiscount, useDiscount, useTripSelect } from './api/discounts.ts';
 
 type FormValues = {

@@ -13,7 +13,7 @@ import { ApiError } from '../../lib/api.ts';
 import { errorMessage, joinMessages } from '../../lib/errors.ts';
 import { pushFlash } from '../../lib/flash.ts';
 import { useCurrentUser } from '../../lib/session.tsx';
-import NotFoundPage from '../errors/not-found-page.tsx';
+import NotFoundPage from '../../components/not-found-page.tsx';
 import { deleteUser, updateUser, userKeys, useUser } from './api/users.ts';
 import { roleOptions } from './role-options.ts';
 

@@ -1,0 +1,220 @@
+import { Alert, Button, Group, Menu, NativeSelect, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { path } from '../../../contract/paths.ts';
+import { TRIP_LEVELS, TRIP_SEARCH_DEBOUNCE_MS, TRIP_TYPE_LABELS, type Trip } from '../../../contract/trips.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { CreateBookingDialog } from '../../components/create-booking-dialog.tsx';
+import { PageLoader } from '../../components/page-loader.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
+import { showFlash } from '../../lib/flash.ts';
+import { formatShortDate } from '../../lib/format.ts';
+import { archiveTrip, deleteTrip, type TripFilter, tripKeys, useTrips } from './api/trips.ts';
+import { CreateTripDialog } from './create-trip-dialog.tsx';
+
+const SORTS = [
+  { value: 'date', label: 'Departure, soonest first' },
+  { value: 'date-d', label: 'Departure, latest first' },
+  { value: 'name', label: 'Name' },
+];
+
+type Pending = { kind: 'archive' | 'delete'; trip: Trip } | null;
+
+export default function TripListPage() {
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useState('');
+  const [nameSearch] = useDebouncedValue(search.trim(), TRIP_SEARCH_DEBOUNCE_MS);
+  const [sort, setSort] = useState<TripFilter['sort_by']>('date');
+  const [archived, setArchived] = useState(false);
+  const [page, setPage] = useState(1);
+  const filter: TripFilter = { page, sort_by: sort, name_search: nameSearch, archived };
+  const trips = useTrips(filter);
+  const [creating, setCreating] = useState(false);
+  const [booking, setBooking] = useState<Trip | null>(null);
+  const [pending, setPending] = useState<Pending>(null);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const lastPage = trips.data?.last_page ?? 1;
+
+  const act = async () => {
+    if (!pending) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      if (pending.kind === 'archive') await archiveTrip(pending.trip.id);
+      else await deleteTrip(pending.trip.id);
+      await queryClient.invalidateQueries({ queryKey: tripKeys.all });
+    } catch {
+      setFailure('Sorry, an error occurred. Please refresh the page and try again.');
+    } finally {
+      setBusy(false);
+      setPending(null);
+    }
+  };
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1}>Trips</Title>
+        <Button onClick={() => setCreating(true)}>Create New Trip</Button>
+      </Group>
+
+      <Group align="flex-end" gap="md">
+        <TextInput
+          label="Search"
+          placeholder="Trip name"
+          value={search}
+          onChange={(e) => {
+            setSearch(e.currentTarget.value);
+            setPage(1);
+          }}
+          w={260}
+        />
+        <NativeSelect
+          label="Sort by"
+          data={SORTS}
+          value={sort}
+          onChange={(e) => {
+            setSort(e.currentTarget.value as TripFilter['sort_by']);
+            setPage(1);
+          }}
+        />
+        <NativeSelect
+          label="Page"
+          data={Array.from({ length: lastPage }, (_, i) => ({ value: String(i + 1), label: `Page ${i + 1} of ${lastPage}` }))}
+          value={String(page)}
+          onChange={(e) => setPage(Number(e.currentTarget.value))}
+        />
+        <Switch
+          label="Show archived trips"
+          checked={archived}
+          onChange={(e) => {
+            setArchived(e.currentTarget.checked);
+            setPage(1);
+          }}
+          mb={8}
+        />
+      </Group>
+
+      {failure && (
+        <Alert color="red" role="alert">
+          {failure}
+        </Alert>
+      )}
+      {trips.isPending && <PageLoader />}
+      {trips.isError && (
+        <Alert color="red" role="alert">
+          The trips could not be loaded. Please refresh the page and try again.
+        </Alert>
+      )}
+      {trips.data && (
+        <Table striped highlightOnHover verticalSpacing="sm" aria-busy={trips.isFetching}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Trip</Table.Th>
+              <Table.Th>Country</Table.Th>
+              <Table.Th>Type</Table.Th>
+              <Table.Th>Level</Table.Th>
+              <Table.Th>Departure</Table.Th>
+              <Table.Th>Return</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th ta="right">Bookings</Table.Th>
+              <Table.Th>Actions</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {trips.data.data.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={9}>
+                  <Text c="dimmed" ta="center" py="md">
+                    {nameSearch ? 'No trips match this search.' : archived ? 'There are no archived trips.' : 'There are no trips yet.'}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+            {trips.data.data.map((trip) => (
+              <Table.Tr key={trip.id}>
+                <Table.Td fw={500}>{trip.name}</Table.Td>
+                <Table.Td>{trip.country.name}</Table.Td>
+                <Table.Td>{TRIP_TYPE_LABELS[trip.type]}</Table.Td>
+                <Table.Td title={TRIP_LEVELS[trip.level]}>{trip.level}</Table.Td>
+                <Table.Td>{formatShortDate(trip.departure)}</Table.Td>
+                <Table.Td>{formatShortDate(trip.return)}</Table.Td>
+                <Table.Td>
+                  <StatusBadge status={trip.status} />
+                </Table.Td>
+                <Table.Td ta="right">{trip.booking_count}</Table.Td>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    <Menu position="bottom-end" withinPortal>
+                      <Menu.Target>
+                        <Button size="xs" variant="default" aria-label={`Trip menu for ${trip.name}`}>
+                          Trip
+                        </Button>
+                      </Menu.Target>
+                      <Menu.Dropdown>
+                        {trip.editable && (
+                          <Menu.Item component={Link} to={path('trip-edit', { id: trip.id })}>
+                            Edit Trip
+                          </Menu.Item>
+                        )}
+                        {!trip.archived && <Menu.Item onClick={() => setPending({ kind: 'archive', trip })}>Archive</Menu.Item>}
+                        <Menu.Item color="red" onClick={() => setPending({ kind: 'delete', trip })}>
+                          Delete
+                        </Menu.Item>
+                      </Menu.Dropdown>
+                    </Menu>
+                    <Menu position="bottom-end" withinPortal>
+                      <Menu.Target>
+                        <Button size="xs" variant="default" aria-label={`Bookings menu for ${trip.name}`}>
+                          Bookings
+                        </Button>
+                      </Menu.Target>
+                      <Menu.Dropdown>
+                        <Menu.Item component={Link} to={`${path('booking-list')}?timing=all&trip_id=${trip.id}`}>
+                          List
+                        </Menu.Item>
+                        {trip.status !== 'closed' && <Menu.Item onClick={() => setBooking(trip)}>New</Menu.Item>}
+                      </Menu.Dropdown>
+                    </Menu>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+
+      <CreateTripDialog opened={creating} onClose={() => setCreating(false)} />
+      <CreateBookingDialog
+        trip={booking}
+        onClose={() => setBooking(null)}
+        onCreated={(b) => {
+          setBooking(null);
+          void queryClient.invalidateQueries({ queryKey: tripKeys.all });
+          showFlash(`Booking ${b.ref} has been created for ${b.first_name} ${b.last_name}.`);
+        }}
+      />
+      <ConfirmDialog
+        opened={pending?.kind === 'archive'}
+        message={`Are you sure you want to archive ${pending?.trip.name ?? 'this trip'}? It will no longer show in the current trip list.`}
+        confirmLabel="Yes, Archive the Trip"
+        cancelLabel="No, Cancel"
+        onCancel={() => setPending(null)}
+        onConfirm={act}
+        busy={busy}
+      />
+      <ConfirmDialog
+        opened={pending?.kind === 'delete'}
+        message={`Are you sure you want to delete ${pending?.trip.name ?? 'this trip'}? Its bookings stay in the booking list.`}
+        confirmLabel="Yes, Delete the Trip"
+        cancelLabel="No, Cancel"
+        onCancel={() => setPending(null)}
+        onConfirm={act}
+        busy={busy}
+      />
+    </Stack>
+  );
+}
