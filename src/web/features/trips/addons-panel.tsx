@@ -1,67 +1,32 @@
 import { Alert, Badge, Button, Group, Paper, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import type { Addon } from '../../../contract/trips.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
-import { ApiError } from '../../lib/api.ts';
-import { errorMessage, fieldErrors, joinMessages } from '../../lib/errors.ts';
+import { joinMessages } from '../../lib/errors.ts';
 import { formatMoney } from '../../lib/format.ts';
 import { addAddon, removeAddon, tripKeys, updateAddon, useAddons } from './api/trips.ts';
+import { useRowEditor } from './use-row-editor.ts';
 
 export function AddonsPanel({ tripId, editable }: { tripId: number; editable: boolean }) {
   const queryClient = useQueryClient();
   const addons = useAddons(tripId);
-  const [editing, setEditing] = useState<Addon | null>(null);
-  const [name, setName] = useState('');
-  const [price, setPrice] = useState('');
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [removing, setRemoving] = useState<Addon | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: tripKeys.addons(tripId) });
-
-  const reset = () => {
-    setEditing(null);
-    setName('');
-    setPrice('');
-    setErrors({});
-  };
-
-  const save = async (e: React.FormEvent) => {
-    e.preventDefault();
-    setErrors({});
-    setFailure(null);
-    try {
-      if (editing) await updateAddon(editing.id, { name, price });
-      else await addAddon(tripId, { name, price });
-      reset();
-      await refresh();
-    } catch (error) {
-      setErrors(fieldErrors(error));
-      if (!(error instanceof ApiError && error.errors)) setFailure(errorMessage(error));
-    }
-  };
-
-  const remove = async () => {
-    if (!removing) return;
-    setFailure(null);
-    try {
-      await removeAddon(removing.id);
-      await refresh();
-    } catch (error) {
-      setFailure(errorMessage(error));
-    } finally {
-      setRemoving(null);
-    }
-  };
+  const ed = useRowEditor<Addon, { name: string; price: string }>({
+    empty: { name: '', price: '' },
+    toValues: (a) => ({ name: a.name, price: a.price.toFixed(2) }),
+    create: (v) => addAddon(tripId, v),
+    update: (id, v) => updateAddon(id, v),
+    remove: removeAddon,
+    refresh: () => queryClient.invalidateQueries({ queryKey: tripKeys.addons(tripId) }),
+  });
 
   return (
     <Paper withBorder p="lg" radius="md">
       <Title order={2} size="h4" mb="sm">
         Add-ons
       </Title>
-      {failure && (
+      {ed.failure && (
         <Alert color="red" role="alert" mb="sm">
-          {failure}
+          {ed.failure}
         </Alert>
       )}
       {addons.data && addons.data.length === 0 && <Text c="dimmed">This trip has no add-ons.</Text>}
@@ -91,11 +56,11 @@ export function AddonsPanel({ tripId, editable }: { tripId: number; editable: bo
                 <Table.Td>
                   {editable && (
                     <Group gap="xs">
-                      <Button size="xs" variant="default" onClick={() => { setEditing(a); setName(a.name); setPrice(a.price.toFixed(2)); setErrors({}); }}>
+                      <Button size="xs" variant="default" onClick={() => ed.startEdit(a)}>
                         Edit
                       </Button>
                       {!a.invoiced && (
-                        <Button size="xs" variant="light" color="red" onClick={() => setRemoving(a)}>
+                        <Button size="xs" variant="light" color="red" onClick={() => ed.setRemoving(a)}>
                           Remove
                         </Button>
                       )}
@@ -108,26 +73,26 @@ export function AddonsPanel({ tripId, editable }: { tripId: number; editable: bo
         </Table>
       )}
       {editable && (
-        <form onSubmit={save} noValidate aria-label={editing ? 'Change add-on' : 'Add an add-on'}>
+        <form onSubmit={ed.save} noValidate aria-label={ed.editing ? 'Change add-on' : 'Add an add-on'}>
           <Group align="flex-start">
-            <TextInput label="Add-on name" value={name} onChange={(e) => setName(e.currentTarget.value)} error={joinMessages(errors.name)} w={280} />
+            <TextInput label="Add-on name" value={ed.values.name} onChange={(e) => ed.set('name', e.currentTarget.value)} error={joinMessages(ed.errors.name)} w={280} />
             <TextInput
               label="Price"
               leftSection="£"
               placeholder="0.00"
               inputMode="decimal"
-              value={price}
-              onChange={(e) => setPrice(e.currentTarget.value)}
-              error={joinMessages(errors.price)}
-              description={editing?.invoiced ? 'Invoiced: the price is settled' : undefined}
-              readOnly={editing?.invoiced}
+              value={ed.values.price}
+              onChange={(e) => ed.set('price', e.currentTarget.value)}
+              error={joinMessages(ed.errors.price)}
+              description={ed.editing?.invoiced ? 'Invoiced: the price is settled' : undefined}
+              readOnly={ed.editing?.invoiced}
               w={160}
             />
             <Button type="submit" mt={25}>
-              {editing ? 'Save Add-on' : 'Add Add-on'}
+              {ed.editing ? 'Save Add-on' : 'Add Add-on'}
             </Button>
-            {editing && (
-              <Button variant="default" mt={25} onClick={reset}>
+            {ed.editing && (
+              <Button variant="default" mt={25} onClick={ed.reset}>
                 Cancel
               </Button>
             )}
@@ -135,12 +100,12 @@ export function AddonsPanel({ tripId, editable }: { tripId: number; editable: bo
         </form>
       )}
       <ConfirmDialog
-        opened={removing !== null}
-        message={`Are you sure you want to remove ${removing?.name ?? 'this add-on'}?`}
+        opened={ed.removing !== null}
+        message={`Are you sure you want to remove ${ed.removing?.name ?? 'this add-on'}?`}
         confirmLabel="Yes, Remove the Add-on"
         cancelLabel="No, Cancel"
-        onCancel={() => setRemoving(null)}
-        onConfirm={remove}
+        onCancel={() => ed.setRemoving(null)}
+        onConfirm={ed.confirmRemove}
       />
     </Paper>
   );

@@ -1,67 +1,32 @@
 import { Alert, Button, Group, Paper, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import type { CustomField } from '../../../contract/trips.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
-import { ApiError } from '../../lib/api.ts';
-import { errorMessage, fieldErrors, joinMessages } from '../../lib/errors.ts';
+import { joinMessages } from '../../lib/errors.ts';
 import { addField, deleteField, tripKeys, updateField, useFields } from './api/trips.ts';
+import { useRowEditor } from './use-row-editor.ts';
 
 /** The questions this trip's booking form asks, with the instructions shown under each. */
 export function CustomFieldsPanel({ tripId }: { tripId: number }) {
   const queryClient = useQueryClient();
   const fields = useFields(tripId);
-  const [editing, setEditing] = useState<CustomField | null>(null);
-  const [label, setLabel] = useState('');
-  const [note, setNote] = useState('');
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<CustomField | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: tripKeys.fields(tripId) });
-
-  const reset = () => {
-    setEditing(null);
-    setLabel('');
-    setNote('');
-    setErrors({});
-  };
-
-  const save = async (e: React.FormEvent) => {
-    e.preventDefault();
-    setErrors({});
-    setFailure(null);
-    try {
-      if (editing) await updateField(editing.id, { label, note });
-      else await addField({ trip_id: tripId, label, note });
-      reset();
-      await refresh();
-    } catch (error) {
-      setErrors(fieldErrors(error));
-      if (!(error instanceof ApiError && error.errors)) setFailure(errorMessage(error));
-    }
-  };
-
-  const remove = async () => {
-    if (!deleting) return;
-    try {
-      await deleteField(deleting.id);
-      if (editing?.id === deleting.id) reset();
-      await refresh();
-    } catch (error) {
-      setFailure(errorMessage(error));
-    } finally {
-      setDeleting(null);
-    }
-  };
+  const ed = useRowEditor<CustomField, { label: string; note: string }>({
+    empty: { label: '', note: '' },
+    toValues: (f) => ({ label: f.label, note: f.note ?? '' }),
+    create: (v) => addField({ trip_id: tripId, ...v }),
+    update: (id, v) => updateField(id, v),
+    remove: deleteField,
+    refresh: () => queryClient.invalidateQueries({ queryKey: tripKeys.fields(tripId) }),
+  });
 
   return (
     <Paper withBorder p="lg" radius="md">
       <Title order={2} size="h4" mb="sm">
         Custom fields
       </Title>
-      {failure && (
+      {ed.failure && (
         <Alert color="red" role="alert" mb="sm">
-          {failure}
+          {ed.failure}
         </Alert>
       )}
       {fields.data && fields.data.length === 0 && <Text c="dimmed">This trip’s booking form asks no extra questions.</Text>}
@@ -81,10 +46,10 @@ export function CustomFieldsPanel({ tripId }: { tripId: number }) {
                 <Table.Td>{f.note ?? <Text c="dimmed" span>None</Text>}</Table.Td>
                 <Table.Td>
                   <Group gap="xs" wrap="nowrap">
-                    <Button size="xs" variant="default" onClick={() => { setEditing(f); setLabel(f.label); setNote(f.note ?? ''); setErrors({}); }}>
+                    <Button size="xs" variant="default" onClick={() => ed.startEdit(f)}>
                       Edit
                     </Button>
-                    <Button size="xs" variant="light" color="red" onClick={() => setDeleting(f)}>
+                    <Button size="xs" variant="light" color="red" onClick={() => ed.setRemoving(f)}>
                       Delete
                     </Button>
                   </Group>
@@ -94,22 +59,22 @@ export function CustomFieldsPanel({ tripId }: { tripId: number }) {
           </Table.Tbody>
         </Table>
       )}
-      <form onSubmit={save} noValidate aria-label={editing ? 'Change custom field' : 'Add a custom field'}>
+      <form onSubmit={ed.save} noValidate aria-label={ed.editing ? 'Change custom field' : 'Add a custom field'}>
         <Stack gap="xs" maw={560}>
-          <TextInput label="Label" required value={label} onChange={(e) => setLabel(e.currentTarget.value)} error={joinMessages(errors.label)} />
+          <TextInput label="Label" required value={ed.values.label} onChange={(e) => ed.set('label', e.currentTarget.value)} error={joinMessages(ed.errors.label)} />
           <Textarea
             label="Note"
             description="Instructions shown under the field on the booking form"
             autosize
             minRows={2}
-            value={note}
-            onChange={(e) => setNote(e.currentTarget.value)}
-            error={joinMessages(errors.note)}
+            value={ed.values.note}
+            onChange={(e) => ed.set('note', e.currentTarget.value)}
+            error={joinMessages(ed.errors.note)}
           />
           <Group>
-            <Button type="submit">{editing ? 'Save Field' : 'Add Field'}</Button>
-            {editing && (
-              <Button variant="default" onClick={reset}>
+            <Button type="submit">{ed.editing ? 'Save Field' : 'Add Field'}</Button>
+            {ed.editing && (
+              <Button variant="default" onClick={ed.reset}>
                 Cancel
               </Button>
             )}
@@ -117,12 +82,12 @@ export function CustomFieldsPanel({ tripId }: { tripId: number }) {
         </Stack>
       </form>
       <ConfirmDialog
-        opened={deleting !== null}
+        opened={ed.removing !== null}
         message="Are you sure you want to delete this field? All the data entered for it will be lost."
         confirmLabel="Yes, Delete the Field"
         cancelLabel="No, Cancel"
-        onCancel={() => setDeleting(null)}
-        onConfirm={remove}
+        onCancel={() => ed.setRemoving(null)}
+        onConfirm={ed.confirmRemove}
       />
     </Paper>
   );
