@@ -50,3 +50,144 @@ export const createdBookingSchema = z.object({
   created_at: z.string(),
 });
 export type CreatedBooking = z.infer<typeof createdBookingSchema>;
+
+// ---- the booking list (spec §7 GET /api/bookings) ----
+
+export const BOOKING_STATUSES = ['confirmed', 'provisional', 'cancelled'] as const;
+export const PASSPORT_STATES = ['missing', 'expired', 'expires', 'ok'] as const;
+/** A passport "expires" when it runs out within this many months after the trip's return. */
+export const PASSPORT_WARNING_MONTHS = 6;
+export const BOOKING_SORT_FIELDS = ['id', 'created_at', 'deposit_payment_date', 'trip_name', 'name', 'room_ref'] as const;
+export const BOOKINGS_PER_PAGE = 25;
+/** Spec §9 */
+export const BOOKING_LIST_DEFAULTS = { status: 'all', timing: 'future', sort_field: 'created_at', sort_dir: 'desc' } as const;
+
+const optionalText = (label: string) =>
+  z
+    .string({ error: `The ${label} must be text.` })
+    .trim()
+    .max(255, { error: `The ${label} must not be longer than 255 characters.` })
+    .optional()
+    .transform((v) => (v ? v : undefined));
+
+const optionalId = (label: string) =>
+  z
+    .union([z.literal(''), z.coerce.number({ error: `The ${label} must be a number.` }).int({ error: `The ${label} must be a whole number.` }).positive({ error: `The ${label} must be a positive number.` })])
+    .optional()
+    .transform((v) => (v === '' ? undefined : v));
+
+const age = (label: string) =>
+  z
+    .union([z.literal(''), z.coerce.number({ error: `The ${label} must be a number.` }).int({ error: `The ${label} must be a whole number.` }).min(0, { error: `The ${label} must be at least 0.` }).max(120, { error: `The ${label} must not be more than 120.` })])
+    .optional()
+    .transform((v) => (v === '' ? undefined : v));
+
+const enumOrAll = <T extends readonly [string, ...string[]]>(values: T, label: string) =>
+  z
+    .union([z.literal(''), z.literal('all'), z.enum(values)], { error: `The selected ${label} is invalid.` })
+    .optional()
+    .transform((v) => (v === '' || v === 'all' || v === undefined ? undefined : v));
+
+const tripIds = z
+  .union([z.string(), z.array(z.string()), z.array(z.number()), z.number()])
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === '') return undefined;
+    const parts = (Array.isArray(v) ? v : String(v).split(',')).map((x) => String(x).trim()).filter(Boolean);
+    const ids = parts.map(Number);
+    if (ids.some((n) => !Number.isInteger(n) || n <= 0)) {
+      ctx.addIssue({ code: 'custom', message: 'The trips must be a list of trip ids.' });
+      return z.NEVER;
+    }
+    if (ids.length > 1000) {
+      ctx.addIssue({ code: 'custom', message: 'At most 1000 trips may be chosen.' });
+      return z.NEVER;
+    }
+    return ids.length ? ids : undefined;
+  });
+
+export const bookingListQuery = z
+  .object({
+    page: z.coerce.number({ error: 'The page must be a number.' }).int({ error: 'The page must be a whole number.' }).min(1, { error: 'The page must be at least 1.' }).default(1),
+    per_page: z.coerce.number({ error: 'The per page must be a number.' }).int().min(1, { error: 'The per page must be at least 1.' }).max(100, { error: 'The per page must not be more than 100.' }).default(BOOKINGS_PER_PAGE),
+    status: enumOrAll(BOOKING_STATUSES, 'status'),
+    timing: z.enum(['future', 'past', 'all'], { error: 'The timing must be future, past or all.' }).default(BOOKING_LIST_DEFAULTS.timing),
+    passport: enumOrAll(PASSPORT_STATES, 'passport state'),
+    sort_field: z.enum(BOOKING_SORT_FIELDS, { error: 'The list cannot be sorted by that field.' }).default(BOOKING_LIST_DEFAULTS.sort_field),
+    sort_dir: z.enum(['asc', 'desc'], { error: 'The sort direction must be asc or desc.' }).default(BOOKING_LIST_DEFAULTS.sort_dir),
+    trips: tripIds,
+    trip_id: optionalId('trip id'),
+    user_id: optionalId('user id'),
+    booking_ref: optionalText('booking reference'),
+    name: optionalText('name'),
+    age_min: age('minimum age'),
+    age_max: age('maximum age'),
+    medical: z
+      .union([z.literal(''), z.enum(['yes', 'no', '1', '0'])], { error: 'The medical filter must be yes or no.' })
+      .optional()
+      .transform((v) => (v === 'yes' || v === '1' ? true : v === 'no' || v === '0' ? false : undefined)),
+    address: optionalText('address'),
+    gender: z
+      .union([z.literal(''), z.enum(['female', 'male', 'other'])], { error: 'The selected gender is invalid.' })
+      .optional()
+      .transform((v) => (v ? v : undefined)),
+    email: optionalText('email'),
+    telephone: optionalText('telephone'),
+    withCustomFields: z
+      .union([z.boolean(), z.enum(['1', '0', 'true', 'false', ''])])
+      .optional()
+      .transform((v) => v === true || v === '1' || v === 'true'),
+  })
+  .superRefine((q, ctx) => {
+    if (q.age_min !== undefined && q.age_max !== undefined && q.age_min > q.age_max) {
+      ctx.addIssue({ code: 'custom', path: ['age_max'], message: 'The maximum age must not be less than the minimum age.' });
+    }
+  });
+export type BookingListQuery = z.input<typeof bookingListQuery>;
+export type BookingFilter = z.output<typeof bookingListQuery>;
+
+export const bookingRowSchema = z.object({
+  id: z.number().int(),
+  ref: z.string(),
+  created_at: z.string(),
+  deposit_payment_date: z.string().nullable(),
+  status: z.enum(BOOKING_STATUSES),
+  trip: z.object({ id: z.number().int(), name: z.string(), departure: z.string(), return: z.string() }),
+  user_id: z.number().int().nullable(),
+  user_url: z.string().nullable(),
+  title: z.string().nullable(),
+  first_name: z.string(),
+  last_name: z.string(),
+  preferred_name: z.string().nullable(),
+  email: z.string(),
+  mobile: z.string().nullable(),
+  gender: z.string().nullable(),
+  date_of_birth: z.string().nullable(),
+  /** age on the trip's departure date */
+  age: z.number().int().nullable(),
+  address_1: z.string().nullable(),
+  address_4: z.string().nullable(),
+  post_code: z.string().nullable(),
+  room_type: z.string().nullable(),
+  room_ref: z.string().nullable(),
+  share_with: z.string().nullable(),
+  double_room: z.boolean(),
+  passport_valid: z.enum(PASSPORT_STATES),
+  funding_type: z.string(),
+  travel_basis: z.string(),
+  medical_conditions: z.boolean(),
+  form_complete: z.boolean(),
+  custom_fields: z.record(z.string(), z.string()).optional(),
+});
+export type BookingRow = z.infer<typeof bookingRowSchema>;
+
+export const bookingPageSchema = z.object({
+  data: z.array(bookingRowSchema),
+  total: z.number().int(),
+  from: z.number().int().nullable(),
+  to: z.number().int().nullable(),
+  per_page: z.number().int(),
+  current_page: z.number().int(),
+  last_page: z.number().int(),
+});
+export type BookingPage = z.infer<typeof bookingPageSchema>;

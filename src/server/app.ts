@@ -1,6 +1,7 @@
 import fastifyFormbody from '@fastify/formbody';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
+import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Db } from '../db/client.ts';
@@ -37,7 +38,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -85,4 +86,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+/** name[]=1&name[]=2 (how a form or the web client sends a list) arrives as name: ['1', '2']. */
+export function parseQueryString(qs: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of Object.entries(parseQuery(qs))) {
+    if (value === undefined) continue;
+    if (key.endsWith('[]')) {
+      const name = key.slice(0, -2);
+      const list = Array.isArray(value) ? value : [value];
+      const prev = out[name];
+      out[name] = [...(prev === undefined ? [] : Array.isArray(prev) ? prev : [prev]), ...list];
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
 }

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertBooking } from '../../../db/factories/bookings.ts';
+import { insertTrip } from '../../../db/factories/trips.ts';
+import { bookingCustomFieldAnswers, tripCustomFields } from '../../../db/schema/index.ts';
+import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
+
+let t: TestApp;
+let admin: TestClient;
+const ids: Record<string, number> = {};
+let future: number;
+let later: number;
+let past: number;
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.signedIn(1);
+  future = (await insertTrip(t.db, { name: 'Alpha Future Trek', departureDate: day(60), returnDate: day(70) })).id;
+  later = (await insertTrip(t.db, { name: 'Beta Later Trek', departureDate: day(200), returnDate: day(210) })).id;
+  past = (await insertTrip(t.db, { name: 'Gamma Past Trek', departureDate: day(-100), returnDate: day(-90) })).id;
+  const add = async (key: string, tripId: number, over: Parameters<typeof insertBooking>[2]) => {
+    ids[key] = (await insertBooking(t.db, tripId, over)).id;
+  };
+  // created_at spaced a day apart, oldest first
+  await add('ann', future, { firstName: 'Ann', lastName: 'Zephyr', preferredName: 'Annie', email: 'ann@alpha.test', status: 'confirmed', createdAt: new Date(day(-10)), passportExpiryDate: day(1000), dateOfBirth: '1990-01-01', gender: 'female', mobile: '07700 900001', address1: '1 Lake Road', postCode: 'LA22 9AB', roomRef: 'R02', depositPaymentDate: day(-9), medicalConditions: true });
+  await add('bob', future, { firstName: 'Bob', lastName: 'Young', email: 'bob@alpha.test', status: 'provisional', createdAt: new Date(day(-9)), passportExpiryDate: null, dateOfBirth: day(-365 * 17 - 30), gender: 'male', mobile: '+44 7700 900002', roomRef: 'R01' });
+  await add('cat', later, { firstName: 'Cat', lastName: 'Xavier', email: 'cat@beta.test', status: 'cancelled', createdAt: new Date(day(-8)), passportExpiryDate: day(100), dateOfBirth: '1950-06-15', gender: 'female', depositPaymentDate: day(-5) });
+  await add('dan', later, { firstName: 'Dan', lastName: 'Walker', preferredName: 'Danny', email: 'dan@beta.test', status: 'confirmed', createdAt: new Date(day(-7)), passportExpiryDate: day(300), dateOfBirth: '2000-03-03', gender: 'male', ref: 'TD-DANREF' });
+  await add('eve', past, { firstName: 'Eve', lastName: 'Vance', email: 'eve@gamma.test', status: 'confirmed', createdAt: new Date(day(-200)), passportExpiryDate: day(2000), dateOfBirth: '1985-05-05', gender: 'other' });
+});
+afterAll(() => t.close());
+
+const list = async (qs = '') => {
+  const res = await admin.get(`/api/bookings${qs ? '?' + qs : ''}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+};
+const names = async (qs = '') => (await list(qs)).data.map((b: { first_name: string }) => b.first_name);
+
+describe('GET /api/bookings defaults', () => {
+  it('shows every status of future trips, newest first, in the paged shape', async () => {
+    const page = await list();
+    expect(page.data.map((b: { first_name: string }) => b.first_name)).toEqual(['Dan', 'Cat', 'Bob', 'Ann']);
+    expect(page).toMatchObject({ total: 4, from: 1, to: 4, current_page: 1, last_page: 1, per_page: 25 });
+    const ann = page.data.find((b: { first_name: string }) => b.first_name === 'Ann');
+    expect(ann).toMatchObject({ trip: { id: future, name: 'Alpha Future Trek' }, passport_valid: 'ok', status: 'confirmed', room_ref: 'R02' });
+    expect(ann.user_url).toBeNull();
+  });
+});
+
+describe('filters', () => {
+  it('status and timing', async () => {
+    expect(await names('status=confirmed')).toEqual(['Dan', 'Ann']);
+    expect(await names('status=all')).toEqual(['Dan', 'Cat', 'Bob', 'Ann']);
+    expect(await names('timing=past')).toEqual(['Eve']);
+    expect((await names('timing=all')).sort()).toEqual(['Ann', 'Bob', 'Cat', 'Dan', 'Eve']);
+  });
+
+  it('passport state against the trip’s return date', async () => {
+    // Cat's runs out before her trip is back; Dan's within six months of it
+    expect(await names('passport=missing')).toEqual(['Bob']);
+    expect(await names('passport=expired')).toEqual(['Cat']);
+    expect(await names('passport=expires')).toEqual(['Dan']);
+    expect(await names('passport=ok')).toEqual(['Ann']);
+    expect(await names('passport=ok&timing=all')).toEqual(['Ann', 'Eve']);
+  });
+
+  it('several trips, or one trip', async () => {
+    expect(await names(`trips[]=${future}&trips[]=${past}&timing=all`)).toEqual(['Bob', 'Ann', 'Eve']);
+    expect(await names(`trips=${later},${past}&timing=all`)).toEqual(['Dan', 'Cat', 'Eve']);
+    expect(await names(`trip_id=${later}`)).toEqual(['Dan', 'Cat']);
+  });
+
+  it('reference, name (first, last or preferred), email, telephone digits and address', async () => {
+    expect(await names('booking_ref=danref')).toEqual(['Dan']);
+    expect(await names('name=annie')).toEqual(['Ann']);
+    expect(await names('name=walk')).toEqual(['Dan']);
+    expect(await names('email=BETA.test')).toEqual(['Dan', 'Cat']);
+    expect(await names('telephone=7700%20900002')).toEqual(['Bob']);
+    expect(await names('telephone=900001')).toEqual(['Ann']);
+    expect(await names('address=la22')).toEqual(['Ann']);
+    expect(await names('address=lake road')).toEqual(['Ann']);
+  });
+
+  it('age on the departure date, medical conditions and gender', async () => {
+    expect(await names('age_max=17')).toEqual(['Bob']);
+    expect(await names('age_min=70')).toEqual(['Cat']);
+    expect(await names('age_min=18&age_max=40')).toEqual(['Dan', 'Ann']);
+    expect(await names('medical=yes')).toEqual(['Ann']);
+    expect(await names('medical=no')).toEqual(['Dan', 'Cat', 'Bob']);
+    expect(await names('gender=male')).toEqual(['Dan', 'Bob']);
+  });
+
+  it('a user’s bookings', async () => {
+    const { insertUser } = await import('../../../db/factories/users.ts');
+    const u = await insertUser(t.db, { email: 'owner@example.test' });
+    const own = await insertTrip(t.db, { name: 'Own Trip', departureDate: day(90), returnDate: day(95) });
+    await insertBooking(t.db, own.id, { userId: u.id, firstName: 'Owned' });
+    const page = await list(`user_id=${u.id}&timing=all`);
+    expect(page.data.map((b: { first_name: string }) => b.first_name)).toEqual(['Owned']);
+    expect(page.data[0].user_url).toBe(`/users/${u.id}/edit`);
+  });
+
+  it('answers to the trip’s custom fields, when asked', async () => {
+    const [field] = await t.db.insert(tripCustomFields).values({ tripId: future, label: 'T-shirt size' }).returning();
+    await t.db.insert(bookingCustomFieldAnswers).values({ bookingId: ids.ann!, customFieldId: field!.id, answer: 'M' });
+    const page = await list(`trip_id=${future}&withCustomFields=1`);
+    expect(page.data.find((b: { first_name: string }) => b.first_name === 'Ann').custom_fields).toEqual({ 'T-shirt size': 'M' });
+    expect((await list(`trip_id=${future}`)).data[0].custom_fields).toBeUndefined();
+  });
+});
+
+describe('sorting', () => {
+  it('by the allowed fields, both ways', async () => {
+    const ours = `trips=${future},${later}`;
+    expect(await names(`sort_field=created_at&sort_dir=asc&${ours}`)).toEqual(['Ann', 'Bob', 'Cat', 'Dan']);
+    expect(await names(`sort_field=name&sort_dir=asc&${ours}`)).toEqual(['Dan', 'Cat', 'Bob', 'Ann']);
+    expect(await names('sort_field=trip_name&sort_dir=asc&trips=' + `${future},${later}`)).toEqual(['Ann', 'Bob', 'Cat', 'Dan']);
+    expect(await names(`sort_field=room_ref&sort_dir=asc&trip_id=${future}`)).toEqual(['Bob', 'Ann']);
+    expect((await names(`sort_field=deposit_payment_date&sort_dir=desc&trips=${future},${later}`)).slice(0, 2)).toEqual(['Cat', 'Ann']);
+    expect(await names('sort_field=id&sort_dir=asc&timing=all&trips=' + `${future},${later},${past}`)).toEqual(['Ann', 'Bob', 'Cat', 'Dan', 'Eve']);
+  });
+
+  it('by nothing else', async () => {
+    const res = await admin.get('/api/bookings?sort_field=password_hash');
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual({ sort_field: ['The list cannot be sorted by that field.'] });
+    expect((await admin.get('/api/bookings?sort_dir=sideways')).statusCode).toBe(422);
+  });
+});
+
+describe('paging and bad input', () => {
+  it('pages, and a page past the end is empty rather than an error', async () => {
+    const first = await list('per_page=2&timing=all&sort_field=id&sort_dir=asc');
+    expect(first).toMatchObject({ per_page: 2, from: 1, to: 2 });
+    expect(first.last_page).toBe(Math.ceil(first.total / 2));
+    const beyond = await list(`per_page=2&page=${first.last_page + 5}&timing=all`);
+    expect(beyond).toMatchObject({ data: [], from: null, to: null, current_page: first.last_page + 5 });
+  });
+
+  it('answers 422, never 500, to bad values', async () => {
+    for (const qs of ['page=0', 'page=x', 'per_page=0', 'per_page=101', 'status=pending', 'timing=soon', 'passport=fine', 'trips=a,b', 'trip_id=-1', 'age_min=abc', 'age_min=50&age_max=20', 'medical=maybe', 'gender=unknown']) {
+      const res = await admin.get(`/api/bookings?${qs}`);
+      expect(res.statusCode, qs).toBe(422);
+    }
+  });
+
+  it('is for staff only', async () => {
+    const traveller = await t.signedIn(3);
+    expect((await traveller.get('/api/bookings')).statusCode).toBe(403);
+  });
+});

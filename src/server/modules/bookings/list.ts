@@ -1,0 +1,155 @@
+import { and, asc, count, desc, eq, ilike, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { type BookingFilter, type BookingPage, type BookingRow, PASSPORT_WARNING_MONTHS } from '../../../contract/bookings.ts';
+import type { Db } from '../../../db/client.ts';
+import { bookingCustomFieldAnswers, bookings, tripCustomFields, trips } from '../../../db/schema/index.ts';
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
+const contains = (s: string) => `%${escapeLike(s)}%`;
+
+const warnBefore = sql.raw(`interval '${PASSPORT_WARNING_MONTHS} months'`);
+
+/** missing, expired (before the trip is back), expires (within 6 months of its return) or ok. */
+export const passportState = sql<'missing' | 'expired' | 'expires' | 'ok'>`case
+  when ${bookings.passportExpiryDate} is null then 'missing'
+  when ${bookings.passportExpiryDate} < ${trips.returnDate} then 'expired'
+  when ${bookings.passportExpiryDate} < ${trips.returnDate} + ${warnBefore} then 'expires'
+  else 'ok' end`;
+
+/** Age in whole years on the day the trip departs. */
+export const ageOnDeparture = sql<number | null>`date_part('year', age(${trips.departureDate}, ${bookings.dateOfBirth}))::int`;
+
+// the same expression as the trigram index bookings_name_trgm_idx, so the index serves it
+const fullName = sql`(${bookings.firstName} || ' ' || ${bookings.lastName} || ' ' || coalesce(${bookings.preferredName}, ''))`;
+
+function passportCondition(state: NonNullable<BookingFilter['passport']>): SQL {
+  switch (state) {
+    case 'missing':
+      return isNull(bookings.passportExpiryDate);
+    case 'expired':
+      return sql`${bookings.passportExpiryDate} < ${trips.returnDate}`;
+    case 'expires':
+      return sql`${bookings.passportExpiryDate} >= ${trips.returnDate} and ${bookings.passportExpiryDate} < ${trips.returnDate} + ${warnBefore}`;
+    case 'ok':
+      return sql`${bookings.passportExpiryDate} >= ${trips.returnDate} + ${warnBefore}`;
+  }
+}
+
+export function bookingConditions(f: BookingFilter): SQL | undefined {
+  const digits = f.telephone?.replace(/\D/g, '');
+  return and(
+    f.status ? eq(bookings.status, f.status) : undefined,
+    f.timing === 'future' ? sql`${trips.departureDate} >= current_date` : f.timing === 'past' ? sql`${trips.departureDate} < current_date` : undefined,
+    f.passport ? passportCondition(f.passport) : undefined,
+    f.trips ? inArray(bookings.tripId, f.trips) : undefined,
+    f.trip_id ? eq(bookings.tripId, f.trip_id) : undefined,
+    f.user_id ? eq(bookings.userId, f.user_id) : undefined,
+    f.booking_ref ? ilike(bookings.ref, contains(f.booking_ref)) : undefined,
+    f.name ? sql`${fullName} ilike ${contains(f.name)}` : undefined,
+    f.age_min !== undefined ? sql`${bookings.dateOfBirth} <= ${trips.departureDate} - make_interval(years => ${f.age_min}::int)` : undefined,
+    f.age_max !== undefined ? sql`${bookings.dateOfBirth} > ${trips.departureDate} - make_interval(years => ${f.age_max + 1}::int)` : undefined,
+    f.medical !== undefined ? eq(bookings.medicalConditions, f.medical) : undefined,
+    f.address
+      ? sql`concat_ws(' ', ${bookings.address1}, ${bookings.address2}, ${bookings.address3}, ${bookings.address4}, ${bookings.postCode}) ilike ${contains(f.address)}`
+      : undefined,
+    f.gender ? eq(bookings.gender, f.gender) : undefined,
+    f.email ? ilike(bookings.email, contains(f.email)) : undefined,
+    digits ? sql`regexp_replace(coalesce(${bookings.mobile}, ''), '\\D', '', 'g') like ${contains(digits)}` : undefined,
+  );
+}
+
+function orderBy(f: BookingFilter): SQL[] {
+  const dir = f.sort_dir === 'asc' ? asc : desc;
+  const nullsLast = (col: SQL | typeof bookings.roomRef) => sql`${col} ${sql.raw(f.sort_dir)} nulls last`;
+  switch (f.sort_field) {
+    case 'id':
+      return [dir(bookings.id)];
+    case 'deposit_payment_date':
+      return [nullsLast(sql`${bookings.depositPaymentDate}`), dir(bookings.id)];
+    case 'trip_name':
+      return [dir(trips.name), dir(bookings.createdAt), dir(bookings.id)];
+    case 'name':
+      return [dir(bookings.lastName), dir(bookings.firstName), dir(bookings.id)];
+    case 'room_ref':
+      return [nullsLast(sql`${bookings.roomRef}`), dir(bookings.id)];
+    case 'created_at':
+    default:
+      return [dir(bookings.createdAt), dir(bookings.id)];
+  }
+}
+
+const iso = (d: Date) => d.toISOString();
+
+export async function listBookings(db: Db, f: BookingFilter): Promise<BookingPage> {
+  const where = bookingConditions(f);
+  const [total] = await db.select({ n: count() }).from(bookings).innerJoin(trips, eq(trips.id, bookings.tripId)).where(where);
+  const n = Number(total?.n ?? 0);
+  const rows = await db
+    .select({
+      b: bookings,
+      tripName: trips.name,
+      departure: trips.departureDate,
+      returnDate: trips.returnDate,
+      passport: passportState,
+      age: ageOnDeparture,
+    })
+    .from(bookings)
+    .innerJoin(trips, eq(trips.id, bookings.tripId))
+    .where(where)
+    .orderBy(...orderBy(f))
+    .limit(f.per_page)
+    .offset((f.page - 1) * f.per_page);
+
+  let answers = new Map<number, Record<string, string>>();
+  if (f.withCustomFields && rows.length) {
+    const found = await db
+      .select({ bookingId: bookingCustomFieldAnswers.bookingId, label: tripCustomFields.label, answer: bookingCustomFieldAnswers.answer })
+      .from(bookingCustomFieldAnswers)
+      .innerJoin(tripCustomFields, eq(tripCustomFields.id, bookingCustomFieldAnswers.customFieldId))
+      .where(inArray(bookingCustomFieldAnswers.bookingId, rows.map((r) => r.b.id)));
+    answers = new Map();
+    for (const a of found) answers.set(a.bookingId, { ...(answers.get(a.bookingId) ?? {}), [a.label]: a.answer });
+  }
+
+  const data: BookingRow[] = rows.map(({ b, ...r }) => ({
+    id: b.id,
+    ref: b.ref,
+    created_at: iso(b.createdAt),
+    deposit_payment_date: b.depositPaymentDate,
+    status: b.status as BookingRow['status'],
+    trip: { id: b.tripId, name: r.tripName, departure: r.departure, return: r.returnDate },
+    user_id: b.userId,
+    user_url: b.userId ? `/users/${b.userId}/edit` : null,
+    title: b.title,
+    first_name: b.firstName,
+    last_name: b.lastName,
+    preferred_name: b.preferredName,
+    email: b.email,
+    mobile: b.mobile,
+    gender: b.gender,
+    date_of_birth: b.dateOfBirth,
+    age: r.age === null ? null : Number(r.age),
+    address_1: b.address1,
+    address_4: b.address4,
+    post_code: b.postCode,
+    room_type: b.roomType,
+    room_ref: b.roomRef,
+    share_with: b.shareWith,
+    double_room: b.doubleRoom,
+    passport_valid: r.passport,
+    funding_type: b.fundingType,
+    travel_basis: b.travelBasis,
+    medical_conditions: b.medicalConditions,
+    form_complete: b.formComplete,
+    ...(f.withCustomFields ? { custom_fields: answers.get(b.id) ?? {} } : {}),
+  }));
+  const from = data.length ? (f.page - 1) * f.per_page + 1 : null;
+  return {
+    data,
+    total: n,
+    from,
+    to: from === null ? null : from + data.length - 1,
+    per_page: f.per_page,
+    current_page: f.page,
+    last_page: Math.max(1, Math.ceil(n / f.per_page)),
+  };
+}
