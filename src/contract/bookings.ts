@@ -191,3 +191,95 @@ export const bookingPageSchema = z.object({
   last_page: z.number().int(),
 });
 export type BookingPage = z.infer<typeof bookingPageSchema>;
+
+// ---- one booking (the booking page) ----
+
+const text = z.string().nullable();
+export const bookingDetailSchema = z.object({
+  id: z.number().int(),
+  ref: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  deposit_payment_date: text,
+  status: z.enum(BOOKING_STATUSES),
+  travel_basis: z.string(),
+  travel_basis_discount: z.number(),
+  funding_type: z.string(),
+  form_complete: z.boolean(),
+  passport_valid: z.enum(PASSPORT_STATES),
+  medical_conditions: z.boolean(),
+  trip: z.object({ id: z.number().int(), name: z.string(), departure: z.string(), return: z.string(), status: z.string(), country: z.string(), deleted: z.boolean() }),
+  charity: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  user_id: z.number().int().nullable(),
+  user_url: text,
+  title: text,
+  first_name: z.string(),
+  last_name: z.string(),
+  preferred_name: text,
+  email: z.string(),
+  mobile: text,
+  address_1: text,
+  address_2: text,
+  address_3: text,
+  address_4: text,
+  post_code: text,
+  gender: text,
+  date_of_birth: text,
+  age: z.number().int().nullable(),
+  share_with: text,
+  double_room: z.boolean(),
+  room_type: text,
+  room_ref: text,
+  passport_number: text,
+  passport_issue: text,
+  passport_expiry: text,
+  has_passport_image: z.boolean(),
+  insurance_company: text,
+  insurance_policy_number: text,
+  insurance_telephone: text,
+  nok_name: text,
+  nok_relationship: text,
+  nok_email: text,
+  nok_telephone: text,
+  nok_address: text,
+  dietary: text,
+  medication: text,
+  medical_detail: text,
+  notes: text,
+  additional_info: text,
+  referred_by: text,
+  previous_trips: text,
+  fitness_training: text,
+  addons: z.array(z.object({ id: z.number().int(), name: z.string(), price: z.number(), pivot: z.object({ invoiced: z.boolean() }) })),
+  custom_fields: z.array(z.object({ id: z.number().int(), label: z.string(), note: z.string().nullable(), answer: z.string().nullable() })),
+});
+export type BookingDetail = z.infer<typeof bookingDetailSchema>;
+
+const optional = (label: string, max = 255) =>
+  z
+    .string({ error: `The ${label} must be text.` })
+    .trim()
+    .max(max, { error: `The ${label} must not be longer than ${max} characters.` })
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+/** What staff change on the booking page: status, room, and the traveller's own details. */
+export const updateBookingSchema = z.object({
+  status: z.enum(BOOKING_STATUSES, { error: 'The selected status is invalid.' }),
+  title: optional('title', 20),
+  first_name: z.string({ error: 'The first name field is required.' }).trim().min(1, { error: 'The first name field is required.' }).max(255),
+  last_name: z.string({ error: 'The last name field is required.' }).trim().min(1, { error: 'The last name field is required.' }).max(255),
+  preferred_name: optional('preferred name'),
+  email: z.string({ error: 'The email field is required.' }).trim().min(1, { error: 'The email field is required.', abort: true }).pipe(z.email({ error: 'The email must be a valid email address.' })),
+  mobile: optional('mobile', 30).refine((v) => v === null || /^[+\d\s()-]+$/.test(v), { error: 'The mobile may only contain digits, spaces, +, ( ) and -.' }),
+  address_1: optional('address line 1'),
+  address_2: optional('address line 2'),
+  address_3: optional('town'),
+  address_4: optional('county'),
+  post_code: optional('post code', 12),
+  room_type: optional('room type', 50),
+  room_ref: optional('room reference', 20),
+  share_with: optional('share with'),
+  double_room: z.boolean({ error: 'The double room value must be yes or no.' }),
+});
+export type UpdateBookingInput = z.input<typeof updateBookingSchema>;

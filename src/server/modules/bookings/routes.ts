@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validationErrorSchema } from '../../../contract/common.ts';
-import { bookingListQuery, bookingPageSchema, createBookingSchema, createdBookingSchema } from '../../../contract/bookings.ts';
+import { bookingDetailSchema, bookingListQuery, bookingPageSchema, createBookingSchema, createdBookingSchema, updateBookingSchema } from '../../../contract/bookings.ts';
+import { idParam, messageSchema } from '../../../contract/common.ts';
 import type { Db } from '../../../db/client.ts';
+import { getBooking, updateBooking } from './detail.ts';
 import { listBookings } from './list.ts';
 import { BookingService } from './service.ts';
 
@@ -20,6 +22,24 @@ export async function bookingRoutes(app: FastifyInstance, opts: { db: Db }) {
       },
     },
     async (request) => listBookings(opts.db, request.query),
+  );
+  r.get(
+    '/api/bookings/:id',
+    { schema: { tags: ['bookings'], summary: 'One booking with every field, its add-ons and its answers', params: idParam, response: { 200: bookingDetailSchema, 404: messageSchema } } },
+    async (request) => getBooking(opts.db, request.params.id),
+  );
+  r.patch(
+    '/api/bookings/:id',
+    {
+      schema: {
+        tags: ['bookings'],
+        summary: 'Change status, room and traveller details (invoices, payments and notes are untouched)',
+        params: idParam,
+        body: updateBookingSchema,
+        response: { 200: bookingDetailSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => updateBooking(opts.db, request.params.id, request.body),
   );
   r.post(
     '/api/bookings',
