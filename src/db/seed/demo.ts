@@ -253,7 +253,7 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
             fundingType: school ? 'self' : faker.helpers.arrayElement(['free', 'flexi', 'self', 'fundraise'] as const),
             formComplete: status === 'confirmed' ? faker.number.int(100) < 80 : false,
             depositPaymentDate: status === 'confirmed' ? iso(new Date(Math.min(today.getTime(), received.getTime() + faker.number.int({ min: 0, max: 10 }) * DAY))) : null,
-            title: faker.helpers.arrayElement(sex === 'female' ? ['Ms', 'Mrs', 'Miss', 'Dr'] : ['Mr', 'Dr']),
+            title: school ? (sex === 'female' ? 'Miss' : 'Mr') : faker.helpers.arrayElement(sex === 'female' ? ['Ms', 'Mrs', 'Miss', 'Dr'] : ['Mr', 'Dr']),
             firstName,
             lastName,
             preferredName: faker.number.int(100) < 20 ? faker.helpers.arrayElement(sex === 'female' ? FEMALE_NAMES : MALE_NAMES) : null,

@@ -17,6 +17,8 @@ const CharityListPage = lazy(() => import('../features/charities/charity-list-pa
 const CharityEditPage = lazy(() => import('../features/charities/charity-edit-page.tsx'));
 const DiscountListPage = lazy(() => import('../features/discounts/discount-list-page.tsx'));
 const DiscountFormPage = lazy(() => import('../features/discounts/discount-form-page.tsx'));
+const BookingListPage = lazy(() => import('../features/bookings/booking-list-page.tsx'));
+const BookingPage = lazy(() => import('../features/bookings/booking-page.tsx'));
 const TripListPage = lazy(() => import('../features/trips/trip-list-page.tsx'));
 const TripEditPage = lazy(() => import('../features/trips/trip-edit-page.tsx'));
 const UserListPage = lazy(() => import('../features/users/user-list-page.tsx'));
@@ -37,8 +39,8 @@ function StaffOnly() {
 const soon = (title: string): ComponentType => () => <NotYetAvailable title={title} />;
 
 const staffScreens: Array<[string, ComponentType]> = [
-  [routes['booking-list'], soon('Bookings')],
-  [routes['booking-view'], soon('Booking')],
+  [routes['booking-list'], () => <Page><BookingListPage /></Page>],
+  [routes['booking-view'], () => <Page><BookingPage /></Page>],
   [routes['trip-list'], () => <Page><TripListPage /></Page>],
   [routes['trip-edit'], () => <Page><TripEditPage /></Page>],
   [routes['charity-list'], () => <Page><CharityListPage /></Page>],

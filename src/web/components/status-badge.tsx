@@ -22,12 +22,19 @@ const STATUS_TONE: Record<string, keyof typeof TONES> = {
   overdue: 'bad',
 };
 
-/** A status word in a badge whose colours say what kind of state it is. */
-export function StatusBadge({ status }: { status: string }) {
-  const tone = TONES[STATUS_TONE[status.toLowerCase()] ?? 'neutral'];
+export type Tone = keyof typeof TONES;
+
+/** A badge in one of the checked colour pairs. */
+export function ToneBadge({ tone, children }: { tone: Tone; children: React.ReactNode }) {
+  const t = TONES[tone];
   return (
-    <Badge radius="sm" styles={{ root: { background: tone.background, color: tone.color } }}>
-      {status}
+    <Badge radius="sm" styles={{ root: { background: t.background, color: t.color } }}>
+      {children}
     </Badge>
   );
+}
+
+/** A status word in a badge whose colours say what kind of state it is. */
+export function StatusBadge({ status }: { status: string }) {
+  return <ToneBadge tone={STATUS_TONE[status.toLowerCase()] ?? 'neutral'}>{status}</ToneBadge>;
 }

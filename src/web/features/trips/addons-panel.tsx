@@ -1,7 +1,8 @@
-import { Alert, Badge, Button, Group, Paper, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Addon } from '../../../contract/trips.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { ToneBadge } from '../../components/status-badge.tsx';
 import { joinMessages } from '../../lib/errors.ts';
 import { formatMoney } from '../../lib/format.ts';
 import { addAddon, removeAddon, tripKeys, updateAddon, useAddons } from './api/trips.ts';
@@ -45,11 +46,7 @@ export function AddonsPanel({ tripId, editable }: { tripId: number; editable: bo
               <Table.Tr key={a.id}>
                 <Table.Td>
                   {a.name}{' '}
-                  {a.invoiced && (
-                    <Badge size="sm" variant="outline" color="gray.8">
-                      Invoiced
-                    </Badge>
-                  )}
+                  {a.invoiced && <ToneBadge tone="neutral">Invoiced</ToneBadge>}
                 </Table.Td>
                 <Table.Td ta="right">{formatMoney(a.price)}</Table.Td>
                 <Table.Td ta="right">{a.bookings_count}</Table.Td>

@@ -1,0 +1,276 @@
+import { Alert, Anchor, Button, Checkbox, Grid, Group, Modal, NativeSelect, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useParams } from 'react-router';
+import type { z } from 'zod';
+import { type BookingDetail, updateBookingSchema } from '../../../contract/bookings.ts';
+import { path } from '../../../contract/paths.ts';
+import NotFoundPage from '../../components/not-found-page.tsx';
+import { PageLoader } from '../../components/page-loader.tsx';
+import { StatusBadge, type Tone, ToneBadge } from '../../components/status-badge.tsx';
+import { ApiError } from '../../lib/api.ts';
+import { errorMessage, joinMessages } from '../../lib/errors.ts';
+import { formatLongDate, formatMoney } from '../../lib/format.ts';
+import { bookingKeys, updateBooking, useBooking } from './api/bookings.ts';
+
+const PASSPORT_TEXT: Record<BookingDetail['passport_valid'], { label: string; tone: Tone }> = {
+  missing: { label: 'No passport details', tone: 'neutral' },
+  expired: { label: 'Expires before the trip returns', tone: 'bad' },
+  expires: { label: 'Expires within 6 months of the return', tone: 'warn' },
+  ok: { label: 'Valid', tone: 'good' },
+};
+
+function Facts({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Title order={2} size="h5" mb="xs">
+        {title}
+      </Title>
+      <Stack gap={6}>{children}</Stack>
+    </Paper>
+  );
+}
+
+function Fact({ label, value }: { label: string; value: ReactNode }) {
+  const empty = value === null || value === undefined || value === '';
+  return (
+    <Group gap="xs" wrap="nowrap" align="flex-start">
+      <Text size="sm" c="dimmed" w={150} style={{ flexShrink: 0 }}>
+        {label}
+      </Text>
+      <Text size="sm" component="div">
+        {empty ? '—' : value}
+      </Text>
+    </Group>
+  );
+}
+
+const yesNo = (v: boolean) => (v ? 'Yes' : 'No');
+const capital = (v: string | null) => (v ? v.charAt(0).toUpperCase() + v.slice(1) : v);
+const FUNDING: Record<string, string> = { free: 'Free place', flexi: 'Flexi', self: 'Self-funded', fundraise: 'Fundraising' };
+
+export default function BookingPage() {
+  const id = Number(useParams().id);
+  const booking = useBooking(id);
+  const [editing, setEditing] = useState(false);
+  if (booking.isPending) return <PageLoader />;
+  if (booking.error instanceof ApiError && booking.error.status === 404) return <NotFoundPage />;
+  if (booking.isError) {
+    return (
+      <Alert color="red" role="alert">
+        The booking could not be loaded. Please refresh the page and try again.
+      </Alert>
+    );
+  }
+  const b = booking.data;
+  const passport = PASSPORT_TEXT[b.passport_valid];
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={1}>
+            {b.first_name} {b.last_name} <Text span c="dimmed" fz="h3">{b.ref}</Text>
+          </Title>
+          <Group gap="xs" mt={4}>
+            <StatusBadge status={b.status} />
+            <Text size="sm">
+              {b.trip.name} · {b.trip.country} · {formatLongDate(b.trip.departure)} to {formatLongDate(b.trip.return)}
+            </Text>
+            {b.trip.deleted && <ToneBadge tone="bad">Trip deleted</ToneBadge>}
+          </Group>
+        </div>
+        <Group>
+          <Button onClick={() => setEditing(true)}>Edit Booking</Button>
+          <Anchor component={Link} to={path('booking-list')}>
+            Back to Bookings
+          </Anchor>
+        </Group>
+      </Group>
+
+      <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
+        <Facts title="Traveller">
+          <Fact label="Name" value={`${b.title ? b.title + ' ' : ''}${b.first_name} ${b.last_name}`} />
+          <Fact label="Preferred name" value={b.preferred_name} />
+          <Fact label="Email" value={b.email && <Anchor href={`mailto:${b.email}`}>{b.email}</Anchor>} />
+          <Fact label="Mobile" value={b.mobile} />
+          <Fact label="Date of birth" value={b.date_of_birth ? `${formatLongDate(b.date_of_birth)} (${b.age} on departure)` : null} />
+          <Fact label="Gender" value={capital(b.gender)} />
+          <Fact label="Address" value={[b.address_1, b.address_2, b.address_3, b.address_4, b.post_code].filter(Boolean).join(', ')} />
+          <Fact label="Account" value={b.user_url && <Anchor component={Link} to={b.user_url}>Open the user</Anchor>} />
+        </Facts>
+        <Facts title="Booking, trip and room">
+          <Fact label="Received" value={formatLongDate(b.created_at)} />
+          <Fact label="Deposit paid" value={b.deposit_payment_date ? formatLongDate(b.deposit_payment_date) : null} />
+          <Fact label="Charity" value={b.charity?.name} />
+          <Fact label="Travel basis" value={b.travel_basis === 'landonly' ? 'Land only' : 'Flights included'} />
+          <Fact label="Travel basis discount" value={b.travel_basis_discount ? formatMoney(b.travel_basis_discount) : null} />
+          <Fact label="Room type" value={b.room_type} />
+          <Fact label="Room ref" value={b.room_ref} />
+          <Fact label="Sharing with" value={b.share_with} />
+          <Fact label="Double room" value={yesNo(b.double_room)} />
+        </Facts>
+        <Facts title="Passport">
+          <Fact label="State" value={<ToneBadge tone={passport.tone}>{passport.label}</ToneBadge>} />
+          <Fact label="Number" value={b.passport_number} />
+          <Fact label="Issued" value={b.passport_issue ? formatLongDate(b.passport_issue) : null} />
+          <Fact label="Expires" value={b.passport_expiry ? formatLongDate(b.passport_expiry) : null} />
+          <Fact label="Image" value={b.has_passport_image ? 'Uploaded' : 'Not uploaded'} />
+        </Facts>
+        <Facts title="Insurance">
+          <Fact label="Company" value={b.insurance_company} />
+          <Fact label="Policy number" value={b.insurance_policy_number} />
+          <Fact label="Telephone" value={b.insurance_telephone} />
+        </Facts>
+        <Facts title="Next of kin">
+          <Fact label="Name" value={b.nok_name} />
+          <Fact label="Relationship" value={b.nok_relationship} />
+          <Fact label="Email" value={b.nok_email} />
+          <Fact label="Telephone" value={b.nok_telephone} />
+          <Fact label="Address" value={b.nok_address} />
+        </Facts>
+        <Facts title="Medical and dietary">
+          <Fact label="Conditions" value={yesNo(b.medical_conditions)} />
+          <Fact label="Details" value={b.medical_detail} />
+          <Fact label="Medication" value={b.medication} />
+          <Fact label="Dietary" value={b.dietary} />
+        </Facts>
+        <Facts title="Funding">
+          <Fact label="Funding" value={FUNDING[b.funding_type] ?? b.funding_type} />
+          <Fact label="Form complete" value={yesNo(b.form_complete)} />
+        </Facts>
+        <Facts title="About the traveller">
+          <Fact label="Referred by" value={b.referred_by} />
+          <Fact label="Previous trips" value={b.previous_trips} />
+          <Fact label="Fitness training" value={b.fitness_training} />
+          <Fact label="Additional info" value={b.additional_info} />
+          <Fact label="Notes" value={b.notes} />
+        </Facts>
+        <Facts title="Add-ons">
+          {b.addons.length === 0 ? (
+            <Text size="sm" c="dimmed">No add-ons.</Text>
+          ) : (
+            <Table>
+              <Table.Tbody>
+                {b.addons.map((a) => (
+                  <Table.Tr key={a.id}>
+                    <Table.Td>{a.name}</Table.Td>
+                    <Table.Td ta="right">{formatMoney(a.price)}</Table.Td>
+                    <Table.Td>{a.pivot.invoiced ? 'Invoiced' : 'Not invoiced'}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </Facts>
+        <Facts title="Trip questions">
+          {b.custom_fields.length === 0 ? (
+            <Text size="sm" c="dimmed">This trip asks no extra questions.</Text>
+          ) : (
+            b.custom_fields.map((f) => <Fact key={f.id} label={f.label} value={f.answer} />)
+          )}
+        </Facts>
+      </SimpleGrid>
+
+      <Paper withBorder p="md" radius="md" id="invoices">
+        <Title order={2} size="h4">
+          Invoices
+        </Title>
+        <Text size="sm" c="dimmed">
+          The invoices and payments of this booking will be shown and managed here in a coming release. Nothing is lost meanwhile.
+        </Text>
+      </Paper>
+      <Paper withBorder p="md" radius="md" id="notes">
+        <Title order={2} size="h4">
+          Notes
+        </Title>
+        <Text size="sm" c="dimmed">
+          The notes of this booking will be shown and written here in a coming release.
+        </Text>
+      </Paper>
+
+      <Modal opened={editing} onClose={() => setEditing(false)} title="Edit Booking" size="xl" closeButtonProps={{ 'aria-label': 'Close' }}>
+        {editing && <EditBooking booking={b} onDone={() => setEditing(false)} />}
+      </Modal>
+    </Stack>
+  );
+}
+
+type Values = {
+  status: BookingDetail['status']; title: string; first_name: string; last_name: string; preferred_name: string; email: string; mobile: string;
+  address_1: string; address_2: string; address_3: string; address_4: string; post_code: string; room_type: string; room_ref: string;
+  share_with: string; double_room: boolean;
+};
+
+function EditBooking({ booking: b, onDone }: { booking: BookingDetail; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<Values, unknown, z.output<typeof updateBookingSchema>>({
+    resolver: zodResolver(updateBookingSchema) as never,
+    defaultValues: {
+      status: b.status, title: b.title ?? '', first_name: b.first_name, last_name: b.last_name, preferred_name: b.preferred_name ?? '',
+      email: b.email, mobile: b.mobile ?? '', address_1: b.address_1 ?? '', address_2: b.address_2 ?? '', address_3: b.address_3 ?? '',
+      address_4: b.address_4 ?? '', post_code: b.post_code ?? '', room_type: b.room_type ?? '', room_ref: b.room_ref ?? '',
+      share_with: b.share_with ?? '', double_room: b.double_room,
+    },
+  });
+  const errors = form.formState.errors;
+  const save = form.handleSubmit(async () => {
+    setFailure(null);
+    try {
+      const updated = await updateBooking(b.id, form.getValues());
+      queryClient.setQueryData(bookingKeys.one(b.id), updated);
+      void queryClient.invalidateQueries({ queryKey: ['bookings', 'list'] });
+      onDone();
+    } catch (error) {
+      if (error instanceof ApiError && error.errors) {
+        for (const [field, messages] of Object.entries(error.errors)) form.setError(field as keyof Values, { message: joinMessages(messages) });
+      } else setFailure(errorMessage(error));
+    }
+  });
+  const text = (name: keyof Values, label: string, span = 6) => (
+    <Grid.Col span={{ base: 12, sm: span }}>
+      <TextInput label={label} error={errors[name]?.message} {...form.register(name)} />
+    </Grid.Col>
+  );
+  return (
+    <form onSubmit={save} noValidate>
+      {failure && (
+        <Alert color="red" role="alert" mb="sm">
+          {failure}
+        </Alert>
+      )}
+      <Grid>
+        <Grid.Col span={{ base: 12, sm: 4 }}>
+          <NativeSelect label="Status" data={[{ value: 'provisional', label: 'Provisional' }, { value: 'confirmed', label: 'Confirmed' }, { value: 'cancelled', label: 'Cancelled' }]} error={errors.status?.message} {...form.register('status')} />
+        </Grid.Col>
+        {text('title', 'Title', 2)}
+        {text('preferred_name', 'Preferred Name')}
+        {text('first_name', 'First Name')}
+        {text('last_name', 'Last Name')}
+        {text('email', 'Email')}
+        {text('mobile', 'Mobile')}
+        {text('address_1', 'Address line 1')}
+        {text('address_2', 'Address line 2')}
+        {text('address_3', 'Town', 4)}
+        {text('address_4', 'County', 4)}
+        {text('post_code', 'Post Code', 4)}
+        {text('room_type', 'Room Type', 4)}
+        {text('room_ref', 'Room Ref', 4)}
+        {text('share_with', 'Sharing with', 4)}
+        <Grid.Col span={12}>
+          <Checkbox label="Double room" {...form.register('double_room')} />
+        </Grid.Col>
+      </Grid>
+      <Group justify="flex-end" mt="md">
+        <Button variant="default" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={form.formState.isSubmitting}>
+          Save Booking
+        </Button>
+      </Group>
+    </form>
+  );
+}
