@@ -106,8 +106,7 @@ const tripIds = z
     return ids.length ? ids : undefined;
   });
 
-export const bookingListQuery = z
-  .object({
+const bookingFilterShape = {
     page: z.coerce.number({ error: 'The page must be a number.' }).int({ error: 'The page must be a whole number.' }).min(1, { error: 'The page must be at least 1.' }).default(1),
     per_page: z.coerce.number({ error: 'The per page must be a number.' }).int().min(1, { error: 'The per page must be at least 1.' }).max(100, { error: 'The per page must not be more than 100.' }).default(BOOKINGS_PER_PAGE),
     status: enumOrAll(BOOKING_STATUSES, 'status'),
@@ -137,12 +136,15 @@ export const bookingListQuery = z
       .union([z.boolean(), z.enum(['1', '0', 'true', 'false', ''])])
       .optional()
       .transform((v) => v === true || v === '1' || v === 'true'),
-  })
-  .superRefine((q, ctx) => {
-    if (q.age_min !== undefined && q.age_max !== undefined && q.age_min > q.age_max) {
-      ctx.addIssue({ code: 'custom', path: ['age_max'], message: 'The maximum age must not be less than the minimum age.' });
-    }
-  });
+};
+
+const agesInOrder = (q: { age_min?: number | undefined; age_max?: number | undefined }, ctx: z.RefinementCtx) => {
+  if (q.age_min !== undefined && q.age_max !== undefined && q.age_min > q.age_max) {
+    ctx.addIssue({ code: 'custom', path: ['age_max'], message: 'The maximum age must not be less than the minimum age.' });
+  }
+};
+
+export const bookingListQuery = z.object(bookingFilterShape).superRefine(agesInOrder);
 export type BookingListQuery = z.input<typeof bookingListQuery>;
 export type BookingFilter = z.output<typeof bookingListQuery>;
 
@@ -283,3 +285,78 @@ export const updateBookingSchema = z.object({
   double_room: z.boolean({ error: 'The double room value must be yes or no.' }),
 });
 export type UpdateBookingInput = z.input<typeof updateBookingSchema>;
+
+// ---- the export (spec §7 GET /bookings/export) ----
+
+export const EXPORT_COLUMNS = [
+  { key: 'date', label: 'Date Received' },
+  { key: 'id', label: 'ID' },
+  { key: 'ref', label: 'Booking Ref' },
+  { key: 'status', label: 'Status' },
+  { key: 'trip_name', label: 'Trip' },
+  { key: 'departure', label: 'Departure' },
+  { key: 'title', label: 'Title' },
+  { key: 'first_name', label: 'First Name' },
+  { key: 'last_name', label: 'Last Name' },
+  { key: 'preferred_name', label: 'Preferred Name' },
+  { key: 'email', label: 'Email' },
+  { key: 'mobile', label: 'Mobile' },
+  { key: 'address', label: 'Address' },
+  { key: 'post_code', label: 'Post Code' },
+  { key: 'date_of_birth', label: 'Date of Birth' },
+  { key: 'age', label: 'Age on Departure' },
+  { key: 'gender', label: 'Gender' },
+  { key: 'passport_number', label: 'Passport Number' },
+  { key: 'passport_expiry', label: 'Passport Expiry' },
+  { key: 'passport_valid', label: 'Passport State' },
+  { key: 'room_type', label: 'Room Type' },
+  { key: 'room_ref', label: 'Room Ref' },
+  { key: 'share_with', label: 'Sharing With' },
+  { key: 'funding_type', label: 'Funding' },
+  { key: 'deposit_payment_date', label: 'Date Paid' },
+  { key: 'dietary', label: 'Dietary' },
+  { key: 'medical_conditions', label: 'Medical Conditions' },
+  { key: 'medication', label: 'Medication' },
+  { key: 'medical_detail', label: 'Medical Detail' },
+  { key: 'insurance_company', label: 'Insurance Company' },
+  { key: 'insurance_policy_number', label: 'Insurance Policy' },
+  { key: 'nok_name', label: 'Next of Kin' },
+  { key: 'nok_relationship', label: 'Next of Kin Relationship' },
+  { key: 'nok_telephone', label: 'Next of Kin Telephone' },
+  { key: 'referred_by', label: 'Referred By' },
+] as const;
+export type ExportColumn = (typeof EXPORT_COLUMNS)[number]['key'];
+/** Spec §9 */
+export const DEFAULT_EXPORT_COLUMNS: ExportColumn[] = ['date', 'id', 'status', 'trip_name'];
+export const EXPORT_PAGE_SIZE = 5000;
+/** Spec §9: the passport zip starts this long after the spreadsheet. */
+export const PASSPORT_ZIP_DELAY_MS = 2000;
+
+const exportColumnKeys = EXPORT_COLUMNS.map((c) => c.key) as string[];
+
+export const bookingExportQuery = z
+  .object({
+    ...bookingFilterShape,
+    format: z.enum(['xls', 'passportZip'], { error: 'The format must be xls or passportZip.' }).default('xls'),
+    perPage: z.coerce.number({ error: 'The per page must be a number.' }).int().min(1, { error: 'The per page must be at least 1.' }).max(EXPORT_PAGE_SIZE, { error: `The per page must not be more than ${EXPORT_PAGE_SIZE}.` }).default(EXPORT_PAGE_SIZE),
+    columns: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if (!v) return DEFAULT_EXPORT_COLUMNS;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(v);
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'The columns must be a JSON list of column names.' });
+          return z.NEVER;
+        }
+        if (!Array.isArray(parsed) || parsed.length === 0 || parsed.some((c) => typeof c !== 'string' || !exportColumnKeys.includes(c))) {
+          ctx.addIssue({ code: 'custom', message: 'The columns must be a list of known column names.' });
+          return z.NEVER;
+        }
+        return [...new Set(parsed as ExportColumn[])];
+      }),
+  })
+  .superRefine(agesInOrder);
+export type BookingExportQuery = z.input<typeof bookingExportQuery>;

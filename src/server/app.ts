@@ -73,7 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(userRoutes, { db });
   await app.register(customFieldRoutes, { db });
   await app.register(documentRoutes, { db, dataDir: config.dataDir, secret: config.sessionSecret });
-  await app.register(bookingRoutes, { db });
+  await app.register(bookingRoutes, { db, dataDir: config.dataDir });
 
   await app.register(webPlugin, { reloadTemplate: config.env === 'development' });
 

@@ -57,7 +57,7 @@ export function bookingConditions(f: BookingFilter): SQL | undefined {
   );
 }
 
-function orderBy(f: BookingFilter): SQL[] {
+export function bookingOrder(f: BookingFilter): SQL[] {
   const dir = f.sort_dir === 'asc' ? asc : desc;
   const nullsLast = (col: SQL | typeof bookings.roomRef) => sql`${col} ${sql.raw(f.sort_dir)} nulls last`;
   switch (f.sort_field) {
@@ -95,7 +95,7 @@ export async function listBookings(db: Db, f: BookingFilter): Promise<BookingPag
     .from(bookings)
     .innerJoin(trips, eq(trips.id, bookings.tripId))
     .where(where)
-    .orderBy(...orderBy(f))
+    .orderBy(...bookingOrder(f))
     .limit(f.per_page)
     .offset((f.page - 1) * f.per_page);
 

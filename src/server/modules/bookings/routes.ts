@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validationErrorSchema } from '../../../contract/common.ts';
-import { bookingDetailSchema, bookingListQuery, bookingPageSchema, createBookingSchema, createdBookingSchema, updateBookingSchema } from '../../../contract/bookings.ts';
+import { bookingDetailSchema, bookingExportQuery, bookingListQuery, bookingPageSchema, createBookingSchema, createdBookingSchema, updateBookingSchema } from '../../../contract/bookings.ts';
 import { idParam, messageSchema } from '../../../contract/common.ts';
 import type { Db } from '../../../db/client.ts';
 import { getBooking, updateBooking } from './detail.ts';
+import { exportFileName, passportZip, spreadsheet } from './export.ts';
 import { listBookings } from './list.ts';
 import { BookingService } from './service.ts';
 
-export async function bookingRoutes(app: FastifyInstance, opts: { db: Db }) {
+export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; dataDir: string }) {
   const service = new BookingService(opts.db);
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
@@ -22,6 +23,33 @@ export async function bookingRoutes(app: FastifyInstance, opts: { db: Db }) {
       },
     },
     async (request) => listBookings(opts.db, request.query),
+  );
+  // a download the browser asks for with a form GET, so it lives beside the pages, not under /api
+  r.get(
+    '/bookings/export',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['bookings'],
+        summary: 'Download the listed bookings: format xls (a .xlsx workbook) or passportZip (their passport images)',
+        querystring: bookingExportQuery,
+      },
+    },
+    async (request, reply) => {
+      const { format, perPage, columns, ...filter } = request.query;
+      const f = { ...filter, per_page: 1 };
+      reply.header('cache-control', 'no-store');
+      if (format === 'passportZip') {
+        return reply
+          .type('application/zip')
+          .header('content-disposition', `attachment; filename="${exportFileName('zip').replace('bookings-', 'passports-')}"`)
+          .send(passportZip(opts.db, opts.dataDir, f, perPage));
+      }
+      return reply
+        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename="${exportFileName('xlsx')}"`)
+        .send(spreadsheet(opts.db, f, perPage, columns));
+    },
   );
   r.get(
     '/api/bookings/:id',

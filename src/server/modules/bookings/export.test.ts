@@ -1,0 +1,86 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeFile } from '../../../db/files.ts';
+import { insertBooking } from '../../../db/factories/bookings.ts';
+import { insertTrip } from '../../../db/factories/trips.ts';
+import { makeLogoPng } from '../../../db/seed/images.ts';
+import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
+import { escapeCell } from './export.ts';
+
+let t: TestApp;
+let admin: TestClient;
+let tripId: number;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.signedIn(1);
+  tripId = (await insertTrip(t.db, { name: 'Export Trek', departureDate: '2099-03-01', returnDate: '2099-03-08' })).id;
+  const image = storeFile(t.config.dataDir, 'passports', makeLogoPng(30, 20, [10, 20, 30]), 'png');
+  await insertBooking(t.db, tripId, { ref: 'TD-AAAAAA', firstName: 'Ada', lastName: 'Byron', status: 'confirmed', createdAt: new Date('2026-01-02T10:00:00Z'), passportImageFile: image });
+  await insertBooking(t.db, tripId, { ref: 'TD-BBBBBB', firstName: '=HYPERLINK("http://evil.test")', lastName: '+44', status: 'provisional', createdAt: new Date('2026-01-03T10:00:00Z') });
+  await insertBooking(t.db, tripId, { ref: 'TD-CCCCCC', firstName: '@SUM(A1)', lastName: '-1', status: 'cancelled', createdAt: new Date('2026-01-04T10:00:00Z') });
+});
+afterAll(() => t.close());
+
+async function workbook(qs: string) {
+  const res = await admin.get(`/bookings/export?${qs}`);
+  expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+  const sheet = wb.getWorksheet('Bookings')!;
+  const rows: unknown[][] = [];
+  sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+  return { res, rows };
+}
+
+describe('GET /bookings/export', () => {
+  it('gives a real .xlsx with the default columns date, id, status and trip, named with the date', async () => {
+    const { res, rows } = await workbook(`format=xls&trip_id=${tripId}`);
+    expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="bookings-\d{4}-\d{2}-\d{2}\.xlsx"$/);
+    expect(rows[0]).toEqual(['Date Received', 'ID', 'Status', 'Trip']);
+    expect(rows).toHaveLength(4);
+    expect(rows.slice(1).map((r) => r[2])).toEqual(['cancelled', 'provisional', 'confirmed']);
+    expect(rows[1]![0]).toBeInstanceOf(Date);
+  });
+
+  it('takes the chosen columns and the search fields, and escapes cells that would run as formulas', async () => {
+    const columns = encodeURIComponent(JSON.stringify(['ref', 'first_name', 'last_name']));
+    const { rows } = await workbook(`format=xls&trips[]=${tripId}&columns=${columns}&status=all&sort_field=id&sort_dir=asc`);
+    expect(rows).toEqual([
+      ['Booking Ref', 'First Name', 'Last Name'],
+      ['TD-AAAAAA', 'Ada', 'Byron'],
+      ['TD-BBBBBB', `'=HYPERLINK("http://evil.test")`, `'+44`],
+      ['TD-CCCCCC', `'@SUM(A1)`, `'-1`],
+    ]);
+    const confirmed = await workbook(`format=xls&trip_id=${tripId}&status=confirmed&columns=${columns}`);
+    expect(confirmed.rows).toHaveLength(2);
+  });
+
+  it('limits the rows to perPage', async () => {
+    const { rows } = await workbook(`format=xls&trip_id=${tripId}&perPage=2`);
+    expect(rows).toHaveLength(3);
+  });
+
+  it('zips the passport images, named by reference and traveller, skipping bookings without one', async () => {
+    const res = await admin.get(`/bookings/export?format=passportZip&trip_id=${tripId}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="passports-\d{4}-\d{2}-\d{2}\.zip"$/);
+    const zip = res.rawPayload;
+    expect(zip.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+    expect(zip.includes(Buffer.from('TD-AAAAAA Ada Byron.png'))).toBe(true);
+    expect(zip.includes(Buffer.from('TD-BBBBBB'))).toBe(false);
+  });
+
+  it('refuses bad columns, formats and sizes with 422, and anyone but staff', async () => {
+    for (const qs of ['format=pdf', 'perPage=5001', 'columns=notjson', `columns=${encodeURIComponent('["password_hash"]')}`, 'status=lost']) {
+      expect((await admin.get(`/bookings/export?${qs}`)).statusCode, qs).toBe(422);
+    }
+    expect((await t.client().get('/bookings/export')).statusCode).toBe(401);
+    expect((await (await t.signedIn(2)).get('/bookings/export')).statusCode).toBe(403);
+  });
+
+  it('escapes every formula lead character', () => {
+    expect(['=1', '+1', '-1', '@a', '\tx', '\rx', 'plain', '1-2'].map(escapeCell)).toEqual(["'=1", "'+1", "'-1", "'@a", "'\tx", "'\rx", 'plain', '1-2']);
+  });
+});
