@@ -76,3 +76,30 @@ test.describe('bookings', () => {
     await expect(page.getByText('changed.traveller@example.test')).toBeVisible();
   });
 });
+
+test.describe('booking downloads', () => {
+  test('downloads a spreadsheet of the search, then the passport zip two seconds later', async ({ page }) => {
+    await signIn(page, 'admin', '/bookings');
+    await page.getByRole('button', { name: 'Download' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Download bookings' });
+    for (const label of ['Date Received', 'ID', 'Status', 'Trip']) await expect(dialog.getByLabel(label, { exact: true })).toBeChecked();
+    await expect(dialog.getByLabel('Email', { exact: true })).not.toBeChecked();
+    await expectAccessible(page);
+    await dialog.getByLabel('Email', { exact: true }).check();
+    await dialog.getByLabel(/passport images/).check();
+    const first = page.waitForEvent('download');
+    await dialog.getByRole('button', { name: 'Download' }).click();
+    const sheet = await first;
+    const sheetAt = Date.now();
+    expect(sheet.suggestedFilename()).toMatch(/^bookings-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    const zip = await page.waitForEvent('download', { timeout: 10_000 });
+    expect(Date.now() - sheetAt).toBeGreaterThan(1500);
+    expect(zip.suggestedFilename()).toMatch(/^passports-\d{4}-\d{2}-\d{2}\.zip$/);
+    const url = new URL(sheet.url());
+    expect(url.pathname).toBe('/bookings/export');
+    expect(url.searchParams.get('format')).toBe('xls');
+    expect(url.searchParams.get('perPage')).toBe('5000');
+    expect(JSON.parse(url.searchParams.get('columns')!)).toEqual(['date', 'id', 'status', 'trip_name', 'email']);
+    expect(url.searchParams.get('timing')).toBe('future');
+  });
+});

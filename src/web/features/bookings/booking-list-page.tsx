@@ -10,6 +10,7 @@ import { StatusBadge } from '../../components/status-badge.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formatShortDate } from '../../lib/format.ts';
 import { useBookings, useTripOptions } from './api/bookings.ts';
+import { DownloadDialog } from './download-dialog.tsx';
 import { type BookingFilters, COLUMNS, type ColumnKey, emptyFilters, type ListState, loadState, saveState, toQuery } from './list-state.ts';
 
 const PASSPORT_LABELS: Record<string, string> = { missing: 'Missing', expired: 'Expired', expires: 'Expires soon', ok: 'OK' };
@@ -49,6 +50,7 @@ export default function BookingListPage() {
   const [params] = useSearchParams();
   const [state, setState] = useState<ListState>(() => loadState(params));
   const [draft, setDraft] = useState<BookingFilters>(state.filters);
+  const [downloading, setDownloading] = useState(false);
   const bookings = useBookings(toQuery(state));
   const trips = useTripOptions();
   useEffect(() => saveState(state), [state]);
@@ -72,7 +74,13 @@ export default function BookingListPage() {
 
   return (
     <Stack>
-      <Title order={1}>Bookings</Title>
+      <Group justify="space-between">
+        <Title order={1}>Bookings</Title>
+        <Button variant="default" onClick={() => setDownloading(true)}>
+          Download
+        </Button>
+      </Group>
+      <DownloadDialog opened={downloading} onClose={() => setDownloading(false)} query={toQuery(state)} />
       <Paper withBorder p="md" radius="md" component="form" onSubmit={search} role="search" aria-label="Search bookings">
         <Grid>
           <Grid.Col span={{ base: 6, md: 2 }}>
