@@ -88,6 +88,21 @@ describe('constraints', () => {
   });
 });
 
+describe('the booking’s copy of its trip’s departure date', () => {
+  it('is set on insert, follows a move to another trip and a change of the trip’s date', async () => {
+    const db = database.db;
+    const a = await insertTrip(db, { departureDate: '2099-01-10', returnDate: '2099-01-20' });
+    const b = await insertTrip(db, { departureDate: '2099-02-10', returnDate: '2099-02-20' });
+    const booking = await insertBooking(db, a.id);
+    const departure = async () => (await db.select({ d: bookings.tripDeparture }).from(bookings).where(sql`${bookings.id} = ${booking.id}`))[0]!.d;
+    expect(await departure()).toBe('2099-01-10');
+    await db.update(bookings).set({ tripId: b.id }).where(sql`${bookings.id} = ${booking.id}`);
+    expect(await departure()).toBe('2099-02-10');
+    await db.update(trips).set({ departureDate: '2099-02-12' }).where(sql`${trips.id} = ${b.id}`);
+    expect(await departure()).toBe('2099-02-12');
+  });
+});
+
 describe('indexes', () => {
   it('serve the booking list: the default sort, the trip filter and the text searches', async () => {
     const rows = await queryRows<{ indexname: string }>(database.db, sql`select indexname from pg_indexes where tablename = 'bookings'`);

@@ -38,6 +38,9 @@ export const bookings = pgTable(
     fundingType: text('funding_type').notNull().default('self'),
     formComplete: boolean('form_complete').notNull().default(false),
     depositPaymentDate: date('deposit_payment_date'),
+    // the trip's departure, copied by database triggers, so that the list's timing filter and
+    // sort are one index range on this table (migration 0004)
+    tripDeparture: date('trip_departure'),
 
     title: text(),
     firstName: text('first_name').notNull(),
@@ -98,6 +101,7 @@ export const bookings = pgTable(
     check('bookings_travel_basis_discount_check', sql`${t.travelBasisDiscountPence} >= 0`),
     // the booking list: default sort, sorts by header, and the filters of spec §7
     index('bookings_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('bookings_trip_departure_created_idx').on(t.tripDeparture, t.createdAt.desc()),
     index('bookings_trip_created_idx').on(t.tripId, t.createdAt.desc()),
     index('bookings_user_idx').on(t.userId),
     index('bookings_charity_idx').on(t.charityId),

@@ -1,0 +1,2 @@
+ALTER TABLE "bookings" ADD COLUMN "trip_departure" date;--> statement-breakpoint
+CREATE INDEX "bookings_trip_departure_created_idx" ON "bookings" USING btree ("trip_departure","created_at" DESC NULLS LAST);
