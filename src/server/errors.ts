@@ -25,3 +25,9 @@ export function summarise(errors: Record<string, string[]>): string {
 export const notFound = (message = 'Not Found') => new HttpError(404, message);
 export const forbidden = (message = 'This action is unauthorized.') => new HttpError(403, message);
 export const unauthenticated = () => new HttpError(401, 'Unauthenticated.');
+
+/** The database refused a delete because a row still refers to it (a race with the check before). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } }).cause ?? (error as { code?: string });
+  return cause?.code === '23503';
+}

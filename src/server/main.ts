@@ -45,6 +45,14 @@ async function main() {
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'],
+      serializers: {
+        // a signed download address is a credential for an hour: log the path only
+        req: (req: { method: string; url: string; id: string }) => ({
+          method: req.method,
+          url: req.url.startsWith('/files/') ? req.url.split('?')[0] : req.url,
+          reqId: req.id,
+        }),
+      },
     },
   });
   await app.listen({ port: config.port, host: config.host });

@@ -82,7 +82,8 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthOptions) => 
   // unauthenticated or forged request is refused before its content is even looked at
   app.addHook('preValidation', async (request, reply) => {
     if (request.is404) return;
-    const access = request.routeOptions.config?.access ?? defaultAccess(request.url);
+    // from the matched route's pattern, never the raw URL: the router decodes "/%61pi/…" to "/api/…"
+    const access = request.routeOptions.config?.access ?? defaultAccess(request.routeOptions.url ?? request.url);
     if (access === 'public') return;
     if (!request.user) throw unauthenticated();
     if (UNSAFE.has(request.method)) await checkCsrf(app, request, reply);

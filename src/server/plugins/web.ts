@@ -59,7 +59,7 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: WebOptions) => {
       .status(status)
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(template().replace('<!--app-head-->', head));
+      .send(template().replace('<!--app-head-->', () => head));
   };
 
   app.decorateReply('renderPage', function (this: FastifyReply, status = 200) {

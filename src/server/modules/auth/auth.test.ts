@@ -230,6 +230,49 @@ describe('roles', () => {
   });
 });
 
+describe('encoded paths', () => {
+  it('get no more access than the route they reach', async () => {
+    for (const url of ['/%61pi/users', '/%61pi/countries', '/ap%69/charities']) {
+      expect((await t.client().get(url)).statusCode, url).toBe(401);
+    }
+    const forged = await t.client().request({ method: 'POST', url: '/%61pi/users', payload: { email: 'x@evil.test', first_name: 'X', last_name: 'Y', user_role_id: 1 }, csrf: false });
+    expect(forged.statusCode).toBe(401);
+    const traveller = await t.signedIn(3);
+    expect((await traveller.get('/%61pi/users')).statusCode).toBe(403);
+  });
+});
+
+describe('where a sign-in leads', () => {
+  it('is only ever a path of this site', async () => {
+    const { safeNextPath } = await import('../../../contract/paths.ts');
+    expect(safeNextPath('/charities?name=x#top')).toBe('/charities?name=x#top');
+    for (const bad of ['//evil.test', '/\\evil.test', '/\tevil.test', '/\t/evil.test', 'https://evil.test', 'javascript:alert(1)', '', null]) {
+      expect(safeNextPath(bad as string), String(bad)).toBe('/');
+    }
+  });
+
+  it('is checked on a form sign-in too', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `email=admin%40example.test&password=${encodeURIComponent(PASSWORD)}&next=%2F%5Cevil.test`,
+    });
+    expect(res.headers.location).toBe('/');
+  });
+});
+
+describe('throttling under load', () => {
+  it('lets no more than 5 of many simultaneous wrong guesses through to the password check', async () => {
+    const email = 'parallel@example.test';
+    await insertUser(t.db, { email, password: PASSWORD, roleId: 3 });
+    const results = await Promise.all(Array.from({ length: 12 }, () => t.client().login(email, 'wrong guess')));
+    const checked = results.filter((r) => r.statusCode === 422).length;
+    expect(checked).toBeLessThanOrEqual(5);
+    expect(results.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(7);
+  });
+});
+
 describe('pages', () => {
   it('sends a visitor who is not signed in to the sign-in page, keeping where they were going', async () => {
     const res = await t.client().get('/charities?name=x');
@@ -250,6 +293,15 @@ describe('pages', () => {
     const res = await c.get('/no-such-screen');
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toContain('text/html');
+  });
+
+  it('keeps a name with replacement patterns ($\' and $&) out of the page template', async () => {
+    const c = t.client();
+    await insertUser(t.db, { email: 'dollar@example.test', password: PASSWORD, roleId: 3, firstName: "Dollar$'", lastName: '$&' });
+    await c.login('dollar@example.test', PASSWORD);
+    const page = await c.get('/developer');
+    const boot = /<script id="tripdesk-bootstrap" type="application\/json">(.*?)<\/script>/.exec(page.body);
+    expect(JSON.parse(boot![1]!).user.first_name).toBe("Dollar$'");
   });
 
   it('keeps script-closing text out of the page bootstrap', async () => {

@@ -2,17 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUserSchema, loginSchema } from '../../../contract/auth.ts';
+import { safeNextPath } from '../../../contract/paths.ts';
 import { messageSchema, validationErrorSchema } from '../../../contract/common.ts';
 import type { Db } from '../../../db/client.ts';
 import { HttpError } from '../../errors.ts';
 import { assertSameOrigin } from '../../plugins/auth.ts';
 import { attemptLogin, toCurrentUser } from './service.ts';
 
-/** Only a path of this site, never //host or a scheme, may follow a sign-in. */
-export function safeNext(next: string | undefined): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
-  return next;
-}
+/** Only a path of this site may follow a sign-in (the one rule, shared with the web app). */
+export const safeNext = (next: string | undefined): string => safeNextPath(next);
 
 export async function authRoutes(app: FastifyInstance, opts: { db: Db }) {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -49,11 +49,16 @@ export async function findAuthUser(db: Db, id: number): Promise<AuthUser | null>
 export async function attemptLogin(db: Db, email: string, password: string, ip: string): Promise<AuthUser> {
   const key = email.trim().toLowerCase();
   const since = new Date(Date.now() - 60_000);
+  // the attempt is recorded before the password is checked, so guesses sent in parallel
+  // count against each other; a successful sign-in clears them again
+  const [attempt] = await db.insert(loginFailures).values({ email: key, ip }).returning({ id: loginFailures.id });
   const [recent] = await db
     .select({ n: count(), oldest: sql<string>`min(${loginFailures.attemptedAt})` })
     .from(loginFailures)
-    .where(and(eq(loginFailures.email, key), eq(loginFailures.ip, ip), gt(loginFailures.attemptedAt, since)));
-  if ((recent?.n ?? 0) >= MAX_FAILURES_PER_MINUTE) {
+    .where(and(eq(loginFailures.email, key), eq(loginFailures.ip, ip), gt(loginFailures.attemptedAt, since), lt(loginFailures.id, attempt!.id + 1)));
+  if ((recent?.n ?? 0) > MAX_FAILURES_PER_MINUTE) {
+    // a refused attempt is not a failure of its own: it does not lengthen the wait
+    await db.delete(loginFailures).where(eq(loginFailures.id, attempt!.id));
     const oldest = recent?.oldest ? new Date(recent.oldest).getTime() : Date.now();
     const seconds = Math.max(1, Math.ceil((oldest + 60_000 - Date.now()) / 1000));
     throw new HttpError(429, `Too many login attempts. Please try again in ${seconds} seconds.`, undefined, {
@@ -68,10 +73,7 @@ export async function attemptLogin(db: Db, email: string, password: string, ip: 
     .limit(1);
   const found = rows[0];
   const ok = found?.passwordHash ? await verifyPassword(found.passwordHash, password) : (await verifyDecoy(password), false);
-  if (!found || !ok) {
-    await db.insert(loginFailures).values({ email: key, ip });
-    throw validationError({ email: [LOGIN_FAILED] });
-  }
+  if (!found || !ok) throw validationError({ email: [LOGIN_FAILED] });
   await db.delete(loginFailures).where(and(eq(loginFailures.email, key), eq(loginFailures.ip, ip)));
   const { passwordHash: _, ...user } = found;
   return user;

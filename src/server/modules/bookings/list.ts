@@ -80,25 +80,42 @@ export function bookingOrder(f: BookingFilter): SQL[] {
 
 const iso = (d: Date) => d.toISOString();
 
+/** Whether the filters or the sort look at the trip; when they do not, the trip is joined only to the page's rows. */
+export function needsTrip(f: BookingFilter): boolean {
+  return Boolean(f.passport) || f.age_min !== undefined || f.age_max !== undefined || f.sort_field === 'trip_name';
+}
+
 export async function listBookings(db: Db, f: BookingFilter): Promise<BookingPage> {
   const where = bookingConditions(f);
-  const [total] = await db.select({ n: count() }).from(bookings).innerJoin(trips, eq(trips.id, bookings.tripId)).where(where);
+  const joined = needsTrip(f);
+  const countQuery = db.select({ n: count() }).from(bookings);
+  const [total] = await (joined ? countQuery.innerJoin(trips, eq(trips.id, bookings.tripId)) : countQuery).where(where);
   const n = Number(total?.n ?? 0);
-  const rows = await db
-    .select({
-      b: bookings,
-      tripName: trips.name,
-      departure: trips.departureDate,
-      returnDate: trips.returnDate,
-      passport: passportState,
-      age: ageOnDeparture,
-    })
-    .from(bookings)
-    .innerJoin(trips, eq(trips.id, bookings.tripId))
-    .where(where)
-    .orderBy(...bookingOrder(f))
-    .limit(f.per_page)
-    .offset((f.page - 1) * f.per_page);
+  // first the page's ids, from the bookings alone when that is enough; then their rows
+  const idQuery = db.select({ id: bookings.id }).from(bookings);
+  const pageIds = (
+    await (joined ? idQuery.innerJoin(trips, eq(trips.id, bookings.tripId)) : idQuery)
+      .where(where)
+      .orderBy(...bookingOrder(f))
+      .limit(f.per_page)
+      .offset((f.page - 1) * f.per_page)
+  ).map((r) => r.id);
+  const fetched = pageIds.length
+    ? await db
+        .select({
+          b: bookings,
+          tripName: trips.name,
+          departure: trips.departureDate,
+          returnDate: trips.returnDate,
+          passport: passportState,
+          age: ageOnDeparture,
+        })
+        .from(bookings)
+        .innerJoin(trips, eq(trips.id, bookings.tripId))
+        .where(inArray(bookings.id, pageIds))
+    : [];
+  const position = new Map(pageIds.map((id, i) => [id, i]));
+  const rows = fetched.sort((a, b) => position.get(a.b.id)! - position.get(b.b.id)!);
 
   let answers = new Map<number, Record<string, string>>();
   if (f.withCustomFields && rows.length) {

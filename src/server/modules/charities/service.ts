@@ -6,7 +6,7 @@ import { CHARITY_TYPES } from '../../../contract/constants.ts';
 import type { Db } from '../../../db/client.ts';
 import { filesDir, storeFile } from '../../../db/files.ts';
 import { bookings, charities, trips } from '../../../db/schema/index.ts';
-import { HttpError, notFound, validationError } from '../../errors.ts';
+import { HttpError, isForeignKeyViolation, notFound, validationError } from '../../errors.ts';
 import { detectImage } from '../../uploads.ts';
 
 type Row = typeof charities.$inferSelect;
@@ -86,7 +86,13 @@ export class CharityService {
       ].filter(Boolean);
       throw new HttpError(422, `This charity cannot be deleted because ${parts.join(' and ')} refer to it.`);
     }
-    await this.db.delete(charities).where(eq(charities.id, id));
+    await this.db
+      .delete(charities)
+      .where(eq(charities.id, id))
+      .catch((error: unknown) => {
+        if (isForeignKeyViolation(error)) throw new HttpError(422, 'This charity cannot be deleted because trips or bookings refer to it.');
+        throw error;
+      });
     this.removeFile(row.logoFile);
   }
 

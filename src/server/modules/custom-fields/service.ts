@@ -2,7 +2,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { CustomField } from '../../../contract/trips.ts';
 import type { Db } from '../../../db/client.ts';
 import { tripCustomFields, trips } from '../../../db/schema/index.ts';
-import { notFound, validationError } from '../../errors.ts';
+import { HttpError, notFound, validationError } from '../../errors.ts';
 
 const toField = (r: typeof tripCustomFields.$inferSelect): CustomField => ({ id: r.id, trip_id: r.tripId, label: r.label, note: r.note });
 
@@ -39,7 +39,19 @@ export class CustomFieldService {
     return toField(row!);
   }
 
+  /** A deleted trip keeps its questions and every answer given to them, unchanged. */
+  private async assertLiveTripOf(id: number) {
+    const [row] = await this.db
+      .select({ deletedAt: trips.deletedAt })
+      .from(tripCustomFields)
+      .innerJoin(trips, eq(trips.id, tripCustomFields.tripId))
+      .where(eq(tripCustomFields.id, id));
+    if (!row) throw notFound('Custom field not found.');
+    if (row.deletedAt) throw new HttpError(422, 'This trip has been deleted, so it can no longer be changed.');
+  }
+
   async update(id: number, v: { label: string; note: string | null }): Promise<CustomField> {
+    await this.assertLiveTripOf(id);
     const [row] = await this.db.update(tripCustomFields).set({ label: v.label, note: v.note }).where(eq(tripCustomFields.id, id)).returning();
     if (!row) throw notFound('Custom field not found.');
     return toField(row);
@@ -47,6 +59,7 @@ export class CustomFieldService {
 
   /** The answers bookings gave to the field go with it (the confirmation says so). */
   async delete(id: number): Promise<void> {
+    await this.assertLiveTripOf(id);
     const deleted = await this.db.delete(tripCustomFields).where(eq(tripCustomFields.id, id)).returning({ id: tripCustomFields.id });
     if (!deleted.length) throw notFound('Custom field not found.');
   }

@@ -138,6 +138,18 @@ describe('custom fields', () => {
     expect((await admin.get(`/api/customFields?trip_id=${trip.id}`)).json()).toHaveLength(1);
   });
 
+  it('are kept as they were once their trip is deleted, with their documents', async () => {
+    const trip = await insertTrip(t.db);
+    const field = (await admin.post('/api/customFields', { trip_id: trip.id, label: 'Kept' })).json();
+    const doc = (await admin.post('/api/documents', { trip_id: trip.id, name: 'Kept doc' })).json();
+    await admin.delete(`/api/trips/${trip.id}`);
+    const refusal = { message: 'This trip has been deleted, so it can no longer be changed.' };
+    expect((await admin.put(`/api/customFields/${field.id}`, { label: 'Changed' })).json()).toEqual(refusal);
+    expect((await admin.delete(`/api/customFields/${field.id}`)).json()).toEqual(refusal);
+    expect((await admin.delete(`/api/documents/${doc.id}`)).json()).toEqual(refusal);
+    expect((await upload(doc.id, pdf)).json()).toEqual(refusal);
+  });
+
   it('wants a label and a trip', async () => {
     expect((await admin.post('/api/customFields', { trip_id: tripId, label: ' ' })).json().errors).toEqual({ label: ['The label field is required.'] });
     expect((await admin.post('/api/customFields', { trip_id: 999999, label: 'x' })).json().errors).toEqual({ trip_id: ['The selected trip is invalid.'] });

@@ -7,7 +7,7 @@ import type { TripDocument } from '../../../contract/trips.ts';
 import type { Db } from '../../../db/client.ts';
 import { filesDir, storeFile } from '../../../db/files.ts';
 import { tripDocuments, trips } from '../../../db/schema/index.ts';
-import { notFound, validationError } from '../../errors.ts';
+import { HttpError, notFound, validationError } from '../../errors.ts';
 
 /** How long a document's download address works. */
 export const SIGNED_URL_SECONDS = 60 * 60;
@@ -122,9 +122,17 @@ export class DocumentService {
     return row;
   }
 
+  /** A deleted trip's documents stay as they were. */
+  private async liveRow(id: number): Promise<Row> {
+    const row = await this.row(id);
+    const [trip] = await this.db.select({ deletedAt: trips.deletedAt }).from(trips).where(eq(trips.id, row.tripId));
+    if (trip?.deletedAt) throw new HttpError(422, 'This trip has been deleted, so it can no longer be changed.');
+    return row;
+  }
+
   /** The new file replaces the old one only once it is stored and recorded. */
   async upload(id: number, file: { filename: string; bytes: Buffer } | null): Promise<TripDocument> {
-    const row = await this.row(id);
+    const row = await this.liveRow(id);
     if (!file || file.bytes.length === 0) throw validationError({ document_file: ['The document file field is required.'] });
     const kind = await detectDocument(file.bytes, file.filename);
     if (!kind) {
@@ -152,7 +160,7 @@ export class DocumentService {
   }
 
   async delete(id: number): Promise<void> {
-    const row = await this.row(id);
+    const row = await this.liveRow(id);
     await this.db.delete(tripDocuments).where(eq(tripDocuments.id, id));
     this.removeFile(row.storedFile);
   }

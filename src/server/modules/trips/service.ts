@@ -4,7 +4,7 @@ import { penceToPounds } from '../../../contract/money.ts';
 import { type Addon, type Trip, TRIPS_PER_PAGE, type TRIP_FUNDING, type TRIP_STATUSES, type TRIP_TYPES } from '../../../contract/trips.ts';
 import type { Db } from '../../../db/client.ts';
 import { bookingAddons, countries, invoiceAddons, tripAddons, trips } from '../../../db/schema/index.ts';
-import { HttpError, notFound, validationError } from '../../errors.ts';
+import { HttpError, isForeignKeyViolation, notFound, validationError } from '../../errors.ts';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 const today = () => new Date().toISOString().slice(0, 10);
@@ -252,6 +252,12 @@ export class TripService {
     const [chosen] = await this.db.select({ n: count() }).from(bookingAddons).where(eq(bookingAddons.addonId, id));
     const n = Number(chosen?.n ?? 0);
     if (n) throw new HttpError(422, `This add-on cannot be removed because ${n} booking${n === 1 ? ' has' : 's have'} chosen it.`);
-    await this.db.delete(tripAddons).where(eq(tripAddons.id, id));
+    await this.db
+      .delete(tripAddons)
+      .where(eq(tripAddons.id, id))
+      .catch((error: unknown) => {
+        if (isForeignKeyViolation(error)) throw new HttpError(422, 'This add-on cannot be removed because a booking has chosen it.');
+        throw error;
+      });
   }
 }

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import { loginSchema, type LoginInput } from '../../../contract/auth.ts';
+import { safeNextPath } from '../../../contract/paths.ts';
 import { ApiError, api } from '../../lib/api.ts';
 import { FlashMessages } from '../../components/flash-messages.tsx';
 
@@ -18,7 +19,7 @@ export default function LoginPage() {
     try {
       await api('/login', { method: 'POST', body: { email: values.email, password: values.password } });
       // a full load: the new session's page carries its own CSRF token
-      window.location.assign(next.startsWith('/') && !next.startsWith('//') ? next : '/');
+      window.location.assign(safeNextPath(next));
     } catch (error) {
       if (error instanceof ApiError && error.errors) {
         for (const [field, messages] of Object.entries(error.errors)) {

@@ -45,6 +45,8 @@ export default function TripListPage() {
     try {
       if (pending.kind === 'archive') await archiveTrip(pending.trip.id);
       else await deleteTrip(pending.trip.id);
+      // the last trip of the last page went: show the page before it rather than an empty one
+      if (page > 1 && trips.data?.data.length === 1) setPage(page - 1);
       await queryClient.invalidateQueries({ queryKey: tripKeys.all });
     } catch {
       setFailure('Sorry, an error occurred. Please refresh the page and try again.');
