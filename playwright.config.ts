@@ -29,7 +29,7 @@ export default defineConfig({
   webServer: {
     command: 'node scripts/ensure-web.mjs && tsx tests/e2e/serve.ts',
     url: `http://127.0.0.1:${port}/login`,
-    env: { PORT: String(port), LOG_LEVEL: 'silent', SEED_DEMO: '1' },
+    env: { PORT: String(port), LOG_LEVEL: 'silent', SEED_DEMO: '1', LOGIN_RATE_LIMIT: '10000' },
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'ignore',

@@ -1,6 +1,7 @@
 import fastifyFormbody from '@fastify/formbody';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
 import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -55,6 +56,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     global: true,
   });
   await app.register(fastifyFormbody);
+  // only routes that ask for it (sign-in) are limited; the limits live with those routes
+  await app.register(fastifyRateLimit, { global: false });
   // uploads are read part by part in the routes that take them, each with its own size limit
   await app.register(fastifyMultipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1 } });
   await app.register(docsPlugin);
@@ -64,7 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     timeouts: { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs },
   });
 
-  await app.register(authRoutes, { db });
+  await app.register(authRoutes, { db, loginRateLimit: config.loginRateLimit });
   await app.register(countryRoutes, { db });
   await app.register(overviewRoutes, { db });
   await app.register(charityRoutes, { db, dataDir: config.dataDir });

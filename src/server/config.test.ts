@@ -10,7 +10,7 @@ describe('configuration', () => {
   it('has the documented defaults', () => {
     const dataDir = dir();
     const config = loadConfig({ DATA_DIR: dataDir });
-    expect(config).toMatchObject({ port: 3000, host: '0.0.0.0', dataDir, databaseUrl: undefined, seedDemo: true, trustProxy: false });
+    expect(config).toMatchObject({ port: 3000, host: '0.0.0.0', dataDir, databaseUrl: undefined, seedDemo: true, trustProxy: false, loginRateLimit: 30 });
     expect(config.sessionIdleMs).toBe(120 * 60_000);
     expect(config.sessionAbsoluteMs).toBe(12 * 3_600_000);
   });

@@ -36,6 +36,7 @@ const envSchema = z
       .optional(),
     MAIL_FROM: z.string().default('Tripdesk <no-reply@tripdesk.local>'),
     SEED_DEMO: flag.optional(),
+    LOGIN_RATE_LIMIT: positiveInt('a whole number of sign-in attempts').default(30),
     TRUST_PROXY: z.string().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
@@ -58,6 +59,8 @@ export type Config = {
   smtpUrl: string | undefined;
   mailFrom: string;
   seedDemo: boolean;
+  /** sign-in attempts a minute from one address, whatever the account */
+  loginRateLimit: number;
   trustProxy: boolean | string;
   logLevel: string;
 };
@@ -94,6 +97,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     seedDemo: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
+    loginRateLimit: env.LOGIN_RATE_LIMIT,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL,
   };

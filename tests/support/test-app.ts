@@ -53,6 +53,8 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     smtpUrl: undefined,
     mailFrom: 'Tripdesk <no-reply@tripdesk.test>',
     seedDemo: false,
+    // tests sign in many times from one address; the limit itself has a test of its own
+    loginRateLimit: 10_000,
     trustProxy: false,
     logLevel: 'silent',
     ...overrides,

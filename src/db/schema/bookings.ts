@@ -39,7 +39,8 @@ export const bookings = pgTable(
     formComplete: boolean('form_complete').notNull().default(false),
     depositPaymentDate: date('deposit_payment_date'),
     // the trip's departure, copied by database triggers, so that the list's timing filter and
-    // sort are one index range on this table (migration 0004)
+    // sort are one index range on this table (migration 0004, which also makes it NOT NULL in
+    // the database; it stays optional here because the trigger, not the caller, fills it)
     tripDeparture: date('trip_departure'),
 
     title: text(),

@@ -262,6 +262,18 @@ describe('where a sign-in leads', () => {
   });
 });
 
+describe('sign-in from one address', () => {
+  it('is limited to 30 tries a minute, whatever the accounts', async () => {
+    const LOGINS_PER_MINUTE_PER_IP = 30;
+    const fresh = await createTestApp({ loginRateLimit: LOGINS_PER_MINUTE_PER_IP });
+    const codes: number[] = [];
+    for (let i = 0; i <= LOGINS_PER_MINUTE_PER_IP; i++) codes.push((await fresh.client().login(`spray${i}@example.test`, 'Summer2026!')).statusCode);
+    expect(codes.slice(0, LOGINS_PER_MINUTE_PER_IP).every((c) => c === 422)).toBe(true);
+    expect(codes[LOGINS_PER_MINUTE_PER_IP]).toBe(429);
+    await fresh.close();
+  });
+});
+
 describe('throttling under load', () => {
   it('lets no more than 5 of many simultaneous wrong guesses through to the password check', async () => {
     const email = 'parallel@example.test';

@@ -12,13 +12,15 @@ import { attemptLogin, toCurrentUser } from './service.ts';
 /** Only a path of this site may follow a sign-in (the one rule, shared with the web app). */
 export const safeNext = (next: string | undefined): string => safeNextPath(next);
 
-export async function authRoutes(app: FastifyInstance, opts: { db: Db }) {
+export async function authRoutes(app: FastifyInstance, opts: { db: Db; loginRateLimit: number }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post(
     '/login',
     {
-      config: { access: 'public' },
+      // besides 5 failures a minute per email and address: LOGIN_RATE_LIMIT (30) tries a minute
+      // from one address at all, against one password tried on many accounts (per app server)
+      config: { access: 'public', rateLimit: { max: opts.loginRateLimit, timeWindow: '1 minute' } },
       schema: {
         tags: ['auth'],
         summary: 'Sign in with an email and password (JSON or a form post)',
