@@ -38,17 +38,3 @@ export type Paged<T> = {
   current_page: number;
   last_page: number;
 };
-
-export const pageQuery = z.object({
-  page: z.coerce.number({ error: 'The page must be a number.' }).int().min(1, { error: 'The page must be at least 1.' }).default(1),
-});
-
-/** Money crosses the API as pounds with at most two decimals; it is pence everywhere else. */
-export const pounds = z
-  .number({ error: 'The amount must be a number.' })
-  .nonnegative({ error: 'The amount must not be negative.' })
-  .refine((v) => Number.isInteger(Math.round(v * 100)) && Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, {
-    error: 'The amount may have at most two decimal places.',
-  });
-export const toPence = (poundsValue: number): number => Math.round(poundsValue * 100);
-export const toPounds = (pence: number): number => pence / 100;

@@ -62,10 +62,6 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: WebOptions) => {
       .send(template().replace('<!--app-head-->', () => head));
   };
 
-  app.decorateReply('renderPage', function (this: FastifyReply, status = 200) {
-    return render(this.request, this, status);
-  });
-
   app.get('/*', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     if (pathname.startsWith('/api/') || pathname.startsWith('/oauth/') || pathname.startsWith('/assets/')) {
@@ -79,12 +75,6 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: WebOptions) => {
     return render(request, reply, known ? 200 : 404);
   });
 });
-
-declare module 'fastify' {
-  interface FastifyReply {
-    renderPage(status?: number): FastifyReply;
-  }
-}
 
 /** JSON that cannot close the script element it sits in. */
 function jsonForHtml(value: unknown): string {
