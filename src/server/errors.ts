@@ -1,3 +1,5 @@
+import { pgError } from './sql.ts';
+
 /** An error a route may throw to answer with a status and the DESIGN.md body shape. */
 export class HttpError extends Error {
   constructor(
@@ -28,6 +30,5 @@ export const unauthenticated = () => new HttpError(401, 'Unauthenticated.');
 
 /** The database refused a delete because a row still refers to it (a race with the check before). */
 export function isForeignKeyViolation(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string } }).cause ?? (error as { code?: string });
-  return cause?.code === '23503';
+  return pgError(error).code === '23503';
 }

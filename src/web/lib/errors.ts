@@ -1,3 +1,4 @@
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { ApiError } from './api.ts';
 
 /** Several messages for one field are shown one per line under it (spec §5). */
@@ -10,3 +11,10 @@ export const fieldErrors = (error: unknown): Record<string, string[]> =>
 
 export const errorMessage = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
+
+/** Puts a failed call's field errors under the form's fields; says whether there were any. */
+export function setFieldErrors<T extends FieldValues>(error: unknown, setError: UseFormSetError<T>): boolean {
+  const errors = fieldErrors(error);
+  for (const [field, messages] of Object.entries(errors)) setError(field as Path<T>, { message: joinMessages(messages) });
+  return Object.keys(errors).length > 0;
+}

@@ -2,9 +2,8 @@ import { and, asc, count, desc, eq, ilike, inArray, isNull, type SQL, sql } from
 import { type BookingFilter, type BookingPage, type BookingRow, PASSPORT_WARNING_MONTHS } from '../../../contract/bookings.ts';
 import type { Db } from '../../../db/client.ts';
 import { bookingCustomFieldAnswers, bookings, tripCustomFields, trips } from '../../../db/schema/index.ts';
+import { containsPattern as contains } from '../../sql.ts';
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
-const contains = (s: string) => `%${escapeLike(s)}%`;
 
 const warnBefore = sql.raw(`interval '${PASSPORT_WARNING_MONTHS} months'`);
 

@@ -3,6 +3,7 @@ import type { CreatedBooking } from '../../../contract/bookings.ts';
 import type { Db } from '../../../db/client.ts';
 import { bookings, trips, users } from '../../../db/schema/index.ts';
 import { validationError } from '../../errors.ts';
+import { pgError } from '../../sql.ts';
 import { makeBookingRef } from './ref.ts';
 
 type NewBooking = {
@@ -17,8 +18,8 @@ type NewBooking = {
 
 // a clash of random references, or two bookings making the same new user at once: both pass on a retry
 const isRetryable = (error: unknown) => {
-  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
-  return cause?.code === '23505' && (cause.constraint === 'bookings_ref_unique' || cause.constraint === 'users_email_lower_unique');
+  const cause = pgError(error);
+  return cause.code === '23505' && (cause.constraint === 'bookings_ref_unique' || cause.constraint === 'users_email_lower_unique');
 };
 
 export class BookingService {

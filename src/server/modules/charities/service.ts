@@ -8,6 +8,7 @@ import { filesDir, storeFile } from '../../../db/files.ts';
 import { bookings, charities, trips } from '../../../db/schema/index.ts';
 import { HttpError, isForeignKeyViolation, notFound, validationError } from '../../errors.ts';
 import { detectImage } from '../../uploads.ts';
+import { escapeLike } from '../../sql.ts';
 
 type Row = typeof charities.$inferSelect;
 
@@ -23,7 +24,6 @@ function toCharity(row: Row): Charity {
   };
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 
 export class CharityService {
   constructor(

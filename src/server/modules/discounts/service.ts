@@ -4,13 +4,13 @@ import { penceToPounds } from '../../../contract/money.ts';
 import type { Db } from '../../../db/client.ts';
 import { discounts, trips } from '../../../db/schema/index.ts';
 import { notFound, validationError } from '../../errors.ts';
+import { escapeLike, pgError } from '../../sql.ts';
 
 type Row = typeof discounts.$inferSelect & { tripName: string | null };
 
 // validity dates are calendar days kept as midnight; they cross the API as "yyyy-mm-ddT00:00:00"
 const toIso = (d: Date | null) => (d ? `${d.toISOString().slice(0, 10)}T00:00:00` : null);
 const fromDay = (day: string | null) => (day ? new Date(`${day}T00:00:00Z`) : null);
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 
 function toDiscount(row: Row): Discount {
   return {
@@ -122,8 +122,8 @@ export class DiscountService {
 
 /** Two people saving the same new code at once: the unique index decides, the loser gets the field error. */
 function uniqueCode(error: unknown): never {
-  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
-  if (cause?.code === '23505' && cause.constraint === 'discounts_code_lower_unique') {
+  const cause = pgError(error);
+  if (cause.code === '23505' && cause.constraint === 'discounts_code_lower_unique') {
     throw validationError({ code: ['The code has already been taken.'] });
   }
   throw error;

@@ -5,8 +5,8 @@ import { type Addon, type Trip, TRIPS_PER_PAGE, type TRIP_FUNDING, type TRIP_STA
 import type { Db } from '../../../db/client.ts';
 import { bookingAddons, countries, invoiceAddons, tripAddons, trips } from '../../../db/schema/index.ts';
 import { HttpError, isForeignKeyViolation, notFound, validationError } from '../../errors.ts';
+import { escapeLike } from '../../sql.ts';
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 const today = () => new Date().toISOString().slice(0, 10);
 
 // qualified by hand: a bare "id" inside the subquery would be the booking's own id

@@ -6,10 +6,10 @@ import type { Db, Tx } from '../../../db/client.ts';
 import { bookings, oauthAccessTokens, oauthRefreshTokens, personalAccessTokens, sessions, users } from '../../../db/schema/index.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { generatePassword, hashPassword } from '../auth/password.ts';
+import { escapeLike, pgError } from '../../sql.ts';
 
 const LAST_ADMIN = 'Tripdesk needs at least one Administrator: make another user an Administrator first.';
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
 // qualified by hand: drizzle leaves columns bare in a one-table select, and a bare "id" here would be bookings.id
 const bookingsCount = sql<number>`(select count(*) from ${bookings} b where b.user_id = ${users}.id)`.mapWith(Number);
 
@@ -170,8 +170,8 @@ export class UserService {
 }
 
 function uniqueEmail(error: unknown): never {
-  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
-  if (cause?.code === '23505' && cause.constraint === 'users_email_lower_unique') {
+  const cause = pgError(error);
+  if (cause.code === '23505' && cause.constraint === 'users_email_lower_unique') {
     throw validationError({ email: ['The email has already been taken.'] });
   }
   throw error;

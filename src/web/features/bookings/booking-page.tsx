@@ -11,7 +11,7 @@ import NotFoundPage from '../../components/not-found-page.tsx';
 import { PageLoader } from '../../components/page-loader.tsx';
 import { StatusBadge, type Tone, ToneBadge } from '../../components/status-badge.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { errorMessage, joinMessages } from '../../lib/errors.ts';
+import { errorMessage, setFieldErrors } from '../../lib/errors.ts';
 import { formatLongDate, formatMoney } from '../../lib/format.ts';
 import { bookingKeys, updateBooking, useBooking } from './api/bookings.ts';
 
@@ -224,9 +224,7 @@ function EditBooking({ booking: b, onDone }: { booking: BookingDetail; onDone: (
       void queryClient.invalidateQueries({ queryKey: ['bookings', 'list'] });
       onDone();
     } catch (error) {
-      if (error instanceof ApiError && error.errors) {
-        for (const [field, messages] of Object.entries(error.errors)) form.setError(field as keyof Values, { message: joinMessages(messages) });
-      } else setFailure(errorMessage(error));
+      if (!setFieldErrors(error, form.setError)) setFailure(errorMessage(error));
     }
   });
   const text = (name: keyof Values, label: string, span = 6) => (

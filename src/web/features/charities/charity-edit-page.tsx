@@ -10,7 +10,7 @@ import { path } from '../../../contract/paths.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { PageLoader } from '../../components/page-loader.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { errorMessage, joinMessages } from '../../lib/errors.ts';
+import { errorMessage, joinMessages, setFieldErrors } from '../../lib/errors.ts';
 import { pushFlash } from '../../lib/flash.ts';
 import NotFoundPage from '../../components/not-found-page.tsx';
 import { charityKeys, deleteCharity, deleteCharityLogo, updateCharity, uploadCharityLogo, useCharity } from './api/charities.ts';
@@ -63,9 +63,7 @@ function CharityForm({ charity }: { charity: Charity }) {
       if (error instanceof ApiError) {
         // a reply from the server: its message above the form, field errors under the fields
         setFailure(error.message);
-        for (const [field, messages] of Object.entries(error.errors ?? {})) {
-          form.setError(field as keyof FormValues, { message: joinMessages(messages) });
-        }
+        setFieldErrors(error, form.setError);
       } else {
         setFailure(errorMessage(error));
       }

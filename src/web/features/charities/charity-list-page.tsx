@@ -8,8 +8,7 @@ import type { z } from 'zod';
 import { createCharitySchema, DEFAULT_CHARITY_TYPE } from '../../../contract/charities.ts';
 import { path } from '../../../contract/paths.ts';
 import { PageLoader } from '../../components/page-loader.tsx';
-import { ApiError } from '../../lib/api.ts';
-import { errorMessage, joinMessages } from '../../lib/errors.ts';
+import { errorMessage, setFieldErrors } from '../../lib/errors.ts';
 import { showFlash } from '../../lib/flash.ts';
 import { charityKeys, createCharity, useCharities } from './api/charities.ts';
 import { charityTypeOptions } from './charity-type-options.ts';
@@ -38,13 +37,7 @@ export default function CharityListPage() {
       await queryClient.invalidateQueries({ queryKey: charityKeys.all });
       showFlash('Charity record has been added');
     } catch (error) {
-      if (error instanceof ApiError && error.errors) {
-        for (const [field, messages] of Object.entries(error.errors)) {
-          form.setError(field as keyof AddForm, { message: joinMessages(messages) });
-        }
-      } else {
-        setAddFailure(errorMessage(error));
-      }
+      if (!setFieldErrors(error, form.setError)) setAddFailure(errorMessage(error));
     }
   });
 

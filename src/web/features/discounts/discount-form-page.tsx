@@ -12,7 +12,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { PageLoader } from '../../components/page-loader.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { DISCOUNT_UPDATED_MS } from '../../lib/constants.ts';
-import { errorMessage, joinMessages } from '../../lib/errors.ts';
+import { errorMessage, setFieldErrors } from '../../lib/errors.ts';
 import { pushFlash } from '../../lib/flash.ts';
 import NotFoundPage from '../../components/not-found-page.tsx';
 import { createDiscount, deleteDiscount, discountKeys, updateDiscount, useDiscount, useTripSelect } from './api/discounts.ts';
@@ -104,13 +104,7 @@ function DiscountForm({ discount, trips }: { discount: Discount | null; trips: T
         navigate(path('discount-list'));
       }
     } catch (error) {
-      if (error instanceof ApiError && error.errors) {
-        for (const [field, messages] of Object.entries(error.errors)) {
-          form.setError(field as keyof FormValues, { message: joinMessages(messages) });
-        }
-      } else {
-        setFailure(errorMessage(error));
-      }
+      if (!setFieldErrors(error, form.setError)) setFailure(errorMessage(error));
     }
   });
 

@@ -10,7 +10,7 @@ import { path } from '../../../contract/paths.ts';
 import { type Trip, updateTripSchema } from '../../../contract/trips.ts';
 import { PageLoader } from '../../components/page-loader.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { errorMessage, joinMessages } from '../../lib/errors.ts';
+import { errorMessage, setFieldErrors } from '../../lib/errors.ts';
 import NotFoundPage from '../../components/not-found-page.tsx';
 import { AddonsPanel } from './addons-panel.tsx';
 import { tripKeys, updateTrip, useCountries, useTrip } from './api/trips.ts';
@@ -96,7 +96,7 @@ function TripForm({ trip }: { trip: Trip }) {
     } catch (error) {
       if (error instanceof ApiError) {
         setFailure(error.message);
-        for (const [field, messages] of Object.entries(error.errors ?? {})) form.setError(field as keyof Values, { message: joinMessages(messages) });
+        setFieldErrors(error, form.setError);
       } else {
         setFailure(errorMessage(error));
       }

@@ -10,7 +10,7 @@ import { MIN_PASSWORD_LENGTH, updateUserSchema, type User } from '../../../contr
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { PageLoader } from '../../components/page-loader.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { errorMessage, joinMessages } from '../../lib/errors.ts';
+import { errorMessage, setFieldErrors } from '../../lib/errors.ts';
 import { pushFlash } from '../../lib/flash.ts';
 import { useCurrentUser } from '../../lib/session.tsx';
 import NotFoundPage from '../../components/not-found-page.tsx';
@@ -74,9 +74,7 @@ function UserForm({ user }: { user: User }) {
     } catch (error) {
       if (error instanceof ApiError) {
         setFailure(error.message);
-        for (const [field, messages] of Object.entries(error.errors ?? {})) {
-          form.setError(field as keyof FormValues, { message: joinMessages(messages) });
-        }
+        setFieldErrors(error, form.setError);
       } else {
         setFailure(errorMessage(error));
       }

@@ -11,7 +11,7 @@ import { createUserSchema, DEFAULT_ROLE, userCreatedMessage } from '../../../con
 import { PageLoader } from '../../components/page-loader.tsx';
 import { Pagination } from '../../components/pagination.tsx';
 import { ApiError } from '../../lib/api.ts';
-import { joinMessages } from '../../lib/errors.ts';
+import { setFieldErrors } from '../../lib/errors.ts';
 import { showFlash } from '../../lib/flash.ts';
 import { formatShortDate } from '../../lib/format.ts';
 import { createUser, userKeys, useUsers } from './api/users.ts';
@@ -44,9 +44,7 @@ export default function UserListPage() {
     } catch (error) {
       if (error instanceof ApiError) {
         setFailure(error.message);
-        for (const [field, messages] of Object.entries(error.errors ?? {})) {
-          form.setError(field as keyof AddForm, { message: joinMessages(messages) });
-        }
+        setFieldErrors(error, form.setError);
       } else {
         setFailure('Sorry, an unknown error occurred. Please refresh the page and try again.');
       }
