@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paged } from './common.ts';
 
 export const BOOKING_TITLES = ['Mr', 'Mrs', 'Miss', 'Ms', 'Mx', 'Dr'] as const;
 
@@ -183,15 +184,7 @@ export const bookingRowSchema = z.object({
 });
 export type BookingRow = z.infer<typeof bookingRowSchema>;
 
-export const bookingPageSchema = z.object({
-  data: z.array(bookingRowSchema),
-  total: z.number().int(),
-  from: z.number().int().nullable(),
-  to: z.number().int().nullable(),
-  per_page: z.number().int(),
-  current_page: z.number().int(),
-  last_page: z.number().int(),
-});
+export const bookingPageSchema = paged(bookingRowSchema);
 export type BookingPage = z.infer<typeof bookingPageSchema>;
 
 // ---- one booking (the booking page) ----

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseDdMmYyyy } from './dates.ts';
 import { poundsToPence } from './money.ts';
+import { paged } from './common.ts';
 
 export const TRIP_TYPES = ['charity', 'open', 'school'] as const;
 export const TRIP_TYPE_LABELS: Record<(typeof TRIP_TYPES)[number], string> = { charity: 'Charity', open: 'Open', school: 'School' };
@@ -140,15 +141,7 @@ export const tripSchema = z.object({
 });
 export type Trip = z.infer<typeof tripSchema>;
 
-export const tripPageSchema = z.object({
-  data: z.array(tripSchema),
-  total: z.number().int(),
-  from: z.number().int().nullable(),
-  to: z.number().int().nullable(),
-  per_page: z.number().int(),
-  current_page: z.number().int(),
-  last_page: z.number().int(),
-});
+export const tripPageSchema = paged(tripSchema);
 export type TripPage = z.infer<typeof tripPageSchema>;
 
 // ---- add-ons ----
