@@ -35,6 +35,10 @@ const envSchema = z
       .regex(/^smtps?:\/\/.+/, { error: 'must be an smtp:// or smtps:// URL' })
       .optional(),
     MAIL_FROM: z.string().default('Tripdesk <no-reply@tripdesk.local>'),
+    OPERATOR_NAME: z.string().default('Tripdesk Adventures Ltd'),
+    // lines separated by "|" or new lines, as printed on invoices
+    OPERATOR_ADDRESS: z.string().default('1 High Street|London|EC1A 1AA'),
+    PERSONAL_TOKEN_DAYS: positiveInt('a whole number of days').default(365),
     SEED_DEMO: flag.optional(),
     LOGIN_RATE_LIMIT: positiveInt('a whole number of sign-in attempts').default(30),
     TRUST_PROXY: z.string().optional(),
@@ -58,6 +62,11 @@ export type Config = {
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** the operator as printed on invoices */
+  operatorName: string;
+  operatorAddress: string[];
+  /** how long a personal access token lives */
+  personalTokenDays: number;
   seedDemo: boolean;
   /** sign-in attempts a minute from one address, whatever the account */
   loginRateLimit: number;
@@ -96,6 +105,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
+    operatorName: env.OPERATOR_NAME,
+    operatorAddress: env.OPERATOR_ADDRESS.split(/\||\n/).map((line) => line.trim()).filter(Boolean),
+    personalTokenDays: env.PERSONAL_TOKEN_DAYS,
     seedDemo: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
     loginRateLimit: env.LOGIN_RATE_LIMIT,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

@@ -52,6 +52,9 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     adminPassword: undefined,
     smtpUrl: undefined,
     mailFrom: 'Tripdesk <no-reply@tripdesk.test>',
+    operatorName: 'Tripdesk Test Adventures Ltd',
+    operatorAddress: ['1 Test Street', 'London', 'EC1A 1AA'],
+    personalTokenDays: 365,
     seedDemo: false,
     // tests sign in many times from one address; the limit itself has a test of its own
     loginRateLimit: 10_000,
