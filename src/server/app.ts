@@ -17,6 +17,9 @@ import { customFieldRoutes } from './modules/custom-fields/routes.ts';
 import { documentRoutes } from './modules/documents/routes.ts';
 import { bookingRoutes } from './modules/bookings/routes.ts';
 import { overviewRoutes } from './modules/overview/routes.ts';
+import { invoiceRoutes } from './modules/invoices/routes.ts';
+import { noteRoutes } from './modules/notes/routes.ts';
+import { createMailer, type Mailer } from './mail.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -26,6 +29,8 @@ export type AppDeps = {
   config: Config;
   db: Db;
   logger?: FastifyServerOptions['logger'];
+  /** how email leaves; by default from the configuration (SMTP_URL, else .eml files) */
+  mailer?: Mailer;
 };
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -77,6 +82,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(customFieldRoutes, { db });
   await app.register(documentRoutes, { db, dataDir: config.dataDir, secret: config.sessionSecret });
   await app.register(bookingRoutes, { db, dataDir: config.dataDir });
+  await app.register(invoiceRoutes, {
+    db,
+    operator: { name: config.operatorName, address: config.operatorAddress },
+    mailer: deps.mailer ?? createMailer(config),
+  });
+  await app.register(noteRoutes, { db });
 
   await app.register(webPlugin, { reloadTemplate: config.env === 'development' });
 

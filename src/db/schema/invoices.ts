@@ -15,10 +15,7 @@ import { discounts } from './discounts.ts';
 import { tripAddons } from './trips.ts';
 import { users } from './users.ts';
 
-export const INVOICE_TYPES = ['deposit', 'balance', 'addon', 'other'] as const;
-export const TRANSACTION_TYPES = ['payment', 'refund'] as const;
-// STRIPE is the card payment provider
-export const PROCESSORS = ['STRIPE', 'BACS', 'CHEQUE', 'OTHER'] as const;
+// the CHECKs below spell out INVOICE_TYPES, TRANSACTION_TYPES and PROCESSORS of src/contract/invoices.ts
 
 /**
  * Totals, outstanding amount, paid flag and status are derived from items, add-ons,

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+// ---- booking notes (spec §2 Notes panel, §3 Booking note, §7 Booking notes) ----
+
+export const NOTES_EMPTY_TEXT = 'There are no notes for this booking.';
+/** Longest note, in characters of HTML as the editor sends it. */
+export const NOTE_MAX_LENGTH = 50_000;
+
+const noteText = z
+  .string({ error: 'The note field is required.' })
+  .max(NOTE_MAX_LENGTH, { error: `The note must not be longer than ${NOTE_MAX_LENGTH.toLocaleString('en-GB')} characters.` });
+
+export const noteQuery = z.object({
+  booking_id: z.coerce.number({ error: 'The booking field is required.' }).int().positive({ error: 'The booking field is required.' }),
+});
+
+export const createNoteSchema = z.object({
+  booking_id: z.coerce.number({ error: 'The booking field is required.' }).int().positive({ error: 'The booking field is required.' }),
+  note_text: noteText,
+});
+export type CreateNoteInput = z.input<typeof createNoteSchema>;
+
+export const updateNoteSchema = z.object({ note_text: noteText });
+
+export const noteSchema = z.object({
+  id: z.number().int(),
+  booking_id: z.number().int(),
+  /** HTML, sanitised by the server with an allow-list */
+  note_text: z.string(),
+  user: z.object({ name: z.string(), email: z.string() }).nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  ip_address: z.string().nullable(),
+});
+export type Note = z.infer<typeof noteSchema>;

@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Config } from './config.ts';
+
+export type OutgoingMail = {
+  to: { name: string; address: string };
+  subject: string;
+  text: string;
+  html: string;
+  attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
+};
+
+export type Mailer = { send(mail: OutgoingMail): Promise<void> };
+
+/**
+ * Email through the SMTP server of SMTP_URL; without one, each message is written as an .eml
+ * file in DATA_DIR/mail (open it in any mail program), so nothing is silently dropped.
+ */
+export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>): Mailer {
+  if (config.smtpUrl) {
+    const transport = nodemailer.createTransport(config.smtpUrl);
+    return {
+      async send(mail) {
+        await transport.sendMail({ from: config.mailFrom, ...mail });
+      },
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const dir = path.join(config.dataDir, 'mail');
+  return {
+    async send(mail) {
+      const info = await transport.sendMail({ from: config.mailFrom, ...mail });
+      await mkdir(dir, { recursive: true });
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
+      await writeFile(path.join(dir, name), info.message as Buffer, { mode: 0o600 });
+    },
+  };
+}

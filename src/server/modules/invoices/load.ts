@@ -1,0 +1,91 @@
+import { asc, eq, inArray, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Invoice, InvoiceType, Processor, TransactionType } from '../../../contract/invoices.ts';
+import { penceToPounds } from '../../../contract/money.ts';
+import type { Db } from '../../../db/client.ts';
+import { invoiceAddons, invoiceItems, invoices, transactions, users } from '../../../db/schema/index.ts';
+import { type InvoiceMoney, summarise, type Summary, ukToday } from './money.ts';
+
+const creator = alias(users, 'creator');
+const deleter = alias(users, 'deleter');
+const fullName = (u: { firstName: string | null; lastName: string | null } | null) =>
+  u && u.firstName !== null ? `${u.firstName} ${u.lastName}` : null;
+
+export type LoadedInvoice = { reply: Invoice; money: InvoiceMoney; summary: Summary; transactionIds: number[] };
+
+/** Invoices with their items, add-ons and every payment and refund, summed by the money rules. */
+export async function loadInvoices(db: Db, where: SQL): Promise<LoadedInvoice[]> {
+  const rows = await db.select().from(invoices).where(where).orderBy(asc(invoices.invoiceDate), asc(invoices.id));
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [items, addons, entries] = await Promise.all([
+    db.select().from(invoiceItems).where(inArray(invoiceItems.invoiceId, ids)).orderBy(asc(invoiceItems.sortOrder), asc(invoiceItems.id)),
+    db.select().from(invoiceAddons).where(inArray(invoiceAddons.invoiceId, ids)).orderBy(asc(invoiceAddons.addonId)),
+    db
+      .select({
+        t: transactions,
+        creator: { firstName: creator.firstName, lastName: creator.lastName },
+        deleter: { firstName: deleter.firstName, lastName: deleter.lastName },
+      })
+      .from(transactions)
+      .leftJoin(creator, eq(creator.id, transactions.createdBy))
+      .leftJoin(deleter, eq(deleter.id, transactions.deletedBy))
+      .where(inArray(transactions.invoiceId, ids))
+      .orderBy(asc(transactions.date), asc(transactions.id)),
+  ]);
+  const today = ukToday();
+  return rows.map((inv) => {
+    const its = items.filter((i) => i.invoiceId === inv.id);
+    const ads = addons.filter((a) => a.invoiceId === inv.id);
+    const txs = entries.filter((e) => e.t.invoiceId === inv.id);
+    const money: InvoiceMoney = {
+      itemsPence: its.map((i) => i.amountPence),
+      addonsPence: ads.map((a) => a.pricePence),
+      discountPence: inv.discountPence,
+      dueDate: inv.dueDate,
+      entries: txs.map(({ t }) => ({ type: t.type as TransactionType, amountPence: t.amountPence, deleted: t.deletedAt !== null })),
+    };
+    const s = summarise(money, today);
+    const reply: Invoice = {
+      id: inv.id,
+      booking_id: inv.bookingId,
+      invoice_date: inv.invoiceDate,
+      due_date: inv.dueDate,
+      type: inv.type as InvoiceType,
+      invoice_ref: inv.invoiceRef,
+      description: inv.description,
+      items: its.map((i) => ({ description: i.description, amount: penceToPounds(i.amountPence) })),
+      addons: ads.map((a) => ({ id: a.addonId, name: a.name, price: penceToPounds(a.pricePence) })),
+      total: penceToPounds(s.totalPence),
+      payment_received: penceToPounds(s.receivedPence),
+      refunded: penceToPounds(s.refundedPence),
+      outstanding: penceToPounds(s.outstandingPence),
+      status: s.status,
+      paid: s.paid,
+      discount_amount: penceToPounds(s.discountPence),
+      discount_code: inv.discountCode,
+      sent_at: inv.sentAt?.toISOString() ?? null,
+      created_at: inv.createdAt.toISOString(),
+      transactions: txs.map(({ t, creator, deleter }) => toTransaction(t, fullName(creator), fullName(deleter))),
+    };
+    return { reply, money, summary: s, transactionIds: txs.map(({ t }) => t.id) };
+  });
+}
+
+export function toTransaction(t: typeof transactions.$inferSelect, createdBy: string | null, deletedBy: string | null): Invoice['transactions'][number] {
+  return {
+    id: t.id,
+    booking_id: t.bookingId,
+    invoice_id: t.invoiceId,
+    invoice_type: t.invoiceType as InvoiceType,
+    amount: penceToPounds(t.amountPence),
+    type: t.type as TransactionType,
+    processor: t.processor as Processor,
+    date: t.date,
+    created_at: t.createdAt.toISOString(),
+    created_by: createdBy,
+    notes: t.notes,
+    deleted_at: t.deletedAt?.toISOString() ?? null,
+    deleted_by: deletedBy,
+  };
+}

@@ -1,0 +1,79 @@
+import PDFDocument from 'pdfkit';
+import type { InvoiceDocument } from '../../../contract/invoices.ts';
+
+const money = (pounds: number) => `£${pounds.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const day = (iso: string) => new Date(iso.slice(0, 10) + 'T00:00:00Z').toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** The invoice as an A4 PDF: the same content as the printable page at /invoices/{id}. */
+export function invoicePdf(doc: InvoiceDocument): Promise<Buffer> {
+  const { invoice, operator, customer, booking, trip } = doc;
+  const pdf = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Invoice ${invoice.invoice_ref}`, Author: operator.name } });
+  const chunks: Buffer[] = [];
+  pdf.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    pdf.on('end', () => resolve(Buffer.concat(chunks)));
+    pdf.on('error', reject);
+  });
+
+  const left = 50;
+  const right = pdf.page.width - 50;
+  const width = right - left;
+
+  pdf.font('Helvetica-Bold').fontSize(16).text(operator.name, left, 50);
+  pdf.font('Helvetica').fontSize(10).text(operator.address.join('\n'));
+  pdf.font('Helvetica-Bold').fontSize(22).text('INVOICE', left, 50, { width, align: 'right' });
+  pdf.font('Helvetica').fontSize(10);
+  pdf.text(`Reference: ${invoice.invoice_ref}`, { width, align: 'right' });
+  pdf.text(`Date: ${day(invoice.invoice_date)}`, { width, align: 'right' });
+  pdf.text(`Due: ${day(invoice.due_date)}`, { width, align: 'right' });
+
+  pdf.moveDown(3);
+  const y = Math.max(pdf.y, 150);
+  pdf.font('Helvetica-Bold').text('Bill to', left, y);
+  pdf.font('Helvetica').text([customer.name, ...customer.address, customer.email].join('\n'));
+  pdf.font('Helvetica-Bold').text('Booking', left + width / 2, y);
+  pdf.font('Helvetica').text(`${booking.ref}\n${trip.name}\n${day(trip.departure)} to ${day(trip.return)}`, left + width / 2);
+
+  pdf.moveDown(2);
+  pdf.font('Helvetica-Bold').fontSize(12).text(invoice.description, left);
+  pdf.moveDown(0.5);
+
+  const row = (label: string, amount: string, bold = false) => {
+    pdf.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(10);
+    const top = pdf.y;
+    pdf.text(label, left, top, { width: width - 110 });
+    const after = pdf.y;
+    pdf.text(amount, right - 100, top, { width: 100, align: 'right' });
+    pdf.y = Math.max(after, pdf.y) + 4;
+  };
+  const rule = () => {
+    pdf.moveTo(left, pdf.y).lineTo(right, pdf.y).strokeColor('#999999').lineWidth(0.5).stroke();
+    pdf.y += 6;
+  };
+
+  row('Description', 'Amount', true);
+  rule();
+  for (const item of invoice.items) row(item.description, money(item.amount));
+  for (const addon of invoice.addons) row(`Add-on: ${addon.name}`, money(addon.price));
+  rule();
+  if (invoice.discount_amount > 0) row(`Discount${invoice.discount_code ? ` (${invoice.discount_code})` : ''}`, `-${money(invoice.discount_amount)}`);
+  row('Total', money(invoice.total), true);
+  row('Payments received', money(invoice.payment_received));
+  row('Outstanding', money(invoice.outstanding), true);
+
+  const live = invoice.transactions.filter((t) => t.deleted_at === null);
+  if (live.length) {
+    pdf.moveDown();
+    pdf.font('Helvetica-Bold').text('Payments and refunds', left);
+    pdf.moveDown(0.3);
+    for (const t of live) row(`${day(t.date)} · ${t.type === 'refund' ? 'Refund' : 'Payment'}`, `${t.type === 'refund' ? '-' : ''}${money(t.amount)}`);
+  }
+
+  pdf.moveDown(2);
+  pdf.font('Helvetica').fontSize(10).text(
+    invoice.paid ? 'This invoice is paid in full. Thank you.' : `Please pay ${money(invoice.outstanding)} by ${day(invoice.due_date)}, quoting ${invoice.invoice_ref}.`,
+    left,
+  );
+  pdf.end();
+  return done;
+}

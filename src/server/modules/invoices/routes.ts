@@ -1,0 +1,117 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
+import {
+  TRANSACTION_DONE_MESSAGE,
+  createInvoiceSchema,
+  createStandardInvoiceSchema,
+  createTransactionSchema,
+  invoiceDocumentSchema,
+  invoiceQuery,
+  invoiceSchema,
+  invoiceSendParams,
+  invoiceSentSchema,
+  transactionSchema,
+} from '../../../contract/invoices.ts';
+import type { Db } from '../../../db/client.ts';
+import type { Mailer } from '../../mail.ts';
+import { invoicePdf } from './pdf.ts';
+import { InvoiceService, type Operator } from './service.ts';
+import { TransactionService } from './transactions.ts';
+
+const tags = ['invoices'];
+const idempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .trim()
+    .min(1, { error: 'The Idempotency-Key header must not be empty.' })
+    .max(255, { error: 'The Idempotency-Key header must not be longer than 255 characters.' })
+    .optional(),
+});
+
+export async function invoiceRoutes(app: FastifyInstance, opts: { db: Db; operator: Operator; mailer: Mailer }) {
+  const invoices = new InvoiceService(opts.db, opts.operator, opts.mailer);
+  const transactions = new TransactionService(opts.db);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/invoices',
+    { schema: { tags, summary: 'A booking’s invoices, with totals, status and every payment and refund', querystring: invoiceQuery, response: { 200: z.array(invoiceSchema), 422: validationErrorSchema } } },
+    async (request) => invoices.list(request.query.booking_id),
+  );
+  r.get(
+    '/api/invoices/:id',
+    { schema: { tags, summary: 'One invoice with the operator, customer, booking and trip, as printed', params: idParam, response: { 200: invoiceDocumentSchema, 404: messageSchema } } },
+    async (request) => invoices.document(request.params.id),
+  );
+  r.get(
+    '/api/invoices/:id/pdf',
+    { schema: { tags, summary: 'The invoice as a PDF', params: idParam } },
+    async (request, reply) => {
+      const doc = await invoices.document(request.params.id);
+      const pdf = await invoicePdf(doc);
+      return reply
+        .type('application/pdf')
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `inline; filename="${doc.invoice.invoice_ref.replace(/[^\w.-]/g, '_')}.pdf"`)
+        .send(pdf);
+    },
+  );
+  r.post(
+    '/api/bookings/:id/invoices',
+    {
+      schema: {
+        tags,
+        summary: 'Raise the standard deposit or balance invoice of a booking',
+        params: idParam,
+        body: createStandardInvoiceSchema,
+        response: { 201: invoiceSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await invoices.createStandard(request.params.id, request.body, request.user!.id)),
+  );
+  r.post(
+    '/api/invoices',
+    { schema: { tags, summary: 'Raise a custom invoice (items and add-ons)', body: createInvoiceSchema, response: { 201: invoiceSchema, 422: validationErrorSchema } } },
+    async (request, reply) => reply.status(201).send(await invoices.createCustom(request.body, request.user!.id)),
+  );
+  r.delete(
+    '/api/invoices/:id',
+    { schema: { tags, summary: 'Delete an invoice that has no payments or refunds', params: idParam, response: { 204: z.null(), 404: messageSchema, 422: validationErrorSchema } } },
+    async (request, reply) => {
+      await invoices.delete(request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+  r.post(
+    '/api/bookings/:id/invoices/:invoiceId/send',
+    { schema: { tags, summary: 'Email the invoice to the customer as a PDF', params: invoiceSendParams, response: { 200: invoiceSentSchema, 404: messageSchema, 422: validationErrorSchema } } },
+    async (request) => invoices.send(request.params.id, request.params.invoiceId),
+  );
+  r.post(
+    '/api/transactions',
+    {
+      schema: {
+        tags,
+        summary: 'Record a payment or a refund (send an Idempotency-Key header to make retries safe)',
+        headers: idempotencyHeaders,
+        body: createTransactionSchema,
+        response: { 201: transactionSchema.extend({ message: z.string() }), 422: validationErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const { transaction, replayed } = await transactions.create(request.body, request.headers['idempotency-key'], request.user!.id);
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return reply.status(201).send({ ...transaction, message: TRANSACTION_DONE_MESSAGE });
+    },
+  );
+  r.delete(
+    '/api/transactions/:id',
+    { schema: { tags, summary: 'Strike out a payment or refund (kept in the history, left out of totals)', params: idParam, response: { 204: z.null(), 404: messageSchema, 422: validationErrorSchema } } },
+    async (request, reply) => {
+      await transactions.delete(request.params.id, request.user!.id);
+      return reply.status(204).send(null);
+    },
+  );
+}

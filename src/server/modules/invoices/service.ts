@@ -1,0 +1,323 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import {
+  BALANCE_DUE_DAYS_BEFORE_DEPARTURE,
+  DEPOSIT_DUE_DAYS,
+  INVOICE_SENT_MESSAGE,
+  type Invoice,
+  type InvoiceDocument,
+  type InvoiceType,
+  type createInvoiceSchema,
+  type createStandardInvoiceSchema,
+} from '../../../contract/invoices.ts';
+import type { z } from 'zod';
+import { type Db, queryRows, type Tx } from '../../../db/client.ts';
+import { bookingAddons, bookings, discounts, invoiceAddons, invoiceItems, invoices, transactions, tripAddons, trips } from '../../../db/schema/index.ts';
+import { HttpError, notFound, validationError } from '../../errors.ts';
+import { pgError } from '../../sql.ts';
+import type { Mailer } from '../../mail.ts';
+import { loadInvoices } from './load.ts';
+import { addDays, appliedDiscount, balanceDue, billsTripCost, discountRefusal, ukToday } from './money.ts';
+import { invoicePdf } from './pdf.ts';
+
+type StandardValues = z.output<typeof createStandardInvoiceSchema>;
+type CustomValues = z.output<typeof createInvoiceSchema>;
+type NewInvoice = {
+  bookingId: number;
+  tripId: number;
+  type: InvoiceType;
+  invoiceRef: string | null;
+  description: string;
+  invoiceDate: string;
+  dueDate: string;
+  items: Array<{ description: string; amountPence: number }>;
+  addons: Array<{ addonId: number; name: string; pricePence: number }>;
+  discountCode: string | null;
+  createdBy: number;
+};
+
+export type Operator = { name: string; address: string[] };
+
+export class InvoiceService {
+  constructor(
+    private readonly db: Db,
+    private readonly operator: Operator,
+    private readonly mailer: Mailer,
+  ) {}
+
+  async list(bookingId: number): Promise<Invoice[]> {
+    const [booking] = await this.db.select({ id: bookings.id }).from(bookings).where(eq(bookings.id, bookingId));
+    if (!booking) throw validationError({ booking_id: ['The selected booking is invalid.'] });
+    return (await loadInvoices(this.db, eq(invoices.bookingId, bookingId))).map((i) => i.reply);
+  }
+
+  async get(id: number): Promise<Invoice> {
+    const [loaded] = await loadInvoices(this.db, eq(invoices.id, id));
+    if (!loaded) throw notFound('Invoice not found.');
+    return loaded.reply;
+  }
+
+  /** Everything the printed invoice and its PDF show. */
+  async document(id: number): Promise<InvoiceDocument> {
+    const invoice = await this.get(id);
+    const [row] = await this.db
+      .select({ b: bookings, trip: { name: trips.name, departure: trips.departureDate, return: trips.returnDate } })
+      .from(bookings)
+      .innerJoin(trips, eq(trips.id, bookings.tripId))
+      .where(eq(bookings.id, invoice.booking_id));
+    const b = row!.b;
+    return {
+      invoice,
+      operator: this.operator,
+      customer: {
+        name: [b.title, b.firstName, b.lastName].filter(Boolean).join(' '),
+        email: b.email,
+        address: [b.address1, b.address2, b.address3, b.address4, b.postCode].filter((l): l is string => Boolean(l)),
+      },
+      booking: { id: b.id, ref: b.ref },
+      trip: row!.trip,
+    };
+  }
+
+  /**
+   * The standard deposit or balance invoice, worked out from the trip and what was billed
+   * before. The booking is locked meanwhile, so two at once cannot both bill the same money.
+   */
+  async createStandard(bookingId: number, v: StandardValues, userId: number): Promise<Invoice> {
+    const id = await this.db.transaction(async (tx) => {
+      const booking = await lockBooking(tx, bookingId);
+      if (!booking) throw notFound('Booking not found.');
+      const [trip] = await tx.select().from(trips).where(eq(trips.id, booking.tripId));
+      const today = ukToday();
+      const earlier = await tx.select({ id: invoices.id, type: invoices.type }).from(invoices).where(eq(invoices.bookingId, bookingId));
+      if (v.invoice_type === 'deposit') {
+        if (earlier.some((i) => i.type === 'deposit')) throw new HttpError(422, 'This booking already has a deposit invoice.');
+        if (trip!.depositPence <= 0) throw new HttpError(422, 'The trip has no deposit set, so there is nothing to invoice.');
+        return this.insert(tx, {
+          bookingId,
+          tripId: trip!.id,
+          type: 'deposit',
+          invoiceRef: null,
+          description: `Deposit for ${trip!.name}`,
+          invoiceDate: today,
+          dueDate: addDays(today, DEPOSIT_DUE_DAYS),
+          items: [{ description: 'Trip deposit', amountPence: trip!.depositPence }],
+          addons: [],
+          discountCode: v.discount_code,
+          createdBy: userId,
+        });
+      }
+      const billedIds = earlier.filter((i) => billsTripCost(i.type as InvoiceType)).map((i) => i.id);
+      const [billed] = billedIds.length
+        ? await tx.select({ pence: sql<string>`coalesce(sum(${invoiceItems.amountPence}), 0)` }).from(invoiceItems).where(inArray(invoiceItems.invoiceId, billedIds))
+        : [{ pence: '0' }];
+      const addons = await uninvoicedAddons(tx, bookingId);
+      const due = balanceDue({
+        costPence: trip!.costPence,
+        travelBasisDiscountPence: booking.travelBasisDiscountPence,
+        earlierBilledPence: Number(billed!.pence),
+        uninvoicedAddonsPence: addons.map((a) => a.pricePence),
+      });
+      if (due.totalPence <= 0) throw new HttpError(422, 'Nothing is left to invoice on this booking: the trip cost and its add-ons have been billed.');
+      const departureDue = addDays(trip!.departureDate, -BALANCE_DUE_DAYS_BEFORE_DEPARTURE);
+      return this.insert(tx, {
+        bookingId,
+        tripId: trip!.id,
+        type: 'balance',
+        invoiceRef: null,
+        description: `Balance for ${trip!.name}`,
+        invoiceDate: today,
+        dueDate: departureDue > today ? departureDue : today,
+        items: due.tripPence > 0 ? [{ description: 'Trip balance', amountPence: due.tripPence }] : [],
+        addons,
+        discountCode: v.discount_code,
+        createdBy: userId,
+      });
+    });
+    return this.get(id);
+  }
+
+  /** A custom invoice from the New Invoice dialog. */
+  async createCustom(v: CustomValues, userId: number): Promise<Invoice> {
+    const id = await this.db.transaction(async (tx) => {
+      const booking = await lockBooking(tx, v.booking_id);
+      if (!booking) throw validationError({ booking_id: ['The selected booking is invalid.'] });
+      const open = await uninvoicedAddons(tx, v.booking_id);
+      const chosen = v.addons.map((addonId) => open.find((a) => a.addonId === addonId));
+      if (chosen.some((a) => !a)) throw validationError({ addons: ['An add-on chosen is not on this booking or has already been invoiced.'] });
+      return this.insert(tx, {
+        bookingId: v.booking_id,
+        tripId: booking.tripId,
+        type: v.type,
+        invoiceRef: v.invoice_ref,
+        description: v.description,
+        invoiceDate: v.invoice_date,
+        dueDate: v.due_date,
+        items: v.items.map((i) => ({ description: i.description, amountPence: i.amount })),
+        addons: chosen as NonNullable<(typeof chosen)[number]>[],
+        discountCode: v.discount_code,
+        createdBy: userId,
+      });
+    });
+    return this.get(id);
+  }
+
+  private async insert(tx: Tx, n: NewInvoice): Promise<number> {
+    const subtotal = n.items.reduce((a, i) => a + i.amountPence, 0) + n.addons.reduce((a, i) => a + i.pricePence, 0);
+    const discount = n.discountCode ? await claimDiscount(tx, n.discountCode, { invoiceType: n.type, tripId: n.tripId, today: ukToday() }) : null;
+    const values = {
+      bookingId: n.bookingId,
+      type: n.type,
+      description: n.description,
+      invoiceDate: n.invoiceDate,
+      dueDate: n.dueDate,
+      discountId: discount?.id ?? null,
+      discountCode: discount?.code ?? null,
+      discountPence: discount ? appliedDiscount(discount.amountPence, subtotal) : 0,
+      createdBy: n.createdBy,
+    };
+    let row: { id: number } | undefined;
+    if (n.invoiceRef !== null) {
+      try {
+        [row] = await tx.transaction((sp) => sp.insert(invoices).values({ ...values, invoiceRef: n.invoiceRef! }).returning({ id: invoices.id }));
+      } catch (error) {
+        if (isRefTaken(error)) throw validationError({ invoice_ref: ['This reference is already used by another invoice.'] });
+        throw error;
+      }
+    } else {
+      // INV-1001, INV-1002…: the next number; a simultaneous invoice elsewhere may take it first, so try the next
+      for (let attempt = 0; !row; attempt++) {
+        const [next] = await queryRows<{ n: number }>(
+          tx,
+          sql`select coalesce(max(substring(invoice_ref from '^INV-([0-9]{1,9})$')::int), 1000) + 1 + ${attempt}::int as n from invoices`,
+        );
+        try {
+          [row] = await tx.transaction((sp) => sp.insert(invoices).values({ ...values, invoiceRef: `INV-${next!.n}` }).returning({ id: invoices.id }));
+        } catch (error) {
+          if (!isRefTaken(error) || attempt >= 20) throw error;
+        }
+      }
+    }
+    const id = row!.id;
+    if (n.items.length) await tx.insert(invoiceItems).values(n.items.map((i, sortOrder) => ({ invoiceId: id, description: i.description, amountPence: i.amountPence, sortOrder })));
+    if (n.addons.length) {
+      await tx.insert(invoiceAddons).values(n.addons.map((a) => ({ invoiceId: id, addonId: a.addonId, name: a.name, pricePence: a.pricePence })));
+      await tx
+        .update(bookingAddons)
+        .set({ invoiced: true })
+        .where(and(eq(bookingAddons.bookingId, n.bookingId), inArray(bookingAddons.addonId, n.addons.map((a) => a.addonId))));
+    }
+    return id;
+  }
+
+  /**
+   * Only an invoice with no payment or refund ever recorded (even a deleted one) may go: its
+   * add-ons can be billed again and its discount gets its use back.
+   */
+  async delete(id: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, id)).for('update');
+      if (!invoice) throw notFound('Invoice not found.');
+      const [used] = await tx.select({ n: sql<number>`count(*)::int` }).from(transactions).where(eq(transactions.invoiceId, id));
+      if (used!.n > 0) throw new HttpError(422, 'This invoice has payments or refunds recorded against it, so it cannot be deleted.');
+      const billed = await tx.select({ addonId: invoiceAddons.addonId }).from(invoiceAddons).where(eq(invoiceAddons.invoiceId, id));
+      if (billed.length) {
+        await tx
+          .update(bookingAddons)
+          .set({ invoiced: false })
+          .where(and(eq(bookingAddons.bookingId, invoice.bookingId), inArray(bookingAddons.addonId, billed.map((b) => b.addonId))));
+      }
+      if (invoice.discountId !== null) {
+        await tx
+          .update(discounts)
+          .set({ usageCount: sql`greatest(${discounts.usageCount} - 1, 0)` })
+          .where(eq(discounts.id, invoice.discountId));
+      }
+      await tx.delete(invoices).where(eq(invoices.id, id));
+    });
+  }
+
+  /** Emails the customer the invoice as a PDF, and records when. */
+  async send(bookingId: number, invoiceId: number): Promise<{ message: string; sent_at: string }> {
+    const doc = await this.document(invoiceId);
+    if (doc.booking.id !== bookingId) throw notFound('Invoice not found.');
+    const pdf = await invoicePdf(doc);
+    const { invoice, customer, operator } = doc;
+    const money = (n: number) => `£${n.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+    const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    await this.mailer.send({
+      to: { name: customer.name, address: customer.email },
+      subject: `Invoice ${invoice.invoice_ref} from ${operator.name}`,
+      text: [
+        `Dear ${customer.name},`,
+        '',
+        `Please find attached invoice ${invoice.invoice_ref} (${invoice.description}) for booking ${doc.booking.ref}.`,
+        `Total: ${money(invoice.total)}. Outstanding: ${money(invoice.outstanding)}, due by ${invoice.due_date.split('-').reverse().join('/')}.`,
+        '',
+        operator.name,
+      ].join('\n'),
+      html:
+        `<p>Dear ${esc(customer.name)},</p>` +
+        `<p>Please find attached invoice <strong>${esc(invoice.invoice_ref)}</strong> (${esc(invoice.description)}) for booking ${esc(doc.booking.ref)}.</p>` +
+        `<p>Total: ${money(invoice.total)}<br>Outstanding: <strong>${money(invoice.outstanding)}</strong>, due by ${invoice.due_date.split('-').reverse().join('/')}.</p>` +
+        `<p>${esc(operator.name)}</p>`,
+      attachments: [{ filename: `${invoice.invoice_ref}.pdf`, content: pdf, contentType: 'application/pdf' }],
+    });
+    const [row] = await this.db.update(invoices).set({ sentAt: new Date() }).where(eq(invoices.id, invoiceId)).returning({ sentAt: invoices.sentAt });
+    return { message: INVOICE_SENT_MESSAGE, sent_at: row!.sentAt!.toISOString() };
+  }
+}
+
+function isRefTaken(error: unknown) {
+  const e = pgError(error);
+  return e.code === '23505' && e.constraint === 'invoices_invoice_ref_unique';
+}
+
+async function lockBooking(tx: Tx, id: number) {
+  const [row] = await tx
+    .select({ id: bookings.id, tripId: bookings.tripId, travelBasisDiscountPence: bookings.travelBasisDiscountPence })
+    .from(bookings)
+    .where(eq(bookings.id, id))
+    .for('update');
+  return row;
+}
+
+function uninvoicedAddons(tx: Tx, bookingId: number) {
+  return tx
+    .select({ addonId: bookingAddons.addonId, name: tripAddons.name, pricePence: bookingAddons.pricePence })
+    .from(bookingAddons)
+    .innerJoin(tripAddons, eq(tripAddons.id, bookingAddons.addonId))
+    .where(and(eq(bookingAddons.bookingId, bookingId), eq(bookingAddons.invoiced, false)))
+    .orderBy(asc(tripAddons.id));
+}
+
+/**
+ * Takes one use of a discount code for an invoice being raised. The code's row stays locked to
+ * the end of the transaction, so of two invoices after its last use exactly one gets it.
+ */
+async function claimDiscount(tx: Tx, code: string, at: { invoiceType: InvoiceType; tripId: number; today: string }) {
+  const [d] = await tx
+    .select({
+      id: discounts.id,
+      code: discounts.code,
+      amountPence: discounts.amountPence,
+      invoiceType: discounts.invoiceType,
+      tripId: discounts.tripId,
+      usageLimit: discounts.usageLimit,
+      usageCount: discounts.usageCount,
+      validFrom: sql<string | null>`to_char(${discounts.validFrom}, 'YYYY-MM-DD')`,
+      validUntil: sql<string | null>`to_char(${discounts.validUntil}, 'YYYY-MM-DD')`,
+    })
+    .from(discounts)
+    .where(sql`lower(${discounts.code}) = lower(${code})`)
+    .for('update');
+  if (!d) throw validationError({ discount_code: [`There is no discount code ${code}.`] });
+  const refusal = discountRefusal(d, at);
+  if (refusal) throw validationError({ discount_code: [refusal] });
+  const [taken] = await tx
+    .update(discounts)
+    .set({ usageCount: sql`${discounts.usageCount} + 1`, updatedAt: new Date() })
+    .where(and(eq(discounts.id, d.id), sql`${discounts.usageCount} < ${discounts.usageLimit}`))
+    .returning({ id: discounts.id });
+  if (!taken) throw validationError({ discount_code: [`The discount code ${d.code} has been used up.`] });
+  return d;
+}

@@ -1,0 +1,116 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { CreateTransactionValues, Transaction } from '../../../contract/invoices.ts';
+import type { Db } from '../../../db/client.ts';
+import { invoices, transactions, users } from '../../../db/schema/index.ts';
+import { HttpError, notFound, validationError } from '../../errors.ts';
+import { pgError } from '../../sql.ts';
+import { loadInvoices, toTransaction } from './load.ts';
+import { deletionRefusal, transactionRefusal, ukToday } from './money.ts';
+
+export type Recorded = { transaction: Transaction; replayed: boolean };
+
+/**
+ * Payments and refunds. They are append-only: a delete marks the entry with who and when.
+ * Each write locks its invoice, so concurrent payments and refunds are checked one after the
+ * other against what is really outstanding.
+ */
+export class TransactionService {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * With an idempotency key, the same request sent again (a double click, a retry after a lost
+   * reply, twenty at once) records one entry and always gets that entry back.
+   */
+  async create(v: CreateTransactionValues, idempotencyKey: string | undefined, userId: number): Promise<Recorded> {
+    if (idempotencyKey) {
+      const earlier = await this.replay(idempotencyKey, v);
+      if (earlier) return earlier;
+    }
+    try {
+      const id = await this.db.transaction(async (tx) => {
+        const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, v.invoice_id)).for('update');
+        if (!invoice) throw validationError({ invoice_id: ['The selected invoice is invalid.'] });
+        if (invoice.bookingId !== v.booking_id) throw validationError({ invoice_id: ['This invoice belongs to another booking.'] });
+        if (invoice.type !== v.invoice_type) throw validationError({ invoice_type: [`This is a ${invoice.type} invoice.`] });
+        if (idempotencyKey) {
+          // a twin that held the lock before us has committed by now
+          const [twin] = await tx.select({ id: transactions.id }).from(transactions).where(eq(transactions.idempotencyKey, idempotencyKey));
+          if (twin) return null;
+        }
+        if (v.date > ukToday()) throw validationError({ date: ['The date must not be in the future.'] });
+        const [loaded] = await loadInvoices(tx, eq(invoices.id, invoice.id));
+        const refusal = transactionRefusal(loaded!.summary, v.type, v.amount);
+        if (refusal) throw validationError({ amount: [refusal] });
+        const [row] = await tx
+          .insert(transactions)
+          .values({
+            bookingId: v.booking_id,
+            invoiceId: v.invoice_id,
+            invoiceType: v.invoice_type,
+            amountPence: v.amount,
+            type: v.type,
+            processor: v.processor,
+            date: v.date,
+            notes: v.notes,
+            idempotencyKey: idempotencyKey ?? null,
+            createdBy: userId,
+          })
+          .returning({ id: transactions.id });
+        return row!.id;
+      });
+      if (id === null) return (await this.replay(idempotencyKey!, v))!;
+      return { transaction: await this.get(id), replayed: false };
+    } catch (error) {
+      const e = pgError(error);
+      if (idempotencyKey && e.code === '23505' && e.constraint === 'transactions_idempotency_key_unique') return (await this.replay(idempotencyKey, v))!;
+      throw error;
+    }
+  }
+
+  private async replay(key: string, v: CreateTransactionValues): Promise<Recorded | null> {
+    const [row] = await this.db.select().from(transactions).where(eq(transactions.idempotencyKey, key));
+    if (!row) return null;
+    const same =
+      row.bookingId === v.booking_id &&
+      row.invoiceId === v.invoice_id &&
+      row.amountPence === v.amount &&
+      row.type === v.type &&
+      row.processor === v.processor &&
+      row.date === v.date;
+    if (!same) throw new HttpError(422, 'This Idempotency-Key was already used for a different payment or refund.');
+    return { transaction: await this.get(row.id), replayed: true };
+  }
+
+  async get(id: number): Promise<Transaction> {
+    const [row] = await this.db
+      .select({ t: transactions, firstName: users.firstName, lastName: users.lastName })
+      .from(transactions)
+      .leftJoin(users, eq(users.id, transactions.createdBy))
+      .where(eq(transactions.id, id));
+    if (!row) throw notFound('Transaction not found.');
+    const by = row.firstName === null ? null : `${row.firstName} ${row.lastName}`;
+    const deletedBy = row.t.deletedBy === null ? null : await this.userName(row.t.deletedBy);
+    return toTransaction(row.t, by, deletedBy);
+  }
+
+  private async userName(id: number) {
+    const [u] = await this.db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, id));
+    return u ? `${u.firstName} ${u.lastName}` : null;
+  }
+
+  /** Strikes the entry out: kept, with who and when, and left out of every total from now on. */
+  async delete(id: number, userId: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [entry] = await tx.select({ invoiceId: transactions.invoiceId, deletedAt: transactions.deletedAt }).from(transactions).where(eq(transactions.id, id));
+      if (!entry) throw notFound('Transaction not found.');
+      await tx.select({ id: invoices.id }).from(invoices).where(eq(invoices.id, entry.invoiceId)).for('update');
+      const [loaded] = await loadInvoices(tx, eq(invoices.id, entry.invoiceId));
+      const refusal = deletionRefusal(loaded!.money, loaded!.transactionIds.indexOf(id), ukToday());
+      if (refusal) throw new HttpError(422, refusal);
+      await tx
+        .update(transactions)
+        .set({ deletedAt: new Date(), deletedBy: userId })
+        .where(and(eq(transactions.id, id), isNull(transactions.deletedAt)));
+    });
+  }
+}
