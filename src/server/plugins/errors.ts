@@ -9,6 +9,8 @@ export const CSRF_MISMATCH = 'CSRF token mismatch.';
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
+      // a dependency that failed (the mail server, say): what went wrong goes to the log only
+      if (error.statusCode >= 500) request.log.error({ err: error.cause ?? error, reqId: request.id }, error.message);
       if (error.headers) reply.headers(error.headers);
       const body = error.errors ? { message: error.message, errors: error.errors } : { message: error.message };
       return reply.status(error.statusCode).send(body);

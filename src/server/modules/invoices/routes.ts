@@ -86,7 +86,7 @@ export async function invoiceRoutes(app: FastifyInstance, opts: { db: Db; operat
   );
   r.post(
     '/api/bookings/:id/invoices/:invoiceId/send',
-    { schema: { tags, summary: 'Email the invoice to the customer as a PDF', params: invoiceSendParams, response: { 200: invoiceSentSchema, 404: messageSchema, 422: validationErrorSchema } } },
+    { schema: { tags, summary: 'Email the invoice to the customer as a PDF', params: invoiceSendParams, response: { 200: invoiceSentSchema, 404: messageSchema, 422: validationErrorSchema, 502: messageSchema } } },
     async (request) => invoices.send(request.params.id, request.params.invoiceId),
   );
   r.post(

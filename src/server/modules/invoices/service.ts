@@ -244,7 +244,7 @@ export class InvoiceService {
     const { invoice, customer, operator } = doc;
     const money = (n: number) => `£${n.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
     const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-    await this.mailer.send({
+    const mail = this.mailer.send({
       to: { name: customer.name, address: customer.email },
       subject: `Invoice ${invoice.invoice_ref} from ${operator.name}`,
       text: [
@@ -261,6 +261,9 @@ export class InvoiceService {
         `<p>Total: ${money(invoice.total)}<br>Outstanding: <strong>${money(invoice.outstanding)}</strong>, due by ${invoice.due_date.split('-').reverse().join('/')}.</p>` +
         `<p>${esc(operator.name)}</p>`,
       attachments: [{ filename: `${invoice.invoice_ref}.pdf`, content: pdf, contentType: 'application/pdf' }],
+    });
+    await mail.catch((cause: unknown) => {
+      throw Object.assign(new HttpError(502, 'The invoice could not be emailed: the mail server did not take it. Please try again.'), { cause });
     });
     const [row] = await this.db.update(invoices).set({ sentAt: new Date() }).where(eq(invoices.id, invoiceId)).returning({ sentAt: invoices.sentAt });
     return { message: INVOICE_SENT_MESSAGE, sent_at: row!.sentAt!.toISOString() };

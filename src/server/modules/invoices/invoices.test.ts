@@ -1,0 +1,403 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertBooking } from '../../../db/factories/bookings.ts';
+import { insertAddon, insertTrip } from '../../../db/factories/trips.ts';
+import { bookingAddons, discounts } from '../../../db/schema/index.ts';
+import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
+import { addDays, ukToday } from './money.ts';
+
+let t: TestApp;
+let admin: TestClient;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.signedIn(1);
+});
+afterAll(() => t.close());
+
+const today = ukToday();
+
+async function booked(tripOver: Parameters<typeof insertTrip>[1] = {}, bookingOver: Parameters<typeof insertBooking>[2] = {}) {
+  const trip = await insertTrip(t.db, tripOver);
+  const booking = await insertBooking(t.db, trip.id, bookingOver);
+  return { trip, booking };
+}
+
+let codes = 0;
+async function discount(over: Partial<typeof discounts.$inferInsert> = {}) {
+  codes += 1;
+  const [row] = await t.db.insert(discounts).values({ code: `CODE${codes}`, name: 'Test discount', amountPence: 5_000, usageLimit: 5, ...over }).returning();
+  return row!;
+}
+
+const custom = (bookingId: number, over: Record<string, unknown> = {}) => ({
+  booking_id: bookingId,
+  invoice_date: today,
+  due_date: addDays(today, 30),
+  invoice_ref: `CUST-${Math.random().toString(36).slice(2, 10)}`,
+  description: 'Extras',
+  items: [{ description: 'Flight upgrade', amount: '120.50' }],
+  addons: [],
+  ...over,
+});
+
+const pay = (inv: { id: number; booking_id: number; type: string }, amount: number | string, over: Record<string, unknown> = {}) => ({
+  booking_id: inv.booking_id,
+  invoice_id: inv.id,
+  invoice_type: inv.type,
+  amount,
+  type: 'payment',
+  processor: 'BACS',
+  date: today,
+  notes: null,
+  ...over,
+});
+
+describe('GET /api/invoices', () => {
+  it('lists a booking’s invoices, none at first', async () => {
+    const { booking } = await booked();
+    const res = await admin.get(`/api/invoices?booking_id=${booking.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([]);
+  });
+
+  it('refuses a missing or unknown booking with 422', async () => {
+    expect((await admin.get('/api/invoices')).statusCode).toBe(422);
+    const res = await admin.get('/api/invoices?booking_id=999999');
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.booking_id).toEqual(['The selected booking is invalid.']);
+  });
+
+  it('is for staff only', async () => {
+    const { booking } = await booked();
+    const charity = await t.signedIn(2);
+    expect((await charity.get(`/api/invoices?booking_id=${booking.id}`)).statusCode).toBe(403);
+    expect((await t.client().get(`/api/invoices?booking_id=${booking.id}`)).statusCode).toBe(401);
+  });
+});
+
+describe('POST /api/bookings/{id}/invoices (standard)', () => {
+  it('raises the deposit: the trip’s deposit, due in 14 days, with the next INV number', async () => {
+    const { booking, trip } = await booked({ depositPence: 25_000, name: 'Inca Trail' });
+    const res = await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' });
+    expect(res.statusCode).toBe(201);
+    const inv = res.json();
+    expect(inv).toMatchObject({
+      booking_id: booking.id,
+      type: 'deposit',
+      description: `Deposit for ${trip.name}`,
+      items: [{ description: 'Trip deposit', amount: 250 }],
+      total: 250,
+      outstanding: 250,
+      payment_received: 0,
+      status: 'Unpaid',
+      paid: false,
+      invoice_date: today,
+      due_date: addDays(today, 14),
+      discount_amount: 0,
+      discount_code: null,
+      transactions: [],
+    });
+    expect(inv.invoice_ref).toMatch(/^INV-\d+$/);
+    const again = await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' });
+    expect(again.statusCode).toBe(422);
+    expect(again.json().message).toBe('This booking already has a deposit invoice.');
+    const next = await admin.post(`/api/bookings/${(await insertBooking(t.db, trip.id)).id}/invoices`, { invoice_type: 'deposit' });
+    expect(Number(next.json().invoice_ref.slice(4))).toBe(Number(inv.invoice_ref.slice(4)) + 1);
+  });
+
+  it('refuses a deposit when the trip has none, a bad type, and an unknown booking', async () => {
+    const { booking } = await booked({ depositPence: 0 });
+    expect((await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' })).json().message).toMatch(/no deposit set/);
+    const bad = await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'other' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.invoice_type).toEqual(['The invoice type must be deposit or balance.']);
+    expect((await admin.post('/api/bookings/999999/invoices', { invoice_type: 'deposit' })).statusCode).toBe(404);
+  });
+
+  it('raises the balance: cost + add-ons not yet invoiced − travel-basis discount − what was billed, and marks the add-ons invoiced', async () => {
+    const { booking, trip } = await booked({ depositPence: 25_000, costPence: 189_500 }, { travelBasisDiscountPence: 15_000 });
+    const room = await insertAddon(t.db, trip.id, 'Single room', 29_500);
+    const kit = await insertAddon(t.db, trip.id, 'Kit hire', 4_000);
+    const billedBefore = await insertAddon(t.db, trip.id, 'Airport transfer', 3_000);
+    await t.db.insert(bookingAddons).values([
+      { bookingId: booking.id, addonId: room.id, pricePence: 29_500 },
+      { bookingId: booking.id, addonId: kit.id, pricePence: 4_000 },
+      { bookingId: booking.id, addonId: billedBefore.id, pricePence: 3_000 },
+    ]);
+    await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' });
+    // a custom extras invoice bills the transfer; it does not count towards the trip cost
+    await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Visa service', amount: 40 }], addons: [billedBefore.id] }));
+    const res = await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'balance' });
+    expect(res.statusCode).toBe(201);
+    const inv = res.json();
+    expect(inv.items).toEqual([{ description: 'Trip balance', amount: 1495 }]);
+    expect(inv.addons).toEqual([
+      { id: room.id, name: 'Single room', price: 295 },
+      { id: kit.id, name: 'Kit hire', price: 40 },
+    ]);
+    expect(inv.total).toBe(1830);
+    const detail = (await admin.get(`/api/bookings/${booking.id}`)).json();
+    expect(detail.addons.map((a: { pivot: { invoiced: boolean } }) => a.pivot.invoiced)).toEqual([true, true, true]);
+    const none = await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'balance' });
+    expect(none.statusCode).toBe(422);
+    expect(none.json().message).toMatch(/Nothing is left to invoice/);
+  });
+
+  it('applies a valid discount code and takes one use of it', async () => {
+    const { booking } = await booked({ depositPence: 25_000 });
+    const d = await discount({ code: 'EARLY50', invoiceType: 'deposit', amountPence: 5_000, usageLimit: 2, usageCount: 0 });
+    const res = await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit', discount_code: 'early50' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ total: 200, outstanding: 200, discount_amount: 50, discount_code: 'EARLY50' });
+    const [after] = await t.db.select().from(discounts).where(eq(discounts.id, d.id));
+    expect(after!.usageCount).toBe(1);
+  });
+
+  it('refuses a code that does not apply, with the reason under the field, and bills nothing', async () => {
+    const { booking, trip } = await booked({ depositPence: 25_000 });
+    const cases: Array<[Partial<typeof discounts.$inferInsert>, RegExp]> = [
+      [{ invoiceType: 'balance' }, /only for balance invoices/],
+      [{ tripId: (await insertTrip(t.db)).id }, /for another trip/],
+      [{ validFrom: new Date(addDays(today, 2) + 'T00:00:00') }, /cannot be used before/],
+      [{ validUntil: new Date(addDays(today, -1) + 'T00:00:00') }, /expired on/],
+      [{ usageLimit: 1, usageCount: 1 }, /has been used up/],
+    ];
+    for (const [over, reason] of cases) {
+      const d = await discount(over);
+      const res = await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit', discount_code: d.code });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().errors.discount_code[0]).toMatch(reason);
+    }
+    const missing = await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit', discount_code: 'NOSUCHCODE' });
+    expect(missing.json().errors.discount_code).toEqual(['There is no discount code NOSUCHCODE.']);
+    expect((await admin.get(`/api/invoices?booking_id=${booking.id}`)).json()).toEqual([]);
+    // valid for this trip and today, the same code applies
+    const ok = await discount({ tripId: trip.id, validFrom: new Date(today + 'T00:00:00'), validUntil: new Date(today + 'T00:00:00') });
+    expect((await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit', discount_code: ok.code })).statusCode).toBe(201);
+  });
+
+  it('gives the last use of a code to exactly one of two invoices raised at once', async () => {
+    const d = await discount({ usageLimit: 3, usageCount: 2 });
+    const a = await booked({ depositPence: 25_000 });
+    const b = await booked({ depositPence: 25_000 });
+    const results = await Promise.all([
+      admin.post(`/api/bookings/${a.booking.id}/invoices`, { invoice_type: 'deposit', discount_code: d.code }),
+      admin.post(`/api/bookings/${b.booking.id}/invoices`, { invoice_type: 'deposit', discount_code: d.code }),
+    ]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 422]);
+    const [after] = await t.db.select().from(discounts).where(eq(discounts.id, d.id));
+    expect(after!.usageCount).toBe(3);
+  });
+});
+
+describe('POST /api/invoices (custom)', () => {
+  it('raises an invoice of items and add-ons, totalled, with its add-ons marked invoiced', async () => {
+    const { booking, trip } = await booked();
+    const addon = await insertAddon(t.db, trip.id, 'Single room', 29_500);
+    await t.db.insert(bookingAddons).values({ bookingId: booking.id, addonId: addon.id, pricePence: 29_500 });
+    const body = custom(booking.id, { type: 'addon', items: [{ description: 'Flight upgrade', amount: '120.50' }, { description: 'Visa', amount: 40 }], addons: [addon.id] });
+    const res = await admin.post('/api/invoices', body);
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      invoice_ref: body.invoice_ref,
+      type: 'addon',
+      items: [{ description: 'Flight upgrade', amount: 120.5 }, { description: 'Visa', amount: 40 }],
+      addons: [{ id: addon.id, name: 'Single room', price: 295 }],
+      total: 455.5,
+      status: 'Unpaid',
+    });
+    const again = await admin.post('/api/invoices', custom(booking.id, { items: [], addons: [addon.id] }));
+    expect(again.statusCode).toBe(422);
+    expect(again.json().errors.addons).toEqual(['An add-on chosen is not on this booking or has already been invoiced.']);
+  });
+
+  it('needs at least one item or add-on, a reference and a description, and real amounts', async () => {
+    const { booking } = await booked();
+    const res = await admin.post('/api/invoices', custom(booking.id, { items: [], addons: [], invoice_ref: '', description: ' ' }));
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toMatchObject({
+      invoice_ref: ['The reference field is required.'],
+      description: ['The description field is required.'],
+    });
+    const empty = await admin.post('/api/invoices', custom(booking.id, { items: [], addons: [] }));
+    expect(empty.json().errors).toEqual({ items: ['Please add at least one item to this invoice'] });
+    const bad = await admin.post('/api/invoices', custom(booking.id, { items: [{ description: '', amount: '12.345' }, { description: 'Zero', amount: 0 }] }));
+    expect(bad.json().errors).toMatchObject({
+      'items.0.description': ['The description field is required.'],
+      'items.0.amount': ['The amount must be an amount in pounds, such as 25 or 25.50.'],
+      'items.1.amount': ['The amount must be more than £0.00.'],
+    });
+    expect((await admin.post('/api/invoices', custom(booking.id, { due_date: addDays(today, -1) }))).json().errors).toEqual({ due_date: ['The due date must not be before the invoice date.'] });
+    expect((await admin.post('/api/invoices', custom(booking.id, { invoice_date: '2026-02-30' }))).json().errors.invoice_date).toEqual(['The invoice date must be a real date.']);
+    expect((await admin.get(`/api/invoices?booking_id=${booking.id}`)).json()).toEqual([]);
+  });
+
+  it('keeps references unique', async () => {
+    const { booking } = await booked();
+    const body = custom(booking.id);
+    expect((await admin.post('/api/invoices', body)).statusCode).toBe(201);
+    const res = await admin.post('/api/invoices', body);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.invoice_ref).toEqual(['This reference is already used by another invoice.']);
+  });
+});
+
+describe('DELETE /api/invoices/{id}', () => {
+  it('deletes an invoice with no payments, freeing its add-ons and its discount use', async () => {
+    const { booking, trip } = await booked();
+    const addon = await insertAddon(t.db, trip.id);
+    await t.db.insert(bookingAddons).values({ bookingId: booking.id, addonId: addon.id, pricePence: 25_000 });
+    const d = await discount({ usageCount: 1 });
+    const inv = (await admin.post('/api/invoices', custom(booking.id, { addons: [addon.id], discount_code: d.code }))).json();
+    expect((await t.db.select().from(discounts).where(eq(discounts.id, d.id)))[0]!.usageCount).toBe(2);
+    expect((await admin.delete(`/api/invoices/${inv.id}`)).statusCode).toBe(204);
+    expect((await t.db.select().from(discounts).where(eq(discounts.id, d.id)))[0]!.usageCount).toBe(1);
+    const [ba] = await t.db.select().from(bookingAddons).where(eq(bookingAddons.bookingId, booking.id));
+    expect(ba!.invoiced).toBe(false);
+    expect((await admin.delete(`/api/invoices/${inv.id}`)).statusCode).toBe(404);
+  });
+
+  it('refuses an invoice with a payment, even a deleted one', async () => {
+    const { booking } = await booked();
+    const inv = (await admin.post('/api/invoices', custom(booking.id))).json();
+    const tx = (await admin.post('/api/transactions', pay(inv, 20))).json();
+    const res = await admin.delete(`/api/invoices/${inv.id}`);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('This invoice has payments or refunds recorded against it, so it cannot be deleted.');
+    await admin.delete(`/api/transactions/${tx.id}`);
+    expect((await admin.delete(`/api/invoices/${inv.id}`)).statusCode).toBe(422);
+  });
+});
+
+describe('POST /api/transactions', () => {
+  it('records a part payment, then the rest, then a refund, with the outstanding amount and status following', async () => {
+    const { booking } = await booked();
+    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 250 }] }))).json();
+    const first = await admin.post('/api/transactions', pay(inv, '100.25', { notes: 'First instalment', processor: 'STRIPE' }));
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toMatchObject({ message: 'Transaction has been processed.', amount: 100.25, type: 'payment', processor: 'STRIPE', notes: 'First instalment', deleted_at: null, created_by: expect.stringMatching(/^Sam Tester/) });
+    let [now] = (await admin.get(`/api/invoices?booking_id=${booking.id}`)).json();
+    expect(now).toMatchObject({ payment_received: 100.25, outstanding: 149.75, status: 'Part Paid', paid: false });
+    await admin.post('/api/transactions', pay(inv, 149.75));
+    [now] = (await admin.get(`/api/invoices?booking_id=${booking.id}`)).json();
+    expect(now).toMatchObject({ outstanding: 0, status: 'Paid', paid: true });
+    const refund = await admin.post('/api/transactions', pay(inv, 50, { type: 'refund' }));
+    expect(refund.statusCode).toBe(201);
+    [now] = (await admin.get(`/api/invoices?booking_id=${booking.id}`)).json();
+    expect(now).toMatchObject({ payment_received: 200, refunded: 50, outstanding: 50, status: 'Part Paid' });
+    expect(now.transactions.map((x: { type: string; amount: number }) => [x.type, x.amount])).toEqual([['payment', 100.25], ['payment', 149.75], ['refund', 50]]);
+  });
+
+  it('refuses an overpayment, a refund of more than was paid, and says why under the amount', async () => {
+    const { booking } = await booked();
+    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))).json();
+    const over = await admin.post('/api/transactions', pay(inv, '100.01'));
+    expect(over.statusCode).toBe(422);
+    expect(over.json().errors.amount).toEqual(['This payment of £100.01 is more than the £100.00 outstanding on this invoice.']);
+    await admin.post('/api/transactions', pay(inv, 30));
+    const refund = await admin.post('/api/transactions', pay(inv, 31, { type: 'refund' }));
+    expect(refund.json().errors.amount).toEqual(['This refund of £31.00 is more than the £30.00 paid and not yet refunded on this invoice.']);
+  });
+
+  it('validates every field and refuses an invoice of another booking or type, or a future date', async () => {
+    const { booking } = await booked();
+    const other = await booked();
+    const inv = (await admin.post('/api/invoices', custom(booking.id))).json();
+    const res = await admin.post('/api/transactions', { booking_id: booking.id, invoice_id: inv.id, invoice_type: 'nope', amount: '-5', type: 'gift', processor: 'PAYPAL', date: '31/12/2026' });
+    expect(res.statusCode).toBe(422);
+    expect(Object.keys(res.json().errors).sort()).toEqual(['amount', 'date', 'invoice_type', 'processor', 'type']);
+    expect((await admin.post('/api/transactions', pay({ ...inv, booking_id: other.booking.id }, 10))).json().errors.invoice_id).toEqual(['This invoice belongs to another booking.']);
+    expect((await admin.post('/api/transactions', pay({ ...inv, type: 'deposit' }, 10))).json().errors.invoice_type).toEqual(['This is a other invoice.']);
+    expect((await admin.post('/api/transactions', pay({ ...inv, id: 999999 }, 10))).json().errors.invoice_id).toEqual(['The selected invoice is invalid.']);
+    expect((await admin.post('/api/transactions', pay(inv, 10, { date: addDays(today, 1) }))).json().errors.date).toEqual(['The date must not be in the future.']);
+    expect((await admin.get(`/api/invoices?booking_id=${booking.id}`)).json()[0].transactions).toEqual([]);
+  });
+
+  it('records one entry for one Idempotency-Key, sent twice or twenty times at once, with the same reply', async () => {
+    const { booking } = await booked();
+    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 1000 }] }))).json();
+    const first = await admin.post('/api/transactions', pay(inv, 10), { 'idempotency-key': 'key-once' });
+    const second = await admin.post('/api/transactions', pay(inv, 10), { 'idempotency-key': 'key-once' });
+    expect(first.statusCode).toBe(201);
+    expect(second.statusCode).toBe(201);
+    expect(second.json()).toEqual(first.json());
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    const burst = await Promise.all(Array.from({ length: 20 }, () => admin.post('/api/transactions', pay(inv, 25), { 'idempotency-key': 'key-burst' })));
+    expect(burst.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
+    expect(new Set(burst.map((r) => r.json().id)).size).toBe(1);
+    const [now] = (await admin.get(`/api/invoices?booking_id=${booking.id}`)).json();
+    expect(now.transactions).toHaveLength(2);
+    expect(now.payment_received).toBe(35);
+    const reused = await admin.post('/api/transactions', pay(inv, 99), { 'idempotency-key': 'key-once' });
+    expect(reused.statusCode).toBe(422);
+    expect(reused.json().message).toBe('This Idempotency-Key was already used for a different payment or refund.');
+  });
+
+  it('lets only one of two refunds at once against one payment through', async () => {
+    const { booking } = await booked();
+    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))).json();
+    await admin.post('/api/transactions', pay(inv, 100));
+    const both = await Promise.all([admin.post('/api/transactions', pay(inv, 80, { type: 'refund' })), admin.post('/api/transactions', pay(inv, 80, { type: 'refund' }))]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([201, 422]);
+    const [now] = (await admin.get(`/api/invoices?booking_id=${booking.id}`)).json();
+    expect(now).toMatchObject({ payment_received: 20, refunded: 80, outstanding: 80 });
+  });
+
+  it('never takes more than is outstanding from payments made at once', async () => {
+    const { booking } = await booked();
+    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))).json();
+    const all = await Promise.all(Array.from({ length: 5 }, () => admin.post('/api/transactions', pay(inv, 30))));
+    expect(all.filter((r) => r.statusCode === 201)).toHaveLength(3);
+    const [now] = (await admin.get(`/api/invoices?booking_id=${booking.id}`)).json();
+    expect(now).toMatchObject({ payment_received: 90, outstanding: 10 });
+  });
+});
+
+describe('DELETE /api/transactions/{id}', () => {
+  it('strikes the entry out with who and when; totals ignore it, the history keeps it', async () => {
+    const { booking } = await booked();
+    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))).json();
+    const tx = (await admin.post('/api/transactions', pay(inv, 40))).json();
+    expect((await admin.delete(`/api/transactions/${tx.id}`)).statusCode).toBe(204);
+    const [now] = (await admin.get(`/api/invoices?booking_id=${booking.id}`)).json();
+    expect(now).toMatchObject({ payment_received: 0, outstanding: 100, status: 'Unpaid' });
+    expect(now.transactions).toHaveLength(1);
+    expect(now.transactions[0].deleted_at).toEqual(expect.any(String));
+    expect(now.transactions[0].deleted_by).toMatch(/^Sam Tester/);
+    const again = await admin.delete(`/api/transactions/${tx.id}`);
+    expect(again.statusCode).toBe(422);
+    expect(again.json().message).toBe('This payment or refund has already been deleted.');
+    expect((await admin.delete('/api/transactions/999999')).statusCode).toBe(404);
+  });
+
+  it('refuses to strike out a payment whose money was refunded', async () => {
+    const { booking } = await booked();
+    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))).json();
+    const paid = (await admin.post('/api/transactions', pay(inv, 60))).json();
+    await admin.post('/api/transactions', pay(inv, 50, { type: 'refund' }));
+    const res = await admin.delete(`/api/transactions/${paid.id}`);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('Part of this payment has been refunded: delete the refund first.');
+  });
+});
+
+describe('GET /api/invoices/{id} and its PDF', () => {
+  it('gives the invoice with the operator, customer, booking and trip', async () => {
+    const { booking, trip } = await booked({ name: 'Sahara Trek' }, { firstName: 'Ada', lastName: 'Lovelace', title: 'Dr', address1: '12 Byron Street', postCode: 'N1 1AA' });
+    const inv = (await admin.post('/api/invoices', custom(booking.id))).json();
+    const res = await admin.get(`/api/invoices/${inv.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      invoice: { id: inv.id, total: 120.5 },
+      operator: { name: 'Tripdesk Test Adventures Ltd', address: ['1 Test Street', 'London', 'EC1A 1AA'] },
+      customer: { name: 'Dr Ada Lovelace', email: booking.email, address: ['12 Byron Street', 'N1 1AA'] },
+      booking: { id: booking.id, ref: booking.ref },
+      trip: { name: 'Sahara Trek', departure: trip.departureDate },
+    });
+    const pdf = await admin.get(`/api/invoices/${inv.id}/pdf`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await admin.get('/api/invoices/999999')).statusCode).toBe(404);
+  });
+});

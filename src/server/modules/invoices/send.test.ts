@@ -1,0 +1,117 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertBooking } from '../../../db/factories/bookings.ts';
+import { insertTrip } from '../../../db/factories/trips.ts';
+import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
+
+type Received = { from: string; to: string[]; raw: string };
+
+/** A real SMTP peer on a free port that keeps what it is sent. */
+async function smtpSink() {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as { port: number }).port;
+  return { received, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** The attachment's bytes, from its base64 MIME part. */
+function attachment(raw: string, filename: string): Buffer {
+  const parts = raw.split(/\r?\n--/);
+  const part = parts.find((p) => p.includes(`filename=${filename}`) || p.includes(`filename="${filename}"`));
+  if (!part) throw new Error(`no attachment ${filename}`);
+  const body = part.split(/\r?\n\r?\n/).slice(1).join('\n');
+  return Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64');
+}
+
+async function invoiceFor(t: TestApp, email: string) {
+  const admin = await t.signedIn(1);
+  const trip = await insertTrip(t.db, { name: 'Great Wall Trek', depositPence: 30_000 });
+  const booking = await insertBooking(t.db, trip.id, { email, firstName: 'Grace', lastName: 'Hopper' });
+  const inv = (await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' })).json();
+  return { admin, booking, inv };
+}
+
+describe('POST /api/bookings/{id}/invoices/{invoiceId}/send', () => {
+  let sink: Awaited<ReturnType<typeof smtpSink>>;
+  let t: TestApp;
+  beforeAll(async () => {
+    sink = await smtpSink();
+    t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${sink.port}` });
+  });
+  afterAll(async () => {
+    await t.close();
+    await sink.close();
+  });
+
+  it('emails the customer the invoice as a PDF through SMTP and records when', async () => {
+    const { admin, booking, inv } = await invoiceFor(t, 'grace@example.test');
+    const res = await admin.post(`/api/bookings/${booking.id}/invoices/${inv.id}/send`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: 'Invoice has been emailed to the customer.', sent_at: expect.any(String) });
+    expect(sink.received).toHaveLength(1);
+    const mail = sink.received[0]!;
+    expect(mail.to).toEqual(['grace@example.test']);
+    expect(mail.from).toBe('no-reply@tripdesk.test');
+    expect(mail.raw).toMatch(new RegExp(`Subject: Invoice ${inv.invoice_ref} from Tripdesk Test Adventures Ltd`));
+    expect(mail.raw).toContain('text/html');
+    const pdf = attachment(mail.raw, `${inv.invoice_ref}.pdf`);
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    const [listed] = (await admin.get(`/api/invoices?booking_id=${booking.id}`)).json();
+    expect(listed.sent_at).toBe(res.json().sent_at);
+  });
+
+  it('answers 404 for an invoice of another booking, and sends nothing', async () => {
+    const { admin, inv } = await invoiceFor(t, 'other@example.test');
+    const before = sink.received.length;
+    const { booking } = await invoiceFor(t, 'third@example.test');
+    expect((await admin.post(`/api/bookings/${booking.id}/invoices/${inv.id}/send`)).statusCode).toBe(404);
+    expect(sink.received.length).toBe(before);
+  });
+});
+
+describe('sending without an SMTP server', () => {
+  it('writes the message as an .eml file in DATA_DIR/mail', async () => {
+    const t = await createTestApp();
+    try {
+      const { admin, booking, inv } = await invoiceFor(t, 'eml@example.test');
+      expect((await admin.post(`/api/bookings/${booking.id}/invoices/${inv.id}/send`)).statusCode).toBe(200);
+      const dir = path.join(t.config.dataDir, 'mail');
+      const files = readdirSync(dir);
+      expect(files).toHaveLength(1);
+      const raw = readFileSync(path.join(dir, files[0]!), 'utf8');
+      expect(raw).toContain('To: Grace Hopper <eml@example.test>');
+      expect(attachment(raw, `${inv.invoice_ref}.pdf`).subarray(0, 5).toString()).toBe('%PDF-');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers 502 when the mail server cannot be reached, and records no send', async () => {
+    // a port nothing listens on
+    const t = await createTestApp({ smtpUrl: 'smtp://127.0.0.1:9' });
+    try {
+      const { admin, booking, inv } = await invoiceFor(t, 'down@example.test');
+      const res = await admin.post(`/api/bookings/${booking.id}/invoices/${inv.id}/send`);
+      expect(res.statusCode).toBe(502);
+      expect(res.json()).toEqual({ message: 'The invoice could not be emailed: the mail server did not take it. Please try again.' });
+      expect((await admin.get(`/api/invoices?booking_id=${booking.id}`)).json()[0].sent_at).toBeNull();
+    } finally {
+      await t.close();
+    }
+  });
+});
