@@ -23,6 +23,7 @@ const TripListPage = lazy(() => import('../features/trips/trip-list-page.tsx'));
 const TripEditPage = lazy(() => import('../features/trips/trip-edit-page.tsx'));
 const UserListPage = lazy(() => import('../features/users/user-list-page.tsx'));
 const UserEditPage = lazy(() => import('../features/users/user-edit-page.tsx'));
+const InvoicePage = lazy(() => import('../features/invoices/invoice-page.tsx'));
 
 const fallback = <PageLoader />;
 
@@ -50,7 +51,7 @@ const staffScreens: Array<[string, ComponentType]> = [
   [routes['discount-edit'], () => <Page><DiscountFormPage /></Page>],
   [routes['user-list'], () => <Page><UserListPage /></Page>],
   [routes['user-edit'], () => <Page><UserEditPage /></Page>],
-  [routes['invoice-view'], soon('Invoice')],
+  [routes['invoice-view'], () => <Page><InvoicePage /></Page>],
 ];
 
 export const router = createBrowserRouter([

@@ -24,7 +24,7 @@ export function csrfToken(): string | undefined {
   return token;
 }
 
-type Options = { method?: string; body?: unknown; query?: Record<string, unknown>; signal?: AbortSignal };
+type Options = { method?: string; body?: unknown; query?: Record<string, unknown>; signal?: AbortSignal; headers?: Record<string, string> };
 
 export function withQuery(url: string, query?: Record<string, unknown>): string {
   if (!query) return url;
@@ -39,7 +39,7 @@ export function withQuery(url: string, query?: Record<string, unknown>): string 
 }
 
 export async function api<T>(url: string, options: Options = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
+  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
   const token = csrfToken();
   if (token) headers['X-CSRF-TOKEN'] = token;
   let body: BodyInit | undefined;

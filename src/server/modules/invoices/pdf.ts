@@ -30,11 +30,11 @@ export function invoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   pdf.moveDown(3);
   const y = Math.max(pdf.y, 150);
   pdf.font('Helvetica-Bold').text('Bill to', left, y);
-  pdf.font('Helvetica').text([customer.name, ...customer.address, customer.email].join('\n'));
+  pdf.font('Helvetica').text([customer.name, ...customer.address, customer.email].join('\n'), { width: width / 2 - 10 });
+  const billed = pdf.y;
   pdf.font('Helvetica-Bold').text('Booking', left + width / 2, y);
-  pdf.font('Helvetica').text(`${booking.ref}\n${trip.name}\n${day(trip.departure)} to ${day(trip.return)}`, left + width / 2);
-
-  pdf.moveDown(2);
+  pdf.font('Helvetica').text(`${booking.ref}\n${trip.name}\n${day(trip.departure)} to ${day(trip.return)}`, left + width / 2, undefined, { width: width / 2 });
+  pdf.y = Math.max(billed, pdf.y) + 24;
   pdf.font('Helvetica-Bold').fontSize(12).text(invoice.description, left);
   pdf.moveDown(0.5);
 

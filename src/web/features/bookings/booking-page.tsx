@@ -14,6 +14,8 @@ import { ApiError } from '../../lib/api.ts';
 import { errorMessage, setFieldErrors } from '../../lib/errors.ts';
 import { formatLongDate, formatMoney } from '../../lib/format.ts';
 import { bookingKeys, updateBooking, useBooking } from './api/bookings.ts';
+import { InvoicesPanel } from './invoices/invoices-panel.tsx';
+import { NotesPanel } from './notes/notes-panel.tsx';
 
 const PASSPORT_TEXT: Record<BookingDetail['passport_valid'], { label: string; tone: Tone }> = {
   missing: { label: 'No passport details', tone: 'neutral' },
@@ -173,22 +175,8 @@ export default function BookingPage() {
         </Facts>
       </SimpleGrid>
 
-      <Paper withBorder p="md" radius="md" id="invoices">
-        <Title order={2} size="h4">
-          Invoices
-        </Title>
-        <Text size="sm" c="dimmed">
-          The invoices and payments of this booking will be shown and managed here in a coming release. Nothing is lost meanwhile.
-        </Text>
-      </Paper>
-      <Paper withBorder p="md" radius="md" id="notes">
-        <Title order={2} size="h4">
-          Notes
-        </Title>
-        <Text size="sm" c="dimmed">
-          The notes of this booking will be shown and written here in a coming release.
-        </Text>
-      </Paper>
+      <InvoicesPanel booking={b} />
+      <NotesPanel bookingId={b.id} />
 
       <Modal opened={editing} onClose={() => setEditing(false)} title="Edit Booking" size="xl" closeButtonProps={{ 'aria-label': 'Close' }}>
         {editing && <EditBooking booking={b} onDone={() => setEditing(false)} />}

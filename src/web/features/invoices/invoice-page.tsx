@@ -1,0 +1,157 @@
+import { Alert, Button, Divider, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import { INVOICE_TYPE_LABELS, type InvoiceDocument } from '../../../contract/invoices.ts';
+import NotFoundPage from '../../components/not-found-page.tsx';
+import { PageLoader } from '../../components/page-loader.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
+import { api, ApiError } from '../../lib/api.ts';
+import { formatLongDate, formatMoney } from '../../lib/format.ts';
+
+/** /invoices/{id}: the invoice as the customer gets it (the same content as its PDF), printable. */
+export default function InvoicePage() {
+  const id = Number(useParams().id);
+  const doc = useQuery({ queryKey: ['invoice-document', id], queryFn: () => api<InvoiceDocument>(`/api/invoices/${id}`) });
+  if (doc.isPending) return <PageLoader />;
+  if (doc.error instanceof ApiError && (doc.error.status === 404 || doc.error.status === 422)) return <NotFoundPage />;
+  if (doc.isError) {
+    return (
+      <Alert color="red" role="alert">
+        The invoice could not be loaded. Please refresh the page and try again.
+      </Alert>
+    );
+  }
+  const { invoice, operator, customer, booking, trip } = doc.data;
+  const live = invoice.transactions.filter((t) => t.deleted_at === null);
+  return (
+    <Stack maw={860} mx="auto">
+      <Group justify="flex-end" className="no-print">
+        <Button variant="default" component="a" href={`/api/invoices/${invoice.id}/pdf`} target="_blank" rel="noopener">
+          Download PDF
+        </Button>
+        <Button onClick={() => window.print()}>Print</Button>
+      </Group>
+      <Paper withBorder p="xl" radius="md">
+        <Group justify="space-between" align="flex-start">
+          <div>
+            <Text fw={700} size="lg">
+              {operator.name}
+            </Text>
+            {operator.address.map((line) => (
+              <Text key={line} size="sm">
+                {line}
+              </Text>
+            ))}
+          </div>
+          <Stack gap={2} align="flex-end">
+            <Title order={1} size="h2">
+              Invoice
+            </Title>
+            <Text size="sm">Reference: {invoice.invoice_ref}</Text>
+            <Text size="sm">Date: {formatLongDate(invoice.invoice_date)}</Text>
+            <Text size="sm">Due: {formatLongDate(invoice.due_date)}</Text>
+            <StatusBadge status={invoice.status} />
+          </Stack>
+        </Group>
+        <SimpleGrid cols={2} mt="xl">
+          <div>
+            <Text fw={700} size="sm">
+              Bill to
+            </Text>
+            <Text size="sm">{customer.name}</Text>
+            {customer.address.map((line) => (
+              <Text key={line} size="sm">
+                {line}
+              </Text>
+            ))}
+            <Text size="sm">{customer.email}</Text>
+          </div>
+          <div>
+            <Text fw={700} size="sm">
+              Booking
+            </Text>
+            <Text size="sm">{booking.ref}</Text>
+            <Text size="sm">{trip.name}</Text>
+            <Text size="sm">
+              {formatLongDate(trip.departure)} to {formatLongDate(trip.return)}
+            </Text>
+          </div>
+        </SimpleGrid>
+        <Title order={2} size="h4" mt="xl" mb="xs">
+          {invoice.description}{' '}
+          <Text span c="dimmed" size="sm">
+            ({INVOICE_TYPE_LABELS[invoice.type]})
+          </Text>
+        </Title>
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Description</Table.Th>
+              <Table.Th ta="right">Amount</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {invoice.items.map((item, i) => (
+              <Table.Tr key={`i${i}`}>
+                <Table.Td>{item.description}</Table.Td>
+                <Table.Td ta="right">{formatMoney(item.amount)}</Table.Td>
+              </Table.Tr>
+            ))}
+            {invoice.addons.map((a) => (
+              <Table.Tr key={`a${a.id}`}>
+                <Table.Td>Add-on: {a.name}</Table.Td>
+                <Table.Td ta="right">{formatMoney(a.price)}</Table.Td>
+              </Table.Tr>
+            ))}
+            {invoice.discount_amount > 0 && (
+              <Table.Tr>
+                <Table.Td>Discount{invoice.discount_code ? ` (${invoice.discount_code})` : ''}</Table.Td>
+                <Table.Td ta="right">−{formatMoney(invoice.discount_amount)}</Table.Td>
+              </Table.Tr>
+            )}
+            <Table.Tr>
+              <Table.Td fw={700}>Total</Table.Td>
+              <Table.Td ta="right" fw={700}>
+                {formatMoney(invoice.total)}
+              </Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Td>Payments received</Table.Td>
+              <Table.Td ta="right">{formatMoney(invoice.payment_received)}</Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Td fw={700}>Outstanding</Table.Td>
+              <Table.Td ta="right" fw={700}>
+                {formatMoney(invoice.outstanding)}
+              </Table.Td>
+            </Table.Tr>
+          </Table.Tbody>
+        </Table>
+        {live.length > 0 && (
+          <>
+            <Divider my="md" />
+            <Text fw={700} size="sm" mb={4}>
+              Payments and refunds
+            </Text>
+            {live.map((t) => (
+              <Group key={t.id} justify="space-between">
+                <Text size="sm">
+                  {formatLongDate(t.date)} · {t.type === 'refund' ? 'Refund' : 'Payment'}
+                </Text>
+                <Text size="sm">
+                  {t.type === 'refund' ? '−' : ''}
+                  {formatMoney(t.amount)}
+                </Text>
+              </Group>
+            ))}
+          </>
+        )}
+        <Text size="sm" mt="xl">
+          {invoice.paid
+            ? 'This invoice is paid in full. Thank you.'
+            : `Please pay ${formatMoney(invoice.outstanding)} by ${formatLongDate(invoice.due_date)}, quoting ${invoice.invoice_ref}.`}
+        </Text>
+      </Paper>
+    </Stack>
+  );
+}
