@@ -17,9 +17,11 @@ import { customFieldRoutes } from './modules/custom-fields/routes.ts';
 import { documentRoutes } from './modules/documents/routes.ts';
 import { bookingRoutes } from './modules/bookings/routes.ts';
 import { overviewRoutes } from './modules/overview/routes.ts';
+import { oauthRoutes } from './modules/oauth/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { scopesPlugin } from './plugins/scopes.ts';
 import { webPlugin } from './plugins/web.ts';
 
 export type AppDeps = {
@@ -67,6 +69,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     timeouts: { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs },
   });
 
+  // before any route: records what each one asks of a bearer token
+  await app.register(scopesPlugin);
+
   await app.register(authRoutes, { db, loginRateLimit: config.loginRateLimit });
   await app.register(countryRoutes, { db });
   await app.register(overviewRoutes, { db });
@@ -77,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(customFieldRoutes, { db });
   await app.register(documentRoutes, { db, dataDir: config.dataDir, secret: config.sessionSecret });
   await app.register(bookingRoutes, { db, dataDir: config.dataDir });
+  await app.register(oauthRoutes, { db, personalTokenDays: config.personalTokenDays });
 
   await app.register(webPlugin, { reloadTemplate: config.env === 'development' });
 
