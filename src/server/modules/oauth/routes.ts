@@ -141,7 +141,7 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
   // ---- the authorization server ----
 
   /** Issues a code through the library and sends the browser back to the client with it. */
-  const issueCode = async (request: FastifyRequest, reply: FastifyReply, a: AuthorizeRequest) => {
+  const issueCode = async (request: FastifyRequest, reply: FastifyReply, a: AuthorizeRequest, status: 302 | 303) => {
     const req = new OAuth2Server.Request({
       method: 'POST',
       headers: {},
@@ -159,7 +159,7 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
     const res = new OAuth2Server.Response({});
     const user = { id: request.user!.id };
     await oauthServer(db).authorize(req, res, { authenticateHandler: { handle: async () => user } } as OAuth2Server.AuthorizeOptions);
-    return reply.redirect(res.get('location') as string, 302);
+    return reply.redirect(res.get('location') as string, status);
   };
 
   r.get(
@@ -176,7 +176,7 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
       if (check.kind === 'redirect') return reply.redirect(check.location, 302);
       const a = check.request;
       const scopeIds = a.scopes.map((s) => s.id);
-      if (await grants.hasGranted(request.user.id, a.client.id, scopeIds)) return issueCode(request, reply, a);
+      if (await grants.hasGranted(request.user.id, a.client.id, scopeIds)) return issueCode(request, reply, a, 302);
       const u = request.user;
       return html(reply, 200, consentPage(a, { name: `${u.firstName} ${u.lastName}`, email: u.email }, reply.generateCsrf()), `'self' ${new URL(a.redirectUri).origin}`);
     },
@@ -198,7 +198,8 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
         const a = check.request;
         return reply.redirect(errorRedirect(a.redirectUri, 'access_denied', 'The user denied the request.', a.state), 303);
       }
-      return issueCode(request, reply, check.request);
+      // 303: the browser follows a form post's answer with a GET
+      return issueCode(request, reply, check.request, 303);
     },
   );
 
