@@ -23,6 +23,7 @@ const TripListPage = lazy(() => import('../features/trips/trip-list-page.tsx'));
 const TripEditPage = lazy(() => import('../features/trips/trip-edit-page.tsx'));
 const UserListPage = lazy(() => import('../features/users/user-list-page.tsx'));
 const UserEditPage = lazy(() => import('../features/users/user-edit-page.tsx'));
+const DeveloperPage = lazy(() => import('../features/developer/developer-page.tsx'));
 
 const fallback = <PageLoader />;
 
@@ -59,7 +60,7 @@ export const router = createBrowserRouter([
     element: <Page><Layout /></Page>,
     errorElement: <ErrorPage />,
     children: [
-      { path: routes.developer, Component: soon('Developer') },
+      { path: routes.developer, element: <Page><DeveloperPage /></Page> },
       {
         element: <StaffOnly />,
         errorElement: <ErrorPage />,
