@@ -23,6 +23,17 @@ async function createClient(who: TestClient, over: Record<string, unknown> = {})
   return res.json() as { id: string; name: string; secret: string; redirect: string };
 }
 
+describe('OpenAPI', () => {
+  it('describes the OAuth calls and the token endpoint', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const paths = Object.keys(res.json().paths);
+    for (const p of ['/oauth/clients', '/oauth/clients/{id}', '/oauth/personal-access-tokens', '/oauth/scopes', '/oauth/tokens', '/oauth/token', '/oauth/authorize']) {
+      expect(paths, p).toContain(p);
+    }
+  });
+});
+
 describe('GET /oauth/scopes', () => {
   it('lists the eight defined scopes with what they allow', async () => {
     const res = await alice.get('/oauth/scopes');
