@@ -20,9 +20,11 @@ import { overviewRoutes } from './modules/overview/routes.ts';
 import { invoiceRoutes } from './modules/invoices/routes.ts';
 import { noteRoutes } from './modules/notes/routes.ts';
 import { createMailer, type Mailer } from './mail.ts';
+import { oauthRoutes } from './modules/oauth/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { scopesPlugin } from './plugins/scopes.ts';
 import { webPlugin } from './plugins/web.ts';
 
 export type AppDeps = {
@@ -72,6 +74,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     timeouts: { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs },
   });
 
+  // before any route: records what each one asks of a bearer token
+  await app.register(scopesPlugin);
+
   await app.register(authRoutes, { db, loginRateLimit: config.loginRateLimit });
   await app.register(countryRoutes, { db });
   await app.register(overviewRoutes, { db });
@@ -88,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer: deps.mailer ?? createMailer(config),
   });
   await app.register(noteRoutes, { db });
+  await app.register(oauthRoutes, { db, personalTokenDays: config.personalTokenDays });
 
   await app.register(webPlugin, { reloadTemplate: config.env === 'development' });
 

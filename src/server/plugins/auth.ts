@@ -7,6 +7,7 @@ import { ROLES } from '../../contract/constants.ts';
 import type { Db } from '../../db/client.ts';
 import { forbidden, HttpError, unauthenticated } from '../errors.ts';
 import { type AuthUser, findAuthUser } from '../modules/auth/service.ts';
+import { authenticateBearer, bearerToken } from './bearer.ts';
 import { DbSessionStore, type SessionTimeouts } from './session-store.ts';
 
 /** Who may call a route: anyone, any signed-in user, or staff (Administrator) only. */
@@ -61,8 +62,11 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthOptions) => 
   await app.register(fastifyCsrf, { sessionPlugin: '@fastify/session' });
 
   app.decorateRequest('user', null);
+  app.decorateRequest('bearer', null);
 
   app.addHook('onRequest', async (request) => {
+    // a request with a bearer token is the token's alone: a session cookie beside it is ignored
+    if (bearerToken(request) !== undefined) return;
     const session = request.session;
     if (!session.userId) return;
     const now = Date.now();
@@ -85,8 +89,14 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthOptions) => 
     // from the matched route's pattern, never the raw URL: the router decodes "/%61pi/…" to "/api/…"
     const access = request.routeOptions.config?.access ?? defaultAccess(request.routeOptions.url ?? request.url);
     if (access === 'public') return;
+    const token = bearerToken(request);
+    if (token !== undefined) {
+      await authenticateBearer(opts.db, request, token);
+    } else {
+      if (!request.user) throw unauthenticated();
+      if (UNSAFE.has(request.method)) await checkCsrf(app, request, reply);
+    }
     if (!request.user) throw unauthenticated();
-    if (UNSAFE.has(request.method)) await checkCsrf(app, request, reply);
     if (access === 'admin' && request.user.roleId !== ROLES.administrator) throw forbidden();
   });
 });

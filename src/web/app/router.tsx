@@ -1,7 +1,6 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { createBrowserRouter, Outlet } from 'react-router';
 import { routes } from '../../contract/paths.ts';
-import { NotYetAvailable } from '../components/not-yet-available.tsx';
 import { PageLoader } from '../components/page-loader.tsx';
 import ErrorPage from '../features/errors/error-page.tsx';
 import { isStaff, useCurrentUser } from '../lib/session.tsx';
@@ -24,6 +23,7 @@ const TripEditPage = lazy(() => import('../features/trips/trip-edit-page.tsx'));
 const UserListPage = lazy(() => import('../features/users/user-list-page.tsx'));
 const UserEditPage = lazy(() => import('../features/users/user-edit-page.tsx'));
 const InvoicePage = lazy(() => import('../features/invoices/invoice-page.tsx'));
+const DeveloperPage = lazy(() => import('../features/developer/developer-page.tsx'));
 
 const fallback = <PageLoader />;
 
@@ -36,8 +36,6 @@ function StaffOnly() {
   const user = useCurrentUser();
   return isStaff(user) ? <Outlet /> : <Page><StaffOnlyPage /></Page>;
 }
-
-const soon = (title: string): ComponentType => () => <NotYetAvailable title={title} />;
 
 const staffScreens: Array<[string, ComponentType]> = [
   [routes['booking-list'], () => <Page><BookingListPage /></Page>],
@@ -60,7 +58,7 @@ export const router = createBrowserRouter([
     element: <Page><Layout /></Page>,
     errorElement: <ErrorPage />,
     children: [
-      { path: routes.developer, Component: soon('Developer') },
+      { path: routes.developer, element: <Page><DeveloperPage /></Page> },
       {
         element: <StaffOnly />,
         errorElement: <ErrorPage />,

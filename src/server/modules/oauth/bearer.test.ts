@@ -1,0 +1,166 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertBooking } from '../../../db/factories/bookings.ts';
+import { insertTrip } from '../../../db/factories/trips.ts';
+import { personalAccessTokens } from '../../../db/schema/index.ts';
+import { requiredScope } from '../../plugins/scopes.ts';
+import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
+import { PREFIX, randomToken, sha256 } from './tokens.ts';
+
+let t: TestApp;
+let admin: TestClient;
+let charity: TestClient;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.signedIn(1);
+  charity = await t.signedIn(2);
+  const trip = await insertTrip(t.db, { name: 'Token Trek', departureDate: '2099-06-01', returnDate: '2099-06-10' });
+  await insertBooking(t.db, trip.id, { firstName: 'Tess', lastName: 'Token' });
+});
+afterAll(() => t.close());
+
+async function pat(who: TestClient, scopes: string[]) {
+  const res = await who.post('/oauth/personal-access-tokens', { name: `PAT ${scopes.join(' ')}`, scopes });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as { token: { id: string }; accessToken: string };
+}
+
+/** A request carrying only the token: no cookie, no CSRF token. */
+const call = (token: string, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+  t.app.inject({ method, url, payload: payload as never, headers: { authorization: `Bearer ${token}` } });
+
+describe('a personal access token calling the API', () => {
+  it('reads bookings with bookings:read, and is refused without it', async () => {
+    const good = await pat(admin, ['bookings:read']);
+    const res = await call(good.accessToken, 'GET', '/api/bookings?timing=all');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.map((b: { last_name: string }) => b.last_name)).toContain('Token');
+    expect(res.headers['set-cookie']).toBeUndefined();
+
+    const other = await pat(admin, ['trips:read', 'bookings:write']);
+    const refused = await call(other.accessToken, 'GET', '/api/bookings');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ message: 'This token does not have the bookings:read scope.' });
+    expect(refused.headers['www-authenticate']).toBe('Bearer realm="Tripdesk", error="insufficient_scope", scope="bookings:read"');
+    expect((await call(other.accessToken, 'GET', '/api/trips')).statusCode).toBe(200);
+  });
+
+  it('is held to its user’s role: a Charity user’s token cannot reach the back office', async () => {
+    const token = await pat(charity, ['bookings:read', 'users:read']);
+    const res = await call(token.accessToken, 'GET', '/api/bookings');
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ message: 'This action is unauthorized.' });
+    // a route every user may call works (/api/me needs users:read)
+    const me = await call(token.accessToken, 'GET', '/api/me');
+    expect(me.statusCode).toBe(200);
+    expect(me.json().user_role_id).toBe(2);
+  });
+
+  it('writes without a CSRF token when it has the write scope', async () => {
+    const token = await pat(admin, ['trips:write']);
+    const res = await call(token.accessToken, 'POST', '/api/charities', { name: 'Token Charity', charity_type_id: 5 });
+    expect(res.statusCode, res.body).toBe(201);
+    const read = await call(token.accessToken, 'GET', '/api/charities');
+    expect(read.statusCode).toBe(403);
+  });
+
+  it('answers 401 invalid_token for an unknown, malformed, expired or revoked token', async () => {
+    const expect401 = async (token: string) => {
+      const res = await call(token, 'GET', '/api/bookings');
+      expect(res.statusCode, token).toBe(401);
+      expect(res.json()).toEqual({ message: 'Unauthenticated.' });
+      expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="Tripdesk", error="invalid_token"/);
+    };
+    await expect401('tdp_nothing-like-this');
+    await expect401('garbage');
+    await expect401('');
+    await expect401(randomToken(PREFIX.access));
+
+    const expired = randomToken(PREFIX.personal);
+    const adminId = (await admin.get('/api/me')).json().id;
+    await t.db.insert(personalAccessTokens).values({ userId: adminId, name: 'Old', tokenHash: sha256(expired), scopes: ['bookings:read'], expiresAt: new Date(Date.now() - 1000) });
+    await expect401(expired);
+
+    const token = await pat(admin, ['bookings:read']);
+    expect((await call(token.accessToken, 'GET', '/api/bookings')).statusCode).toBe(200);
+    expect((await admin.delete(`/oauth/personal-access-tokens/${token.token.id}`)).statusCode).toBe(204);
+    // at once: the very next request is refused
+    await expect401(token.accessToken);
+  });
+
+  it('uses the token alone: a valid session beside a bad token does not help', async () => {
+    const res = await admin.request({ method: 'GET', url: '/api/bookings', headers: { authorization: 'Bearer tdp_wrong' } });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('cannot manage clients or tokens (no token may mint tokens)', async () => {
+    const token = await pat(admin, ['users:write', 'users:read']);
+    for (const [method, url] of [
+      ['GET', '/oauth/clients'],
+      ['POST', '/oauth/personal-access-tokens'],
+      ['GET', '/oauth/tokens'],
+    ] as const) {
+      const res = await call(token.accessToken, method, url, method === 'POST' ? { name: 'x', scopes: ['users:write'] } : undefined);
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json()).toEqual({ message: 'This address cannot be called with an access token.' });
+    }
+  });
+
+  it('records when it was last used, and shows it', async () => {
+    const token = await pat(admin, ['bookings:read']);
+    expect((await call(token.accessToken, 'GET', '/api/bookings')).statusCode).toBe(200);
+    const list = (await admin.get('/oauth/personal-access-tokens')).json();
+    const row = list.find((x: { id: string }) => x.id === token.token.id);
+    expect(row.last_used_at).not.toBeNull();
+    const [stored] = await t.db.select().from(personalAccessTokens).where(eq(personalAccessTokens.id, token.token.id));
+    expect(stored!.lastUsedAt).toBeInstanceOf(Date);
+  });
+
+  it('downloads the booking export with bookings:read', async () => {
+    const token = await pat(admin, ['bookings:read']);
+    const res = await call(token.accessToken, 'GET', '/bookings/export?format=xls&timing=all');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+  });
+});
+
+describe('the route → scope table', () => {
+  it('gives every non-public /api route a scope (or a token could never call it, or worse)', () => {
+    const api = t.app.routeScopes.filter((r) => r.url.startsWith('/api') && r.access !== 'public');
+    expect(api.length).toBeGreaterThan(40);
+    expect(api.filter((r) => r.scope === null).map((r) => `${r.method} ${r.url}`)).toEqual([]);
+    // reads need :read, everything else :write
+    for (const r of api) expect(r.scope!.endsWith(r.method === 'GET' || r.method === 'HEAD' ? ':read' : ':write'), `${r.method} ${r.url}`).toBe(true);
+  });
+
+  it('keeps /oauth management and pages closed to tokens', () => {
+    const oauth = t.app.routeScopes.filter((r) => r.url.startsWith('/oauth/') && r.access !== 'public');
+    expect(oauth.length).toBeGreaterThan(5);
+    expect(oauth.every((r) => r.scope === null)).toBe(true);
+  });
+
+  it('maps the areas, the lead’s coming routes and unknown ones', () => {
+    expect(requiredScope('GET', '/api/bookings')).toBe('bookings:read');
+    expect(requiredScope('PATCH', '/api/bookings/:id')).toBe('bookings:write');
+    expect(requiredScope('HEAD', '/api/bookings/:id')).toBe('bookings:read');
+    expect(requiredScope('POST', '/api/bookings/:id/invoices')).toBe('finance:write');
+    expect(requiredScope('POST', '/api/bookings/:bookingId/invoices/:invoiceId/send')).toBe('finance:write');
+    expect(requiredScope('GET', '/api/invoices')).toBe('finance:read');
+    expect(requiredScope('POST', '/api/transactions')).toBe('finance:write');
+    expect(requiredScope('DELETE', '/api/bookingNotes/:id')).toBe('bookings:write');
+    expect(requiredScope('GET', '/api/trips/:id/documents')).toBe('trips:read');
+    expect(requiredScope('GET', '/api/countries')).toBe('trips:read');
+    expect(requiredScope('PATCH', '/api/charities/:id')).toBe('trips:write');
+    expect(requiredScope('GET', '/api/discounts')).toBe('finance:read');
+    expect(requiredScope('PATCH', '/api/users/update')).toBe('users:write');
+    expect(requiredScope('GET', '/api/overview')).toBe('bookings:read');
+    expect(requiredScope('GET', '/bookings/export')).toBe('bookings:read');
+    // fail closed: no mapping, no token
+    expect(requiredScope('GET', '/api/bookingsextra')).toBeNull();
+    expect(requiredScope('GET', '/api/something-new')).toBeNull();
+    expect(requiredScope('GET', '/oauth/clients')).toBeNull();
+    // a route's own config wins
+    expect(requiredScope('GET', '/api/something-new', 'trips:read')).toBe('trips:read');
+    expect(requiredScope('GET', '/api/bookings', null)).toBeNull();
+  });
+});

@@ -1,0 +1,92 @@
+import type { FastifyInstance, HTTPMethods } from 'fastify';
+import fp from 'fastify-plugin';
+import { type Access, defaultAccess } from './auth.ts';
+
+export type ScopeArea = 'bookings' | 'trips' | 'finance' | 'users';
+export type ScopeId = `${ScopeArea}:${'read' | 'write'}`;
+
+/* eslint-disable @typescript-eslint/consistent-type-definitions -- module augmentation needs interfaces */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The scope a bearer token needs for this route when the table below does not say it right;
+     * null: no token may call it, whatever its scopes.
+     */
+    scope?: ScopeId | null;
+  }
+  interface FastifyInstance {
+    /** Every route with what a bearer token needs to call it (filled as routes are added). */
+    routeScopes: RouteScope[];
+  }
+}
+/* eslint-enable @typescript-eslint/consistent-type-definitions */
+
+export type RouteScope = { method: string; url: string; access: Access; scope: ScopeId | null };
+
+/**
+ * The one table of what a token needs, by the route's pattern ("/api/bookings/:id" — never the
+ * raw URL): the longest matching prefix names the area, the method the level (GET and HEAD
+ * read, everything else writes). A route no prefix matches takes no token at all (fail closed).
+ * Areas the eight scopes do not name fall to the nearest one (docs/decisions/007):
+ * charities, countries, documents, custom fields and add-ons are trip set-up; discounts are
+ * money; the overview is a summary of bookings; /api/me is the user's own record.
+ */
+const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
+  ['/api/bookings', 'bookings'],
+  ['/api/bookings/:/invoices', 'finance'],
+  ['/api/bookingNotes', 'bookings'],
+  ['/api/invoices', 'finance'],
+  ['/api/transactions', 'finance'],
+  ['/api/discounts', 'finance'],
+  ['/api/trips', 'trips'],
+  ['/api/addons', 'trips'],
+  ['/api/customFields', 'trips'],
+  ['/api/documents', 'trips'],
+  ['/api/countries', 'trips'],
+  ['/api/charities', 'trips'],
+  ['/api/users', 'users'],
+  ['/api/me', 'users'],
+  ['/api/overview', 'bookings'],
+  // the spreadsheet download is a read of bookings, outside /api because it is a form GET
+  ['/bookings/export', 'bookings'],
+];
+
+// "/api/bookings/:bookingId/invoices" and "/api/bookings/:id/invoices" are the same route shape
+const shape = (url: string) => url.replace(/:[^/]+/g, ':').replace(/\/+$/, '');
+
+/** The scope a bearer token needs to call a route, or null when no token may. */
+export function requiredScope(method: string, url: string | undefined, override?: ScopeId | null): ScopeId | null {
+  if (override !== undefined) return override;
+  if (!url) return null;
+  const path = shape(url);
+  let best: ScopeArea | null = null;
+  let bestLength = -1;
+  for (const [prefix, area] of AREAS) {
+    const matches = path === prefix || path.startsWith(prefix + '/');
+    if (matches && prefix.length > bestLength) {
+      best = area;
+      bestLength = prefix.length;
+    }
+  }
+  if (!best) return null;
+  const m = method.toUpperCase();
+  return `${best}:${m === 'GET' || m === 'HEAD' ? 'read' : 'write'}`;
+}
+
+/** Records every route's scope as it is added; a test walks them (scopes.test.ts). */
+export const scopesPlugin = fp(async (app: FastifyInstance) => {
+  const table: RouteScope[] = [];
+  app.decorate('routeScopes', table);
+  app.addHook('onRoute', (route) => {
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]) as HTTPMethods[];
+    const config = route.config as { access?: Access; scope?: ScopeId | null } | undefined;
+    for (const method of methods) {
+      table.push({
+        method,
+        url: route.url,
+        access: config?.access ?? defaultAccess(route.url),
+        scope: requiredScope(method, route.url, config?.scope),
+      });
+    }
+  });
+});

@@ -1,0 +1,21 @@
+import { Anchor, Group, Paper, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+/** A developer-area panel: its header, with the spec's create link on the right when it has one. */
+export function Panel({ id, title, action, onAction, children }: { id: string; title: string; action?: string; onAction?: () => void; children: ReactNode }) {
+  return (
+    <Paper withBorder radius="md" p="lg" component="section" aria-labelledby={id}>
+      <Group justify="space-between" mb="md" wrap="nowrap">
+        <Title order={2} size="h4" id={id}>
+          {title}
+        </Title>
+        {action && (
+          <Anchor component="button" type="button" fw={500} onClick={onAction}>
+            {action}
+          </Anchor>
+        )}
+      </Group>
+      {children}
+    </Paper>
+  );
+}
