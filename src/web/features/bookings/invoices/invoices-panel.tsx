@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { BookingDetail } from '../../../../contract/bookings.ts';
 import { INVOICE_TYPE_LABELS, type Invoice, REFUND_WARNING } from '../../../../contract/invoices.ts';
 import { path } from '../../../../contract/paths.ts';
@@ -10,10 +10,12 @@ import { ApiError } from '../../../lib/api.ts';
 import { formatMoney, formatShortDate } from '../../../lib/format.ts';
 import { bookingKeys } from '../api/bookings.ts';
 import { deleteInvoice, invoiceKeys, sendInvoice, useInvoices } from '../api/invoices.ts';
-import { NewInvoiceDialog } from './new-invoice-dialog.tsx';
 import { PaymentHistoryDialog } from './payment-history-dialog.tsx';
-import { RecordPaymentDialog } from './record-payment-dialog.tsx';
-import { StandardInvoiceDialog } from './standard-invoice-dialog.tsx';
+
+// the dialogs (and the date picker they use) load when first opened, not with the booking page
+const NewInvoiceDialog = lazy(() => import('./new-invoice-dialog.tsx').then((m) => ({ default: m.NewInvoiceDialog })));
+const RecordPaymentDialog = lazy(() => import('./record-payment-dialog.tsx').then((m) => ({ default: m.RecordPaymentDialog })));
+const StandardInvoiceDialog = lazy(() => import('./standard-invoice-dialog.tsx').then((m) => ({ default: m.StandardInvoiceDialog })));
 
 const STATUS_TONE: Record<Invoice['status'], Tone> = { Unpaid: 'neutral', 'Part Paid': 'warn', Paid: 'good', Overdue: 'bad', Refunded: 'info' };
 
@@ -180,6 +182,7 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
         )}
       </Stack>
 
+      <Suspense fallback={null}>
       {dialog?.kind === 'payment' && (
         <RecordPaymentDialog invoice={dialog.invoice} onClose={() => setDialog(null)} onDone={(message) => { setDialog(null); done(message); }} />
       )}
@@ -200,6 +203,7 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
       {dialog?.kind === 'standard' && (
         <StandardInvoiceDialog bookingId={booking.id} onClose={() => setDialog(null)} onDone={(inv) => { setDialog(null); done(`Invoice ${inv.invoice_ref} has been created.`); }} />
       )}
+      </Suspense>
     </Paper>
   );
 }
