@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paged } from './common.ts';
+import { paged, recordId } from './common.ts';
 
 export const BOOKING_TITLES = ['Mr', 'Mrs', 'Miss', 'Ms', 'Mx', 'Dr'] as const;
 
@@ -18,7 +18,7 @@ const accepted = (message: string) =>
 
 /** Spec §5: the Create Booking dialog. */
 export const createBookingSchema = z.object({
-  trip_id: z.coerce.number({ error: 'The trip field is required.' }).int().positive({ error: 'The trip field is required.' }),
+  trip_id: recordId('trip'),
   title: required('title', 20),
   first_name: required('first name'),
   last_name: required('last name'),

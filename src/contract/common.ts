@@ -14,9 +14,25 @@ export const validationErrorSchema = z.object({
 });
 export type ValidationErrorReply = z.infer<typeof validationErrorSchema>;
 
-export const idParam = z.object({
-  id: z.coerce.number({ error: 'The id must be a number.' }).int().positive({ error: 'The id must be a positive number.' }),
-});
+/** The largest id a record can have (PostgreSQL integer); a bigger one names nothing. */
+export const MAX_ID = 2_147_483_647;
+
+/**
+ * The id of a record, sent as a number or as digits (a path, a query, a form): a whole number
+ * from 1 to MAX_ID. true, 1.5 or "1e3" are not ids.
+ */
+export const recordId = (label: string) =>
+  z
+    .union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)], { error: `The ${label} field is required.` })
+    .pipe(
+      z
+        .number()
+        .int({ error: `The selected ${label} is invalid.` })
+        .min(1, { error: `The selected ${label} is invalid.` })
+        .max(MAX_ID, { error: `The selected ${label} is invalid.` }),
+    );
+
+export const idParam = z.object({ id: recordId('id') });
 
 /** A paged list reply. */
 export const paged = <T extends z.ZodType>(item: T) =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordId } from './common.ts';
 import { poundsToPence } from './money.ts';
 
 // ---- invoices, payments and refunds (spec §2 Invoices panel, §3, §4, §5, §7) ----
@@ -27,9 +28,12 @@ export const BALANCE_DUE_DAYS_BEFORE_DEPARTURE = 56;
 export const NO_ITEMS_MESSAGE = 'Please add at least one item to this invoice';
 export const TRANSACTION_DONE_MESSAGE = 'Transaction has been processed.';
 export const INVOICE_SENT_MESSAGE = 'Invoice has been emailed to the customer.';
+/** Spec §2, word for word. */
 export const REFUND_WARNING =
-  'Refunds are not automatically processed against card transactions. Card refunds should be made through the card payment provider’s dashboard; record them here once done.';
+  "Refunds are not automatically processed against card transactions and should be done through the card payment provider's dashboard.";
 
+const MIN_DATE = '2000-01-01';
+const MAX_DATE = '2099-12-31';
 const isoDate = (label: string) =>
   z
     .string({ error: `The ${label} field is required.` })
@@ -37,7 +41,9 @@ const isoDate = (label: string) =>
     .min(1, { error: `The ${label} field is required.`, abort: true })
     .refine((v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v + 'T00:00:00Z')) && new Date(v + 'T00:00:00Z').toISOString().startsWith(v), {
       error: `The ${label} must be a real date.`,
-    });
+      abort: true,
+    })
+    .refine((v) => v >= MIN_DATE && v <= MAX_DATE, { error: `The ${label} must be between 2000 and 2099.` });
 
 const requiredText = (label: string, max: number) =>
   z
@@ -56,8 +62,7 @@ const discountCode = z
 const positivePence = (label: string) =>
   poundsToPence(label).refine((p) => p > 0, { error: `The ${label} must be more than £0.00.` });
 
-const id = (label: string) =>
-  z.coerce.number({ error: `The ${label} field is required.` }).int({ error: `The ${label} field is required.` }).positive({ error: `The ${label} field is required.` });
+const id = recordId;
 
 /** POST /api/bookings/{id}/invoices — the standard deposit or balance invoice. */
 export const createStandardInvoiceSchema = z.object({
@@ -81,7 +86,7 @@ export const createInvoiceSchema = z
     invoice_ref: requiredText('reference', 50),
     description: requiredText('description', 255),
     items: z.array(invoiceItemInputSchema, { error: 'The items must be a list.' }).max(50, { error: 'An invoice may have at most 50 items.' }).default([]),
-    addons: z.array(z.coerce.number().int().positive(), { error: 'The add-ons must be a list.' }).default([]),
+    addons: z.array(recordId('add-on'), { error: 'The add-ons must be a list.' }).default([]),
     discount_code: discountCode,
   })
   .superRefine((v, ctx) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordId } from './common.ts';
 
 // ---- booking notes (spec §2 Notes panel, §3 Booking note, §7 Booking notes) ----
 
@@ -11,11 +12,11 @@ const noteText = z
   .max(NOTE_MAX_LENGTH, { error: `The note must not be longer than ${NOTE_MAX_LENGTH.toLocaleString('en-GB')} characters.` });
 
 export const noteQuery = z.object({
-  booking_id: z.coerce.number({ error: 'The booking field is required.' }).int().positive({ error: 'The booking field is required.' }),
+  booking_id: recordId('booking'),
 });
 
 export const createNoteSchema = z.object({
-  booking_id: z.coerce.number({ error: 'The booking field is required.' }).int().positive({ error: 'The booking field is required.' }),
+  booking_id: recordId('booking'),
   note_text: noteText,
 });
 export type CreateNoteInput = z.input<typeof createNoteSchema>;

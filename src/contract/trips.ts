@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseDdMmYyyy } from './dates.ts';
 import { poundsToPence } from './money.ts';
-import { paged } from './common.ts';
+import { paged, recordId } from './common.ts';
 
 export const TRIP_TYPES = ['charity', 'open', 'school'] as const;
 export const TRIP_TYPE_LABELS: Record<(typeof TRIP_TYPES)[number], string> = { charity: 'Charity', open: 'Open', school: 'School' };
@@ -174,13 +174,13 @@ const note = z
   .nullish()
   .transform((v) => (v ? v : null));
 export const createCustomFieldSchema = z.object({
-  trip_id: z.coerce.number({ error: 'The trip field is required.' }).int().positive({ error: 'The trip field is required.' }),
+  trip_id: recordId('trip'),
   label,
   note,
 });
 export const updateCustomFieldSchema = z.object({ label, note });
 export const customFieldQuery = z.object({
-  trip_id: z.coerce.number({ error: 'The trip field is required.' }).int().positive({ error: 'The trip field is required.' }),
+  trip_id: recordId('trip'),
 });
 export const customFieldSchema = z.object({ id: z.number().int(), trip_id: z.number().int(), label: z.string(), note: z.string().nullable() });
 export type CustomField = z.infer<typeof customFieldSchema>;
@@ -188,7 +188,7 @@ export type CustomField = z.infer<typeof customFieldSchema>;
 // ---- documents ----
 export const DOCUMENT_MAX_BYTES = 20 * 1024 * 1024;
 export const createDocumentSchema = z.object({
-  trip_id: z.coerce.number({ error: 'The trip field is required.' }).int().positive({ error: 'The trip field is required.' }),
+  trip_id: recordId('trip'),
   name: z
     .string({ error: 'The name field is required.' })
     .trim()

@@ -59,27 +59,31 @@ test.describe('invoices and payments', () => {
     await expect(payment.getByText(/is more than the .* outstanding on this invoice/).first()).toBeVisible();
     await payment.getByRole('button', { name: 'Cancel' }).click();
 
-    // a refund of part of it
+    // the rest: paid in full, and Payment now offers a refund first
     await row.getByRole('button', { name: 'Payment', exact: true }).click();
-    await payment.locator('label', { hasText: /^Refund$/ }).click();
-    await expect(payment.getByText(/Refunds are not automatically processed/)).toBeVisible();
+    await payment.getByLabel('Amount').fill(String(outstanding));
+    await payment.getByRole('button', { name: 'Record Payment' }).click();
+    await expect(panel.getByRole('status')).toHaveText('Transaction has been processed.');
+    await expect(row.getByRole('button', { name: /^Paid/ })).toBeVisible();
+    await row.getByRole('button', { name: 'Payment', exact: true }).click();
+    await expect(payment.getByText(/Refunds are not automatically processed against card transactions and should be done through the card payment provider's dashboard\./)).toBeVisible();
     await payment.getByLabel('Amount').fill('40');
     await payment.getByRole('button', { name: 'Record Refund' }).click();
     await expect(panel.getByRole('status')).toHaveText('Transaction has been processed.');
-    await expect(row).toContainText(`£${(outstanding + 40).toLocaleString('en-GB', { minimumFractionDigits: 2 })} outstanding`);
+    await expect(row).toContainText('£40.00 outstanding');
     await expect(row.getByRole('button', { name: 'Delete' })).toHaveCount(0);
 
     // payment history; strike out the refund
     await row.getByRole('button', { name: /^Part Paid/ }).click();
     const history = page.getByRole('dialog', { name: /Payment History/ });
-    await expect(history.locator('tbody tr')).toHaveCount(2);
-    await history.locator('tbody tr').nth(1).getByRole('button', { name: 'Delete' }).click();
+    await expect(history.locator('tbody tr')).toHaveCount(3);
+    await history.locator('tbody tr').nth(2).getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog', { name: 'Delete transaction' }).getByRole('button', { name: 'Yes, Delete it' }).click();
     await expect(history.locator('tbody tr[data-deleted]')).toHaveCount(1);
     await expect(history.getByText(/^Deleted by/)).toBeVisible();
     await page.screenshot({ path: 'test-results/screens/payment-history.png' });
     await history.getByRole('button', { name: 'Close' }).click();
-    await expect(row).toContainText(`£${outstanding.toLocaleString('en-GB', { minimumFractionDigits: 2 })} outstanding`);
+    await expect(row.getByRole('button', { name: /^Paid/ })).toBeVisible();
     await page.locator('#invoices').screenshot({ path: 'test-results/screens/invoices-panel.png' });
 
     // the invoice page opens in a new tab
@@ -87,6 +91,7 @@ test.describe('invoices and payments', () => {
     await invoiceTab.waitForLoadState();
     await expect(invoiceTab.getByRole('heading', { name: 'Invoice', exact: true })).toBeVisible();
     await expect(invoiceTab.getByText('Payments received')).toBeVisible();
+    await expect(invoiceTab.getByText('This invoice is paid in full. Thank you.')).toBeVisible();
     await expect(invoiceTab.getByText('Edith Invoiced', { exact: false })).toBeVisible();
     await invoiceTab.screenshot({ path: 'test-results/screens/invoice-page.png', fullPage: true });
     await expectAccessible(invoiceTab);

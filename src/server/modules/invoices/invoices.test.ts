@@ -105,6 +105,14 @@ describe('POST /api/bookings/{id}/invoices (standard)', () => {
     expect(Number(next.json().invoice_ref.slice(4))).toBe(Number(inv.invoice_ref.slice(4)) + 1);
   });
 
+  it('refuses a deposit once the balance invoice has billed the whole cost', async () => {
+    const { booking } = await booked({ depositPence: 20_000, costPence: 100_000 });
+    expect((await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'balance' })).json().total).toBe(1000);
+    const res = await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('This booking already has a balance invoice, which bills the whole trip cost.');
+  });
+
   it('refuses a deposit when the trip has none, a bad type, and an unknown booking', async () => {
     const { booking } = await booked({ depositPence: 0 });
     expect((await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' })).json().message).toMatch(/no deposit set/);
@@ -333,6 +341,19 @@ describe('POST /api/transactions', () => {
     expect(reused.json().message).toBe('This Idempotency-Key was already used for a different payment or refund.');
   });
 
+  it('gives one key sent at once for two different invoices to exactly one of them', async () => {
+    const { booking } = await booked();
+    const a = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'A', amount: 100 }] }))).json();
+    const b = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'B', amount: 100 }] }))).json();
+    const both = await Promise.all([
+      admin.post('/api/transactions', pay(a, 10), { 'idempotency-key': 'key-two-invoices' }),
+      admin.post('/api/transactions', pay(b, 10), { 'idempotency-key': 'key-two-invoices' }),
+    ]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([201, 422]);
+    const all = (await admin.get(`/api/invoices?booking_id=${booking.id}`)).json();
+    expect(all.flatMap((i: { transactions: unknown[] }) => i.transactions)).toHaveLength(1);
+  });
+
   it('lets only one of two refunds at once against one payment through', async () => {
     const { booking } = await booked();
     const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))).json();
@@ -370,6 +391,17 @@ describe('DELETE /api/transactions/{id}', () => {
     expect((await admin.delete('/api/transactions/999999')).statusCode).toBe(404);
   });
 
+  it('refuses to strike out a refund when the payments since cover the invoice', async () => {
+    const { booking } = await booked();
+    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))).json();
+    await admin.post('/api/transactions', pay(inv, 100));
+    const refund = (await admin.post('/api/transactions', pay(inv, 30, { type: 'refund' }))).json();
+    await admin.post('/api/transactions', pay(inv, 30));
+    const res = await admin.delete(`/api/transactions/${refund.id}`);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('Without this refund more would have been paid than the invoice total: delete a later payment first.');
+  });
+
   it('refuses to strike out a payment whose money was refunded', async () => {
     const { booking } = await booked();
     const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))).json();
@@ -378,6 +410,24 @@ describe('DELETE /api/transactions/{id}', () => {
     const res = await admin.delete(`/api/transactions/${paid.id}`);
     expect(res.statusCode).toBe(422);
     expect(res.json().message).toBe('Part of this payment has been refunded: delete the refund first.');
+  });
+});
+
+describe('ids and dates out of range', () => {
+  it('answers 422 or 404, never 500, for ids beyond any record and dates beyond reason', async () => {
+    const { booking } = await booked();
+    const inv = (await admin.post('/api/invoices', custom(booking.id))).json();
+    expect((await admin.get('/api/invoices/3000000000')).statusCode).toBe(422);
+    expect((await admin.delete('/api/transactions/3000000000')).statusCode).toBe(422);
+    expect((await admin.get('/api/invoices?booking_id=3000000000')).statusCode).toBe(422);
+    const big = await admin.post('/api/transactions', pay({ ...inv, id: 3_000_000_000 }, 10));
+    expect(big.statusCode).toBe(422);
+    expect(big.json().errors.invoice_id).toEqual(['The selected invoice is invalid.']);
+    expect((await admin.post('/api/transactions', pay({ ...inv, booking_id: true }, 10))).statusCode).toBe(422);
+    const ancient = await admin.post('/api/transactions', pay(inv, 10, { date: '0000-01-01' }));
+    expect(ancient.json().errors.date).toEqual(['The date must be between 2000 and 2099.']);
+    expect((await admin.post('/api/invoices', custom(booking.id, { invoice_date: '0000-01-01' }))).statusCode).toBe(422);
+    expect((await admin.post('/api/transactions', pay(inv, '1,50'))).json().errors.amount).toEqual(['The amount must be an amount in pounds, such as 25 or 25.50.']);
   });
 });
 

@@ -71,7 +71,11 @@ export function invoicePdf(doc: InvoiceDocument): Promise<Buffer> {
 
   pdf.moveDown(2);
   pdf.font('Helvetica').fontSize(10).text(
-    invoice.paid ? 'This invoice is paid in full. Thank you.' : `Please pay ${money(invoice.outstanding)} by ${day(invoice.due_date)}, quoting ${invoice.invoice_ref}.`,
+    invoice.paid
+      ? 'This invoice is paid in full. Thank you.'
+      : invoice.status === 'Refunded'
+        ? 'The payments on this invoice have been refunded.'
+        : `Please pay ${money(invoice.outstanding)} by ${day(invoice.due_date)}, quoting ${invoice.invoice_ref}.`,
     left,
   );
   pdf.end();

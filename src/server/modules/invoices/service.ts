@@ -91,6 +91,8 @@ export class InvoiceService {
       const earlier = await tx.select({ id: invoices.id, type: invoices.type }).from(invoices).where(eq(invoices.bookingId, bookingId));
       if (v.invoice_type === 'deposit') {
         if (earlier.some((i) => i.type === 'deposit')) throw new HttpError(422, 'This booking already has a deposit invoice.');
+        // a balance bills the whole cost less what was billed before it, the deposit included
+        if (earlier.some((i) => i.type === 'balance')) throw new HttpError(422, 'This booking already has a balance invoice, which bills the whole trip cost.');
         if (trip!.depositPence <= 0) throw new HttpError(422, 'The trip has no deposit set, so there is nothing to invoice.');
         return this.insert(tx, {
           bookingId,
@@ -215,6 +217,10 @@ export class InvoiceService {
    */
   async delete(id: number): Promise<void> {
     await this.db.transaction(async (tx) => {
+      const [found] = await tx.select({ bookingId: invoices.bookingId }).from(invoices).where(eq(invoices.id, id));
+      if (!found) throw notFound('Invoice not found.');
+      // the booking first, as raising an invoice does: a balance raised meanwhile sees this one gone or not at all
+      await lockBooking(tx, found.bookingId);
       const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, id)).for('update');
       if (!invoice) throw notFound('Invoice not found.');
       const [used] = await tx.select({ n: sql<number>`count(*)::int` }).from(transactions).where(eq(transactions.invoiceId, id));
@@ -262,8 +268,12 @@ export class InvoiceService {
         `<p>${esc(operator.name)}</p>`,
       attachments: [{ filename: `${invoice.invoice_ref}.pdf`, content: pdf, contentType: 'application/pdf' }],
     });
-    await mail.catch((cause: unknown) => {
-      throw Object.assign(new HttpError(502, 'The invoice could not be emailed: the mail server did not take it. Please try again.'), { cause });
+    await mail.catch((error: unknown) => {
+      // only what went wrong, never the message (the SMTP reply quotes the customer's address)
+      const { code, responseCode, command } = error as { code?: string; responseCode?: number; command?: string };
+      throw Object.assign(new HttpError(502, 'The invoice could not be emailed: the mail server did not take it. Please try again.'), {
+        cause: { mail: { code, responseCode, command } },
+      });
     });
     const [row] = await this.db.update(invoices).set({ sentAt: new Date() }).where(eq(invoices.id, invoiceId)).returning({ sentAt: invoices.sentAt });
     return { message: INVOICE_SENT_MESSAGE, sent_at: row!.sentAt!.toISOString() };

@@ -149,7 +149,9 @@ export default function InvoicePage() {
         <Text size="sm" mt="xl">
           {invoice.paid
             ? 'This invoice is paid in full. Thank you.'
-            : `Please pay ${formatMoney(invoice.outstanding)} by ${formatLongDate(invoice.due_date)}, quoting ${invoice.invoice_ref}.`}
+            : invoice.status === 'Refunded'
+              ? 'The payments on this invoice have been refunded.'
+              : `Please pay ${formatMoney(invoice.outstanding)} by ${formatLongDate(invoice.due_date)}, quoting ${invoice.invoice_ref}.`}
         </Text>
       </Paper>
     </Stack>

@@ -19,6 +19,10 @@ const StandardInvoiceDialog = lazy(() => import('./standard-invoice-dialog.tsx')
 
 const STATUS_TONE: Record<Invoice['status'], Tone> = { Unpaid: 'neutral', 'Part Paid': 'warn', Paid: 'good', Overdue: 'bad', Refunded: 'info' };
 
+const ukToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
+/** Money is still owed after the due date (a part-paid invoice too). */
+const late = (inv: Invoice) => !inv.paid && inv.outstanding > 0 && inv.due_date < ukToday();
+
 type Dialog =
   | { kind: 'payment'; invoice: Invoice }
   | { kind: 'history'; invoiceId: number }
@@ -151,13 +155,13 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
                     </Table.Td>
                     <Table.Td ta="right">{formatMoney(inv.total)}</Table.Td>
                     <Table.Td>
-                      <Text size="sm" c={inv.status === 'Overdue' ? 'red.9' : undefined} fw={inv.status === 'Overdue' ? 600 : undefined}>
+                      <Text size="sm" c={late(inv) ? 'red.9' : undefined} fw={late(inv) ? 600 : undefined}>
                         {formatShortDate(inv.due_date)}
                       </Text>
                     </Table.Td>
                     <Table.Td>
                       <Group gap={6} wrap="nowrap">
-                        <Button size="compact-sm" disabled={inv.paid} onClick={() => setDialog({ kind: 'payment', invoice: inv })}>
+                        <Button size="compact-sm" onClick={() => setDialog({ kind: 'payment', invoice: inv })}>
                           Payment
                         </Button>
                         <Button size="compact-sm" variant="default" component="a" href={path('invoice-view', { id: inv.id })} target="_blank" rel="noopener">
@@ -184,9 +188,9 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
 
       <Suspense fallback={null}>
       {dialog?.kind === 'payment' && (
-        <RecordPaymentDialog invoice={dialog.invoice} onClose={() => setDialog(null)} onDone={(message) => { setDialog(null); done(message); }} />
+        <RecordPaymentDialog invoice={dialog.invoice} onClose={() => setDialog(null)} onDone={(message) => { setDialog(null); done(message); }} onFailed={reload} />
       )}
-      <PaymentHistoryDialog invoice={historyInvoice} onClose={() => setDialog(null)} onChanged={reload} />
+      <PaymentHistoryDialog key={historyInvoice?.id ?? 0} invoice={historyInvoice} onClose={() => setDialog(null)} onChanged={reload} />
       <ConfirmDialog
         opened={dialog?.kind === 'delete'}
         title="Delete invoice"

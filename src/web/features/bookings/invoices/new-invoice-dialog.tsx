@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Controller, type Path, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import type { BookingDetail } from '../../../../contract/bookings.ts';
 import { type CreateInvoiceInput, createInvoiceSchema, INVOICE_TYPE_LABELS, INVOICE_TYPES, type Invoice, NO_ITEMS_MESSAGE } from '../../../../contract/invoices.ts';
+import { parsePounds } from '../../../../contract/money.ts';
 import { DateField } from '../../../components/date-field.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { errorMessage, setFieldErrors } from '../../../lib/errors.ts';
@@ -26,13 +27,6 @@ const inDays = (days: number) => {
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
 };
-/** An amount as typed, in pence, when it is one the server would take; else null. */
-const typedPence = (text: string): number | null => {
-  const t = text.trim().replace(/^£/, '').replace(/,/g, '');
-  if (!/^\d+(\.\d{1,2})?$/.test(t)) return null;
-  const [whole, fraction = ''] = t.split('.');
-  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
-};
 
 /** New Invoice (spec §5): a custom invoice of items and the booking's add-ons not yet invoiced. */
 export function NewInvoiceDialog({ booking, onClose, onDone }: { booking: BookingDetail; onClose: () => void; onDone: (invoice: Invoice) => void }) {
@@ -55,11 +49,12 @@ export function NewInvoiceDialog({ booking, onClose, onDone }: { booking: Bookin
   const errors = form.formState.errors;
   const [typedItems, chosen] = useWatch({ control: form.control, name: ['items', 'addons'] });
   const totalPence =
-    typedItems.reduce((sum, i) => sum + (typedPence(i.amount) ?? 0), 0) +
+    typedItems.reduce((sum, i) => sum + (parsePounds(i.amount) ?? 0), 0) +
     booking.addons.filter((a) => chosen.includes(a.id)).reduce((sum, a) => sum + Math.round(a.price * 100), 0);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
+    if (busy) return;
     form.clearErrors();
     setFailure(null);
     const v = form.getValues();

@@ -13,14 +13,15 @@ type Values = { type: 'payment' | 'refund'; amount: string; processor: string; d
 const todayIso = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
 
 /** Record Payment (spec §2): a payment, or a refund when the type selector says refund. */
-export function RecordPaymentDialog({ invoice, onClose, onDone }: { invoice: Invoice; onClose: () => void; onDone: (message: string) => void }) {
+export function RecordPaymentDialog({ invoice, onClose, onDone, onFailed }: { invoice: Invoice; onClose: () => void; onDone: (message: string) => void; onFailed: () => void }) {
   // one key for this dialog: a retry or a double click records the payment once
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<Values>({
     // the raw values go to the server, which speaks pounds; the schema checks them here first
     resolver: zodResolver(createTransactionSchema.omit({ booking_id: true, invoice_id: true, invoice_type: true, date: true }), undefined, { raw: true }) as never,
-    defaultValues: { type: 'payment', amount: '', processor: 'STRIPE', date: todayIso(), notes: '' },
+    // a paid invoice has nothing left to pay: what staff come to record is a refund
+    defaultValues: { type: invoice.paid && invoice.payment_received > 0 ? 'refund' : 'payment', amount: '', processor: 'STRIPE', date: todayIso(), notes: '' },
   });
   const errors = form.formState.errors;
   const type = useWatch({ control: form.control, name: 'type' });
@@ -47,8 +48,10 @@ export function RecordPaymentDialog({ invoice, onClose, onDone }: { invoice: Inv
     } catch (error) {
       // spec §8 only logs a failed transaction; staff must know it was not recorded
       console.error('The transaction was not recorded', error);
-      if (!setFieldErrors(error, form.setError)) setFailure(`The ${v.type} was not recorded. ${errorMessage(error)}`);
-      else setFailure(`The ${v.type} was not recorded: please correct the fields below.`);
+      setFieldErrors(error, form.setError);
+      setFailure(`The ${v.type} was not recorded. ${errorMessage(error)}`);
+      // the invoice may have changed under us (a colleague's payment, a deleted invoice)
+      onFailed();
     }
   });
 

@@ -13,6 +13,7 @@ export function StandardInvoiceDialog({ bookingId, onClose, onDone }: { bookingI
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
+    if (busy) return;
     setBusy(true);
     setFailure(null);
     try {
