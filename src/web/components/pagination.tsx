@@ -15,14 +15,16 @@ type Props = {
   from?: number | null;
   to?: number | null;
   total?: number;
+  /** the total is an estimate: shown as "about N" */
+  totalIsEstimate?: boolean;
   noun?: string;
 };
 
-export function Pagination({ page, lastPage, onChange, from, to, total, noun = 'records' }: Props) {
+export function Pagination({ page, lastPage, onChange, from, to, total, totalIsEstimate = false, noun = 'records' }: Props) {
   return (
     <Group justify="space-between" mt="sm">
       <Text size="sm" c="dimmed">
-        {total ? `Showing ${from} to ${to} of ${total.toLocaleString('en-GB')} ${noun}` : `No ${noun}`}
+        {total ? `Showing ${from} to ${to} of ${totalIsEstimate ? 'about ' : ''}${total.toLocaleString('en-GB')} ${noun}` : `No ${noun}`}
       </Text>
       {lastPage > 1 && (
         <Group gap={4} component="nav" aria-label="Pages">
