@@ -112,6 +112,36 @@ async function estimateRows(db: Db, query: SQLWrapper): Promise<number> {
   return Math.max(0, Math.round(plans?.[0]?.Plan['Plan Rows'] ?? 0));
 }
 
+// only what a row of the list shows: the long text fields (notes, medical detail…) stay behind
+const listColumns = {
+  id: bookings.id,
+  ref: bookings.ref,
+  createdAt: bookings.createdAt,
+  depositPaymentDate: bookings.depositPaymentDate,
+  status: bookings.status,
+  tripId: bookings.tripId,
+  userId: bookings.userId,
+  title: bookings.title,
+  firstName: bookings.firstName,
+  lastName: bookings.lastName,
+  preferredName: bookings.preferredName,
+  email: bookings.email,
+  mobile: bookings.mobile,
+  gender: bookings.gender,
+  dateOfBirth: bookings.dateOfBirth,
+  address1: bookings.address1,
+  address4: bookings.address4,
+  postCode: bookings.postCode,
+  roomType: bookings.roomType,
+  roomRef: bookings.roomRef,
+  shareWith: bookings.shareWith,
+  doubleRoom: bookings.doubleRoom,
+  fundingType: bookings.fundingType,
+  travelBasis: bookings.travelBasis,
+  medicalConditions: bookings.medicalConditions,
+  formComplete: bookings.formComplete,
+};
+
 export async function listBookings(db: Db, f: BookingFilter, options: ListOptions = {}): Promise<BookingPage> {
   const exactCountBelow = options.exactCountBelow ?? EXACT_COUNT_BELOW;
   const where = bookingConditions(f);
@@ -152,7 +182,7 @@ export async function listBookings(db: Db, f: BookingFilter, options: ListOption
   const fetched = pageIds.length
     ? await db
         .select({
-          b: bookings,
+          b: listColumns,
           tripName: trips.name,
           departure: trips.departureDate,
           returnDate: trips.returnDate,
