@@ -184,7 +184,13 @@ export const bookingRowSchema = z.object({
 });
 export type BookingRow = z.infer<typeof bookingRowSchema>;
 
-export const bookingPageSchema = paged(bookingRowSchema);
+export const bookingPageSchema = paged(bookingRowSchema).extend({
+  /**
+   * true when `total` (and so `last_page`) is the database's estimate, rounded, rather than a
+   * count: large result sets are not counted on every page. Shown as "about N".
+   */
+  total_is_estimate: z.boolean(),
+});
 export type BookingPage = z.infer<typeof bookingPageSchema>;
 
 // ---- one booking (the booking page) ----

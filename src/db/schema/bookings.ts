@@ -100,13 +100,18 @@ export const bookings = pgTable(
     check('bookings_funding_type_check', sql`${t.fundingType} in ('free', 'flexi', 'self', 'fundraise')`),
     check('bookings_gender_check', sql`${t.gender} is null or ${t.gender} in ('female', 'male', 'other')`),
     check('bookings_travel_basis_discount_check', sql`${t.travelBasisDiscountPence} >= 0`),
-    // the booking list: default sort, sorts by header, and the filters of spec §7
-    index('bookings_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    // the booking list: default sort, sorts by header, and the filters of spec §7.
+    // Sort keys are plain ascending (ASC NULLS LAST): read backwards that is DESC NULLS FIRST,
+    // which is what `order by … desc` asks for, so one index serves both directions. (An index
+    // built DESC NULLS LAST serves neither, and the planner then sorts every match.)
+    // The newest-first walk also carries the columns of the usual filters (timing, trips,
+    // status), so that those filters and deep pages are answered from the index alone.
+    index('bookings_created_idx').on(t.createdAt, t.id, t.tripDeparture, t.tripId, t.status),
     index('bookings_trip_departure_created_idx').on(t.tripDeparture, t.createdAt.desc()),
-    index('bookings_trip_created_idx').on(t.tripId, t.createdAt.desc()),
+    index('bookings_trip_created_idx').on(t.tripId, t.createdAt, t.id),
     index('bookings_user_idx').on(t.userId),
     index('bookings_charity_idx').on(t.charityId),
-    index('bookings_status_idx').on(t.status, t.createdAt.desc()),
+    index('bookings_status_idx').on(t.status, t.createdAt, t.id),
     index('bookings_deposit_paid_idx').on(t.depositPaymentDate),
     index('bookings_room_ref_idx').on(t.roomRef),
     index('bookings_traveller_name_idx').on(t.lastName, t.firstName),

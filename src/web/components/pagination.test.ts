@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageWindow } from './pagination.tsx';
+import { pageSummary, pageWindow } from './pagination.tsx';
 
 describe('the five page links', () => {
   it('centre on the current page and stay within the pages there are', () => {
@@ -15,5 +15,13 @@ describe('the five page links', () => {
     expect(pageWindow(1, 1)).toEqual([1]);
     expect(pageWindow(2, 3)).toEqual([1, 2, 3]);
     expect(pageWindow(1, 0)).toEqual([1]);
+  });
+});
+
+describe('the summary beside the page links', () => {
+  it('gives the range and the total, saying "about" when the total is an estimate', () => {
+    expect(pageSummary(1, 25, 1234, 'bookings')).toBe('Showing 1 to 25 of 1,234 bookings');
+    expect(pageSummary(26, 50, 710_000, 'bookings', true)).toBe('Showing 26 to 50 of about 710,000 bookings');
+    expect(pageSummary(null, null, 0, 'bookings', false)).toBe('No bookings');
   });
 });

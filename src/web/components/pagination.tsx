@@ -8,6 +8,11 @@ export function pageWindow(current: number, last: number, size = 5): number[] {
   return Array.from({ length: count }, (_, i) => start + i);
 }
 
+/** "Showing 1 to 25 of 1,234 bookings", "… of about 710,000 bookings" when the total is an estimate. */
+export function pageSummary(from: number | null | undefined, to: number | null | undefined, total: number | undefined, noun: string, totalIsEstimate = false): string {
+  return total ? `Showing ${from} to ${to} of ${totalIsEstimate ? 'about ' : ''}${total.toLocaleString('en-GB')} ${noun}` : `No ${noun}`;
+}
+
 type Props = {
   page: number;
   lastPage: number;
@@ -15,14 +20,16 @@ type Props = {
   from?: number | null;
   to?: number | null;
   total?: number;
+  /** the total is an estimate: shown as "about N" */
+  totalIsEstimate?: boolean;
   noun?: string;
 };
 
-export function Pagination({ page, lastPage, onChange, from, to, total, noun = 'records' }: Props) {
+export function Pagination({ page, lastPage, onChange, from, to, total, totalIsEstimate = false, noun = 'records' }: Props) {
   return (
     <Group justify="space-between" mt="sm">
       <Text size="sm" c="dimmed">
-        {total ? `Showing ${from} to ${to} of ${total.toLocaleString('en-GB')} ${noun}` : `No ${noun}`}
+        {pageSummary(from, to, total, noun, totalIsEstimate)}
       </Text>
       {lastPage > 1 && (
         <Group gap={4} component="nav" aria-label="Pages">

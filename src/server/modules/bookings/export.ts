@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import yazl from 'yazl';
 import type { ExportColumn } from '../../../contract/bookings.ts';
@@ -9,11 +9,57 @@ import { EXPORT_COLUMNS, type BookingFilter } from '../../../contract/bookings.t
 import type { Db } from '../../../db/client.ts';
 import { filesDir } from '../../../db/files.ts';
 import { bookings, trips } from '../../../db/schema/index.ts';
-import { ageOnDeparture, bookingConditions, bookingOrder, passportState } from './list.ts';
+import { ageOnDeparture, bookingConditions, bookingOrder, needsTrip, passportState } from './list.ts';
 
 const BATCH = 1000;
 
-type Row = typeof bookings.$inferSelect & { tripName: string; departure: string; passport: string; age: number | null };
+// the fields the export's columns are made of (and the passport image for the zip): the rest of
+// a booking (notes, additional info…) is not read
+const exportFields = {
+  id: bookings.id,
+  ref: bookings.ref,
+  createdAt: bookings.createdAt,
+  status: bookings.status,
+  title: bookings.title,
+  firstName: bookings.firstName,
+  lastName: bookings.lastName,
+  preferredName: bookings.preferredName,
+  email: bookings.email,
+  mobile: bookings.mobile,
+  address1: bookings.address1,
+  address2: bookings.address2,
+  address3: bookings.address3,
+  address4: bookings.address4,
+  postCode: bookings.postCode,
+  dateOfBirth: bookings.dateOfBirth,
+  gender: bookings.gender,
+  passportNumber: bookings.passportNumber,
+  passportExpiryDate: bookings.passportExpiryDate,
+  passportImageFile: bookings.passportImageFile,
+  roomType: bookings.roomType,
+  roomRef: bookings.roomRef,
+  shareWith: bookings.shareWith,
+  fundingType: bookings.fundingType,
+  depositPaymentDate: bookings.depositPaymentDate,
+  dietary: bookings.dietary,
+  medicalConditions: bookings.medicalConditions,
+  medication: bookings.medication,
+  medicalDetail: bookings.medicalDetail,
+  insuranceCompany: bookings.insuranceCompany,
+  insurancePolicyNumber: bookings.insurancePolicyNumber,
+  nokName: bookings.nokName,
+  nokRelationship: bookings.nokRelationship,
+  nokTelephone: bookings.nokTelephone,
+  referredBy: bookings.referredBy,
+  tripName: trips.name,
+  departure: trips.departureDate,
+  passport: passportState,
+  age: ageOnDeparture,
+};
+
+const rowsById = (db: Db, ids: number[]) =>
+  db.select(exportFields).from(bookings).innerJoin(trips, eq(trips.id, bookings.tripId)).where(inArray(bookings.id, ids));
+type Row = Awaited<ReturnType<typeof rowsById>>[number];
 
 /** A spreadsheet program runs a cell that starts with one of these as a formula: such text is written with a leading apostrophe. */
 export function escapeCell(value: string): string {
@@ -63,24 +109,26 @@ function value(r: Row, key: ExportColumn): string | number | Date | null {
 }
 
 /**
- * The bookings the list would show, in its order, read in batches so that
- * memory stays flat however many there are.
+ * The bookings the list would show, in its order, read in batches so that memory stays flat
+ * however many there are: first the ids of the whole export in one ordered query (from the
+ * sort index where it can be; a few kilobytes even at 5,000), then the rows by primary key a
+ * batch at a time. (Batches by OFFSET sorted and skipped the same matches again for every batch.)
  */
 async function* rowsOf(db: Db, f: BookingFilter, perPage: number, onlyWithImages = false): AsyncGenerator<Row[]> {
   const where = and(bookingConditions(f), onlyWithImages ? isNotNull(bookings.passportImageFile) : undefined);
-  const start = (f.page - 1) * perPage;
-  for (let done = 0; done < perPage; done += BATCH) {
-    const rows = await db
-      .select({ b: bookings, tripName: trips.name, departure: trips.departureDate, passport: passportState, age: ageOnDeparture })
-      .from(bookings)
-      .innerJoin(trips, eq(trips.id, bookings.tripId))
+  const idQuery = db.select({ id: bookings.id }).from(bookings);
+  const ids = (
+    await (needsTrip(f) ? idQuery.innerJoin(trips, eq(trips.id, bookings.tripId)) : idQuery)
       .where(where)
       .orderBy(...bookingOrder(f))
-      .limit(Math.min(BATCH, perPage - done))
-      .offset(start + done);
-    if (!rows.length) return;
-    yield rows.map(({ b, ...r }) => ({ ...b, ...r }));
-    if (rows.length < BATCH) return;
+      .limit(perPage)
+      .offset((f.page - 1) * perPage)
+  ).map((r) => r.id);
+  for (let at = 0; at < ids.length; at += BATCH) {
+    const batch = ids.slice(at, at + BATCH);
+    const position = new Map(batch.map((id, i) => [id, i]));
+    const rows = await rowsById(db, batch);
+    yield rows.sort((x, y) => position.get(x.id)! - position.get(y.id)!);
   }
 }
 
@@ -88,23 +136,31 @@ export function exportFileName(ext: string, now = new Date()): string {
   return `bookings-${now.toISOString().slice(0, 10)}.${ext}`;
 }
 
+const DATE_COLUMNS = new Set<ExportColumn>(['date', 'departure', 'date_of_birth', 'passport_expiry', 'deposit_payment_date']);
+const DATE_STYLE: Partial<ExcelJS.Style> = Object.freeze({ numFmt: 'dd/mm/yyyy' });
+const PLAIN_STYLE: Partial<ExcelJS.Style> = Object.freeze({});
+
 /** A real .xlsx, written as it is read: the reply starts before the last row is fetched. */
 export function spreadsheet(db: Db, f: BookingFilter, perPage: number, columns: ExportColumn[]): Readable {
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Bookings');
-  sheet.columns = columns.map((key) => {
+  // one style object per column, given to each of its cells: ExcelJS otherwise makes every cell a
+  // style object of its own and works out its style id afresh (most of the time of a large export)
+  const styles = columns.map((key) => (DATE_COLUMNS.has(key) ? DATE_STYLE : PLAIN_STYLE));
+  sheet.columns = columns.map((key, i) => {
     const def = EXPORT_COLUMNS.find((c) => c.key === key)!;
-    const isDate = ['date', 'departure', 'date_of_birth', 'passport_expiry', 'deposit_payment_date'].includes(key);
-    return { header: def.label, key, width: Math.max(12, def.label.length + 2), style: isDate ? { numFmt: 'dd/mm/yyyy' } : {} };
+    return { header: def.label, key, width: Math.max(12, def.label.length + 2), style: styles[i]! };
   });
   (async () => {
     for await (const batch of rowsOf(db, f, perPage)) {
       for (const r of batch) {
-        sheet.addRow(columns.map((key) => {
+        const row = sheet.addRow(columns.map((key) => {
           const v = value(r, key);
           return typeof v === 'string' ? escapeCell(v) : v;
-        })).commit();
+        }));
+        for (let i = 0; i < columns.length; i++) row.getCell(i + 1).style = styles[i]!;
+        row.commit();
       }
     }
     sheet.commit();
@@ -125,7 +181,8 @@ export function passportZip(db: Db, dataDir: string, f: BookingFilter, perPage: 
       for (const r of batch) {
         const file = path.join(dir, path.basename(r.passportImageFile!));
         if (!existsSync(file)) continue;
-        zip.addFile(file, `${safe(`${r.ref} ${r.firstName} ${r.lastName}`)}${path.extname(file)}`);
+        // stored, not deflated: passport scans are JPEG/PNG, already compressed
+        zip.addFile(file, `${safe(`${r.ref} ${r.firstName} ${r.lastName}`)}${path.extname(file)}`, { compress: false });
         added += 1;
       }
     }

@@ -3,6 +3,8 @@ import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
 import { bookingCustomFieldAnswers, tripCustomFields } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
+import { bookingListQuery, type BookingListQuery } from '../../../contract/bookings.ts';
+import { listBookings, roundEstimate } from './list.ts';
 
 let t: TestApp;
 let admin: TestClient;
@@ -42,7 +44,7 @@ describe('GET /api/bookings defaults', () => {
   it('shows every status of future trips, newest first, in the paged shape', async () => {
     const page = await list();
     expect(page.data.map((b: { first_name: string }) => b.first_name)).toEqual(['Dan', 'Cat', 'Bob', 'Ann']);
-    expect(page).toMatchObject({ total: 4, from: 1, to: 4, current_page: 1, last_page: 1, per_page: 25 });
+    expect(page).toMatchObject({ total: 4, total_is_estimate: false, from: 1, to: 4, current_page: 1, last_page: 1, per_page: 25 });
     const ann = page.data.find((b: { first_name: string }) => b.first_name === 'Ann');
     expect(ann).toMatchObject({ trip: { id: future, name: 'Alpha Future Trek' }, passport_valid: 'ok', status: 'confirmed', room_ref: 'R02' });
     expect(ann.user_url).toBeNull();
@@ -149,5 +151,52 @@ describe('paging and bad input', () => {
   it('is for staff only', async () => {
     const traveller = await t.signedIn(3);
     expect((await traveller.get('/api/bookings')).statusCode).toBe(403);
+  });
+});
+
+describe('the total: counted, or estimated when large', () => {
+  // the five bookings of the three trips above; the threshold is injected, so a handful of rows
+  // can take either path
+  const ours = () => ({ trips: [future, later, past].join(','), timing: 'all', sort_field: 'id', sort_dir: 'asc' }) as BookingListQuery;
+  const page = (q: BookingListQuery, exactCountBelow?: number) => listBookings(t.db, bookingListQuery.parse({ ...ours(), ...q }), { exactCountBelow });
+
+  it('counts exactly when the estimate is under the threshold', async () => {
+    const p = await page({ per_page: 2 }, 1_000_000);
+    expect(p).toMatchObject({ total: 5, total_is_estimate: false, last_page: 3, from: 1, to: 2 });
+  });
+
+  it('gives the estimate, flagged, when it is not, and never less than the page shows to be there', async () => {
+    const p = await page({ per_page: 2 }, 0);
+    expect(p.total_is_estimate).toBe(true);
+    expect(p.total).toBeGreaterThanOrEqual(3);
+    expect(p.last_page).toBe(Math.ceil(p.total / 2));
+    // the rows themselves stay exact
+    expect(p.data.map((b) => b.first_name)).toEqual(['Ann', 'Bob']);
+    expect(p).toMatchObject({ from: 1, to: 2, current_page: 1 });
+  });
+
+  it('knows the total without counting on the last page, or when everything fits on one', async () => {
+    expect(await page({ per_page: 2, page: 3 }, 0)).toMatchObject({ total: 5, total_is_estimate: false, from: 5, to: 5, last_page: 3 });
+    expect(await page({ per_page: 10 }, 0)).toMatchObject({ total: 5, total_is_estimate: false, last_page: 1 });
+    expect(await page({ per_page: 2, name: 'nobody-by-this-name' }, 0)).toMatchObject({ total: 0, total_is_estimate: false, data: [], last_page: 1 });
+  });
+
+  it('pages through every row exactly once on either path', async () => {
+    for (const threshold of [0, 1_000_000]) {
+      const seen: string[] = [];
+      for (let n = 1; n <= 3; n++) seen.push(...(await page({ per_page: 2, page: n }, threshold)).data.map((b) => b.first_name));
+      expect(seen).toEqual(['Ann', 'Bob', 'Cat', 'Dan', 'Eve']);
+    }
+  });
+
+  it('also when the filters join the trip (passport, age, trip name sort)', async () => {
+    expect(await page({ per_page: 1, sort_field: 'trip_name', age_min: 0 }, 1_000_000)).toMatchObject({ total: 5, total_is_estimate: false });
+    const estimated = await page({ per_page: 1, sort_field: 'trip_name', age_min: 0 }, 0);
+    expect(estimated.total_is_estimate).toBe(true);
+    expect(estimated.data.map((b) => b.trip.name)).toEqual(['Alpha Future Trek']);
+  });
+
+  it('rounds an estimate to two significant figures', () => {
+    expect([0, 7, 99, 123, 706_865, 1_000_379, 33_279].map(roundEstimate)).toEqual([0, 7, 99, 120, 710_000, 1_000_000, 33_000]);
   });
 });

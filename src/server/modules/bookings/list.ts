@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { type BookingFilter, type BookingPage, type BookingRow, PASSPORT_WARNING_MONTHS } from '../../../contract/bookings.ts';
-import type { Db } from '../../../db/client.ts';
+import { queryRows, type Db } from '../../../db/client.ts';
 import { bookingCustomFieldAnswers, bookings, tripCustomFields, trips } from '../../../db/schema/index.ts';
 import { containsPattern as contains } from '../../sql.ts';
 
@@ -84,25 +84,105 @@ export function needsTrip(f: BookingFilter): boolean {
   return Boolean(f.passport) || f.age_min !== undefined || f.age_max !== undefined || f.sort_field === 'trip_name';
 }
 
-export async function listBookings(db: Db, f: BookingFilter): Promise<BookingPage> {
+export type ListOptions = {
+  /**
+   * Below this many matches (by the planner's estimate) the total is counted exactly; at or
+   * above it the reply carries the estimate and says so. Counting hundreds of thousands of rows
+   * for every page is what made the list slow on a large office.
+   */
+  exactCountBelow?: number;
+};
+
+export const EXACT_COUNT_BELOW = 10_000;
+
+/** Two significant figures: an estimate should not look more precise than it is. */
+export function roundEstimate(n: number): number {
+  if (n < 100) return Math.round(n);
+  const unit = 10 ** (Math.floor(Math.log10(n)) - 1);
+  return Math.round(n / unit) * unit;
+}
+
+type Plan = { Plan: { 'Plan Rows': number } };
+
+/** The planner's estimate of how many rows a query returns (EXPLAIN, nothing is run). */
+async function estimateRows(db: Db, query: SQLWrapper): Promise<number> {
+  const [row] = await queryRows<Record<string, unknown>>(db, sql`explain (format json) ${query}`);
+  const raw = row ? Object.values(row)[0] : undefined;
+  const plans = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Plan[] | undefined;
+  return Math.max(0, Math.round(plans?.[0]?.Plan['Plan Rows'] ?? 0));
+}
+
+// only what a row of the list shows: the long text fields (notes, medical detail…) stay behind
+const listColumns = {
+  id: bookings.id,
+  ref: bookings.ref,
+  createdAt: bookings.createdAt,
+  depositPaymentDate: bookings.depositPaymentDate,
+  status: bookings.status,
+  tripId: bookings.tripId,
+  userId: bookings.userId,
+  title: bookings.title,
+  firstName: bookings.firstName,
+  lastName: bookings.lastName,
+  preferredName: bookings.preferredName,
+  email: bookings.email,
+  mobile: bookings.mobile,
+  gender: bookings.gender,
+  dateOfBirth: bookings.dateOfBirth,
+  address1: bookings.address1,
+  address4: bookings.address4,
+  postCode: bookings.postCode,
+  roomType: bookings.roomType,
+  roomRef: bookings.roomRef,
+  shareWith: bookings.shareWith,
+  doubleRoom: bookings.doubleRoom,
+  fundingType: bookings.fundingType,
+  travelBasis: bookings.travelBasis,
+  medicalConditions: bookings.medicalConditions,
+  formComplete: bookings.formComplete,
+};
+
+export async function listBookings(db: Db, f: BookingFilter, options: ListOptions = {}): Promise<BookingPage> {
+  const exactCountBelow = options.exactCountBelow ?? EXACT_COUNT_BELOW;
   const where = bookingConditions(f);
   const joined = needsTrip(f);
-  const countQuery = db.select({ n: count() }).from(bookings);
-  const [total] = await (joined ? countQuery.innerJoin(trips, eq(trips.id, bookings.tripId)) : countQuery).where(where);
-  const n = Number(total?.n ?? 0);
-  // first the page's ids, from the bookings alone when that is enough; then their rows
+  const offset = (f.page - 1) * f.per_page;
+  // first the page's ids, from the bookings alone when that is enough (the sort indexes carry the
+  // usual filters' columns, so deep pages are read from the index alone); then their rows.
+  // One row more than the page tells whether there are more.
   const idQuery = db.select({ id: bookings.id }).from(bookings);
-  const pageIds = (
+  const found = (
     await (joined ? idQuery.innerJoin(trips, eq(trips.id, bookings.tripId)) : idQuery)
       .where(where)
       .orderBy(...bookingOrder(f))
-      .limit(f.per_page)
-      .offset((f.page - 1) * f.per_page)
+      .limit(f.per_page + 1)
+      .offset(offset)
   ).map((r) => r.id);
+  const pageIds = found.slice(0, f.per_page);
+
+  let n: number;
+  let estimated = false;
+  if (found.length <= f.per_page && (found.length > 0 || offset === 0)) {
+    // the last page: the total is known without counting
+    n = offset + found.length;
+  } else {
+    const matches = db.select({ one: sql`1` }).from(bookings);
+    const estimate = await estimateRows(db, (joined ? matches.innerJoin(trips, eq(trips.id, bookings.tripId)) : matches).where(where));
+    if (estimate < exactCountBelow) {
+      const countQuery = db.select({ n: count() }).from(bookings);
+      const [total] = await (joined ? countQuery.innerJoin(trips, eq(trips.id, bookings.tripId)) : countQuery).where(where);
+      n = Number(total?.n ?? 0);
+    } else {
+      // never fewer than this page shows to be there
+      n = Math.max(roundEstimate(estimate), found.length > f.per_page ? offset + f.per_page + 1 : 0);
+      estimated = true;
+    }
+  }
+
   const fetched = pageIds.length
     ? await db
         .select({
-          b: bookings,
+          b: listColumns,
           tripName: trips.name,
           departure: trips.departureDate,
           returnDate: trips.returnDate,
@@ -163,6 +243,7 @@ export async function listBookings(db: Db, f: BookingFilter): Promise<BookingPag
   return {
     data,
     total: n,
+    total_is_estimate: estimated,
     from,
     to: from === null ? null : from + data.length - 1,
     per_page: f.per_page,

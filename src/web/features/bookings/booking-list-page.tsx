@@ -233,6 +233,7 @@ export default function BookingListPage() {
             from={bookings.data.from}
             to={bookings.data.to}
             total={bookings.data.total}
+            totalIsEstimate={bookings.data.total_is_estimate}
             noun="bookings"
           />
         </>
