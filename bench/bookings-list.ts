@@ -27,6 +27,8 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     dir: { type: 'string' },
     explain: { type: 'boolean', default: false },
+    // also time the header sorts of the list (on the default view)
+    sorts: { type: 'boolean', default: false },
   },
 });
 const total = Number(values.bookings);
@@ -113,6 +115,11 @@ const scenarios: Array<[string, string]> = [
   ['three trips', `timing=all&${trips.map((t) => `trips[]=${t}`).join('&')}`],
   ['deep page (page 2000)', 'timing=all&page=2000'],
 ];
+if (values.sorts) {
+  for (const [field, label] of [['id', 'ID'], ['deposit_payment_date', 'Date Paid'], ['name', 'Traveller Name'], ['room_ref', 'Room Ref'], ['trip_name', 'Trip']]) {
+    for (const dir of ['asc', 'desc']) scenarios.push([`sort ${label} ${dir}`, `sort_field=${field}&sort_dir=${dir}`]);
+  }
+}
 
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const f1 = (n: number) => n.toFixed(1).padStart(6);

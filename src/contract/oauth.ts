@@ -36,6 +36,9 @@ export const redirectUrl = z
       ctx.addIssue({ code: 'custom', message: 'The redirect must start with https:// (http:// is accepted for localhost only).' });
     } else if (value.includes('#')) {
       ctx.addIssue({ code: 'custom', message: 'The redirect must not contain a fragment (#).' });
+    } else if (!/^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/i.test(url.hostname)) {
+      // letters, digits, dots and dashes only: the host also goes into the consent page's CSP
+      ctx.addIssue({ code: 'custom', message: 'The redirect’s host name may only contain letters, digits, dots and dashes.' });
     } else if (url.username || url.password) {
       ctx.addIssue({ code: 'custom', message: 'The redirect must not contain a user name or password.' });
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordId } from './common.ts';
 
 /** Spec §9: a new user is an End User unless told otherwise. */
 export const DEFAULT_ROLE = 3;
@@ -36,7 +37,7 @@ export type CreateUserInput = z.input<typeof createUserSchema>;
 
 export const updateUserSchema = z
   .object({
-    id: z.coerce.number({ error: 'The id field is required.' }).int().positive(),
+    id: recordId('user'),
     email,
     first_name: required('first name'),
     last_name: required('last name'),

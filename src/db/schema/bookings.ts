@@ -112,8 +112,12 @@ export const bookings = pgTable(
     index('bookings_user_idx').on(t.userId),
     index('bookings_charity_idx').on(t.charityId),
     index('bookings_status_idx').on(t.status, t.createdAt, t.id),
-    index('bookings_deposit_paid_idx').on(t.depositPaymentDate),
-    index('bookings_room_ref_idx').on(t.roomRef),
+    // the list sorts these with empty values last both ways ("x asc nulls last, id asc" and
+    // "x desc nulls last, id desc"): one index for each direction, in exactly that order
+    index('bookings_deposit_paid_idx').on(t.depositPaymentDate, t.id),
+    index('bookings_deposit_paid_desc_idx').on(t.depositPaymentDate.desc().nullsLast(), t.id.desc().nullsFirst()),
+    index('bookings_room_ref_idx').on(t.roomRef, t.id),
+    index('bookings_room_ref_desc_idx').on(t.roomRef.desc().nullsLast(), t.id.desc().nullsFirst()),
     index('bookings_traveller_name_idx').on(t.lastName, t.firstName),
     index('bookings_dob_idx').on(t.dateOfBirth),
     index('bookings_name_trgm_idx').using(

@@ -70,7 +70,12 @@ export function requiredScope(method: string, url: string | undefined, override?
   }
   if (!best) return null;
   const m = method.toUpperCase();
-  return `${best}:${m === 'GET' || m === 'HEAD' ? 'read' : 'write'}`;
+  const level = m === 'GET' || m === 'HEAD' ? 'read' : 'write';
+  // creating, changing and deleting accounts sets passwords and roles: through a token that would
+  // let an application widen its own access (make an Administrator, reset its user's password),
+  // so these stay with a signed-in Administrator and there is no users:write scope
+  if (best === 'users' && level === 'write') return null;
+  return `${best}:${level}`;
 }
 
 /** Records every route's scope as it is added; a test walks them (scopes.test.ts). */

@@ -124,6 +124,34 @@ describe('sorting', () => {
     expect(await names('sort_field=id&sort_dir=asc&timing=all&trips=' + `${future},${later},${past}`)).toEqual(['Ann', 'Bob', 'Cat', 'Dan', 'Eve']);
   });
 
+  it('by trip name, exactly as one sort of every match would order them, on every page', async () => {
+    // trips whose names sort against their ids, two with the same name, bookings made out of order
+    const zulu = await insertTrip(t.db, { name: 'Zulu Sort Trek', departureDate: day(40), returnDate: day(45) });
+    const alpha = await insertTrip(t.db, { name: 'Alpha Sort Trek', departureDate: day(50), returnDate: day(55) });
+    const twin = await insertTrip(t.db, { name: 'Alpha Sort Trek', departureDate: day(60), returnDate: day(65) });
+    const made: Array<{ id: number; name: string; at: number }> = [];
+    let k = 0;
+    for (const [trip, name] of [[zulu, 'Zulu Sort Trek'], [alpha, 'Alpha Sort Trek'], [twin, 'Alpha Sort Trek'], [alpha, 'Alpha Sort Trek'], [zulu, 'Zulu Sort Trek'], [twin, 'Alpha Sort Trek'], [alpha, 'Alpha Sort Trek']] as const) {
+      k += 1;
+      const at = Date.UTC(2026, 0, 10 - k);
+      const b = await insertBooking(t.db, trip.id, { firstName: `Sorted${k}`, createdAt: new Date(at) });
+      made.push({ id: b.id, name, at });
+    }
+    const ours = `timing=all&trips=${zulu.id},${alpha.id},${twin.id}`;
+    for (const dir of ['asc', 'desc'] as const) {
+      const expected = [...made]
+        .sort((a, b) => a.name.localeCompare(b.name) || a.at - b.at || a.id - b.id)
+        .map((b) => b.id);
+      if (dir === 'desc') expected.reverse();
+      const seen: number[] = [];
+      for (let p = 1; p <= 3; p++) {
+        const page = await list(`${ours}&sort_field=trip_name&sort_dir=${dir}&per_page=3&page=${p}`);
+        seen.push(...page.data.map((b: { id: number }) => b.id));
+      }
+      expect(seen, dir).toEqual(expected);
+    }
+  });
+
   it('by nothing else', async () => {
     const res = await admin.get('/api/bookings?sort_field=password_hash');
     expect(res.statusCode).toBe(422);

@@ -142,6 +142,39 @@ const listColumns = {
   formComplete: bookings.formComplete,
 };
 
+// the outer walk's trips, apart from the "trips" the filters join inside
+const t = { id: sql.raw('t.id'), name: sql.raw('t.name'), departureDate: sql.raw('t.departure_date') };
+
+/**
+ * The page's ids in bookingOrder's trip-name order (name, then created_at, then id), without
+ * sorting every match: the trips are walked in name order and each gives at most its first
+ * offset + limit matches from its (trip_id, created_at, id) index, a prefix that holds all of
+ * that trip's rows of the page. Exact, and fast because there are few trips and many bookings.
+ */
+async function idsByTripName(db: Db, f: BookingFilter, where: SQL | undefined, limit: number, offset: number): Promise<number[]> {
+  const dir = sql.raw(f.sort_dir === 'asc' ? 'asc' : 'desc');
+  // trips that cannot have a match are skipped whole (the booking keeps a copy of the date)
+  const tripFilter = and(
+    f.timing === 'future' ? sql`${t.departureDate} >= current_date` : f.timing === 'past' ? sql`${t.departureDate} < current_date` : undefined,
+    f.trips ? sql`${t.id} in ${f.trips}` : undefined,
+    f.trip_id ? sql`${t.id} = ${f.trip_id}` : undefined,
+  );
+  const rows = await queryRows<{ id: number | string }>(
+    db,
+    sql`select b.id from ${trips} t cross join lateral (
+      select ${bookings.id} as id, ${bookings.createdAt} as created_at
+      from ${bookings} inner join ${trips} on ${trips.id} = ${bookings.tripId}
+      where ${bookings.tripId} = ${t.id} and ${where ?? sql`true`}
+      order by ${bookings.createdAt} ${dir}, ${bookings.id} ${dir}
+      limit ${offset + limit}
+    ) b
+    ${tripFilter ? sql`where ${tripFilter}` : sql``}
+    order by ${t.name} ${dir}, b.created_at ${dir}, b.id ${dir}
+    limit ${limit} offset ${offset}`,
+  );
+  return rows.map((r) => Number(r.id));
+}
+
 export async function listBookings(db: Db, f: BookingFilter, options: ListOptions = {}): Promise<BookingPage> {
   const exactCountBelow = options.exactCountBelow ?? EXACT_COUNT_BELOW;
   const where = bookingConditions(f);
@@ -151,13 +184,16 @@ export async function listBookings(db: Db, f: BookingFilter, options: ListOption
   // usual filters' columns, so deep pages are read from the index alone); then their rows.
   // One row more than the page tells whether there are more.
   const idQuery = db.select({ id: bookings.id }).from(bookings);
-  const found = (
-    await (joined ? idQuery.innerJoin(trips, eq(trips.id, bookings.tripId)) : idQuery)
-      .where(where)
-      .orderBy(...bookingOrder(f))
-      .limit(f.per_page + 1)
-      .offset(offset)
-  ).map((r) => r.id);
+  const found =
+    f.sort_field === 'trip_name'
+      ? await idsByTripName(db, f, where, f.per_page + 1, offset)
+      : (
+          await (joined ? idQuery.innerJoin(trips, eq(trips.id, bookings.tripId)) : idQuery)
+            .where(where)
+            .orderBy(...bookingOrder(f))
+            .limit(f.per_page + 1)
+            .offset(offset)
+        ).map((r) => r.id);
   const pageIds = found.slice(0, f.per_page);
 
   let n: number;

@@ -46,7 +46,6 @@ describe('GET /oauth/scopes', () => {
       'trips:read',
       'trips:write',
       'users:read',
-      'users:write',
     ]);
     expect(res.json()[0]).toEqual({ id: 'bookings:read', description: 'Read bookings and travellers' });
   });
@@ -85,6 +84,7 @@ describe('OAuth clients', () => {
       ['http://partner.example/cb', 'The redirect must start with https:// (http:// is accepted for localhost only).'],
       ['javascript:alert(1)', 'The redirect must start with https:// (http:// is accepted for localhost only).'],
       ['https://partner.example/cb#frag', 'The redirect must not contain a fragment (#).'],
+      ['https://a;b.example/cb', 'The redirect’s host name may only contain letters, digits, dots and dashes.'],
       ['https://user:pw@partner.example/cb', 'The redirect must not contain a user name or password.'],
     ]) {
       const res = await alice.post('/oauth/clients', client({ redirect }));

@@ -370,6 +370,29 @@ describe('POST /oauth/token: client_credentials and the rest', () => {
     expect((await again.json()).error).toBe('invalid_client');
   });
 
+  it('takes a client id that is not a uuid (36 dashes) for an unknown client, never a server error', async () => {
+    const res = await tokenRequest({ grant_type: 'client_credentials', client_id: '-'.repeat(36), client_secret: 'x', scope: 'trips:read' });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toBe('invalid_client');
+    expect((await browser.fetch(authorizeUrl({ client_id: '-'.repeat(36), code_challenge: pkce().challenge }))).status).toBeLessThan(500);
+  });
+
+  it('a new password for the owner ends the client_credentials tokens of their clients', async () => {
+    const owner = await t.signedIn(1, 'cc.owner@example.test');
+    const c = (await owner.post('/oauth/clients', { name: 'Owner app', redirect: REDIRECT })).json();
+    const token = await (await tokenRequest({ grant_type: 'client_credentials', client_id: c.id, client_secret: c.secret, scope: 'trips:read' })).json();
+    expect((await api(token.access_token, '/api/trips')).status).toBe(200);
+    const admin = await t.signedIn(1);
+    const me = (await admin.get('/api/users?search=cc.owner')).json().data[0];
+    const changed = await admin.request({
+      method: 'PATCH',
+      url: '/api/users/update',
+      payload: { id: me.id, email: 'cc.owner@example.test', first_name: 'Cee', last_name: 'Owner', user_role_id: 1, password: 'a brand new long password', confirm_password: 'a brand new long password' },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect((await api(token.access_token, '/api/trips')).status).toBe(401);
+  });
+
   it('revoking the application on the developer page ends its tokens at once', async () => {
     const { code, verifier } = await getCode();
     const token = await exchange(code, verifier);
@@ -384,6 +407,19 @@ describe('POST /oauth/token: client_credentials and the rest', () => {
     expect((await tokenRequest(withSecret({ grant_type: 'refresh_token', refresh_token: token.refresh_token }))).status).toBe(400);
     // and the consent page is asked again
     expect((await browser.fetch(authorizeUrl({ code_challenge: pkce().challenge }))).status).toBe(200);
+  });
+
+  it('revoking the application also retires a code it has not exchanged yet', async () => {
+    const first = await getCode();
+    await exchange(first.code, first.verifier);
+    const pending = await getCode();
+    const apps = await (await browser.fetch('/oauth/tokens')).json();
+    const app = apps.find((a: { client: { id: string } }) => a.client.id === client.id);
+    const page = await (await browser.fetch('/developer')).text();
+    const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(page)![1]!;
+    expect((await browser.fetch(`/oauth/tokens/${app.id}`, { method: 'DELETE', headers: { 'x-csrf-token': csrf } })).status).toBe(204);
+    const res = await tokenRequest(withSecret({ grant_type: 'authorization_code', code: pending.code, redirect_uri: REDIRECT, code_verifier: pending.verifier }));
+    expect((await res.json()).error).toBe('invalid_grant');
   });
 
   it('is rate limited per address', async () => {

@@ -4,7 +4,7 @@ import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
 import { oauthAccessTokens, oauthAuthCodes, oauthClients, oauthRefreshTokens } from '../../../db/schema/index.ts';
 import { revokeAccessTokens, unknownScopes } from './service.ts';
-import { PREFIX, randomToken, sha256 } from './tokens.ts';
+import { isUuid, PREFIX, randomToken, sha256 } from './tokens.ts';
 
 type Client = OAuth2Server.Client;
 type User = OAuth2Server.User;
@@ -37,7 +37,7 @@ export function createModel(db: Db) {
      * request without its secret is refused (undefined never matches).
      */
     async getClient(clientId: string, secret: string | null | undefined): Promise<Client | null> {
-      if (!/^[0-9a-f-]{36}$/i.test(clientId)) return null;
+      if (typeof clientId !== 'string' || !isUuid(clientId)) return null;
       const [row] = await db.select().from(oauthClients).where(and(eq(oauthClients.id, clientId), eq(oauthClients.revoked, false)));
       if (!row) return null;
       if (secret !== null && (typeof secret !== 'string' || !sameSecret(secret, row.secret))) return null;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type {
   AuthorizedApplication,
   ClientInput,
@@ -10,7 +10,7 @@ import type {
 } from '../../../contract/oauth.ts';
 import { clientInputSchema, personalTokenInputSchema } from '../../../contract/oauth.ts';
 import type { Db } from '../../../db/client.ts';
-import { oauthAccessTokens, oauthClients, oauthRefreshTokens, oauthScopes, personalAccessTokens } from '../../../db/schema/index.ts';
+import { oauthAccessTokens, oauthAuthCodes, oauthClients, oauthRefreshTokens, oauthScopes, personalAccessTokens } from '../../../db/schema/index.ts';
 import { notFound, validationError } from '../../errors.ts';
 import { addSeconds, clientSecret, isUuid, PREFIX, randomToken, sha256 } from './tokens.ts';
 
@@ -40,6 +40,11 @@ export async function revokeAccessTokens(tx: Db | Tx, where: SQL | undefined): P
   const ids = tx.select({ id: oauthAccessTokens.id }).from(oauthAccessTokens).where(where);
   await tx.update(oauthRefreshTokens).set({ revoked: true }).where(inArray(oauthRefreshTokens.accessTokenId, ids));
   await tx.update(oauthAccessTokens).set({ revoked: true }).where(where);
+}
+
+/** Marks unexchanged authorization codes used, so none of them can be turned into tokens any more. */
+export async function retireCodes(tx: Db | Tx, where: SQL | undefined): Promise<void> {
+  await tx.update(oauthAuthCodes).set({ usedAt: new Date() }).where(and(where, isNull(oauthAuthCodes.usedAt)));
 }
 
 /** The defined scopes (seeded by migration 0002), in a stable order. */
@@ -219,6 +224,8 @@ export class GrantService {
         .where(and(eq(oauthAccessTokens.id, tokenId), eq(oauthAccessTokens.userId, userId)));
       if (!token) throw notFound('Token not found.');
       await revokeAccessTokens(tx, and(eq(oauthAccessTokens.userId, userId), eq(oauthAccessTokens.clientId, token.clientId)));
+      // a code the application got but has not exchanged yet would bring it straight back
+      await retireCodes(tx, and(eq(oauthAuthCodes.userId, userId), eq(oauthAuthCodes.clientId, token.clientId)));
     });
   }
 

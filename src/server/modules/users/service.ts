@@ -3,7 +3,8 @@ import { ROLE_NAMES, ROLES } from '../../../contract/constants.ts';
 import type { Paged } from '../../../contract/common.ts';
 import { type CreatedUser, type User, USERS_PER_PAGE } from '../../../contract/users.ts';
 import type { Db, Tx } from '../../../db/client.ts';
-import { bookings, oauthAccessTokens, oauthRefreshTokens, personalAccessTokens, sessions, users } from '../../../db/schema/index.ts';
+import { bookings, oauthAccessTokens, oauthAuthCodes, oauthClients, oauthRefreshTokens, personalAccessTokens, sessions, users } from '../../../db/schema/index.ts';
+import { retireCodes, revokeAccessTokens } from '../oauth/service.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { generatePassword, hashPassword } from '../auth/password.ts';
 import { escapeLike, pgError } from '../../sql.ts';
@@ -166,6 +167,11 @@ export class UserService {
       .update(oauthRefreshTokens)
       .set({ revoked: true })
       .where(inArray(oauthRefreshTokens.accessTokenId, tx.select({ id: oauthAccessTokens.id }).from(oauthAccessTokens).where(eq(oauthAccessTokens.userId, userId))));
+    // the user's own clients: their client_credentials tokens act for the user, and codes not yet
+    // exchanged (for any client) would bring tokens straight back
+    const ownClients = tx.select({ id: oauthClients.id }).from(oauthClients).where(eq(oauthClients.userId, userId));
+    await revokeAccessTokens(tx, inArray(oauthAccessTokens.clientId, ownClients));
+    await retireCodes(tx, eq(oauthAuthCodes.userId, userId));
   }
 }
 
