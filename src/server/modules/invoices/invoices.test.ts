@@ -448,6 +448,8 @@ describe('GET /api/invoices/{id} and its PDF', () => {
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // a font with more than Latin-1, so names such as Łukasz Dvořák print
+    expect(pdf.rawPayload.toString('latin1')).toMatch(/FontName \/[A-Z]{6}\+DejaVuSans/);
     expect((await admin.get('/api/invoices/999999')).statusCode).toBe(404);
   });
 });

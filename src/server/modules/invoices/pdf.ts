@@ -1,5 +1,13 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import type { InvoiceDocument } from '../../../contract/invoices.ts';
+
+// DejaVu Sans, not the PDF's built-in Helvetica: that has only Latin-1, and travellers are
+// called Łukasz, Dvořák and Nguyễn too (and pounds are written with a proper minus sign)
+const fonts = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+const REGULAR = path.join(fonts, 'DejaVuSans.ttf');
+const BOLD = path.join(fonts, 'DejaVuSans-Bold.ttf');
 
 const money = (pounds: number) => `£${pounds.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const day = (iso: string) => new Date(iso.slice(0, 10) + 'T00:00:00Z').toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -8,6 +16,9 @@ const day = (iso: string) => new Date(iso.slice(0, 10) + 'T00:00:00Z').toLocaleD
 export function invoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   const { invoice, operator, customer, booking, trip } = doc;
   const pdf = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Invoice ${invoice.invoice_ref}`, Author: operator.name } });
+  pdf.registerFont('Body', REGULAR);
+  pdf.registerFont('Body-Bold', BOLD);
+  pdf.font('Body');
   const chunks: Buffer[] = [];
   pdf.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -19,27 +30,27 @@ export function invoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   const right = pdf.page.width - 50;
   const width = right - left;
 
-  pdf.font('Helvetica-Bold').fontSize(16).text(operator.name, left, 50);
-  pdf.font('Helvetica').fontSize(10).text(operator.address.join('\n'));
-  pdf.font('Helvetica-Bold').fontSize(22).text('INVOICE', left, 50, { width, align: 'right' });
-  pdf.font('Helvetica').fontSize(10);
+  pdf.font('Body-Bold').fontSize(16).text(operator.name, left, 50);
+  pdf.font('Body').fontSize(10).text(operator.address.join('\n'));
+  pdf.font('Body-Bold').fontSize(22).text('INVOICE', left, 50, { width, align: 'right' });
+  pdf.font('Body').fontSize(10);
   pdf.text(`Reference: ${invoice.invoice_ref}`, { width, align: 'right' });
   pdf.text(`Date: ${day(invoice.invoice_date)}`, { width, align: 'right' });
   pdf.text(`Due: ${day(invoice.due_date)}`, { width, align: 'right' });
 
   pdf.moveDown(3);
   const y = Math.max(pdf.y, 150);
-  pdf.font('Helvetica-Bold').text('Bill to', left, y);
-  pdf.font('Helvetica').text([customer.name, ...customer.address, customer.email].join('\n'), { width: width / 2 - 10 });
+  pdf.font('Body-Bold').text('Bill to', left, y);
+  pdf.font('Body').text([customer.name, ...customer.address, customer.email].join('\n'), { width: width / 2 - 10 });
   const billed = pdf.y;
-  pdf.font('Helvetica-Bold').text('Booking', left + width / 2, y);
-  pdf.font('Helvetica').text(`${booking.ref}\n${trip.name}\n${day(trip.departure)} to ${day(trip.return)}`, left + width / 2, undefined, { width: width / 2 });
+  pdf.font('Body-Bold').text('Booking', left + width / 2, y);
+  pdf.font('Body').text(`${booking.ref}\n${trip.name}\n${day(trip.departure)} to ${day(trip.return)}`, left + width / 2, undefined, { width: width / 2 });
   pdf.y = Math.max(billed, pdf.y) + 24;
-  pdf.font('Helvetica-Bold').fontSize(12).text(invoice.description, left);
+  pdf.font('Body-Bold').fontSize(12).text(invoice.description, left);
   pdf.moveDown(0.5);
 
   const row = (label: string, amount: string, bold = false) => {
-    pdf.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(10);
+    pdf.font(bold ? 'Body-Bold' : 'Body').fontSize(10);
     const top = pdf.y;
     pdf.text(label, left, top, { width: width - 110 });
     const after = pdf.y;
@@ -56,7 +67,7 @@ export function invoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   for (const item of invoice.items) row(item.description, money(item.amount));
   for (const addon of invoice.addons) row(`Add-on: ${addon.name}`, money(addon.price));
   rule();
-  if (invoice.discount_amount > 0) row(`Discount${invoice.discount_code ? ` (${invoice.discount_code})` : ''}`, `-${money(invoice.discount_amount)}`);
+  if (invoice.discount_amount > 0) row(`Discount${invoice.discount_code ? ` (${invoice.discount_code})` : ''}`, `−${money(invoice.discount_amount)}`);
   row('Total', money(invoice.total), true);
   row('Payments received', money(invoice.payment_received));
   row('Outstanding', money(invoice.outstanding), true);
@@ -64,13 +75,13 @@ export function invoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   const live = invoice.transactions.filter((t) => t.deleted_at === null);
   if (live.length) {
     pdf.moveDown();
-    pdf.font('Helvetica-Bold').text('Payments and refunds', left);
+    pdf.font('Body-Bold').text('Payments and refunds', left);
     pdf.moveDown(0.3);
-    for (const t of live) row(`${day(t.date)} · ${t.type === 'refund' ? 'Refund' : 'Payment'}`, `${t.type === 'refund' ? '-' : ''}${money(t.amount)}`);
+    for (const t of live) row(`${day(t.date)} · ${t.type === 'refund' ? 'Refund' : 'Payment'}`, `${t.type === 'refund' ? '−' : ''}${money(t.amount)}`);
   }
 
   pdf.moveDown(2);
-  pdf.font('Helvetica').fontSize(10).text(
+  pdf.font('Body').fontSize(10).text(
     invoice.paid
       ? 'This invoice is paid in full. Thank you.'
       : invoice.status === 'Refunded'
