@@ -43,6 +43,8 @@ export const oauthAuthCodes = pgTable(
     codeChallenge: text('code_challenge').notNull(),
     codeChallengeMethod: text('code_challenge_method').notNull().default('S256'),
     usedAt: timestamp('used_at', { withTimezone: true }),
+    // set when the code was presented again: tokens from it are revoked, and none may be saved after
+    replayedAt: timestamp('replayed_at', { withTimezone: true }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

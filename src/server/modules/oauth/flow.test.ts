@@ -269,6 +269,16 @@ describe('POST /oauth/token: authorization_code', () => {
     expect((await refresh.json()).error).toBe('invalid_grant');
   });
 
+  it('leaves no working token when one code is redeemed twice at once', async () => {
+    const { code, verifier } = await getCode();
+    const both = await Promise.all(
+      [1, 2].map(() => tokenRequest(withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }))),
+    );
+    const bodies = await Promise.all(both.map((r) => r.json()));
+    expect(bodies.some((b) => b.error === 'invalid_grant')).toBe(true);
+    for (const b of bodies.filter((x) => x.access_token)) expect((await api(b.access_token)).status).toBe(401);
+  });
+
   it('refuses a code older than ten minutes', async () => {
     const { code, verifier } = await getCode();
     await t.db.update(oauthAuthCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(oauthAuthCodes.codeHash, sha256(code)));

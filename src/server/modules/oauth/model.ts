@@ -1,5 +1,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import type OAuth2Server from '@node-oauth/oauth2-server';
+import OAuth2Server from '@node-oauth/oauth2-server';
+
+const { InvalidGrantError } = OAuth2Server;
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
 import { oauthAccessTokens, oauthAuthCodes, oauthClients, oauthRefreshTokens } from '../../../db/schema/index.ts';
@@ -26,6 +28,13 @@ const sameSecret = (a: string, b: string): boolean => {
  * where the stored rows are read (docs/decisions/007).
  */
 export function createModel(db: Db) {
+  /** The code was presented again: mark it, under its row lock, and revoke every token it led to. */
+  const markReplayed = (codeId: string) =>
+    db.transaction(async (tx) => {
+      await tx.update(oauthAuthCodes).set({ replayedAt: new Date() }).where(eq(oauthAuthCodes.id, codeId));
+      await revokeAccessTokens(tx, eq(oauthAccessTokens.authCodeId, codeId));
+    });
+
   // what a refresh grant carries over from the token it rotates
   let refreshFamily: string | undefined;
   let refreshAuthCodeId: string | null = null;
@@ -90,7 +99,7 @@ export function createModel(db: Db) {
       const [row] = await db.select().from(oauthAuthCodes).where(eq(oauthAuthCodes.codeHash, sha256(code)));
       if (!row) return null;
       if (row.usedAt) {
-        await db.transaction((tx) => revokeAccessTokens(tx, eq(oauthAccessTokens.authCodeId, row.id)));
+        await markReplayed(row.id);
         return null;
       }
       return {
@@ -105,14 +114,21 @@ export function createModel(db: Db) {
       };
     },
 
-    /** Marks the code used; of two requests racing with one code only one wins. */
+    /**
+     * Marks the code used. Of two requests racing with one code only one gets here first; the
+     * other is a replay like any other (RFC 6749 §4.1.2), so neither keeps tokens.
+     */
     async revokeAuthorizationCode(code: OAuth2Server.AuthorizationCode): Promise<boolean> {
+      const hash = sha256(code.authorizationCode);
       const done = await db
         .update(oauthAuthCodes)
         .set({ usedAt: new Date() })
-        .where(and(eq(oauthAuthCodes.codeHash, sha256(code.authorizationCode)), isNull(oauthAuthCodes.usedAt)))
+        .where(and(eq(oauthAuthCodes.codeHash, hash), isNull(oauthAuthCodes.usedAt)))
         .returning({ id: oauthAuthCodes.id });
-      return done.length === 1;
+      if (done.length === 1) return true;
+      const [row] = await db.select({ id: oauthAuthCodes.id }).from(oauthAuthCodes).where(eq(oauthAuthCodes.codeHash, hash));
+      if (row) await markReplayed(row.id);
+      return false;
     },
 
     /** client_credentials: no user; the bearer check acts for the client's owner (decision 007). */
@@ -125,7 +141,14 @@ export function createModel(db: Db) {
         // rotated tokens keep the code they descend from, so a replayed code reaches them too
         let authCodeId = refreshAuthCodeId;
         if (token.authorizationCode) {
-          const [code] = await tx.select({ id: oauthAuthCodes.id }).from(oauthAuthCodes).where(eq(oauthAuthCodes.codeHash, sha256(token.authorizationCode as string)));
+          // locked: a replay marks the code under the same lock, so either it sees these tokens
+          // (and revokes them) or they see its mark (and are never saved)
+          const [code] = await tx
+            .select({ id: oauthAuthCodes.id, replayedAt: oauthAuthCodes.replayedAt })
+            .from(oauthAuthCodes)
+            .where(eq(oauthAuthCodes.codeHash, sha256(token.authorizationCode as string)))
+            .for('update');
+          if (code?.replayedAt) throw new InvalidGrantError('Invalid grant: authorization code has already been used');
           authCodeId = code?.id ?? null;
         }
         const [access] = await tx
