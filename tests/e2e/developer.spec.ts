@@ -69,7 +69,7 @@ test.describe('developer area', () => {
     await tokens.getByRole('button', { name: 'Create New Token' }).click();
     const create = page.getByRole('dialog', { name: 'Create Token' });
     await expect(create.getByLabel('Name')).toBeFocused();
-    await expect(create.getByRole('checkbox')).toHaveCount(8);
+    await expect(create.getByRole('checkbox')).toHaveCount(7);
     await create.getByLabel('Name').fill('Monthly report');
     await create.getByRole('checkbox', { name: 'bookings:read' }).check();
     await create.getByRole('checkbox', { name: 'trips:read' }).check();
