@@ -37,3 +37,15 @@ export const optionalDdMmYyyy = (label: string) =>
       }
       return iso;
     });
+
+/** yyyy-mm-dd of now in the operator's time zone: invoices are raised, due and paid on UK days. */
+export function ukToday(now = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+/** yyyy-mm-dd moved by whole days (negative goes back). */
+export function addDays(isoDate: string, days: number): string {
+  const d = new Date(isoDate + 'T00:00:00Z');
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}

@@ -132,13 +132,4 @@ export function discountRefusal(d: DiscountRule, at: { invoiceType: InvoiceType;
 
 const ddmmyyyy = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
 
-/** yyyy-mm-dd of now in the operator's time zone (invoices are due and paid on UK days). */
-export function ukToday(now = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
-
-export function addDays(isoDate: string, days: number): string {
-  const d = new Date(isoDate + 'T00:00:00Z');
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
+export { addDays, ukToday } from '../../../contract/dates.ts';

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import type { BookingDetail } from '../../../../contract/bookings.ts';
 import { INVOICE_TYPE_LABELS, type Invoice, REFUND_WARNING } from '../../../../contract/invoices.ts';
+import { ukToday } from '../../../../contract/dates.ts';
 import { path } from '../../../../contract/paths.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ToneBadge, type Tone } from '../../../components/status-badge.tsx';
@@ -19,7 +20,6 @@ const StandardInvoiceDialog = lazy(() => import('./standard-invoice-dialog.tsx')
 
 const STATUS_TONE: Record<Invoice['status'], Tone> = { Unpaid: 'neutral', 'Part Paid': 'warn', Paid: 'good', Overdue: 'bad', Refunded: 'info' };
 
-const ukToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
 /** Money is still owed after the due date (a part-paid invoice too). */
 const late = (inv: Invoice) => !inv.paid && inv.outstanding > 0 && inv.due_date < ukToday();
 

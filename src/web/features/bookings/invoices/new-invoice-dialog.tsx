@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Controller, type Path, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import type { BookingDetail } from '../../../../contract/bookings.ts';
 import { type CreateInvoiceInput, createInvoiceSchema, INVOICE_TYPE_LABELS, INVOICE_TYPES, type Invoice, NO_ITEMS_MESSAGE } from '../../../../contract/invoices.ts';
+import { addDays, ukToday } from '../../../../contract/dates.ts';
 import { parsePounds } from '../../../../contract/money.ts';
 import { DateField } from '../../../components/date-field.tsx';
 import { ApiError } from '../../../lib/api.ts';
@@ -21,12 +22,6 @@ type Values = {
   discount_code: string;
 };
 
-const isoToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
-const inDays = (days: number) => {
-  const d = new Date(isoToday() + 'T00:00:00Z');
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-};
 
 /** New Invoice (spec §5): a custom invoice of items and the booking's add-ons not yet invoiced. */
 export function NewInvoiceDialog({ booking, onClose, onDone }: { booking: BookingDetail; onClose: () => void; onDone: (invoice: Invoice) => void }) {
@@ -35,8 +30,8 @@ export function NewInvoiceDialog({ booking, onClose, onDone }: { booking: Bookin
   const [busy, setBusy] = useState(false);
   const form = useForm<Values>({
     defaultValues: {
-      invoice_date: isoToday(),
-      due_date: inDays(14),
+      invoice_date: ukToday(),
+      due_date: addDays(ukToday(), 14),
       type: 'other',
       invoice_ref: '',
       description: '',

@@ -3,14 +3,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { type CreateTransactionInput, createTransactionSchema, type Invoice, PROCESSOR_LABELS, PROCESSORS, REFUND_WARNING } from '../../../../contract/invoices.ts';
+import { ukToday } from '../../../../contract/dates.ts';
 import { DateField } from '../../../components/date-field.tsx';
 import { errorMessage, setFieldErrors } from '../../../lib/errors.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { createTransaction } from '../api/invoices.ts';
 
 type Values = { type: 'payment' | 'refund'; amount: string; processor: string; date: string | null; notes: string };
-
-const todayIso = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
 
 /** Record Payment (spec §2): a payment, or a refund when the type selector says refund. */
 export function RecordPaymentDialog({ invoice, onClose, onDone, onFailed }: { invoice: Invoice; onClose: () => void; onDone: (message: string) => void; onFailed: () => void }) {
@@ -21,7 +20,7 @@ export function RecordPaymentDialog({ invoice, onClose, onDone, onFailed }: { in
     // the raw values go to the server, which speaks pounds; the schema checks them here first
     resolver: zodResolver(createTransactionSchema.omit({ booking_id: true, invoice_id: true, invoice_type: true, date: true }), undefined, { raw: true }) as never,
     // a paid invoice has nothing left to pay: what staff come to record is a refund
-    defaultValues: { type: invoice.paid && invoice.payment_received > 0 ? 'refund' : 'payment', amount: '', processor: 'STRIPE', date: todayIso(), notes: '' },
+    defaultValues: { type: invoice.paid && invoice.payment_received > 0 ? 'refund' : 'payment', amount: '', processor: 'STRIPE', date: ukToday(), notes: '' },
   });
   const errors = form.formState.errors;
   const type = useWatch({ control: form.control, name: 'type' });
@@ -101,7 +100,7 @@ export function RecordPaymentDialog({ invoice, onClose, onDone, onFailed }: { in
             <Controller
               control={form.control}
               name="date"
-              render={({ field }) => <DateField label="Date" required value={field.value} onChange={field.onChange} error={errors.date?.message} maxDate={todayIso()} />}
+              render={({ field }) => <DateField label="Date" required value={field.value} onChange={field.onChange} error={errors.date?.message} maxDate={ukToday()} />}
             />
           </SimpleGrid>
           <Textarea label="Notes" autosize minRows={2} error={errors.notes?.message} {...form.register('notes')} />
