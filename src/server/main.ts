@@ -3,6 +3,7 @@ import { seedDemo } from '../db/seed/demo.ts';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { ensureAdministrator, purgeExpired } from './modules/auth/service.ts';
+import { purgeExpiredOAuth } from './modules/oauth/purge.ts';
 import path from 'node:path';
 
 async function main() {
@@ -35,8 +36,13 @@ async function main() {
     const seeded = await seedDemo(database.db, { dataDir: config.dataDir });
     if (seeded) console.log(`Loaded the demo office: ${seeded.bookings} bookings on ${seeded.trips} trips.`);
   }
-  await purgeExpired(database.db);
-  const purge = setInterval(() => purgeExpired(database.db).catch(() => undefined), 3_600_000);
+  // expired sessions, old sign-in failures, and OAuth rows long expired
+  const purgeAll = async () => {
+    await purgeExpired(database.db);
+    await purgeExpiredOAuth(database.db);
+  };
+  await purgeAll();
+  const purge = setInterval(() => purgeAll().catch(() => undefined), 3_600_000);
   purge.unref();
 
   const app = await buildApp({

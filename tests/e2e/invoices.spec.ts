@@ -156,7 +156,15 @@ test.describe('booking notes', () => {
     await expect(note.locator('strong')).toHaveText('flights');
     await expect(note).toContainText('IP ');
 
+    // unsaved writing is not thrown away without asking
+    await panel.getByRole('textbox', { name: 'New note' }).click();
+    await page.keyboard.type('A draft');
     await note.getByRole('button', { name: 'Edit' }).click();
+    const discard = page.getByRole('dialog', { name: 'Discard your writing?' });
+    await discard.getByRole('button', { name: 'No, Keep Writing' }).click();
+    await expect(panel.getByRole('textbox', { name: 'New note' })).toHaveText('A draft');
+    await note.getByRole('button', { name: 'Edit' }).click();
+    await discard.getByRole('button', { name: 'Yes, Discard it' }).click();
     const editing = panel.getByRole('textbox', { name: 'Edit note' });
     await expect(editing).toContainText('Called about flights');
     await editing.click();

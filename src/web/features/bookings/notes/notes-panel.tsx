@@ -23,6 +23,8 @@ export function NotesPanel({ bookingId }: { bookingId: number }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<Note | null>(null);
+  // a note asked to be edited while the editor holds unsaved writing: ask before replacing it
+  const [replacing, setReplacing] = useState<Note | null>(null);
 
   const reload = () => queryClient.invalidateQueries({ queryKey: noteKeys.forBooking(bookingId) });
   const cancel = () => {
@@ -51,7 +53,18 @@ export function NotesPanel({ bookingId }: { bookingId: number }) {
     }
   };
 
+  const unsaved = () => {
+    const current = editor.current;
+    if (!current || current.isEmpty()) return false;
+    return editing ? current.getHtml() !== editing.note_text : true;
+  };
+
   const edit = (note: Note) => {
+    if (unsaved() && replacing?.id !== note.id) {
+      setReplacing(note);
+      return;
+    }
+    setReplacing(null);
     setEditing(note);
     setError(null);
     editor.current?.setHtml(note.note_text);
@@ -139,6 +152,15 @@ export function NotesPanel({ bookingId }: { bookingId: number }) {
           </Stack>
         )}
       </Stack>
+      <ConfirmDialog
+        opened={replacing !== null}
+        title="Discard your writing?"
+        message="The editor holds a note that has not been saved. Discard it and edit the other note?"
+        confirmLabel="Yes, Discard it"
+        cancelLabel="No, Keep Writing"
+        onCancel={() => setReplacing(null)}
+        onConfirm={() => replacing && edit(replacing)}
+      />
       <ConfirmDialog
         opened={confirming !== null}
         title="Delete note"
