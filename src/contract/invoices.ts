@@ -153,6 +153,8 @@ export const invoiceSchema = z.object({
   outstanding: z.number(),
   status: z.enum(INVOICE_STATUSES),
   paid: z.boolean(),
+  /** money still owed after the due date (a part-paid invoice too) */
+  past_due: z.boolean(),
   discount_amount: z.number(),
   discount_code: z.string().nullable(),
   sent_at: z.string().nullable(),

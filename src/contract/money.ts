@@ -36,3 +36,8 @@ export function parsePounds(typed: string): number | null {
   const [whole, fraction = ''] = text.replace(/,/g, '').split('.');
   return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
 }
+
+const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
+
+/** £1,234.50 — every amount shown to a person: pages, messages, PDFs and email. */
+export const formatPounds = (pounds: number): string => gbp.format(pounds);

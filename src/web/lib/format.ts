@@ -1,13 +1,13 @@
 import dayjs from 'dayjs';
+import { formatPounds } from '../../contract/money.ts';
 import advancedFormat from 'dayjs/plugin/advancedFormat';
 
 dayjs.extend(advancedFormat);
 
-const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
 const shortDate = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/London' });
 
 /** £1,234.50 */
-export const formatMoney = (pounds: number): string => gbp.format(pounds);
+export const formatMoney = formatPounds;
 
 /** 22/11/2026 — lists (spec §9). A plain date (yyyy-mm-dd) is read as that calendar day. */
 export function formatShortDate(value: string | Date | null | undefined): string {

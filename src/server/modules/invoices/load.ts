@@ -8,7 +8,7 @@ import { type InvoiceMoney, summarise, type Summary, ukToday } from './money.ts'
 
 const creator = alias(users, 'creator');
 const deleter = alias(users, 'deleter');
-const fullName = (u: { firstName: string | null; lastName: string | null } | null) =>
+export const fullName = (u: { firstName: string | null; lastName: string | null } | null) =>
   u && u.firstName !== null ? `${u.firstName} ${u.lastName}` : null;
 
 export type LoadedInvoice = { reply: Invoice; money: InvoiceMoney; summary: Summary; transactionIds: number[] };
@@ -21,17 +21,7 @@ export async function loadInvoices(db: Db, where: SQL): Promise<LoadedInvoice[]>
   const [items, addons, entries] = await Promise.all([
     db.select().from(invoiceItems).where(inArray(invoiceItems.invoiceId, ids)).orderBy(asc(invoiceItems.sortOrder), asc(invoiceItems.id)),
     db.select().from(invoiceAddons).where(inArray(invoiceAddons.invoiceId, ids)).orderBy(asc(invoiceAddons.addonId)),
-    db
-      .select({
-        t: transactions,
-        creator: { firstName: creator.firstName, lastName: creator.lastName },
-        deleter: { firstName: deleter.firstName, lastName: deleter.lastName },
-      })
-      .from(transactions)
-      .leftJoin(creator, eq(creator.id, transactions.createdBy))
-      .leftJoin(deleter, eq(deleter.id, transactions.deletedBy))
-      .where(inArray(transactions.invoiceId, ids))
-      .orderBy(asc(transactions.date), asc(transactions.id)),
+    selectTransactions(db, inArray(transactions.invoiceId, ids)),
   ]);
   const today = ukToday();
   return rows.map((inv) => {
@@ -62,6 +52,7 @@ export async function loadInvoices(db: Db, where: SQL): Promise<LoadedInvoice[]>
       outstanding: penceToPounds(s.outstandingPence),
       status: s.status,
       paid: s.paid,
+      past_due: s.pastDue,
       discount_amount: penceToPounds(s.discountPence),
       discount_code: inv.discountCode,
       sent_at: inv.sentAt?.toISOString() ?? null,
@@ -70,6 +61,21 @@ export async function loadInvoices(db: Db, where: SQL): Promise<LoadedInvoice[]>
     };
     return { reply, money, summary: s, transactionIds: txs.map(({ t }) => t.id) };
   });
+}
+
+/** Payments and refunds with the names of who recorded and who struck them out, oldest first. */
+export function selectTransactions(db: Db, where: SQL) {
+  return db
+    .select({
+      t: transactions,
+      creator: { firstName: creator.firstName, lastName: creator.lastName },
+      deleter: { firstName: deleter.firstName, lastName: deleter.lastName },
+    })
+    .from(transactions)
+    .leftJoin(creator, eq(creator.id, transactions.createdBy))
+    .leftJoin(deleter, eq(deleter.id, transactions.deletedBy))
+    .where(where)
+    .orderBy(asc(transactions.date), asc(transactions.id));
 }
 
 export function toTransaction(t: typeof transactions.$inferSelect, createdBy: string | null, deletedBy: string | null): Invoice['transactions'][number] {

@@ -27,6 +27,14 @@ describe('summarise', () => {
   });
 });
 
+describe('pastDue', () => {
+  it('marks money still owed after the due date, a part-paid invoice too, and nothing once paid', () => {
+    expect(summarise(invoice({ dueDate: '2026-11-21', entries: [pay(10_000)] }), TODAY)).toMatchObject({ status: 'Part Paid', pastDue: true });
+    expect(summarise(invoice({ dueDate: '2026-11-21', entries: [pay(25_000)] }), TODAY).pastDue).toBe(false);
+    expect(summarise(invoice({ dueDate: TODAY }), TODAY).pastDue).toBe(false);
+  });
+});
+
 describe('transactionRefusal', () => {
   const s = (entries: Entry[]) => summarise(invoice({ entries }), TODAY);
   it('takes a payment up to what is outstanding and refuses more, or a paid invoice', () => {

@@ -1,4 +1,6 @@
+import { toDdMmYyyy } from '../../../contract/dates.ts';
 import type { InvoiceStatus, InvoiceType, TransactionType } from '../../../contract/invoices.ts';
+import { formatPounds } from '../../../contract/money.ts';
 
 /**
  * The money rules of invoices, in pence, with no database: what an invoice totals, what is
@@ -28,6 +30,8 @@ export type Summary = {
   receivedPence: number;
   outstandingPence: number;
   paid: boolean;
+  /** money still owed after the due date, whatever has been paid */
+  pastDue: boolean;
   status: InvoiceStatus;
 };
 
@@ -53,10 +57,11 @@ export function summarise(invoice: InvoiceMoney, today: string): Summary {
   else if (refundedPence > 0) status = 'Refunded';
   else if (invoice.dueDate < today) status = 'Overdue';
   else status = 'Unpaid';
-  return { subtotalPence, discountPence, totalPence, paidInPence, refundedPence, receivedPence, outstandingPence, paid, status };
+  const pastDue = !paid && invoice.dueDate < today;
+  return { subtotalPence, discountPence, totalPence, paidInPence, refundedPence, receivedPence, outstandingPence, paid, pastDue, status };
 }
 
-const pounds = (pence: number) => `£${(pence / 100).toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const pounds = (pence: number) => formatPounds(pence / 100);
 
 /**
  * Why a new payment or refund may not be recorded, or null. What has been received always
@@ -124,12 +129,11 @@ export type DiscountRule = {
 export function discountRefusal(d: DiscountRule, at: { invoiceType: InvoiceType; tripId: number; today: string }): string | null {
   if (d.invoiceType !== 'any' && d.invoiceType !== at.invoiceType) return `The discount code ${d.code} is only for ${d.invoiceType} invoices.`;
   if (d.tripId !== null && d.tripId !== at.tripId) return `The discount code ${d.code} is for another trip.`;
-  if (d.validFrom && at.today < d.validFrom) return `The discount code ${d.code} cannot be used before ${ddmmyyyy(d.validFrom)}.`;
-  if (d.validUntil && at.today > d.validUntil) return `The discount code ${d.code} expired on ${ddmmyyyy(d.validUntil)}.`;
+  if (d.validFrom && at.today < d.validFrom) return `The discount code ${d.code} cannot be used before ${toDdMmYyyy(d.validFrom)}.`;
+  if (d.validUntil && at.today > d.validUntil) return `The discount code ${d.code} expired on ${toDdMmYyyy(d.validUntil)}.`;
   if (d.usageCount >= d.usageLimit) return `The discount code ${d.code} has been used up.`;
   return null;
 }
 
-const ddmmyyyy = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
 
 export { addDays, ukToday } from '../../../contract/dates.ts';

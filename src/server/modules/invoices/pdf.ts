@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import type { InvoiceDocument } from '../../../contract/invoices.ts';
+import { formatPounds } from '../../../contract/money.ts';
 
 // DejaVu Sans, not the PDF's built-in Helvetica: that has only Latin-1, and travellers are
 // called Łukasz, Dvořák and Nguyễn too (and pounds are written with a proper minus sign)
@@ -9,7 +10,6 @@ const fonts = path.join(path.dirname(createRequire(import.meta.url).resolve('dej
 const REGULAR = path.join(fonts, 'DejaVuSans.ttf');
 const BOLD = path.join(fonts, 'DejaVuSans-Bold.ttf');
 
-const money = (pounds: number) => `£${pounds.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const day = (iso: string) => new Date(iso.slice(0, 10) + 'T00:00:00Z').toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /** The invoice as an A4 PDF: the same content as the printable page at /invoices/{id}. */
@@ -64,20 +64,20 @@ export function invoicePdf(doc: InvoiceDocument): Promise<Buffer> {
 
   row('Description', 'Amount', true);
   rule();
-  for (const item of invoice.items) row(item.description, money(item.amount));
-  for (const addon of invoice.addons) row(`Add-on: ${addon.name}`, money(addon.price));
+  for (const item of invoice.items) row(item.description, formatPounds(item.amount));
+  for (const addon of invoice.addons) row(`Add-on: ${addon.name}`, formatPounds(addon.price));
   rule();
-  if (invoice.discount_amount > 0) row(`Discount${invoice.discount_code ? ` (${invoice.discount_code})` : ''}`, `−${money(invoice.discount_amount)}`);
-  row('Total', money(invoice.total), true);
-  row('Payments received', money(invoice.payment_received));
-  row('Outstanding', money(invoice.outstanding), true);
+  if (invoice.discount_amount > 0) row(`Discount${invoice.discount_code ? ` (${invoice.discount_code})` : ''}`, `−${formatPounds(invoice.discount_amount)}`);
+  row('Total', formatPounds(invoice.total), true);
+  row('Payments received', formatPounds(invoice.payment_received));
+  row('Outstanding', formatPounds(invoice.outstanding), true);
 
   const live = invoice.transactions.filter((t) => t.deleted_at === null);
   if (live.length) {
     pdf.moveDown();
     pdf.font('Body-Bold').text('Payments and refunds', left);
     pdf.moveDown(0.3);
-    for (const t of live) row(`${day(t.date)} · ${t.type === 'refund' ? 'Refund' : 'Payment'}`, `${t.type === 'refund' ? '−' : ''}${money(t.amount)}`);
+    for (const t of live) row(`${day(t.date)} · ${t.type === 'refund' ? 'Refund' : 'Payment'}`, `${t.type === 'refund' ? '−' : ''}${formatPounds(t.amount)}`);
   }
 
   pdf.moveDown(2);
@@ -86,7 +86,7 @@ export function invoicePdf(doc: InvoiceDocument): Promise<Buffer> {
       ? 'This invoice is paid in full. Thank you.'
       : invoice.status === 'Refunded'
         ? 'The payments on this invoice have been refunded.'
-        : `Please pay ${money(invoice.outstanding)} by ${day(invoice.due_date)}, quoting ${invoice.invoice_ref}.`,
+        : `Please pay ${formatPounds(invoice.outstanding)} by ${day(invoice.due_date)}, quoting ${invoice.invoice_ref}.`,
     left,
   );
   pdf.end();

@@ -10,6 +10,9 @@ import {
   type createStandardInvoiceSchema,
 } from '../../../contract/invoices.ts';
 import type { z } from 'zod';
+import { toDdMmYyyy } from '../../../contract/dates.ts';
+import { formatPounds } from '../../../contract/money.ts';
+import { escapeHtml } from '../../html.ts';
 import { type Db, queryRows, type Tx } from '../../../db/client.ts';
 import { bookingAddons, bookings, discounts, invoiceAddons, invoiceItems, invoices, transactions, tripAddons, trips } from '../../../db/schema/index.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
@@ -248,8 +251,6 @@ export class InvoiceService {
     if (doc.booking.id !== bookingId) throw notFound('Invoice not found.');
     const pdf = await invoicePdf(doc);
     const { invoice, customer, operator } = doc;
-    const money = (n: number) => `£${n.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-    const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
     const mail = this.mailer.send({
       to: { name: customer.name, address: customer.email },
       subject: `Invoice ${invoice.invoice_ref} from ${operator.name}`,
@@ -257,15 +258,15 @@ export class InvoiceService {
         `Dear ${customer.name},`,
         '',
         `Please find attached invoice ${invoice.invoice_ref} (${invoice.description}) for booking ${doc.booking.ref}.`,
-        `Total: ${money(invoice.total)}. Outstanding: ${money(invoice.outstanding)}, due by ${invoice.due_date.split('-').reverse().join('/')}.`,
+        `Total: ${formatPounds(invoice.total)}. Outstanding: ${formatPounds(invoice.outstanding)}, due by ${toDdMmYyyy(invoice.due_date)}.`,
         '',
         operator.name,
       ].join('\n'),
       html:
-        `<p>Dear ${esc(customer.name)},</p>` +
-        `<p>Please find attached invoice <strong>${esc(invoice.invoice_ref)}</strong> (${esc(invoice.description)}) for booking ${esc(doc.booking.ref)}.</p>` +
-        `<p>Total: ${money(invoice.total)}<br>Outstanding: <strong>${money(invoice.outstanding)}</strong>, due by ${invoice.due_date.split('-').reverse().join('/')}.</p>` +
-        `<p>${esc(operator.name)}</p>`,
+        `<p>Dear ${escapeHtml(customer.name)},</p>` +
+        `<p>Please find attached invoice <strong>${escapeHtml(invoice.invoice_ref)}</strong> (${escapeHtml(invoice.description)}) for booking ${escapeHtml(doc.booking.ref)}.</p>` +
+        `<p>Total: ${formatPounds(invoice.total)}<br>Outstanding: <strong>${formatPounds(invoice.outstanding)}</strong>, due by ${toDdMmYyyy(invoice.due_date)}.</p>` +
+        `<p>${escapeHtml(operator.name)}</p>`,
       attachments: [{ filename: `${invoice.invoice_ref}.pdf`, content: pdf, contentType: 'application/pdf' }],
     });
     await mail.catch((error: unknown) => {

@@ -1,10 +1,10 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { CreateTransactionValues, Transaction } from '../../../contract/invoices.ts';
 import type { Db } from '../../../db/client.ts';
-import { invoices, transactions, users } from '../../../db/schema/index.ts';
+import { invoices, transactions } from '../../../db/schema/index.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { pgError } from '../../sql.ts';
-import { loadInvoices, toTransaction } from './load.ts';
+import { fullName, loadInvoices, selectTransactions, toTransaction } from './load.ts';
 import { deletionRefusal, transactionRefusal, ukToday } from './money.ts';
 
 export type Recorded = { transaction: Transaction; replayed: boolean };
@@ -82,20 +82,9 @@ export class TransactionService {
   }
 
   async get(id: number): Promise<Transaction> {
-    const [row] = await this.db
-      .select({ t: transactions, firstName: users.firstName, lastName: users.lastName })
-      .from(transactions)
-      .leftJoin(users, eq(users.id, transactions.createdBy))
-      .where(eq(transactions.id, id));
+    const [row] = await selectTransactions(this.db, eq(transactions.id, id));
     if (!row) throw notFound('Transaction not found.');
-    const by = row.firstName === null ? null : `${row.firstName} ${row.lastName}`;
-    const deletedBy = row.t.deletedBy === null ? null : await this.userName(row.t.deletedBy);
-    return toTransaction(row.t, by, deletedBy);
-  }
-
-  private async userName(id: number) {
-    const [u] = await this.db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, id));
-    return u ? `${u.firstName} ${u.lastName}` : null;
+    return toTransaction(row.t, fullName(row.creator), fullName(row.deleter));
   }
 
   /** Strikes the entry out: kept, with who and when, and left out of every total from now on. */

@@ -2,6 +2,7 @@ import type { AuthorizeQuery, Scope } from '../../../contract/oauth.ts';
 import type { Db } from '../../../db/client.ts';
 import { createModel } from './model.ts';
 import { listScopes } from './service.ts';
+import { escapeHtml } from '../../html.ts';
 
 export type AuthorizeRequest = {
   client: { id: string; name: string };
@@ -68,9 +69,6 @@ export async function checkAuthorizeRequest(db: Db, q: AuthorizeQuery): Promise<
     },
   };
 }
-
-const escapeHtml = (value: string): string =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const STYLE = `
 *{box-sizing:border-box}

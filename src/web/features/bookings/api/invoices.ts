@@ -1,10 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { CreateInvoiceInput, CreateStandardInvoiceInput, CreateTransactionInput, Invoice, Transaction } from '../../../../contract/invoices.ts';
-import type { CreateNoteInput, Note } from '../../../../contract/notes.ts';
 import { api } from '../../../lib/api.ts';
 
 export const invoiceKeys = { forBooking: (bookingId: number) => ['invoices', bookingId] as const };
-export const noteKeys = { forBooking: (bookingId: number) => ['bookingNotes', bookingId] as const };
 
 export const useInvoices = (bookingId: number) =>
   useQuery({ queryKey: invoiceKeys.forBooking(bookingId), queryFn: () => api<Invoice[]>('/api/invoices', { query: { booking_id: bookingId } }) });
@@ -20,8 +18,3 @@ export const createTransaction = (body: CreateTransactionInput, idempotencyKey: 
   api<Transaction & { message: string }>('/api/transactions', { method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } });
 export const deleteTransaction = (id: number) => api<void>(`/api/transactions/${id}`, { method: 'DELETE' });
 
-export const useNotes = (bookingId: number) =>
-  useQuery({ queryKey: noteKeys.forBooking(bookingId), queryFn: () => api<Note[]>('/api/bookingNotes', { query: { booking_id: bookingId } }) });
-export const createNote = (body: CreateNoteInput) => api<Note>('/api/bookingNotes', { method: 'POST', body });
-export const updateNote = (id: number, noteText: string) => api<Note>(`/api/bookingNotes/${id}`, { method: 'PATCH', body: { note_text: noteText } });
-export const deleteNote = (id: number) => api<void>(`/api/bookingNotes/${id}`, { method: 'DELETE' });

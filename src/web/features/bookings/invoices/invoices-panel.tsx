@@ -3,7 +3,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import type { BookingDetail } from '../../../../contract/bookings.ts';
 import { INVOICE_TYPE_LABELS, type Invoice, REFUND_WARNING } from '../../../../contract/invoices.ts';
-import { ukToday } from '../../../../contract/dates.ts';
 import { path } from '../../../../contract/paths.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ToneBadge, type Tone } from '../../../components/status-badge.tsx';
@@ -19,9 +18,6 @@ const RecordPaymentDialog = lazy(() => import('./record-payment-dialog.tsx').the
 const StandardInvoiceDialog = lazy(() => import('./standard-invoice-dialog.tsx').then((m) => ({ default: m.StandardInvoiceDialog })));
 
 const STATUS_TONE: Record<Invoice['status'], Tone> = { Unpaid: 'neutral', 'Part Paid': 'warn', Paid: 'good', Overdue: 'bad', Refunded: 'info' };
-
-/** Money is still owed after the due date (a part-paid invoice too). */
-const late = (inv: Invoice) => !inv.paid && inv.outstanding > 0 && inv.due_date < ukToday();
 
 type Dialog =
   | { kind: 'payment'; invoice: Invoice }
@@ -155,7 +151,7 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
                     </Table.Td>
                     <Table.Td ta="right">{formatMoney(inv.total)}</Table.Td>
                     <Table.Td>
-                      <Text size="sm" c={late(inv) ? 'red.9' : undefined} fw={late(inv) ? 600 : undefined}>
+                      <Text size="sm" c={inv.past_due ? 'red.9' : undefined} fw={inv.past_due ? 600 : undefined}>
                         {formatShortDate(inv.due_date)}
                       </Text>
                     </Table.Td>

@@ -5,7 +5,7 @@ import { type Note, NOTES_EMPTY_TEXT } from '../../../../contract/notes.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { formatLongDate } from '../../../lib/format.ts';
-import { createNote, deleteNote, noteKeys, updateNote, useNotes } from '../api/invoices.ts';
+import { createNote, deleteNote, noteKeys, updateNote, useNotes } from '../api/notes.ts';
 import type { NoteEditorHandle } from './note-editor.tsx';
 
 const NoteEditor = lazy(() => import('./note-editor.tsx'));
