@@ -240,6 +240,12 @@ describe('POST /api/invoices (custom)', () => {
     expect((await admin.get(`/api/invoices?booking_id=${booking.id}`)).json()).toEqual([]);
   });
 
+  it('refuses a booking that does not exist', async () => {
+    const res = await admin.post('/api/invoices', custom(999_999));
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.booking_id).toEqual(['The selected booking is invalid.']);
+  });
+
   it('keeps references unique', async () => {
     const { booking } = await booked();
     const body = custom(booking.id);
@@ -451,5 +457,6 @@ describe('GET /api/invoices/{id} and its PDF', () => {
     // a font with more than Latin-1, so names such as Łukasz Dvořák print
     expect(pdf.rawPayload.toString('latin1')).toMatch(/FontName \/[A-Z]{6}\+DejaVuSans/);
     expect((await admin.get('/api/invoices/999999')).statusCode).toBe(404);
+    expect((await admin.get('/api/invoices/999999/pdf')).statusCode).toBe(404);
   });
 });
