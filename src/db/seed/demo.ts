@@ -136,17 +136,17 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
   return db.transaction(async (tx) => {
     const charityRows = await tx
       .insert(charities)
-      .values(CHARITIES.map(([name, type, url], i) => ({ name, charityTypeId: type, url, logoFile: logos[i] })))
+      .values(CHARITIES.map(([name, type, url], i) => ({ name, charityTypeId: type, url, logoFile: logos[i], createdAt: days(-700 + i), updatedAt: days(-400 + i) })))
       .returning({ id: charities.id });
 
     // people: staff of every role; travellers are End Users made with their bookings
     const staff = await tx
       .insert(users)
       .values([
-        { firstName: 'Priya', lastName: 'Shah', email: 'priya.shah@tripdesk.test', userRoleId: 1, passwordHash: staffHash },
-        { firstName: 'Tom', lastName: 'Hughes', email: 'tom.hughes@tripdesk.test', userRoleId: 1, passwordHash: staffHash },
-        { firstName: 'Grace', lastName: 'Okafor', email: 'grace@brightfutures.test', userRoleId: 2, charityId: charityRows[4]!.id },
-        { firstName: 'Martin', lastName: 'Doyle', email: 'martin@stcolumbahospice.test', userRoleId: 2, charityId: charityRows[8]!.id },
+        { firstName: 'Priya', lastName: 'Shah', email: 'priya.shah@tripdesk.test', userRoleId: 1, passwordHash: staffHash, createdAt: days(-720), updatedAt: days(-360) },
+        { firstName: 'Tom', lastName: 'Hughes', email: 'tom.hughes@tripdesk.test', userRoleId: 1, passwordHash: staffHash, createdAt: days(-720), updatedAt: days(-360) },
+        { firstName: 'Grace', lastName: 'Okafor', email: 'grace@brightfutures.test', userRoleId: 2, charityId: charityRows[4]!.id, createdAt: days(-720), updatedAt: days(-360) },
+        { firstName: 'Martin', lastName: 'Doyle', email: 'martin@stcolumbahospice.test', userRoleId: 2, charityId: charityRows[8]!.id, createdAt: days(-720), updatedAt: days(-360) },
       ])
       .returning({ id: users.id, firstName: users.firstName, lastName: users.lastName });
 
@@ -173,6 +173,7 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
           archivedAt: t.archived ? days(t.in + t.days + 30) : null,
           deletedAt: t.deleted ? days(-5) : null,
           createdAt: days(Math.min(t.in - 300, -30)),
+          updatedAt: days(Math.min(t.in - 300, -30)),
         })
         .returning();
       const tripId = trip!.id;
@@ -182,7 +183,7 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
         .values(
           faker.helpers
             .arrayElements(ADDONS, { min: 1, max: 3 })
-            .map(([name, price]) => ({ tripId, name, pricePence: price * 100 })),
+            .map(([name, price]) => ({ tripId, name, pricePence: price * 100, createdAt: trip!.createdAt })),
         )
         .returning();
       const fieldRows = await tx
@@ -190,7 +191,7 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
         .values(
           faker.helpers
             .arrayElements(CUSTOM_FIELDS, { min: 1, max: 3 })
-            .map(([label, note], i) => ({ tripId, label, note, sortOrder: i })),
+            .map(([label, note], i) => ({ tripId, label, note, sortOrder: i, createdAt: trip!.createdAt })),
         )
         .returning();
       if (ti % 2 === 0) {
@@ -199,8 +200,8 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
           'Kit list and training plan.',
         ]), 'pdf');
         await tx.insert(tripDocuments).values([
-          { tripId, name: 'Trip dossier', filename: 'trip-dossier.pdf', storedFile: dossier, mimeType: 'application/pdf', sizeBytes: 900, uploadedAt: days(-20) },
-          { tripId, name: 'Kit list' },
+          { tripId, name: 'Trip dossier', filename: 'trip-dossier.pdf', storedFile: dossier, mimeType: 'application/pdf', sizeBytes: 900, uploadedAt: days(-20), createdAt: days(-30) },
+          { tripId, name: 'Kit list', createdAt: days(-30) },
         ]);
       }
 
@@ -214,7 +215,7 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
         const email = `${firstName}.${lastName}${bookingTotal + 1}@${provider}`.toLowerCase().replace(/[^a-z0-9.@-]/g, '');
         const [traveller] = await tx
           .insert(users)
-          .values({ firstName, lastName, email, userRoleId: 3, createdAt: days(Math.min(t.in - 200, -1)) })
+          .values({ firstName, lastName, email, userRoleId: 3, createdAt: days(Math.min(t.in - 200, -1)), updatedAt: days(Math.min(t.in - 200, -1)) })
           .returning({ id: users.id });
         const createdAt = new Date(departure.getTime() - faker.number.int({ min: 20, max: 330 }) * DAY - faker.number.int({ min: 0, max: DAY - 1 }));
         const received = createdAt > today ? new Date(today.getTime() - faker.number.int({ min: 1, max: 60 }) * DAY) : createdAt;
@@ -300,7 +301,7 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
 
         const chosen = faker.number.int(100) < 35 ? faker.helpers.arrayElements(addonRows, { min: 1, max: addonRows.length }) : [];
         if (chosen.length) {
-          await tx.insert(bookingAddons).values(chosen.map((a) => ({ bookingId, addonId: a.id, pricePence: a.pricePence })));
+          await tx.insert(bookingAddons).values(chosen.map((a) => ({ bookingId, addonId: a.id, pricePence: a.pricePence, createdAt: received })));
         }
         const answers = fieldRows
           .filter(() => faker.number.int(100) < 70)
@@ -312,6 +313,7 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
               : f.label === 'Sleeping bag hire' ? faker.helpers.arrayElement(['Yes', 'No'])
               : f.label === 'Fundraising page URL' ? `https://www.justgiving.com/page/${firstName}-${lastName}`.toLowerCase()
               : '07' + faker.string.numeric(9),
+            updatedAt: received,
           }));
         if (answers.length) await tx.insert(bookingCustomFieldAnswers).values(answers);
 
@@ -355,6 +357,7 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
           processor: faker.helpers.arrayElement(['STRIPE', 'STRIPE', 'STRIPE', 'BACS', 'CHEQUE'] as const),
           date: iso(paidOn > today ? today : paidOn),
           createdBy: staff[0]!.id,
+          createdAt: paidOn > today ? today : paidOn,
         });
         if (status === 'cancelled') {
           if (faker.number.int(100) < 70) {
@@ -368,6 +371,7 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
               date: iso(today.getTime() > paidOn.getTime() + 5 * DAY ? new Date(paidOn.getTime() + 5 * DAY) : today),
               notes: 'Refunded on cancellation',
               createdBy: staff[1]!.id,
+              createdAt: today.getTime() > paidOn.getTime() + 5 * DAY ? new Date(paidOn.getTime() + 5 * DAY) : today,
             });
           }
           continue;
@@ -419,6 +423,7 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
           date: iso(invoiceDate),
           notes: state === 'part' ? 'First instalment' : null,
           createdBy: staff[1]!.id,
+          createdAt: invoiceDate,
           // an entry made by mistake and struck out: kept, but no longer counted
           deletedAt: deleted ? today : null,
           deletedBy: deleted ? staff[0]!.id : null,
@@ -435,12 +440,12 @@ async function seedDiscounts(tx: Tx, today: Date) {
   const at = (n: number) => new Date(today.getTime() + n * DAY);
   const [kili] = await tx.select({ id: trips.id }).from(trips).limit(1);
   await tx.insert(discounts).values([
-    { code: 'EARLYBIRD50', name: 'Early bird: £50 off the balance', amountPence: 5000, usageLimit: 100, usageCount: 23, invoiceType: 'balance', validFrom: at(-90), validUntil: at(60) },
-    { code: 'SPRING25', name: 'Spring offer', amountPence: 2500, usageLimit: 50, usageCount: 4, invoiceType: 'any', validFrom: at(14) },
-    { code: 'LASTCHANCE', name: 'Last chance deposit offer', amountPence: 7500, usageLimit: 20, usageCount: 20, invoiceType: 'deposit', validUntil: at(-3) },
-    { code: 'STAFF100', name: 'Staff and family', amountPence: 10000, usageLimit: 10, usageCount: 1, invoiceType: 'any' },
-    { code: 'KILI-GROUP', name: 'Kilimanjaro group of six or more', amountPence: 15000, usageLimit: 6, usageCount: 2, invoiceType: 'balance', tripId: kili?.id ?? null, validUntil: at(30) },
-    { code: 'REFERAFRIEND', name: 'Refer a friend', amountPence: 3000, usageLimit: 1, usageCount: 0, invoiceType: 'other' },
+    { code: 'EARLYBIRD50', name: 'Early bird: £50 off the balance', amountPence: 5000, usageLimit: 100, usageCount: 23, invoiceType: 'balance', validFrom: at(-90), validUntil: at(60), createdAt: at(-120), updatedAt: at(-120) },
+    { code: 'SPRING25', name: 'Spring offer', amountPence: 2500, usageLimit: 50, usageCount: 4, invoiceType: 'any', validFrom: at(14), createdAt: at(-10), updatedAt: at(-10) },
+    { code: 'LASTCHANCE', name: 'Last chance deposit offer', amountPence: 7500, usageLimit: 20, usageCount: 20, invoiceType: 'deposit', validUntil: at(-3), createdAt: at(-60), updatedAt: at(-60) },
+    { code: 'STAFF100', name: 'Staff and family', amountPence: 10000, usageLimit: 10, usageCount: 1, invoiceType: 'any', createdAt: at(-400), updatedAt: at(-400) },
+    { code: 'KILI-GROUP', name: 'Kilimanjaro group of six or more', amountPence: 15000, usageLimit: 6, usageCount: 2, invoiceType: 'balance', tripId: kili?.id ?? null, validUntil: at(30), createdAt: at(-45), updatedAt: at(-45) },
+    { code: 'REFERAFRIEND', name: 'Refer a friend', amountPence: 3000, usageLimit: 1, usageCount: 0, invoiceType: 'other', createdAt: at(-200), updatedAt: at(-200) },
   ]);
 }
 
