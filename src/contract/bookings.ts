@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paged, recordId } from './common.ts';
+import { int4, MAX_ID, pageParam, paged, recordId } from './common.ts';
 
 export const BOOKING_TITLES = ['Mr', 'Mrs', 'Miss', 'Ms', 'Mx', 'Dr'] as const;
 
@@ -73,7 +73,7 @@ const optionalText = (label: string) =>
 
 const optionalId = (label: string) =>
   z
-    .union([z.literal(''), z.coerce.number({ error: `The ${label} must be a number.` }).int({ error: `The ${label} must be a whole number.` }).positive({ error: `The ${label} must be a positive number.` })])
+    .union([z.literal(''), int4(`The ${label} must be a whole number.`).positive({ error: `The ${label} must be a positive number.` })])
     .optional()
     .transform((v) => (v === '' ? undefined : v));
 
@@ -96,7 +96,7 @@ const tripIds = z
     if (v === undefined || v === '') return undefined;
     const parts = (Array.isArray(v) ? v : String(v).split(',')).map((x) => String(x).trim()).filter(Boolean);
     const ids = parts.map(Number);
-    if (ids.some((n) => !Number.isInteger(n) || n <= 0)) {
+    if (ids.some((n) => !Number.isInteger(n) || n <= 0 || n > MAX_ID)) {
       ctx.addIssue({ code: 'custom', message: 'The trips must be a list of trip ids.' });
       return z.NEVER;
     }
@@ -108,7 +108,7 @@ const tripIds = z
   });
 
 const bookingFilterShape = {
-    page: z.coerce.number({ error: 'The page must be a number.' }).int({ error: 'The page must be a whole number.' }).min(1, { error: 'The page must be at least 1.' }).default(1),
+    page: pageParam(),
     per_page: z.coerce.number({ error: 'The per page must be a number.' }).int().min(1, { error: 'The per page must be at least 1.' }).max(100, { error: 'The per page must not be more than 100.' }).default(BOOKINGS_PER_PAGE),
     status: enumOrAll(BOOKING_STATUSES, 'status'),
     timing: z.enum(['future', 'past', 'all'], { error: 'The timing must be future, past or all.' }).default(BOOKING_LIST_DEFAULTS.timing),

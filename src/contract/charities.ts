@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { int2 } from './common.ts';
 
 export const CHARITY_TYPE_IDS = [1, 2, 3, 4, 5, 6, 7, 8] as const;
 /** Spec §9: a new charity is a Hospice unless told otherwise. */
@@ -10,9 +11,7 @@ const name = z
   .min(1, { error: 'The name field is required.' })
   .max(255, { error: 'The name must not be longer than 255 characters.' });
 
-const charityTypeId = z.coerce
-  .number({ error: 'The selected type of charity is invalid.' })
-  .int({ error: 'The selected type of charity is invalid.' })
+const charityTypeId = int2('The selected type of charity is invalid.')
   .min(1, { error: 'The selected type of charity is invalid.' })
   .max(8, { error: 'The selected type of charity is invalid.' });
 

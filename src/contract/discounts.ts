@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { optionalDdMmYyyy } from './dates.ts';
 import { poundsToPence } from './money.ts';
+import { int4 } from './common.ts';
 
 export const DISCOUNT_INVOICE_TYPES = ['any', 'deposit', 'balance', 'other'] as const;
 export type DiscountInvoiceType = (typeof DISCOUNT_INVOICE_TYPES)[number];
@@ -22,13 +23,11 @@ export const discountInputSchema = z
       .max(255, { error: 'The description must not be longer than 255 characters.' }),
     invoice_type: z.enum(DISCOUNT_INVOICE_TYPES, { error: 'The selected invoice type is invalid.' }).default('any'),
     trip_id: z
-      .union([z.literal(''), z.null(), z.coerce.number().int().positive()], { error: 'The selected trip is invalid.' })
+      .union([z.literal(''), z.null(), int4('The selected trip is invalid.').positive()], { error: 'The selected trip is invalid.' })
       .optional()
       .transform((v) => (v === '' || v === undefined ? null : v)),
     amount: poundsToPence('amount'),
-    usage_limit: z.coerce
-      .number({ error: 'The usage limit must be a whole number.' })
-      .int({ error: 'The usage limit must be a whole number.' })
+    usage_limit: int4('The usage limit must be a whole number.')
       .min(1, { error: 'The usage limit must be at least 1.' })
       .max(1_000_000, { error: 'The usage limit must not be more than 1,000,000.' })
       .default(DEFAULT_USAGE_LIMIT),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseDdMmYyyy } from './dates.ts';
 import { poundsToPence } from './money.ts';
-import { paged, recordId } from './common.ts';
+import { int2, pageParam, paged, recordId } from './common.ts';
 
 export const TRIP_TYPES = ['charity', 'open', 'school'] as const;
 export const TRIP_TYPE_LABELS: Record<(typeof TRIP_TYPES)[number], string> = { charity: 'Charity', open: 'Open', school: 'School' };
@@ -47,14 +47,10 @@ const name = z
   .trim()
   .min(1, { error: 'The name field is required.' })
   .max(255, { error: 'The name must not be longer than 255 characters.' });
-const countryId = z.coerce
-  .number({ error: 'The country field is required.' })
-  .int({ error: 'The selected country is invalid.' })
-  .positive({ error: 'The country field is required.' });
+// countries.id is a smallint: a number beyond it is a country that cannot exist
+const countryId = int2('The selected country is invalid.').positive({ error: 'The country field is required.' });
 const type = z.enum(TRIP_TYPES, { error: 'The selected type is invalid.' });
-const level = z.coerce
-  .number({ error: 'The selected level is invalid.' })
-  .int({ error: 'The selected level is invalid.' })
+const level = int2('The selected level is invalid.')
   .min(1, { error: 'The selected level is invalid.' })
   .max(5, { error: 'The selected level is invalid.' });
 const flag = z.union([z.boolean(), z.literal(1), z.literal(0), z.literal('1'), z.literal('0')], { error: 'The value must be yes or no.' }).transform((v) => v === true || v === 1 || v === '1');
@@ -110,7 +106,7 @@ const boolParam = z
 
 export const tripListQuery = z.object({
   paged: boolParam.default(true),
-  page: z.coerce.number({ error: 'The page must be a number.' }).int().min(1, { error: 'The page must be at least 1.' }).default(1),
+  page: pageParam(),
   sort_by: z.enum(['date', 'date-d', 'name'], { error: 'The sort must be date, date-d or name.' }).default('date'),
   name_search: z.string().trim().max(255).optional(),
   archived: boolParam.default(false),

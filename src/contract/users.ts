@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { recordId } from './common.ts';
+import { int2, pageParam, recordId } from './common.ts';
 
 /** Spec §9: a new user is an End User unless told otherwise. */
 export const DEFAULT_ROLE = 3;
@@ -15,9 +15,7 @@ const required = (label: string) =>
 
 const email = required('email').pipe(z.email({ error: 'The email must be a valid email address.' }));
 
-const role = z.coerce
-  .number({ error: 'The role field is required.' })
-  .int({ error: 'The selected role is invalid.' })
+const role = int2('The selected role is invalid.')
   .min(1, { error: 'The selected role is invalid.' })
   .max(3, { error: 'The selected role is invalid.' });
 
@@ -62,7 +60,7 @@ export const updateUserSchema = z
 export type UpdateUserInput = z.input<typeof updateUserSchema>;
 
 export const userListQuery = z.object({
-  page: z.coerce.number({ error: 'The page must be a number.' }).int().min(1, { error: 'The page must be at least 1.' }).default(1),
+  page: pageParam(),
   search: z.string().trim().max(255).optional(),
 });
 

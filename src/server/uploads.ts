@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
+import { unstorableTextErrors } from '../contract/common.ts';
 import { HttpError, validationError } from './errors.ts';
 
 export type UploadedFile = { filename: string; bytes: Buffer };
@@ -36,6 +37,8 @@ export async function readUpload(
     // anything else here is the request itself breaking off (a closed tab, a lost connection)
     throw new HttpError(400, 'The upload did not arrive whole. Please try again.');
   }
+  const unstorable = unstorableTextErrors({ ...fields, ...(file ? { [opts.fileField]: file.filename } : {}) });
+  if (Object.keys(unstorable).length) throw validationError(unstorable);
   return { fields, file };
 }
 

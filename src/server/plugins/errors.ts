@@ -1,43 +1,88 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { HttpError, summarise } from '../errors.ts';
+import { unstorableTextErrors } from '../../contract/common.ts';
+import { HttpError, summarise, validationError } from '../errors.ts';
+import { pgError } from '../sql.ts';
+
+/* eslint-disable @typescript-eslint/consistent-type-definitions -- module augmentation needs interfaces */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** 'oauth': refusals in RFC 6749's shape (`{error, error_description}`, 400) instead of ours */
+    errorShape?: 'oauth';
+  }
+}
+/* eslint-enable @typescript-eslint/consistent-type-definitions */
 
 export const CSRF_MISMATCH = 'CSRF token mismatch.';
+/** logged when the database, not the contract, refused a value */
+export const DATA_EXCEPTION_LOG = 'database refused a value the contract let through';
 
 /** Every failure answers in the DESIGN.md shape; no stack trace or internal detail ever leaves. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  // text the database cannot store (NUL, a lone surrogate) is a field error on every route,
+  // before any schema or service sees it; multipart fields are checked where they are read
+  app.addHook('preValidation', async (request, reply) => {
+    const errors = {
+      ...unstorableTextErrors(request.params),
+      ...unstorableTextErrors(request.query),
+      ...(request.isMultipart() ? {} : unstorableTextErrors(request.body)),
+    };
+    if (!Object.keys(errors).length) return;
+    if (request.routeOptions.config.errorShape === 'oauth') {
+      return reply.status(400).send({ error: 'invalid_request', error_description: 'The request has a malformed parameter.' });
+    }
+    throw validationError(errors);
+  });
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof HttpError) {
-      // a dependency that failed (the mail server, say): what went wrong goes to the log only
-      if (error.statusCode >= 500) request.log.error({ err: error.cause ?? error, reqId: request.id }, error.message);
-      if (error.headers) reply.headers(error.headers);
-      const body = error.errors ? { message: error.message, errors: error.errors } : { message: error.message };
-      return reply.status(error.statusCode).send(body);
+    const { status, body } = answer(error, request);
+    if (error instanceof HttpError && error.headers) reply.headers(error.headers);
+    // the token endpoint speaks RFC 6749 §5.2, whatever went wrong (a 429 keeps its message)
+    if (request.routeOptions.config?.errorShape === 'oauth' && status !== 429) {
+      const code = status >= 500 ? 'server_error' : 'invalid_request';
+      return reply.status(status >= 500 ? 500 : 400).send({ error: code, error_description: body.message });
     }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const errors: Record<string, string[]> = {};
-      for (const issue of error.validation) {
-        const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
-        (errors[field] ??= []).push(issue.message ?? 'The value is not valid.');
-      }
-      return reply.status(422).send({ message: summarise(errors), errors });
-    }
-    if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
-      return reply.status(419).send({ message: CSRF_MISMATCH });
-    }
-    if (isResponseSerializationError(error)) {
-      request.log.error({ err: error, reqId: request.id }, 'reply did not match its schema');
-      return reply.status(500).send({ message: 'Server Error' });
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      return reply.status(status).send({ message: clientMessage(error, status) });
-    }
-    request.log.error({ err: error, reqId: request.id }, 'unexpected error');
-    return reply.status(500).send({ message: 'Server Error' });
+    return reply.status(status).send(body);
   });
 });
+
+type Answer = { status: number; body: { message: string; errors?: Record<string, string[]> } };
+
+function answer(error: FastifyError, request: FastifyRequest): Answer {
+  if (error instanceof HttpError) {
+    // a dependency that failed (the mail server, say): what went wrong goes to the log only
+    if (error.statusCode >= 500) request.log.error({ err: error.cause ?? error, reqId: request.id }, error.message);
+    return { status: error.statusCode, body: error.errors ? { message: error.message, errors: error.errors } : { message: error.message } };
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const errors: Record<string, string[]> = {};
+    for (const issue of error.validation) {
+      const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
+      (errors[field] ??= []).push(issue.message ?? 'The value is not valid.');
+    }
+    return { status: 422, body: { message: summarise(errors), errors } };
+  }
+  if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
+    return { status: 419, body: { message: CSRF_MISMATCH } };
+  }
+  if (isResponseSerializationError(error)) {
+    request.log.error({ err: error, reqId: request.id }, 'reply did not match its schema');
+    return { status: 500, body: { message: 'Server Error' } };
+  }
+  // the last line of defence: a value the database refused as data (class 22: a number out of
+  // its type's range, text it cannot hold, a malformed literal) is the request's fault. The
+  // contract refuses these first; reaching here is logged so that a test can see it never does.
+  const sqlState = pgError(error).code;
+  if (typeof sqlState === 'string' && sqlState.startsWith('22')) {
+    request.log.warn({ reqId: request.id, sqlState, url: request.url }, DATA_EXCEPTION_LOG);
+    return { status: 422, body: { message: 'The given data was invalid.' } };
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return { status, body: { message: clientMessage(error, status) } };
+  request.log.error({ err: error, reqId: request.id }, 'unexpected error');
+  return { status: 500, body: { message: 'Server Error' } };
+}
 
 function clientMessage(error: FastifyError, status: number): string {
   switch (error.code) {

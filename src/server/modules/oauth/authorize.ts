@@ -52,8 +52,8 @@ export async function checkAuthorizeRequest(db: Db, q: AuthorizeQuery): Promise<
   if (q.code_challenge_method !== 'S256') return fail('invalid_request', 'The code_challenge_method must be S256.');
   if (!CHALLENGE.test(q.code_challenge)) return fail('invalid_request', 'The code_challenge is not a valid S256 challenge.');
 
-  const ids = [...new Set((q.scope ?? '').split(' ').filter(Boolean))];
-  if (!ids.length) return fail('invalid_scope', 'At least one scope must be requested.');
+  // no scope (absent or empty, as Laravel Passport's clients send it) asks for none
+  const ids = [...new Set((q.scope ?? '').split(/\s+/).filter(Boolean))];
   const defined = new Map((await listScopes(db)).map((s) => [s.id, s]));
   const unknown = ids.filter((id) => !defined.has(id));
   if (unknown.length) return fail('invalid_scope', `Unknown scope: ${unknown.join(', ')}.`);
@@ -115,8 +115,10 @@ export function consentPage(r: AuthorizeRequest, user: { name: string; email: st
     `Authorize ${r.client.name}`,
     `<h1>Authorization Request</h1>
 <p><strong>${name}</strong> is requesting permission to access your account.</p>
-<p class="muted">This application will be able to:</p>
-<ul>${r.scopes.map((s) => `<li>${escapeHtml(s.description)}<code>${escapeHtml(s.id)}</code></li>`).join('')}</ul>
+${r.scopes.length
+    ? `<p class="muted">This application will be able to:</p>
+<ul>${r.scopes.map((s) => `<li>${escapeHtml(s.description)}<code>${escapeHtml(s.id)}</code></li>`).join('')}</ul>`
+    : '<p class="muted">It asks for no scopes: it will not be able to read or change anything in Tripdesk.</p>'}
 <p class="muted">Signed in as ${escapeHtml(user.name)} (${escapeHtml(user.email)}). You will be sent back to ${escapeHtml(new URL(r.redirectUri).origin)}.</p>
 <form method="post" action="/oauth/authorize">
 ${hidden.map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`).join('\n')}

@@ -170,7 +170,6 @@ describe('GET /oauth/authorize', () => {
       [{ code_challenge: 'short' }, 'invalid_request'],
       [{ response_type: 'token' }, 'unsupported_response_type'],
       [{ scope: 'bookings:read admin:everything' }, 'invalid_scope'],
-      [{ scope: undefined }, 'invalid_scope'],
     ];
     for (const [over, error] of cases) {
       const res = await browser.fetch(authorizeUrl({ code_challenge: pkce().challenge, ...over }));
@@ -178,6 +177,16 @@ describe('GET /oauth/authorize', () => {
       const to = new URL(res.headers.get('location')!);
       expect(to.searchParams.get('error'), JSON.stringify(over)).toBe(error);
       expect(to.searchParams.get('state')).toBe('xyz-123');
+    }
+  });
+});
+
+describe('GET /oauth/authorize without scopes', () => {
+  it('asks consent for no scopes (none asked, or scope="" as Passport clients send) and issues a code', async () => {
+    for (const scope of [undefined, '']) {
+      const res = await browser.fetch(authorizeUrl({ code_challenge: pkce().challenge, scope }));
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('It asks for no scopes');
     }
   });
 });
@@ -348,7 +357,30 @@ describe('POST /oauth/token: client_credentials and the rest', () => {
     expect(row!.userId).toBeNull();
     expect((await api(token.access_token, '/api/trips')).status).toBe(200);
     expect((await api(token.access_token, '/api/bookings')).status).toBe(403);
-    expect((await tokenRequest(withSecret({ grant_type: 'client_credentials' }))).status).toBe(400);
+  });
+
+  it('takes scope: "" (as Laravel Passport documents it) or no scope as a token with no scopes', async () => {
+    for (const body of [withSecret({ grant_type: 'client_credentials', scope: '' }), withSecret({ grant_type: 'client_credentials' })]) {
+      const res = await tokenRequest(body);
+      expect(res.status).toBe(200);
+      const token = await res.json();
+      expect(token.scope ?? '').toBe('');
+      const [row] = await t.db.select().from(oauthAccessTokens).where(eq(oauthAccessTokens.tokenHash, sha256(token.access_token)));
+      expect(row!.scopes).toEqual([]);
+      expect((await api(token.access_token, '/api/trips')).status).toBe(403);
+    }
+    expect((await tokenRequest(withSecret({ grant_type: 'client_credentials', scope: 'nope:read' }))).status).toBe(400);
+  });
+
+  it('answers a multipart or JSON body with invalid_request, never a server error', async () => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(withSecret({ grant_type: 'client_credentials', scope: 'trips:read' }))) form.set(k, v);
+    const multipart = await fetch(`${base}/oauth/token`, { method: 'POST', body: form });
+    expect(multipart.status).toBe(400);
+    expect((await multipart.json()).error).toBe('invalid_request');
+    const nul = await tokenRequest(withSecret({ grant_type: 'client_credentials', scope: 'trips:read\u0000' }));
+    expect(nul.status).toBe(400);
+    expect((await nul.json()).error).toBe('invalid_request');
   });
 
   it('a client_credentials token of a Charity user’s client is held to that role', async () => {

@@ -58,10 +58,10 @@ export function createModel(db: Db) {
       return Array.isArray(client.redirectUris) && client.redirectUris.includes(uri);
     },
 
-    /** A request must name its scopes, and only defined ones. */
+    /** Only defined scopes; none at all (no `scope`, or an empty one as Passport's clients send) is a token with no scopes. */
     async validateScope(_user: User, _client: Client, scope?: string[]): Promise<string[] | false> {
       const scopes = [...new Set((scope ?? []).filter(Boolean))];
-      if (!scopes.length) return false;
+      if (!scopes.length) return [];
       return (await unknownScopes(db, scopes)).length ? false : scopes.sort();
     },
 

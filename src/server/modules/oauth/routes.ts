@@ -150,7 +150,8 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
         response_type: 'code',
         client_id: a.client.id,
         redirect_uri: a.redirectUri,
-        scope: a.scopes.map((s) => s.id).join(' '),
+        // the library refuses an empty scope parameter; none asked is none given
+        ...(a.scopes.length ? { scope: a.scopes.map((s) => s.id).join(' ') } : {}),
         state: a.state,
         code_challenge: a.codeChallenge,
         code_challenge_method: 'S256',
@@ -206,7 +207,7 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
   r.post(
     '/oauth/token',
     {
-      config: { access: 'public', rateLimit: { max: TOKEN_RATE_LIMIT, timeWindow: '1 minute' } },
+      config: { access: 'public', errorShape: 'oauth', rateLimit: { max: TOKEN_RATE_LIMIT, timeWindow: '1 minute' } },
       schema: {
         tags,
         summary: 'Token endpoint: authorization_code (with PKCE), refresh_token, client_credentials (form-encoded)',
@@ -218,6 +219,9 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
       const parsed = tokenRequestSchema.safeParse(request.body ?? {});
       if (!parsed.success) return reply.status(400).send({ error: 'invalid_request', error_description: 'The request has a malformed parameter.' });
       const grant = parsed.data.grant_type;
+      // Laravel Passport's documentation sends scope: '' — the same as no scope (RFC 6749 §3.3)
+      const { scope, ...rest } = parsed.data;
+      const body = scope?.trim() ? { ...rest, scope } : rest;
       if (grant && !GRANTS.includes(grant)) {
         return reply.status(400).send({ error: 'unsupported_grant_type', error_description: 'Supported: authorization_code, refresh_token, client_credentials.' });
       }
@@ -225,7 +229,7 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
         method: request.method,
         headers: request.headers as Record<string, string>,
         query: {},
-        body: parsed.data,
+        body,
       });
       const res = new OAuth2Server.Response({});
       try {
