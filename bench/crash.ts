@@ -339,7 +339,7 @@ type RunResult = {
   lost: Map<string, string>;
   duplicates: Map<string, string>;
   mismatched: Map<string, string>;
-  orphans: Map<string, number>;
+  orphans: Map<string, { calm: boolean; kill: number; cause: string }>;
   rowsWithoutFiles: Map<string, number>;
   failedOpens: { server: number; direct: number; details: string[] };
   restartMs: number[];
@@ -600,7 +600,8 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
   }
 
   async function upload(auth: Auth, documentId: number) {
-    const bytes = Buffer.from(`Crash bench document ${documentId}\n${'x'.repeat(between(1, 200) * 1024)}\n`);
+    // the write's number is in the file, so an orphan file can be traced to the upload that made it
+    const bytes = Buffer.from(`Crash bench document ${documentId}, crash-write-${seq + 1}\n${'x'.repeat(between(1, 200) * 1024)}\n`);
     await write({
       kind: 'upload',
       target: documentId,
@@ -633,7 +634,8 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
       auth,
       method: 'POST',
       url: `/api/charities/${id}/logo`,
-      form: multipart({ charity_id: String(id) }, { field: 'charity_logo', filename: 'logo.png', type: 'image/png', bytes: logoPng }),
+      // bytes after IEND do not stop it being a PNG
+      form: multipart({ charity_id: String(id) }, { field: 'charity_logo', filename: 'logo.png', type: 'image/png', bytes: Buffer.concat([logoPng, Buffer.from(`crash-write-${seq + 1}`)]) }),
     });
   }
 
@@ -669,8 +671,8 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
   }
 
   // ---- reconciling
-  const firstSeen = new Map<string, number>(); // orphan file -> checkpoint
   let checkpoint = 0;
+  let calm = false;
   let lastMoney = new Map<number, { total: number; received: number; booking: number }>();
 
   function reconcile(d: Dump, files: Record<string, string[]>) {
@@ -724,7 +726,7 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
       if (single && count > 1) r.duplicates.set(`${op.kind} ${op.marker || `#${op.target}`}`, `${count} records`);
       if (op.kind === 'invoice' && (depositsPerBooking.get(op.target!) ?? 0) > 1) r.duplicates.set(`deposit invoice of booking ${op.target}`, `${depositsPerBooking.get(op.target!)} deposit invoices`);
       if (op.outcome === 'acked') {
-        if (count === 0 && !r.lost.has(key)) r.lost.set(key, `answered ${op.status} in server life ${op.life}, missing at checkpoint ${checkpoint}`);
+        if (count === 0 && !r.lost.has(key)) r.lost.set(key, `answered ${op.status} in server life ${op.life}, missing after kill ${r.kills}`);
         const found = idOf(op);
         if (op.id !== undefined && found !== undefined && found !== op.id) r.lost.set(key, `answered with id ${op.id}, the database has ${found}`);
       }
@@ -738,12 +740,27 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
     const named = new Set(d.fileRows.map((f) => `${f.kind}/${f.name}`));
     const onDisk = new Set(Object.entries(files).flatMap(([kind, names]) => names.map((n) => `${kind}/${n}`)));
     for (const f of onDisk) if (!named.has(f)) {
-      if (!firstSeen.has(f)) firstSeen.set(f, checkpoint);
-      r.orphans.set(f, firstSeen.get(f)!);
+      if (!r.orphans.has(f)) r.orphans.set(f, { calm, kill: r.kills, cause: orphanCause(f) });
     }
-    for (const f of named) if (!onDisk.has(f)) r.rowsWithoutFiles.set(f, checkpoint);
+    for (const f of named) if (!onDisk.has(f)) r.rowsWithoutFiles.set(f, r.kills);
     committedKeys = new Set(d.transactions.map((t) => t.key));
     countCommittedUnanswered(d);
+  }
+
+  /** Which upload made an orphan file, and what its writer was told. */
+  function orphanCause(f: string): string {
+    let text: string;
+    try {
+      text = readFileSync(path.join(dataDir, 'files', f)).toString('latin1');
+    } catch {
+      return 'gone';
+    }
+    const n = /crash-write-(\d+)/.exec(text)?.[1];
+    const op = n ? ops.find((o) => o.n === Number(n)) : undefined;
+    if (!op) return 'demo file, since replaced';
+    if (op.outcome === 'unanswered') return 'unanswered upload';
+    if (op.outcome === 'acked') return 'answered upload, since replaced';
+    return `upload answered ${op.status}`;
   }
 
   const listFiles = () =>
@@ -923,6 +940,7 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
     if (r.ended === 'completed') {
       // a last stretch without a kill; what goes wrong here is not the crash's doing
       const orphansBefore = r.orphans.size;
+      calm = true;
       resume();
       await sleep(calmMs);
       pause();
@@ -969,6 +987,12 @@ function printRun(r: RunResult) {
   console.log(`\nUnanswered payments and refunds sent again with their Idempotency-Key: ${t.sent} — replayed (had been recorded) ${t.replayed}, recorded now ${t.fresh}, refused ${t.refused}, unanswered ${t.unanswered}; recorded a second time ${t.duplicate}, replayed although nothing had been recorded ${t.phantom}.`);
   const crashOrphans = r.orphans.size - r.finalOrphansNew;
   console.log(`Orphan files: ${crashOrphans} appeared at a kill, ${r.finalOrphansNew} in the last stretch without a kill.`);
+  const causes = new Map<string, number>();
+  for (const o of r.orphans.values()) {
+    const k = `${o.cause}${o.calm ? ' (in the last stretch, no kill)' : ''}`;
+    causes.set(k, (causes.get(k) ?? 0) + 1);
+  }
+  if (causes.size) console.log(`Orphan files by the upload that wrote them: ${[...causes].map(([k, n]) => `${n} ${k}`).join('; ')}.`);
   const show = (title: string, m: Map<string, unknown>) => {
     if (!m.size) return;
     console.log(`\n${title} (${m.size}${m.size > 8 ? ', first 8' : ''}):`);
@@ -977,7 +1001,7 @@ function printRun(r: RunResult) {
   show('Lost acknowledged writes', r.lost);
   show('Duplicates', r.duplicates);
   show('Mismatched invoices', r.mismatched);
-  show('Orphan files (file: checkpoint at which it was first seen)', r.orphans);
+  show('Orphan files', new Map([...r.orphans].map(([f, o]) => [f, `${o.calm ? 'in the last stretch' : `after kill ${o.kill}`}, ${o.cause}`])));
   show('Rows without files', r.rowsWithoutFiles);
   if (r.failedOpens.details.length) {
     console.log(`\nFailed opens (server ${r.failedOpens.server}, reconciling copy ${r.failedOpens.direct}):`);

@@ -69,6 +69,7 @@ export const recordId = (label: string) =>
 /** What PostgreSQL cannot keep in text, and what is not a character at all. */
 export const UNSTORABLE_TEXT_MESSAGE = 'This field contains a character that cannot be stored (a NUL or a broken character).';
 // NUL, or a UTF-16 surrogate without its pair
+// eslint-disable-next-line no-control-regex -- finding NUL is the point
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export function isStorableText(value: string): boolean {

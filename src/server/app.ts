@@ -23,7 +23,7 @@ import { createMailer, type Mailer } from './mail.ts';
 import { oauthRoutes } from './modules/oauth/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
-import { errorsPlugin } from './plugins/errors.ts';
+import { errorsPlugin, storableTextPlugin } from './plugins/errors.ts';
 import { scopesPlugin } from './plugins/scopes.ts';
 import { webPlugin } from './plugins/web.ts';
 
@@ -76,6 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // before any route: records what each one asks of a bearer token
   await app.register(scopesPlugin);
+  await app.register(storableTextPlugin);
 
   await app.register(authRoutes, { db, loginRateLimit: config.loginRateLimit });
   await app.register(countryRoutes, { db });

@@ -7,6 +7,8 @@ test.describe('bookings', () => {
     await expect(page.getByLabel('Status')).toHaveValue('all');
     await expect(page.getByLabel('Timing')).toHaveValue('future');
     await expect(page.getByRole('columnheader', { name: /Date Received/ })).toHaveAttribute('aria-sort', 'descending');
+    // the ▲/▼ glyph is not part of the header's accessible name
+    await expect(page.getByRole('button', { name: 'Date Received', exact: true })).toBeVisible();
     await expectAccessible(page);
     await page.screenshot({ path: 'test-results/screens/booking-list.png', fullPage: true });
 

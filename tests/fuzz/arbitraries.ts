@@ -153,7 +153,7 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
     32_768,
     2_147_483_648,
     -2_147_483_649,
-    9_223_372_036_854_775_807,
+    2 ** 63,
     Number.MAX_SAFE_INTEGER + 2,
     1e308,
     -1e308,

@@ -20,8 +20,25 @@ export const DATA_EXCEPTION_LOG = 'database refused a value the contract let thr
 
 /** Every failure answers in the DESIGN.md shape; no stack trace or internal detail ever leaves. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
-  // text the database cannot store (NUL, a lone surrogate) is a field error on every route,
-  // before any schema or service sees it; multipart fields are checked where they are read
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const { status, body } = answer(error, request);
+    if (error instanceof HttpError && error.headers) reply.headers(error.headers);
+    // the token endpoint speaks RFC 6749 §5.2, whatever went wrong (a 429 keeps its message)
+    if (request.routeOptions.config?.errorShape === 'oauth' && status !== 429) {
+      const code = status >= 500 ? 'server_error' : 'invalid_request';
+      return reply.status(status >= 500 ? 500 : 400).send({ error: code, error_description: body.message });
+    }
+    return reply.status(status).send(body);
+  });
+});
+
+/**
+ * Text the database cannot store (NUL, a lone surrogate) is a field error on every route, before
+ * any schema or service sees it; multipart fields are checked where they are read. Registered
+ * after the auth plugin, so that an anonymous or forged request is refused before its content
+ * is looked at.
+ */
+export const storableTextPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('preValidation', async (request, reply) => {
     const errors = {
       ...unstorableTextErrors(request.params),
@@ -35,16 +52,6 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     throw validationError(errors);
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const { status, body } = answer(error, request);
-    if (error instanceof HttpError && error.headers) reply.headers(error.headers);
-    // the token endpoint speaks RFC 6749 §5.2, whatever went wrong (a 429 keeps its message)
-    if (request.routeOptions.config?.errorShape === 'oauth' && status !== 429) {
-      const code = status >= 500 ? 'server_error' : 'invalid_request';
-      return reply.status(status >= 500 ? 500 : 400).send({ error: code, error_description: body.message });
-    }
-    return reply.status(status).send(body);
-  });
 });
 
 type Answer = { status: number; body: { message: string; errors?: Record<string, string[]> } };

@@ -182,7 +182,9 @@ export default function BookingListPage() {
                       <Table.Th key={c.key} aria-sort={sorted ? (state.sort_dir === 'asc' ? 'ascending' : 'descending') : undefined}>
                         {'sort' in c ? (
                           <UnstyledButton onClick={() => sortBy(c.sort)} fw={700} fz="sm">
-                            {c.label} {sorted ? (state.sort_dir === 'asc' ? '▲' : '▼') : ''}
+                            {c.label}
+                            {/* aria-sort says the order; the glyph is for the eye only */}
+                            {sorted && <span aria-hidden="true"> {state.sort_dir === 'asc' ? '▲' : '▼'}</span>}
                           </UnstyledButton>
                         ) : (
                           c.label
