@@ -64,7 +64,7 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   console.log(
-    `Tripdesk is ready at http://${shown}:${config.port} (${database.kind}, ${Date.now() - started} ms)`,
+    `Tripdesk is ready at http://${shown}:${config.port} (Node ${process.version}, ${database.kind}, ${Date.now() - started} ms)`,
   );
 
   let stopping = false;
