@@ -19,6 +19,7 @@ export const routes = {
   'user-edit': '/users/:id/edit',
   'invoice-view': '/invoices/:id',
   developer: '/developer',
+  audit: '/audit',
 } as const;
 
 export type RouteName = keyof typeof routes;

@@ -21,6 +21,8 @@ import { invoiceRoutes } from './modules/invoices/routes.ts';
 import { noteRoutes } from './modules/notes/routes.ts';
 import { createMailer, type Mailer } from './mail.ts';
 import { oauthRoutes } from './modules/oauth/routes.ts';
+import { auditPlugin } from './audit/audit.ts';
+import { auditRoutes } from './audit/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin, storableTextPlugin } from './plugins/errors.ts';
@@ -52,6 +54,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorsPlugin);
+  // every request runs in its own audit context (who acts, from where), read by audit()
+  await app.register(auditPlugin);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
@@ -94,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer: deps.mailer ?? createMailer(config),
   });
   await app.register(noteRoutes, { db });
+  await app.register(auditRoutes, { db });
   await app.register(oauthRoutes, { db, personalTokenDays: config.personalTokenDays });
 
   await app.register(webPlugin, { reloadTemplate: config.env === 'development' });

@@ -39,6 +39,8 @@ const envSchema = z
     // lines separated by "|" or new lines, as printed on invoices
     OPERATOR_ADDRESS: z.string().default('1 High Street|London|EC1A 1AA'),
     PERSONAL_TOKEN_DAYS: positiveInt('a whole number of days').default(365),
+    // seven years: how long financial records are kept
+    AUDIT_RETENTION_DAYS: positiveInt('a whole number of days').min(365, { error: 'must be at least 365 days' }).default(2555),
     SEED_DEMO: flag.optional(),
     LOGIN_RATE_LIMIT: positiveInt('a whole number of sign-in attempts').default(30),
     TRUST_PROXY: z.string().optional(),
@@ -67,6 +69,7 @@ export type Config = {
   operatorAddress: string[];
   /** how long a personal access token lives */
   personalTokenDays: number;
+  auditRetentionDays: number;
   seedDemo: boolean;
   /** sign-in attempts a minute from one address, whatever the account */
   loginRateLimit: number;
@@ -108,6 +111,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     operatorName: env.OPERATOR_NAME,
     operatorAddress: env.OPERATOR_ADDRESS.split(/\||\n/).map((line) => line.trim()).filter(Boolean),
     personalTokenDays: env.PERSONAL_TOKEN_DAYS,
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     seedDemo: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
     loginRateLimit: env.LOGIN_RATE_LIMIT,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

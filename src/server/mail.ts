@@ -12,7 +12,11 @@ export type OutgoingMail = {
   attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
 };
 
-export type Mailer = { send(mail: OutgoingMail): Promise<void> };
+/** What became of a message the mailer took: handed to the SMTP server, or written as an .eml file. */
+export type MailOutcome = { outcome: 'sent' | 'written_to_eml'; messageId: string | null };
+
+/** Sends one message; a message the server refuses (or cannot be reached for) rejects with nodemailer's error. */
+export type Mailer = { send(mail: OutgoingMail): Promise<MailOutcome> };
 
 /**
  * Email through the SMTP server of SMTP_URL; without one, each message is written as an .eml
@@ -23,7 +27,8 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
     const transport = nodemailer.createTransport(config.smtpUrl);
     return {
       async send(mail) {
-        await transport.sendMail({ from: config.mailFrom, ...mail });
+        const info = await transport.sendMail({ from: config.mailFrom, ...mail });
+        return { outcome: 'sent', messageId: info.messageId ?? null };
       },
     };
   }
@@ -35,6 +40,7 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
       await mkdir(dir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
       await writeFile(path.join(dir, name), info.message as Buffer, { mode: 0o600 });
+      return { outcome: 'written_to_eml', messageId: info.messageId ?? null };
     },
   };
 }

@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { ensureAdministrator, purgeExpired } from './modules/auth/service.ts';
 import { purgeExpiredOAuth } from './modules/oauth/purge.ts';
+import { purgeAuditEvents } from './audit/retention.ts';
 import path from 'node:path';
 
 async function main() {
@@ -40,6 +41,7 @@ async function main() {
   const purgeAll = async () => {
     await purgeExpired(database.db);
     await purgeExpiredOAuth(database.db);
+    await purgeAuditEvents(database.db, config.auditRetentionDays);
   };
   await purgeAll();
   const purge = setInterval(() => purgeAll().catch(() => undefined), 3_600_000);

@@ -55,6 +55,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     operatorName: 'Tripdesk Test Adventures Ltd',
     operatorAddress: ['1 Test Street', 'London', 'EC1A 1AA'],
     personalTokenDays: 365,
+    auditRetentionDays: 2555,
     seedDemo: false,
     // tests sign in many times from one address; the limit itself has a test of its own
     loginRateLimit: 10_000,

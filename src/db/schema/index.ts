@@ -7,3 +7,4 @@ export * from './discounts.ts';
 export * from './bookings.ts';
 export * from './invoices.ts';
 export * from './oauth.ts';
+export * from './audit.ts';

@@ -46,6 +46,8 @@ const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
   ['/api/charities', 'trips'],
   ['/api/users', 'users'],
   ['/api/me', 'users'],
+  // the whole history says who did what across the office: read with users:read
+  ['/api/audit', 'users'],
   ['/api/overview', 'bookings'],
   // the spreadsheet download is a read of bookings, outside /api because it is a form GET
   ['/bookings/export', 'bookings'],

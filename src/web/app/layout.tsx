@@ -14,6 +14,7 @@ const STAFF_NAV: Array<[RouteName, string]> = [
   ['charity-list', 'Charities'],
   ['discount-list', 'Discounts'],
   ['user-list', 'Users'],
+  ['audit', 'History'],
   ['developer', 'Developer'],
 ];
 

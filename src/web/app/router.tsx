@@ -24,6 +24,7 @@ const UserListPage = lazy(() => import('../features/users/user-list-page.tsx'));
 const UserEditPage = lazy(() => import('../features/users/user-edit-page.tsx'));
 const InvoicePage = lazy(() => import('../features/invoices/invoice-page.tsx'));
 const DeveloperPage = lazy(() => import('../features/developer/developer-page.tsx'));
+const AuditPage = lazy(() => import('../features/audit/audit-page.tsx'));
 
 const fallback = <PageLoader />;
 
@@ -50,6 +51,7 @@ const staffScreens: Array<[string, ComponentType]> = [
   [routes['user-list'], () => <Page><UserListPage /></Page>],
   [routes['user-edit'], () => <Page><UserEditPage /></Page>],
   [routes['invoice-view'], () => <Page><InvoicePage /></Page>],
+  [routes.audit, () => <Page><AuditPage /></Page>],
 ];
 
 export const router = createBrowserRouter([

@@ -24,3 +24,11 @@ export function formatLongDate(value: string | Date | null | undefined): string 
   if (!value) return '';
   return dayjs(value).format('Do MMM YYYY');
 }
+
+const dateTime = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'Europe/London' });
+
+/** 22 Nov 2026, 14:05 — when something happened (the history), in the office's time zone. */
+export function formatDateTime(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  return dateTime.format(new Date(value));
+}

@@ -1,3 +1,4 @@
+import { audit } from '../../audit/audit.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -61,6 +62,7 @@ export async function authRoutes(app: FastifyInstance, opts: { db: Db; loginRate
       schema: { tags: ['auth'], summary: 'Sign out and end the session', response: { 204: z.null() } },
     },
     async (request, reply) => {
+      await audit(opts.db, { action: 'auth.signed_out', subject: { type: 'user', id: request.user!.id }, summary: 'signed out' });
       await request.session.destroy();
       if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
         return reply.redirect('/login', 303);

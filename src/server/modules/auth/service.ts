@@ -1,3 +1,4 @@
+import { audit } from '../../audit/audit.ts';
 import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
 import type { CurrentUser } from '../../../contract/auth.ts';
 import { LOGIN_FAILED } from '../../../contract/auth.ts';
@@ -74,8 +75,12 @@ export async function attemptLogin(db: Db, email: string, password: string, ip: 
   const found = rows[0];
   const ok = found?.passwordHash ? await verifyPassword(found.passwordHash, password) : (await verifyDecoy(password), false);
   if (!found || !ok) throw validationError({ email: [LOGIN_FAILED] });
-  await db.delete(loginFailures).where(and(eq(loginFailures.email, key), eq(loginFailures.ip, ip)));
   const { passwordHash: _, ...user } = found;
+  await db.transaction(async (tx) => {
+    await tx.delete(loginFailures).where(and(eq(loginFailures.email, key), eq(loginFailures.ip, ip)));
+    const name = `${user.firstName} ${user.lastName}`.trim();
+    await audit(tx, { action: 'auth.signed_in', subject: { type: 'user', id: user.id }, actor: { type: 'user', userId: user.id, name, tokenId: null, clientId: null }, summary: 'signed in' });
+  });
   return user;
 }
 

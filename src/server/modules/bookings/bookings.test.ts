@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertTrip } from '../../../db/factories/trips.ts';
 import { insertUser } from '../../../db/factories/users.ts';
-import { users } from '../../../db/schema/index.ts';
+import { auditEvents, users } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
 let t: TestApp;
@@ -77,5 +77,57 @@ describe('POST /api/bookings', () => {
     expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
     expect(a.json().user_id).toBe(b.json().user_id);
     expect(a.json().ref).not.toBe(b.json().ref);
+  });
+});
+
+describe('the history of making a booking', () => {
+  const eventsOfTrip = (id: number) => t.db.select().from(auditEvents).where(and(eq(auditEvents.tripId, id), eq(auditEvents.action, 'booking.created'))).orderBy(asc(auditEvents.id));
+
+  it('records booking.created with the booking, its trip and who made it, in the same transaction', async () => {
+    const trip = await insertTrip(t.db, { name: 'History Trek' });
+    const clerk = await t.signedIn(1, 'history.clerk@example.test');
+    const res = await clerk.post('/api/bookings', booking({ trip_id: trip.id, email: 'history.booker@example.test' }));
+    expect(res.statusCode, res.body).toBe(201);
+    const b = res.json();
+    const [user] = await t.db.select().from(users).where(eq(users.email, 'history.clerk@example.test'));
+    const events = await eventsOfTrip(trip.id);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      action: 'booking.created',
+      subjectType: 'booking',
+      subjectId: String(b.id),
+      bookingId: b.id,
+      tripId: trip.id,
+      actorType: 'user',
+      actorUserId: user!.id,
+      actorName: `${user!.firstName} ${user!.lastName}`,
+      source: 'web',
+      ipAddress: '127.0.0.1',
+      changes: null,
+      summary: `${user!.firstName} ${user!.lastName} made the booking ${b.ref} for Joanne Walker on History Trek`,
+      details: { ref: b.ref, status: 'provisional', new_user: true },
+    });
+  });
+
+  it('writes no event for a refused booking', async () => {
+    const closed = await insertTrip(t.db, { status: 'closed' });
+    expect((await admin.post('/api/bookings', booking({ trip_id: closed.id }))).statusCode).toBe(422);
+    const open = await insertTrip(t.db);
+    expect((await admin.post('/api/bookings', booking({ trip_id: open.id, first_name: '' }))).statusCode).toBe(422);
+    expect(await eventsOfTrip(closed.id)).toEqual([]);
+    expect(await eventsOfTrip(open.id)).toEqual([]);
+  });
+
+  it('names the personal access token a booking was made with', async () => {
+    const trip = await insertTrip(t.db);
+    const made = await admin.post('/oauth/personal-access-tokens', { name: 'Booking robot', scopes: ['bookings:write'] });
+    expect(made.statusCode, made.body).toBe(201);
+    const { token, accessToken } = made.json() as { token: { id: string }; accessToken: string };
+    const res = await t.app.inject({ method: 'POST', url: '/api/bookings', payload: booking({ trip_id: trip.id }), headers: { authorization: `Bearer ${accessToken}` } });
+    expect(res.statusCode, res.body).toBe(201);
+    const [event] = await eventsOfTrip(trip.id);
+    expect(event).toMatchObject({ actorType: 'personal_token', actorTokenId: token.id, source: 'api', bookingId: res.json().id });
+    expect(event!.actorName).toMatch(/^Sam Tester\d+ \(personal access token\)$/);
+    expect(event!.summary).toMatch(/^Sam Tester\d+ \(personal access token\) made the booking /);
   });
 });

@@ -1,9 +1,11 @@
+import { and, asc, gt, like } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeFile } from '../../../db/files.ts';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
 import { makeLogoPng } from '../../../db/seed/images.ts';
+import { auditEvents } from '../../../db/schema/index.ts';
 import { seedScale } from '../../../db/seed/scale.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 import { escapeCell } from './export.ts';
@@ -86,6 +88,77 @@ describe('GET /bookings/export', () => {
   });
 });
 
+describe('the history of exports', () => {
+  /** The export events written since the last call. */
+  let seen = 0;
+  async function newExportEvents(db = t.db) {
+    const rows = await db.select().from(auditEvents).where(and(gt(auditEvents.id, seen), like(auditEvents.action, 'export.%'))).orderBy(asc(auditEvents.id));
+    if (rows.length) seen = rows.at(-1)!.id;
+    return rows;
+  }
+
+  it('records every spreadsheet export with its filters, columns, row count and format', async () => {
+    await newExportEvents();
+    const columns = ['ref', 'first_name', 'passport_number'];
+    await workbook(`format=xls&trip_id=${tripId}&status=all&columns=${encodeURIComponent(JSON.stringify(columns))}&name=a`);
+    await workbook(`format=xls&trips[]=${tripId}&perPage=2`);
+    const events = await newExportEvents();
+    expect(events).toHaveLength(2);
+    expect(events[0]).toMatchObject({
+      action: 'export.bookings',
+      subjectType: 'booking_export',
+      subjectId: null,
+      bookingId: null,
+      tripId,
+      actorType: 'user',
+      actorName: expect.stringMatching(/^Sam Tester\d+$/),
+      source: 'web',
+      details: {
+        filters: { trip_id: tripId, name: 'a', timing: 'future', sort_field: 'created_at', sort_dir: 'desc', page: 1, per_page: 5000 },
+        columns,
+        rows: 2,
+        format: 'xls',
+      },
+    });
+    expect(events[0]!.summary).toMatch(/^Sam Tester\d+ exported 2 bookings to a spreadsheet$/);
+    expect(events[1]).toMatchObject({ tripId, details: { filters: { trips: [tripId], per_page: 2 }, columns: ['date', 'id', 'status', 'trip_name'], rows: 2 } });
+  });
+
+  it('records the passport zip with the number of images in it', async () => {
+    await newExportEvents();
+    expect((await admin.get(`/bookings/export?format=passportZip&trip_id=${tripId}`)).statusCode).toBe(200);
+    const [event, ...more] = await newExportEvents();
+    expect(more).toEqual([]);
+    expect(event).toMatchObject({
+      action: 'export.passport_images',
+      subjectType: 'booking_export',
+      bookingId: null,
+      tripId,
+      details: { count: 1, format: 'passportZip', filters: { trip_id: tripId } },
+    });
+    expect(event!.summary).toMatch(/^Sam Tester\d+ downloaded the passport images of 1 booking$/);
+  });
+
+  it('records nothing for a refused export', async () => {
+    await newExportEvents();
+    expect((await admin.get('/bookings/export?format=pdf')).statusCode).toBe(422);
+    expect((await (await t.signedIn(2)).get('/bookings/export')).statusCode).toBe(403);
+    expect((await t.client().get('/bookings/export')).statusCode).toBe(401);
+    expect(await newExportEvents()).toEqual([]);
+  });
+
+  it('names the personal access token an export was made with', async () => {
+    const made = await admin.post('/oauth/personal-access-tokens', { name: 'Exporter', scopes: ['bookings:read'] });
+    const { token, accessToken } = made.json() as { token: { id: string }; accessToken: string };
+    await newExportEvents();
+    const res = await t.app.inject({ method: 'GET', url: `/bookings/export?format=xls&trip_id=${tripId}`, headers: { authorization: `Bearer ${accessToken}` } });
+    expect(res.statusCode).toBe(200);
+    const [event] = await newExportEvents();
+    expect(event).toMatchObject({ action: 'export.bookings', actorType: 'personal_token', actorTokenId: token.id, source: 'api', details: { rows: 3 } });
+    expect(event!.actorName).toMatch(/\(personal access token\)$/);
+  });
+});
+
 describe('an export larger than one read batch', () => {
   let big: TestApp;
   let staff: TestClient;
@@ -120,5 +193,7 @@ describe('an export larger than one read batch', () => {
     // the second page of 1,500 starts where the first ended
     const second = await read('perPage=1500&page=2&sort_field=id&sort_dir=asc');
     expect(second[0]![0]).toBe(ids[1_500]);
+    const events = await big.db.select().from(auditEvents).orderBy(asc(auditEvents.id));
+    expect(events.filter((e) => e.action === 'export.bookings').map((e) => (e.details as { rows: number }).rows)).toEqual([2_100, 1_500, 600]);
   });
 });

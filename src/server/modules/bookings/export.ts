@@ -9,12 +9,13 @@ import { EXPORT_COLUMNS, type BookingFilter } from '../../../contract/bookings.t
 import type { Db } from '../../../db/client.ts';
 import { filesDir } from '../../../db/files.ts';
 import { bookings, trips } from '../../../db/schema/index.ts';
+import { audit } from '../../audit/audit.ts';
 import { ageOnDeparture, bookingConditions, bookingOrder, needsTrip, passportState } from './list.ts';
 
 const BATCH = 1000;
 
-// the fields the export's columns are made of (and the passport image for the zip): the rest of
-// a booking (notes, additional info…) is not read
+// the fields the export's columns are made of: the rest of a booking (notes, additional info…)
+// is not read
 const exportFields = {
   id: bookings.id,
   ref: bookings.ref,
@@ -35,7 +36,6 @@ const exportFields = {
   gender: bookings.gender,
   passportNumber: bookings.passportNumber,
   passportExpiryDate: bookings.passportExpiryDate,
-  passportImageFile: bookings.passportImageFile,
   roomType: bookings.roomType,
   roomRef: bookings.roomRef,
   shareWith: bookings.shareWith,
@@ -114,23 +114,40 @@ function value(r: Row, key: ExportColumn): string | number | Date | null {
  * sort index where it can be; a few kilobytes even at 5,000), then the rows by primary key a
  * batch at a time. (Batches by OFFSET sorted and skipped the same matches again for every batch.)
  */
-async function* rowsOf(db: Db, f: BookingFilter, perPage: number, onlyWithImages = false): AsyncGenerator<Row[]> {
+async function idsOf(db: Db, f: BookingFilter, perPage: number, onlyWithImages = false): Promise<number[]> {
   const where = and(bookingConditions(f), onlyWithImages ? isNotNull(bookings.passportImageFile) : undefined);
   const idQuery = db.select({ id: bookings.id }).from(bookings);
-  const ids = (
+  return (
     await (needsTrip(f) ? idQuery.innerJoin(trips, eq(trips.id, bookings.tripId)) : idQuery)
       .where(where)
       .orderBy(...bookingOrder(f))
       .limit(perPage)
       .offset((f.page - 1) * perPage)
   ).map((r) => r.id);
+}
+
+async function* batchesOf<T extends { id: number }>(ids: number[], read: (batch: number[]) => Promise<T[]>): AsyncGenerator<T[]> {
   for (let at = 0; at < ids.length; at += BATCH) {
     const batch = ids.slice(at, at + BATCH);
     const position = new Map(batch.map((id, i) => [id, i]));
-    const rows = await rowsById(db, batch);
+    const rows = await read(batch);
     yield rows.sort((x, y) => position.get(x.id)! - position.get(y.id)!);
   }
 }
+
+/** The search an export was made with, as the history keeps it (fields left empty left out). */
+function filtersOf(f: BookingFilter, perPage: number): Record<string, unknown> {
+  const { per_page: _listPageSize, withCustomFields: _notUsedByExports, ...asked } = f;
+  return { ...Object.fromEntries(Object.entries(asked).filter(([, v]) => v !== undefined)), per_page: perPage };
+}
+
+/** The one trip an export is of, when its filters name exactly one. */
+function tripOf(f: BookingFilter): number | null {
+  if (f.trip_id) return f.trip_id;
+  return f.trips?.length === 1 ? f.trips[0]! : null;
+}
+
+const bookingsCount = (n: number) => `${n} booking${n === 1 ? '' : 's'}`;
 
 export function exportFileName(ext: string, now = new Date()): string {
   return `bookings-${now.toISOString().slice(0, 10)}.${ext}`;
@@ -153,7 +170,17 @@ export function spreadsheet(db: Db, f: BookingFilter, perPage: number, columns: 
     return { header: def.label, key, width: Math.max(12, def.label.length + 2), style: styles[i]! };
   });
   (async () => {
-    for await (const batch of rowsOf(db, f, perPage)) {
+    const ids = await idsOf(db, f, perPage);
+    // recorded before the first row leaves: an export cut short was still an export
+    await audit(db, {
+      action: 'export.bookings',
+      subject: { type: 'booking_export', id: null },
+      bookingId: null,
+      tripId: tripOf(f),
+      summary: `exported ${bookingsCount(ids.length)} to a spreadsheet`,
+      details: { filters: filtersOf(f, perPage), columns, rows: ids.length, format: 'xls' },
+    });
+    for await (const batch of batchesOf(ids, (batch) => rowsById(db, batch))) {
       for (const r of batch) {
         const row = sheet.addRow(columns.map((key) => {
           const v = value(r, key);
@@ -175,18 +202,34 @@ const safe = (s: string) => s.replace(/[^\w .'-]+/g, '_').trim();
 export function passportZip(db: Db, dataDir: string, f: BookingFilter, perPage: number): Readable {
   const zip = new yazl.ZipFile();
   (async () => {
-    let added = 0;
     const dir = filesDir(dataDir, 'passports');
-    for await (const batch of rowsOf(db, f, perPage, true)) {
+    // which images there are first (names only: a few hundred kilobytes at 5,000), so that the
+    // history records how many leave before the first one does
+    const entries: Array<{ file: string; name: string }> = [];
+    const ids = await idsOf(db, f, perPage, true);
+    const read = (batch: number[]) =>
+      db
+        .select({ id: bookings.id, ref: bookings.ref, firstName: bookings.firstName, lastName: bookings.lastName, passportImageFile: bookings.passportImageFile })
+        .from(bookings)
+        .where(inArray(bookings.id, batch));
+    for await (const batch of batchesOf(ids, read)) {
       for (const r of batch) {
         const file = path.join(dir, path.basename(r.passportImageFile!));
         if (!existsSync(file)) continue;
-        // stored, not deflated: passport scans are JPEG/PNG, already compressed
-        zip.addFile(file, `${safe(`${r.ref} ${r.firstName} ${r.lastName}`)}${path.extname(file)}`, { compress: false });
-        added += 1;
+        entries.push({ file, name: `${safe(`${r.ref} ${r.firstName} ${r.lastName}`)}${path.extname(file)}` });
       }
     }
-    if (added === 0) zip.addBuffer(Buffer.from('No booking in this list has a passport image.\n'), 'no-passport-images.txt');
+    await audit(db, {
+      action: 'export.passport_images',
+      subject: { type: 'booking_export', id: null },
+      bookingId: null,
+      tripId: tripOf(f),
+      summary: `downloaded the passport images of ${bookingsCount(entries.length)}`,
+      details: { filters: filtersOf(f, perPage), count: entries.length, format: 'passportZip' },
+    });
+    // stored, not deflated: passport scans are JPEG/PNG, already compressed
+    for (const e of entries) zip.addFile(e.file, e.name, { compress: false });
+    if (entries.length === 0) zip.addBuffer(Buffer.from('No booking in this list has a passport image.\n'), 'no-passport-images.txt');
     zip.end();
   })().catch((error: unknown) => (zip.outputStream as unknown as Readable).destroy(error instanceof Error ? error : new Error(String(error))));
   return zip.outputStream as unknown as Readable;

@@ -4,7 +4,7 @@ import { validationErrorSchema } from '../../../contract/common.ts';
 import { bookingDetailSchema, bookingExportQuery, bookingListQuery, bookingPageSchema, createBookingSchema, createdBookingSchema, updateBookingSchema } from '../../../contract/bookings.ts';
 import { idParam, messageSchema } from '../../../contract/common.ts';
 import type { Db } from '../../../db/client.ts';
-import { getBooking, updateBooking } from './detail.ts';
+import { updateBooking, viewBooking } from './detail.ts';
 import { exportFileName, passportZip, spreadsheet } from './export.ts';
 import { listBookings } from './list.ts';
 import { BookingService } from './service.ts';
@@ -54,7 +54,7 @@ export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; dataDi
   r.get(
     '/api/bookings/:id',
     { schema: { tags: ['bookings'], summary: 'One booking with every field, its add-ons and its answers', params: idParam, response: { 200: bookingDetailSchema, 404: messageSchema } } },
-    async (request) => getBooking(opts.db, request.params.id),
+    async (request) => viewBooking(opts.db, request.params.id),
   );
   r.patch(
     '/api/bookings/:id',

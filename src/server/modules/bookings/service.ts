@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { CreatedBooking } from '../../../contract/bookings.ts';
 import type { Db } from '../../../db/client.ts';
 import { bookings, trips, users } from '../../../db/schema/index.ts';
+import { audit } from '../../audit/audit.ts';
 import { validationError } from '../../errors.ts';
 import { pgError } from '../../sql.ts';
 import { makeBookingRef } from './ref.ts';
@@ -30,7 +31,7 @@ export class BookingService {
    * and belongs to the user with that email, made as an End User when there is none.
    */
   async create(v: NewBooking): Promise<CreatedBooking> {
-    const [trip] = await this.db.select({ id: trips.id, status: trips.status, deletedAt: trips.deletedAt, charityId: trips.charityId }).from(trips).where(eq(trips.id, v.trip_id));
+    const [trip] = await this.db.select({ id: trips.id, name: trips.name, status: trips.status, deletedAt: trips.deletedAt, charityId: trips.charityId }).from(trips).where(eq(trips.id, v.trip_id));
     if (!trip || trip.deletedAt) throw validationError({ trip_id: ['The selected trip is invalid.'] });
     if (trip.status !== 'open') throw validationError({ trip_id: [`This trip is ${trip.status} and is not taking bookings.`] });
 
@@ -64,6 +65,14 @@ export class BookingService {
               termsAcceptedAt: now,
             })
             .returning();
+          await audit(tx, {
+            action: 'booking.created',
+            subject: { type: 'booking', id: row!.id },
+            bookingId: row!.id,
+            tripId: row!.tripId,
+            summary: `made the booking ${row!.ref} for ${row!.firstName} ${row!.lastName} on ${trip.name}`,
+            details: { ref: row!.ref, status: row!.status, new_user: !existing },
+          });
           return {
             id: row!.id,
             ref: row!.ref,

@@ -6,6 +6,7 @@ import { CHARITY_TYPES } from '../../../contract/constants.ts';
 import type { Db } from '../../../db/client.ts';
 import { filesDir, storeFile } from '../../../db/files.ts';
 import { bookings, charities, trips } from '../../../db/schema/index.ts';
+import { audit, describeChanges, diff } from '../../audit/audit.ts';
 import { HttpError, isForeignKeyViolation, notFound, validationError } from '../../errors.ts';
 import { detectImage } from '../../uploads.ts';
 import { escapeLike } from '../../sql.ts';
@@ -51,23 +52,35 @@ export class CharityService {
   }
 
   async create(input: CreateCharityInput & { charity_type_id: number }): Promise<Charity> {
-    const [row] = await this.db.insert(charities).values({ name: input.name, charityTypeId: input.charity_type_id }).returning();
-    return toCharity(row!);
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.insert(charities).values({ name: input.name, charityTypeId: input.charity_type_id }).returning();
+      await audit(tx, { action: 'charity.created', subject: { type: 'charity', id: row!.id }, summary: `added the charity ${row!.name}` });
+      return toCharity(row!);
+    });
   }
 
   async update(id: number, input: UpdateCharityInput & { charity_type_id: number }): Promise<Charity> {
-    await this.row(id);
-    const [row] = await this.db
-      .update(charities)
-      .set({
-        name: input.name,
-        charityTypeId: input.charity_type_id,
-        ...(input.url !== undefined ? { url: input.url } : {}),
-        updatedAt: new Date(),
-      })
-      .where(eq(charities.id, id))
-      .returning();
-    return toCharity(row!);
+    return this.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(charities).where(eq(charities.id, id)).for('update');
+      if (!before) throw notFound('Charity not found.');
+      const [row] = await tx
+        .update(charities)
+        .set({
+          name: input.name,
+          charityTypeId: input.charity_type_id,
+          ...(input.url !== undefined ? { url: input.url } : {}),
+          updatedAt: new Date(),
+        })
+        .where(eq(charities.id, id))
+        .returning();
+      const changes = diff({
+        name: [before.name, row!.name],
+        charity_type_id: [before.charityTypeId, row!.charityTypeId],
+        url: [before.url, row!.url],
+      });
+      await audit(tx, { action: 'charity.updated', subject: { type: 'charity', id }, changes, summary: describeChanges(changes, `the charity ${row!.name}`) });
+      return toCharity(row!);
+    });
   }
 
   /** A charity that trips or bookings refer to stays: deleting it would leave them pointing nowhere. */
@@ -87,8 +100,10 @@ export class CharityService {
       throw new HttpError(422, `This charity cannot be deleted because ${parts.join(' and ')} refer to it.`);
     }
     await this.db
-      .delete(charities)
-      .where(eq(charities.id, id))
+      .transaction(async (tx) => {
+        await tx.delete(charities).where(eq(charities.id, id));
+        await audit(tx, { action: 'charity.deleted', subject: { type: 'charity', id }, summary: `deleted the charity ${row.name}` });
+      })
       .catch((error: unknown) => {
         if (isForeignKeyViolation(error)) throw new HttpError(422, 'This charity cannot be deleted because trips or bookings refer to it.');
         throw error;
@@ -104,11 +119,11 @@ export class CharityService {
     if (!kind) throw validationError({ charity_logo: ['The charity logo must be a JPG or PNG image.'] });
     const file = storeFile(this.dataDir, 'logos', bytes, kind.ext);
     try {
-      const [updated] = await this.db
-        .update(charities)
-        .set({ logoFile: file, updatedAt: new Date() })
-        .where(eq(charities.id, id))
-        .returning();
+      const updated = await this.db.transaction(async (tx) => {
+        const [u] = await tx.update(charities).set({ logoFile: file, updatedAt: new Date() }).where(eq(charities.id, id)).returning();
+        await audit(tx, { action: 'charity.logo_uploaded', subject: { type: 'charity', id }, summary: `uploaded a logo for the charity ${row.name}`, details: { bytes: bytes.length, type: kind.mime } });
+        return u;
+      });
       this.removeFile(row.logoFile);
       return toCharity(updated!);
     } catch (error) {
@@ -119,11 +134,11 @@ export class CharityService {
 
   async removeLogo(id: number): Promise<Charity> {
     const row = await this.row(id);
-    const [updated] = await this.db
-      .update(charities)
-      .set({ logoFile: null, updatedAt: new Date() })
-      .where(eq(charities.id, id))
-      .returning();
+    const updated = await this.db.transaction(async (tx) => {
+      const [u] = await tx.update(charities).set({ logoFile: null, updatedAt: new Date() }).where(eq(charities.id, id)).returning();
+      await audit(tx, { action: 'charity.logo_removed', subject: { type: 'charity', id }, summary: `removed the logo of the charity ${row.name}` });
+      return u;
+    });
     this.removeFile(row.logoFile);
     return toCharity(updated!);
   }

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { asc, desc, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertTrip } from '../../../db/factories/trips.ts';
-import { trips } from '../../../db/schema/index.ts';
+import { auditEvents, trips } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
 let t: TestApp;
@@ -183,5 +183,62 @@ describe('GET /api/trips/select', () => {
     expect(list).toContainEqual({ id: tripId, name: 'Kilimanjaro 2027' });
     expect(list.some((x) => x.name === 'Gone trip')).toBe(false);
     expect(Object.keys(list[0]!)).toEqual(['id', 'name']);
+  });
+});
+
+describe('history', () => {
+  let actor: string;
+  beforeAll(async () => {
+    const me = (await admin.get('/api/me')).json();
+    actor = `${me.first_name} ${me.last_name}`;
+  });
+  const lastEventId = async () => (await t.db.select({ id: auditEvents.id }).from(auditEvents).orderBy(desc(auditEvents.id)).limit(1))[0]?.id ?? 0;
+  const eventsSince = (id: number) => t.db.select().from(auditEvents).where(gt(auditEvents.id, id)).orderBy(asc(auditEvents.id));
+
+  it('records a discount added, changed and deleted: amounts in pounds, dates as the API gives them', async () => {
+    const since = await lastEventId();
+    const d = (await admin.post('/api/discounts', valid({ code: 'SPRING25', name: 'Spring offer', amount: '25' }))).json();
+    await admin.patch(`/api/discounts/${d.id}`, valid({ code: 'SPRING25', name: 'Spring offer', amount: '30.50', valid_until: '30/09/2027' }));
+    await admin.patch(`/api/discounts/${d.id}`, valid({ code: 'SPRING25', name: 'Spring offer', amount: '30.50', valid_until: '30/09/2027', trip_id: tripId }));
+    await admin.delete(`/api/discounts/${d.id}`);
+    const common = { subjectType: 'discount', subjectId: String(d.id), actorType: 'user', actorName: actor, source: 'web' };
+    expect(await eventsSince(since)).toMatchObject([
+      {
+        ...common,
+        action: 'discount.created',
+        tripId: null,
+        summary: `${actor} added the discount SPRING25`,
+        details: { code: 'SPRING25', name: 'Spring offer', amount: 25, valid_from: '2027-06-01T00:00:00', valid_until: '2027-08-31T00:00:00', trip_id: null, invoice_type: 'balance', usage_limit: 1 },
+      },
+      {
+        ...common,
+        action: 'discount.updated',
+        tripId: null,
+        changes: { amount: [25, 30.5], valid_until: ['2027-08-31T00:00:00', '2027-09-30T00:00:00'] },
+        summary: `${actor} changed amount and valid until of the discount SPRING25`,
+      },
+      {
+        ...common,
+        action: 'discount.updated',
+        tripId,
+        changes: { trip_id: [null, tripId] },
+        summary: `${actor} changed trip id of the discount SPRING25 from nothing to ${tripId}`,
+      },
+      { ...common, action: 'discount.deleted', tripId, changes: null, summary: `${actor} deleted the discount SPRING25` },
+    ]);
+  });
+
+  it('records nothing, and changes nothing, when a discount change is refused', async () => {
+    const a = await create({ code: 'KEEPME' });
+    await create({ code: 'OTHERS' });
+    const since = await lastEventId();
+    expect((await admin.post('/api/discounts', valid({ code: 'keepme' }))).statusCode).toBe(422);
+    expect((await admin.post('/api/discounts', valid({ code: 'NOTRIP', trip_id: 999999 }))).statusCode).toBe(422);
+    expect((await admin.patch(`/api/discounts/${a.id}`, valid({ code: 'Others', name: 'Taken' }))).statusCode).toBe(422);
+    expect((await admin.patch(`/api/discounts/${a.id}`, valid({ code: 'KEEPME', name: 'Lost trip', trip_id: 999999 }))).statusCode).toBe(422);
+    expect((await admin.patch('/api/discounts/999999', valid({ code: 'GHOST' }))).statusCode).toBe(404);
+    expect((await admin.delete('/api/discounts/999999')).statusCode).toBe(404);
+    expect(await eventsSince(since)).toEqual([]);
+    expect((await admin.get(`/api/discounts/${a.id}`)).json()).toMatchObject({ code: 'KEEPME', name: 'Summer offer' });
   });
 });

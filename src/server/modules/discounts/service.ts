@@ -1,10 +1,13 @@
 import { and, asc, eq, ilike, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Discount, DiscountInvoiceType, DiscountValues } from '../../../contract/discounts.ts';
 import { penceToPounds } from '../../../contract/money.ts';
-import type { Db } from '../../../db/client.ts';
+import type { Db, Tx } from '../../../db/client.ts';
 import { discounts, trips } from '../../../db/schema/index.ts';
+import { audit, describeChanges, diffObjects } from '../../audit/audit.ts';
 import { notFound, validationError } from '../../errors.ts';
 import { escapeLike, pgError } from '../../sql.ts';
+
+/** Nothing changed: "saved the trip … without changes" (describeChanges words this case "saved of …"). */
 
 type Row = typeof discounts.$inferSelect & { tripName: string | null };
 
@@ -25,6 +28,20 @@ function toDiscount(row: Row): Discount {
     trip_id: row.tripId,
     trip: row.tripId && row.tripName ? { id: row.tripId, name: row.tripName } : null,
     invoice_type: row.invoiceType as DiscountInvoiceType,
+  };
+}
+
+/** A discount's own fields as the API gives them (amount in pounds, dates as "yyyy-mm-ddT00:00:00"). */
+function discountFields(row: typeof discounts.$inferSelect): Record<string, unknown> {
+  return {
+    code: row.code,
+    name: row.name,
+    amount: penceToPounds(row.amountPence),
+    usage_limit: row.usageLimit,
+    valid_from: toIso(row.validFrom),
+    valid_until: toIso(row.validUntil),
+    trip_id: row.tripId,
+    invoice_type: row.invoiceType,
   };
 }
 
@@ -66,15 +83,15 @@ export class DiscountService {
     return toDiscount(row);
   }
 
-  private async check(values: DiscountValues, id?: number) {
+  private async check(db: Db | Tx, values: DiscountValues, id?: number) {
     const errors: Record<string, string[]> = {};
-    const [taken] = await this.db
+    const [taken] = await db
       .select({ id: discounts.id })
       .from(discounts)
       .where(and(sql`lower(${discounts.code}) = ${values.code.toLowerCase()}`, id ? ne(discounts.id, id) : undefined));
     if (taken) errors.code = ['The code has already been taken.'];
     if (values.trip_id !== null) {
-      const [trip] = await this.db.select({ id: trips.id }).from(trips).where(and(eq(trips.id, values.trip_id), isNull(trips.deletedAt)));
+      const [trip] = await db.select({ id: trips.id }).from(trips).where(and(eq(trips.id, values.trip_id), isNull(trips.deletedAt)));
       if (!trip) errors.trip_id = ['The selected trip is invalid.'];
     }
     if (Object.keys(errors).length) throw validationError(errors);
@@ -94,29 +111,56 @@ export class DiscountService {
   }
 
   async create(values: DiscountValues): Promise<Discount> {
-    await this.check(values);
-    const [row] = await this.db
-      .insert(discounts)
-      .values(this.columns(values))
-      .returning({ id: discounts.id })
-      .catch(uniqueCode);
-    return this.get(row!.id);
+    const id = await this.db.transaction(async (tx) => {
+      await this.check(tx, values);
+      const [row] = await tx.insert(discounts).values(this.columns(values)).returning().catch(uniqueCode);
+      await audit(tx, {
+        action: 'discount.created',
+        subject: { type: 'discount', id: row!.id },
+        tripId: row!.tripId,
+        summary: `added the discount ${row!.code}`,
+        details: discountFields(row!),
+      });
+      return row!.id;
+    });
+    return this.get(id);
   }
 
   async update(id: number, values: DiscountValues): Promise<Discount> {
-    await this.get(id);
-    await this.check(values, id);
-    await this.db
-      .update(discounts)
-      .set({ ...this.columns(values), updatedAt: new Date() })
-      .where(eq(discounts.id, id))
-      .catch(uniqueCode);
+    await this.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(discounts).where(eq(discounts.id, id)).for('update');
+      if (!before) throw notFound('Discount not found.');
+      await this.check(tx, values, id);
+      const [after] = await tx
+        .update(discounts)
+        .set({ ...this.columns(values), updatedAt: new Date() })
+        .where(eq(discounts.id, id))
+        .returning()
+        .catch(uniqueCode);
+      const changes = diffObjects(discountFields(before), discountFields(after!));
+      await audit(tx, {
+        action: 'discount.updated',
+        subject: { type: 'discount', id },
+        tripId: after!.tripId ?? before.tripId,
+        changes,
+        summary: describeChanges(changes, `the discount ${after!.code}`),
+      });
+    });
     return this.get(id);
   }
 
   async delete(id: number): Promise<void> {
-    const deleted = await this.db.delete(discounts).where(eq(discounts.id, id)).returning({ id: discounts.id });
-    if (!deleted.length) throw notFound('Discount not found.');
+    await this.db.transaction(async (tx) => {
+      const [row] = await tx.delete(discounts).where(eq(discounts.id, id)).returning();
+      if (!row) throw notFound('Discount not found.');
+      await audit(tx, {
+        action: 'discount.deleted',
+        subject: { type: 'discount', id },
+        tripId: row.tripId,
+        summary: `deleted the discount ${row.code}`,
+        details: discountFields(row),
+      });
+    });
   }
 }
 

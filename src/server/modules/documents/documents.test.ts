@@ -1,7 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { asc, desc, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
+import { auditEvents, bookingCustomFieldAnswers } from '../../../db/schema/index.ts';
 import { makeLogoPng, makePdf } from '../../../db/seed/images.ts';
 import { multipart } from '../../../../tests/support/multipart.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
@@ -156,5 +159,113 @@ describe('custom fields', () => {
     expect((await admin.get('/api/customFields')).statusCode).toBe(422);
     expect((await admin.put('/api/customFields/999999', { label: 'x' })).statusCode).toBe(404);
     expect((await admin.delete('/api/customFields/999999')).statusCode).toBe(404);
+  });
+});
+
+describe('history', () => {
+  let actor: string;
+  beforeAll(async () => {
+    const me = (await admin.get('/api/me')).json();
+    actor = `${me.first_name} ${me.last_name}`;
+  });
+  const lastEventId = async () => (await t.db.select({ id: auditEvents.id }).from(auditEvents).orderBy(desc(auditEvents.id)).limit(1))[0]?.id ?? 0;
+  const eventsSince = (id: number) => t.db.select().from(auditEvents).where(gt(auditEvents.id, id)).orderBy(asc(auditEvents.id));
+
+  it('records a document added, its file uploaded and replaced, and the document deleted, against its trip', async () => {
+    const trip = await insertTrip(t.db, { name: 'Kilimanjaro Summit Trek 2027' });
+    const since = await lastEventId();
+    const doc = (await admin.post('/api/documents', { trip_id: trip.id, name: 'Kit list' })).json();
+    const body = multipart({ document_id: String(doc.id) }, { field: 'document_file', filename: 'kit-list.pdf', contentType: 'application/pdf', bytes: pdf });
+    expect((await admin.request({ method: 'POST', url: `/api/documents/${doc.id}/upload`, payload: body.payload, headers: body.headers })).statusCode).toBe(200);
+    const png = makeLogoPng(20, 20, [1, 2, 3]);
+    expect((await upload(doc.id, png, 'map.png', 'image/png')).statusCode).toBe(200);
+    // reading the list and downloading through the signed address are not recorded
+    const [listed] = (await admin.get(`/api/trips/${trip.id}/documents`)).json();
+    expect((await t.client().get(listed.signed_url)).statusCode).toBe(200);
+    expect((await admin.delete(`/api/documents/${doc.id}`)).statusCode).toBe(204);
+
+    const common = { subjectType: 'document', subjectId: String(doc.id), tripId: trip.id, actorType: 'user', actorName: actor, source: 'web' };
+    expect(await eventsSince(since)).toMatchObject([
+      { ...common, action: 'document.created', summary: `${actor} added the document Kit list to the trip Kilimanjaro Summit Trek 2027` },
+      {
+        ...common,
+        action: 'document.uploaded',
+        summary: `${actor} uploaded the file kit-list.pdf for the document Kit list of the trip Kilimanjaro Summit Trek 2027`,
+        details: { file_name: 'kit-list.pdf', size: pdf.length, type: 'application/pdf' },
+      },
+      {
+        ...common,
+        action: 'document.uploaded',
+        details: { file_name: 'map.png', size: png.length, type: 'image/png', replaced_file_name: 'kit-list.pdf' },
+      },
+      { ...common, action: 'document.deleted', summary: `${actor} deleted the document Kit list of the trip Kilimanjaro Summit Trek 2027`, details: { file_name: 'map.png' } },
+    ]);
+  });
+
+  it('records nothing when a document change is refused', async () => {
+    const trip = await insertTrip(t.db);
+    const doc = (await admin.post('/api/documents', { trip_id: trip.id, name: 'Refused' })).json();
+    await upload(doc.id, pdf);
+    const gone = await insertTrip(t.db);
+    const goneDoc = (await admin.post('/api/documents', { trip_id: gone.id, name: 'On a deleted trip' })).json();
+    await admin.delete(`/api/trips/${gone.id}`);
+    const since = await lastEventId();
+    expect((await admin.post('/api/documents', { trip_id: 999999, name: 'Lost' })).statusCode).toBe(422);
+    expect((await upload(doc.id, Buffer.from('#!/bin/sh\n'), 'kit.pdf')).statusCode).toBe(422);
+    expect((await upload(999999, pdf)).statusCode).toBe(404);
+    expect((await upload(goneDoc.id, pdf)).statusCode).toBe(422);
+    expect((await admin.delete(`/api/documents/${goneDoc.id}`)).statusCode).toBe(422);
+    expect((await admin.delete('/api/documents/999999')).statusCode).toBe(404);
+    expect(await eventsSince(since)).toEqual([]);
+    expect((await admin.get(`/api/trips/${trip.id}/documents`)).json()[0]).toMatchObject({ filename: 'kit-list.pdf', size: pdf.length });
+  });
+
+  it('records custom fields added, changed and deleted against their trip', async () => {
+    const trip = await insertTrip(t.db, { name: 'Atlas Trek 2099' });
+    const since = await lastEventId();
+    const field = (await admin.post('/api/customFields', { trip_id: trip.id, label: 'T-shirt size', note: 'S, M, L or XL' })).json();
+    await admin.put(`/api/customFields/${field.id}`, { label: 'Shirt size', note: 'S, M, L or XL' });
+    await admin.put(`/api/customFields/${field.id}`, { label: 'Shirt size', note: '' });
+    const booking = await insertBooking(t.db, trip.id);
+    await t.db.insert(bookingCustomFieldAnswers).values({ bookingId: booking.id, customFieldId: field.id, answer: 'M' });
+    await admin.delete(`/api/customFields/${field.id}`);
+
+    const common = { subjectType: 'custom_field', subjectId: String(field.id), tripId: trip.id, actorType: 'user', actorName: actor };
+    expect(await eventsSince(since)).toMatchObject([
+      {
+        ...common,
+        action: 'custom_field.created',
+        changes: null,
+        summary: `${actor} added the custom field T-shirt size to the trip Atlas Trek 2099`,
+        details: { label: 'T-shirt size', note: 'S, M, L or XL' },
+      },
+      {
+        ...common,
+        action: 'custom_field.updated',
+        changes: { label: ['T-shirt size', 'Shirt size'] },
+        summary: `${actor} changed label of the custom field Shirt size of the trip Atlas Trek 2099 from T-shirt size to Shirt size`,
+      },
+      { ...common, action: 'custom_field.updated', changes: { note: ['S, M, L or XL', null] } },
+      {
+        ...common,
+        action: 'custom_field.deleted',
+        summary: `${actor} deleted the custom field Shirt size of the trip Atlas Trek 2099`,
+        details: { label: 'Shirt size', note: null, answers_deleted: 1 },
+      },
+    ]);
+  });
+
+  it('records nothing when a custom field change is refused', async () => {
+    const trip = await insertTrip(t.db);
+    const field = (await admin.post('/api/customFields', { trip_id: trip.id, label: 'Kept' })).json();
+    await admin.delete(`/api/trips/${trip.id}`);
+    const since = await lastEventId();
+    expect((await admin.post('/api/customFields', { trip_id: 999999, label: 'x' })).statusCode).toBe(422);
+    expect((await admin.post('/api/customFields', { trip_id: trip.id, label: 'x' })).statusCode).toBe(422);
+    expect((await admin.put(`/api/customFields/${field.id}`, { label: 'Changed' })).statusCode).toBe(422);
+    expect((await admin.delete(`/api/customFields/${field.id}`)).statusCode).toBe(422);
+    expect((await admin.put('/api/customFields/999999', { label: 'x' })).statusCode).toBe(404);
+    expect((await admin.delete('/api/customFields/999999')).statusCode).toBe(404);
+    expect(await eventsSince(since)).toEqual([]);
   });
 });

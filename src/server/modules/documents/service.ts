@@ -4,9 +4,10 @@ import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import type { TripDocument } from '../../../contract/trips.ts';
-import type { Db } from '../../../db/client.ts';
+import type { Db, Tx } from '../../../db/client.ts';
 import { filesDir, storeFile } from '../../../db/files.ts';
 import { tripDocuments, trips } from '../../../db/schema/index.ts';
+import { audit } from '../../audit/audit.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 
 /** How long a document's download address works. */
@@ -96,43 +97,51 @@ export class DocumentService {
     };
   }
 
-  private async assertTrip(tripId: number, asField: boolean) {
-    const [trip] = await this.db.select({ id: trips.id, deletedAt: trips.deletedAt }).from(trips).where(eq(trips.id, tripId));
+  private async assertTrip(db: Db | Tx, tripId: number, asField: boolean) {
+    const [trip] = await db.select({ id: trips.id, name: trips.name, deletedAt: trips.deletedAt }).from(trips).where(eq(trips.id, tripId));
     if (!trip || trip.deletedAt) {
       if (asField) throw validationError({ trip_id: ['The selected trip is invalid.'] });
       throw notFound('Trip not found.');
     }
+    return trip;
   }
 
   async list(tripId: number): Promise<TripDocument[]> {
-    await this.assertTrip(tripId, false);
+    await this.assertTrip(this.db, tripId, false);
     const rows = await this.db.select().from(tripDocuments).where(eq(tripDocuments.tripId, tripId)).orderBy(asc(tripDocuments.id));
     return rows.map((r) => this.toDocument(r));
   }
 
   async create(v: { trip_id: number; name: string }): Promise<TripDocument> {
-    await this.assertTrip(v.trip_id, true);
-    const [row] = await this.db.insert(tripDocuments).values({ tripId: v.trip_id, name: v.name }).returning();
-    return this.toDocument(row!);
+    return this.db.transaction(async (tx) => {
+      const trip = await this.assertTrip(tx, v.trip_id, true);
+      const [row] = await tx.insert(tripDocuments).values({ tripId: v.trip_id, name: v.name }).returning();
+      await audit(tx, {
+        action: 'document.created',
+        subject: { type: 'document', id: row!.id },
+        tripId: row!.tripId,
+        summary: `added the document ${row!.name} to the trip ${trip.name}`,
+      });
+      return this.toDocument(row!);
+    });
   }
 
-  private async row(id: number): Promise<Row> {
-    const [row] = await this.db.select().from(tripDocuments).where(eq(tripDocuments.id, id));
-    if (!row) throw notFound('Document not found.');
-    return row;
-  }
-
-  /** A deleted trip's documents stay as they were. */
-  private async liveRow(id: number): Promise<Row> {
-    const row = await this.row(id);
-    const [trip] = await this.db.select({ deletedAt: trips.deletedAt }).from(trips).where(eq(trips.id, row.tripId));
-    if (trip?.deletedAt) throw new HttpError(422, 'This trip has been deleted, so it can no longer be changed.');
-    return row;
+  /** A deleted trip's documents stay as they were; `lock` when the document is about to change. */
+  private async liveRow(db: Db | Tx, id: number, lock = false): Promise<{ row: Row; tripName: string }> {
+    const query = db
+      .select({ row: tripDocuments, tripName: trips.name, deletedAt: trips.deletedAt })
+      .from(tripDocuments)
+      .innerJoin(trips, eq(trips.id, tripDocuments.tripId))
+      .where(eq(tripDocuments.id, id));
+    const [found] = await (lock ? query.for('update', { of: tripDocuments }) : query);
+    if (!found) throw notFound('Document not found.');
+    if (found.deletedAt) throw new HttpError(422, 'This trip has been deleted, so it can no longer be changed.');
+    return { row: found.row, tripName: found.tripName };
   }
 
   /** The new file replaces the old one only once it is stored and recorded. */
   async upload(id: number, file: { filename: string; bytes: Buffer } | null): Promise<TripDocument> {
-    const row = await this.liveRow(id);
+    await this.liveRow(this.db, id);
     if (!file || file.bytes.length === 0) throw validationError({ document_file: ['The document file field is required.'] });
     const kind = await detectDocument(file.bytes, file.filename);
     if (!kind) {
@@ -140,19 +149,26 @@ export class DocumentService {
     }
     const stored = storeFile(this.dataDir, 'documents', file.bytes, kind.ext);
     try {
-      const [updated] = await this.db
-        .update(tripDocuments)
-        .set({
-          storedFile: stored,
-          filename: safeFilename(file.filename, kind.ext),
-          mimeType: kind.mime,
-          sizeBytes: file.bytes.length,
-          uploadedAt: new Date(this.now()),
-        })
-        .where(eq(tripDocuments.id, id))
-        .returning();
-      this.removeFile(row.storedFile);
-      return this.toDocument(updated!);
+      const { before, updated } = await this.db.transaction(async (tx) => {
+        // read again under the lock: the trip may have gone, or another file come, since the check above
+        const { row, tripName } = await this.liveRow(tx, id, true);
+        const filename = safeFilename(file.filename, kind.ext);
+        const [u] = await tx
+          .update(tripDocuments)
+          .set({ storedFile: stored, filename, mimeType: kind.mime, sizeBytes: file.bytes.length, uploadedAt: new Date(this.now()) })
+          .where(eq(tripDocuments.id, id))
+          .returning();
+        await audit(tx, {
+          action: 'document.uploaded',
+          subject: { type: 'document', id },
+          tripId: row.tripId,
+          summary: `uploaded the file ${filename} for the document ${row.name} of the trip ${tripName}`,
+          details: { file_name: filename, size: file.bytes.length, type: kind.mime, ...(row.filename ? { replaced_file_name: row.filename } : {}) },
+        });
+        return { before: row, updated: u! };
+      });
+      this.removeFile(before.storedFile);
+      return this.toDocument(updated);
     } catch (error) {
       this.removeFile(stored);
       throw error;
@@ -160,8 +176,18 @@ export class DocumentService {
   }
 
   async delete(id: number): Promise<void> {
-    const row = await this.liveRow(id);
-    await this.db.delete(tripDocuments).where(eq(tripDocuments.id, id));
+    const row = await this.db.transaction(async (tx) => {
+      const { row, tripName } = await this.liveRow(tx, id, true);
+      await tx.delete(tripDocuments).where(eq(tripDocuments.id, id));
+      await audit(tx, {
+        action: 'document.deleted',
+        subject: { type: 'document', id },
+        tripId: row.tripId,
+        summary: `deleted the document ${row.name} of the trip ${tripName}`,
+        details: row.filename ? { file_name: row.filename } : null,
+      });
+      return row;
+    });
     this.removeFile(row.storedFile);
   }
 

@@ -1,16 +1,19 @@
-import { eq } from 'drizzle-orm';
+import { and, asc, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertAddon, insertTrip } from '../../../db/factories/trips.ts';
-import { bookingAddons, discounts } from '../../../db/schema/index.ts';
+import { auditEvents, bookingAddons, discounts, users } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 import { addDays, ukToday } from './money.ts';
 
 let t: TestApp;
 let admin: TestClient;
+let adminName: string;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await t.signedIn(1);
+  admin = await t.signedIn(1, 'invoices.admin@example.test');
+  const [me] = await t.db.select().from(users).where(eq(users.email, 'invoices.admin@example.test'));
+  adminName = `${me!.firstName} ${me!.lastName}`;
 });
 afterAll(() => t.close());
 
@@ -458,5 +461,176 @@ describe('GET /api/invoices/{id} and its PDF', () => {
     expect(pdf.rawPayload.toString('latin1')).toMatch(/FontName \/[A-Z]{6}\+DejaVuSans/);
     expect((await admin.get('/api/invoices/999999')).statusCode).toBe(404);
     expect((await admin.get('/api/invoices/999999/pdf')).statusCode).toBe(404);
+  });
+});
+
+describe('the history of invoices and money', () => {
+  const eventsOf = (bookingId: number, prefix = '') =>
+    t.db.select().from(auditEvents).where(and(eq(auditEvents.bookingId, bookingId), like(auditEvents.action, `${prefix}%`))).orderBy(asc(auditEvents.id));
+
+  async function token(scopes: string[]) {
+    const made = await admin.post('/oauth/personal-access-tokens', { name: `Money ${scopes.join(' ')}`, scopes });
+    expect(made.statusCode, made.body).toBe(201);
+    const { token: row, accessToken } = made.json() as { token: { id: string }; accessToken: string };
+    return {
+      id: row.id,
+      call: (method: 'POST' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+        t.app.inject({ method, url, payload: payload as never, headers: { ...headers, authorization: `Bearer ${accessToken}` } }),
+    };
+  }
+
+  it('records a standard invoice as invoice.created with its type, total and items', async () => {
+    const { booking, trip } = await booked({ depositPence: 25_000 });
+    const inv = (await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' })).json();
+    const [event, ...more] = await eventsOf(booking.id);
+    expect(more).toEqual([]);
+    expect(event).toMatchObject({
+      action: 'invoice.created',
+      subjectType: 'invoice',
+      subjectId: String(inv.id),
+      bookingId: booking.id,
+      tripId: trip.id,
+      actorType: 'user',
+      actorName: adminName,
+      source: 'web',
+      changes: null,
+      summary: `${adminName} raised the deposit invoice ${inv.invoice_ref} for £250.00`,
+      details: { ref: inv.invoice_ref, type: 'deposit', total: 250, items: [{ description: 'Trip deposit', amount: 250 }], addons: [], discount_code: null, discount: 0 },
+    });
+  });
+
+  it('records a custom invoice with its add-ons and discount, and nothing for a refused one', async () => {
+    const { booking, trip } = await booked({ depositPence: 0 });
+    const addon = await insertAddon(t.db, trip.id, 'Single room', 29_500);
+    await t.db.insert(bookingAddons).values({ bookingId: booking.id, addonId: addon.id, pricePence: 29_500 });
+    const d = await discount({ amountPence: 2_000 });
+    const body = custom(booking.id, { type: 'addon', items: [{ description: 'Flight upgrade', amount: '120.50' }], addons: [addon.id], discount_code: d.code });
+    const inv = (await admin.post('/api/invoices', body)).json();
+    // refused: the add-on is billed now, an unknown code, a reference taken
+    expect((await admin.post('/api/invoices', custom(booking.id, { addons: [addon.id] }))).statusCode).toBe(422);
+    expect((await admin.post('/api/invoices', custom(booking.id, { discount_code: 'NOSUCH' }))).statusCode).toBe(422);
+    expect((await admin.post('/api/invoices', custom(booking.id, { invoice_ref: body.invoice_ref }))).statusCode).toBe(422);
+    expect((await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' })).statusCode).toBe(422);
+    const events = await eventsOf(booking.id);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      action: 'invoice.created',
+      subjectId: String(inv.id),
+      tripId: trip.id,
+      summary: `${adminName} raised the addon invoice ${body.invoice_ref} for £395.50`,
+      details: {
+        type: 'addon',
+        total: 395.5,
+        items: [{ description: 'Flight upgrade', amount: 120.5 }],
+        addons: [{ id: addon.id, name: 'Single room', price: 295 }],
+        discount_code: d.code,
+        discount: 20,
+      },
+    });
+  });
+
+  it('records invoice.deleted, and nothing when the delete is refused', async () => {
+    const { booking, trip } = await booked();
+    const inv = (await admin.post('/api/invoices', custom(booking.id))).json();
+    const kept = (await admin.post('/api/invoices', custom(booking.id))).json();
+    await admin.post('/api/transactions', pay(kept, 10));
+    expect((await admin.delete(`/api/invoices/${kept.id}`)).statusCode).toBe(422);
+    expect((await admin.delete(`/api/invoices/${inv.id}`)).statusCode).toBe(204);
+    expect((await admin.delete(`/api/invoices/${inv.id}`)).statusCode).toBe(404);
+    const events = await eventsOf(booking.id, 'invoice.deleted');
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      subjectType: 'invoice',
+      subjectId: String(inv.id),
+      bookingId: booking.id,
+      tripId: trip.id,
+      actorName: adminName,
+      summary: `${adminName} deleted the other invoice ${inv.invoice_ref} (£120.50)`,
+      details: { ref: inv.invoice_ref, type: 'other', total: 120.5, items: [{ description: 'Flight upgrade', amount: 120.5 }] },
+    });
+  });
+
+  it('records each payment and refund with its amount, processor and invoice, and nothing for a refused one', async () => {
+    const { booking, trip } = await booked();
+    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 300 }] }))).json();
+    const paid = (await admin.post('/api/transactions', pay(inv, 250, { notes: 'By bank transfer' }))).json();
+    const refund = (await admin.post('/api/transactions', pay(inv, '20.5', { type: 'refund', processor: 'STRIPE' }))).json();
+    // refused: too much, a future date, another booking's invoice
+    expect((await admin.post('/api/transactions', pay(inv, 500))).statusCode).toBe(422);
+    expect((await admin.post('/api/transactions', pay(inv, 1, { date: addDays(today, 1) }))).statusCode).toBe(422);
+    expect((await admin.post('/api/transactions', pay({ ...inv, booking_id: (await booked()).booking.id }, 1))).statusCode).toBe(422);
+    const events = await eventsOf(booking.id, 'transaction.');
+    expect(events).toHaveLength(2);
+    expect(events[0]).toMatchObject({
+      action: 'transaction.recorded',
+      subjectType: 'transaction',
+      subjectId: String(paid.id),
+      bookingId: booking.id,
+      tripId: trip.id,
+      actorType: 'user',
+      actorName: adminName,
+      summary: `${adminName} recorded a payment of £250.00 (BACS) on ${inv.invoice_ref}`,
+      details: { type: 'payment', amount: 250, processor: 'BACS', date: today, notes: 'By bank transfer', invoice_id: inv.id, invoice_ref: inv.invoice_ref },
+    });
+    expect(events[1]).toMatchObject({ subjectId: String(refund.id), summary: `${adminName} recorded a refund of £20.50 (STRIPE) on ${inv.invoice_ref}`, details: { type: 'refund', amount: 20.5 } });
+  });
+
+  it('writes one event for one Idempotency-Key, however often the request is replayed', async () => {
+    const { booking } = await booked();
+    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 1000 }] }))).json();
+    await admin.post('/api/transactions', pay(inv, 10), { 'idempotency-key': 'audit-once' });
+    expect((await admin.post('/api/transactions', pay(inv, 10), { 'idempotency-key': 'audit-once' })).headers['idempotent-replayed']).toBe('true');
+    await Promise.all(Array.from({ length: 10 }, () => admin.post('/api/transactions', pay(inv, 25), { 'idempotency-key': 'audit-burst' })));
+    expect((await admin.post('/api/transactions', pay(inv, 99), { 'idempotency-key': 'audit-once' })).statusCode).toBe(422);
+    const events = await eventsOf(booking.id, 'transaction.recorded');
+    expect(events.map((e) => (e.details as { amount: number }).amount)).toEqual([10, 25]);
+  });
+
+  it('records a strike-out with the reason given, and nothing when it is refused', async () => {
+    const { booking, trip } = await booked();
+    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))).json();
+    const first = (await admin.post('/api/transactions', pay(inv, 60))).json();
+    const second = (await admin.post('/api/transactions', pay(inv, 40, { processor: 'CHEQUE' }))).json();
+    expect((await admin.delete(`/api/transactions/${first.id}?reason=${encodeURIComponent('Entered twice')}`)).statusCode).toBe(204);
+    expect((await admin.delete(`/api/transactions/${second.id}`)).statusCode).toBe(204);
+    // refused: already struck out, too long a reason, missing
+    expect((await admin.delete(`/api/transactions/${second.id}`)).statusCode).toBe(422);
+    const tooLong = await admin.delete(`/api/transactions/${first.id}?reason=${'x'.repeat(501)}`);
+    expect(tooLong.statusCode).toBe(422);
+    expect(tooLong.json().errors.reason).toEqual(['The reason must not be longer than 500 characters.']);
+    const events = await eventsOf(booking.id, 'transaction.struck_out');
+    expect(events).toHaveLength(2);
+    expect(events[0]).toMatchObject({
+      subjectType: 'transaction',
+      subjectId: String(first.id),
+      bookingId: booking.id,
+      tripId: trip.id,
+      actorName: adminName,
+      summary: `${adminName} struck out the payment of £60.00 (BACS) on ${inv.invoice_ref}: Entered twice`,
+      details: { type: 'payment', amount: 60, processor: 'BACS', invoice_id: inv.id, invoice_ref: inv.invoice_ref, reason: 'Entered twice' },
+    });
+    expect(events[1]).toMatchObject({ summary: `${adminName} struck out the payment of £40.00 (CHEQUE) on ${inv.invoice_ref}`, details: { reason: null } });
+  });
+
+  it('writes nothing for a request refused before it is looked at', async () => {
+    const { booking } = await booked();
+    const inv = (await admin.post('/api/invoices', custom(booking.id))).json();
+    expect((await admin.request({ method: 'POST', url: '/api/transactions', payload: pay(inv, 10), csrf: false })).statusCode).toBe(419);
+    expect((await (await t.signedIn(2)).post('/api/transactions', pay(inv, 10))).statusCode).toBe(403);
+    expect((await t.client().delete(`/api/invoices/${inv.id}`)).statusCode).toBe(401);
+    expect((await eventsOf(booking.id)).map((e) => e.action)).toEqual(['invoice.created']);
+  });
+
+  it('names the personal access token that raised an invoice, recorded and struck out a payment', async () => {
+    const { booking } = await booked({ depositPence: 10_000 });
+    const pat = await token(['finance:write']);
+    const inv = (await pat.call('POST', `/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' })).json();
+    const paid = await pat.call('POST', '/api/transactions', pay(inv, 25), { 'idempotency-key': 'token-key' });
+    expect(paid.statusCode, paid.body).toBe(201);
+    expect((await pat.call('POST', '/api/transactions', pay(inv, 25), { 'idempotency-key': 'token-key' })).statusCode).toBe(201);
+    expect((await pat.call('DELETE', `/api/transactions/${paid.json().id}`)).statusCode).toBe(204);
+    const events = await eventsOf(booking.id);
+    expect(events.map((e) => e.action)).toEqual(['invoice.created', 'transaction.recorded', 'transaction.struck_out']);
+    for (const e of events) expect(e).toMatchObject({ actorType: 'personal_token', actorTokenId: pat.id, actorName: `${adminName} (personal access token)`, source: 'api' });
   });
 });

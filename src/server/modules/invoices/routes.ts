@@ -19,6 +19,9 @@ import type { Mailer } from '../../mail.ts';
 import { invoicePdf } from './pdf.ts';
 import { InvoiceService, type Operator } from './service.ts';
 import { TransactionService } from './transactions.ts';
+import { AuditService } from '../../audit/service.ts';
+import { validationError } from '../../errors.ts';
+import { emailParams } from '../../../contract/audit.ts';
 
 const tags = ['invoices'];
 const idempotencyHeaders = z.object({
@@ -30,8 +33,19 @@ const idempotencyHeaders = z.object({
     .optional(),
 });
 
+// why an entry is struck out, when the caller says: kept in the history with the strike-out
+const strikeOutQuery = z.object({
+  reason: z
+    .string({ error: 'The reason must be text.' })
+    .trim()
+    .max(500, { error: 'The reason must not be longer than 500 characters.' })
+    .optional()
+    .transform((v) => v || null),
+});
+
 export async function invoiceRoutes(app: FastifyInstance, opts: { db: Db; operator: Operator; mailer: Mailer }) {
   const invoices = new InvoiceService(opts.db, opts.operator, opts.mailer);
+  const history = new AuditService(opts.db);
   const transactions = new TransactionService(opts.db);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -89,6 +103,16 @@ export async function invoiceRoutes(app: FastifyInstance, opts: { db: Db; operat
     { schema: { tags, summary: 'Email the invoice to the customer as a PDF', params: invoiceSendParams, response: { 200: invoiceSentSchema, 404: messageSchema, 422: validationErrorSchema, 502: messageSchema } } },
     async (request) => invoices.send(request.params.id, request.params.invoiceId),
   );
+  // an email of the history sent again: for an invoice, the invoice as it stands now
+  r.post(
+    '/api/bookings/:id/emails/:emailId/resend',
+    { schema: { tags, summary: 'Send an email of the booking again (an invoice is sent as it stands now)', params: emailParams, response: { 200: invoiceSentSchema, 404: messageSchema, 422: validationErrorSchema, 502: messageSchema } } },
+    async (request) => {
+      const email = await history.email(request.params.id, request.params.emailId);
+      if (email.about.type !== 'invoice' || !email.about.id) throw validationError({ emailId: ['Only invoice emails can be sent again.'] });
+      return invoices.send(request.params.id, Number(email.about.id));
+    },
+  );
   r.post(
     '/api/transactions',
     {
@@ -108,9 +132,17 @@ export async function invoiceRoutes(app: FastifyInstance, opts: { db: Db; operat
   );
   r.delete(
     '/api/transactions/:id',
-    { schema: { tags, summary: 'Strike out a payment or refund (kept in the history, left out of totals)', params: idParam, response: { 204: z.null(), 404: messageSchema, 422: validationErrorSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Strike out a payment or refund (kept in the history, left out of totals), optionally saying why',
+        params: idParam,
+        querystring: strikeOutQuery,
+        response: { 204: z.null(), 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
     async (request, reply) => {
-      await transactions.delete(request.params.id, request.user!.id);
+      await transactions.delete(request.params.id, request.user!.id, request.query.reason);
       return reply.status(204).send(null);
     },
   );

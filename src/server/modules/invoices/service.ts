@@ -11,13 +11,14 @@ import {
 } from '../../../contract/invoices.ts';
 import type { z } from 'zod';
 import { toDdMmYyyy } from '../../../contract/dates.ts';
-import { formatPounds } from '../../../contract/money.ts';
+import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 import { escapeHtml } from '../../html.ts';
 import { type Db, queryRows, type Tx } from '../../../db/client.ts';
 import { bookingAddons, bookings, discounts, invoiceAddons, invoiceItems, invoices, transactions, tripAddons, trips } from '../../../db/schema/index.ts';
+import { audit, type AuditEvent } from '../../audit/audit.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { pgError } from '../../sql.ts';
-import type { Mailer } from '../../mail.ts';
+import type { MailOutcome, Mailer, OutgoingMail } from '../../mail.ts';
 import { loadInvoices } from './load.ts';
 import { addDays, appliedDiscount, balanceDue, billsTripCost, discountRefusal, ukToday } from './money.ts';
 import { invoicePdf } from './pdf.ts';
@@ -180,10 +181,10 @@ export class InvoiceService {
       discountPence: discount ? appliedDiscount(discount.amountPence, subtotal) : 0,
       createdBy: n.createdBy,
     };
-    let row: { id: number } | undefined;
+    let row: { id: number; invoiceRef: string } | undefined;
     if (n.invoiceRef !== null) {
       try {
-        [row] = await tx.transaction((sp) => sp.insert(invoices).values({ ...values, invoiceRef: n.invoiceRef! }).returning({ id: invoices.id }));
+        [row] = await tx.transaction((sp) => sp.insert(invoices).values({ ...values, invoiceRef: n.invoiceRef! }).returning({ id: invoices.id, invoiceRef: invoices.invoiceRef }));
       } catch (error) {
         if (isRefTaken(error)) throw validationError({ invoice_ref: ['This reference is already used by another invoice.'] });
         throw error;
@@ -196,7 +197,7 @@ export class InvoiceService {
           sql`select coalesce(max(substring(invoice_ref from '^INV-([0-9]{1,9})$')::int), 1000) + 1 + ${attempt}::int as n from invoices`,
         );
         try {
-          [row] = await tx.transaction((sp) => sp.insert(invoices).values({ ...values, invoiceRef: `INV-${next!.n}` }).returning({ id: invoices.id }));
+          [row] = await tx.transaction((sp) => sp.insert(invoices).values({ ...values, invoiceRef: `INV-${next!.n}` }).returning({ id: invoices.id, invoiceRef: invoices.invoiceRef }));
         } catch (error) {
           if (!isRefTaken(error) || attempt >= 20) throw error;
         }
@@ -211,6 +212,23 @@ export class InvoiceService {
         .set({ invoiced: true })
         .where(and(eq(bookingAddons.bookingId, n.bookingId), inArray(bookingAddons.addonId, n.addons.map((a) => a.addonId))));
     }
+    const totalPence = subtotal - values.discountPence;
+    await audit(tx, {
+      action: 'invoice.created',
+      subject: { type: 'invoice', id },
+      bookingId: n.bookingId,
+      tripId: n.tripId,
+      summary: `raised the ${n.type} invoice ${row!.invoiceRef} for ${formatPounds(penceToPounds(totalPence))}`,
+      details: {
+        ref: row!.invoiceRef,
+        type: n.type,
+        total: penceToPounds(totalPence),
+        items: n.items.map((i) => ({ description: i.description, amount: penceToPounds(i.amountPence) })),
+        addons: n.addons.map((a) => ({ id: a.addonId, name: a.name, price: penceToPounds(a.pricePence) })),
+        discount_code: values.discountCode,
+        discount: penceToPounds(values.discountPence),
+      },
+    });
     return id;
   }
 
@@ -223,7 +241,7 @@ export class InvoiceService {
       const [found] = await tx.select({ bookingId: invoices.bookingId }).from(invoices).where(eq(invoices.id, id));
       if (!found) throw notFound('Invoice not found.');
       // the booking first, as raising an invoice does: a balance raised meanwhile sees this one gone or not at all
-      await lockBooking(tx, found.bookingId);
+      const booking = await lockBooking(tx, found.bookingId);
       const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, id)).for('update');
       if (!invoice) throw notFound('Invoice not found.');
       const [used] = await tx.select({ n: sql<number>`count(*)::int` }).from(transactions).where(eq(transactions.invoiceId, id));
@@ -241,17 +259,33 @@ export class InvoiceService {
           .set({ usageCount: sql`greatest(${discounts.usageCount} - 1, 0)` })
           .where(eq(discounts.id, invoice.discountId));
       }
+      // what it billed, read before it goes
+      const [loaded] = await loadInvoices(tx, eq(invoices.id, id));
       await tx.delete(invoices).where(eq(invoices.id, id));
+      await audit(tx, {
+        action: 'invoice.deleted',
+        subject: { type: 'invoice', id },
+        bookingId: invoice.bookingId,
+        tripId: booking!.tripId,
+        summary: `deleted the ${invoice.type} invoice ${invoice.invoiceRef} (${formatPounds(loaded!.reply.total)})`,
+        details: { ref: invoice.invoiceRef, type: invoice.type, total: loaded!.reply.total, items: loaded!.reply.items, addons: loaded!.reply.addons, discount_code: invoice.discountCode },
+      });
     });
   }
 
-  /** Emails the customer the invoice as a PDF, and records when. */
+  /**
+   * Emails the customer the invoice as a PDF, and records when. The email leaves outside any
+   * transaction, so its outcome is recorded after the attempt: a refused send as email.failed
+   * (and the 502), a sent one as email.sent with invoice.sent, in the transaction that marks
+   * the invoice sent.
+   */
   async send(bookingId: number, invoiceId: number): Promise<{ message: string; sent_at: string }> {
     const doc = await this.document(invoiceId);
     if (doc.booking.id !== bookingId) throw notFound('Invoice not found.');
     const pdf = await invoicePdf(doc);
     const { invoice, customer, operator } = doc;
-    const mail = this.mailer.send({
+    const [booking] = await this.db.select({ tripId: bookings.tripId }).from(bookings).where(eq(bookings.id, bookingId));
+    const mail: OutgoingMail = {
       to: { name: customer.name, address: customer.email },
       subject: `Invoice ${invoice.invoice_ref} from ${operator.name}`,
       text: [
@@ -268,17 +302,72 @@ export class InvoiceService {
         `<p>Total: ${formatPounds(invoice.total)}<br>Outstanding: <strong>${formatPounds(invoice.outstanding)}</strong>, due by ${toDdMmYyyy(invoice.due_date)}.</p>` +
         `<p>${escapeHtml(operator.name)}</p>`,
       attachments: [{ filename: `${invoice.invoice_ref}.pdf`, content: pdf, contentType: 'application/pdf' }],
-    });
-    await mail.catch((error: unknown) => {
+    };
+    const about = { subject: { type: 'invoice', id: invoiceId }, bookingId, tripId: booking?.tripId ?? null };
+    const email = emailDetails(mail);
+
+    let sent: MailOutcome;
+    try {
+      sent = await this.mailer.send(mail);
+    } catch (error) {
       // only what went wrong, never the message (the SMTP reply quotes the customer's address)
       const { code, responseCode, command } = error as { code?: string; responseCode?: number; command?: string };
-      throw Object.assign(new HttpError(502, 'The invoice could not be emailed: the mail server did not take it. Please try again.'), {
-        cause: { mail: { code, responseCode, command } },
+      const failure: HttpError & { cause: unknown } = Object.assign(new HttpError(502, 'The invoice could not be emailed: the mail server did not take it. Please try again.'), {
+        cause: { mail: { code, responseCode, command } } as unknown,
       });
-    });
-    const [row] = await this.db.update(invoices).set({ sentAt: new Date() }).where(eq(invoices.id, invoiceId)).returning({ sentAt: invoices.sentAt });
-    return { message: INVOICE_SENT_MESSAGE, sent_at: row!.sentAt!.toISOString() };
+      const why = [responseCode, code].filter((v) => v !== undefined && v !== null).join(' ');
+      try {
+        await audit(this.db, {
+          action: 'email.failed',
+          ...about,
+          summary: `could not email invoice ${invoice.invoice_ref} to ${customer.email}: the mail server did not take it${why ? ` (${why})` : ''}`,
+          details: { ...email, outcome: 'refused', message_id: null, error: { code: code ?? null, response_code: responseCode ?? null, command: command ?? null } },
+        });
+      } catch (auditError) {
+        // the customer's 502 still stands; the log has both failures
+        failure.cause = { mail: { code, responseCode, command }, audit: auditError };
+      }
+      throw failure;
+    }
+
+    const sentEvent: AuditEvent = {
+      action: 'email.sent',
+      ...about,
+      summary:
+        sent.outcome === 'written_to_eml'
+          ? `wrote the email "${mail.subject}" to ${customer.email} as an .eml file (no mail server is set up)`
+          : `emailed "${mail.subject}" to ${customer.email}`,
+      details: { ...email, outcome: sent.outcome, message_id: sent.messageId },
+    };
+    let sentAt: Date | null;
+    try {
+      sentAt = await this.db.transaction(async (tx) => {
+        const [row] = await tx.update(invoices).set({ sentAt: new Date() }).where(eq(invoices.id, invoiceId)).returning({ sentAt: invoices.sentAt });
+        await audit(tx, sentEvent);
+        // an invoice deleted while its email was on the way: the email is history, the invoice is gone
+        if (row) {
+          await audit(tx, {
+            action: 'invoice.sent',
+            ...about,
+            summary: `emailed invoice ${invoice.invoice_ref} to ${customer.name} (${customer.email})`,
+            details: { ref: invoice.invoice_ref, to: customer.email, message_id: sent.messageId, outcome: sent.outcome },
+          });
+        }
+        return row?.sentAt ?? null;
+      });
+    } catch (error) {
+      // the email has left whatever failed here: the history keeps that at least
+      await audit(this.db, sentEvent).catch(() => undefined);
+      throw error;
+    }
+    if (!sentAt) throw notFound('Invoice not found.');
+    return { message: INVOICE_SENT_MESSAGE, sent_at: sentAt.toISOString() };
   }
+}
+
+/** What the history keeps of an email: to whom, the subject, the text as sent and the names of its attachments. */
+function emailDetails(mail: OutgoingMail) {
+  return { to: mail.to.address, subject: mail.subject, text: mail.text, attachments: (mail.attachments ?? []).map((a) => a.filename) };
 }
 
 function isRefTaken(error: unknown) {

@@ -1,7 +1,9 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { CreateTransactionValues, Transaction } from '../../../contract/invoices.ts';
+import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 import type { Db } from '../../../db/client.ts';
-import { invoices, transactions } from '../../../db/schema/index.ts';
+import { bookings, invoices, transactions } from '../../../db/schema/index.ts';
+import { audit } from '../../audit/audit.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { pgError } from '../../sql.ts';
 import { fullName, loadInvoices, selectTransactions, toTransaction } from './load.ts';
@@ -56,6 +58,16 @@ export class TransactionService {
             createdBy: userId,
           })
           .returning({ id: transactions.id });
+        const [booking] = await tx.select({ tripId: bookings.tripId }).from(bookings).where(eq(bookings.id, invoice.bookingId));
+        const amount = penceToPounds(v.amount);
+        await audit(tx, {
+          action: 'transaction.recorded',
+          subject: { type: 'transaction', id: row!.id },
+          bookingId: invoice.bookingId,
+          tripId: booking?.tripId ?? null,
+          summary: `recorded a ${v.type} of ${formatPounds(amount)} (${v.processor}) on ${invoice.invoiceRef}`,
+          details: { type: v.type, amount, processor: v.processor, date: v.date, notes: v.notes, invoice_id: invoice.id, invoice_ref: invoice.invoiceRef },
+        });
         return row!.id;
       });
       if (id === null) return (await this.replay(idempotencyKey!, v))!;
@@ -88,18 +100,30 @@ export class TransactionService {
   }
 
   /** Strikes the entry out: kept, with who and when, and left out of every total from now on. */
-  async delete(id: number, userId: number): Promise<void> {
+  async delete(id: number, userId: number, reason?: string | null): Promise<void> {
     await this.db.transaction(async (tx) => {
       const [entry] = await tx.select({ invoiceId: transactions.invoiceId, deletedAt: transactions.deletedAt }).from(transactions).where(eq(transactions.id, id));
       if (!entry) throw notFound('Transaction not found.');
-      await tx.select({ id: invoices.id }).from(invoices).where(eq(invoices.id, entry.invoiceId)).for('update');
+      const [invoice] = await tx.select({ id: invoices.id, ref: invoices.invoiceRef }).from(invoices).where(eq(invoices.id, entry.invoiceId)).for('update');
       const [loaded] = await loadInvoices(tx, eq(invoices.id, entry.invoiceId));
       const refusal = deletionRefusal(loaded!.money, loaded!.transactionIds.indexOf(id), ukToday());
       if (refusal) throw new HttpError(422, refusal);
-      await tx
+      const [struck] = await tx
         .update(transactions)
         .set({ deletedAt: new Date(), deletedBy: userId })
-        .where(and(eq(transactions.id, id), isNull(transactions.deletedAt)));
+        .where(and(eq(transactions.id, id), isNull(transactions.deletedAt)))
+        .returning();
+      if (!struck) return;
+      const [booking] = await tx.select({ tripId: bookings.tripId }).from(bookings).where(eq(bookings.id, struck.bookingId));
+      const amount = penceToPounds(struck.amountPence);
+      await audit(tx, {
+        action: 'transaction.struck_out',
+        subject: { type: 'transaction', id },
+        bookingId: struck.bookingId,
+        tripId: booking?.tripId ?? null,
+        summary: `struck out the ${struck.type} of ${formatPounds(amount)} (${struck.processor}) on ${invoice!.ref}${reason ? `: ${reason}` : ''}`,
+        details: { type: struck.type, amount, processor: struck.processor, date: struck.date, invoice_id: struck.invoiceId, invoice_ref: invoice!.ref, reason: reason ?? null },
+      });
     });
   }
 }

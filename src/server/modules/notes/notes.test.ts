@@ -1,8 +1,11 @@
+import { and, asc, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
+import { auditEvents } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 import { sanitiseNote } from './sanitise.ts';
+import { excerpt } from './service.ts';
 
 let t: TestApp;
 let admin: TestClient;
@@ -91,6 +94,53 @@ describe('booking notes', () => {
     const endUser = await t.signedIn(3);
     expect((await endUser.get(`/api/bookingNotes?booking_id=${bookingId}`)).statusCode).toBe(403);
     expect((await endUser.post('/api/bookingNotes', { booking_id: bookingId, note_text: '<p>x</p>' })).statusCode).toBe(403);
+  });
+});
+
+describe('the history of notes', () => {
+  const noteEvents = (booking: number) => t.db.select().from(auditEvents).where(and(eq(auditEvents.bookingId, booking), like(auditEvents.action, 'note.%'))).orderBy(asc(auditEvents.id));
+
+  it('records note.created, note.updated and note.deleted with the booking, its trip, who and an excerpt', async () => {
+    const trip = await insertTrip(t.db);
+    const booking = await insertBooking(t.db, trip.id);
+    const note = (await admin.post('/api/bookingNotes', { booking_id: booking.id, note_text: '<p>Called about <strong>flights</strong> &amp; visas.</p><p>Rings back Friday.</p>' })).json();
+    await admin.patch(`/api/bookingNotes/${note.id}`, { note_text: '<p>Flights booked.</p>' });
+    await admin.delete(`/api/bookingNotes/${note.id}`);
+    const events = await noteEvents(booking.id);
+    expect(events.map((e) => e.action)).toEqual(['note.created', 'note.updated', 'note.deleted']);
+    const about = { subjectType: 'note', subjectId: String(note.id), bookingId: booking.id, tripId: trip.id, actorType: 'user', actorName: note.user.name, source: 'web', changes: null };
+    expect(events[0]).toMatchObject({ ...about, summary: `${note.user.name} added a note to the booking ${booking.ref}`, details: { excerpt: 'Called about flights & visas. Rings back Friday.' } });
+    expect(events[1]).toMatchObject({ ...about, summary: `${note.user.name} edited a note on the booking ${booking.ref}`, details: { before: 'Called about flights & visas. Rings back Friday.', after: 'Flights booked.' } });
+    expect(events[2]).toMatchObject({ ...about, summary: `${note.user.name} deleted a note from the booking ${booking.ref}`, details: { excerpt: 'Flights booked.' } });
+  });
+
+  it('writes nothing for a refused note, edit or delete', async () => {
+    const trip = await insertTrip(t.db);
+    const booking = await insertBooking(t.db, trip.id);
+    const note = (await admin.post('/api/bookingNotes', { booking_id: booking.id, note_text: '<p>Keep</p>' })).json();
+    expect((await admin.post('/api/bookingNotes', { booking_id: booking.id, note_text: '<p> </p>' })).statusCode).toBe(422);
+    expect((await admin.patch(`/api/bookingNotes/${note.id}`, { note_text: '<script>x</script>' })).statusCode).toBe(422);
+    expect((await admin.request({ method: 'DELETE', url: `/api/bookingNotes/${note.id}`, csrf: false })).statusCode).toBe(419);
+    expect((await (await t.signedIn(3)).delete(`/api/bookingNotes/${note.id}`)).statusCode).toBe(403);
+    expect((await admin.delete('/api/bookingNotes/999999')).statusCode).toBe(404);
+    expect((await admin.post('/api/bookingNotes', { booking_id: 999999, note_text: '<p>x</p>' })).statusCode).toBe(422);
+    expect((await noteEvents(booking.id)).map((e) => e.action)).toEqual(['note.created']);
+    expect(await noteEvents(999999)).toEqual([]);
+  });
+
+  it('names the personal access token a note was written with', async () => {
+    const made = (await admin.post('/oauth/personal-access-tokens', { name: 'Notes robot', scopes: ['bookings:write'] })).json() as { token: { id: string }; accessToken: string };
+    const res = await t.app.inject({ method: 'POST', url: '/api/bookingNotes', payload: { booking_id: bookingId, note_text: '<p>From the API</p>' }, headers: { authorization: `Bearer ${made.accessToken}` } });
+    expect(res.statusCode, res.body).toBe(201);
+    const event = (await noteEvents(bookingId)).find((e) => e.subjectId === String(res.json().id));
+    expect(event).toMatchObject({ action: 'note.created', actorType: 'personal_token', actorTokenId: made.token.id, source: 'api', actorName: expect.stringMatching(/\(personal access token\)$/) });
+  });
+
+  it('makes a short plain-text excerpt of a note', () => {
+    expect(excerpt('<h2>Title</h2><ul><li>one</li><li>two</li></ul><p>a&nbsp;b &lt;c&gt;<br>d</p>')).toBe('Title one two a b <c> d');
+    const long = excerpt(`<p>${'word '.repeat(60)}</p>`);
+    expect(long).toHaveLength(120);
+    expect(long.endsWith('word…')).toBe(true);
   });
 });
 

@@ -1,3 +1,4 @@
+import { audit } from '../../audit/audit.ts';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import OAuth2Server from '@node-oauth/oauth2-server';
 
@@ -80,16 +81,25 @@ export function createModel(db: Db) {
       client: Client,
       user: User,
     ): Promise<OAuth2Server.AuthorizationCode> {
-      await db.insert(oauthAuthCodes).values({
-        codeHash: sha256(code.authorizationCode),
-        userId: user.id as number,
-        clientId: client.id,
-        scopes: code.scope ?? [],
-        redirectUri: code.redirectUri,
-        // the route refuses a request without an S256 challenge before it gets here
-        codeChallenge: code.codeChallenge!,
-        codeChallengeMethod: code.codeChallengeMethod ?? 'S256',
-        expiresAt: code.expiresAt,
+      await db.transaction(async (tx) => {
+        await tx.insert(oauthAuthCodes).values({
+          codeHash: sha256(code.authorizationCode),
+          userId: user.id as number,
+          clientId: client.id,
+          scopes: code.scope ?? [],
+          redirectUri: code.redirectUri,
+          // the route refuses a request without an S256 challenge before it gets here
+          codeChallenge: code.codeChallenge!,
+          codeChallengeMethod: code.codeChallengeMethod ?? 'S256',
+          expiresAt: code.expiresAt,
+        });
+        const [c] = await tx.select({ name: oauthClients.name }).from(oauthClients).where(eq(oauthClients.id, client.id));
+        await audit(tx, {
+          action: 'oauth.application.authorized',
+          subject: { type: 'oauth_client', id: client.id },
+          summary: `authorized the application ${c?.name ?? client.id} (${(code.scope ?? []).join(' ') || 'no scopes'})`,
+          details: { scopes: code.scope ?? [] },
+        });
       });
       return { ...code, client, user };
     },
@@ -170,6 +180,16 @@ export function createModel(db: Db) {
             expiresAt: token.refreshTokenExpiresAt!,
           });
         }
+        // the client acts here, for its user (or, with client_credentials, for its owner)
+        const [c] = await tx.select({ name: oauthClients.name, userId: oauthClients.userId }).from(oauthClients).where(eq(oauthClients.id, client.id));
+        const grant = refreshFamily ? 'refresh_token' : token.authorizationCode ? 'authorization_code' : 'client_credentials';
+        await audit(tx, {
+          action: 'oauth.token.issued',
+          subject: { type: 'oauth_access_token', id: access!.id },
+          actor: { type: 'oauth_client', userId: (user.id as number | null) ?? c?.userId ?? null, name: `The OAuth client ${c?.name ?? client.id}`, tokenId: access!.id, clientId: client.id },
+          summary: `was issued an access token (${grant}; ${(token.scope ?? []).join(' ') || 'no scopes'})`,
+          details: { grant, scopes: token.scope ?? [] },
+        });
       });
       return { ...token, client, user };
     },

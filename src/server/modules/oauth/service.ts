@@ -1,3 +1,4 @@
+import { audit, describeChanges, diff } from '../../audit/audit.ts';
 import { and, asc, desc, eq, gt, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type {
   AuthorizedApplication,
@@ -74,20 +75,26 @@ export class ClientService {
 
   async create(userId: number, input: ClientInput): Promise<OAuthClient> {
     const v = clientInputSchema.parse(input);
-    const [row] = await this.db.insert(oauthClients).values({ userId, name: v.name, redirect: v.redirect, secret: clientSecret() }).returning();
-    return toClient(row!);
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.insert(oauthClients).values({ userId, name: v.name, redirect: v.redirect, secret: clientSecret() }).returning();
+      // never the secret
+      await audit(tx, { action: 'oauth.client.created', subject: { type: 'oauth_client', id: row!.id }, summary: `created the OAuth client ${row!.name}`, details: { redirect: row!.redirect } });
+      return toClient(row!);
+    });
   }
 
   async update(userId: number, id: string, input: ClientInput): Promise<OAuthClient> {
     const v = clientInputSchema.parse(input);
     if (!isUuid(id)) throw notFound('Client not found.');
-    const [row] = await this.db
-      .update(oauthClients)
-      .set({ name: v.name, redirect: v.redirect, updatedAt: new Date() })
-      .where(and(eq(oauthClients.id, id), eq(oauthClients.userId, userId), eq(oauthClients.revoked, false)))
-      .returning();
-    if (!row) throw notFound('Client not found.');
-    return toClient(row);
+    return this.db.transaction(async (tx) => {
+      const mine = and(eq(oauthClients.id, id), eq(oauthClients.userId, userId), eq(oauthClients.revoked, false));
+      const [before] = await tx.select().from(oauthClients).where(mine).for('update');
+      if (!before) throw notFound('Client not found.');
+      const [row] = await tx.update(oauthClients).set({ name: v.name, redirect: v.redirect, updatedAt: new Date() }).where(mine).returning();
+      const changes = diff({ name: [before.name, row!.name], redirect: [before.redirect, row!.redirect] });
+      await audit(tx, { action: 'oauth.client.updated', subject: { type: 'oauth_client', id }, changes, summary: describeChanges(changes, `the OAuth client ${row!.name}`) });
+      return toClient(row!);
+    });
   }
 
   /**
@@ -101,9 +108,10 @@ export class ClientService {
         .update(oauthClients)
         .set({ revoked: true, updatedAt: new Date() })
         .where(and(eq(oauthClients.id, id), eq(oauthClients.userId, userId), eq(oauthClients.revoked, false)))
-        .returning({ id: oauthClients.id });
+        .returning({ id: oauthClients.id, name: oauthClients.name });
       if (!row) throw notFound('Client not found.');
       await revokeAccessTokens(tx, eq(oauthAccessTokens.clientId, id));
+      await audit(tx, { action: 'oauth.client.deleted', subject: { type: 'oauth_client', id }, summary: `deleted the OAuth client ${row.name} (its tokens stop working)` });
     });
   }
 }
@@ -130,28 +138,34 @@ export class PersonalTokenService {
     const unknown = await unknownScopes(this.db, scopes);
     if (unknown.length) throw validationError({ scopes: [`The selected scopes are invalid: ${unknown.join(', ')}.`] });
     const accessToken = randomToken(PREFIX.personal);
-    const [row] = await this.db
-      .insert(personalAccessTokens)
-      .values({
-        userId,
-        name: v.name,
-        scopes,
-        tokenHash: sha256(accessToken),
-        expiresAt: addSeconds(new Date(), this.lifetimeDays * 86_400),
-      })
-      .returning();
-    return { token: toPersonalToken(row!), accessToken };
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(personalAccessTokens)
+        .values({
+          userId,
+          name: v.name,
+          scopes,
+          tokenHash: sha256(accessToken),
+          expiresAt: addSeconds(new Date(), this.lifetimeDays * 86_400),
+        })
+        .returning();
+      await audit(tx, { action: 'oauth.personal_token.created', subject: { type: 'personal_token', id: row!.id }, summary: `created the personal access token ${row!.name}`, details: { scopes } });
+      return { token: toPersonalToken(row!), accessToken };
+    });
   }
 
   /** Spec §4: deleting a token revokes it; it is refused from the next request on. */
   async delete(userId: number, id: string): Promise<void> {
     if (!isUuid(id)) throw notFound('Token not found.');
-    const [row] = await this.db
-      .update(personalAccessTokens)
-      .set({ revoked: true })
-      .where(and(eq(personalAccessTokens.id, id), eq(personalAccessTokens.userId, userId), eq(personalAccessTokens.revoked, false)))
-      .returning({ id: personalAccessTokens.id });
-    if (!row) throw notFound('Token not found.');
+    await this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(personalAccessTokens)
+        .set({ revoked: true })
+        .where(and(eq(personalAccessTokens.id, id), eq(personalAccessTokens.userId, userId), eq(personalAccessTokens.revoked, false)))
+        .returning({ id: personalAccessTokens.id, name: personalAccessTokens.name });
+      if (!row) throw notFound('Token not found.');
+      await audit(tx, { action: 'oauth.personal_token.deleted', subject: { type: 'personal_token', id }, summary: `deleted the personal access token ${row.name}` });
+    });
   }
 }
 
@@ -226,6 +240,8 @@ export class GrantService {
       await revokeAccessTokens(tx, and(eq(oauthAccessTokens.userId, userId), eq(oauthAccessTokens.clientId, token.clientId)));
       // a code the application got but has not exchanged yet would bring it straight back
       await retireCodes(tx, and(eq(oauthAuthCodes.userId, userId), eq(oauthAuthCodes.clientId, token.clientId)));
+      const [client] = await tx.select({ name: oauthClients.name }).from(oauthClients).where(eq(oauthClients.id, token.clientId));
+      await audit(tx, { action: 'oauth.application.revoked', subject: { type: 'oauth_client', id: token.clientId }, summary: `revoked the application ${client?.name ?? token.clientId}` });
     });
   }
 

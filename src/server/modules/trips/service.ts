@@ -2,10 +2,13 @@ import { and, asc, count, desc, eq, ilike, isNotNull, isNull, sql } from 'drizzl
 import type { Paged } from '../../../contract/common.ts';
 import { penceToPounds } from '../../../contract/money.ts';
 import { type Addon, type Trip, TRIPS_PER_PAGE, type TRIP_FUNDING, type TRIP_STATUSES, type TRIP_TYPES } from '../../../contract/trips.ts';
-import type { Db } from '../../../db/client.ts';
+import type { Db, Tx } from '../../../db/client.ts';
 import { bookingAddons, countries, invoiceAddons, tripAddons, trips } from '../../../db/schema/index.ts';
+import { audit, describeChanges, diff, diffObjects } from '../../audit/audit.ts';
 import { HttpError, isForeignKeyViolation, notFound, validationError } from '../../errors.ts';
 import { escapeLike } from '../../sql.ts';
+
+/** Nothing changed: "saved the trip … without changes" (describeChanges words this case "saved of …"). */
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -70,6 +73,23 @@ function toTrip(r: Row): Trip {
   };
 }
 
+/** A trip's own fields as the API gives them: money in pounds, dates as ISO days. */
+function tripFields(r: typeof trips.$inferSelect): Record<string, unknown> {
+  return {
+    name: r.name,
+    country_id: r.countryId,
+    departure: r.departureDate,
+    return: r.returnDate,
+    type: r.type,
+    level: r.level,
+    status: r.status,
+    deposit: penceToPounds(r.depositPence),
+    cost: penceToPounds(r.costPence),
+    require_passport: r.requirePassport,
+    funding: r.funding,
+  };
+}
+
 type TripValues = {
   name: string; country_id: number; departure: string; return: string; type: string; level: number;
 };
@@ -114,16 +134,17 @@ export class TripService {
     return toTrip(row);
   }
 
-  private async assertCountry(id: number) {
-    const [c] = await this.db.select({ id: countries.id }).from(countries).where(eq(countries.id, id));
+  private async assertCountry(db: Db | Tx, id: number) {
+    const [c] = await db.select({ id: countries.id }).from(countries).where(eq(countries.id, id));
     if (!c) throw validationError({ country_id: ['The selected country is invalid.'] });
   }
 
   /** The spec's fixed values: a new trip is open, with no deposit or cost, passports required, any funding. */
   async create(v: TripValues): Promise<Trip> {
-    await this.assertCountry(v.country_id);
-    const [row] = await this.db
-      .insert(trips)
+    const id = await this.db.transaction(async (tx) => {
+      await this.assertCountry(tx, v.country_id);
+      const [row] = await tx
+        .insert(trips)
       .values({
         name: v.name,
         countryId: v.country_id,
@@ -137,12 +158,17 @@ export class TripService {
         requirePassport: true,
         funding: 'both',
       })
-      .returning({ id: trips.id });
-    return this.get(row!.id);
+      .returning();
+      await audit(tx, { action: 'trip.created', subject: { type: 'trip', id: row!.id }, tripId: row!.id, summary: `added the trip ${row!.name}`, details: tripFields(row!) });
+      return row!.id;
+    });
+    return this.get(id);
   }
 
-  private async editableRow(id: number) {
-    const [row] = await this.db.select({ departureDate: trips.departureDate, deletedAt: trips.deletedAt }).from(trips).where(eq(trips.id, id));
+  /** The trip, refused when it cannot be changed; locked when `lock` (its own fields are about to change). */
+  private async editableRow(db: Db | Tx, id: number, lock = false) {
+    const query = db.select().from(trips).where(eq(trips.id, id));
+    const [row] = await (lock ? query.for('update') : query);
     if (!row) throw notFound('Trip not found.');
     const { editable, reason } = editability(row);
     if (!editable) throw new HttpError(422, reason!);
@@ -153,40 +179,53 @@ export class TripService {
     id: number,
     v: TripValues & { status: string; deposit: number; cost: number; require_passport: boolean; funding: string },
   ): Promise<Trip> {
-    await this.editableRow(id);
-    await this.assertCountry(v.country_id);
-    await this.db
-      .update(trips)
-      .set({
-        name: v.name,
-        countryId: v.country_id,
-        departureDate: v.departure,
-        returnDate: v.return,
-        type: v.type,
-        level: v.level,
-        status: v.status,
-        depositPence: v.deposit,
-        costPence: v.cost,
-        requirePassport: v.require_passport,
-        funding: v.funding,
-        updatedAt: new Date(),
-      })
-      .where(eq(trips.id, id));
+    await this.db.transaction(async (tx) => {
+      const before = await this.editableRow(tx, id, true);
+      await this.assertCountry(tx, v.country_id);
+      const [after] = await tx
+        .update(trips)
+        .set({
+          name: v.name,
+          countryId: v.country_id,
+          departureDate: v.departure,
+          returnDate: v.return,
+          type: v.type,
+          level: v.level,
+          status: v.status,
+          depositPence: v.deposit,
+          costPence: v.cost,
+          requirePassport: v.require_passport,
+          funding: v.funding,
+          updatedAt: new Date(),
+        })
+        .where(eq(trips.id, id))
+        .returning();
+      const changes = diffObjects(tripFields(before), tripFields(after!));
+      await audit(tx, { action: 'trip.updated', subject: { type: 'trip', id }, tripId: id, changes, summary: describeChanges(changes, `the trip ${after!.name}`) });
+    });
     return this.get(id);
   }
 
+  /** Archiving an archived trip changes nothing, so it records nothing. */
   async archive(id: number): Promise<Trip> {
-    const trip = await this.get(id);
-    if (trip.deleted) throw notFound('Trip not found.');
-    if (!trip.archived) await this.db.update(trips).set({ archivedAt: new Date(), updatedAt: new Date() }).where(eq(trips.id, id));
+    await this.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(trips).where(eq(trips.id, id)).for('update');
+      if (!row || row.deletedAt) throw notFound('Trip not found.');
+      if (row.archivedAt) return;
+      await tx.update(trips).set({ archivedAt: new Date(), updatedAt: new Date() }).where(eq(trips.id, id));
+      await audit(tx, { action: 'trip.archived', subject: { type: 'trip', id }, tripId: id, summary: `archived the trip ${row.name}` });
+    });
     return this.get(id);
   }
 
   /** Soft: the trip leaves every list, its bookings stay where they are. */
   async delete(id: number): Promise<void> {
-    const trip = await this.get(id);
-    if (trip.deleted) throw notFound('Trip not found.');
-    await this.db.update(trips).set({ deletedAt: new Date(), updatedAt: new Date() }).where(eq(trips.id, id));
+    await this.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(trips).where(eq(trips.id, id)).for('update');
+      if (!row || row.deletedAt) throw notFound('Trip not found.');
+      await tx.update(trips).set({ deletedAt: new Date(), updatedAt: new Date() }).where(eq(trips.id, id));
+      await audit(tx, { action: 'trip.deleted', subject: { type: 'trip', id }, tripId: id, summary: `deleted the trip ${row.name}` });
+    });
   }
 
   // ---- add-ons ----
@@ -216,45 +255,74 @@ export class TripService {
     }));
   }
 
-  private async addon(id: number) {
-    const [row] = await this.db.select().from(tripAddons).where(eq(tripAddons.id, id));
+  private async addon(tx: Tx, id: number) {
+    const [row] = await tx.select().from(tripAddons).where(eq(tripAddons.id, id)).for('update');
     if (!row) throw notFound('Add-on not found.');
     return row;
   }
 
-  private async addonInvoiced(id: number) {
-    const [a] = await this.db.select({ n: count() }).from(invoiceAddons).where(eq(invoiceAddons.addonId, id));
-    const [b] = await this.db.select({ n: count() }).from(bookingAddons).where(and(eq(bookingAddons.addonId, id), eq(bookingAddons.invoiced, true)));
+  private async addonInvoiced(tx: Tx, id: number) {
+    const [a] = await tx.select({ n: count() }).from(invoiceAddons).where(eq(invoiceAddons.addonId, id));
+    const [b] = await tx.select({ n: count() }).from(bookingAddons).where(and(eq(bookingAddons.addonId, id), eq(bookingAddons.invoiced, true)));
     return Number(a?.n ?? 0) + Number(b?.n ?? 0) > 0;
   }
 
   async addAddon(tripId: number, v: { name: string; price: number }): Promise<Addon> {
-    await this.editableRow(tripId);
-    const [row] = await this.db.insert(tripAddons).values({ tripId, name: v.name, pricePence: v.price }).returning();
-    return (await this.addons(tripId)).find((a) => a.id === row!.id)!;
+    const id = await this.db.transaction(async (tx) => {
+      const trip = await this.editableRow(tx, tripId);
+      const [row] = await tx.insert(tripAddons).values({ tripId, name: v.name, pricePence: v.price }).returning();
+      await audit(tx, {
+        action: 'addon.created',
+        subject: { type: 'addon', id: row!.id },
+        tripId,
+        summary: `added the add-on ${row!.name} to the trip ${trip.name}`,
+        details: { name: row!.name, price: penceToPounds(row!.pricePence) },
+      });
+      return row!.id;
+    });
+    return (await this.addons(tripId)).find((a) => a.id === id)!;
   }
 
   /** An add-on already billed keeps its price: the invoices that carry it must stay true. */
   async updateAddon(id: number, v: { name: string; price: number }): Promise<Addon> {
-    const addon = await this.addon(id);
-    await this.editableRow(addon.tripId);
-    if (v.price !== addon.pricePence && (await this.addonInvoiced(id))) {
-      throw validationError({ price: ['This add-on has been invoiced, so its price can no longer change.'] });
-    }
-    await this.db.update(tripAddons).set({ name: v.name, pricePence: v.price }).where(eq(tripAddons.id, id));
-    return (await this.addons(addon.tripId)).find((a) => a.id === id)!;
+    const tripId = await this.db.transaction(async (tx) => {
+      const addon = await this.addon(tx, id);
+      const trip = await this.editableRow(tx, addon.tripId);
+      if (v.price !== addon.pricePence && (await this.addonInvoiced(tx, id))) {
+        throw validationError({ price: ['This add-on has been invoiced, so its price can no longer change.'] });
+      }
+      await tx.update(tripAddons).set({ name: v.name, pricePence: v.price }).where(eq(tripAddons.id, id));
+      const changes = diff({ name: [addon.name, v.name], price: [penceToPounds(addon.pricePence), penceToPounds(v.price)] });
+      await audit(tx, {
+        action: 'addon.updated',
+        subject: { type: 'addon', id },
+        tripId: addon.tripId,
+        changes,
+        summary: describeChanges(changes, `the add-on ${v.name} of the trip ${trip.name}`),
+      });
+      return addon.tripId;
+    });
+    return (await this.addons(tripId)).find((a) => a.id === id)!;
   }
 
   async removeAddon(id: number): Promise<void> {
-    const addon = await this.addon(id);
-    await this.editableRow(addon.tripId);
-    if (await this.addonInvoiced(id)) throw new HttpError(422, 'This add-on has been invoiced, so it cannot be removed.');
-    const [chosen] = await this.db.select({ n: count() }).from(bookingAddons).where(eq(bookingAddons.addonId, id));
-    const n = Number(chosen?.n ?? 0);
-    if (n) throw new HttpError(422, `This add-on cannot be removed because ${n} booking${n === 1 ? ' has' : 's have'} chosen it.`);
     await this.db
-      .delete(tripAddons)
-      .where(eq(tripAddons.id, id))
+      .transaction(async (tx) => {
+        const addon = await this.addon(tx, id);
+        const trip = await this.editableRow(tx, addon.tripId);
+        if (await this.addonInvoiced(tx, id)) throw new HttpError(422, 'This add-on has been invoiced, so it cannot be removed.');
+        const [chosen] = await tx.select({ n: count() }).from(bookingAddons).where(eq(bookingAddons.addonId, id));
+        const n = Number(chosen?.n ?? 0);
+        if (n) throw new HttpError(422, `This add-on cannot be removed because ${n} booking${n === 1 ? ' has' : 's have'} chosen it.`);
+        await tx.delete(tripAddons).where(eq(tripAddons.id, id));
+        await audit(tx, {
+          action: 'addon.deleted',
+          subject: { type: 'addon', id },
+          tripId: addon.tripId,
+          summary: `deleted the add-on ${addon.name} of the trip ${trip.name}`,
+          details: { name: addon.name, price: penceToPounds(addon.pricePence) },
+        });
+      })
       .catch((error: unknown) => {
         if (isForeignKeyViolation(error)) throw new HttpError(422, 'This add-on cannot be removed because a booking has chosen it.');
         throw error;

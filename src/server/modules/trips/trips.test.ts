@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { asc, desc, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAddon, insertTrip } from '../../../db/factories/trips.ts';
 import { insertBooking } from '../../../db/factories/bookings.ts';
-import { bookingAddons, bookings, trips } from '../../../db/schema/index.ts';
+import { auditEvents, bookingAddons, bookings, trips } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 import { editability } from './service.ts';
 
@@ -235,5 +235,136 @@ describe('access', () => {
     expect((await admin.request({ method: 'POST', url: '/api/trips', payload: newTrip(), csrf: false })).statusCode).toBe(419);
     const [n] = await t.db.select().from(trips).where(eq(trips.name, 'never-made'));
     expect(n).toBeUndefined();
+  });
+});
+
+describe('history', () => {
+  let actor: string;
+  beforeAll(async () => {
+    const me = (await admin.get('/api/me')).json();
+    actor = `${me.first_name} ${me.last_name}`;
+  });
+  const lastEventId = async () => (await t.db.select({ id: auditEvents.id }).from(auditEvents).orderBy(desc(auditEvents.id)).limit(1))[0]?.id ?? 0;
+  const eventsSince = (id: number) => t.db.select().from(auditEvents).where(gt(auditEvents.id, id)).orderBy(asc(auditEvents.id));
+  const edit = (over: Record<string, unknown> = {}) => ({ ...newTrip(), deposit: '0', cost: '0', require_passport: true, ...over });
+
+  it('records a trip added, with who added it and its values', async () => {
+    const since = await lastEventId();
+    const trip = await create({ name: 'Kilimanjaro Summit Trek 2027' });
+    const [event, ...more] = await eventsSince(since);
+    expect(more).toEqual([]);
+    expect(event).toMatchObject({
+      action: 'trip.created',
+      subjectType: 'trip',
+      subjectId: String(trip.id),
+      tripId: trip.id,
+      bookingId: null,
+      actorType: 'user',
+      actorName: actor,
+      source: 'web',
+      changes: null,
+      summary: `${actor} added the trip Kilimanjaro Summit Trek 2027`,
+      details: { name: 'Kilimanjaro Summit Trek 2027', country_id: 504, departure: '2099-05-10', return: '2099-05-17', cost: 0, status: 'open' },
+    });
+  });
+
+  it('records a change of a trip as the fields that changed, money in pounds and dates as the API gives them', async () => {
+    const trip = await create({ name: 'Kilimanjaro Summit Trek 2027' });
+    expect((await admin.patch(`/api/trips/${trip.id}`, edit({ name: 'Kilimanjaro Summit Trek 2027', cost: '1895' }))).statusCode).toBe(200);
+    let since = await lastEventId();
+    expect((await admin.patch(`/api/trips/${trip.id}`, edit({ name: 'Kilimanjaro Summit Trek 2027', cost: '1995' }))).statusCode).toBe(200);
+    expect(await eventsSince(since)).toMatchObject([
+      {
+        action: 'trip.updated',
+        subjectType: 'trip',
+        subjectId: String(trip.id),
+        tripId: trip.id,
+        actorName: actor,
+        changes: { cost: [1895, 1995] },
+        summary: `${actor} changed cost of the trip Kilimanjaro Summit Trek 2027 from 1895 to 1995`,
+      },
+    ]);
+
+    since = await lastEventId();
+    await admin.patch(`/api/trips/${trip.id}`, edit({ name: 'Kili Trek', departure: '01/05/2099', cost: '1995', deposit: '250.50', require_passport: false }));
+    const [event] = await eventsSince(since);
+    expect(event!.changes).toEqual({
+      name: ['Kilimanjaro Summit Trek 2027', 'Kili Trek'],
+      departure: ['2099-05-10', '2099-05-01'],
+      deposit: [0, 250.5],
+      require_passport: [true, false],
+    });
+    expect(event!.summary).toBe(`${actor} changed name, departure, deposit and require passport of the trip Kili Trek`);
+
+    since = await lastEventId();
+    await admin.patch(`/api/trips/${trip.id}`, edit({ name: 'Kili Trek', departure: '01/05/2099', cost: '1995', deposit: '250.50', require_passport: false }));
+    expect(await eventsSince(since)).toMatchObject([{ action: 'trip.updated', changes: null, summary: `${actor} saved the trip Kili Trek without changes` }]);
+  });
+
+  it('records archiving and deleting, once each', async () => {
+    const trip = await create({ name: 'Short-lived Trek' });
+    let since = await lastEventId();
+    await admin.post(`/api/trips/${trip.id}/archive`);
+    await admin.post(`/api/trips/${trip.id}/archive`);
+    expect(await eventsSince(since)).toMatchObject([
+      { action: 'trip.archived', subjectType: 'trip', subjectId: String(trip.id), tripId: trip.id, actorName: actor, summary: `${actor} archived the trip Short-lived Trek` },
+    ]);
+    since = await lastEventId();
+    expect((await admin.delete(`/api/trips/${trip.id}`)).statusCode).toBe(204);
+    expect((await admin.delete(`/api/trips/${trip.id}`)).statusCode).toBe(404);
+    expect(await eventsSince(since)).toMatchObject([
+      { action: 'trip.deleted', subjectType: 'trip', subjectId: String(trip.id), tripId: trip.id, actorName: actor, summary: `${actor} deleted the trip Short-lived Trek` },
+    ]);
+  });
+
+  it('records nothing, and changes nothing, when a trip change is refused', async () => {
+    const trip = await create({ name: 'Refused Trek' });
+    const past = await insertTrip(t.db, { departureDate: '2020-01-01', returnDate: '2020-01-05' });
+    const since = await lastEventId();
+    expect((await admin.patch(`/api/trips/${past.id}`, edit())).statusCode).toBe(422);
+    expect((await admin.patch(`/api/trips/${trip.id}`, edit({ name: 'Renamed', country_id: 999 }))).json().errors).toEqual({ country_id: ['The selected country is invalid.'] });
+    expect((await admin.patch('/api/trips/999999', edit())).statusCode).toBe(404);
+    expect((await admin.post('/api/trips/999999/archive')).statusCode).toBe(404);
+    expect((await admin.delete('/api/trips/999999')).statusCode).toBe(404);
+    expect((await admin.post('/api/trips', newTrip({ country_id: 999 }))).statusCode).toBe(422);
+    expect(await eventsSince(since)).toEqual([]);
+    expect((await admin.get(`/api/trips/${trip.id}`)).json().name).toBe('Refused Trek');
+  });
+
+  it('records add-ons added, changed and deleted against their trip', async () => {
+    const trip = await create({ name: 'Addon History Trek' });
+    const since = await lastEventId();
+    const addon = (await admin.post(`/api/trips/${trip.id}/addons`, { name: 'Single room', price: '295' })).json();
+    await admin.patch(`/api/addons/${addon.id}`, { name: 'Single room', price: '310.50' });
+    await admin.patch(`/api/addons/${addon.id}`, { name: 'Single room supplement', price: '310.50' });
+    await admin.delete(`/api/addons/${addon.id}`);
+    const common = { subjectType: 'addon', subjectId: String(addon.id), tripId: trip.id, actorName: actor, actorType: 'user' };
+    expect(await eventsSince(since)).toMatchObject([
+      { ...common, action: 'addon.created', summary: `${actor} added the add-on Single room to the trip Addon History Trek`, details: { name: 'Single room', price: 295 } },
+      { ...common, action: 'addon.updated', changes: { price: [295, 310.5] }, summary: `${actor} changed price of the add-on Single room of the trip Addon History Trek from 295 to 310.5` },
+      {
+        ...common,
+        action: 'addon.updated',
+        changes: { name: ['Single room', 'Single room supplement'] },
+        summary: `${actor} changed name of the add-on Single room supplement of the trip Addon History Trek from Single room to Single room supplement`,
+      },
+      { ...common, action: 'addon.deleted', changes: null, summary: `${actor} deleted the add-on Single room supplement of the trip Addon History Trek` },
+    ]);
+  });
+
+  it('records nothing when an add-on change is refused', async () => {
+    const trip = await insertTrip(t.db, { name: 'Refused Addon Trek' });
+    const addon = await insertAddon(t.db, trip.id, 'Safari extension', 65_000);
+    const booking = await insertBooking(t.db, trip.id);
+    await t.db.insert(bookingAddons).values({ bookingId: booking.id, addonId: addon.id, pricePence: 65_000, invoiced: true });
+    const past = await insertTrip(t.db, { departureDate: '2020-01-01', returnDate: '2020-01-05' });
+    const since = await lastEventId();
+    expect((await admin.patch(`/api/addons/${addon.id}`, { name: 'Safari extension', price: '700' })).statusCode).toBe(422);
+    expect((await admin.delete(`/api/addons/${addon.id}`)).statusCode).toBe(422);
+    expect((await admin.post(`/api/trips/${past.id}/addons`, { name: 'Late', price: '1' })).statusCode).toBe(422);
+    expect((await admin.patch('/api/addons/999999', { name: 'Ghost', price: '1' })).statusCode).toBe(404);
+    expect((await admin.delete('/api/addons/999999')).statusCode).toBe(404);
+    expect(await eventsSince(since)).toEqual([]);
+    expect((await admin.get(`/api/trips/${trip.id}/addons`)).json()[0]).toMatchObject({ name: 'Safari extension', price: 650 });
   });
 });

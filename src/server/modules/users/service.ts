@@ -5,9 +5,12 @@ import { type CreatedUser, type User, USERS_PER_PAGE } from '../../../contract/u
 import type { Db, Tx } from '../../../db/client.ts';
 import { bookings, oauthAccessTokens, oauthAuthCodes, oauthClients, oauthRefreshTokens, personalAccessTokens, sessions, users } from '../../../db/schema/index.ts';
 import { retireCodes, revokeAccessTokens } from '../oauth/service.ts';
+import { audit, describeChanges, diff } from '../../audit/audit.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { generatePassword, hashPassword } from '../auth/password.ts';
 import { escapeLike, pgError } from '../../sql.ts';
+
+/** Nothing changed: "saved the trip … without changes" (describeChanges words this case "saved of …"). */
 
 const LAST_ADMIN = 'Tripdesk needs at least one Administrator: make another user an Administrator first.';
 
@@ -25,6 +28,9 @@ const columns = {
   bookingsCount,
 };
 type Row = { id: number; firstName: string; lastName: string; email: string; roleId: number; stripeCustomerId: string | null; createdAt: Date; bookingsCount: number };
+
+const fullName = (u: { firstName: string; lastName: string }) => `${u.firstName} ${u.lastName}`.trim();
+const roleName = (id: number) => ROLE_NAMES[id] ?? 'Unknown';
 
 const toUser = (r: Row): User => ({
   id: r.id,
@@ -89,12 +95,22 @@ export class UserService {
     if (await this.emailTaken(this.db, input.email)) throw validationError({ email: ['The email has already been taken.'] });
     const password = generatePassword();
     const passwordHash = await hashPassword(password);
-    const [row] = await this.db
-      .insert(users)
-      .values({ email: input.email, firstName: input.first_name, lastName: input.last_name, userRoleId: input.user_role_id, passwordHash })
-      .returning({ id: users.id })
-      .catch(uniqueEmail);
-    return { ...(await this.get(row!.id)), password };
+    const id = await this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(users)
+        .values({ email: input.email, firstName: input.first_name, lastName: input.last_name, userRoleId: input.user_role_id, passwordHash })
+        .returning()
+        .catch(uniqueEmail);
+      // the generated password is in the reply only: never in the history
+      await audit(tx, {
+        action: 'user.created',
+        subject: { type: 'user', id: row!.id },
+        summary: `added the user ${fullName(row!)} (${row!.email}) as ${roleName(row!.userRoleId)}`,
+        details: { email: row!.email, first_name: row!.firstName, last_name: row!.lastName, user_role_id: row!.userRoleId },
+      });
+      return row!.id;
+    });
+    return { ...(await this.get(id)), password };
   }
 
   async update(
@@ -124,6 +140,29 @@ export class UserService {
         .catch(uniqueEmail);
       // new keys or new powers: every other way in that the user had is closed
       if (passwordHash || roleChanges) await this.endAccess(tx, input.id, actor);
+
+      const name = `${input.first_name} ${input.last_name}`.trim();
+      const subject = { type: 'user', id: input.id };
+      const changes = diff({
+        first_name: [current.firstName, input.first_name],
+        last_name: [current.lastName, input.last_name],
+        email: [current.email, input.email],
+      });
+      // a save that changes nothing at all is still recorded, as every other edit is
+      if (Object.keys(changes).length || (!roleChanges && !passwordHash)) {
+        await audit(tx, { action: 'user.updated', subject, changes, summary: describeChanges(changes, `the user ${name}`) });
+      }
+      if (roleChanges) {
+        await audit(tx, {
+          action: 'user.role_changed',
+          subject,
+          changes: { user_role_id: [current.userRoleId, input.user_role_id] },
+          summary: `changed the role of ${name} from ${roleName(current.userRoleId)} to ${roleName(input.user_role_id)}`,
+        });
+      }
+      if (passwordHash) {
+        await audit(tx, { action: 'user.password_changed', subject, summary: input.id === actor.userId ? 'changed their own password' : `changed the password of ${name}` });
+      }
       return this.get(input.id, tx);
     });
   }
@@ -135,11 +174,21 @@ export class UserService {
       if (id === actor.userId) throw new HttpError(422, 'You cannot delete your own account.');
       if (current.userRoleId === ROLES.administrator) await this.assertAnotherAdmin(tx, id);
       await tx.delete(users).where(eq(users.id, id));
+      await audit(tx, {
+        action: 'user.deleted',
+        subject: { type: 'user', id },
+        summary: `deleted the user ${fullName(current)} (${current.email})`,
+        details: { email: current.email, first_name: current.firstName, last_name: current.lastName, user_role_id: current.userRoleId },
+      });
     });
   }
 
   private async lockUser(tx: Tx, id: number) {
-    const [row] = await tx.select({ id: users.id, userRoleId: users.userRoleId }).from(users).where(eq(users.id, id)).for('update');
+    const [row] = await tx
+      .select({ id: users.id, userRoleId: users.userRoleId, firstName: users.firstName, lastName: users.lastName, email: users.email })
+      .from(users)
+      .where(eq(users.id, id))
+      .for('update');
     if (!row) throw notFound('User not found.');
     return row;
   }

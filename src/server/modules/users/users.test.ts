@@ -1,9 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { asc, desc, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
 import { insertUser } from '../../../db/factories/users.ts';
-import { bookings, personalAccessTokens, sessions, users } from '../../../db/schema/index.ts';
+import { auditEvents, bookings, personalAccessTokens, sessions, users } from '../../../db/schema/index.ts';
 import { verifyPassword } from '../auth/password.ts';
 import { UserService } from './service.ts';
 import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
@@ -241,5 +241,90 @@ describe('the last Administrator', () => {
     expect(await race.db.select().from(users).where(eq(users.userRoleId, 1))).toHaveLength(1);
     expect([x.statusCode, y.statusCode]).toContain(200);
     await race.close();
+  });
+});
+
+describe('history', () => {
+  let actor: string;
+  beforeAll(async () => {
+    const me = (await admin.get('/api/me')).json();
+    actor = `${me.first_name} ${me.last_name}`;
+  });
+  const lastEventId = async () => (await t.db.select({ id: auditEvents.id }).from(auditEvents).orderBy(desc(auditEvents.id)).limit(1))[0]?.id ?? 0;
+  const eventsSince = (id: number) => t.db.select().from(auditEvents).where(gt(auditEvents.id, id)).orderBy(asc(auditEvents.id));
+
+  it('records a user added, never with the password', async () => {
+    const since = await lastEventId();
+    const u = await makeUser({ email: 'history.new@example.test', first_name: 'Hattie', last_name: 'Story', user_role_id: 2 });
+    const events = await eventsSince(since);
+    expect(events).toMatchObject([
+      {
+        action: 'user.created',
+        subjectType: 'user',
+        subjectId: String(u.id),
+        tripId: null,
+        actorType: 'user',
+        actorUserId: adminId,
+        actorName: actor,
+        changes: null,
+        summary: `${actor} added the user Hattie Story (history.new@example.test) as Charity`,
+        details: { email: 'history.new@example.test', first_name: 'Hattie', last_name: 'Story', user_role_id: 2 },
+      },
+    ]);
+    expect(JSON.stringify(events)).not.toContain(u.password);
+    expect(JSON.stringify(events)).not.toMatch(/password|argon2/i);
+  });
+
+  it('records names and email changed, a new role and a new password as events of their own', async () => {
+    const u = await makeUser({ email: 'history.edit@example.test', first_name: 'Eddie', last_name: 'Tor', user_role_id: 3 });
+    let since = await lastEventId();
+    await admin.patch('/api/users/update', { id: u.id, email: 'history.edited@example.test', first_name: 'Edward', last_name: 'Tor', user_role_id: 3 });
+    const common = { subjectType: 'user', subjectId: String(u.id), actorName: actor, actorUserId: adminId };
+    expect(await eventsSince(since)).toMatchObject([
+      {
+        ...common,
+        action: 'user.updated',
+        changes: { first_name: ['Eddie', 'Edward'], email: ['history.edit@example.test', 'history.edited@example.test'] },
+        summary: `${actor} changed first name and email of the user Edward Tor`,
+      },
+    ]);
+
+    since = await lastEventId();
+    const passphrase = 'a secret nobody should read';
+    await admin.patch('/api/users/update', { id: u.id, email: 'history.edited@example.test', first_name: 'Edward', last_name: 'Tor', user_role_id: 1, password: passphrase, confirm_password: passphrase });
+    const events = await eventsSince(since);
+    expect(events).toMatchObject([
+      { ...common, action: 'user.role_changed', changes: { user_role_id: [3, 1] }, summary: `${actor} changed the role of Edward Tor from End User to Administrator` },
+      { ...common, action: 'user.password_changed', changes: null, details: null, summary: `${actor} changed the password of Edward Tor` },
+    ]);
+    expect(JSON.stringify(events)).not.toContain(passphrase);
+
+    // saving without changes is recorded as such
+    since = await lastEventId();
+    await admin.patch('/api/users/update', { id: u.id, email: 'history.edited@example.test', first_name: 'Edward', last_name: 'Tor', user_role_id: 1 });
+    expect(await eventsSince(since)).toMatchObject([{ ...common, action: 'user.updated', changes: null, summary: `${actor} saved the user Edward Tor without changes` }]);
+  });
+
+  it('records a user deleted, with who they were', async () => {
+    const u = await makeUser({ email: 'history.gone@example.test', first_name: 'Gone', last_name: 'Soon' });
+    const since = await lastEventId();
+    expect((await admin.delete(`/api/users/${u.id}`)).statusCode).toBe(204);
+    expect(await eventsSince(since)).toMatchObject([
+      { action: 'user.deleted', subjectType: 'user', subjectId: String(u.id), actorName: actor, summary: `${actor} deleted the user Gone Soon (history.gone@example.test)` },
+    ]);
+  });
+
+  it('records nothing, and changes nothing, when a user change is refused', async () => {
+    const u = await makeUser({ email: 'history.refused@example.test', first_name: 'Refused', last_name: 'Change' });
+    await makeUser({ email: 'history.other@example.test' });
+    const since = await lastEventId();
+    expect((await admin.post('/api/users', newUser({ email: 'History.Refused@example.test' }))).statusCode).toBe(422);
+    expect((await admin.patch('/api/users/update', { id: u.id, email: 'history.other@example.test', first_name: 'New', last_name: 'Name', user_role_id: 1 })).statusCode).toBe(422);
+    expect((await admin.patch('/api/users/update', { id: adminId, email: 'chief@example.test', first_name: 'Chief', last_name: 'Admin', user_role_id: 3 })).statusCode).toBe(422);
+    expect((await admin.patch('/api/users/update', { ...newUser({ email: 'ghost@example.test' }), id: 999999 })).statusCode).toBe(404);
+    expect((await admin.delete(`/api/users/${adminId}`)).statusCode).toBe(422);
+    expect((await admin.delete('/api/users/999999')).statusCode).toBe(404);
+    expect(await eventsSince(since)).toEqual([]);
+    expect((await admin.get(`/api/users/${u.id}`)).json()).toMatchObject({ first_name: 'Refused', user_role_id: 3 });
   });
 });

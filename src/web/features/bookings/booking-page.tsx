@@ -16,6 +16,8 @@ import { formatLongDate, formatMoney } from '../../lib/format.ts';
 import { bookingKeys, updateBooking, useBooking } from './api/bookings.ts';
 import { InvoicesPanel } from './invoices/invoices-panel.tsx';
 import { NotesPanel } from './notes/notes-panel.tsx';
+import { HistoryPanel } from '../../components/history-panel.tsx';
+import { EmailsPanel } from './emails-panel.tsx';
 
 const PASSPORT_TEXT: Record<BookingDetail['passport_valid'], { label: string; tone: Tone }> = {
   missing: { label: 'No passport details', tone: 'neutral' },
@@ -177,6 +179,8 @@ export default function BookingPage() {
 
       <InvoicesPanel booking={b} />
       <NotesPanel bookingId={b.id} />
+      <EmailsPanel bookingId={b.id} />
+      <HistoryPanel url={`/api/bookings/${b.id}/history`} queryKey={bookingKeys.one(b.id)} />
 
       <Modal opened={editing} onClose={() => setEditing(false)} title="Edit Booking" size="xl" closeButtonProps={{ 'aria-label': 'Close' }}>
         {editing && <EditBooking booking={b} onDone={() => setEditing(false)} />}
@@ -210,6 +214,7 @@ function EditBooking({ booking: b, onDone }: { booking: BookingDetail; onDone: (
       const updated = await updateBooking(b.id, form.getValues());
       queryClient.setQueryData(bookingKeys.one(b.id), updated);
       void queryClient.invalidateQueries({ queryKey: ['bookings', 'list'] });
+      void queryClient.invalidateQueries({ queryKey: [...bookingKeys.one(b.id), 'history'] });
       onDone();
     } catch (error) {
       if (!setFieldErrors(error, form.setError)) setFailure(errorMessage(error));

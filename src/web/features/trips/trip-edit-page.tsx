@@ -16,6 +16,7 @@ import { AddonsPanel } from './addons-panel.tsx';
 import { tripKeys, updateTrip, useCountries, useTrip } from './api/trips.ts';
 import { CustomFieldsPanel } from './custom-fields-panel.tsx';
 import { DocumentsPanel } from './documents-panel.tsx';
+import { HistoryPanel } from '../../components/history-panel.tsx';
 import { fundingOptions, levelOptions, statusOptions, typeOptions } from './trip-options.ts';
 
 type Values = {
@@ -72,6 +73,7 @@ export default function TripEditPage() {
       <AddonsPanel tripId={t.id} editable={t.editable} />
       <CustomFieldsPanel tripId={t.id} />
       <DocumentsPanel tripId={t.id} />
+      <HistoryPanel url={`/api/trips/${t.id}/history`} queryKey={['trips', t.id]} />
     </Stack>
   );
 }

@@ -1,0 +1,145 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Db, Tx } from '../../db/client.ts';
+import { auditEvents } from '../../db/schema/index.ts';
+
+/**
+ * The one way anything is written into the history. Services call `audit(tx, …)` inside the
+ * transaction of the change it records, so a change without its event (or the other way round)
+ * cannot happen. Who acted, from where and how comes from the request being served (or the job
+ * running), carried by AsyncLocalStorage, so no route or service passes it by hand.
+ */
+export type ActorType = 'user' | 'personal_token' | 'oauth_client' | 'system' | 'anonymous';
+export type Actor = { type: ActorType; userId: number | null; name: string; tokenId: string | null; clientId: string | null };
+export type AuditSource = 'web' | 'api' | 'system';
+export type AuditContext = { actor: () => Actor; source: () => AuditSource; ip: string | null };
+
+export type Changes = Record<string, [unknown, unknown]>;
+export type AuditEvent = {
+  /** namespaced verb: booking.updated, transaction.struck_out, export.bookings… */
+  action: string;
+  subject: { type: string; id: string | number | null };
+  bookingId?: number | null;
+  tripId?: number | null;
+  changes?: Changes | null;
+  /** what happened, after the actor's name: "changed status from provisional to confirmed" */
+  summary: string;
+  details?: Record<string, unknown> | null;
+  /** who acted, when it is not the request's user (an OAuth client at the token endpoint) */
+  actor?: Actor;
+};
+
+const storage = new AsyncLocalStorage<AuditContext>();
+
+const SYSTEM: AuditContext = {
+  actor: () => ({ type: 'system', userId: null, name: 'System', tokenId: null, clientId: null }),
+  source: () => 'system',
+  ip: null,
+};
+
+/** Runs `fn` as a job of the system: its events name the job. */
+export function asSystem<T>(job: string, fn: () => Promise<T>): Promise<T> {
+  return storage.run({ ...SYSTEM, actor: () => ({ type: 'system', userId: null, name: `System (${job})`, tokenId: null, clientId: null }) }, fn);
+}
+
+export function currentActor(): Actor {
+  return (storage.getStore() ?? SYSTEM).actor();
+}
+
+/** Records one event in the transaction (or connection) given; returns its id. */
+export async function audit(tx: Tx | Db, event: AuditEvent): Promise<number> {
+  const context = storage.getStore() ?? SYSTEM;
+  const actor = event.actor ?? context.actor();
+  const [row] = await tx
+    .insert(auditEvents)
+    .values({
+      actorType: actor.type,
+      actorUserId: actor.userId,
+      actorName: actor.name,
+      actorTokenId: actor.tokenId,
+      actorClientId: actor.clientId,
+      source: context.source(),
+      ipAddress: context.ip,
+      action: event.action,
+      subjectType: event.subject.type,
+      subjectId: event.subject.id === null ? null : String(event.subject.id),
+      bookingId: event.bookingId ?? null,
+      tripId: event.tripId ?? null,
+      changes: event.changes && Object.keys(event.changes).length ? event.changes : null,
+      summary: `${actor.name} ${event.summary}`,
+      details: event.details ?? null,
+    })
+    .returning({ id: auditEvents.id });
+  return row!.id;
+}
+
+/** Who a request acts as, worked out when an event is written (after sign-in and token checks). */
+function actorOf(request: FastifyRequest): Actor {
+  const user = request.user;
+  const name = user ? `${user.firstName} ${user.lastName}`.trim() : 'Someone not signed in';
+  const grant = request.bearer;
+  if (grant?.kind === 'personal') return { type: 'personal_token', userId: user?.id ?? null, name: `${name} (personal access token)`, tokenId: grant.tokenId, clientId: null };
+  if (grant?.kind === 'oauth') return { type: 'oauth_client', userId: user?.id ?? null, name: `${name} (through an OAuth client)`, tokenId: grant.tokenId, clientId: grant.clientId };
+  if (user) return { type: 'user', userId: user.id, name, tokenId: null, clientId: null };
+  return { type: 'anonymous', userId: null, name, tokenId: null, clientId: null };
+}
+
+/** Every request runs inside its own audit context. */
+export const auditPlugin = fp(async (app: FastifyInstance) => {
+  app.addHook('onRequest', (request, _reply, done) => {
+    storage.run({ actor: () => actorOf(request), source: () => (request.bearer ? 'api' : 'web'), ip: request.ip }, done);
+  });
+});
+
+// ---- field diffs ----
+
+/** Fields whose values never enter the history, and fields shown masked. */
+const SECRET = /password|secret|token|hash/i;
+const MASKED_KEEP_TAIL = new Set(['passport_number', 'passportNumber', 'insurance_policy_number', 'insurancePolicyNumber']);
+const MASKED_TEXT = new Set(['medical_detail', 'medicalDetail', 'medication', 'dietary', 'medical_conditions', 'medicalConditions']);
+
+export function maskValue(field: string, value: unknown): unknown {
+  if (value === null || value === undefined || value === '') return value ?? null;
+  if (MASKED_KEEP_TAIL.has(field)) {
+    const s = String(value);
+    return s.length <= 3 ? '•••' : `•••${s.slice(-3)}`;
+  }
+  if (MASKED_TEXT.has(field)) return '(hidden)';
+  return value;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * `{field: [old, new]}` for the fields that changed, in the API's names: secrets left out,
+ * passport and medical values masked. `fields` maps API name → [old, new].
+ */
+export function diff(fields: Record<string, [unknown, unknown]>): Changes {
+  const out: Changes = {};
+  for (const [field, [before, after]] of Object.entries(fields)) {
+    if (SECRET.test(field) || same(before, after)) continue;
+    out[field] = [maskValue(field, before), maskValue(field, after)];
+  }
+  return out;
+}
+
+/** diff of two records over the keys of `after` that the caller changed */
+export function diffObjects(before: Record<string, unknown>, after: Record<string, unknown>, keys: string[] = Object.keys(after)): Changes {
+  return diff(Object.fromEntries(keys.filter((k) => k in after).map((k) => [k, [before[k], after[k]]])));
+}
+
+/** "changed status from provisional to confirmed" / "changed the name, url and logo" */
+export function describeChanges(changes: Changes, noun = ''): string {
+  const keys = Object.keys(changes);
+  const what = noun ? ` of ${noun}` : '';
+  if (!keys.length) return `saved ${noun || 'it'} without changes`;
+  if (keys.length === 1) {
+    const [field] = keys as [string];
+    const [from, to] = changes[field]!;
+    const show = (v: unknown) => (v === null || v === '' ? 'nothing' : typeof v === 'string' ? v : JSON.stringify(v));
+    return `changed ${field.replaceAll('_', ' ')}${what} from ${show(from)} to ${show(to)}`;
+  }
+  const names = keys.map((k) => k.replaceAll('_', ' '));
+  return `changed ${names.slice(0, -1).join(', ')} and ${names.at(-1)}${what}`;
+}

@@ -1,0 +1,126 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { count } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertTrip } from '../../db/factories/trips.ts';
+import { auditEvents } from '../../db/schema/index.ts';
+import { createTestApp, type TestApp, type TestClient } from '../../../tests/support/test-app.ts';
+
+/**
+ * Walks every state-changing route of the OpenAPI document the app serves: each has a request
+ * here that succeeds, and each success must write at least one history event. A route added
+ * without a step here fails the first test, so no route can change data unrecorded.
+ */
+let t: TestApp;
+let admin: TestClient;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.signedIn(1, 'walker@example.test');
+});
+afterAll(() => t.close());
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+const multipart = (field: string, filename: string, bytes: Buffer, type: string) => {
+  const boundary = '----walk';
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`),
+    bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+};
+const today = () => new Date().toISOString().slice(0, 10);
+const ddmmyyyy = (days: number) => {
+  const d = new Date(Date.now() + days * 86_400_000);
+  return `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
+};
+
+type Step = [route: string, run: () => Promise<LightMyRequestResponse>];
+
+async function steps(): Promise<Step[]> {
+  const s: Record<string, number | string> = {};
+  const keep = (key: string, res: LightMyRequestResponse, field = 'id') => {
+    if (res.statusCode < 300 && res.body) s[key] = (res.json() as Record<string, number | string>)[field]!;
+    return res;
+  };
+  const tripRow = await insertTrip(t.db, {});
+  s.trip = tripRow.id;
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const form = (fields: Record<string, string>) => ({ payload: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+
+  return [
+    ['POST /login', async () => t.client().login('walker@example.test', 'correct horse battery staple')],
+    ['POST /api/charities', async () => keep('charity', await admin.post('/api/charities', { name: 'Walk Charity' }))],
+    ['PATCH /api/charities/{id}', async () => admin.patch(`/api/charities/${s.charity}`, { name: 'Walk Charity Trust', charity_type_id: 3 })],
+    ['POST /api/charities/{id}/logo', async () => { const m = multipart('charity_logo', 'logo.png', PNG, 'image/png'); return admin.request({ method: 'POST', url: `/api/charities/${s.charity}/logo`, payload: m.payload, headers: m.headers }); }],
+    ['DELETE /api/charities/{id}/logo', async () => admin.delete(`/api/charities/${s.charity}/logo`)],
+    ['DELETE /api/charities/{id}', async () => admin.delete(`/api/charities/${s.charity}`)],
+    ['POST /api/discounts', async () => keep('discount', await admin.post('/api/discounts', { code: 'WALK10', name: 'Walk', amount: 10, invoice_type: 'any' }))],
+    ['PATCH /api/discounts/{id}', async () => admin.patch(`/api/discounts/${s.discount}`, { code: 'WALK15', name: 'Walk', amount: 15, invoice_type: 'any' })],
+    ['DELETE /api/discounts/{id}', async () => admin.delete(`/api/discounts/${s.discount}`)],
+    ['POST /api/trips', async () => keep('newTrip', await admin.post('/api/trips', { name: 'Walk Trek', country_id: 834, departure: ddmmyyyy(200), return: ddmmyyyy(209) }))],
+    ['PATCH /api/trips/{id}', async () => admin.patch(`/api/trips/${s.newTrip}`, { name: 'Walk Trek II', country_id: 834, departure: ddmmyyyy(200), return: ddmmyyyy(209), type: 'open', level: 3, status: 'open', deposit: 100, cost: 1000, require_passport: 1, funding: 'both' })],
+    ['POST /api/trips/{id}/archive', async () => admin.post(`/api/trips/${s.newTrip}/archive`)],
+    ['DELETE /api/trips/{id}', async () => admin.delete(`/api/trips/${s.newTrip}`)],
+    ['POST /api/trips/{id}/addons', async () => keep('addon', await admin.post(`/api/trips/${s.trip}/addons`, { name: 'Kit bag', price: 20 }))],
+    ['PATCH /api/addons/{id}', async () => admin.patch(`/api/addons/${s.addon}`, { name: 'Kit bag', price: 25 })],
+    ['DELETE /api/addons/{id}', async () => admin.delete(`/api/addons/${s.addon}`)],
+    ['POST /api/customFields', async () => keep('field', await admin.post('/api/customFields', { trip_id: s.trip, label: 'T-shirt size' }))],
+    ['PUT /api/customFields/{id}', async () => admin.put(`/api/customFields/${s.field}`, { label: 'Shirt size', note: 'S to XL' })],
+    ['DELETE /api/customFields/{id}', async () => admin.delete(`/api/customFields/${s.field}`)],
+    ['POST /api/documents', async () => keep('document', await admin.post('/api/documents', { trip_id: s.trip, name: 'Kit list' }))],
+    ['POST /api/documents/{id}/upload', async () => { const m = multipart('document_file', 'kit.png', PNG, 'image/png'); return admin.request({ method: 'POST', url: `/api/documents/${s.document}/upload`, payload: m.payload, headers: m.headers }); }],
+    ['DELETE /api/documents/{id}', async () => admin.delete(`/api/documents/${s.document}`)],
+    ['POST /api/users', async () => keep('user', await admin.post('/api/users', { email: 'walked@example.test', first_name: 'Wal', last_name: 'Ker', user_role_id: 3 }))],
+    ['PATCH /api/users/update', async () => admin.patch('/api/users/update', { id: s.user, email: 'walked@example.test', first_name: 'Walt', last_name: 'Ker', user_role_id: 2 })],
+    ['DELETE /api/users/{id}', async () => admin.delete(`/api/users/${s.user}`)],
+    ['POST /api/bookings', async () => keep('booking', await admin.post('/api/bookings', { trip_id: s.trip, title: 'Ms', first_name: 'Ada', last_name: 'Walker', preferred_name: 'Ada', email: 'ada.walker@example.test', as_on_passport: true, terms_accepted: true }))],
+    ['PATCH /api/bookings/{id}', async () => admin.patch(`/api/bookings/${s.booking}`, { status: 'confirmed', first_name: 'Ada', last_name: 'Walker', email: 'ada.walker@example.test', double_room: false })],
+    ['POST /api/bookings/{id}/invoices', async () => keep('invoice', await admin.post(`/api/bookings/${s.booking}/invoices`, { invoice_type: 'deposit' }))],
+    ['POST /api/bookings/{id}/invoices/{invoiceId}/send', async () => admin.post(`/api/bookings/${s.booking}/invoices/${s.invoice}/send`)],
+    ['POST /api/bookings/{id}/emails/{emailId}/resend', async () => { const emails = (await admin.get(`/api/bookings/${s.booking}/emails`)).json(); return admin.post(`/api/bookings/${s.booking}/emails/${emails[0]?.id}/resend`); }],
+    ['POST /api/transactions', async () => keep('transaction', await admin.post('/api/transactions', { booking_id: s.booking, invoice_id: s.invoice, invoice_type: 'deposit', amount: 50, type: 'payment', processor: 'BACS', date: today() }))],
+    ['DELETE /api/transactions/{id}', async () => admin.delete(`/api/transactions/${s.transaction}`)],
+    ['POST /api/invoices', async () => keep('custom', await admin.post('/api/invoices', { booking_id: s.booking, invoice_date: today(), due_date: today(), invoice_ref: 'WALK-1', description: 'Extras', items: [{ description: 'Flight change', amount: 40 }] }))],
+    ['DELETE /api/invoices/{id}', async () => admin.delete(`/api/invoices/${s.custom}`)],
+    ['POST /api/bookingNotes', async () => keep('note', await admin.post('/api/bookingNotes', { booking_id: s.booking, note_text: '<p>Called about the passport.</p>' }))],
+    ['PATCH /api/bookingNotes/{id}', async () => admin.patch(`/api/bookingNotes/${s.note}`, { note_text: '<p>Called twice.</p>' })],
+    ['DELETE /api/bookingNotes/{id}', async () => admin.delete(`/api/bookingNotes/${s.note}`)],
+    ['POST /oauth/clients', async () => { const res = await admin.post('/oauth/clients', { name: 'Walk app', redirect: 'https://partner.example/cb' }); keep('client', res); keep('clientSecret', res, 'secret'); return res; }],
+    ['PUT /oauth/clients/{id}', async () => admin.put(`/oauth/clients/${s.client}`, { name: 'Walk app 2', redirect: 'https://partner.example/cb' })],
+    ['POST /oauth/authorize', async () => {
+      const res = await admin.request({ method: 'POST', url: '/oauth/authorize', ...form({ response_type: 'code', client_id: String(s.client), redirect_uri: 'https://partner.example/cb', scope: 'trips:read', state: 'x', code_challenge: challenge, code_challenge_method: 'S256', decision: 'approve', _csrf: admin.csrfToken ?? '' }) });
+      s.code = new URL(String(res.headers.location)).searchParams.get('code') ?? '';
+      return res;
+    }],
+    ['POST /oauth/token', async () => t.app.inject({ method: 'POST', url: '/oauth/token', ...form({ grant_type: 'authorization_code', code: String(s.code), redirect_uri: 'https://partner.example/cb', code_verifier: verifier, client_id: String(s.client), client_secret: String(s.clientSecret) }) })],
+    ['DELETE /oauth/tokens/{id}', async () => { const apps = (await admin.get('/oauth/tokens')).json(); return admin.delete(`/oauth/tokens/${apps[0]?.id}`); }],
+    ['DELETE /oauth/clients/{id}', async () => admin.delete(`/oauth/clients/${s.client}`)],
+    ['POST /oauth/personal-access-tokens', async () => keep('pat', await admin.post('/oauth/personal-access-tokens', { name: 'Walk token', scopes: ['trips:read'] }), 'token')],
+    ['DELETE /oauth/personal-access-tokens/{id}', async () => admin.delete(`/oauth/personal-access-tokens/${(s.pat as unknown as { id: string }).id}`)],
+    ['POST /logout', async () => admin.post('/logout')],
+  ];
+}
+
+const eventCount = async () => Number((await t.db.select({ n: count() }).from(auditEvents))[0]!.n);
+
+describe('every state-changing route writes history', () => {
+  it('has a step for every POST, PUT, PATCH and DELETE of the OpenAPI document', async () => {
+    const doc = (await admin.get('/api/docs/json')).json() as { paths: Record<string, Record<string, unknown>> };
+    const writing = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).filter((m) => ['post', 'put', 'patch', 'delete'].includes(m)).map((m) => `${m.toUpperCase()} ${p}`));
+    const walked = new Set((await steps()).map(([route]) => route));
+    expect(writing.filter((r) => !walked.has(r))).toEqual([]);
+  });
+
+  it('writes at least one event for each successful request, and names the route when it does not', async () => {
+    const silent: string[] = [];
+    for (const [route, run] of await steps()) {
+      const before = await eventCount();
+      const res = await run();
+      expect(res.statusCode, `${route}: ${res.body.slice(0, 300)}`).toBeLessThan(400);
+      if ((await eventCount()) <= before) silent.push(route);
+    }
+    expect(silent).toEqual([]);
+  });
+});

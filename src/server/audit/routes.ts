@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { auditPageSchema, auditQuery, historyQuery, sentEmailSchema } from '../../contract/audit.ts';
+import { idParam, messageSchema, validationErrorSchema } from '../../contract/common.ts';
+import type { Db } from '../../db/client.ts';
+import { AuditService, auditSpreadsheet } from './service.ts';
+
+const tags = ['history'];
+
+/** The history, read: a booking's (bookings:read), a trip's (trips:read), and all of it (users:read). */
+export async function auditRoutes(app: FastifyInstance, opts: { db: Db }) {
+  const service = new AuditService(opts.db);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/bookings/:id/history',
+    { schema: { tags, summary: "A booking's history, newest first: changes, money, emails, notes and sensitive reads", params: idParam, querystring: historyQuery, response: { 200: auditPageSchema, 404: messageSchema, 422: validationErrorSchema } } },
+    async (request) => service.forBooking(request.params.id, request.query.page),
+  );
+
+  r.get(
+    '/api/trips/:id/history',
+    { schema: { tags, summary: "A trip's history and its add-ons', custom fields' and documents', newest first", params: idParam, querystring: historyQuery, response: { 200: auditPageSchema, 404: messageSchema, 422: validationErrorSchema } } },
+    async (request) => service.forTrip(request.params.id, request.query.page),
+  );
+
+  r.get(
+    '/api/bookings/:id/emails',
+    { schema: { tags, summary: 'Every email sent about a booking (or refused by the mail server), newest first, with its full text', params: idParam, response: { 200: z.array(sentEmailSchema), 404: messageSchema } } },
+    async (request) => service.emailsFor(request.params.id),
+  );
+
+  // a download the browser asks for with a form GET, like the booking export
+  r.get(
+    '/audit/export',
+    { config: { access: 'admin' }, schema: { tags, summary: 'The events of a search as a .xlsx workbook (newest first, at most 10,000)', querystring: auditQuery } },
+    async (request, reply) =>
+      reply
+        .header('cache-control', 'no-store')
+        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename="history-${new Date().toISOString().slice(0, 10)}.xlsx"`)
+        .send(auditSpreadsheet(opts.db, request.query)),
+  );
+
+  r.get(
+    '/api/audit',
+    { schema: { tags, summary: 'Every event, filtered by actor, action, subject, booking reference, dates and source', querystring: auditQuery, response: { 200: auditPageSchema, 422: validationErrorSchema } } },
+    async (request) => service.search(request.query),
+  );
+}
