@@ -51,6 +51,17 @@ test.describe('history', () => {
     await row.getByRole('button', { name: 'Send' }).click();
     await expect(panel.getByRole('status')).toHaveText('Invoice has been emailed to the customer.');
 
+    // the email, read in full and sent again
+    const emails = page.getByRole('region', { name: 'Emails' });
+    const email = emails.locator('tbody tr').first();
+    await expect(email).toContainText(/Invoice INV-\d+ from/);
+    await email.getByRole('button', { name: 'Read' }).click();
+    await expect(emails.getByText(/Dear Mr Hector History/)).toBeVisible();
+    await emails.screenshot({ path: 'test-results/screens/booking-emails.png' });
+    await email.getByRole('button', { name: 'Resend' }).click();
+    await expect(emails.getByRole('status')).toHaveText('Invoice has been emailed to the customer.');
+    await expect(emails.locator('tbody tr').filter({ hasText: /Invoice INV-\d+ from/ })).toHaveCount(2);
+
     // all four, newest first, in the History panel
     const history = page.getByRole('region', { name: 'History' });
     await history.getByRole('button', { name: 'Refresh' }).click();

@@ -3,20 +3,29 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../server/config.ts';
 import { ensureAdministrator } from '../../server/modules/auth/service.ts';
 import { createDb } from '../client.ts';
+import { seedAuditEvents } from './audit-events.ts';
 import { seedDemo } from './demo.ts';
 import { seedScale } from './scale.ts';
 
 /**
- * npm run db:seed                      load the demo office into an empty database
- * npm run db:seed -- --bookings 1000000  then add that many generated bookings (benchmarks)
+ * npm run db:seed                           load the demo office into an empty database
+ * npm run db:seed -- --bookings 1000000     then add that many generated bookings (benchmarks)
+ * npm run db:seed -- --audit-events 5000000 then add that many history events over the last
+ *                                           three years, about the bookings there are by then
  * Uses the same DATA_DIR / DATABASE_URL as the server; stop the server first when on PGlite.
  */
-const { values } = parseArgs({ options: { bookings: { type: 'string' } } });
-const extra = values.bookings ? Number(values.bookings.replace(/_/g, '')) : 0;
-if (!Number.isInteger(extra) || extra < 0) {
-  console.error('--bookings must be a whole number, e.g. --bookings 1000000');
-  process.exit(1);
+const { values } = parseArgs({ options: { bookings: { type: 'string' }, 'audit-events': { type: 'string' } } });
+
+function count(option: string, given: string | undefined): number {
+  const n = given ? Number(given.replace(/[_,]/g, '')) : 0;
+  if (!Number.isInteger(n) || n < 0) {
+    console.error(`--${option} must be a whole number, e.g. --${option} 1000000`);
+    process.exit(1);
+  }
+  return n;
 }
+const extra = count('bookings', values.bookings);
+const events = count('audit-events', values['audit-events']);
 
 const config = loadConfig();
 const database = await createDb({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') });
@@ -25,16 +34,28 @@ await ensureAdministrator(database.db, { email: config.adminEmail, password: con
 const demo = await seedDemo(database.db, { dataDir: config.dataDir });
 console.log(demo ? `Loaded the demo office: ${demo.bookings} bookings on ${demo.trips} trips.` : 'The database already holds trips: the demo office was not loaded again.');
 
-if (extra > 0) {
+/** "███░░░ 150,000 / 1,000,000 bookings (12,000/s)", rewritten in place */
+function progress(total: number, noun: string) {
   const started = Date.now();
   const width = 30;
-  await seedScale(database.db, extra, (done) => {
-    const share = done / extra;
+  return (done: number) => {
+    const share = done / total;
     const bar = '█'.repeat(Math.round(share * width)).padEnd(width, '░');
     const rate = Math.round(done / Math.max(0.001, (Date.now() - started) / 1000));
-    process.stderr.write(`\r${bar} ${done.toLocaleString('en-GB')} / ${extra.toLocaleString('en-GB')} bookings (${rate.toLocaleString('en-GB')}/s)`);
-  });
+    process.stderr.write(`\r${bar} ${done.toLocaleString('en-GB')} / ${total.toLocaleString('en-GB')} ${noun} (${rate.toLocaleString('en-GB')}/s)`);
+  };
+}
+
+if (extra > 0) {
+  const started = Date.now();
+  await seedScale(database.db, extra, progress(extra, 'bookings'));
   process.stderr.write('\n');
   console.log(`Added ${extra.toLocaleString('en-GB')} bookings in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}
+if (events > 0) {
+  const started = Date.now();
+  await seedAuditEvents(database.db, events, progress(events, 'history events'));
+  process.stderr.write('\n');
+  console.log(`Added ${events.toLocaleString('en-GB')} history events in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 await database.close();

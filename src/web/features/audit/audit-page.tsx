@@ -5,6 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { AUDIT_SOURCES, type AuditEventReply } from '../../../contract/audit.ts';
 import type { Paged } from '../../../contract/common.ts';
 import { path } from '../../../contract/paths.ts';
+import { DateField } from '../../components/date-field.tsx';
 import { ChangesTable } from '../../components/history-panel.tsx';
 import { Pagination } from '../../components/pagination.tsx';
 import { api, ApiError } from '../../lib/api.ts';
@@ -66,27 +67,25 @@ export default function AuditPage() {
           <Grid.Col span={{ base: 12, sm: 6, lg: 2.5 }}>
             <TextInput label="Action" placeholder="booking. or invoice.sent" description="End with a dot for every action of a kind" {...field('action')} error={fieldErrors?.action?.[0]} />
           </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 4, lg: 1.5 }}>
+          <Grid.Col span={{ base: 12, sm: 6, lg: 1.5 }}>
             <TextInput label="Booking Ref" placeholder="TD-…" {...field('booking_ref')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 4, lg: 1.5 }}>
             <NativeSelect label="Source" data={SOURCE_OPTIONS} {...field('source')} />
           </Grid.Col>
-          <Grid.Col span={{ base: 6, sm: 2, lg: 1.5 }}>
-            <TextInput label="From" type="date" {...field('from')} error={fieldErrors?.from?.[0]} />
+          <Grid.Col span={{ base: 6, sm: 4, lg: 2 }}>
+            <DateField label="From" placeholder="Any date" clearable value={draft.from || null} onChange={(v) => setDraft((d) => ({ ...d, from: v ?? '' }))} error={fieldErrors?.from?.[0]} />
           </Grid.Col>
-          <Grid.Col span={{ base: 6, sm: 2, lg: 1.5 }}>
-            <TextInput label="To" type="date" {...field('to')} error={fieldErrors?.to?.[0]} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, lg: 1 }}>
-            <Group gap="xs" wrap="nowrap">
-              <Button type="submit">Search</Button>
-              <Button variant="default" onClick={reset}>
-                Reset
-              </Button>
-            </Group>
+          <Grid.Col span={{ base: 6, sm: 4, lg: 2 }}>
+            <DateField label="To" placeholder="Any date" clearable value={draft.to || null} onChange={(v) => setDraft((d) => ({ ...d, to: v ?? '' }))} error={fieldErrors?.to?.[0]} />
           </Grid.Col>
         </Grid>
+        <Group justify="flex-end" gap="xs" mt="sm">
+          <Button variant="default" onClick={reset}>
+            Reset
+          </Button>
+          <Button type="submit">Search</Button>
+        </Group>
       </Paper>
 
       {events.isError && (
@@ -138,7 +137,7 @@ export default function AuditPage() {
                       <Table.Td>{e.ip_address ?? ''}</Table.Td>
                       <Table.Td>
                         {e.booking_id !== null && (
-                          <Anchor component={Link} to={path('booking-view', { id: e.booking_id })} size="sm">
+                          <Anchor component={Link} to={path('booking-view', { id: e.booking_id })} size="sm" aria-label={`View booking ${e.booking_id}`}>
                             View
                           </Anchor>
                         )}
