@@ -1,4 +1,4 @@
-import { makeBookingRef } from '../../server/modules/bookings/ref.ts';
+import { makeBookingRef } from '../../shared/booking-ref.ts';
 import type { Db } from '../client.ts';
 import { bookings } from '../schema/index.ts';
 

@@ -1,4 +1,4 @@
-import { hashPassword } from '../../server/modules/auth/password.ts';
+import { hashPassword } from '../../shared/password.ts';
 import type { Db } from '../client.ts';
 import { users } from '../schema/index.ts';
 

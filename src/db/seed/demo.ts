@@ -1,6 +1,6 @@
 import { base, en, en_GB, Faker } from '@faker-js/faker';
 import { count, eq } from 'drizzle-orm';
-import { hashPassword } from '../../server/modules/auth/password.ts';
+import { hashPassword } from '../../shared/password.ts';
 import type { Db, Tx } from '../client.ts';
 import { storeFile } from '../files.ts';
 import {

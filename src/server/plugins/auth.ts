@@ -8,17 +8,12 @@ import type { Db } from '../../db/client.ts';
 import { forbidden, HttpError, unauthenticated } from '../errors.ts';
 import { type AuthUser, findAuthUser } from '../modules/auth/service.ts';
 import { authenticateBearer, bearerToken } from './bearer.ts';
+import { defaultAccess } from './access.ts';
 import { DbSessionStore, type SessionTimeouts } from './session-store.ts';
-
-/** Who may call a route: anyone, any signed-in user, or staff (Administrator) only. */
-export type Access = 'public' | 'user' | 'admin';
 
 declare module 'fastify' {
   interface FastifyRequest {
     user: AuthUser | null;
-  }
-  interface FastifyContextConfig {
-    access?: Access;
   }
 }
 
@@ -36,15 +31,6 @@ export const SESSION_COOKIE = 'tripdesk_session';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 // lastSeenAt is written at most this often, so most requests cost no session write
 const TOUCH_EVERY_MS = 60_000;
-
-/** What a route needs when it does not say: /api is the back office, /oauth any signed-in user. */
-export function defaultAccess(url: string): Access {
-  // the API's documentation is no secret
-  if (url === '/api/docs' || url.startsWith('/api/docs/')) return 'public';
-  if (url.startsWith('/api/') || url === '/api') return 'admin';
-  if (url.startsWith('/oauth/')) return 'user';
-  return 'public';
-}
 
 export type AuthOptions = { db: Db; secret: string; timeouts: SessionTimeouts };
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import fp from 'fastify-plugin';
-import { type Access, defaultAccess } from './auth.ts';
+import { type Access, defaultAccess } from './access.ts';
 
 export type ScopeArea = 'bookings' | 'trips' | 'finance' | 'users';
 export type ScopeId = `${ScopeArea}:${'read' | 'write'}`;

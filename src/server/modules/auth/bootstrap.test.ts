@@ -5,7 +5,7 @@ import { insertUser } from '../../../db/factories/users.ts';
 import { users } from '../../../db/schema/index.ts';
 import { createTestDatabase } from '../../../../tests/support/test-app.ts';
 import { ensureAdministrator } from './service.ts';
-import { verifyPassword } from './password.ts';
+import { verifyPassword } from '../../../shared/password.ts';
 
 let database: Database;
 beforeEach(async () => {

@@ -6,7 +6,7 @@ import { ROLE_NAMES, ROLES } from '../../../contract/constants.ts';
 import type { Db } from '../../../db/client.ts';
 import { loginFailures, sessions, users } from '../../../db/schema/index.ts';
 import { HttpError, validationError } from '../../errors.ts';
-import { generatePassword, hashPassword, verifyDecoy, verifyPassword } from './password.ts';
+import { generatePassword, hashPassword, verifyDecoy, verifyPassword } from '../../../shared/password.ts';
 
 export const MAX_FAILURES_PER_MINUTE = 5;
 

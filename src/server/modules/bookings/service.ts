@@ -5,7 +5,7 @@ import { bookings, trips, users } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { validationError } from '../../errors.ts';
 import { pgError } from '../../sql.ts';
-import { makeBookingRef } from './ref.ts';
+import { makeBookingRef } from '../../../shared/booking-ref.ts';
 
 type NewBooking = {
   trip_id: number;

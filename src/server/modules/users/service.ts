@@ -7,7 +7,7 @@ import { bookings, oauthAccessTokens, oauthAuthCodes, oauthClients, oauthRefresh
 import { retireCodes, revokeAccessTokens } from '../oauth/service.ts';
 import { audit, describeChanges, diff } from '../../audit/audit.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
-import { generatePassword, hashPassword } from '../auth/password.ts';
+import { generatePassword, hashPassword } from '../../../shared/password.ts';
 import { escapeLike, pgError } from '../../sql.ts';
 
 /** Nothing changed: "saved the trip … without changes" (describeChanges words this case "saved of …"). */

@@ -4,7 +4,7 @@ import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
 import { insertUser } from '../../../db/factories/users.ts';
 import { auditEvents, bookings, personalAccessTokens, sessions, users } from '../../../db/schema/index.ts';
-import { verifyPassword } from '../auth/password.ts';
+import { verifyPassword } from '../../../shared/password.ts';
 import { UserService } from './service.ts';
 import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 

@@ -1,13 +1,13 @@
-import { Alert, Anchor, Button, Grid, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { Anchor, Button, Grid, Group, NativeSelect, Paper, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Fragment, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { AUDIT_SOURCES, type AuditEventReply } from '../../../contract/audit.ts';
 import type { Paged } from '../../../contract/common.ts';
 import { path } from '../../../contract/paths.ts';
 import { DateField } from '../../components/date-field.tsx';
 import { ChangesTable } from '../../components/history-panel.tsx';
-import { Pagination } from '../../components/pagination.tsx';
+import { type Column, DataTable } from '../../components/data-table.tsx';
 import { api, ApiError } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 
@@ -48,6 +48,41 @@ export default function AuditPage() {
     next.set('page', String(p));
     setParams(next);
   };
+  const columns: Array<Column<AuditEventReply>> = [
+    { key: 'at', label: 'When', cell: (e) => formatDateTime(e.at), cellProps: () => ({ style: { whiteSpace: 'nowrap' } }) },
+    {
+      key: 'what',
+      label: 'What happened',
+      cell: (e) => (
+        <>
+          <Text size="sm">{e.summary}</Text>
+          <Group gap="xs">
+            <Text size="xs" c="dimmed" ff="monospace">
+              {e.action}
+            </Text>
+            {e.changes && (
+              <UnstyledButton fz="xs" c="blue.8" td="underline" aria-expanded={open === e.id} onClick={() => setOpen(open === e.id ? null : e.id)}>
+                {open === e.id ? 'Hide changes' : 'Show changes'}
+              </UnstyledButton>
+            )}
+          </Group>
+          {open === e.id && e.changes && <ChangesTable changes={e.changes} />}
+        </>
+      ),
+    },
+    { key: 'source', label: 'Source', cell: (e) => (e.source === 'api' ? 'API' : e.source[0]!.toUpperCase() + e.source.slice(1)) },
+    { key: 'ip', label: 'IP Address', cell: (e) => e.ip_address ?? '' },
+    {
+      key: 'booking',
+      label: 'Booking',
+      cell: (e) =>
+        e.booking_id !== null && (
+          <Anchor component={Link} to={path('booking-view', { id: e.booking_id })} size="sm" aria-label={`View booking ${e.booking_id}`}>
+            View
+          </Anchor>
+        ),
+    },
+  ];
   const field = (f: Filter) => ({ value: draft[f], onChange: (e: { currentTarget: { value: string } }) => setDraft((d) => ({ ...d, [f]: e.currentTarget.value })) });
   const fieldErrors = events.error instanceof ApiError ? events.error.errors : undefined;
 
@@ -88,69 +123,19 @@ export default function AuditPage() {
         </Group>
       </Paper>
 
-      {events.isError && (
-        <Alert color="red" role="alert">
-          {events.error instanceof ApiError && events.error.status === 422 ? events.error.message : 'The history could not be loaded. Please refresh the page and try again.'}
-        </Alert>
-      )}
-      {events.isPending && <Text c="dimmed">Loading the history…</Text>}
-      {events.data && (
-        <>
-          <Table.ScrollContainer minWidth={900}>
-            <Table striped verticalSpacing="xs" aria-busy={events.isFetching}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>When</Table.Th>
-                  <Table.Th>What happened</Table.Th>
-                  <Table.Th>Source</Table.Th>
-                  <Table.Th>IP Address</Table.Th>
-                  <Table.Th>Booking</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {events.data.data.length === 0 && (
-                  <Table.Tr>
-                    <Table.Td colSpan={5}>
-                      <Text c="dimmed" size="sm">No events match these filters.</Text>
-                    </Table.Td>
-                  </Table.Tr>
-                )}
-                {events.data.data.map((e) => (
-                  <Fragment key={e.id}>
-                    <Table.Tr>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(e.at)}</Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{e.summary}</Text>
-                        <Group gap="xs">
-                          <Text size="xs" c="dimmed" ff="monospace">
-                            {e.action}
-                          </Text>
-                          {e.changes && (
-                            <UnstyledButton fz="xs" c="blue.8" td="underline" aria-expanded={open === e.id} onClick={() => setOpen(open === e.id ? null : e.id)}>
-                              {open === e.id ? 'Hide changes' : 'Show changes'}
-                            </UnstyledButton>
-                          )}
-                        </Group>
-                        {open === e.id && e.changes && <ChangesTable changes={e.changes} />}
-                      </Table.Td>
-                      <Table.Td>{e.source === 'api' ? 'API' : e.source[0]!.toUpperCase() + e.source.slice(1)}</Table.Td>
-                      <Table.Td>{e.ip_address ?? ''}</Table.Td>
-                      <Table.Td>
-                        {e.booking_id !== null && (
-                          <Anchor component={Link} to={path('booking-view', { id: e.booking_id })} size="sm" aria-label={`View booking ${e.booking_id}`}>
-                            View
-                          </Anchor>
-                        )}
-                      </Table.Td>
-                    </Table.Tr>
-                  </Fragment>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <Pagination page={page} lastPage={events.data.last_page} onChange={goTo} from={events.data.from} to={events.data.to} total={events.data.total} noun="events" />
-        </>
-      )}
+      <DataTable
+        columns={columns}
+        data={events.data}
+        rowKey={(e) => e.id}
+        isPending={events.isPending}
+        isFetching={events.isFetching}
+        error={events.isError ? (events.error instanceof ApiError && events.error.status === 422 ? events.error.message : 'The history could not be loaded. Please refresh the page and try again.') : null}
+        empty="No events match these filters."
+        page={page}
+        onPage={goTo}
+        noun="events"
+        tableProps={{ verticalSpacing: 'xs', highlightOnHover: false }}
+      />
     </Stack>
   );
 }

@@ -1,55 +1,66 @@
-import { Alert, Anchor, Button, Grid, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Grid, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import { path } from '../../../contract/paths.ts';
-import { createUserSchema, DEFAULT_ROLE, userCreatedMessage } from '../../../contract/users.ts';
-import { PageLoader } from '../../components/page-loader.tsx';
-import { Pagination } from '../../components/pagination.tsx';
-import { ApiError } from '../../lib/api.ts';
-import { setFieldErrors } from '../../lib/errors.ts';
-import { showFlash } from '../../lib/flash.ts';
+import { createUserSchema, DEFAULT_ROLE, type User, userCreatedMessage } from '../../../contract/users.ts';
+import { type Column, DataTable } from '../../components/data-table.tsx';
 import { formatShortDate } from '../../lib/format.ts';
+import { useFormMutation } from '../../lib/mutation.ts';
 import { createUser, userKeys, useUsers } from './api/users.ts';
 import { roleOptions } from './role-options.ts';
 
 type AddForm = { email: string; first_name: string; last_name: string; user_role_id: string };
 const emptyForm: AddForm = { email: '', first_name: '', last_name: '', user_role_id: String(DEFAULT_ROLE) };
 
+const columns: Array<Column<User>> = [
+  { key: 'name', label: 'Name', cell: (u) => `${u.first_name} ${u.last_name}`, cellProps: () => ({ fw: 500 }) },
+  { key: 'email', label: 'Email', cell: (u) => u.email },
+  { key: 'role', label: 'Role', cell: (u) => u.role.display_name },
+  { key: 'created', label: 'Created', cell: (u) => formatShortDate(u.created_at) },
+  { key: 'bookings', label: 'Bookings', align: 'right', cell: (u) => u.bookings_count },
+  {
+    key: 'actions',
+    label: 'Actions',
+    cell: (u) => (
+      <Group gap="sm" wrap="nowrap">
+        <Anchor component={Link} to={path('user-edit', { id: u.id })} aria-label={`Update User ${u.first_name} ${u.last_name}`}>
+          Update User
+        </Anchor>
+        <Anchor component={Link} to={`${path('booking-list')}?user_id=${u.id}`} aria-label={`View Bookings of ${u.first_name} ${u.last_name}`}>
+          View Bookings
+        </Anchor>
+      </Group>
+    ),
+  },
+];
+
 export default function UserListPage() {
-  const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const [page, setPage] = useState(1);
   const users = useUsers(page, debounced);
-  const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<AddForm, unknown, z.output<typeof createUserSchema>>({
     resolver: zodResolver(createUserSchema) as never,
     defaultValues: emptyForm,
   });
   const errors = form.formState.errors;
-
-  const add = form.handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      const created = await createUser(values);
+  const creating = useFormMutation({
+    mutationFn: createUser,
+    invalidate: [userKeys.lists],
+    setError: form.setError,
+    flash: (created) => ({ text: userCreatedMessage(created.password), on: 'show' }),
+    fallback: 'Sorry, an unknown error occurred. Please refresh the page and try again.',
+    onSuccess: () => {
       form.reset(emptyForm);
       setPage(1);
-      await queryClient.invalidateQueries({ queryKey: userKeys.lists });
-      showFlash(userCreatedMessage(created.password));
-    } catch (error) {
-      if (error instanceof ApiError) {
-        setFailure(error.message);
-        setFieldErrors(error, form.setError);
-      } else {
-        setFailure('Sorry, an unknown error occurred. Please refresh the page and try again.');
-      }
-    }
+    },
   });
+  const failure = creating.failure;
+  const add = form.handleSubmit(async (values) => void (await creating.submit(values)));
 
   return (
     <Stack>
@@ -99,69 +110,18 @@ export default function UserListPage() {
         maw={420}
       />
 
-      {users.isPending && <PageLoader />}
-      {users.isError && (
-        <Alert color="red" role="alert">
-          The users could not be loaded. Please refresh the page and try again.
-        </Alert>
-      )}
-      {users.data && (
-        <>
-          <Table striped highlightOnHover verticalSpacing="sm" aria-busy={users.isFetching}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Email</Table.Th>
-                <Table.Th>Role</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th ta="right">Bookings</Table.Th>
-                <Table.Th>Actions</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {users.data.data.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={6}>
-                    <Text c="dimmed" ta="center" py="md">
-                      {debounced ? 'No users match this search.' : 'There are no users yet.'}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              )}
-              {users.data.data.map((user) => (
-                <Table.Tr key={user.id}>
-                  <Table.Td fw={500}>
-                    {user.first_name} {user.last_name}
-                  </Table.Td>
-                  <Table.Td>{user.email}</Table.Td>
-                  <Table.Td>{user.role.display_name}</Table.Td>
-                  <Table.Td>{formatShortDate(user.created_at)}</Table.Td>
-                  <Table.Td ta="right">{user.bookings_count}</Table.Td>
-                  <Table.Td>
-                    <Group gap="sm" wrap="nowrap">
-                      <Anchor component={Link} to={path('user-edit', { id: user.id })} aria-label={`Update User ${user.first_name} ${user.last_name}`}>
-                        Update User
-                      </Anchor>
-                      <Anchor component={Link} to={`${path('booking-list')}?user_id=${user.id}`} aria-label={`View Bookings of ${user.first_name} ${user.last_name}`}>
-                        View Bookings
-                      </Anchor>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-          <Pagination
-            page={page}
-            lastPage={users.data.last_page}
-            onChange={setPage}
-            from={users.data.from}
-            to={users.data.to}
-            total={users.data.total}
-            noun="users"
-          />
-        </>
-      )}
+      <DataTable
+        columns={columns}
+        data={users.data}
+        rowKey={(u) => u.id}
+        isPending={users.isPending}
+        isFetching={users.isFetching}
+        error={users.isError ? 'The users could not be loaded. Please refresh the page and try again.' : null}
+        empty={debounced ? 'No users match this search.' : 'There are no users yet.'}
+        page={page}
+        onPage={setPage}
+        noun="users"
+      />
     </Stack>
   );
 }

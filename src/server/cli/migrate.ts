@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { loadConfig } from '../server/config.ts';
-import { createDb } from './client.ts';
+import { loadConfig } from '../config.ts';
+import { createDb } from '../../db/client.ts';
 
 // npm run db:migrate: the server also migrates at start; this is for deploy pipelines
 const config = loadConfig();

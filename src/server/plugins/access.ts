@@ -1,0 +1,19 @@
+/** Who may call a route: anyone, any signed-in user, or staff (Administrator) only. */
+export type Access = 'public' | 'user' | 'admin';
+
+/* eslint-disable @typescript-eslint/consistent-type-definitions -- module augmentation needs interfaces */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+/* eslint-enable @typescript-eslint/consistent-type-definitions */
+
+/** What a route needs when it does not say: /api is the back office, /oauth any signed-in user. */
+export function defaultAccess(url: string): Access {
+  // the API's documentation is no secret
+  if (url === '/api/docs' || url.startsWith('/api/docs/')) return 'public';
+  if (url.startsWith('/api/') || url === '/api') return 'admin';
+  if (url.startsWith('/oauth/')) return 'user';
+  return 'public';
+}
