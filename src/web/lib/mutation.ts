@@ -18,6 +18,8 @@ type Options<TVars, TResult, TForm extends FieldValues> = {
    * screen). A 4xx keeps the server's own message.
    */
   fallback: string;
+  /** whether the form-level alert also shows when the fields already say what is wrong (default yes) */
+  alertWithFieldErrors?: boolean;
   onSuccess?: (result: TResult, vars: TVars) => void | Promise<void>;
 };
 
@@ -40,7 +42,8 @@ export function useFormMutation<TVars, TResult = unknown, TForm extends FieldVal
       await o.onSuccess?.(result, vars);
     },
     onError: (error) => {
-      if (o.setError) setFieldErrors(error, o.setError);
+      const underFields = o.setError ? setFieldErrors(error, o.setError) : false;
+      if (underFields && o.alertWithFieldErrors === false) return;
       setFailure(error instanceof ApiError && error.status < 500 ? error.message : o.fallback);
     },
   });

@@ -1,45 +1,80 @@
-import { Alert, Anchor, Button, Group, NativeSelect, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
-import { createCharitySchema, DEFAULT_CHARITY_TYPE } from '../../../contract/charities.ts';
+import { type Charity, createCharitySchema, DEFAULT_CHARITY_TYPE } from '../../../contract/charities.ts';
 import { path } from '../../../contract/paths.ts';
-import { PageLoader } from '../../components/page-loader.tsx';
-import { errorMessage, setFieldErrors } from '../../lib/errors.ts';
-import { showFlash } from '../../lib/flash.ts';
+import { type Column, DataTable } from '../../components/data-table.tsx';
+import { useFormMutation } from '../../lib/mutation.ts';
 import { charityKeys, createCharity, useCharities } from './api/charities.ts';
 import { charityTypeOptions } from './charity-type-options.ts';
 
 type AddForm = z.input<typeof createCharitySchema>;
 const emptyForm: AddForm = { name: '', charity_type_id: String(DEFAULT_CHARITY_TYPE) };
 
+const columns: Array<Column<Charity>> = [
+  {
+    key: 'name',
+    label: 'Charity Name & Type',
+    cell: (c) => (
+      <>
+        <Text fw={600}>{c.name}</Text>
+        <Text size="sm" c="dimmed">
+          {c.charity_type.description}
+        </Text>
+      </>
+    ),
+  },
+  {
+    key: 'url',
+    label: 'URL',
+    cell: (c) =>
+      c.url ? (
+        <Anchor href={c.url} target="_blank" rel="noopener noreferrer">
+          Website
+        </Anchor>
+      ) : (
+        'N/A'
+      ),
+  },
+  { key: 'logo', label: 'Logo', cell: (c) => c.logo_url && <img src={c.logo_url} alt={`${c.name} logo`} style={{ maxWidth: 150, display: 'block' }} /> },
+  {
+    key: 'action',
+    label: 'Action',
+    cell: (c) => (
+      <Anchor component={Link} to={path('charity-edit', { id: c.id })} aria-label={`Edit ${c.name}`}>
+        Edit
+      </Anchor>
+    ),
+  },
+];
+
 export default function CharityListPage() {
-  const queryClient = useQueryClient();
   const [nameInput, setNameInput] = useState('');
   const [filter, setFilter] = useState({ name: '', type: '' });
   const [adding, setAdding] = useState(false);
-  const [addFailure, setAddFailure] = useState<string | null>(null);
   const charities = useCharities(filter);
   const form = useForm<AddForm, unknown, z.output<typeof createCharitySchema>>({
     resolver: zodResolver(createCharitySchema),
     defaultValues: emptyForm,
   });
 
-  const add = form.handleSubmit(async (values) => {
-    setAddFailure(null);
-    try {
-      await createCharity(values);
+  const creating = useFormMutation({
+    mutationFn: createCharity,
+    invalidate: [charityKeys.all],
+    setError: form.setError,
+    alertWithFieldErrors: false,
+    flash: () => ({ text: 'Charity record has been added', on: 'show' }),
+    fallback: 'Sorry, the charity could not be added. Please try again.',
+    onSuccess: () => {
       form.reset(emptyForm);
       setAdding(false);
-      await queryClient.invalidateQueries({ queryKey: charityKeys.all });
-      showFlash('Charity record has been added');
-    } catch (error) {
-      if (!setFieldErrors(error, form.setError)) setAddFailure(errorMessage(error));
-    }
+    },
   });
+  const addFailure = creating.failure;
+  const add = form.handleSubmit(async (values) => void (await creating.submit(values)));
 
   const reset = () => {
     setNameInput('');
@@ -110,62 +145,15 @@ export default function CharityListPage() {
         </Paper>
       )}
 
-      {charities.isPending && <PageLoader />}
-      {charities.isError && (
-        <Alert color="red" role="alert">
-          The charities could not be loaded. Please refresh the page and try again.
-        </Alert>
-      )}
-      {charities.data && (
-        <Table striped highlightOnHover verticalSpacing="sm" aria-busy={charities.isFetching}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Charity Name &amp; Type</Table.Th>
-              <Table.Th>URL</Table.Th>
-              <Table.Th>Logo</Table.Th>
-              <Table.Th>Action</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {charities.data.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={4}>
-                  <Text c="dimmed" ta="center" py="md">
-                    {filter.name || filter.type ? 'No charities match this search.' : 'There are no charities yet.'}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-            {charities.data.map((charity) => (
-              <Table.Tr key={charity.id}>
-                <Table.Td>
-                  <Text fw={600}>{charity.name}</Text>
-                  <Text size="sm" c="dimmed">
-                    {charity.charity_type.description}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  {charity.url ? (
-                    <Anchor href={charity.url} target="_blank" rel="noopener noreferrer">
-                      Website
-                    </Anchor>
-                  ) : (
-                    'N/A'
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  {charity.logo_url && <img src={charity.logo_url} alt={`${charity.name} logo`} style={{ maxWidth: 150, display: 'block' }} />}
-                </Table.Td>
-                <Table.Td>
-                  <Anchor component={Link} to={path('charity-edit', { id: charity.id })} aria-label={`Edit ${charity.name}`}>
-                    Edit
-                  </Anchor>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      <DataTable
+        columns={columns}
+        data={charities.data}
+        rowKey={(c) => c.id}
+        isPending={charities.isPending}
+        isFetching={charities.isFetching}
+        error={charities.isError ? 'The charities could not be loaded. Please refresh the page and try again.' : null}
+        empty={filter.name || filter.type ? 'No charities match this search.' : 'There are no charities yet.'}
+      />
     </Stack>
   );
 }

@@ -1,11 +1,29 @@
-import { Alert, Anchor, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { path } from '../../../contract/paths.ts';
-import { PageLoader } from '../../components/page-loader.tsx';
+import type { Discount } from '../../../contract/discounts.ts';
+import { type Column, DataTable } from '../../components/data-table.tsx';
 import { formatMoney } from '../../lib/format.ts';
 import { useDiscounts } from './api/discounts.ts';
 import { capitalise, validityText } from './validity.ts';
+
+const columns: Array<Column<Discount>> = [
+  { key: 'code', label: 'Code', cell: (d) => d.code, cellProps: () => ({ ff: 'monospace', fw: 600 }) },
+  { key: 'name', label: 'Description', cell: (d) => d.name },
+  { key: 'amount', label: 'Value', align: 'right', cell: (d) => formatMoney(d.amount) },
+  { key: 'invoice_type', label: 'Invoice Type', cell: (d) => capitalise(d.invoice_type) },
+  { key: 'validity', label: 'Validity', cell: (d) => validityText(d) },
+  {
+    key: 'edit',
+    label: 'Edit',
+    cell: (d) => (
+      <Anchor component={Link} to={path('discount-edit', { discountID: d.id })} aria-label={`Edit ${d.code}`}>
+        Edit
+      </Anchor>
+    ),
+  },
+];
 
 export default function DiscountListPage() {
   const [input, setInput] = useState('');
@@ -37,53 +55,15 @@ export default function DiscountListPage() {
         />
       </form>
 
-      {discounts.isPending && <PageLoader />}
-      {discounts.isError && (
-        <Alert color="red" role="alert">
-          The discounts could not be loaded. Please refresh the page and try again.
-        </Alert>
-      )}
-      {discounts.data && (
-        <Table striped highlightOnHover verticalSpacing="sm">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Code</Table.Th>
-              <Table.Th>Description</Table.Th>
-              <Table.Th ta="right">Value</Table.Th>
-              <Table.Th>Invoice Type</Table.Th>
-              <Table.Th>Validity</Table.Th>
-              <Table.Th>Edit</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {discounts.data.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={6}>
-                  <Text c="dimmed" ta="center" py="md">
-                    {keyword ? 'No discounts match this search.' : 'There are no discounts yet.'}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-            {discounts.data.map((discount) => (
-              <Table.Tr key={discount.id}>
-                <Table.Td ff="monospace" fw={600}>
-                  {discount.code}
-                </Table.Td>
-                <Table.Td>{discount.name}</Table.Td>
-                <Table.Td ta="right">{formatMoney(discount.amount)}</Table.Td>
-                <Table.Td>{capitalise(discount.invoice_type)}</Table.Td>
-                <Table.Td>{validityText(discount)}</Table.Td>
-                <Table.Td>
-                  <Anchor component={Link} to={path('discount-edit', { discountID: discount.id })} aria-label={`Edit ${discount.code}`}>
-                    Edit
-                  </Anchor>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      <DataTable
+        columns={columns}
+        data={discounts.data}
+        rowKey={(d) => d.id}
+        isPending={discounts.isPending}
+        isFetching={discounts.isFetching}
+        error={discounts.isError ? 'The discounts could not be loaded. Please refresh the page and try again.' : null}
+        empty={keyword ? 'No discounts match this search.' : 'There are no discounts yet.'}
+      />
     </Stack>
   );
 }
