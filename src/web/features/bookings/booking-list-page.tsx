@@ -1,11 +1,10 @@
-import { Alert, Anchor, Button, Checkbox, Grid, Group, Menu, NativeSelect, Paper, Stack, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { Anchor, Button, Checkbox, Grid, Group, Menu, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { BookingRow } from '../../../contract/bookings.ts';
 import { path } from '../../../contract/paths.ts';
 import { MultiSelectField } from '../../components/multi-select-field.tsx';
-import { PageLoader } from '../../components/page-loader.tsx';
-import { Pagination } from '../../components/pagination.tsx';
+import { type Column, DataTable } from '../../components/data-table.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formatShortDate } from '../../lib/format.ts';
@@ -70,6 +69,19 @@ export default function BookingListPage() {
     setState((s) => ({ ...s, columns: s.columns.includes(key) ? s.columns.filter((c) => c !== key) : COLUMNS.map((c) => c.key).filter((k) => k === key || s.columns.includes(k)) }));
   const shown = COLUMNS.filter((c) => state.columns.includes(c.key));
   const customLabels = state.filters.withCustomFields && bookings.data ? [...new Set(bookings.data.data.flatMap((b) => Object.keys(b.custom_fields ?? {})))] : [];
+  const tableColumns: Array<Column<BookingRow>> = [
+    ...shown.map((c) => ({ key: c.key, label: c.label, sort: 'sort' in c ? c.sort : undefined, cell: (b: BookingRow) => cell(b, c.key) })),
+    ...customLabels.map((l) => ({ key: `cf-${l}`, label: l, cell: (b: BookingRow) => b.custom_fields?.[l] ?? '' })),
+    {
+      key: 'view',
+      label: <span className="visually-hidden-label">Actions</span>,
+      cell: (b: BookingRow) => (
+        <Anchor component={Link} to={path('booking-view', { id: b.id })} aria-label={`View booking ${b.ref}`}>
+          View
+        </Anchor>
+      ),
+    },
+  ];
   const fieldErrors = bookings.error instanceof ApiError ? bookings.error.errors : undefined;
 
   return (
@@ -164,82 +176,22 @@ export default function BookingListPage() {
         </Group>
       </Paper>
 
-      {bookings.isPending && <PageLoader />}
-      {bookings.isError && (
-        <Alert color="red" role="alert">
-          {bookings.error instanceof ApiError && bookings.error.status === 422 ? bookings.error.message : 'The bookings could not be loaded. Please refresh the page and try again.'}
-        </Alert>
-      )}
-      {bookings.data && (
-        <>
-          <Table.ScrollContainer minWidth={900}>
-            <Table striped highlightOnHover verticalSpacing="xs" aria-busy={bookings.isFetching}>
-              <Table.Thead>
-                <Table.Tr>
-                  {shown.map((c) => {
-                    const sorted = 'sort' in c && state.sort_field === c.sort;
-                    return (
-                      <Table.Th key={c.key} aria-sort={sorted ? (state.sort_dir === 'asc' ? 'ascending' : 'descending') : undefined}>
-                        {'sort' in c ? (
-                          <UnstyledButton onClick={() => sortBy(c.sort)} fw={700} fz="sm">
-                            {c.label}
-                            {/* aria-sort says the order; the glyph is for the eye only */}
-                            {sorted && <span aria-hidden="true"> {state.sort_dir === 'asc' ? '▲' : '▼'}</span>}
-                          </UnstyledButton>
-                        ) : (
-                          c.label
-                        )}
-                      </Table.Th>
-                    );
-                  })}
-                  {customLabels.map((l) => (
-                    <Table.Th key={`cf-${l}`}>{l}</Table.Th>
-                  ))}
-                  <Table.Th>
-                    <span className="visually-hidden-label">Actions</span>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {bookings.data.data.length === 0 && (
-                  <Table.Tr>
-                    <Table.Td colSpan={shown.length + customLabels.length + 1}>
-                      <Text c="dimmed" ta="center" py="md">
-                        No bookings match this search.
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                )}
-                {bookings.data.data.map((b) => (
-                  <Table.Tr key={b.id}>
-                    {shown.map((c) => (
-                      <Table.Td key={c.key}>{cell(b, c.key)}</Table.Td>
-                    ))}
-                    {customLabels.map((l) => (
-                      <Table.Td key={`cf-${l}`}>{b.custom_fields?.[l] ?? ''}</Table.Td>
-                    ))}
-                    <Table.Td>
-                      <Anchor component={Link} to={path('booking-view', { id: b.id })} aria-label={`View booking ${b.ref}`}>
-                        View
-                      </Anchor>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <Pagination
-            page={state.page}
-            lastPage={bookings.data.last_page}
-            onChange={(page) => setState((s) => ({ ...s, page }))}
-            from={bookings.data.from}
-            to={bookings.data.to}
-            total={bookings.data.total}
-            totalIsEstimate={bookings.data.total_is_estimate}
-            noun="bookings"
-          />
-        </>
-      )}
+      <DataTable
+        columns={tableColumns}
+        data={bookings.data}
+        rowKey={(b) => b.id}
+        isPending={bookings.isPending}
+        isFetching={bookings.isFetching}
+        error={bookings.isError ? (bookings.error instanceof ApiError && bookings.error.status === 422 ? bookings.error.message : 'The bookings could not be loaded. Please refresh the page and try again.') : null}
+        empty="No bookings match this search."
+        sort={{ field: state.sort_field, dir: state.sort_dir }}
+        onSort={(field) => sortBy(field as ListState['sort_field'])}
+        page={state.page}
+        onPage={(page) => setState((s) => ({ ...s, page }))}
+        noun="bookings"
+        totalIsEstimate={bookings.data?.total_is_estimate}
+        tableProps={{ verticalSpacing: 'xs' }}
+      />
     </Stack>
   );
 }
