@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Menu, NativeSelect, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Menu, NativeSelect, Stack, Switch, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -7,7 +7,7 @@ import { path } from '../../../contract/paths.ts';
 import { TRIP_LEVELS, TRIP_SEARCH_DEBOUNCE_MS, TRIP_TYPE_LABELS, type Trip } from '../../../contract/trips.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { CreateBookingDialog } from '../../components/create-booking-dialog.tsx';
-import { PageLoader } from '../../components/page-loader.tsx';
+import { type Column, DataTable } from '../../components/data-table.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { showFlash } from '../../lib/flash.ts';
 import { formatShortDate } from '../../lib/format.ts';
@@ -55,6 +55,56 @@ export default function TripListPage() {
       setPending(null);
     }
   };
+
+  const columns: Array<Column<Trip>> = [
+    { key: 'name', label: 'Trip', cell: (trip) => trip.name, cellProps: () => ({ fw: 500 }) },
+    { key: 'country', label: 'Country', cell: (trip) => trip.country.name },
+    { key: 'type', label: 'Type', cell: (trip) => TRIP_TYPE_LABELS[trip.type] },
+    { key: 'level', label: 'Level', cell: (trip) => trip.level, cellProps: (trip) => ({ title: TRIP_LEVELS[trip.level] }) },
+    { key: 'departure', label: 'Departure', cell: (trip) => formatShortDate(trip.departure) },
+    { key: 'return', label: 'Return', cell: (trip) => formatShortDate(trip.return) },
+    { key: 'status', label: 'Status', cell: (trip) => <StatusBadge status={trip.status} /> },
+    { key: 'bookings', label: 'Bookings', align: 'right', cell: (trip) => trip.booking_count },
+    {
+      key: 'actions',
+      label: 'Actions',
+      cell: (trip) => (
+        <Group gap={6} wrap="nowrap">
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <Button size="xs" variant="default" aria-label={`Trip menu for ${trip.name}`}>
+                Trip
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              {trip.editable && (
+                <Menu.Item component={Link} to={path('trip-edit', { id: trip.id })}>
+                  Edit Trip
+                </Menu.Item>
+              )}
+              {!trip.archived && <Menu.Item onClick={() => setPending({ kind: 'archive', trip })}>Archive</Menu.Item>}
+              <Menu.Item color="red" onClick={() => setPending({ kind: 'delete', trip })}>
+                Delete
+              </Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <Button size="xs" variant="default" aria-label={`Bookings menu for ${trip.name}`}>
+                Bookings
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Item component={Link} to={`${path('booking-list')}?timing=all&trip_id=${trip.id}`}>
+                List
+              </Menu.Item>
+              {trip.status !== 'closed' && <Menu.Item onClick={() => setBooking(trip)}>New</Menu.Item>}
+            </Menu.Dropdown>
+          </Menu>
+        </Group>
+      ),
+    },
+  ];
 
   return (
     <Stack>
@@ -105,89 +155,15 @@ export default function TripListPage() {
           {failure}
         </Alert>
       )}
-      {trips.isPending && <PageLoader />}
-      {trips.isError && (
-        <Alert color="red" role="alert">
-          The trips could not be loaded. Please refresh the page and try again.
-        </Alert>
-      )}
-      {trips.data && (
-        <Table striped highlightOnHover verticalSpacing="sm" aria-busy={trips.isFetching}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Trip</Table.Th>
-              <Table.Th>Country</Table.Th>
-              <Table.Th>Type</Table.Th>
-              <Table.Th>Level</Table.Th>
-              <Table.Th>Departure</Table.Th>
-              <Table.Th>Return</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th ta="right">Bookings</Table.Th>
-              <Table.Th>Actions</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {trips.data.data.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={9}>
-                  <Text c="dimmed" ta="center" py="md">
-                    {nameSearch ? 'No trips match this search.' : archived ? 'There are no archived trips.' : 'There are no trips yet.'}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-            {trips.data.data.map((trip) => (
-              <Table.Tr key={trip.id}>
-                <Table.Td fw={500}>{trip.name}</Table.Td>
-                <Table.Td>{trip.country.name}</Table.Td>
-                <Table.Td>{TRIP_TYPE_LABELS[trip.type]}</Table.Td>
-                <Table.Td title={TRIP_LEVELS[trip.level]}>{trip.level}</Table.Td>
-                <Table.Td>{formatShortDate(trip.departure)}</Table.Td>
-                <Table.Td>{formatShortDate(trip.return)}</Table.Td>
-                <Table.Td>
-                  <StatusBadge status={trip.status} />
-                </Table.Td>
-                <Table.Td ta="right">{trip.booking_count}</Table.Td>
-                <Table.Td>
-                  <Group gap={6} wrap="nowrap">
-                    <Menu position="bottom-end" withinPortal>
-                      <Menu.Target>
-                        <Button size="xs" variant="default" aria-label={`Trip menu for ${trip.name}`}>
-                          Trip
-                        </Button>
-                      </Menu.Target>
-                      <Menu.Dropdown>
-                        {trip.editable && (
-                          <Menu.Item component={Link} to={path('trip-edit', { id: trip.id })}>
-                            Edit Trip
-                          </Menu.Item>
-                        )}
-                        {!trip.archived && <Menu.Item onClick={() => setPending({ kind: 'archive', trip })}>Archive</Menu.Item>}
-                        <Menu.Item color="red" onClick={() => setPending({ kind: 'delete', trip })}>
-                          Delete
-                        </Menu.Item>
-                      </Menu.Dropdown>
-                    </Menu>
-                    <Menu position="bottom-end" withinPortal>
-                      <Menu.Target>
-                        <Button size="xs" variant="default" aria-label={`Bookings menu for ${trip.name}`}>
-                          Bookings
-                        </Button>
-                      </Menu.Target>
-                      <Menu.Dropdown>
-                        <Menu.Item component={Link} to={`${path('booking-list')}?timing=all&trip_id=${trip.id}`}>
-                          List
-                        </Menu.Item>
-                        {trip.status !== 'closed' && <Menu.Item onClick={() => setBooking(trip)}>New</Menu.Item>}
-                      </Menu.Dropdown>
-                    </Menu>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      <DataTable
+        columns={columns}
+        data={trips.data}
+        rowKey={(t) => t.id}
+        isPending={trips.isPending}
+        isFetching={trips.isFetching}
+        error={trips.isError ? 'The trips could not be loaded. Please refresh the page and try again.' : null}
+        empty={nameSearch ? 'No trips match this search.' : archived ? 'There are no archived trips.' : 'There are no trips yet.'}
+      />
 
       <CreateTripDialog opened={creating} onClose={() => setCreating(false)} />
       <CreateBookingDialog
