@@ -16,6 +16,7 @@
 // is not the crash's doing (e.g. two uploads racing). Prints tables; asserts nothing.
 //   npx tsx bench/crash.ts [--db both|pglite|postgres] [--kills 20] [--writers 8] [--seed 1]
 //                          [--min-ms 1000] [--max-ms 4000] [--startup-every 5] [--calm-ms 5000] [--keep]
+//                          [--self-check]   (plants one of each fault at the first kill: the table must show them)
 // PostgreSQL: the server of DATABASE_URL, in a database tripdesk_crash of its own (made afresh,
 // dropped at the end unless --keep). --db both (the default) needs DATABASE_URL.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -46,6 +47,9 @@ const { values } = parseArgs({
     'calm-ms': { type: 'string', default: '5000' },
     port: { type: 'string', default: '55480' },
     keep: { type: 'boolean', default: false },
+    // plants one of each fault at the first kill (a lost note, a doubled note, an overpaid
+    // invoice, an orphan file, a row without its file) to show that the reconciliation sees them
+    'self-check': { type: 'boolean', default: false },
     // internal: read one database and write what the reconciliation needs as JSON
     dump: { type: 'string' },
   },
@@ -65,7 +69,12 @@ type Dump = {
   fileRows: Array<{ kind: string; name: string }>;
   money: Array<{ id: number; booking_id: number; total: number; received: number }>;
 };
-type DumpInput = { databaseUrl?: string; pgliteDir?: string; prefix: string };
+type DumpInput = {
+  databaseUrl?: string;
+  pgliteDir?: string;
+  prefix: string;
+  plant?: { deleteNote: string; duplicateNote: string; inflateTransaction: number };
+};
 type DumpResult = { ok: true; ms: number; dump: Dump } | { ok: false; ms: number; error: string };
 
 async function dumpDatabase(input: DumpInput): Promise<Dump> {
@@ -73,6 +82,12 @@ async function dumpDatabase(input: DumpInput): Promise<Dump> {
   try {
     const q = <T>(s: ReturnType<typeof sql>) => queryRows<T>(database.db, s);
     const like = `${input.prefix}%`;
+    if (input.plant) {
+      const p = input.plant;
+      await database.db.execute(sql`delete from booking_notes where note_text like ${`%${p.deleteNote}<%`}`);
+      await database.db.execute(sql`insert into booking_notes (booking_id, note_text) select booking_id, note_text from booking_notes where note_text like ${`%${p.duplicateNote}<%`}`);
+      await database.db.execute(sql`update transactions set amount_pence = amount_pence + 10000000 where id = ${p.inflateTransaction}`);
+    }
     const num = <T extends Record<string, unknown>>(rows: T[], keys: string[]) =>
       rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, keys.includes(k) && v !== null ? Number(v) : v])) as T);
     return {
@@ -215,6 +230,8 @@ function multipart(fields: Record<string, string>, file: { field: string; filena
 
 class AppServer {
   child: ChildProcess | undefined;
+  /** every server process not yet seen to exit: none may outlive the bench */
+  readonly all = new Set<ChildProcess>();
   agent = new http.Agent({ keepAlive: true });
   lastReadyMs = 8000;
   private log;
@@ -232,34 +249,41 @@ class AppServer {
     const t0 = performance.now();
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: ROOT, env: this.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
+    this.all.add(child);
+    child.once('exit', () => this.all.delete(child));
     this.log.write(`\n---- start ${new Date().toISOString()} (pid ${child.pid})\n`);
     let output = '';
     return new Promise((resolve) => {
       let done = false;
       let killed = false;
-      const finish = (ready: boolean) => {
+      let ready = false;
+      let killTimer: NodeJS.Timeout | undefined;
+      const finish = () => {
         if (done) return;
         done = true;
         clearTimeout(timeout);
+        clearTimeout(killTimer);
         resolve({ ready, killed, ms: performance.now() - t0, output });
       };
       const onData = (d: Buffer) => {
         output += d.toString();
         this.log.write(d);
-        if (output.includes('Tripdesk is ready at')) {
+        if (!ready && output.includes('Tripdesk is ready at')) {
+          ready = true;
           this.lastReadyMs = performance.now() - t0;
-          finish(true);
+          // a start that is to be killed is over only when the kill has landed
+          if (killAfterMs === undefined) finish();
         }
       };
       child.stdout!.on('data', onData);
       child.stderr!.on('data', onData);
-      child.on('exit', () => finish(false));
+      child.on('exit', () => finish());
       const timeout = setTimeout(() => {
         output += '\n(not ready after 180 s)';
-        void this.kill9().then(() => finish(false));
+        void this.kill9().then(() => finish());
       }, 180_000);
       if (killAfterMs !== undefined) {
-        setTimeout(() => {
+        killTimer = setTimeout(() => {
           killed = true;
           void this.kill9();
         }, killAfterMs);
@@ -294,7 +318,14 @@ class AppServer {
     return code;
   }
 
-  close() {
+  async close() {
+    for (const child of [...this.all]) {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
     this.agent.destroy();
     this.log.end();
   }
@@ -322,6 +353,9 @@ type Op = {
   body?: unknown;
   /** an unanswered write already looked for in the database */
   judged?: boolean;
+  /** when it was sent and when it was answered or failed (performance.now()) */
+  t0?: number;
+  t1?: number;
 };
 
 type Auth = { name: 'session' | 'token'; headers: () => Record<string, string> };
@@ -331,6 +365,7 @@ type RunResult = {
   seconds: number;
   kills: number;
   startupKills: number;
+  startupKillsAfterReady: number;
   sent: number;
   acked: number;
   refused: number;
@@ -343,11 +378,15 @@ type RunResult = {
   rowsWithoutFiles: Map<string, number>;
   failedOpens: { server: number; direct: number; details: string[] };
   restartMs: number[];
+  serverReadyMs: number[];
   directMs: number[];
   byKind: Record<Kind, { sent: number; acked: number; refused: number; unanswered: number; committedUnanswered: number }>;
   retries: { sent: number; replayed: number; fresh: number; refused: number; unanswered: number; duplicate: number; phantom: number };
   relogins: number;
+  apiCompared: number;
+  twins: { sent: number; bothAnswered: number; sameAnswer: number };
   refusals: Map<string, number>;
+  serverErrors: Map<string, number>;
   stopCode: number | null | undefined;
   finalOrphansNew: number;
   ended: string;
@@ -382,6 +421,7 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
     seconds: 0,
     kills: 0,
     startupKills: 0,
+    startupKillsAfterReady: 0,
     sent: 0,
     acked: 0,
     refused: 0,
@@ -394,11 +434,15 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
     rowsWithoutFiles: new Map(),
     failedOpens: { server: 0, direct: 0, details: [] },
     restartMs: [],
+    serverReadyMs: [],
     directMs: [],
     byKind: Object.fromEntries(KINDS.map((k) => [k, { sent: 0, acked: 0, refused: 0, unanswered: 0, committedUnanswered: 0 }])) as RunResult['byKind'],
     retries: { sent: 0, replayed: 0, fresh: 0, refused: 0, unanswered: 0, duplicate: 0, phantom: 0 },
     relogins: 0,
+    apiCompared: 0,
+    twins: { sent: 0, bothAnswered: 0, sameAnswer: 0 },
     refusals: new Map(),
+    serverErrors: new Map(),
     stopCode: undefined,
     finalOrphansNew: 0,
     ended: 'completed',
@@ -465,7 +509,7 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
   let seq = 0;
   async function write(o: { kind: Kind; marker?: string; target?: number; retry?: boolean; auth: Auth; method: string; url: string; json?: unknown; form?: ReturnType<typeof multipart>; headers?: Record<string, string> }): Promise<{ op: Op; data?: Record<string, unknown> } | null> {
     if (!running && !o.retry) return null; // nothing new once the kill is on its way
-    const op: Op = { n: ++seq, kind: o.kind, marker: o.marker ?? '', target: o.target, life, retry: o.retry, body: o.json };
+    const op: Op = { n: ++seq, kind: o.kind, marker: o.marker ?? '', target: o.target, life, retry: o.retry, body: o.json, t0: performance.now() };
     ops.push(op);
     r.sent++;
     r.byKind[o.kind].sent++;
@@ -482,6 +526,7 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
     try {
       res = await send(server.agent, o.method, o.url, headers, body);
     } catch (error) {
+      op.t1 = performance.now();
       op.outcome = 'unanswered';
       op.message = (error as { code?: string }).code ?? (error as Error).message;
       r.unanswered++;
@@ -489,6 +534,7 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
       return { op };
     }
     keepCookies(res);
+    op.t1 = performance.now();
     op.status = res.status;
     let data: Record<string, unknown> | undefined;
     try {
@@ -558,8 +604,17 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
     const req = { kind: 'payment' as const, marker: key, target: inv.id, auth, method: 'POST', url: '/api/transactions', json: paymentBody(inv, 'payment', amount, key), headers: { 'idempotency-key': key } };
     touchedBookings.add(inv.bookingId);
     // one in ten is sent twice at once (a double click): one entry, the same answer to both
-    const sends = rand() < 0.1 ? [write(req), write(req)] : [write(req)];
+    const twin = rand() < 0.1;
+    const sends = twin ? [write(req), write(req)] : [write(req)];
     const results = await Promise.all(sends);
+    if (twin && results[0]) {
+      r.twins.sent++;
+      const a = results.map((x) => x?.op);
+      if (a.every((o) => o?.outcome === 'acked')) {
+        r.twins.bothAnswered++;
+        if (a[0]!.id === a[1]!.id) r.twins.sameAnswer++;
+      }
+    }
     const acked = results.find((x) => x?.op.outcome === 'acked');
     if (acked) {
       inv.outstanding -= amount;
@@ -742,7 +797,7 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
     for (const f of onDisk) if (!named.has(f)) {
       if (!r.orphans.has(f)) r.orphans.set(f, { calm, kill: r.kills, cause: orphanCause(f) });
     }
-    for (const f of named) if (!onDisk.has(f)) r.rowsWithoutFiles.set(f, r.kills);
+    for (const f of named) if (!onDisk.has(f) && !r.rowsWithoutFiles.has(f)) r.rowsWithoutFiles.set(f, r.kills);
     committedKeys = new Set(d.transactions.map((t) => t.key));
     countCommittedUnanswered(d);
   }
@@ -759,7 +814,12 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
     const op = n ? ops.find((o) => o.n === Number(n)) : undefined;
     if (!op) return 'demo file, since replaced';
     if (op.outcome === 'unanswered') return 'unanswered upload';
-    if (op.outcome === 'acked') return 'answered upload, since replaced';
+    if (op.outcome === 'acked') {
+      // two uploads to one record that overlap both read the same old file: one removes it, and
+      // the file of the first to finish is replaced without anyone removing it
+      const overlapping = ops.some((o) => o !== op && o.kind === op.kind && o.target === op.target && o.t0! < op.t1! && (o.t1 ?? Infinity) > op.t0!);
+      return overlapping ? 'answered upload, replaced by an upload to the same record running at the same time' : 'answered upload, replaced by a later upload that did not remove it';
+    }
     return `upload answered ${op.status}`;
   }
 
@@ -779,6 +839,15 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
       copy = path.join(workDir, `copy-${checkpoint}`);
       cpSync(target.pgliteDir!, copy, { recursive: true });
       input = { ...target, pgliteDir: copy };
+    }
+    if (values['self-check'] && checkpoint === 0) {
+      const notes = ops.filter((o) => o.kind === 'note' && o.outcome === 'acked');
+      const paid = ops.find((o) => o.kind === 'payment' && o.outcome === 'acked' && !o.retry);
+      input = { ...input, plant: { deleteNote: notes[0]!.marker, duplicateNote: notes[1]!.marker, inflateTransaction: paid!.id! } };
+      writeFileSync(path.join(dataDir, 'files', 'documents', 'planted-orphan.txt'), 'planted');
+      const logos = readdirSync(path.join(dataDir, 'files', 'logos'));
+      rmSync(path.join(dataDir, 'files', 'logos', logos[0]!));
+      console.error(`self-check: planted a lost note ${notes[0]!.marker}, a doubled note ${notes[1]!.marker}, transaction ${paid!.id} overpaying its invoice, files/documents/planted-orphan.txt, and removed files/logos/${logos[0]}`);
     }
     const files = listFiles();
     const result = await readDatabase(input, workDir);
@@ -802,6 +871,7 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
       for (const inv of list) {
         const sqlSide = lastMoney.get(inv.id);
         if (!sqlSide) continue;
+        r.apiCompared++;
         if (Math.round(inv.payment_received * 100) !== sqlSide.received || Math.round(inv.total * 100) !== sqlSide.total) {
           r.mismatched.set(`invoice ${inv.id}`, `API says received ${inv.payment_received} of ${inv.total}, transactions say ${sqlSide.received / 100} of ${sqlSide.total / 100}`);
         }
@@ -862,6 +932,9 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
       const s = await server.start();
       if (s.ready) {
         r.restartMs.push(s.ms);
+        // what the server itself says it took (database open, recovery, migrations, listen)
+        const said = /(?:pglite|postgres), (\d+) ms\)/.exec(s.output)?.[1];
+        if (said) r.serverReadyMs.push(Number(said));
         return true;
       }
       r.failedOpens.server++;
@@ -919,8 +992,12 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
         if (s.killed) {
           r.kills++;
           r.startupKills++;
+          if (s.ready) r.startupKillsAfterReady++;
           life++;
           await readAndReconcile();
+        } else {
+          r.failedOpens.server++;
+          r.failedOpens.details.push(`after kill ${r.kills}: the server ended while starting: ${s.output.trim().split('\n').slice(-4).join(' | ').slice(0, 400)}`);
         }
       }
       if (!(await startUntilReady())) {
@@ -955,7 +1032,19 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
   } finally {
     finished = true;
     await server.kill9();
-    server.close();
+    await server.close();
+    // the server's own account of what went wrong (pino JSON lines, error and above)
+    try {
+      for (const line of readFileSync(path.join(workDir, 'server.log'), 'utf8').split('\n')) {
+        if (!line.startsWith('{')) continue;
+        const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string; type?: string } };
+        if ((entry.level ?? 0) < 50) continue;
+        const what = `${entry.msg ?? ''}${entry.err ? ` — ${entry.err.type ?? ''}: ${entry.err.message ?? ''}` : ''}`.slice(0, 200);
+        r.serverErrors.set(what, (r.serverErrors.get(what) ?? 0) + 1);
+      }
+    } catch {
+      // no log
+    }
     if (values.keep) console.error(`${label}: kept ${workDir} (server.log has the server's output)`);
     else rmSync(workDir, { recursive: true, force: true });
   }
@@ -974,9 +1063,9 @@ function printRun(r: RunResult) {
   console.log('| kills | requests sent | answered 2xx | answered 4xx/5xx | unanswered | lost acknowledged writes | duplicates | mismatched invoices | orphan files | rows without files | failed opens | time |');
   console.log('|------:|--------------:|-------------:|-----------------:|-----------:|-------------------------:|-----------:|--------------------:|-------------:|-------------------:|-------------:|-----:|');
   console.log(
-    `| ${r.kills} (${r.startupKills} while starting) | ${r.sent} | ${r.acked} | ${r.refused} (${r.status5xx} 5xx) | ${r.unanswered} | ${lost} | ${dup} | ${r.mismatched.size} | ${r.orphans.size} | ${r.rowsWithoutFiles.size} | ${opens} | ${r.seconds.toFixed(0)} s |`,
+    `| ${r.kills} (${r.startupKills - r.startupKillsAfterReady} while starting) | ${r.sent} | ${r.acked} | ${r.refused} (${r.status5xx} 5xx) | ${r.unanswered} | ${lost} | ${dup} | ${r.mismatched.size} | ${r.orphans.size} | ${r.rowsWithoutFiles.size} | ${opens} | ${r.seconds.toFixed(0)} s |`,
   );
-  console.log(`\n${r.ended === 'completed' ? 'Completed' : r.ended}. Restarts: ${r.restartMs.length}, ready in p50 ${pct(r.restartMs, 50).toFixed(0)} ms, max ${Math.max(0, ...r.restartMs).toFixed(0)} ms; the reconciling reads took p50 ${pct(r.directMs, 50).toFixed(0)} ms. Clean stop at the end: exit code ${r.stopCode ?? '—'}. Sign-ins again after a restart: ${r.relogins}.`);
+  console.log(`\n${r.ended === 'completed' ? 'Completed' : r.ended}. Restarts: ${r.restartMs.length}, ready in p50 ${pct(r.restartMs, 50).toFixed(0)} ms, max ${Math.max(0, ...r.restartMs).toFixed(0)} ms from the spawn (the server's own figure: p50 ${pct(r.serverReadyMs, 50)} ms, max ${Math.max(0, ...r.serverReadyMs)} ms); the reconciling reads took p50 ${pct(r.directMs, 50).toFixed(0)} ms. Clean stop at the end: exit code ${r.stopCode ?? '—'}. Sign-ins again after a restart: ${r.relogins}.`);
   console.log('\n| write | sent | 2xx | 4xx/5xx | unanswered | unanswered but made |');
   console.log('|-------|-----:|----:|--------:|-----------:|--------------------:|');
   for (const k of KINDS) {
@@ -985,14 +1074,18 @@ function printRun(r: RunResult) {
   }
   const t = r.retries;
   console.log(`\nUnanswered payments and refunds sent again with their Idempotency-Key: ${t.sent} — replayed (had been recorded) ${t.replayed}, recorded now ${t.fresh}, refused ${t.refused}, unanswered ${t.unanswered}; recorded a second time ${t.duplicate}, replayed although nothing had been recorded ${t.phantom}.`);
+  console.log(`Payments sent twice at once with one key: ${r.twins.sent}; both answered 2xx: ${r.twins.bothAnswered}, with the same entry: ${r.twins.sameAnswer}. Invoices whose API figures were compared with their transactions after a restart: ${r.apiCompared}.`);
   const crashOrphans = r.orphans.size - r.finalOrphansNew;
   console.log(`Orphan files: ${crashOrphans} appeared at a kill, ${r.finalOrphansNew} in the last stretch without a kill.`);
   const causes = new Map<string, number>();
-  for (const o of r.orphans.values()) {
-    const k = `${o.cause}${o.calm ? ' (in the last stretch, no kill)' : ''}`;
+  for (const [f, o] of r.orphans) {
+    const k = `${f.split('/')[0]}: ${o.cause}${o.calm ? ' (in the last stretch, no kill)' : ''}`;
     causes.set(k, (causes.get(k) ?? 0) + 1);
   }
-  if (causes.size) console.log(`Orphan files by the upload that wrote them: ${[...causes].map(([k, n]) => `${n} ${k}`).join('; ')}.`);
+  if (causes.size) {
+    console.log('\n| orphan files: folder and the upload that wrote them | files |\n|---|--:|');
+    for (const [k, n] of [...causes].sort()) console.log(`| ${k} | ${n} |`);
+  }
   const show = (title: string, m: Map<string, unknown>) => {
     if (!m.size) return;
     console.log(`\n${title} (${m.size}${m.size > 8 ? ', first 8' : ''}):`);
@@ -1002,10 +1095,14 @@ function printRun(r: RunResult) {
   show('Duplicates', r.duplicates);
   show('Mismatched invoices', r.mismatched);
   show('Orphan files', new Map([...r.orphans].map(([f, o]) => [f, `${o.calm ? 'in the last stretch' : `after kill ${o.kill}`}, ${o.cause}`])));
-  show('Rows without files', r.rowsWithoutFiles);
+  show('Rows without files (first seen after kill)', r.rowsWithoutFiles);
   if (r.failedOpens.details.length) {
     console.log(`\nFailed opens (server ${r.failedOpens.server}, reconciling copy ${r.failedOpens.direct}):`);
     for (const d of r.failedOpens.details.slice(0, 8)) console.log(`- ${d}`);
+  }
+  if (r.serverErrors.size) {
+    console.log('\nErrors in the server\'s log:');
+    for (const [k, n] of [...r.serverErrors].sort((a, b) => b[1] - a[1]).slice(0, 6)) console.log(`- ${n} × ${k}`);
   }
   if (r.refusals.size) {
     console.log('\nAnswers other than 2xx:');

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -54,9 +54,18 @@ export async function createDb(options: DbOptions): Promise<Database> {
     };
   }
   let client = options.pglite;
+  let unlock = () => {};
   if (!client) {
-    if (options.pgliteDir) mkdirSync(options.pgliteDir, { recursive: true });
-    client = await PGlite.create(options.pgliteDir ?? 'memory://', { extensions: { pg_trgm } });
+    if (options.pgliteDir) {
+      mkdirSync(options.pgliteDir, { recursive: true });
+      unlock = lockDataDir(options.pgliteDir);
+    }
+    try {
+      client = await PGlite.create(options.pgliteDir ?? 'memory://', { extensions: { pg_trgm } });
+    } catch (error) {
+      unlock();
+      throw error;
+    }
   }
   const pglite = client;
   const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
@@ -64,8 +73,50 @@ export async function createDb(options: DbOptions): Promise<Database> {
     db,
     kind: 'pglite',
     migrate: async () => migratePglite(db as never, { migrationsFolder }),
-    close: () => pglite.close(),
+    close: async () => {
+      await pglite.close();
+      unlock();
+    },
   };
+}
+
+/**
+ * The embedded database is one process's alone: two would each keep their own copy and lose
+ * each other's writes. A lock file names the process that holds the folder; a lock left by a
+ * process that is gone (killed, crashed) is taken over.
+ */
+export function lockDataDir(dir: string): () => void {
+  const file = path.join(dir, 'tripdesk.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return () => {
+        try {
+          if (readFileSync(file, 'utf8') === String(process.pid)) unlinkSync(file);
+        } catch {
+          // already gone
+        }
+      };
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST') throw error;
+      const holder = Number(readFileSync(file, 'utf8').trim());
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isRunning(holder)) {
+        throw new Error(`The embedded database in ${dir} is in use by process ${holder}. Stop that process first, or use a PostgreSQL server (DATABASE_URL) to run several.`);
+      }
+      unlinkSync(file);
+    }
+  }
+  throw new Error(`Could not lock the embedded database in ${dir}.`);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user
+    return (error as { code?: string }).code === 'EPERM';
+  }
 }
 
 export function pgliteExtensions() {

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { ensureAdministrator, purgeExpired } from './modules/auth/service.ts';
 import { purgeExpiredOAuth } from './modules/oauth/purge.ts';
 import { purgeAuditEvents } from './audit/retention.ts';
+import { sweepOrphanFiles } from './files-sweep.ts';
 import path from 'node:path';
 
 async function main() {
@@ -37,11 +38,15 @@ async function main() {
     const seeded = await seedDemo(database.db, { dataDir: config.dataDir });
     if (seeded) console.log(`Loaded the demo office: ${seeded.bookings} bookings on ${seeded.trips} trips.`);
   }
-  // expired sessions, old sign-in failures, and OAuth rows long expired
+  // expired sessions, old sign-in failures, OAuth rows long expired, history past its retention
   const purgeAll = async () => {
     await purgeExpired(database.db);
     await purgeExpiredOAuth(database.db);
     await purgeAuditEvents(database.db, config.auditRetentionDays);
+    // files a crash left behind with no row naming them (an hour old at least)
+    const swept = await sweepOrphanFiles(database.db, config.dataDir);
+    const n = swept.logos + swept.documents + swept.passports;
+    if (n) console.log(`Removed ${n} uploaded file${n === 1 ? '' : 's'} that no record names.`);
   };
   await purgeAll();
   const purge = setInterval(() => purgeAll().catch(() => undefined), 3_600_000);

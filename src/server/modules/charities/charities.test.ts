@@ -150,6 +150,14 @@ describe('logos', () => {
     expect(files.filter((f) => f.endsWith('.jpg'))).toHaveLength(1);
   });
 
+  it('leaves one file for one logo when uploads to a charity arrive at once (bench/crash.ts found orphans)', async () => {
+    const c = await create('Busy Charity');
+    const before = readdirSync(logosDir()).length;
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => uploadLogo(c.id, i % 2 ? png : jpeg, i % 2 ? 'a.png' : 'a.jpg', i % 2 ? 'image/png' : 'image/jpeg')));
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(readdirSync(logosDir())).toHaveLength(before + 1);
+  });
+
   it('stores the file under a name of its own making, not the uploader’s', async () => {
     const c = await create('Named Charity');
     await uploadLogo(c.id, png, '../../etc/evil.png');

@@ -119,12 +119,16 @@ export class CharityService {
     if (!kind) throw validationError({ charity_logo: ['The charity logo must be a JPG or PNG image.'] });
     const file = storeFile(this.dataDir, 'logos', bytes, kind.ext);
     try {
-      const updated = await this.db.transaction(async (tx) => {
+      const { updated, replaced } = await this.db.transaction(async (tx) => {
+        // the logo being replaced is read under the row's lock: of two uploads at once, each
+        // replaces the one before it, and no file is left that no row names
+        const [current] = await tx.select({ logoFile: charities.logoFile }).from(charities).where(eq(charities.id, id)).for('update');
+        if (!current) throw notFound('Charity not found.');
         const [u] = await tx.update(charities).set({ logoFile: file, updatedAt: new Date() }).where(eq(charities.id, id)).returning();
         await audit(tx, { action: 'charity.logo_uploaded', subject: { type: 'charity', id }, summary: `uploaded a logo for the charity ${row.name}`, details: { bytes: bytes.length, type: kind.mime } });
-        return u;
+        return { updated: u, replaced: current.logoFile };
       });
-      this.removeFile(row.logoFile);
+      this.removeFile(replaced);
       return toCharity(updated!);
     } catch (error) {
       this.removeFile(file);
@@ -134,12 +138,13 @@ export class CharityService {
 
   async removeLogo(id: number): Promise<Charity> {
     const row = await this.row(id);
-    const updated = await this.db.transaction(async (tx) => {
+    const { updated, removed } = await this.db.transaction(async (tx) => {
+      const [current] = await tx.select({ logoFile: charities.logoFile }).from(charities).where(eq(charities.id, id)).for('update');
       const [u] = await tx.update(charities).set({ logoFile: null, updatedAt: new Date() }).where(eq(charities.id, id)).returning();
       await audit(tx, { action: 'charity.logo_removed', subject: { type: 'charity', id }, summary: `removed the logo of the charity ${row.name}` });
-      return u;
+      return { updated: u, removed: current?.logoFile ?? null };
     });
-    this.removeFile(row.logoFile);
+    this.removeFile(removed);
     return toCharity(updated!);
   }
 
