@@ -101,7 +101,7 @@ export function lockDataDir(dir: string): () => void {
       if ((error as { code?: string }).code !== 'EEXIST') throw error;
       const holder = Number(readFileSync(file, 'utf8').trim());
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isRunning(holder)) {
-        throw new Error(`The embedded database in ${dir} is in use by process ${holder}. Stop that process first, or use a PostgreSQL server (DATABASE_URL) to run several.`);
+        throw new Error(`The embedded database in ${dir} is in use by process ${holder}. Stop that process first, or use a PostgreSQL server (DATABASE_URL) to run several.`, { cause: error });
       }
       unlinkSync(file);
     }

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../server/config.ts';
-import { ensureAdministrator } from '../../server/modules/auth/service.ts';
-import { createDb } from '../client.ts';
-import { seedAuditEvents } from './audit-events.ts';
-import { seedDemo } from './demo.ts';
-import { seedScale } from './scale.ts';
+import { loadConfig } from '../config.ts';
+import { ensureAdministrator } from '../modules/auth/service.ts';
+import { createDb } from '../../db/client.ts';
+import { seedAuditEvents } from '../../db/seed/audit-events.ts';
+import { seedDemo } from '../../db/seed/demo.ts';
+import { seedScale } from '../../db/seed/scale.ts';
 
 /**
  * npm run db:seed                           load the demo office into an empty database
