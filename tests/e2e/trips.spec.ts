@@ -106,6 +106,13 @@ test.describe('trips', () => {
     await page.getByRole('button', { name: 'Yes, Delete the Field' }).click();
     await expect(page.locator('tr').filter({ hasText: 'Walking boots size' })).toHaveCount(0);
 
+    // the trip's history: its own changes and its add-ons', questions' and documents'
+    const history = page.getByRole('region', { name: 'History' });
+    await history.getByRole('button', { name: 'Refresh' }).click();
+    await expect(history.getByTestId('history-entry').filter({ hasText: /deleted the custom field Walking boots size/ })).toHaveCount(1);
+    await expect(history.getByTestId('history-entry').filter({ hasText: /uploaded|route-map\.pdf/ }).first()).toBeVisible();
+    await expect(history.getByTestId('history-entry').filter({ hasText: /added the trip/ })).toHaveCount(1);
+
     // book it from the list
     await page.getByRole('link', { name: 'Back to Trips' }).click();
     await page.getByLabel('Search').fill('Lake District');
