@@ -22,7 +22,9 @@ export const auditEventSchema = z.object({
   details: z.record(z.string(), z.unknown()).nullable(),
 });
 export type AuditEventReply = z.infer<typeof auditEventSchema>;
-export const auditPageSchema = paged(auditEventSchema);
+/** A page of events; above 10,000 matches the total is the database's estimate (as the booking list's). */
+export const auditPageSchema = paged(auditEventSchema).extend({ total_is_estimate: z.boolean() });
+export type AuditPage = z.infer<typeof auditPageSchema>;
 
 const isoDay = (label: string) =>
   z

@@ -10,7 +10,7 @@ import { queryRows, type Db } from '../client.ts';
 const KINDS: Array<{ action: string; subject: string; scope: 'booking' | 'trip' | 'office'; weight: number }> = [
   { action: 'booking.updated', subject: 'booking', scope: 'booking', weight: 170 },
   { action: 'booking.status_changed', subject: 'booking', scope: 'booking', weight: 60 },
-  { action: 'booking.created', subject: 'booking', scope: 'booking', weight: 45 },
+  { action: 'booking.created', subject: 'booking', scope: 'booking', weight: 46 },
   { action: 'booking.sensitive_viewed', subject: 'booking', scope: 'booking', weight: 60 },
   { action: 'transaction.recorded', subject: 'transaction', scope: 'booking', weight: 95 },
   { action: 'transaction.struck_out', subject: 'transaction', scope: 'booking', weight: 4 },

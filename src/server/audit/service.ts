@@ -1,13 +1,13 @@
 import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { and, count, desc, eq, gte, ilike, inArray, like, lt, or, sql, type SQL } from 'drizzle-orm';
-import { AUDIT_PER_PAGE, type AuditEventReply, type AuditQuery, type SentEmail } from '../../contract/audit.ts';
-import type { Paged } from '../../contract/common.ts';
-import type { Db } from '../../db/client.ts';
+import { and, count, desc, eq, gte, ilike, inArray, like, lt, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { AUDIT_PER_PAGE, type AuditEventReply, type AuditPage, type AuditQuery, type SentEmail } from '../../contract/audit.ts';
+import { queryRows, type Db } from '../../db/client.ts';
 import { auditEvents, bookings, trips, users } from '../../db/schema/index.ts';
 import { escapeLike } from '../sql.ts';
 import { notFound } from '../errors.ts';
 import { escapeCell } from '../modules/bookings/export.ts';
+import { EXACT_COUNT_BELOW, roundEstimate } from '../modules/bookings/list.ts';
 import { audit } from './audit.ts';
 
 type Row = typeof auditEvents.$inferSelect;
@@ -46,21 +46,72 @@ function toSentEmail(row: Row): SentEmail {
   };
 }
 
+/**
+ * An exact count stops here: when the planner's estimate was far too low (filters that go
+ * together more often than it assumes), counting millions of rows would cost what the estimate
+ * was meant to save. Reaching it, the total given is what was counted.
+ */
+const COUNT_AT_MOST = 10 * EXACT_COUNT_BELOW;
+
+type Plan = { Plan: { 'Plan Rows': number } };
+
+/** The planner's estimate of how many rows a query returns (EXPLAIN, nothing is run). */
+async function estimateRows(db: Db, query: SQLWrapper): Promise<number> {
+  const [row] = await queryRows<Record<string, unknown>>(db, sql`explain (format json) ${query}`);
+  const raw = row ? Object.values(row)[0] : undefined;
+  const plans = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Plan[] | undefined;
+  return Math.max(0, Math.round(plans?.[0]?.Plan['Plan Rows'] ?? 0));
+}
+
+const newestFirst = [desc(auditEvents.at), desc(auditEvents.id)];
+
 /** Reads of the history: newest first, a page at a time. */
 export class AuditService {
   constructor(private readonly db: Db) {}
 
-  private async page(where: SQL | undefined, page: number, perPage = AUDIT_PER_PAGE): Promise<Paged<AuditEventReply>> {
-    const [total] = await this.db.select({ n: count() }).from(auditEvents).where(where);
-    const n = Number(total?.n ?? 0);
-    const rows = await this.db
-      .select()
+  /**
+   * A page of the events that match, and how many match. Counting every match of a large
+   * history (5,000,000 events: half a second and more) is what made every page slow, so the
+   * total is worked out as the booking list does (modules/bookings/list.ts): the page is read
+   * with one event more, and on the last page the total is known without counting; otherwise
+   * the planner's estimate is given when it is 10,000 or more (two significant figures, never
+   * fewer than the pages read show), and below that the matches are counted. A booking's and a
+   * trip's history are always counted (up to COUNT_AT_MOST): each has an index of its own that
+   * the count reads alone, and the estimate of "this trip, no booking" is several times too high.
+   */
+  private async page(where: SQL | undefined, page: number, perPage = AUDIT_PER_PAGE, countAlways = false): Promise<AuditPage> {
+    const offset = (page - 1) * perPage;
+    // the page's ids first, from an index alone where the filters allow (a deep page walks
+    // 50,000 index entries, not 50,000 rows), then the page's rows by primary key
+    const ids = this.db
+      .select({ id: auditEvents.id })
       .from(auditEvents)
       .where(where)
-      .orderBy(desc(auditEvents.at), desc(auditEvents.id))
-      .limit(perPage)
-      .offset((page - 1) * perPage);
-    const from = rows.length ? (page - 1) * perPage + 1 : null;
+      .orderBy(...newestFirst)
+      .limit(perPage + 1)
+      .offset(offset);
+    const found = await this.db.select().from(auditEvents).where(inArray(auditEvents.id, ids)).orderBy(...newestFirst);
+    const rows = found.slice(0, perPage);
+
+    let n: number;
+    let estimated = false;
+    if (found.length <= perPage && (found.length > 0 || offset === 0)) {
+      // the last page: the total is known without counting
+      n = offset + found.length;
+    } else {
+      const estimate = countAlways ? 0 : await estimateRows(this.db, this.db.select({ one: sql`1` }).from(auditEvents).where(where));
+      if (estimate < EXACT_COUNT_BELOW) {
+        const capped = this.db.select({ one: sql`1` }).from(auditEvents).where(where).limit(COUNT_AT_MOST).as('m');
+        const [total] = await this.db.select({ n: count() }).from(capped);
+        n = Number(total?.n ?? 0);
+      } else {
+        n = roundEstimate(estimate);
+        estimated = true;
+      }
+      // never fewer than the page read shows to be there
+      if (found.length > perPage) n = Math.max(n, offset + perPage + 1);
+    }
+    const from = rows.length ? offset + 1 : null;
     return {
       data: rows.map(toAuditEvent),
       total: n,
@@ -69,20 +120,21 @@ export class AuditService {
       per_page: perPage,
       current_page: page,
       last_page: Math.max(1, Math.ceil(n / perPage)),
+      total_is_estimate: estimated,
     };
   }
 
-  async forBooking(bookingId: number, page: number): Promise<Paged<AuditEventReply>> {
+  async forBooking(bookingId: number, page: number): Promise<AuditPage> {
     const [b] = await this.db.select({ id: bookings.id }).from(bookings).where(eq(bookings.id, bookingId));
     if (!b) throw notFound('Booking not found.');
-    return this.page(eq(auditEvents.bookingId, bookingId), page);
+    return this.page(eq(auditEvents.bookingId, bookingId), page, AUDIT_PER_PAGE, true);
   }
 
   /** The trip's own history and its add-ons', custom fields' and documents' (bookings have theirs). */
-  async forTrip(tripId: number, page: number): Promise<Paged<AuditEventReply>> {
+  async forTrip(tripId: number, page: number): Promise<AuditPage> {
     const [t] = await this.db.select({ id: trips.id }).from(trips).where(eq(trips.id, tripId));
     if (!t) throw notFound('Trip not found.');
-    return this.page(and(eq(auditEvents.tripId, tripId), sql`${auditEvents.bookingId} is null`), page);
+    return this.page(and(eq(auditEvents.tripId, tripId), sql`${auditEvents.bookingId} is null`), page, AUDIT_PER_PAGE, true);
   }
 
   /** Every email sent (or refused) about a booking, newest first, with its full text. */
@@ -108,12 +160,20 @@ export class AuditService {
     return toSentEmail(row);
   }
 
-  async search(q: AuditQuery, perPage = AUDIT_PER_PAGE): Promise<Paged<AuditEventReply>> {
+  async search(q: AuditQuery, perPage = AUDIT_PER_PAGE): Promise<AuditPage> {
     let bookingId: number | undefined;
     if (q.booking_ref) {
-      const [b] = await this.db.select({ id: bookings.id }).from(bookings).where(sql`upper(${bookings.ref}) = upper(${q.booking_ref})`);
+      // the reference in any case. upper(ref) = upper(…) read every booking; references are
+      // made in capitals, so the unique index finds one as typed in capitals, and only a
+      // reference not found so is looked for case-blind (ILIKE without wildcards, on the trigram index)
+      const [b] = await queryRows<{ id: number }>(
+        this.db,
+        sql`(select ${bookings.id} from ${bookings} where ${bookings.ref} = upper(${q.booking_ref}))
+          union all (select ${bookings.id} from ${bookings} where ${bookings.ref} ilike ${escapeLike(q.booking_ref)} limit 1)
+          limit 1`,
+      );
       // an unknown reference has no history: an empty page, not an error
-      bookingId = b?.id ?? -1;
+      bookingId = b ? Number(b.id) : -1;
     }
     let actorIds: number[] | undefined;
     if (q.actor) {
@@ -167,7 +227,7 @@ export function auditSpreadsheet(db: Db, q: AuditQuery): Readable {
     for (let page = 1; rows.length < AUDIT_EXPORT_MAX_ROWS; page++) {
       const batch = await service.search({ ...q, page }, 500);
       rows.push(...batch.data);
-      if (page >= batch.last_page) break;
+      if (batch.data.length < 500 || page >= batch.last_page) break;
     }
     const kept = rows.slice(0, AUDIT_EXPORT_MAX_ROWS);
     // reading the history in bulk is itself history

@@ -1,8 +1,7 @@
 import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { AuditEventReply } from '../../contract/audit.ts';
-import type { Paged } from '../../contract/common.ts';
+import type { AuditEventReply, AuditPage } from '../../contract/audit.ts';
 import { api } from '../lib/api.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { Pagination } from './pagination.tsx';
@@ -66,7 +65,7 @@ export function HistoryPanel({ url, queryKey, title = 'History' }: { url: string
   const [page, setPage] = useState(1);
   const history = useQuery({
     queryKey: [...queryKey, 'history', page],
-    queryFn: () => api<Paged<AuditEventReply>>(url, { query: { page } }),
+    queryFn: () => api<AuditPage>(url, { query: { page } }),
     placeholderData: keepPreviousData,
   });
   const headingId = `history-heading-${url.replace(/\W+/g, '-')}`;
@@ -95,7 +94,7 @@ export function HistoryPanel({ url, queryKey, title = 'History' }: { url: string
               <HistoryEntry key={e.id} event={e} />
             ))}
           </Stack>
-          <Pagination page={page} lastPage={history.data.last_page} onChange={setPage} from={history.data.from} to={history.data.to} total={history.data.total} noun="events" />
+          <Pagination page={page} lastPage={history.data.last_page} onChange={setPage} from={history.data.from} to={history.data.to} total={history.data.total} totalIsEstimate={history.data.total_is_estimate} noun="events" />
         </>
       )}
     </Paper>

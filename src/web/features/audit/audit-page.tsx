@@ -2,8 +2,7 @@ import { Anchor, Button, Grid, Group, NativeSelect, Paper, Stack, Text, TextInpu
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { AUDIT_SOURCES, type AuditEventReply } from '../../../contract/audit.ts';
-import type { Paged } from '../../../contract/common.ts';
+import { AUDIT_SOURCES, type AuditEventReply, type AuditPage } from '../../../contract/audit.ts';
 import { path } from '../../../contract/paths.ts';
 import { DateField } from '../../components/date-field.tsx';
 import { ChangesTable } from '../../components/history-panel.tsx';
@@ -27,7 +26,7 @@ export default function AuditPage() {
   }
   const events = useQuery({
     queryKey: ['audit', query],
-    queryFn: () => api<Paged<AuditEventReply>>('/api/audit', { query }),
+    queryFn: () => api<AuditPage>('/api/audit', { query }),
     placeholderData: keepPreviousData,
   });
   const [draft, setDraft] = useState<Record<Filter, string>>(() => Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<Filter, string>);
@@ -134,6 +133,7 @@ export default function AuditPage() {
         page={page}
         onPage={goTo}
         noun="events"
+        totalIsEstimate={events.data?.total_is_estimate}
         tableProps={{ verticalSpacing: 'xs', highlightOnHover: false }}
       />
     </Stack>
