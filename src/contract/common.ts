@@ -31,17 +31,18 @@ export const MAX_ID = INT_LIMITS.int4.max;
 
 /**
  * A whole number for a column of that type, sent as a number or as text (a query, a form):
- * anything that is not a whole number within the type's range gets `error`. Callers narrow it
- * further (`.min(1, …)`, `.max(5, …)`) with messages of their own.
+ * anything that is not a whole number within the type's range gets `error` (`missing` when
+ * it is no number at all). Callers narrow it further (`.min(1, …)`, `.max(5, …)`) with messages
+ * of their own.
  */
-export const intFor = (column: IntColumn, error: string) =>
+export const intFor = (column: IntColumn, error: string, missing = error) =>
   z.coerce
-    .number({ error })
+    .number({ error: missing })
     .int({ error })
     .min(INT_LIMITS[column].min, { error })
     .max(INT_LIMITS[column].max, { error });
 /** smallint columns: countries, levels, roles, charity types */
-export const int2 = (error: string) => intFor('int2', error);
+export const int2 = (error: string, missing = error) => intFor('int2', error, missing);
 /** integer columns: most ids, usage limits, page numbers */
 export const int4 = (error: string) => intFor('int4', error);
 /** bigint columns */

@@ -48,7 +48,7 @@ const name = z
   .min(1, { error: 'The name field is required.' })
   .max(255, { error: 'The name must not be longer than 255 characters.' });
 // countries.id is a smallint: a number beyond it is a country that cannot exist
-const countryId = int2('The selected country is invalid.').positive({ error: 'The country field is required.' });
+const countryId = int2('The selected country is invalid.', 'The country field is required.').positive({ error: 'The country field is required.' });
 const type = z.enum(TRIP_TYPES, { error: 'The selected type is invalid.' });
 const level = int2('The selected level is invalid.')
   .min(1, { error: 'The selected level is invalid.' })

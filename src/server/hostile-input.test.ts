@@ -86,6 +86,9 @@ describe('numbers beyond their column', () => {
     const res = await admin.post('/api/trips', { name: 'Overflow', departure: '01/06/2030', return: '10/06/2030', country_id: 987654321, type: 'open', level: 2 });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.country_id).toEqual(['The selected country is invalid.']);
+    // no country at all is still "required", as before the bound
+    const missing = await admin.post('/api/trips', { name: 'No country', departure: '01/06/2030', return: '10/06/2030', type: 'open', level: 2 });
+    expect(missing.json().errors.country_id).toEqual(['The country field is required.']);
   });
 
   it.each([
