@@ -12,11 +12,13 @@ export default defineConfig({
     // budget: the first route ships at most 200 KB of gzipped JS (DESIGN.md)
     chunkSizeWarningLimit: 700,
     rolldownOptions: {
+      // a contract schema is a value built by zod's calls: one no screen uses is dropped with its
+      // zod, so a screen that takes only a constant from a contract module does not load zod
+      treeshake: { manualPureFunctions: ['z'] },
       output: {
         codeSplitting: {
           groups: [
-            // popovers, menus and searchable selects: only the screens that use them pay for them
-            { name: 'floating-ui', test: /node_modules[\\/]@floating-ui/ },
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 10 },
           ],
         },
       },

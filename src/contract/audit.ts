@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { int4, pageParam, paged, recordId } from './common.ts';
+import { AUDIT_SOURCES, AUDIT_ACTOR_TYPES } from './constants.ts';
+export { AUDIT_PER_PAGE, AUDIT_SOURCES, AUDIT_ACTOR_TYPES } from './constants.ts';
 
-export const AUDIT_PER_PAGE = 25;
-export const AUDIT_SOURCES = ['web', 'api', 'system'] as const;
-export const AUDIT_ACTOR_TYPES = ['user', 'personal_token', 'oauth_client', 'system', 'anonymous'] as const;
+
 
 /** One event of the history, as the API gives it. */
 export const auditEventSchema = z.object({

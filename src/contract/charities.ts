@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { int2 } from './common.ts';
+import { DEFAULT_CHARITY_TYPE } from './constants.ts';
+export { CHARITY_TYPE_IDS, DEFAULT_CHARITY_TYPE } from './constants.ts';
 
-export const CHARITY_TYPE_IDS = [1, 2, 3, 4, 5, 6, 7, 8] as const;
-/** Spec §9: a new charity is a Hospice unless told otherwise. */
-export const DEFAULT_CHARITY_TYPE = 5;
+
 
 const name = z
   .string({ error: 'The name field is required.' })

@@ -16,3 +16,29 @@ export const CHARITY_TYPES: Record<number, string> = {
   7: 'Community Charity',
   8: 'Other',
 };
+
+// ---- users ----
+
+/** Spec §9: a new user is an End User unless told otherwise. */
+export const DEFAULT_ROLE = 3;
+export const USERS_PER_PAGE = 25;
+export const MIN_PASSWORD_LENGTH = 12;
+export const userCreatedMessage = (password: string) => `User created. The password for the account is: ${password}`;
+
+// ---- booking notes ----
+
+export const NOTES_EMPTY_TEXT = 'There are no notes for this booking.';
+/** Longest note, in characters of HTML as the editor sends it. */
+export const NOTE_MAX_LENGTH = 50_000;
+
+// ---- history ----
+
+export const AUDIT_PER_PAGE = 25;
+export const AUDIT_SOURCES = ['web', 'api', 'system'] as const;
+export const AUDIT_ACTOR_TYPES = ['user', 'personal_token', 'oauth_client', 'system', 'anonymous'] as const;
+
+// ---- charities ----
+
+export const CHARITY_TYPE_IDS = [1, 2, 3, 4, 5, 6, 7, 8] as const;
+/** Spec §9: a new charity is a Hospice unless told otherwise. */
+export const DEFAULT_CHARITY_TYPE = 5;

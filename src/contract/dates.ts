@@ -1,4 +1,3 @@
-import { z } from 'zod';
 
 /** A real calendar date from dd/mm/yyyy, or null; 31/02/2026 is not a date. */
 export function parseDdMmYyyy(value: string): string | null {
@@ -19,24 +18,7 @@ export function toDdMmYyyy(iso: string | null | undefined): string {
   return `${d}/${m}/${y}`;
 }
 
-/**
- * Spec §5: a date typed as dd/mm/yyyy, accepted only when exactly 10 characters long and a
- * real date; blank means none. Parses to yyyy-mm-dd.
- */
-export const optionalDdMmYyyy = (label: string) =>
-  z
-    .string({ error: `The ${label} must be a date in the format dd/mm/yyyy.` })
-    .nullish()
-    .transform((v, ctx) => {
-      const value = (v ?? '').trim();
-      if (value === '') return null;
-      const iso = parseDdMmYyyy(value);
-      if (!iso) {
-        ctx.addIssue({ code: 'custom', message: `The ${label} must be a real date in the format dd/mm/yyyy.` });
-        return z.NEVER;
-      }
-      return iso;
-    });
+
 
 /** yyyy-mm-dd of now in the operator's time zone: invoices are raised, due and paid on UK days. */
 export function ukToday(now = new Date()): string {

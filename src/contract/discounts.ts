@@ -1,7 +1,26 @@
 import { z } from 'zod';
-import { optionalDdMmYyyy } from './dates.ts';
+import { parseDdMmYyyy } from './dates.ts';
 import { poundsToPence } from './money.ts';
 import { int4 } from './common.ts';
+
+/**
+ * Spec §5: a date typed as dd/mm/yyyy, accepted only when exactly 10 characters long and a
+ * real date; blank means none. Parses to yyyy-mm-dd.
+ */
+export const optionalDdMmYyyy = (label: string) =>
+  z
+    .string({ error: `The ${label} must be a date in the format dd/mm/yyyy.` })
+    .nullish()
+    .transform((v, ctx) => {
+      const value = (v ?? '').trim();
+      if (value === '') return null;
+      const iso = parseDdMmYyyy(value);
+      if (!iso) {
+        ctx.addIssue({ code: 'custom', message: `The ${label} must be a real date in the format dd/mm/yyyy.` });
+        return z.NEVER;
+      }
+      return iso;
+    });
 
 export const DISCOUNT_INVOICE_TYPES = ['any', 'deposit', 'balance', 'other'] as const;
 export type DiscountInvoiceType = (typeof DISCOUNT_INVOICE_TYPES)[number];

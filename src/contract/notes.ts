@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { recordId } from './common.ts';
+import { NOTE_MAX_LENGTH } from './constants.ts';
+export { NOTES_EMPTY_TEXT, NOTE_MAX_LENGTH } from './constants.ts';
 
 // ---- booking notes (spec §2 Notes panel, §3 Booking note, §7 Booking notes) ----
 
-export const NOTES_EMPTY_TEXT = 'There are no notes for this booking.';
-/** Longest note, in characters of HTML as the editor sends it. */
-export const NOTE_MAX_LENGTH = 50_000;
+
 
 const noteText = z
   .string({ error: 'The note field is required.' })

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { int2, pageParam, recordId } from './common.ts';
+import { MIN_PASSWORD_LENGTH } from './constants.ts';
+export { DEFAULT_ROLE, USERS_PER_PAGE, MIN_PASSWORD_LENGTH, userCreatedMessage } from './constants.ts';
 
-/** Spec §9: a new user is an End User unless told otherwise. */
-export const DEFAULT_ROLE = 3;
-export const USERS_PER_PAGE = 25;
-export const MIN_PASSWORD_LENGTH = 12;
+
 
 const required = (label: string) =>
   z
@@ -83,4 +82,4 @@ export const createdUserSchema = userSchema.extend({
 });
 export type CreatedUser = z.infer<typeof createdUserSchema>;
 
-export const userCreatedMessage = (password: string) => `User created. The password for the account is: ${password}`;
+

@@ -1,9 +1,10 @@
 import { Button, Checkbox, Grid, Group, Modal, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { lazyZodResolver } from '../lib/lazy-resolver.ts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { BOOKING_TITLES, type CreatedBooking, createBookingSchema } from '../../contract/bookings.ts';
+import type { createBookingSchema, CreatedBooking } from '../../contract/bookings.ts';
+import { BOOKING_TITLES } from '../../contract/booking-constants.ts';
 import { api } from '../lib/api.ts';
 import { ErrorList } from './error-list.tsx';
 
@@ -33,7 +34,7 @@ export function CreateBookingDialog({ trip, onClose, onCreated }: Props) {
 function BookingForm({ trip, onClose, onCreated }: { trip: { id: number; name: string }; onClose: () => void; onCreated: (b: CreatedBooking) => void }) {
   const [failure, setFailure] = useState<unknown>(null);
   const form = useForm<Values, unknown, z.output<typeof createBookingSchema>>({
-    resolver: zodResolver(createBookingSchema) as never,
+    resolver: lazyZodResolver(() => import('../../contract/bookings.ts').then((m) => m.createBookingSchema)) as never,
     defaultValues: { trip_id: trip.id, title: '', first_name: '', last_name: '', preferred_name: '', email: '', mobile: '', as_on_passport: false, terms_accepted: false },
   });
   const errors = form.formState.errors;

@@ -1,11 +1,9 @@
-import { Center, Loader, VisuallyHidden } from '@mantine/core';
-
-/** A loading indicator that screen readers announce. */
+/** A loading indicator that screen readers announce (plain markup: it is part of the shell). */
 export function PageLoader() {
   return (
-    <Center py="xl" role="status">
-      <Loader />
-      <VisuallyHidden>Loading…</VisuallyHidden>
-    </Center>
+    <div className="page-loader" role="status">
+      <span aria-hidden="true" />
+      <span className="visually-hidden-label">Loading…</span>
+    </div>
   );
 }

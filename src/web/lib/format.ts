@@ -1,5 +1,5 @@
 import dayjs from 'dayjs';
-import { formatPounds } from '../../contract/money.ts';
+import { formatPounds } from '../../contract/pounds.ts';
 import advancedFormat from 'dayjs/plugin/advancedFormat';
 
 dayjs.extend(advancedFormat);

@@ -2,7 +2,8 @@ import { Anchor, Button, Grid, Group, NativeSelect, Paper, Stack, Text, TextInpu
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { AUDIT_SOURCES, type AuditEventReply, type AuditPage } from '../../../contract/audit.ts';
+import type { AuditEventReply, AuditPage } from '../../../contract/audit.ts';
+import { AUDIT_SOURCES } from '../../../contract/constants.ts';
 import { path } from '../../../contract/paths.ts';
 import { DateField } from '../../components/date-field.tsx';
 import { ChangesTable } from '../../components/history-panel.tsx';

@@ -1,9 +1,9 @@
 import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
-import { loginSchema, type LoginInput } from '../../../contract/auth.ts';
+import type { LoginInput } from '../../../contract/auth.ts';
 import { safeNextPath } from '../../../contract/paths.ts';
 import { ApiError, api } from '../../lib/api.ts';
 import { FlashMessages } from '../../components/flash-messages.tsx';
@@ -12,7 +12,7 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const next = params.get('next') ?? '/';
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
+  const form = useForm<LoginInput>({ resolver: lazyZodResolver(() => import('../../../contract/auth.ts').then((m) => m.loginSchema)), defaultValues: { email: '', password: '' } });
 
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);

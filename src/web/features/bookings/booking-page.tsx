@@ -1,11 +1,11 @@
 import { Alert, Anchor, Button, Checkbox, Grid, Group, Modal, NativeSelect, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
 import type { z } from 'zod';
-import { type BookingDetail, updateBookingSchema } from '../../../contract/bookings.ts';
+import type { updateBookingSchema, BookingDetail } from '../../../contract/bookings.ts';
 import { path } from '../../../contract/paths.ts';
 import NotFoundPage from '../../components/not-found-page.tsx';
 import { PageLoader } from '../../components/page-loader.tsx';
@@ -199,7 +199,7 @@ function EditBooking({ booking: b, onDone }: { booking: BookingDetail; onDone: (
   const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<Values, unknown, z.output<typeof updateBookingSchema>>({
-    resolver: zodResolver(updateBookingSchema) as never,
+    resolver: lazyZodResolver(() => import('../../../contract/bookings.ts').then((m) => m.updateBookingSchema)) as never,
     defaultValues: {
       status: b.status, title: b.title ?? '', first_name: b.first_name, last_name: b.last_name, preferred_name: b.preferred_name ?? '',
       email: b.email, mobile: b.mobile ?? '', address_1: b.address_1 ?? '', address_2: b.address_2 ?? '', address_3: b.address_3 ?? '',

@@ -1,6 +1,7 @@
 import { Button, Checkbox, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { type BookingListQuery, DEFAULT_EXPORT_COLUMNS, EXPORT_COLUMNS, EXPORT_PAGE_SIZE, type ExportColumn, PASSPORT_ZIP_DELAY_MS } from '../../../contract/bookings.ts';
+import type { BookingListQuery } from '../../../contract/bookings.ts';
+import { DEFAULT_EXPORT_COLUMNS, EXPORT_COLUMNS, EXPORT_PAGE_SIZE, type ExportColumn, PASSPORT_ZIP_DELAY_MS } from '../../../contract/booking-constants.ts';
 
 const KEY = 'tripdesk.exportColumns';
 

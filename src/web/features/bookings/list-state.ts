@@ -1,4 +1,5 @@
-import { BOOKING_LIST_DEFAULTS, type BookingListQuery } from '../../../contract/bookings.ts';
+import type { BookingListQuery } from '../../../contract/bookings.ts';
+import { BOOKING_LIST_DEFAULTS } from '../../../contract/booking-constants.ts';
 
 /** The search form's fields, as text (what the inputs hold). */
 export type BookingFilters = {

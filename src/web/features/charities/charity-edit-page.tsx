@@ -1,11 +1,11 @@
 import { Alert, Anchor, Button, FileButton, Group, Image, Input, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
-import { type Charity, updateCharitySchema } from '../../../contract/charities.ts';
+import type { updateCharitySchema, Charity } from '../../../contract/charities.ts';
 import { path } from '../../../contract/paths.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { PageLoader } from '../../components/page-loader.tsx';
@@ -48,7 +48,7 @@ function CharityForm({ charity }: { charity: Charity }) {
   const [busy, setBusy] = useState(false);
   const resetFile = useRef<() => void>(null);
   const form = useForm<FormValues, unknown, z.output<typeof updateCharitySchema>>({
-    resolver: zodResolver(updateCharitySchema),
+    resolver: lazyZodResolver(() => import('../../../contract/charities.ts').then((m) => m.updateCharitySchema)),
     defaultValues: { name: charity.name, charity_type_id: String(charity.charity_type_id), url: charity.url ?? '' },
   });
 

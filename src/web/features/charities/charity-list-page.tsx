@@ -1,10 +1,11 @@
 import { Alert, Anchor, Button, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
-import { type Charity, createCharitySchema, DEFAULT_CHARITY_TYPE } from '../../../contract/charities.ts';
+import type { createCharitySchema, Charity } from '../../../contract/charities.ts';
+import { DEFAULT_CHARITY_TYPE } from '../../../contract/constants.ts';
 import { path } from '../../../contract/paths.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { useFormMutation } from '../../lib/mutation.ts';
@@ -57,7 +58,7 @@ export default function CharityListPage() {
   const [adding, setAdding] = useState(false);
   const charities = useCharities(filter);
   const form = useForm<AddForm, unknown, z.output<typeof createCharitySchema>>({
-    resolver: zodResolver(createCharitySchema),
+    resolver: lazyZodResolver(() => import('../../../contract/charities.ts').then((m) => m.createCharitySchema)),
     defaultValues: emptyForm,
   });
 

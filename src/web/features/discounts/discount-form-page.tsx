@@ -1,12 +1,12 @@
 import { Alert, Anchor, Button, Grid, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
 import { toDdMmYyyy } from '../../../contract/dates.ts';
-import { type Discount, type DiscountInvoiceType, discountInputSchema, type TripSelectItem } from '../../../contract/discounts.ts';
+import type { Discount, DiscountInvoiceType, discountInputSchema, TripSelectItem } from '../../../contract/discounts.ts';
 import { path } from '../../../contract/paths.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { PageLoader } from '../../components/page-loader.tsx';
@@ -73,7 +73,7 @@ function DiscountForm({ discount, trips }: { discount: Discount | null; trips: T
   const [deleting, setDeleting] = useState(false);
   const [current, setCurrent] = useState(discount);
   const form = useForm<FormValues, unknown, z.output<typeof discountInputSchema>>({
-    resolver: zodResolver(discountInputSchema) as never,
+    resolver: lazyZodResolver(() => import('../../../contract/discounts.ts').then((m) => m.discountInputSchema)) as never,
     defaultValues: toForm(discount),
   });
   const errors = form.formState.errors;

@@ -1,7 +1,8 @@
 import { Alert, Button, Divider, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { INVOICE_TYPE_LABELS, type InvoiceDocument } from '../../../contract/invoices.ts';
+import type { InvoiceDocument } from '../../../contract/invoices.ts';
+import { INVOICE_TYPE_LABELS } from '../../../contract/invoice-constants.ts';
 import NotFoundPage from '../../components/not-found-page.tsx';
 import { PageLoader } from '../../components/page-loader.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';

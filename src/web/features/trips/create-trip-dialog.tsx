@@ -1,11 +1,12 @@
 import { Button, Grid, Group, Modal, NativeSelect, Select, Stack, TextInput } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { path } from '../../../contract/paths.ts';
-import { createTripSchema, TRIP_CREATE_FIXED, TRIP_DEFAULTS } from '../../../contract/trips.ts';
+import type { createTripSchema } from '../../../contract/trips.ts';
+import { TRIP_CREATE_FIXED, TRIP_DEFAULTS } from '../../../contract/trip-constants.ts';
 import { ErrorList } from '../../components/error-list.tsx';
 import { createTrip, useCountries } from './api/trips.ts';
 import { levelOptions, typeOptions } from './trip-options.ts';
@@ -17,7 +18,7 @@ export function CreateTripDialog({ opened, onClose }: { opened: boolean; onClose
   const navigate = useNavigate();
   const countries = useCountries();
   const [failure, setFailure] = useState<unknown>(null);
-  const form = useForm<Values, unknown, z.output<typeof createTripSchema>>({ resolver: zodResolver(createTripSchema) as never, defaultValues: empty });
+  const form = useForm<Values, unknown, z.output<typeof createTripSchema>>({ resolver: lazyZodResolver(() => import('../../../contract/trips.ts').then((m) => m.createTripSchema)) as never, defaultValues: empty });
   const errors = form.formState.errors;
 
   const submit = form.handleSubmit(async () => {

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Checkbox, Grid, Group, NativeSelect, Paper, Select, Stack, TextInput, Title } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -7,7 +7,7 @@ import { Link, useParams } from 'react-router';
 import type { z } from 'zod';
 import { toDdMmYyyy } from '../../../contract/dates.ts';
 import { path } from '../../../contract/paths.ts';
-import { type Trip, updateTripSchema } from '../../../contract/trips.ts';
+import type { updateTripSchema, Trip } from '../../../contract/trips.ts';
 import { PageLoader } from '../../components/page-loader.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { errorMessage, setFieldErrors } from '../../lib/errors.ts';
@@ -83,7 +83,7 @@ function TripForm({ trip }: { trip: Trip }) {
   const countries = useCountries();
   const [saved, setSaved] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<Values, unknown, z.output<typeof updateTripSchema>>({ resolver: zodResolver(updateTripSchema) as never, defaultValues: toValues(trip) });
+  const form = useForm<Values, unknown, z.output<typeof updateTripSchema>>({ resolver: lazyZodResolver(() => import('../../../contract/trips.ts').then((m) => m.updateTripSchema)) as never, defaultValues: toValues(trip) });
   const errors = form.formState.errors;
 
   const save = form.handleSubmit(async () => {

@@ -1,18 +1,23 @@
-import { Alert, Button, Group, Menu, NativeSelect, Stack, Switch, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, NativeSelect, Stack, Switch, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { path } from '../../../contract/paths.ts';
-import { TRIP_LEVELS, TRIP_SEARCH_DEBOUNCE_MS, TRIP_TYPE_LABELS, type Trip } from '../../../contract/trips.ts';
+import type { Trip } from '../../../contract/trips.ts';
+import { TRIP_LEVELS, TRIP_SEARCH_DEBOUNCE_MS, TRIP_TYPE_LABELS } from '../../../contract/trip-constants.ts';
+import { lazyDialog } from '../../components/lazy.tsx';
+import { LazyMenu } from '../../components/lazy-menu.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
-import { CreateBookingDialog } from '../../components/create-booking-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { showFlash } from '../../lib/flash.ts';
 import { formatShortDate } from '../../lib/format.ts';
 import { archiveTrip, deleteTrip, type TripFilter, tripKeys, useTrips } from './api/trips.ts';
-import { CreateTripDialog } from './create-trip-dialog.tsx';
+
+// the dialogs load when first opened (issue 16)
+const CreateTripDialog = lazyDialog(() => import('./create-trip-dialog.tsx').then((m) => m.CreateTripDialog), (p) => p.opened);
+const CreateBookingDialog = lazyDialog(() => import('../../components/create-booking-dialog.tsx').then((m) => m.CreateBookingDialog), (p) => p.trip !== null);
 
 const SORTS = [
   { value: 'date', label: 'Departure, soonest first' },
@@ -70,37 +75,45 @@ export default function TripListPage() {
       label: 'Actions',
       cell: (trip) => (
         <Group gap={6} wrap="nowrap">
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
+          <LazyMenu
+            menuProps={{ position: 'bottom-end', withinPortal: true }}
+            target={
               <Button size="xs" variant="default" aria-label={`Trip menu for ${trip.name}`}>
                 Trip
               </Button>
-            </Menu.Target>
-            <Menu.Dropdown>
-              {trip.editable && (
-                <Menu.Item component={Link} to={path('trip-edit', { id: trip.id })}>
-                  Edit Trip
-                </Menu.Item>
-              )}
-              {!trip.archived && <Menu.Item onClick={() => setPending({ kind: 'archive', trip })}>Archive</Menu.Item>}
-              <Menu.Item color="red" onClick={() => setPending({ kind: 'delete', trip })}>
-                Delete
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
-          <Menu position="bottom-end" withinPortal>
-            <Menu.Target>
+            }
+          >
+            {(M) => (
+              <>
+                {trip.editable && (
+                  <M.Item component={Link} to={path('trip-edit', { id: trip.id })}>
+                    Edit Trip
+                  </M.Item>
+                )}
+                {!trip.archived && <M.Item onClick={() => setPending({ kind: 'archive', trip })}>Archive</M.Item>}
+                <M.Item color="red" onClick={() => setPending({ kind: 'delete', trip })}>
+                  Delete
+                </M.Item>
+              </>
+            )}
+          </LazyMenu>
+          <LazyMenu
+            menuProps={{ position: 'bottom-end', withinPortal: true }}
+            target={
               <Button size="xs" variant="default" aria-label={`Bookings menu for ${trip.name}`}>
                 Bookings
               </Button>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item component={Link} to={`${path('booking-list')}?timing=all&trip_id=${trip.id}`}>
-                List
-              </Menu.Item>
-              {trip.status !== 'closed' && <Menu.Item onClick={() => setBooking(trip)}>New</Menu.Item>}
-            </Menu.Dropdown>
-          </Menu>
+            }
+          >
+            {(M) => (
+              <>
+                <M.Item component={Link} to={`${path('booking-list')}?timing=all&trip_id=${trip.id}`}>
+                  List
+                </M.Item>
+                {trip.status !== 'closed' && <M.Item onClick={() => setBooking(trip)}>New</M.Item>}
+              </>
+            )}
+          </LazyMenu>
         </Group>
       ),
     },

@@ -1,4 +1,4 @@
-import { TRIP_FUNDING, TRIP_FUNDING_LABELS, TRIP_LEVELS, TRIP_STATUSES, TRIP_TYPE_LABELS, TRIP_TYPES } from '../../../contract/trips.ts';
+import { TRIP_FUNDING, TRIP_FUNDING_LABELS, TRIP_LEVELS, TRIP_STATUSES, TRIP_TYPE_LABELS, TRIP_TYPES } from '../../../contract/trip-constants.ts';
 
 export const typeOptions = TRIP_TYPES.map((value) => ({ value, label: TRIP_TYPE_LABELS[value] }));
 export const levelOptions = Object.entries(TRIP_LEVELS).map(([value, label]) => ({ value, label: `${value} – ${label}` }));

@@ -1,7 +1,7 @@
 import { useDebouncedValue } from '@mantine/hooks';
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TRIP_SEARCH_DEBOUNCE_MS } from '../../../contract/trips.ts';
+import { TRIP_SEARCH_DEBOUNCE_MS } from '../../../contract/trip-constants.ts';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());

@@ -1,12 +1,13 @@
 import { Alert, Anchor, Button, Grid, Group, NativeSelect, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
 import { path } from '../../../contract/paths.ts';
-import { MIN_PASSWORD_LENGTH, updateUserSchema, type User } from '../../../contract/users.ts';
+import type { updateUserSchema, User } from '../../../contract/users.ts';
+import { MIN_PASSWORD_LENGTH } from '../../../contract/constants.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { PageLoader } from '../../components/page-loader.tsx';
 import { ApiError } from '../../lib/api.ts';
@@ -51,7 +52,7 @@ function UserForm({ user }: { user: User }) {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const form = useForm<FormValues, unknown, z.output<typeof updateUserSchema>>({
-    resolver: zodResolver(updateUserSchema) as never,
+    resolver: lazyZodResolver(() => import('../../../contract/users.ts').then((m) => m.updateUserSchema)) as never,
     defaultValues: {
       id: user.id,
       first_name: user.first_name,

@@ -1,12 +1,13 @@
 import { Alert, Anchor, Button, Grid, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import { path } from '../../../contract/paths.ts';
-import { createUserSchema, DEFAULT_ROLE, type User, userCreatedMessage } from '../../../contract/users.ts';
+import type { createUserSchema, User } from '../../../contract/users.ts';
+import { DEFAULT_ROLE, userCreatedMessage } from '../../../contract/constants.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { formatShortDate } from '../../lib/format.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
@@ -44,7 +45,7 @@ export default function UserListPage() {
   const [page, setPage] = useState(1);
   const users = useUsers(page, debounced);
   const form = useForm<AddForm, unknown, z.output<typeof createUserSchema>>({
-    resolver: zodResolver(createUserSchema) as never,
+    resolver: lazyZodResolver(() => import('../../../contract/users.ts').then((m) => m.createUserSchema)) as never,
     defaultValues: emptyForm,
   });
   const errors = form.formState.errors;

@@ -2,7 +2,8 @@ import { Alert, Button, Group, Paper, Stack, Table, Text, Title, Tooltip } from 
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import type { BookingDetail } from '../../../../contract/bookings.ts';
-import { INVOICE_TYPE_LABELS, type Invoice, REFUND_WARNING } from '../../../../contract/invoices.ts';
+import type { Invoice } from '../../../../contract/invoices.ts';
+import { INVOICE_TYPE_LABELS, REFUND_WARNING } from '../../../../contract/invoice-constants.ts';
 import { path } from '../../../../contract/paths.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ToneBadge, type Tone } from '../../../components/status-badge.tsx';

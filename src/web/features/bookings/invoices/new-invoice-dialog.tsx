@@ -2,9 +2,10 @@ import { ActionIcon, Alert, Button, Checkbox, Grid, Group, Modal, NativeSelect, 
 import { useState } from 'react';
 import { Controller, type Path, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import type { BookingDetail } from '../../../../contract/bookings.ts';
-import { type CreateInvoiceInput, createInvoiceSchema, INVOICE_TYPE_LABELS, INVOICE_TYPES, type Invoice, NO_ITEMS_MESSAGE } from '../../../../contract/invoices.ts';
+import { createInvoiceSchema, type CreateInvoiceInput, type Invoice } from '../../../../contract/invoices.ts';
+import { INVOICE_TYPE_LABELS, INVOICE_TYPES, NO_ITEMS_MESSAGE } from '../../../../contract/invoice-constants.ts';
 import { addDays, ukToday } from '../../../../contract/dates.ts';
-import { parsePounds } from '../../../../contract/money.ts';
+import { parsePounds } from '../../../../contract/pounds.ts';
 import { DateField } from '../../../components/date-field.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { errorMessage, setFieldErrors } from '../../../lib/errors.ts';

@@ -1,6 +1,7 @@
 import { Alert, Button, Modal, Table, Text } from '@mantine/core';
 import { useState } from 'react';
-import { type Invoice, PROCESSOR_LABELS, type Transaction } from '../../../../contract/invoices.ts';
+import type { Invoice, Transaction } from '../../../../contract/invoices.ts';
+import { PROCESSOR_LABELS } from '../../../../contract/invoice-constants.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { formatLongDate, formatMoney } from '../../../lib/format.ts';

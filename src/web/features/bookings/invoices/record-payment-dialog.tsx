@@ -1,8 +1,9 @@
 import { Alert, Button, Group, Modal, NativeSelect, SegmentedControl, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-import { type CreateTransactionInput, createTransactionSchema, type Invoice, PROCESSOR_LABELS, PROCESSORS, REFUND_WARNING } from '../../../../contract/invoices.ts';
+import type { CreateTransactionInput, Invoice } from '../../../../contract/invoices.ts';
+import { PROCESSOR_LABELS, PROCESSORS, REFUND_WARNING } from '../../../../contract/invoice-constants.ts';
 import { ukToday } from '../../../../contract/dates.ts';
 import { DateField } from '../../../components/date-field.tsx';
 import { errorMessage, setFieldErrors } from '../../../lib/errors.ts';
@@ -18,7 +19,7 @@ export function RecordPaymentDialog({ invoice, onClose, onDone, onFailed }: { in
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<Values>({
     // the raw values go to the server, which speaks pounds; the schema checks them here first
-    resolver: zodResolver(createTransactionSchema.omit({ booking_id: true, invoice_id: true, invoice_type: true, date: true }), undefined, { raw: true }) as never,
+    resolver: lazyZodResolver(() => import('../../../../contract/invoices.ts').then((m) => m.createTransactionSchema.omit({ booking_id: true, invoice_id: true, invoice_type: true, date: true })), { raw: true }) as never,
     // a paid invoice has nothing left to pay: what staff come to record is a refund
     defaultValues: { type: invoice.paid && invoice.payment_received > 0 ? 'refund' : 'payment', amount: '', processor: 'STRIPE', date: ukToday(), notes: '' },
   });

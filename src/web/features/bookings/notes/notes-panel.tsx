@@ -1,7 +1,8 @@
 import { Alert, Button, Group, Paper, Stack, Text, Title, Typography } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useRef, useState } from 'react';
-import { type Note, NOTES_EMPTY_TEXT } from '../../../../contract/notes.ts';
+import type { Note } from '../../../../contract/notes.ts';
+import { NOTES_EMPTY_TEXT } from '../../../../contract/constants.ts';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { formatLongDate } from '../../../lib/format.ts';
