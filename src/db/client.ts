@@ -20,6 +20,8 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** how other database users (the job queue) reach the same database */
+  connection: { pglite: PGlite } | { connectionString: string };
   migrate(): Promise<void>;
   close(): Promise<void>;
 };
@@ -49,6 +51,7 @@ export async function createDb(options: DbOptions): Promise<Database> {
     return {
       db,
       kind: 'postgres',
+      connection: { connectionString: options.databaseUrl },
       migrate: async () => migratePg(db as never, { migrationsFolder }),
       close: () => pool.end(),
     };
@@ -72,6 +75,7 @@ export async function createDb(options: DbOptions): Promise<Database> {
   return {
     db,
     kind: 'pglite',
+    connection: { pglite },
     migrate: async () => migratePglite(db as never, { migrationsFolder }),
     close: async () => {
       await pglite.close();

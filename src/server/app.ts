@@ -23,6 +23,8 @@ import { createMailer, type Mailer } from './mail.ts';
 import { oauthRoutes } from './modules/oauth/routes.ts';
 import { auditPlugin } from './audit/audit.ts';
 import { auditRoutes } from './audit/routes.ts';
+import type { JobQueue } from './jobs/queue.ts';
+import { jobRoutes } from './jobs/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin, storableTextPlugin } from './plugins/errors.ts';
@@ -35,6 +37,8 @@ export type AppDeps = {
   logger?: FastifyServerOptions['logger'];
   /** how email leaves; by default from the configuration (SMTP_URL, else .eml files) */
   mailer?: Mailer;
+  /** the job queue (main.ts starts it; API tests that need it pass one) */
+  jobs?: JobQueue;
 };
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -99,6 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(noteRoutes, { db });
   await app.register(auditRoutes, { db });
+  await app.register(jobRoutes, { db, jobs: deps.jobs });
   await app.register(oauthRoutes, { db, personalTokenDays: config.personalTokenDays });
 
   await app.register(webPlugin, { reloadTemplate: config.env === 'development' });

@@ -42,6 +42,8 @@ const envSchema = z
     // seven years: how long financial records are kept
     AUDIT_RETENTION_DAYS: positiveInt('a whole number of days').min(365, { error: 'must be at least 365 days' }).default(2555),
     SEED_DEMO: flag.optional(),
+    // 1: npm start also works the job queue; 0: a web-only server (run npm run worker beside it)
+    WORKERS: flag.default(true),
     LOGIN_RATE_LIMIT: positiveInt('a whole number of sign-in attempts').default(30),
     TRUST_PROXY: z.string().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -71,6 +73,8 @@ export type Config = {
   personalTokenDays: number;
   auditRetentionDays: number;
   seedDemo: boolean;
+  /** whether this server works the job queue (WORKERS) */
+  workers: boolean;
   /** sign-in attempts a minute from one address, whatever the account */
   loginRateLimit: number;
   trustProxy: boolean | string;
@@ -113,6 +117,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     personalTokenDays: env.PERSONAL_TOKEN_DAYS,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     seedDemo: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
+    workers: env.WORKERS,
     loginRateLimit: env.LOGIN_RATE_LIMIT,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL,

@@ -2,10 +2,8 @@ import { createDb } from '../db/client.ts';
 import { seedDemo } from '../db/seed/demo.ts';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { ensureAdministrator, purgeExpired } from './modules/auth/service.ts';
-import { purgeExpiredOAuth } from './modules/oauth/purge.ts';
-import { purgeAuditEvents } from './audit/retention.ts';
-import { sweepOrphanFiles } from './files-sweep.ts';
+import { ensureAdministrator } from './modules/auth/service.ts';
+import { startTripdeskJobs } from './jobs/index.ts';
 import path from 'node:path';
 
 async function main() {
@@ -38,23 +36,15 @@ async function main() {
     const seeded = await seedDemo(database.db, { dataDir: config.dataDir });
     if (seeded) console.log(`Loaded the demo office: ${seeded.bookings} bookings on ${seeded.trips} trips.`);
   }
-  // expired sessions, old sign-in failures, OAuth rows long expired, history past its retention
-  const purgeAll = async () => {
-    await purgeExpired(database.db);
-    await purgeExpiredOAuth(database.db);
-    await purgeAuditEvents(database.db, config.auditRetentionDays);
-    // files a crash left behind with no row naming them (an hour old at least)
-    const swept = await sweepOrphanFiles(database.db, config.dataDir);
-    const n = swept.logos + swept.documents + swept.passports;
-    if (n) console.log(`Removed ${n} uploaded file${n === 1 ? '' : 's'} that no record names.`);
-  };
-  await purgeAll();
-  const purge = setInterval(() => purgeAll().catch(() => undefined), 3_600_000);
-  purge.unref();
+  // the job queue: this server works it too unless WORKERS=0 (then `npm run worker` does)
+  const jobs = await startTripdeskJobs(database, config, config.workers);
+  // housekeeping once at start (one job, however many servers start together), then hourly
+  await jobs.send('housekeeping', {}, { singletonKey: 'startup', singletonSeconds: 300 });
 
   const app = await buildApp({
     config,
     db: database.db,
+    jobs,
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'],
@@ -71,7 +61,7 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   console.log(
-    `Tripdesk is ready at http://${shown}:${config.port} (Node ${process.version}, ${database.kind}, ${Date.now() - started} ms)`,
+    `Tripdesk is ready at http://${shown}:${config.port} (Node ${process.version}, ${database.kind}, ${config.workers ? 'with workers' : 'web only'}, ${Date.now() - started} ms)`,
   );
 
   let stopping = false;
@@ -79,9 +69,12 @@ async function main() {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
+    // no new requests; the requests in hand finish
     await app.close();
+    // the job in hand finishes (or, past the timeout, goes back to the queue for another worker)
+    await jobs.stop(15_000);
     await database.close();
     process.exit(0);
   };

@@ -10,6 +10,7 @@ import { queryRows, type Database } from '../../src/db/client.ts';
 import { insertAddon, insertTrip } from '../../src/db/factories/trips.ts';
 import { insertUser } from '../../src/db/factories/users.ts';
 import { buildApp } from '../../src/server/app.ts';
+import { startJobQueue, type JobQueue } from '../../src/server/jobs/queue.ts';
 import { DATA_EXCEPTION_LOG } from '../../src/server/plugins/errors.ts';
 import { createTestDatabase, PASSWORD, TestClient, testConfig } from '../support/test-app.ts';
 import { arbitraryFor, defaultHints, hostileValue, type Hints, type JsonSchema } from './arbitraries.ts';
@@ -37,6 +38,7 @@ type Req = { method: string; url: string; headers: Record<string, string>; paylo
 type Failure = { route: string; auth: Auth; why: string; request: Req; status: number; body: string };
 
 let database: Database;
+let jobs: JobQueue | undefined;
 let app: FastifyInstance;
 let dataDir: string;
 const logLines: string[] = [];
@@ -396,7 +398,9 @@ beforeAll(async () => {
       done();
     },
   });
-  app = await buildApp({ config: testConfig(dataDir, { logLevel: 'warn' }), db: database.db, logger: { level: 'warn', stream } });
+  // the job queue (sending only) for the Administrators' job routes
+  jobs = await startJobQueue({ database, work: false, queues: [] });
+  app = await buildApp({ config: testConfig(dataDir, { logLevel: 'warn' }), db: database.db, jobs, logger: { level: 'warn', stream } });
   await app.ready();
   await signInAdmin();
   await buildOffice();
@@ -408,6 +412,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
+  await jobs?.stop(1000);
   await database?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });

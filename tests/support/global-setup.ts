@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { createDb, pgliteExtensions } from '../../src/db/client.ts';
+import { startJobQueue } from '../../src/server/jobs/queue.ts';
 
 /**
  * Migrates a database once per run; every test file then starts from a copy of it
@@ -20,6 +21,8 @@ export default async function setup() {
     const templateUrl = withDatabase(url, template);
     const database = await createDb({ databaseUrl: templateUrl, poolSize: 1 });
     await database.migrate();
+    // the job queue's own tables too (pg-boss installs them on its first start)
+    await (await startJobQueue({ database, work: false, queues: [] })).stop();
     await database.close();
     process.env.TRIPDESK_TEST_TEMPLATE_DB = template;
     return async () => {
@@ -35,6 +38,7 @@ export default async function setup() {
   const client = await PGlite.create({ extensions: pgliteExtensions() });
   const database = await createDb({ pglite: client });
   await database.migrate();
+  await (await startJobQueue({ database, work: false, queues: [] })).stop();
   const dump = await client.dumpDataDir('none');
   const file = path.join(dir, 'template.tar');
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));

@@ -8,7 +8,9 @@ import pg from 'pg';
 import { createDb, pgliteExtensions, type Database, type Db } from '../../src/db/client.ts';
 import { insertUser } from '../../src/db/factories/users.ts';
 import { buildApp } from '../../src/server/app.ts';
+import type { Clock } from '../../src/server/clock.ts';
 import type { Config } from '../../src/server/config.ts';
+import { startJobQueue, type JobQueue, type QueueDefinition } from '../../src/server/jobs/queue.ts';
 import { withDatabase } from './global-setup.ts';
 
 /** A database of its own for one test file, copied from the migrated template. */
@@ -57,6 +59,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     personalTokenDays: 365,
     auditRetentionDays: 2555,
     seedDemo: false,
+    workers: false,
     // tests sign in many times from one address; the limit itself has a test of its own
     loginRateLimit: 10_000,
     trustProxy: false,
@@ -67,6 +70,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
 
 export type TestApp = {
   app: FastifyInstance;
+  jobs: JobQueue | undefined;
   db: Db;
   config: Config;
   close(): Promise<void>;
@@ -78,19 +82,27 @@ export type TestApp = {
 
 export const PASSWORD = 'correct horse battery staple';
 
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+/** What else a test app runs: the job queue, with these queues, on this clock. */
+export type TestAppOptions = { queues?: (database: Database, config: Config) => QueueDefinition[]; clock?: Clock };
+
+export async function createTestApp(overrides: Partial<Config> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tripdesk-data-'));
   const config = testConfig(dataDir, overrides);
-  const app = await buildApp({ config, db: database.db });
+  const jobs = options.queues
+    ? await startJobQueue({ database, work: true, queues: options.queues(database, config), pollingIntervalSeconds: 0.5, ...(options.clock ? { clock: options.clock } : {}) })
+    : undefined;
+  const app = await buildApp({ config, db: database.db, ...(jobs ? { jobs } : {}) });
   await app.ready();
   let users = 0;
   const t: TestApp = {
     app,
     db: database.db,
     config,
+    jobs,
     close: async () => {
       await app.close();
+      await jobs?.stop(2000);
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -14,7 +14,8 @@ import { createTestApp, type TestApp, type TestClient } from '../../../tests/sup
 let t: TestApp;
 let admin: TestClient;
 beforeAll(async () => {
-  t = await createTestApp();
+  // a queue whose job fails, for Retry
+  t = await createTestApp({}, { queues: () => [{ name: 'walk-fail', options: { retryLimit: 0 }, handler: async () => { throw new Error('walked into a wall'); } }] });
   admin = await t.signedIn(1, 'walker@example.test');
 });
 afterAll(() => t.close());
@@ -99,6 +100,11 @@ async function steps(): Promise<Step[]> {
     ['DELETE /oauth/clients/{id}', async () => admin.delete(`/oauth/clients/${s.client}`)],
     ['POST /oauth/personal-access-tokens', async () => keep('pat', await admin.post('/oauth/personal-access-tokens', { name: 'Walk token', scopes: ['trips:read'] }), 'token')],
     ['DELETE /oauth/personal-access-tokens/{id}', async () => admin.delete(`/oauth/personal-access-tokens/${(s.pat as unknown as { id: string }).id}`)],
+    ['POST /api/admin/jobs/{queue}/{id}/retry', async () => {
+      const id = await t.jobs!.send('walk-fail', {});
+      for (let i = 0; i < 200 && (await t.jobs!.boss.getJobById('walk-fail', id!))?.state !== 'failed'; i++) await new Promise((r) => setTimeout(r, 50));
+      return admin.post(`/api/admin/jobs/walk-fail/${id}/retry`);
+    }],
     ['POST /logout', async () => admin.post('/logout')],
   ];
 }

@@ -1,0 +1,22 @@
+import type { Database } from '../../db/client.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import { housekeepingQueue } from './housekeeping.ts';
+import { startJobQueue, type QueueDefinition } from './queue.ts';
+
+/** Every queue Tripdesk runs. */
+export function tripdeskQueues(database: Database, config: Config): QueueDefinition[] {
+  return [housekeepingQueue(database.db, config)];
+}
+
+/** The job queue of a server (work = WORKERS) or of the worker process (work = true). */
+export function startTripdeskJobs(database: Database, config: Config, work: boolean, clock?: Clock) {
+  return startJobQueue({
+    database,
+    work,
+    queues: tripdeskQueues(database, config),
+    ...(clock ? { clock } : {}),
+    // the embedded database is in this process: looking often costs nothing
+    pollingIntervalSeconds: database.kind === 'pglite' ? 1 : 2,
+  });
+}

@@ -1,0 +1,48 @@
+import { createDb } from '../db/client.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { startTripdeskJobs } from './jobs/index.ts';
+
+/**
+ * `npm run worker`: a process that only works the job queue, beside web-only servers
+ * (WORKERS=0). It needs PostgreSQL: the embedded database belongs to one process, so with it
+ * the workers run inside `npm start`.
+ */
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  if (!config.databaseUrl) {
+    console.error('npm run worker needs a PostgreSQL server (DATABASE_URL). With the embedded database, the workers run inside npm start (WORKERS=1).');
+    process.exit(1);
+  }
+  const database = await createDb({ databaseUrl: config.databaseUrl });
+  await database.migrate();
+  const jobs = await startTripdeskJobs(database, config, true);
+  console.log(`Tripdesk worker is ready (Node ${process.version}, postgres)`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`Tripdesk worker stopping (${signal}): finishing the job in hand`);
+    const force = setTimeout(() => process.exit(1), 20_000);
+    force.unref();
+    await jobs.stop(15_000);
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error('The Tripdesk worker could not start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});
