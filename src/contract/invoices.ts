@@ -10,7 +10,7 @@ export { INVOICE_TYPES, type InvoiceType, INVOICE_TYPE_LABELS, STANDARD_INVOICE_
 
 const MIN_DATE = '2000-01-01';
 const MAX_DATE = '2099-12-31';
-const isoDate = (label: string) =>
+export const isoDate = (label: string) =>
   z
     .string({ error: `The ${label} field is required.` })
     .trim()

@@ -23,8 +23,10 @@ import { createMailer, type Mailer } from './mail.ts';
 import { oauthRoutes } from './modules/oauth/routes.ts';
 import { auditPlugin } from './audit/audit.ts';
 import { auditRoutes } from './audit/routes.ts';
+import type { Clock } from './clock.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import { jobRoutes } from './jobs/routes.ts';
+import { scheduleRoutes } from './modules/schedules/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin, storableTextPlugin } from './plugins/errors.ts';
@@ -39,6 +41,8 @@ export type AppDeps = {
   mailer?: Mailer;
   /** the job queue (main.ts starts it; API tests that need it pass one) */
   jobs?: JobQueue;
+  /** the one clock (tests move it); the system's by default */
+  clock?: Clock;
 };
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -104,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(noteRoutes, { db });
   await app.register(auditRoutes, { db });
   await app.register(jobRoutes, { db, jobs: deps.jobs });
+  await app.register(scheduleRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(oauthRoutes, { db, personalTokenDays: config.personalTokenDays });
 
   await app.register(webPlugin, { reloadTemplate: config.env === 'development' });

@@ -40,6 +40,8 @@ async function main() {
   const jobs = await startTripdeskJobs(database, config, config.workers);
   // housekeeping once at start (one job, however many servers start together), then hourly
   await jobs.send('housekeeping', {}, { singletonKey: 'startup', singletonSeconds: 300 });
+  // bookings made before payment plans existed get their schedules
+  await jobs.send('schedule-backfill', {}, { singletonKey: 'startup', singletonSeconds: 300 });
 
   const app = await buildApp({
     config,

@@ -91,6 +91,9 @@ export const bookings = pgTable(
     fitnessTraining: text('fitness_training'),
 
     termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
+    /** "Send automatic reminders" (issue 17); when off, why */
+    remindersOff: boolean('reminders_off').notNull().default(false),
+    remindersOffReason: text('reminders_off_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

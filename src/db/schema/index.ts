@@ -8,3 +8,4 @@ export * from './bookings.ts';
 export * from './invoices.ts';
 export * from './oauth.ts';
 export * from './audit.ts';
+export * from './schedules.ts';

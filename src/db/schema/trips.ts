@@ -39,6 +39,9 @@ export const trips = pgTable(
     costPence: integer('cost_pence').notNull().default(0),
     requirePassport: boolean('require_passport').notNull().default(true),
     funding: text().notNull().default('both'),
+    /** no automatic reminders for any booking of the trip (issue 17); when off, why */
+    remindersOff: boolean('reminders_off').notNull().default(false),
+    remindersOffReason: text('reminders_off_reason'),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     // soft delete: bookings of a deleted trip stay reachable
     deletedAt: timestamp('deleted_at', { withTimezone: true }),

@@ -1,12 +1,13 @@
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import { scheduleBackfillQueue } from '../modules/schedules/jobs.ts';
 import { housekeepingQueue } from './housekeeping.ts';
 import { startJobQueue, type QueueDefinition } from './queue.ts';
 
 /** Every queue Tripdesk runs. */
 export function tripdeskQueues(database: Database, config: Config): QueueDefinition[] {
-  return [housekeepingQueue(database.db, config)];
+  return [housekeepingQueue(database.db, config), scheduleBackfillQueue(database.db)];
 }
 
 /** The job queue of a server (work = WORKERS) or of the worker process (work = true). */

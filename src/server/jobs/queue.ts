@@ -9,7 +9,8 @@ export type QueueDefinition<T extends object = object> = {
   /** cron (UK time) for a periodic job; one run per slot however many servers run workers */
   cron?: string;
   options?: QueueOptions;
-  handler: (job: Job<T>) => Promise<unknown>;
+  /** `send` queues a follow-up job (the next batch) */
+  handler: (job: Job<T>, queue: { send: JobQueue['send'] }) => Promise<unknown>;
 };
 
 export type JobQueue = {
@@ -55,9 +56,10 @@ export async function startJobQueue(o: Options): Promise<JobQueue> {
   for (const queue of o.queues) {
     await boss.createQueue(queue.name, { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 300, ...queue.options });
   }
+  const send: JobQueue['send'] = (name, data, options) => (options ? boss.send(name, data, options) : boss.send(name, data));
   if (o.work) {
     for (const queue of o.queues) {
-      await boss.work(queue.name, { pollingIntervalSeconds: o.pollingIntervalSeconds ?? 2, batchSize: 1 }, async ([job]) => asSystem(queue.name, () => queue.handler(job as Job<object>)));
+      await boss.work(queue.name, { pollingIntervalSeconds: o.pollingIntervalSeconds ?? 2, batchSize: 1 }, async ([job]) => asSystem(queue.name, () => queue.handler(job as Job<object>, { send })));
       if (queue.cron) await boss.schedule(queue.name, queue.cron, null, { tz: TIME_ZONE });
       else await boss.unschedule(queue.name).catch(() => undefined);
     }
@@ -65,7 +67,7 @@ export async function startJobQueue(o: Options): Promise<JobQueue> {
   return {
     boss,
     working: o.work,
-    send: (name, data, options) => (options ? boss.send(name, data, options) : boss.send(name, data)),
+    send,
     stop: (timeoutMs = 10_000) => boss.stop({ graceful: true, timeout: timeoutMs, close: true }),
   };
 }

@@ -39,6 +39,10 @@ const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
   ['/api/transactions', 'finance'],
   ['/api/discounts', 'finance'],
   ['/api/trips', 'trips'],
+  // payment plans and schedules are money (issue 17)
+  ['/api/trips/:/payment-plan', 'finance'],
+  ['/api/bookings/:/schedule', 'finance'],
+  ['/api/schedule-rows', 'finance'],
   ['/api/addons', 'trips'],
   ['/api/customFields', 'trips'],
   ['/api/documents', 'trips'],

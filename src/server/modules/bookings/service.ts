@@ -6,6 +6,8 @@ import { audit } from '../../audit/audit.ts';
 import { validationError } from '../../errors.ts';
 import { pgError } from '../../sql.ts';
 import { makeBookingRef } from '../../../shared/booking-ref.ts';
+import { ukToday } from '../invoices/money.ts';
+import { ScheduleService } from '../schedules/service.ts';
 
 type NewBooking = {
   trip_id: number;
@@ -73,6 +75,8 @@ export class BookingService {
             summary: `made the booking ${row!.ref} for ${row!.firstName} ${row!.lastName} on ${trip.name}`,
             details: { ref: row!.ref, status: row!.status, new_user: !existing },
           });
+          // what the traveller will pay when, from the trip's payment plan (issue 17)
+          await new ScheduleService(this.db).createFor(tx, { id: row!.id, tripId: row!.tripId, bookedOn: ukToday(now) });
           return {
             id: row!.id,
             ref: row!.ref,
