@@ -42,6 +42,8 @@ const envSchema = z
     // seven years: how long financial records are kept
     AUDIT_RETENTION_DAYS: positiveInt('a whole number of days').min(365, { error: 'must be at least 365 days' }).default(2555),
     SEED_DEMO: flag.optional(),
+    // an instalment's invoice is raised and emailed this many days before it is due (issue 17)
+    INVOICE_LEAD_DAYS: z.coerce.number({ error: 'must be a whole number of days from 0 to 365' }).int({ error: 'must be a whole number of days from 0 to 365' }).min(0, { error: 'must be a whole number of days from 0 to 365' }).max(365, { error: 'must be a whole number of days from 0 to 365' }).default(21),
     // 1: npm start also works the job queue; 0: a web-only server (run npm run worker beside it)
     WORKERS: flag.default(true),
     LOGIN_RATE_LIMIT: positiveInt('a whole number of sign-in attempts').default(30),
@@ -73,6 +75,8 @@ export type Config = {
   personalTokenDays: number;
   auditRetentionDays: number;
   seedDemo: boolean;
+  /** days before an instalment is due that its invoice is raised and sent */
+  invoiceLeadDays: number;
   /** whether this server works the job queue (WORKERS) */
   workers: boolean;
   /** sign-in attempts a minute from one address, whatever the account */
@@ -118,6 +122,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     seedDemo: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
     workers: env.WORKERS,
+    invoiceLeadDays: env.INVOICE_LEAD_DAYS,
     loginRateLimit: env.LOGIN_RATE_LIMIT,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL,

@@ -60,6 +60,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     auditRetentionDays: 2555,
     seedDemo: false,
     workers: false,
+    invoiceLeadDays: 21,
     // tests sign in many times from one address; the limit itself has a test of its own
     loginRateLimit: 10_000,
     trustProxy: false,

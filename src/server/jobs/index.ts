@@ -2,12 +2,17 @@ import type { Database } from '../../db/client.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { scheduleBackfillQueue } from '../modules/schedules/jobs.ts';
+import { moneyQueue } from '../modules/schedules/money-job.ts';
+import { InvoiceService } from '../modules/invoices/service.ts';
+import { createMailer, type Mailer } from '../mail.ts';
+import { systemClock } from '../clock.ts';
 import { housekeepingQueue } from './housekeeping.ts';
 import { startJobQueue, type QueueDefinition } from './queue.ts';
 
 /** Every queue Tripdesk runs. */
-export function tripdeskQueues(database: Database, config: Config): QueueDefinition[] {
-  return [housekeepingQueue(database.db, config), scheduleBackfillQueue(database.db)];
+export function tripdeskQueues(database: Database, config: Config, deps: { clock?: Clock; mailer?: Mailer } = {}): QueueDefinition[] {
+  const invoices = new InvoiceService(database.db, { name: config.operatorName, address: config.operatorAddress }, deps.mailer ?? createMailer(config));
+  return [housekeepingQueue(database.db, config), scheduleBackfillQueue(database.db), moneyQueue(database.db, invoices, deps.clock ?? systemClock, config.invoiceLeadDays)];
 }
 
 /** The job queue of a server (work = WORKERS) or of the worker process (work = true). */
@@ -15,7 +20,7 @@ export function startTripdeskJobs(database: Database, config: Config, work: bool
   return startJobQueue({
     database,
     work,
-    queues: tripdeskQueues(database, config),
+    queues: tripdeskQueues(database, config, clock ? { clock } : {}),
     ...(clock ? { clock } : {}),
     // the embedded database is in this process: looking often costs nothing
     pollingIntervalSeconds: database.kind === 'pglite' ? 1 : 2,

@@ -14,7 +14,7 @@ import { toDdMmYyyy } from '../../../contract/dates.ts';
 import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 import { escapeHtml } from '../../html.ts';
 import { type Db, queryRows, type Tx } from '../../../db/client.ts';
-import { bookingAddons, bookings, discounts, invoiceAddons, invoiceItems, invoices, transactions, tripAddons, trips } from '../../../db/schema/index.ts';
+import { bookingAddons, bookings, discounts, invoiceAddons, invoiceItems, invoices, scheduleRows, transactions, tripAddons, trips } from '../../../db/schema/index.ts';
 import { audit, type AuditEvent } from '../../audit/audit.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { pgError } from '../../sql.ts';
@@ -36,7 +36,8 @@ type NewInvoice = {
   items: Array<{ description: string; amountPence: number }>;
   addons: Array<{ addonId: number; name: string; pricePence: number }>;
   discountCode: string | null;
-  createdBy: number;
+  /** null: raised by the system (a payment schedule) */
+  createdBy: number | null;
 };
 
 export type Operator = { name: string; address: string[] };
@@ -98,7 +99,7 @@ export class InvoiceService {
         // a balance bills the whole cost less what was billed before it, the deposit included
         if (earlier.some((i) => i.type === 'balance')) throw new HttpError(422, 'This booking already has a balance invoice, which bills the whole trip cost.');
         if (trip!.depositPence <= 0) throw new HttpError(422, 'The trip has no deposit set, so there is nothing to invoice.');
-        return this.insert(tx, {
+        const id = await this.insert(tx, {
           bookingId,
           tripId: trip!.id,
           type: 'deposit',
@@ -111,6 +112,8 @@ export class InvoiceService {
           discountCode: v.discount_code,
           createdBy: userId,
         });
+        await linkToSchedule(tx, bookingId, 'deposit', id);
+        return id;
       }
       const billedIds = earlier.filter((i) => billsTripCost(i.type as InvoiceType)).map((i) => i.id);
       const [billed] = billedIds.length
@@ -125,7 +128,7 @@ export class InvoiceService {
       });
       if (due.totalPence <= 0) throw new HttpError(422, 'Nothing is left to invoice on this booking: the trip cost and its add-ons have been billed.');
       const departureDue = addDays(trip!.departureDate, -BALANCE_DUE_DAYS_BEFORE_DEPARTURE);
-      return this.insert(tx, {
+      const balanceId = await this.insert(tx, {
         bookingId,
         tripId: trip!.id,
         type: 'balance',
@@ -138,8 +141,71 @@ export class InvoiceService {
         discountCode: v.discount_code,
         createdBy: userId,
       });
+      // the schedule's next instalment is this invoice; later ones find nothing left to bill
+      await linkToSchedule(tx, bookingId, 'balance', balanceId);
+      return balanceId;
     });
     return this.get(id);
+  }
+
+  /**
+   * The invoice of a schedule's instalment, raised by the system at lead time (issue 17): the
+   * instalment's amount, never more than is left of the trip cost (what staff billed by hand
+   * counts); the last instalment also bills the add-ons not yet invoiced. The booking is locked
+   * and the row takes the invoice's id (unique), so an instalment is never billed twice. An
+   * instalment with nothing left to bill is waived, saying so. Returns the new invoice's id.
+   */
+  async raiseScheduled(rowId: number, today: string): Promise<number | null> {
+    return this.db.transaction(async (tx) => {
+      const [peek] = await tx.select({ bookingId: scheduleRows.bookingId }).from(scheduleRows).where(eq(scheduleRows.id, rowId));
+      if (!peek) return null;
+      const booking = await lockBooking(tx, peek.bookingId);
+      const [row] = await tx.select().from(scheduleRows).where(eq(scheduleRows.id, rowId)).for('update');
+      if (!booking || !row || row.invoiceId !== null || row.waived) return null;
+      const [b] = await tx.select({ status: bookings.status, ref: bookings.ref }).from(bookings).where(eq(bookings.id, booking.id));
+      if (b!.status === 'cancelled') return null;
+      const [trip] = await tx.select().from(trips).where(eq(trips.id, booking.tripId));
+      const earlier = await tx.select({ id: invoices.id, type: invoices.type }).from(invoices).where(eq(invoices.bookingId, booking.id));
+      const billedIds = earlier.filter((i) => billsTripCost(i.type as InvoiceType)).map((i) => i.id);
+      const [billed] = billedIds.length
+        ? await tx.select({ pence: sql<string>`coalesce(sum(${invoiceItems.amountPence}), 0)` }).from(invoiceItems).where(inArray(invoiceItems.invoiceId, billedIds))
+        : [{ pence: '0' }];
+      const left = trip!.costPence - booking.travelBasisDiscountPence - Number(billed!.pence);
+      const later = await tx
+        .select({ id: scheduleRows.id })
+        .from(scheduleRows)
+        .where(and(eq(scheduleRows.bookingId, booking.id), sql`${scheduleRows.position} > ${row.position}`, sql`${scheduleRows.invoiceId} is null`, eq(scheduleRows.waived, false)))
+        .limit(1);
+      const addons = later.length ? [] : await uninvoicedAddons(tx, booking.id);
+      const amountPence = Math.max(0, Math.min(row.amountPence, left));
+      if (amountPence === 0 && addons.length === 0) {
+        await tx.update(scheduleRows).set({ waived: true, waivedReason: 'Nothing was left to bill: earlier invoices cover the trip cost.', updatedAt: new Date() }).where(eq(scheduleRows.id, rowId));
+        await audit(tx, {
+          action: 'schedule.row_changed',
+          subject: { type: 'schedule_row', id: rowId },
+          bookingId: booking.id,
+          tripId: booking.tripId,
+          changes: { waived: [false, true] },
+          summary: `waived the instalment ${row.label} of ${b!.ref}: earlier invoices already bill the trip cost`,
+        });
+        return null;
+      }
+      const id = await this.insert(tx, {
+        bookingId: booking.id,
+        tripId: booking.tripId,
+        type: row.invoiceType as InvoiceType,
+        invoiceRef: null,
+        description: `${row.label} for ${trip!.name}`,
+        invoiceDate: today,
+        dueDate: row.dueDate > today ? row.dueDate : today,
+        items: amountPence > 0 ? [{ description: row.label, amountPence }] : [],
+        addons,
+        discountCode: null,
+        createdBy: null,
+      });
+      await tx.update(scheduleRows).set({ invoiceId: id, updatedAt: new Date() }).where(eq(scheduleRows.id, rowId));
+      return id;
+    });
   }
 
   /** A custom invoice from the New Invoice dialog. */
@@ -373,6 +439,17 @@ function emailDetails(mail: OutgoingMail) {
 function isRefTaken(error: unknown) {
   const e = pgError(error);
   return e.code === '23505' && e.constraint === 'invoices_invoice_ref_unique';
+}
+
+/** A standard invoice raised by hand is the booking's next instalment of that kind, if its schedule has one not yet invoiced. */
+async function linkToSchedule(tx: Tx, bookingId: number, type: 'deposit' | 'balance', invoiceId: number) {
+  const [next] = await tx
+    .select({ id: scheduleRows.id })
+    .from(scheduleRows)
+    .where(and(eq(scheduleRows.bookingId, bookingId), eq(scheduleRows.invoiceType, type), sql`${scheduleRows.invoiceId} is null`, eq(scheduleRows.waived, false)))
+    .orderBy(asc(scheduleRows.position))
+    .limit(1);
+  if (next) await tx.update(scheduleRows).set({ invoiceId }).where(eq(scheduleRows.id, next.id));
 }
 
 async function lockBooking(tx: Tx, id: number) {

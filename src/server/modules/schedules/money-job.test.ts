@@ -1,0 +1,108 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, ukToday } from '../../../contract/dates.ts';
+import { insertTrip } from '../../../db/factories/trips.ts';
+import { auditEvents, invoices, scheduleRows } from '../../../db/schema/index.ts';
+import { smtpSink } from '../../../../tests/support/smtp.ts';
+import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
+import { createMailer } from '../../mail.ts';
+import { InvoiceService } from '../invoices/service.ts';
+import { moneyRun, ukHour } from './money-job.ts';
+
+let t: TestApp;
+let admin: TestClient;
+let sink: Awaited<ReturnType<typeof smtpSink>>;
+let service: InvoiceService;
+beforeAll(async () => {
+  sink = await smtpSink();
+  t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${sink.port}` });
+  admin = await t.signedIn(1);
+  service = new InvoiceService(t.db, { name: t.config.operatorName, address: t.config.operatorAddress }, createMailer(t.config));
+});
+afterAll(async () => {
+  await t.close();
+  await sink.close();
+});
+
+/** A clock at a UK wall-clock hour on a day counted from today (schedules are made from today's date). */
+const at = (day: number, hour: number) => {
+  const date = addDays(ukToday(), day);
+  // noon UTC is 12:00 or 13:00 in London; step from there to the hour wanted
+  const base = new Date(`${date}T12:00:00Z`);
+  return { now: () => base.getTime() + (hour - ukHour(base)) * 3_600_000 };
+};
+const run = (day: number, hour: number) => moneyRun(t.db, service, at(day, hour), 21);
+let n = 0;
+const book = async (tripId: number) => {
+  n += 1;
+  const res = await admin.post('/api/bookings', { trip_id: tripId, title: 'Mr', first_name: 'Ben', last_name: `Money${n}`, preferred_name: 'Ben', email: `ben.money${n}@example.test`, as_on_passport: true, terms_accepted: true });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().id as number;
+};
+const invoicesOf = (bookingId: number) => t.db.select().from(invoices).where(eq(invoices.bookingId, bookingId)).orderBy(invoices.id);
+
+describe('the money job, day by day through a trip', () => {
+  it('raises each instalment once at its lead time, and emails it with its PDF in sending hours only', async () => {
+    const trip = await insertTrip(t.db, { costPence: 200_000, depositPence: 30_000, departureDate: addDays(ukToday(), 100), returnDate: addDays(ukToday(), 110) });
+    const id = await book(trip.id);
+
+    // day 0, 08:00: the deposit (due on day 14) is within 21 days: raised, but no email before 09:00
+    expect(await run(0, 8)).toMatchObject({ raised: 1, sent: 0 });
+    expect(await run(0, 8)).toMatchObject({ raised: 0, sent: 0 });
+    const [deposit] = await invoicesOf(id);
+    expect(deposit).toMatchObject({ type: 'deposit', dueDate: addDays(ukToday(), 14), createdBy: null, sentAt: null });
+    const before = sink.received.length;
+
+    // 10:00: the email leaves, once, with the PDF
+    expect(await run(0, 10)).toMatchObject({ raised: 0, sent: 1 });
+    expect(await run(0, 11)).toMatchObject({ sent: 0 });
+    expect(sink.received.length).toBe(before + 1);
+    expect(sink.received.at(-1)!.to).toEqual([`ben.money${n}@example.test`]);
+    expect(sink.received.at(-1)!.raw).toContain(`${deposit!.invoiceRef}.pdf`);
+
+    // the balance is due on day 44 (56 days before departure): nothing until day 23, then once
+    for (let day = 1; day <= 22; day++) expect((await run(day, 10)).raised, `day ${day}`).toBe(0);
+    expect(await run(23, 10)).toMatchObject({ raised: 1, sent: 1 });
+    expect(await run(24, 10)).toMatchObject({ raised: 0, sent: 0 });
+    const all = await invoicesOf(id);
+    expect(all.map((i) => [i.type, i.dueDate])).toEqual([['deposit', addDays(ukToday(), 14)], ['balance', addDays(ukToday(), 44)]]);
+
+    // the booking's schedule, history and emails show it, done by the system
+    const schedule = (await admin.get(`/api/bookings/${id}/schedule`)).json();
+    expect(schedule.rows.map((r: { state: string; invoice_ref: string }) => [r.state, r.invoice_ref])).toEqual([['invoiced', deposit!.invoiceRef], ['invoiced', all[1]!.invoiceRef]]);
+    const events = await t.db.select().from(auditEvents).where(and(eq(auditEvents.bookingId, id), eq(auditEvents.action, 'invoice.created')));
+    expect(events.map((e) => e.actorType)).toEqual(['system', 'system']);
+    expect((await admin.get(`/api/bookings/${id}/emails`)).json()).toHaveLength(2);
+  });
+
+  it('raises nothing for a cancelled booking', async () => {
+    const trip = await insertTrip(t.db, { costPence: 100_000, depositPence: 10_000, departureDate: addDays(ukToday(), 60), returnDate: addDays(ukToday(), 70) });
+    const id = await book(trip.id);
+    const cancel = await admin.patch(`/api/bookings/${id}`, { status: 'cancelled', first_name: 'Ben', last_name: `Money${n}`, email: `ben.money${n}@example.test`, double_room: false });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    await run(0, 10);
+    expect(await invoicesOf(id)).toEqual([]);
+  });
+
+  it('never bills beyond the trip cost: what staff invoiced by hand counts, and an instalment left with nothing is waived', async () => {
+    const trip = await insertTrip(t.db, { costPence: 100_000, depositPence: 10_000, departureDate: addDays(ukToday(), 200), returnDate: addDays(ukToday(), 210) });
+    const id = await book(trip.id);
+    const balance = await admin.post(`/api/bookings/${id}/invoices`, { invoice_type: 'balance' });
+    expect(balance.statusCode, balance.body).toBeLessThan(300);
+    await run(0, 10);
+    expect((await invoicesOf(id)).map((i) => i.type)).toEqual(['balance']);
+    const rows = (await admin.get(`/api/bookings/${id}/schedule`)).json().rows;
+    expect(rows.map((r: { label: string; state: string; invoice_id: number | null }) => [r.label, r.state, r.invoice_id])).toEqual([['Deposit', 'waived', null], ['Balance', 'invoiced', balance.json().id]]);
+    expect(rows[0].waived_reason).toBe('Nothing was left to bill: earlier invoices cover the trip cost.');
+  });
+
+  it('two workers raising the same instalment at once raise one invoice', async () => {
+    const trip = await insertTrip(t.db, { costPence: 100_000, depositPence: 10_000, departureDate: addDays(ukToday(), 300), returnDate: addDays(ukToday(), 310) });
+    const id = await book(trip.id);
+    const [first] = await t.db.select().from(scheduleRows).where(eq(scheduleRows.bookingId, id)).orderBy(scheduleRows.position);
+    const other = new InvoiceService(t.db, { name: 'x', address: [] }, createMailer(t.config));
+    const results = await Promise.all([service.raiseScheduled(first!.id, ukToday()), other.raiseScheduled(first!.id, ukToday())]);
+    expect(results.filter((r) => r !== null)).toHaveLength(1);
+    expect(await invoicesOf(id)).toHaveLength(1);
+  });
+});

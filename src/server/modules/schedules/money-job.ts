@@ -1,0 +1,83 @@
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { addDays } from '../../../contract/dates.ts';
+import type { Db } from '../../../db/client.ts';
+import { bookings, invoices, scheduleRows } from '../../../db/schema/index.ts';
+import { nowOf, type Clock } from '../../clock.ts';
+import type { QueueDefinition } from '../../jobs/queue.ts';
+import type { InvoiceService } from '../invoices/service.ts';
+import { ukToday } from '../invoices/money.ts';
+
+/** Emails to travellers leave between 09:00 and 18:00, UK time, only. */
+export const SENDING_HOURS = { from: 9, to: 18 } as const;
+const BATCH = 200;
+
+export function ukHour(at: Date): number {
+  return Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', hourCycle: 'h23' }).format(at));
+}
+export const inSendingHours = (at: Date) => ukHour(at) >= SENDING_HOURS.from && ukHour(at) < SENDING_HOURS.to;
+
+/** The instalments whose invoice is due to be raised: lead time reached, not invoiced, not waived, booking live. */
+export async function dueForInvoicing(db: Db, today: string, leadDays: number, limit = BATCH): Promise<number[]> {
+  const rows = await db
+    .select({ id: scheduleRows.id })
+    .from(scheduleRows)
+    .innerJoin(bookings, eq(bookings.id, scheduleRows.bookingId))
+    .where(and(isNull(scheduleRows.invoiceId), eq(scheduleRows.waived, false), sql`${bookings.status} <> 'cancelled'`, sql`${scheduleRows.dueDate} <= ${addDays(today, leadDays)}`))
+    .orderBy(asc(scheduleRows.dueDate), asc(scheduleRows.id))
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** Invoices the system raised for a schedule and has not emailed yet (raised out of hours, or the mail server was down). */
+export async function raisedNotSent(db: Db, limit = BATCH): Promise<Array<{ id: number; bookingId: number }>> {
+  return db
+    .select({ id: invoices.id, bookingId: invoices.bookingId })
+    .from(invoices)
+    .innerJoin(scheduleRows, eq(scheduleRows.invoiceId, invoices.id))
+    .innerJoin(bookings, eq(bookings.id, invoices.bookingId))
+    .where(and(isNull(invoices.createdBy), isNull(invoices.sentAt), sql`${bookings.status} <> 'cancelled'`))
+    .orderBy(asc(invoices.id))
+    .limit(limit);
+}
+
+/**
+ * One run of the money job: raise the invoices whose lead time has come, then, in sending
+ * hours, email every system-raised invoice not yet sent (with its PDF). An email the mail
+ * server refuses is in the history (email.failed) and is tried again on the next run.
+ */
+export async function moneyRun(db: Db, invoiceService: InvoiceService, clock: Pick<Clock, 'now'>, leadDays: number) {
+  const now = nowOf(clock);
+  const today = ukToday(now);
+  const raised: number[] = [];
+  for (;;) {
+    const due = await dueForInvoicing(db, today, leadDays);
+    let progressed = false;
+    for (const rowId of due) {
+      const id = await invoiceService.raiseScheduled(rowId, today);
+      if (id !== null) raised.push(id);
+      progressed = true;
+    }
+    if (due.length < BATCH || !progressed) break;
+  }
+  let sent = 0;
+  let failed = 0;
+  if (inSendingHours(now)) {
+    for (const invoice of await raisedNotSent(db)) {
+      try {
+        await invoiceService.send(invoice.bookingId, invoice.id);
+        sent += 1;
+      } catch {
+        failed += 1;
+      }
+    }
+  }
+  return { raised: raised.length, sent, failed };
+}
+
+export const moneyQueue = (db: Db, invoiceService: InvoiceService, clock: Pick<Clock, 'now'>, leadDays: number): QueueDefinition => ({
+  name: 'money',
+  // every hour at five past: invoices at lead time, and their emails in sending hours
+  cron: '5 * * * *',
+  options: { retryLimit: 2, retryDelay: 300 },
+  handler: async () => moneyRun(db, invoiceService, clock, leadDays),
+});
