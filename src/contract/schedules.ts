@@ -130,3 +130,11 @@ export const scheduleRowPatchSchema = z
 export type ScheduleRowPatch = z.input<typeof scheduleRowPatchSchema>;
 
 export const scheduleRowParam = z.object({ id: recordId('instalment') });
+
+export const remindersSettingSchema = z
+  .object({
+    send: z.boolean({ error: 'Say whether to send automatic reminders (true or false).' }),
+    reason: reasonText.optional(),
+  })
+  .refine((v) => v.send || (v.reason ?? '').length > 0, { error: 'Say why automatic reminders are turned off.', path: ['reason'] });
+export type RemindersSetting = z.input<typeof remindersSettingSchema>;

@@ -27,6 +27,7 @@ import type { Clock } from './clock.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import { jobRoutes } from './jobs/routes.ts';
 import { scheduleRoutes } from './modules/schedules/routes.ts';
+import { emailRoutes } from './modules/emails/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin, storableTextPlugin } from './plugins/errors.ts';
@@ -109,6 +110,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(auditRoutes, { db });
   await app.register(jobRoutes, { db, jobs: deps.jobs });
   await app.register(scheduleRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
+  await app.register(emailRoutes, {
+    db,
+    mailer: deps.mailer ?? createMailer(config),
+    operator: { name: config.operatorName, address: config.operatorAddress },
+    reminderDays: config.reminderDays,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
   await app.register(oauthRoutes, { db, personalTokenDays: config.personalTokenDays });
 
   await app.register(webPlugin, { reloadTemplate: config.env === 'development' });

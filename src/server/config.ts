@@ -44,6 +44,11 @@ const envSchema = z
     SEED_DEMO: flag.optional(),
     // an instalment's invoice is raised and emailed this many days before it is due (issue 17)
     INVOICE_LEAD_DAYS: z.coerce.number({ error: 'must be a whole number of days from 0 to 365' }).int({ error: 'must be a whole number of days from 0 to 365' }).min(0, { error: 'must be a whole number of days from 0 to 365' }).max(365, { error: 'must be a whole number of days from 0 to 365' }).default(21),
+    // days from an instalment's due date that reminders go (negative: before)
+    REMINDER_DAYS: z
+      .string()
+      .regex(/^\s*-?\d{1,3}(\s*,\s*-?\d{1,3})*\s*$/, { error: 'must be whole numbers of days separated by commas, such as -7,-3,0,2,7' })
+      .default('-7,-3,0,2,7'),
     // 1: npm start also works the job queue; 0: a web-only server (run npm run worker beside it)
     WORKERS: flag.default(true),
     LOGIN_RATE_LIMIT: positiveInt('a whole number of sign-in attempts').default(30),
@@ -77,6 +82,8 @@ export type Config = {
   seedDemo: boolean;
   /** days before an instalment is due that its invoice is raised and sent */
   invoiceLeadDays: number;
+  /** days from an instalment's due date that its reminders go */
+  reminderDays: number[];
   /** whether this server works the job queue (WORKERS) */
   workers: boolean;
   /** sign-in attempts a minute from one address, whatever the account */
@@ -123,6 +130,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
     workers: env.WORKERS,
     invoiceLeadDays: env.INVOICE_LEAD_DAYS,
+    reminderDays: [...new Set(env.REMINDER_DAYS.split(',').map((d) => Number(d.trim())))].sort((a, b) => a - b),
     loginRateLimit: env.LOGIN_RATE_LIMIT,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL,

@@ -9,3 +9,4 @@ export * from './invoices.ts';
 export * from './oauth.ts';
 export * from './audit.ts';
 export * from './schedules.ts';
+export * from './emails.ts';

@@ -38,6 +38,9 @@ const ddmmyyyy = (days: number) => {
 
 type Step = [route: string, run: () => Promise<LightMyRequestResponse>];
 
+/** POSTs that change nothing (a preview, whose draft may be longer than a query string allows) */
+const READS = new Set(['POST /api/email-templates/{key}/preview']);
+
 async function steps(): Promise<Step[]> {
   const s: Record<string, number | string> = {};
   const keep = (key: string, res: LightMyRequestResponse, field = 'id') => {
@@ -86,6 +89,11 @@ async function steps(): Promise<Step[]> {
     ['POST /api/bookings/{id}/emails/{emailId}/resend', async () => { const emails = (await admin.get(`/api/bookings/${s.booking}/emails`)).json(); return admin.post(`/api/bookings/${s.booking}/emails/${emails[0]?.id}/resend`); }],
     ['POST /api/transactions', async () => keep('transaction', await admin.post('/api/transactions', { booking_id: s.booking, invoice_id: s.invoice, invoice_type: 'deposit', amount: 50, type: 'payment', processor: 'BACS', date: today() }))],
     ['DELETE /api/transactions/{id}', async () => admin.delete(`/api/transactions/${s.transaction}`)],
+    ['POST /api/bookings/{id}/reminders', async () => admin.post(`/api/bookings/${s.booking}/reminders`)],
+    ['PUT /api/bookings/{id}/reminders', async () => admin.put(`/api/bookings/${s.booking}/reminders`, { send: false, reason: 'Pays by standing order' })],
+    ['PUT /api/trips/{id}/reminders', async () => admin.put(`/api/trips/${s.trip}/reminders`, { send: false, reason: 'Group pays by invoice to the school' })],
+    ['PUT /api/email-templates/{key}', async () => admin.put('/api/email-templates/reminder_due', { subject: 'Due today: {{ invoice.ref }}', body: 'Dear {{ traveller.first_name }}, {{ invoice.outstanding }} is due today.' })],
+    ['POST /api/email-templates/{key}/preview', async () => admin.post('/api/email-templates/reminder_due/preview', { booking_id: s.booking })],
     ['POST /api/invoices', async () => keep('custom', await admin.post('/api/invoices', { booking_id: s.booking, invoice_date: today(), due_date: today(), invoice_ref: 'WALK-1', description: 'Extras', items: [{ description: 'Flight change', amount: 40 }] }))],
     ['DELETE /api/invoices/{id}', async () => admin.delete(`/api/invoices/${s.custom}`)],
     ['POST /api/bookingNotes', async () => keep('note', await admin.post('/api/bookingNotes', { booking_id: s.booking, note_text: '<p>Called about the passport.</p>' }))],
@@ -128,7 +136,7 @@ describe('every state-changing route writes history', () => {
       const before = await eventCount();
       const res = await run();
       expect(res.statusCode, `${route}: ${res.body.slice(0, 300)}`).toBeLessThan(400);
-      if ((await eventCount()) <= before) silent.push(route);
+      if ((await eventCount()) <= before && !READS.has(route)) silent.push(route);
     }
     expect(silent).toEqual([]);
   });

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { scheduleBackfillQueue } from '../modules/schedules/jobs.ts';
 import { moneyQueue } from '../modules/schedules/money-job.ts';
+import { ReminderService } from '../modules/schedules/reminders.ts';
 import { InvoiceService } from '../modules/invoices/service.ts';
 import { createMailer, type Mailer } from '../mail.ts';
 import { systemClock } from '../clock.ts';
@@ -11,8 +12,12 @@ import { startJobQueue, type QueueDefinition } from './queue.ts';
 
 /** Every queue Tripdesk runs. */
 export function tripdeskQueues(database: Database, config: Config, deps: { clock?: Clock; mailer?: Mailer } = {}): QueueDefinition[] {
-  const invoices = new InvoiceService(database.db, { name: config.operatorName, address: config.operatorAddress }, deps.mailer ?? createMailer(config));
-  return [housekeepingQueue(database.db, config), scheduleBackfillQueue(database.db), moneyQueue(database.db, invoices, deps.clock ?? systemClock, config.invoiceLeadDays)];
+  const operator = { name: config.operatorName, address: config.operatorAddress };
+  const mailer = deps.mailer ?? createMailer(config);
+  const clock = deps.clock ?? systemClock;
+  const invoices = new InvoiceService(database.db, operator, mailer);
+  const reminders = new ReminderService(database.db, mailer, operator, clock, config.reminderDays);
+  return [housekeepingQueue(database.db, config), scheduleBackfillQueue(database.db), moneyQueue(database.db, invoices, reminders, clock, config.invoiceLeadDays)];
 }
 
 /** The job queue of a server (work = WORKERS) or of the worker process (work = true). */

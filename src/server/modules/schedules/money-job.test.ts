@@ -2,12 +2,13 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
-import { auditEvents, invoices, scheduleRows } from '../../../db/schema/index.ts';
+import { auditEvents, bookings, invoices, paymentReminders, scheduleRows } from '../../../db/schema/index.ts';
 import { smtpSink } from '../../../../tests/support/smtp.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 import { createMailer } from '../../mail.ts';
 import { InvoiceService } from '../invoices/service.ts';
 import { moneyRun, ukHour } from './money-job.ts';
+import { ReminderService } from './reminders.ts';
 
 let t: TestApp;
 let admin: TestClient;
@@ -31,7 +32,11 @@ const at = (day: number, hour: number) => {
   const base = new Date(`${date}T12:00:00Z`);
   return { now: () => base.getTime() + (hour - ukHour(base)) * 3_600_000 };
 };
-const run = (day: number, hour: number) => moneyRun(t.db, service, at(day, hour), 21);
+const run = (day: number, hour: number) => {
+  const clock = at(day, hour);
+  return moneyRun(t.db, service, new ReminderService(t.db, createMailer(t.config), { name: t.config.operatorName, address: [] }, clock), clock, 21);
+};
+const subjectsTo = (address: string) => sink.received.filter((m) => m.to.includes(address)).map((m) => /^Subject: (.*)$/m.exec(m.raw)?.[1] ?? '');
 let n = 0;
 const book = async (tripId: number) => {
   n += 1;
@@ -60,8 +65,17 @@ describe('the money job, day by day through a trip', () => {
     expect(sink.received.at(-1)!.to).toEqual([`ben.money${n}@example.test`]);
     expect(sink.received.at(-1)!.raw).toContain(`${deposit!.invoiceRef}.pdf`);
 
-    // the balance is due on day 44 (56 days before departure): nothing until day 23, then once
-    for (let day = 1; day <= 22; day++) expect((await run(day, 10)).raised, `day ${day}`).toBe(0);
+    // the balance is due on day 44 (56 days before departure): nothing until day 23, then once;
+    // the deposit (due day 14) is reminded on days 7 and 11, on day 14, then chased on days 16 and 21
+    const reminded: number[] = [];
+    for (let day = 1; day <= 22; day++) {
+      const r = await run(day, 10);
+      expect(r.raised, `day ${day}`).toBe(0);
+      if (r.reminders.sent) reminded.push(day);
+      // a second run the same day sends nothing again
+      expect((await run(day, 15)).reminders.sent, `day ${day}, again`).toBe(0);
+    }
+    expect(reminded).toEqual([7, 11, 14, 16, 21]);
     expect(await run(23, 10)).toMatchObject({ raised: 1, sent: 1 });
     expect(await run(24, 10)).toMatchObject({ raised: 0, sent: 0 });
     const all = await invoicesOf(id);
@@ -72,7 +86,40 @@ describe('the money job, day by day through a trip', () => {
     expect(schedule.rows.map((r: { state: string; invoice_ref: string }) => [r.state, r.invoice_ref])).toEqual([['invoiced', deposit!.invoiceRef], ['invoiced', all[1]!.invoiceRef]]);
     const events = await t.db.select().from(auditEvents).where(and(eq(auditEvents.bookingId, id), eq(auditEvents.action, 'invoice.created')));
     expect(events.map((e) => e.actorType)).toEqual(['system', 'system']);
-    expect((await admin.get(`/api/bookings/${id}/emails`)).json()).toHaveLength(2);
+    expect((await admin.get(`/api/bookings/${id}/emails`)).json()).toHaveLength(7);
+    expect(subjectsTo(`ben.money${n}@example.test`).filter((s) => !s.startsWith('Invoice'))).toEqual([
+      expect.stringMatching(/^Payment reminder: INV-\d+ for Test Trek \d+ is due on /),
+      expect.stringMatching(/^Payment reminder: /),
+      expect.stringMatching(/^Payment due today: /),
+      expect.stringMatching(/^Overdue: /),
+      expect.stringMatching(/^Overdue: /),
+    ]);
+  });
+
+  it('stops reminding once the invoice is paid, and when reminders are off; never two emails a day to one traveller', async () => {
+    const trip = await insertTrip(t.db, { costPence: 100_000, depositPence: 10_000, departureDate: addDays(ukToday(), 120), returnDate: addDays(ukToday(), 130) });
+    const paid = await book(trip.id);
+    await run(0, 10);
+    const [deposit] = await invoicesOf(paid);
+    const pay = await admin.post('/api/transactions', { booking_id: paid, invoice_id: deposit!.id, invoice_type: 'deposit', amount: 100, type: 'payment', processor: 'BACS', date: ukToday() });
+    expect(pay.statusCode, pay.body).toBeLessThan(300);
+    for (let day = 1; day <= 30; day++) expect((await run(day, 10)).reminders.sent, `day ${day}`).toBe(0);
+
+    // two instalments due the same day for one traveller: one reminder that day
+    const trip2 = await insertTrip(t.db, { costPence: 100_000, depositPence: 10_000, departureDate: addDays(ukToday(), 300), returnDate: addDays(ukToday(), 310) });
+    const twice = await book(trip2.id);
+    await admin.put(`/api/trips/${trip2.id}/payment-plan`, { instalments: [{ label: 'First', amount_kind: 'percent', percent: 50, due_kind: 'after_booking', due_days: 10 }, { label: 'Second', amount_kind: 'rest', due_kind: 'after_booking', due_days: 10 }] });
+    await admin.post(`/api/bookings/${twice}/schedule/rebuild`);
+    expect((await run(0, 10)).raised).toBe(2);
+    expect((await run(3, 10)).reminders).toMatchObject({ sent: 1, skipped: 1 });
+
+    // reminders off for the booking: nothing
+    const off = await book(trip.id);
+    await t.db.update(bookings).set({ remindersOff: true, remindersOffReason: 'Paying by standing order' }).where(eq(bookings.id, off));
+    await run(0, 10);
+    for (const day of [7, 11, 14, 16]) await run(day, 10);
+    expect(await t.db.select().from(paymentReminders).where(eq(paymentReminders.bookingId, off))).toEqual([]);
+    expect(await t.db.select().from(paymentReminders).where(eq(paymentReminders.bookingId, paid))).toEqual([]);
   });
 
   it('raises nothing for a cancelled booking', async () => {

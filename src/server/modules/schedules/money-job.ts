@@ -5,6 +5,7 @@ import { bookings, invoices, scheduleRows } from '../../../db/schema/index.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import type { QueueDefinition } from '../../jobs/queue.ts';
 import type { InvoiceService } from '../invoices/service.ts';
+import type { ReminderService } from './reminders.ts';
 import { ukToday } from '../invoices/money.ts';
 
 /** Emails to travellers leave between 09:00 and 18:00, UK time, only. */
@@ -42,10 +43,11 @@ export async function raisedNotSent(db: Db, limit = BATCH): Promise<Array<{ id: 
 
 /**
  * One run of the money job: raise the invoices whose lead time has come, then, in sending
- * hours, email every system-raised invoice not yet sent (with its PDF). An email the mail
- * server refuses is in the history (email.failed) and is tried again on the next run.
+ * hours, email every system-raised invoice not yet sent (with its PDF) and the day's payment
+ * reminders. An email the mail server refuses is in the history (email.failed) and is tried
+ * again on the next run.
  */
-export async function moneyRun(db: Db, invoiceService: InvoiceService, clock: Pick<Clock, 'now'>, leadDays: number) {
+export async function moneyRun(db: Db, invoiceService: InvoiceService, reminders: ReminderService, clock: Pick<Clock, 'now'>, leadDays: number) {
   const now = nowOf(clock);
   const today = ukToday(now);
   const raised: number[] = [];
@@ -61,6 +63,7 @@ export async function moneyRun(db: Db, invoiceService: InvoiceService, clock: Pi
   }
   let sent = 0;
   let failed = 0;
+  let reminded = { sent: 0, failed: 0, skipped: 0 };
   if (inSendingHours(now)) {
     for (const invoice of await raisedNotSent(db)) {
       try {
@@ -70,14 +73,15 @@ export async function moneyRun(db: Db, invoiceService: InvoiceService, clock: Pi
         failed += 1;
       }
     }
+    reminded = await reminders.run();
   }
-  return { raised: raised.length, sent, failed };
+  return { raised: raised.length, sent, failed, reminders: reminded };
 }
 
-export const moneyQueue = (db: Db, invoiceService: InvoiceService, clock: Pick<Clock, 'now'>, leadDays: number): QueueDefinition => ({
+export const moneyQueue = (db: Db, invoiceService: InvoiceService, reminders: ReminderService, clock: Pick<Clock, 'now'>, leadDays: number): QueueDefinition => ({
   name: 'money',
   // every hour at five past: invoices at lead time, and their emails in sending hours
   cron: '5 * * * *',
   options: { retryLimit: 2, retryDelay: 300 },
-  handler: async () => moneyRun(db, invoiceService, clock, leadDays),
+  handler: async () => moneyRun(db, invoiceService, reminders, clock, leadDays),
 });

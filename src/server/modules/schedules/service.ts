@@ -218,6 +218,32 @@ export class ScheduleService {
     });
   }
 
+  /** "Send automatic reminders" on or off, for one booking or every booking of a trip; the reason is recorded. */
+  async setReminders(what: 'booking' | 'trip', id: number, v: { send: boolean; reason?: string | undefined }): Promise<{ message: string }> {
+    return this.db.transaction(async (tx) => {
+      const [row] =
+        what === 'booking'
+          ? await tx.select({ off: bookings.remindersOff, reason: bookings.remindersOffReason, name: bookings.ref, tripId: bookings.tripId }).from(bookings).where(eq(bookings.id, id)).for('update')
+          : await tx.select({ off: trips.remindersOff, reason: trips.remindersOffReason, name: trips.name, tripId: trips.id }).from(trips).where(eq(trips.id, id)).for('update');
+      if (!row) throw new HttpError(404, what === 'booking' ? 'Booking not found' : 'Trip not found');
+      const next = { remindersOff: !v.send, remindersOffReason: v.send ? null : (v.reason ?? null) };
+      const changes = diff({ send_automatic_reminders: [!row.off, v.send], reminders_off_reason: [row.reason, next.remindersOffReason] });
+      if (Object.keys(changes).length) {
+        if (what === 'booking') await tx.update(bookings).set(next).where(eq(bookings.id, id));
+        else await tx.update(trips).set(next).where(eq(trips.id, id));
+        await audit(tx, {
+          action: `${what}.reminders_changed`,
+          subject: { type: what, id },
+          bookingId: what === 'booking' ? id : null,
+          tripId: row.tripId,
+          changes,
+          summary: `turned automatic reminders ${v.send ? 'on' : 'off'} for ${what === 'booking' ? 'the booking ' : ''}${row.name}${v.send ? '' : ` (${next.remindersOffReason})`}`,
+        });
+      }
+      return { message: v.send ? 'Automatic reminders will be sent.' : 'Automatic reminders are off.' };
+    });
+  }
+
   /**
    * Bookings made before plans existed get their schedule from their trip's plan (the default
    * plan, unless staff have set one), with the standard invoices already raised linked to it:

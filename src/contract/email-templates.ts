@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { recordId } from './common.ts';
+
+// ---- the emails staff word themselves (issue 17: /settings/emails) ----
+
+export const TEMPLATE_KEYS = ['reminder_before', 'reminder_due', 'reminder_overdue'] as const;
+export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
+export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
+  reminder_before: 'Reminder before an instalment is due',
+  reminder_due: 'Reminder on the day an instalment is due',
+  reminder_overdue: 'Chaser for an overdue instalment',
+};
+/** The placeholders every template may use, as staff type them. */
+export const TEMPLATE_PLACEHOLDERS = [
+  'traveller.title',
+  'traveller.first_name',
+  'traveller.last_name',
+  'traveller.preferred_name',
+  'booking.ref',
+  'trip.name',
+  'trip.departure',
+  'invoice.ref',
+  'invoice.total',
+  'invoice.outstanding',
+  'invoice.due_date',
+  'invoice.days_until_due',
+  'invoice.days_overdue',
+  'operator.name',
+] as const;
+export const TEMPLATE_SUBJECT_MAX = 200;
+export const TEMPLATE_BODY_MAX = 20_000;
+
+export const templateKeyParam = z.object({ key: z.enum(TEMPLATE_KEYS, { error: 'There is no such email.' }) });
+
+export const emailTemplateSchema = z.object({
+  key: z.enum(TEMPLATE_KEYS),
+  name: z.string(),
+  subject: z.string(),
+  body: z.string(),
+  /** no one has changed Tripdesk's wording */
+  is_default: z.boolean(),
+  updated_at: z.string().nullable(),
+  placeholders: z.array(z.string()),
+});
+export type EmailTemplate = z.infer<typeof emailTemplateSchema>;
+
+export const emailTemplateInputSchema = z.object({
+  subject: z
+    .string({ error: 'The subject field is required.' })
+    .trim()
+    .min(1, { error: 'The subject field is required.', abort: true })
+    .max(TEMPLATE_SUBJECT_MAX, { error: `The subject must not be longer than ${TEMPLATE_SUBJECT_MAX} characters.` }),
+  body: z
+    .string({ error: 'The body field is required.' })
+    .trim()
+    .min(1, { error: 'The body field is required.', abort: true })
+    .max(TEMPLATE_BODY_MAX, { error: `The body must not be longer than ${TEMPLATE_BODY_MAX} characters.` }),
+});
+export type EmailTemplateInput = z.input<typeof emailTemplateInputSchema>;
+
+export const templatePreviewInputSchema = emailTemplateInputSchema.partial().extend({ booking_id: recordId('booking') });
+export const renderedEmailSchema = z.object({ to: z.string(), subject: z.string(), text: z.string(), html: z.string() });
+export type RenderedEmail = z.infer<typeof renderedEmailSchema>;

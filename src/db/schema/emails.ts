@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm';
+import { bigint, date, index, integer, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bookings } from './bookings.ts';
+import { invoices } from './invoices.ts';
+import { scheduleRows } from './schedules.ts';
+import { users } from './users.ts';
+
+/** The emails staff word themselves (issue 17); a key with no row uses Tripdesk's default wording. */
+export const emailTemplates = pgTable('email_templates', {
+  key: text().primaryKey(),
+  subject: text().notNull(),
+  body: text().notNull(),
+  updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Every payment reminder sent (or tried): one per instalment and offset, and, among those sent,
+ * one per traveller (email) per UK day — the database keeps both promises even with several workers.
+ */
+export const paymentReminders = pgTable(
+  'payment_reminders',
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    scheduleRowId: integer('schedule_row_id')
+      .notNull()
+      .references(() => scheduleRows.id, { onDelete: 'cascade' }),
+    bookingId: bigint('booking_id', { mode: 'number' })
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    invoiceId: integer('invoice_id').references(() => invoices.id, { onDelete: 'set null' }),
+    /** days from the due date: -7, -3, 0, 2, 7; null for one sent by staff ("send now") */
+    offsetDays: smallint('offset_days'),
+    email: text().notNull(),
+    sentOn: date('sent_on').notNull(),
+    /** sending (claimed by a worker), sent, or failed (the mail server refused; tried again on the next run) */
+    outcome: text().notNull(),
+    error: text(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payment_reminders_row_offset_unique').on(t.scheduleRowId, t.offsetDays).where(sql`${t.offsetDays} is not null`),
+    uniqueIndex('payment_reminders_one_a_day').on(t.email, t.sentOn).where(sql`${t.outcome} in ('sending', 'sent') and ${t.offsetDays} is not null`),
+    index('payment_reminders_booking_idx').on(t.bookingId, t.createdAt),
+  ],
+);

@@ -1,0 +1,66 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, ukToday } from '../../../contract/dates.ts';
+import { insertTrip } from '../../../db/factories/trips.ts';
+import { auditEvents, bookings } from '../../../db/schema/index.ts';
+import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
+
+let t: TestApp;
+let admin: TestClient;
+let bookingId: number;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.signedIn(1);
+  const trip = await insertTrip(t.db, { costPence: 100_000, depositPence: 10_000, departureDate: addDays(ukToday(), 100), returnDate: addDays(ukToday(), 110) });
+  const res = await admin.post('/api/bookings', { trip_id: trip.id, title: 'Mr', first_name: '<script>alert(1)</script>', last_name: 'Tables', preferred_name: 'Bobby', email: 'bobby.tables@example.test', as_on_passport: true, terms_accepted: true });
+  bookingId = res.json().id;
+});
+afterAll(() => t.close());
+
+describe('/api/email-templates', () => {
+  it('lists the three reminder emails with Tripdesk’s wording until staff change it', async () => {
+    const list = (await admin.get('/api/email-templates')).json();
+    expect(list.map((x: { key: string; is_default: boolean }) => [x.key, x.is_default])).toEqual([['reminder_before', true], ['reminder_due', true], ['reminder_overdue', true]]);
+    expect(list[0].placeholders).toContain('invoice.outstanding');
+  });
+
+  it('saves new wording (an event in the history) and refuses a template that does not parse', async () => {
+    const bad = await admin.put('/api/email-templates/reminder_overdue', { subject: 'Late', body: 'Dear {{ traveller.first_name ' });
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(bad.json().errors)).toEqual(['body']);
+    const ok = await admin.put('/api/email-templates/reminder_overdue', { subject: 'Still owed: {{ invoice.ref }}', body: 'Dear {{ traveller.first_name }},\n\n{{ invoice.outstanding }} is {{ invoice.days_overdue }} days late.' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ is_default: false, subject: 'Still owed: {{ invoice.ref }}' });
+    const [event] = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'email_template.updated'));
+    expect(event?.subjectId).toBe('reminder_overdue');
+    expect((await admin.get('/api/email-templates/nonsense')).statusCode).toBe(422);
+  });
+
+  it('previews a draft against a real booking, the traveller’s name escaped in the HTML', async () => {
+    const res = await admin.post('/api/email-templates/reminder_due/preview', { booking_id: bookingId, body: 'Hello {{ traveller.first_name }} on {{ trip.name }}' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().to).toBe('bobby.tables@example.test');
+    expect(res.json().text).toContain('Hello <script>alert(1)</script> on Test Trek');
+    expect(res.json().html).toContain('Hello &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(res.json().html).not.toContain('<script>');
+  });
+});
+
+describe('reminders for a booking', () => {
+  it('"send now" says when nothing is owed', async () => {
+    const res = await admin.post(`/api/bookings/${bookingId}/reminders`);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe('Nothing is owed on an invoice of this booking, so there is nothing to remind the traveller of.');
+  });
+
+  it('are turned off with a reason, recorded, and on again', async () => {
+    expect((await admin.put(`/api/bookings/${bookingId}/reminders`, { send: false })).json().errors).toEqual({ reason: ['Say why automatic reminders are turned off.'] });
+    expect((await admin.put(`/api/bookings/${bookingId}/reminders`, { send: false, reason: 'Pays by standing order' })).statusCode).toBe(200);
+    const [b] = await t.db.select().from(bookings).where(eq(bookings.id, bookingId));
+    expect(b).toMatchObject({ remindersOff: true, remindersOffReason: 'Pays by standing order' });
+    expect((await admin.get(`/api/bookings/${bookingId}/schedule`)).json()).toMatchObject({ reminders_off: true, reminders_off_reason: 'Pays by standing order' });
+    await admin.put(`/api/bookings/${bookingId}/reminders`, { send: true });
+    const events = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'booking.reminders_changed'));
+    expect(events.map((e) => e.summary)).toEqual([expect.stringContaining('turned automatic reminders off for the booking'), expect.stringContaining('turned automatic reminders on')]);
+  });
+});

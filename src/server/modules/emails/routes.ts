@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
+import { emailTemplateInputSchema, emailTemplateSchema, renderedEmailSchema, templateKeyParam, templatePreviewInputSchema } from '../../../contract/email-templates.ts';
+import { remindersSettingSchema } from '../../../contract/schedules.ts';
+import type { Db } from '../../../db/client.ts';
+import { systemClock, type Clock } from '../../clock.ts';
+import type { Mailer } from '../../mail.ts';
+import type { Operator } from '../invoices/service.ts';
+import { ReminderService } from '../schedules/reminders.ts';
+import { ScheduleService } from '../schedules/service.ts';
+import { EmailTemplateService, sendReminderNow } from './service.ts';
+
+const tags = ['reminders'];
+
+/** The reminder emails' wording, "send a reminder now", and reminders on or off (issue 17); scope finance. */
+export async function emailRoutes(app: FastifyInstance, opts: { db: Db; mailer: Mailer; operator: Operator; clock?: Clock; reminderDays: number[] }) {
+  const clock = opts.clock ?? systemClock;
+  const templates = new EmailTemplateService(opts.db, opts.operator, clock);
+  const reminders = new ReminderService(opts.db, opts.mailer, opts.operator, clock, opts.reminderDays);
+  const schedules = new ScheduleService(opts.db, clock);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/api/email-templates', { schema: { tags, summary: 'Every email staff can word, with its current subject and body', response: { 200: z.array(emailTemplateSchema) } } }, async () => templates.list());
+
+  r.get(
+    '/api/email-templates/:key',
+    { schema: { tags, summary: "One email's wording and the placeholders it may use", params: templateKeyParam, response: { 200: emailTemplateSchema, 422: validationErrorSchema } } },
+    async (request) => templates.get(request.params.key),
+  );
+
+  r.put(
+    '/api/email-templates/:key',
+    { schema: { tags, summary: "Changes an email's subject and body (Liquid placeholders such as {{ traveller.first_name }}; every value is HTML-escaped)", params: templateKeyParam, body: emailTemplateInputSchema, response: { 200: emailTemplateSchema, 422: validationErrorSchema } } },
+    async (request) => templates.save(request.params.key, request.body, request.user?.id ?? null),
+  );
+
+  r.post(
+    '/api/email-templates/:key/preview',
+    { schema: { tags, summary: 'The email as a booking’s traveller would get it, from the saved wording or the draft sent', params: templateKeyParam, body: templatePreviewInputSchema, response: { 200: renderedEmailSchema, 422: validationErrorSchema } } },
+    async (request) => templates.preview(request.params.key, request.body.booking_id, request.body),
+  );
+
+  r.post(
+    '/api/bookings/:id/reminders',
+    { schema: { tags, summary: 'Emails the traveller a reminder of their most urgent unpaid instalment now', params: idParam, response: { 200: messageSchema, 404: messageSchema, 422: validationErrorSchema, 502: messageSchema } } },
+    async (request) => sendReminderNow(opts.db, reminders, request.params.id, clock),
+  );
+
+  r.put(
+    '/api/bookings/:id/reminders',
+    { schema: { tags, summary: '"Send automatic reminders" on or off for a booking (off needs a reason)', params: idParam, body: remindersSettingSchema, response: { 200: messageSchema, 404: messageSchema, 422: validationErrorSchema } } },
+    async (request) => schedules.setReminders('booking', request.params.id, request.body),
+  );
+
+  r.put(
+    '/api/trips/:id/reminders',
+    { schema: { tags, summary: '"Send automatic reminders" on or off for every booking of a trip (off needs a reason)', params: idParam, body: remindersSettingSchema, response: { 200: messageSchema, 404: messageSchema, 422: validationErrorSchema } } },
+    async (request) => schedules.setReminders('trip', request.params.id, request.body),
+  );
+}

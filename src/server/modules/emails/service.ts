@@ -1,0 +1,90 @@
+import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
+import { TEMPLATE_KEYS, TEMPLATE_NAMES, TEMPLATE_PLACEHOLDERS, type EmailTemplate, type RenderedEmail, type TemplateKey } from '../../../contract/email-templates.ts';
+import type { Db } from '../../../db/client.ts';
+import { bookings, emailTemplates, invoices, scheduleRows, trips } from '../../../db/schema/index.ts';
+import { audit, diff } from '../../audit/audit.ts';
+import { nowOf, type Clock } from '../../clock.ts';
+import { HttpError } from '../../errors.ts';
+import { loadInvoices } from '../invoices/load.ts';
+import { ukToday } from '../invoices/money.ts';
+import type { Operator } from '../invoices/service.ts';
+import { reminderContext, templateOf, type ReminderService } from '../schedules/reminders.ts';
+import { checkTemplate, renderTemplate, type TemplateContext } from './templates.ts';
+
+const SAMPLE: TemplateContext = {
+  traveller: { title: 'Ms', first_name: 'Ada', last_name: 'Traveller', preferred_name: 'Ada' },
+  booking: { ref: 'TD-SAMPLE' },
+  trip: { name: 'Sample Trek', departure: '01 Jun 2031' },
+  invoice: { ref: 'INV-0000', total: '£2,000.00', outstanding: '£1,700.00', due_date: '06 Apr 2031', days_until_due: 7, days_overdue: 0 },
+  operator: { name: 'Tripdesk' },
+};
+
+/** The reminder emails' wording (issue 17): read, changed, previewed against a real booking. */
+export class EmailTemplateService {
+  constructor(
+    private readonly db: Db,
+    private readonly operator: Operator,
+    private readonly clock: Pick<Clock, 'now'>,
+  ) {}
+
+  async get(key: TemplateKey): Promise<EmailTemplate> {
+    const t = await templateOf(this.db, key);
+    return { key, name: TEMPLATE_NAMES[key], subject: t.subject, body: t.body, is_default: t.isDefault, updated_at: t.updatedAt?.toISOString() ?? null, placeholders: [...TEMPLATE_PLACEHOLDERS] };
+  }
+
+  list(): Promise<EmailTemplate[]> {
+    return Promise.all(TEMPLATE_KEYS.map((k) => this.get(k)));
+  }
+
+  async save(key: TemplateKey, v: { subject: string; body: string }, userId: number | null): Promise<EmailTemplate> {
+    checkTemplate(v);
+    await this.db.transaction(async (tx) => {
+      const before = await templateOf(tx, key);
+      await tx
+        .insert(emailTemplates)
+        .values({ key, ...v, updatedBy: userId, updatedAt: nowOf(this.clock) })
+        .onConflictDoUpdate({ target: emailTemplates.key, set: { ...v, updatedBy: userId, updatedAt: nowOf(this.clock) } });
+      await audit(tx, {
+        action: 'email_template.updated',
+        subject: { type: 'email_template', id: key },
+        changes: diff({ subject: [before.subject, v.subject], body: [before.body, v.body] }),
+        summary: `changed the wording of the email "${TEMPLATE_NAMES[key]}"`,
+      });
+    });
+    return this.get(key);
+  }
+
+  /**
+   * The email as a booking's traveller would get it now: against the booking's first unpaid
+   * invoiced instalment, or sample values for the invoice when it has none.
+   */
+  async preview(key: TemplateKey, bookingId: number, draft: { subject?: string | undefined; body?: string | undefined }): Promise<RenderedEmail> {
+    const saved = await templateOf(this.db, key);
+    const t = { subject: draft.subject ?? saved.subject, body: draft.body ?? saved.body };
+    checkTemplate(t);
+    const [b] = await this.db.select({ booking: bookings, trip: { name: trips.name, departure: trips.departureDate } }).from(bookings).innerJoin(trips, eq(trips.id, bookings.tripId)).where(eq(bookings.id, bookingId));
+    if (!b) throw new HttpError(422, 'The selected booking is invalid.');
+    const rows = await this.db.select({ invoiceId: scheduleRows.invoiceId }).from(scheduleRows).where(and(eq(scheduleRows.bookingId, bookingId), isNotNull(scheduleRows.invoiceId))).orderBy(asc(scheduleRows.position));
+    const loaded = rows.length ? await loadInvoices(this.db, sql`${invoices.id} in (${sql.join(rows.map((r) => sql`${r.invoiceId}`), sql`, `)})`) : [];
+    const invoice = loaded.find((l) => !l.summary.paid)?.reply ?? loaded[0]?.reply;
+    const today = ukToday(nowOf(this.clock));
+    const context = invoice ? reminderContext(b.booking, b.trip, invoice, this.operator, today) : { ...reminderContext(b.booking, b.trip, { invoice_ref: SAMPLE.invoice.ref, total: 2000, outstanding: 1700, due_date: today, }, this.operator, today), invoice: SAMPLE.invoice };
+    const mail = await renderTemplate(t, context);
+    return { to: b.booking.email, ...mail };
+  }
+}
+
+/** "Send a reminder now" for a booking: its most urgent unpaid invoiced instalment. */
+export async function sendReminderNow(db: Db, reminders: ReminderService, bookingId: number, clock: Pick<Clock, 'now'>): Promise<{ message: string }> {
+  const [booking] = await db.select({ id: bookings.id, status: bookings.status }).from(bookings).where(eq(bookings.id, bookingId));
+  if (!booking) throw new HttpError(404, 'Booking not found');
+  if (booking.status === 'cancelled') throw new HttpError(422, 'This booking is cancelled: it is sent no reminders.');
+  const rows = await db.select().from(scheduleRows).where(and(eq(scheduleRows.bookingId, bookingId), isNotNull(scheduleRows.invoiceId), eq(scheduleRows.waived, false))).orderBy(asc(scheduleRows.dueDate), asc(scheduleRows.position));
+  const today = ukToday(nowOf(clock));
+  for (const row of rows) {
+    const outcome = await reminders.send(row.id, today, null);
+    if (outcome === 'sent') return { message: 'A reminder has been emailed to the traveller.' };
+    if (outcome === 'failed') throw new HttpError(502, 'The reminder could not be emailed: the mail server did not take it. Please try again.');
+  }
+  throw new HttpError(422, 'Nothing is owed on an invoice of this booking, so there is nothing to remind the traveller of.');
+}

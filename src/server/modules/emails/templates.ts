@@ -1,0 +1,80 @@
+import { Liquid } from 'liquidjs';
+import { TEMPLATE_BODY_MAX, type TemplateKey } from '../../../contract/email-templates.ts';
+import { validationError } from '../../errors.ts';
+
+/**
+ * Tripdesk's own wording of each email; staff may change it at /settings/emails. The body is
+ * text: paragraphs separated by a blank line.
+ */
+export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: string }> = {
+  reminder_before: {
+    subject: 'Payment reminder: {{ invoice.ref }} for {{ trip.name }} is due on {{ invoice.due_date }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThis is a friendly reminder that {{ invoice.outstanding }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}) is due on {{ invoice.due_date }}, in {{ invoice.days_until_due }} days.\n\nIf you have already paid, thank you, and please ignore this email.\n\n{{ operator.name }}',
+  },
+  reminder_due: {
+    subject: 'Payment due today: {{ invoice.ref }} for {{ trip.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\n{{ invoice.outstanding }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}) is due today.\n\nIf you have already paid, thank you, and please ignore this email.\n\n{{ operator.name }}',
+  },
+  reminder_overdue: {
+    subject: 'Overdue: {{ invoice.ref }} for {{ trip.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nWe have not yet received {{ invoice.outstanding }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}), which was due on {{ invoice.due_date }}, {{ invoice.days_overdue }} days ago.\n\nPlease pay it as soon as you can, or reply to this email if anything is wrong.\n\n{{ operator.name }}',
+  },
+};
+
+export type TemplateContext = {
+  traveller: { title: string | null; first_name: string; last_name: string; preferred_name: string | null };
+  booking: { ref: string };
+  trip: { name: string; departure: string };
+  invoice: { ref: string; total: string; outstanding: string; due_date: string; days_until_due: number; days_overdue: number };
+  operator: { name: string };
+};
+
+// Liquid was made for templates written by people who may not run code: no JavaScript, no file
+// includes here, loops bounded by the data. Every value printed is HTML-escaped in the HTML part.
+// {% include %}, {% render %} and {% layout %} find nothing: templates are one text each
+const noFiles = {
+  exists: async () => false,
+  existsSync: () => false,
+  readFile: async () => Promise.reject(new Error('templates cannot include files')),
+  readFileSync: () => {
+    throw new Error('templates cannot include files');
+  },
+  resolve: (_dir: string, file: string) => file,
+  contains: async () => false,
+  containsSync: () => false,
+  dirname: () => '',
+};
+const options = { strictFilters: true, strictVariables: false, ownPropertyOnly: true, cache: false, relativeReference: false, fs: noFiles, root: [], partials: [], layouts: [], memoryLimit: 1e6, renderLimit: 1000, parseLimit: TEMPLATE_BODY_MAX * 2 };
+const htmlEngine = new Liquid({ ...options, outputEscape: 'escape' });
+const textEngine = new Liquid(options);
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** A template that does not parse is refused with the reason, under the field at fault. */
+export function checkTemplate(t: { subject: string; body: string }) {
+  for (const field of ['subject', 'body'] as const) {
+    try {
+      textEngine.parse(t[field]);
+    } catch (error) {
+      throw validationError({ [field]: [`The ${field} cannot be read: ${(error as Error).message.split(', line:')[0]}.`] });
+    }
+  }
+}
+
+/**
+ * The email from a template: the subject and text part as written with the values in, and an
+ * HTML part in which the staff's own words are escaped text too (each blank-line paragraph a
+ * <p>) and every value is escaped, so a traveller named "<script>" stays text.
+ */
+export async function renderTemplate(t: { subject: string; body: string }, context: TemplateContext) {
+  const subject = (await textEngine.parseAndRender(t.subject, context)).replace(/\s+/g, ' ').trim();
+  const text = (await textEngine.parseAndRender(t.body, context)).replace(/\r\n/g, '\n').trim();
+  // the literal text is escaped before Liquid sees it; Liquid's own markup keeps its < and >
+  const escapedSource = t.body.replace(/({{[\s\S]*?}}|{%[\s\S]*?%})|([^{]+|{)/g, (_m, tag: string | undefined, literal: string | undefined) => tag ?? escapeHtml(literal ?? ''));
+  const rendered = (await htmlEngine.parseAndRender(escapedSource, context)).replace(/\r\n/g, '\n').trim();
+  const html = rendered
+    .split(/\n{2,}/)
+    .map((p: string) => `<p>${p.replace(/\n/g, '<br>')}</p>`)
+    .join('\n');
+  return { subject, text, html };
+}

@@ -1,0 +1,156 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { TemplateKey } from '../../../contract/email-templates.ts';
+import { formatPounds } from '../../../contract/money.ts';
+import type { Db, Tx } from '../../../db/client.ts';
+import { bookings, emailTemplates, invoices, paymentReminders, scheduleRows, trips } from '../../../db/schema/index.ts';
+import { audit } from '../../audit/audit.ts';
+import { nowOf, type Clock } from '../../clock.ts';
+import type { Mailer } from '../../mail.ts';
+import { pgError } from '../../sql.ts';
+import { DEFAULT_TEMPLATES, renderTemplate, type TemplateContext } from '../emails/templates.ts';
+import { loadInvoices } from '../invoices/load.ts';
+import { ukToday } from '../invoices/money.ts';
+import type { Operator } from '../invoices/service.ts';
+
+/** Days from an instalment's due date that its reminders go: 7 and 3 before, the day, 2 and 7 after (REMINDER_DAYS). */
+export const DEFAULT_REMINDER_DAYS = [-7, -3, 0, 2, 7];
+
+export const templateForOffset = (offset: number): TemplateKey => (offset < 0 ? 'reminder_before' : offset === 0 ? 'reminder_due' : 'reminder_overdue');
+
+const daysBetween = (from: string, to: string) => Math.round((Date.parse(to + 'T00:00:00Z') - Date.parse(from + 'T00:00:00Z')) / 86_400_000);
+
+export async function templateOf(db: Db | Tx, key: TemplateKey): Promise<{ subject: string; body: string; isDefault: boolean; updatedAt: Date | null }> {
+  const [row] = await db.select().from(emailTemplates).where(eq(emailTemplates.key, key));
+  return row ? { subject: row.subject, body: row.body, isDefault: false, updatedAt: row.updatedAt } : { ...DEFAULT_TEMPLATES[key], isDefault: true, updatedAt: null };
+}
+
+export type ReminderOutcome = 'sent' | 'failed' | 'skipped';
+
+/**
+ * Payment reminders (issue 17): on each offset day of an invoiced instalment that is not paid,
+ * one email from its template; never for a waived instalment, a paid or deleted invoice, a
+ * cancelled booking, or a booking or trip whose reminders are off; never two to one traveller on
+ * one UK day, however many instalments are due.
+ */
+export class ReminderService {
+  constructor(
+    private readonly db: Db,
+    private readonly mailer: Mailer,
+    private readonly operator: Operator,
+    private readonly clock: Pick<Clock, 'now'>,
+    private readonly offsets: number[] = DEFAULT_REMINDER_DAYS,
+  ) {}
+
+  /** The instalments with a reminder due today, earliest due first. */
+  async due(today: string) {
+    const offsets = sql.join(this.offsets.map((o) => sql`${o}::int`), sql`, `);
+    return this.db
+      .select({ rowId: scheduleRows.id, dueDate: scheduleRows.dueDate, bookingId: bookings.id, invoiceId: invoices.id, email: bookings.email })
+      .from(scheduleRows)
+      .innerJoin(invoices, eq(invoices.id, scheduleRows.invoiceId))
+      .innerJoin(bookings, eq(bookings.id, scheduleRows.bookingId))
+      .innerJoin(trips, eq(trips.id, bookings.tripId))
+      .where(
+        and(
+          eq(scheduleRows.waived, false),
+          sql`${bookings.status} <> 'cancelled'`,
+          eq(bookings.remindersOff, false),
+          eq(trips.remindersOff, false),
+          sql`(${today}::date - ${scheduleRows.dueDate}) in (${offsets})`,
+          sql`not exists (select 1 from ${paymentReminders} pr where pr.schedule_row_id = ${scheduleRows.id} and pr.offset_days = (${today}::date - ${scheduleRows.dueDate}) and pr.outcome = 'sent')`,
+        ),
+      )
+      .orderBy(scheduleRows.dueDate, scheduleRows.id)
+      .limit(500);
+  }
+
+  /** Sends today's reminders; says how many went, failed, or were left for another day. */
+  async run(): Promise<Record<ReminderOutcome, number>> {
+    const today = ukToday(nowOf(this.clock));
+    const counts: Record<ReminderOutcome, number> = { sent: 0, failed: 0, skipped: 0 };
+    for (const d of await this.due(today)) counts[await this.send(d.rowId, today, daysBetween(d.dueDate, today))] += 1;
+    return counts;
+  }
+
+  /**
+   * One reminder for one instalment. `offset` null: staff said "send now" (no day rule, any hour).
+   */
+  async send(rowId: number, today: string, offset: number | null): Promise<ReminderOutcome> {
+    const [r] = await this.db
+      .select({ row: scheduleRows, booking: bookings, trip: { name: trips.name, departure: trips.departureDate } })
+      .from(scheduleRows)
+      .innerJoin(bookings, eq(bookings.id, scheduleRows.bookingId))
+      .innerJoin(trips, eq(trips.id, bookings.tripId))
+      .where(eq(scheduleRows.id, rowId));
+    if (!r || r.row.invoiceId === null || r.row.waived || r.booking.status === 'cancelled') return 'skipped';
+    const [invoice] = await loadInvoices(this.db, eq(invoices.id, r.row.invoiceId));
+    if (!invoice || invoice.summary.paid) return 'skipped';
+    const email = r.booking.email.toLowerCase();
+    if (offset !== null) {
+      const [already] = await this.db
+        .select({ id: paymentReminders.id })
+        .from(paymentReminders)
+        .where(and(eq(paymentReminders.email, email), eq(paymentReminders.sentOn, today), eq(paymentReminders.outcome, 'sent'), sql`${paymentReminders.offsetDays} is not null`))
+        .limit(1);
+      if (already) return 'skipped';
+    }
+    const key = templateForOffset(offset ?? daysBetween(r.row.dueDate, today));
+    const template = await templateOf(this.db, key);
+    const context = reminderContext(r.booking, r.trip, invoice.reply, this.operator, today);
+    const rendered = await renderTemplate(template, context);
+    const mail = { to: { name: `${r.booking.firstName} ${r.booking.lastName}`, address: r.booking.email }, ...rendered };
+    const about = { subject: { type: 'invoice', id: invoice.reply.id }, bookingId: r.booking.id, tripId: r.booking.tripId };
+    const details = { to: mail.to.address, subject: mail.subject, text: mail.text, attachments: [], template: key, offset_days: offset };
+    // the claim first: of two workers, one sends (the unique keys decide)
+    let claimId: number;
+    try {
+      const values = { scheduleRowId: rowId, bookingId: r.booking.id, invoiceId: invoice.reply.id, offsetDays: offset, email, sentOn: today, outcome: 'sending', createdAt: nowOf(this.clock) };
+      const [claim] = offset === null
+        ? await this.db.insert(paymentReminders).values(values).returning({ id: paymentReminders.id })
+        : await this.db
+            .insert(paymentReminders)
+            .values(values)
+            .onConflictDoUpdate({ target: [paymentReminders.scheduleRowId, paymentReminders.offsetDays], targetWhere: sql`${paymentReminders.offsetDays} is not null`, set: { outcome: 'sending', sentOn: today, error: null }, setWhere: sql`${paymentReminders.outcome} = 'failed'` })
+            .returning({ id: paymentReminders.id });
+      if (!claim) return 'skipped';
+      claimId = claim.id;
+    } catch (error) {
+      if (pgError(error).code === '23505') return 'skipped';
+      throw error;
+    }
+    try {
+      const sent = await this.mailer.send(mail);
+      await this.db.transaction(async (tx) => {
+        await tx.update(paymentReminders).set({ outcome: 'sent' }).where(eq(paymentReminders.id, claimId));
+        await audit(tx, { action: 'email.sent', ...about, summary: `emailed the reminder "${mail.subject}" to ${r.booking.email}`, details: { ...details, outcome: sent.outcome, message_id: sent.messageId } });
+      });
+      return 'sent';
+    } catch (error) {
+      const { code, responseCode } = error as { code?: string; responseCode?: number };
+      const why = [responseCode, code].filter((v) => v !== undefined && v !== null).join(' ') || 'the mail server did not take it';
+      await this.db.transaction(async (tx) => {
+        await tx.update(paymentReminders).set({ outcome: 'failed', error: why }).where(eq(paymentReminders.id, claimId));
+        await audit(tx, { action: 'email.failed', ...about, summary: `could not email the reminder "${mail.subject}" to ${r.booking.email}: ${why}`, details: { ...details, outcome: 'refused', message_id: null, error: { code: code ?? null, response_code: responseCode ?? null } } });
+      });
+      return 'failed';
+    }
+  }
+}
+
+export function reminderContext(
+  booking: { title: string | null; firstName: string; lastName: string; preferredName: string | null; ref: string },
+  trip: { name: string; departure: string },
+  invoice: { invoice_ref: string; total: number; outstanding: number; due_date: string },
+  operator: Operator,
+  today: string,
+): TemplateContext {
+  const until = daysBetween(today, invoice.due_date);
+  const fmt = (iso: string) => new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(iso + 'T00:00:00Z'));
+  return {
+    traveller: { title: booking.title, first_name: booking.firstName, last_name: booking.lastName, preferred_name: booking.preferredName },
+    booking: { ref: booking.ref },
+    trip: { name: trip.name, departure: fmt(trip.departure) },
+    invoice: { ref: invoice.invoice_ref, total: formatPounds(invoice.total), outstanding: formatPounds(invoice.outstanding), due_date: fmt(invoice.due_date), days_until_due: Math.max(0, until), days_overdue: Math.max(0, -until) },
+    operator: { name: operator.name },
+  };
+}
