@@ -44,6 +44,8 @@ const envSchema = z
     SEED_DEMO: flag.optional(),
     // an instalment's invoice is raised and emailed this many days before it is due (issue 17)
     INVOICE_LEAD_DAYS: z.coerce.number({ error: 'must be a whole number of days from 0 to 365' }).int({ error: 'must be a whole number of days from 0 to 365' }).min(0, { error: 'must be a whole number of days from 0 to 365' }).max(365, { error: 'must be a whole number of days from 0 to 365' }).default(21),
+    // where the evening money digest goes (overdue instalments, reminders not sent); none: no digest
+    OFFICE_EMAIL: z.email({ error: 'must be an email address' }).optional(),
     // days from an instalment's due date that reminders go (negative: before)
     REMINDER_DAYS: z
       .string()
@@ -82,6 +84,8 @@ export type Config = {
   seedDemo: boolean;
   /** days before an instalment is due that its invoice is raised and sent */
   invoiceLeadDays: number;
+  /** where the evening money digest goes */
+  officeEmail: string | undefined;
   /** days from an instalment's due date that its reminders go */
   reminderDays: number[];
   /** whether this server works the job queue (WORKERS) */
@@ -130,6 +134,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
     workers: env.WORKERS,
     invoiceLeadDays: env.INVOICE_LEAD_DAYS,
+    officeEmail: env.OFFICE_EMAIL,
     reminderDays: [...new Set(env.REMINDER_DAYS.split(',').map((d) => Number(d.trim())))].sort((a, b) => a - b),
     loginRateLimit: env.LOGIN_RATE_LIMIT,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import { scheduleBackfillQueue } from '../modules/schedules/jobs.ts';
 import { moneyQueue } from '../modules/schedules/money-job.ts';
 import { ReminderService } from '../modules/schedules/reminders.ts';
+import { digestQueue } from '../modules/schedules/digest.ts';
 import { InvoiceService } from '../modules/invoices/service.ts';
 import { createMailer, type Mailer } from '../mail.ts';
 import { systemClock } from '../clock.ts';
@@ -17,7 +18,7 @@ export function tripdeskQueues(database: Database, config: Config, deps: { clock
   const clock = deps.clock ?? systemClock;
   const invoices = new InvoiceService(database.db, operator, mailer);
   const reminders = new ReminderService(database.db, mailer, operator, clock, config.reminderDays);
-  return [housekeepingQueue(database.db, config), scheduleBackfillQueue(database.db), moneyQueue(database.db, invoices, reminders, clock, config.invoiceLeadDays)];
+  return [housekeepingQueue(database.db, config), scheduleBackfillQueue(database.db), moneyQueue(database.db, invoices, reminders, clock, config.invoiceLeadDays), digestQueue(database.db, mailer, config.officeEmail, clock)];
 }
 
 /** The job queue of a server (work = WORKERS) or of the worker process (work = true). */

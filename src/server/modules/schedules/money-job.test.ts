@@ -9,6 +9,7 @@ import { createMailer } from '../../mail.ts';
 import { InvoiceService } from '../invoices/service.ts';
 import { moneyRun, ukHour } from './money-job.ts';
 import { ReminderService } from './reminders.ts';
+import { sendDigest } from './digest.ts';
 
 let t: TestApp;
 let admin: TestClient;
@@ -151,5 +152,20 @@ describe('the money job, day by day through a trip', () => {
     const results = await Promise.all([service.raiseScheduled(first!.id, ukToday()), other.raiseScheduled(first!.id, ukToday())]);
     expect(results.filter((r) => r !== null)).toHaveLength(1);
     expect(await invoicesOf(id)).toHaveLength(1);
+  });
+
+  it('the evening digest tells the office what went overdue today', async () => {
+    const trip = await insertTrip(t.db, { costPence: 100_000, depositPence: 10_000, departureDate: addDays(ukToday(), 150), returnDate: addDays(ukToday(), 160) });
+    const id = await book(trip.id);
+    await run(0, 10);
+    const office = 'office@example.test';
+    // the deposit is due on day 14: on day 15 it went overdue "today"
+    expect(await sendDigest(t.db, createMailer(t.config), office, at(14, 18))).toEqual({ sent: false });
+    expect(await sendDigest(t.db, createMailer(t.config), office, at(15, 18))).toEqual({ sent: true });
+    const mail = sink.received.filter((m) => m.to.includes(office)).at(-1)!;
+    expect(mail.raw).toContain(`Money${n}`);
+    expect(mail.raw).toMatch(/Instalments that went overdue today: [1-9]/);
+    expect(await sendDigest(t.db, createMailer(t.config), undefined, at(15, 18))).toEqual({ sent: false });
+    void id;
   });
 });

@@ -1,0 +1,72 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { formatPounds, penceToPounds } from '../../../contract/money.ts';
+import type { Db } from '../../../db/client.ts';
+import { bookings, invoices, paymentReminders, scheduleRows, trips } from '../../../db/schema/index.ts';
+import { audit } from '../../audit/audit.ts';
+import { addDays } from '../../../contract/dates.ts';
+import { nowOf, type Clock } from '../../clock.ts';
+import { escapeHtml } from '../../html.ts';
+import type { Mailer } from '../../mail.ts';
+import type { QueueDefinition } from '../../jobs/queue.ts';
+import { loadInvoices } from '../invoices/load.ts';
+import { ukToday } from '../invoices/money.ts';
+
+export type Digest = { overdue: Array<{ ref: string; traveller: string; trip: string; label: string; outstanding: string }>; failed: Array<{ ref: string; traveller: string; email: string; error: string }> };
+
+/** What the office must know tonight: instalments that went overdue today, reminders that could not be sent. */
+export async function buildDigest(db: Db, today: string): Promise<Digest> {
+  const yesterday = addDays(today, -1);
+  const rows = await db
+    .select({ ref: bookings.ref, first: bookings.firstName, last: bookings.lastName, trip: trips.name, label: scheduleRows.label, amountPence: scheduleRows.amountPence, invoiceId: scheduleRows.invoiceId })
+    .from(scheduleRows)
+    .innerJoin(bookings, eq(bookings.id, scheduleRows.bookingId))
+    .innerJoin(trips, eq(trips.id, bookings.tripId))
+    .where(and(eq(scheduleRows.dueDate, yesterday), eq(scheduleRows.waived, false), sql`${bookings.status} <> 'cancelled'`))
+    .orderBy(bookings.ref);
+  const ids = rows.map((r) => r.invoiceId).filter((id): id is number => id !== null);
+  const loaded = ids.length ? await loadInvoices(db, sql`${invoices.id} in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`) : [];
+  const byId = new Map(loaded.map((l) => [l.reply.id, l]));
+  const overdue = rows.flatMap((r) => {
+    const invoice = r.invoiceId === null ? null : byId.get(r.invoiceId);
+    if (invoice?.summary.paid) return [];
+    const outstanding = invoice ? invoice.reply.outstanding : penceToPounds(r.amountPence);
+    return [{ ref: r.ref, traveller: `${r.first} ${r.last}`, trip: r.trip, label: r.label, outstanding: formatPounds(outstanding) }];
+  });
+  const failedRows = await db
+    .select({ ref: bookings.ref, first: bookings.firstName, last: bookings.lastName, email: paymentReminders.email, error: paymentReminders.error })
+    .from(paymentReminders)
+    .innerJoin(bookings, eq(bookings.id, paymentReminders.bookingId))
+    .where(and(eq(paymentReminders.sentOn, today), eq(paymentReminders.outcome, 'failed')));
+  return { overdue, failed: failedRows.map((f) => ({ ref: f.ref, traveller: `${f.first} ${f.last}`, email: f.email, error: f.error ?? '' })) };
+}
+
+/** Emails the digest to OFFICE_EMAIL (nothing when there is nothing to say, or no address). */
+export async function sendDigest(db: Db, mailer: Mailer, officeEmail: string | undefined, clock: Pick<Clock, 'now'>): Promise<{ sent: boolean }> {
+  const today = ukToday(nowOf(clock));
+  const d = await buildDigest(db, today);
+  if (!officeEmail || (d.overdue.length === 0 && d.failed.length === 0)) return { sent: false };
+  const lines = [
+    `Instalments that went overdue today: ${d.overdue.length}`,
+    ...d.overdue.map((o) => `- ${o.ref} ${o.traveller}, ${o.trip}: ${o.label}, ${o.outstanding} outstanding`),
+    '',
+    `Reminders that could not be sent today: ${d.failed.length}`,
+    ...d.failed.map((f) => `- ${f.ref} ${f.traveller} <${f.email}>: ${f.error}`),
+  ];
+  const mail = {
+    to: { name: 'Office', address: officeEmail },
+    subject: `Tripdesk money digest for ${today}: ${d.overdue.length} overdue, ${d.failed.length} reminders not sent`,
+    text: lines.join('\n'),
+    html: lines.map((l) => (l ? `<p>${escapeHtml(l)}</p>` : '')).join('\n'),
+  };
+  const sent = await mailer.send(mail);
+  await audit(db, { action: 'email.sent', subject: { type: 'digest', id: today }, summary: `emailed the money digest to ${officeEmail}`, details: { to: officeEmail, subject: mail.subject, text: mail.text, attachments: [], outcome: sent.outcome, message_id: sent.messageId } });
+  return { sent: true };
+}
+
+export const digestQueue = (db: Db, mailer: Mailer, officeEmail: string | undefined, clock: Pick<Clock, 'now'>): QueueDefinition => ({
+  name: 'money-digest',
+  // each evening, after the day's reminders
+  cron: '0 18 * * *',
+  options: { retryLimit: 2, retryDelay: 600 },
+  handler: async () => sendDigest(db, mailer, officeEmail, clock),
+});
