@@ -29,7 +29,7 @@ for (const key of dynamic.filter((k) => k !== layoutKey)) {
   const inLayout = layoutKey && !key.endsWith('login-page.tsx');
   if (inLayout) for (const f of closure(layoutKey)) files.add(f);
   const total = [...files].reduce((s, f) => s + size(f), 0);
-  rows.push([`first visit to ${path.basename(key).replace(/\.tsx?$/, '')}${inLayout ? ' (+ layout)' : ''}`, total]);
+  rows.push([`first visit to ${path.basename(key).replace(/^_/, '').replace(/(-[\w-]{8})?\.(tsx?|js)$/, '')}${inLayout ? ' (+ layout)' : ''}`, total]);
 }
 console.log('| what loads                               | gzip KB |');
 console.log('|------------------------------------------|---------|');

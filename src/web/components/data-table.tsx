@@ -1,5 +1,5 @@
 import { Alert, Skeleton, Table, Text, UnstyledButton, type TableProps } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import type { Paged } from '../../contract/common.ts';
 import { Pagination } from './pagination.tsx';
 
@@ -21,7 +21,7 @@ export type Sort = { field: string; dir: 'asc' | 'desc' };
 type Props<T> = {
   columns: Array<Column<T>>;
   /** the rows, or a page of them (then the pagination and "Showing x to y of z" are drawn) */
-  data: T[] | Paged<T> | undefined;
+  data?: T[] | Paged<T>;
   rowKey: (row: T) => string | number;
   isPending?: boolean;
   isFetching?: boolean;
@@ -38,8 +38,14 @@ type Props<T> = {
   totalIsEstimate?: boolean;
   /** a row's props (highlight, data attributes) */
   rowProps?: (row: T) => Record<string, unknown>;
+  /** a full-width row under a row (its detail, shown on demand), or null */
+  rowDetail?: (row: T) => ReactNode;
   tableProps?: TableProps;
   caption?: ReactNode;
+  /** the list's query, in place of data, isPending and isFetching (those given still win) */
+  query?: { data?: T[] | Paged<T>; isPending: boolean; isFetching: boolean; isError: boolean };
+  /** with `query`: the error alert's text when it fails */
+  failed?: string;
 };
 
 const isPaged = <T,>(data: T[] | Paged<T>): data is Paged<T> => !Array.isArray(data);
@@ -49,8 +55,14 @@ const isPaged = <T,>(data: T[] | Paged<T>): data is Paged<T> => !Array.isArray(d
  * empty text, sortable headers with aria-sort (the ▲/▼ glyph hidden from the accessible name),
  * and the 5-link pagination.
  */
-export function DataTable<T>({ columns, data, rowKey, isPending, isFetching, error, empty, sort, onSort, page, onPage, noun = 'records', totalIsEstimate, rowProps, tableProps, caption }: Props<T>) {
+export function DataTable<T>({ columns, data, rowKey, isPending, isFetching, error, empty, sort, onSort, page, onPage, noun = 'records', totalIsEstimate, rowProps, rowDetail, tableProps, caption, query, failed }: Props<T>) {
   const shown = columns.filter((c) => !c.hidden);
+  if (query) {
+    data ??= query.data;
+    isPending ??= query.isPending;
+    isFetching ??= query.isFetching;
+    error ??= query.isError ? failed : null;
+  }
   if (error) {
     return (
       <Alert color="red" role="alert">
@@ -104,15 +116,25 @@ export function DataTable<T>({ columns, data, rowKey, isPending, isFetching, err
                     </Table.Td>
                   </Table.Tr>
                 )}
-            {rows.map((row) => (
-              <Table.Tr key={rowKey(row)} {...rowProps?.(row)}>
-                {shown.map((c) => (
-                  <Table.Td key={c.key} ta={c.align} {...c.cellProps?.(row)}>
-                    {c.cell(row)}
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            ))}
+            {rows.map((row) => {
+              const detail = rowDetail?.(row);
+              return (
+                <Fragment key={rowKey(row)}>
+                  <Table.Tr {...rowProps?.(row)}>
+                    {shown.map((c) => (
+                      <Table.Td key={c.key} ta={c.align} {...c.cellProps?.(row)}>
+                        {c.cell(row)}
+                      </Table.Td>
+                    ))}
+                  </Table.Tr>
+                  {detail != null && detail !== false && (
+                    <Table.Tr>
+                      <Table.Td colSpan={shown.length}>{detail}</Table.Td>
+                    </Table.Tr>
+                  )}
+                </Fragment>
+              );
+            })}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>

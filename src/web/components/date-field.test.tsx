@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DateField, parseTypedDate } from './date-field.tsx';
@@ -59,5 +59,37 @@ describe('DateField', () => {
     fireEvent.blur(input);
     expect(seen.at(-1)).toBe('2026-12-25');
     expect(input.value).toBe('25 Dec 2026');
+  });
+
+  it('is a plain field until focused; then the calendar loads and takes the focus, what was typed, and opens', async () => {
+    const seen: Array<string | null> = [];
+    render(<Harness initial={null} seen={seen} />);
+    const plain = screen.getByLabelText('Due Date') as HTMLInputElement;
+    expect(document.querySelector('[data-dates-input]')).toBeNull();
+    act(() => plain.focus());
+    fireEvent.change(plain, { target: { value: '25/12/2026' } });
+    expect(seen.at(-1)).toBe('2026-12-25');
+    await waitFor(() => expect(document.querySelector('[data-dates-input]')).not.toBeNull());
+    const picker = screen.getByLabelText('Due Date') as HTMLInputElement;
+    expect(picker).not.toBe(plain);
+    expect(document.activeElement).toBe(picker);
+    expect(picker.value).toBe('25/12/2026');
+    await waitFor(() => expect(screen.getByText('December 2026')).toBeTruthy());
+    fireEvent.blur(picker);
+    expect(picker.value).toBe('25 Dec 2026');
+    expect(seen.at(-1)).toBe('2026-12-25');
+  });
+
+  it('once the calendar has loaded, a field is the picker from the start, with the same rules (spec §9)', () => {
+    const seen: Array<string | null> = [];
+    render(<Harness initial="2026-11-22" seen={seen} />);
+    const input = screen.getByLabelText('Due Date') as HTMLInputElement;
+    expect(input.hasAttribute('data-dates-input')).toBe(true);
+    expect(input.value).toBe('22 Nov 2026');
+    fireEvent.focus(input);
+    fireEvent.change(input, { target: { value: '31 Foo 2026' } });
+    fireEvent.blur(input);
+    expect(seen.at(-1)).toBeNull();
+    expect(input.value).toBe('');
   });
 });

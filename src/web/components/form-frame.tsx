@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Modal, Paper, Stack, Title, type ModalProps } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, Title } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState, type FormEventHandler, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -40,6 +40,8 @@ export type Destructive = {
   message: string;
   confirmLabel: string;
   cancelLabel: string;
+  /** the confirm dialog's title, its accessible name (default 'Please confirm') */
+  title?: string;
   /** runs after "yes"; the dialog shows it busy until it settles, then closes */
   onConfirm: () => Promise<unknown>;
 };
@@ -61,6 +63,8 @@ type FormPageProps = {
   /** anything after the form (panels of the record) */
   below?: ReactNode;
   maw?: number | string;
+  /** the record cannot be changed: no submit button (disable the fields in `children`) */
+  readOnly?: boolean;
   children: ReactNode;
 };
 
@@ -69,7 +73,7 @@ type FormPageProps = {
  * the form in a card, and its footer: submit (busy while saving), the back link, and the
  * destructive button with its confirm dialog.
  */
-export function FormPage({ title, label, failure, onSubmit, submitLabel, submitting, back, destructive, actions, above, below, maw = 720, children }: FormPageProps) {
+export function FormPage({ title, label, failure, onSubmit, submitLabel, submitting, back, destructive, actions, above, below, maw = 720, readOnly, children }: FormPageProps) {
   return (
     <Stack maw={maw}>
       <Title order={1}>{title}</Title>
@@ -80,9 +84,11 @@ export function FormPage({ title, label, failure, onSubmit, submitLabel, submitt
           {children}
           <Group justify="space-between" mt="sm">
             <Group>
-              <Button type="submit" loading={submitting}>
-                {submitLabel}
-              </Button>
+              {!readOnly && (
+                <Button type="submit" loading={submitting}>
+                  {submitLabel}
+                </Button>
+              )}
               {actions}
               {back && (
                 <Anchor component={Link} to={back.to}>
@@ -100,7 +106,7 @@ export function FormPage({ title, label, failure, onSubmit, submitLabel, submitt
 }
 
 /** A red button that asks first; "yes" runs the action with the dialog busy. */
-export function DestructiveButton({ label, message, confirmLabel, cancelLabel, onConfirm, size, variant = 'light' }: Destructive & { size?: 'xs' | 'sm'; variant?: 'light' | 'outline' }) {
+export function DestructiveButton({ label, message, confirmLabel, cancelLabel, title, onConfirm, size, variant = 'light', ariaLabel }: Destructive & { size?: 'xs' | 'sm'; variant?: 'light' | 'outline'; /** the button's accessible name when its label alone is ambiguous (a row's Delete) */ ariaLabel?: string }) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const confirm = async () => {
@@ -114,51 +120,10 @@ export function DestructiveButton({ label, message, confirmLabel, cancelLabel, o
   };
   return (
     <>
-      <Button color="red" variant={variant} size={size} onClick={() => setAsking(true)}>
+      <Button color="red" variant={variant} size={size} onClick={() => setAsking(true)} aria-label={ariaLabel}>
         {label}
       </Button>
-      <ConfirmDialog opened={asking} message={message} cancelLabel={cancelLabel} confirmLabel={confirmLabel} onCancel={() => setAsking(false)} onConfirm={confirm} busy={busy} />
+      <ConfirmDialog opened={asking} title={title} message={message} cancelLabel={cancelLabel} confirmLabel={confirmLabel} onCancel={() => setAsking(false)} onConfirm={confirm} busy={busy} />
     </>
-  );
-}
-
-type FormDialogProps = {
-  title: ReactNode;
-  onClose: () => void;
-  onSubmit: FormEventHandler<HTMLFormElement>;
-  failure?: string | null;
-  submitLabel: string;
-  submitting: boolean;
-  cancelLabel?: string;
-  size?: ModalProps['size'];
-  /** anything before the server's message (a summary of the record) */
-  above?: ReactNode;
-  children: ReactNode;
-};
-
-/**
- * The one frame of a form in a dialog (issue 16): the title and close button, the server's
- * message, the fields, and the footer of Cancel and the submit button (busy while saving).
- * It is open while mounted: open it by rendering it.
- */
-export function FormDialog({ title, onClose, onSubmit, failure, submitLabel, submitting, cancelLabel = 'Cancel', size, above, children }: FormDialogProps) {
-  return (
-    <Modal opened onClose={onClose} title={title} size={size} closeButtonProps={{ 'aria-label': 'Close' }}>
-      <form onSubmit={onSubmit} noValidate>
-        <Stack>
-          {above}
-          <ServerAlert failure={failure} variant="light" />
-          {children}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {cancelLabel}
-            </Button>
-            <Button type="submit" loading={submitting}>
-              {submitLabel}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
   );
 }

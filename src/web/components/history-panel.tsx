@@ -60,11 +60,14 @@ export function HistoryEntry({ event }: { event: AuditEventReply }) {
   );
 }
 
+/** The key of a record's history (every page of it), under the record's own query key. */
+export const historyKey = (owner: readonly unknown[]) => [...owner, 'history'] as const;
+
 /** The history of a booking or a trip: newest first, 25 to a page. */
 export function HistoryPanel({ url, queryKey, title = 'History' }: { url: string; queryKey: readonly unknown[]; title?: string }) {
   const [page, setPage] = useState(1);
   const history = useQuery({
-    queryKey: [...queryKey, 'history', page],
+    queryKey: [...historyKey(queryKey), page],
     queryFn: () => api<AuditPage>(url, { query: { page } }),
     placeholderData: keepPreviousData,
   });

@@ -83,7 +83,9 @@ export default function AuditPage() {
         ),
     },
   ];
-  const field = (f: Filter) => ({ value: draft[f], onChange: (e: { currentTarget: { value: string } }) => setDraft((d) => ({ ...d, [f]: e.currentTarget.value })) });
+  const set = (f: Filter, value: string) => setDraft((d) => ({ ...d, [f]: value }));
+  // the value is read now: the event's currentTarget is gone by the time React runs the updater
+  const field = (f: Filter) => ({ value: draft[f], onChange: (e: { currentTarget: { value: string } }) => set(f, e.currentTarget.value) });
   const fieldErrors = events.error instanceof ApiError ? events.error.errors : undefined;
 
   return (
@@ -109,10 +111,10 @@ export default function AuditPage() {
             <NativeSelect label="Source" data={SOURCE_OPTIONS} {...field('source')} />
           </Grid.Col>
           <Grid.Col span={{ base: 6, sm: 4, lg: 2 }}>
-            <DateField label="From" placeholder="Any date" clearable value={draft.from || null} onChange={(v) => setDraft((d) => ({ ...d, from: v ?? '' }))} error={fieldErrors?.from?.[0]} />
+            <DateField label="From" placeholder="Any date" clearable value={draft.from || null} onChange={(v) => set('from', v ?? '')} error={fieldErrors?.from?.[0]} />
           </Grid.Col>
           <Grid.Col span={{ base: 6, sm: 4, lg: 2 }}>
-            <DateField label="To" placeholder="Any date" clearable value={draft.to || null} onChange={(v) => setDraft((d) => ({ ...d, to: v ?? '' }))} error={fieldErrors?.to?.[0]} />
+            <DateField label="To" placeholder="Any date" clearable value={draft.to || null} onChange={(v) => set('to', v ?? '')} error={fieldErrors?.to?.[0]} />
           </Grid.Col>
         </Grid>
         <Group justify="flex-end" gap="xs" mt="sm">
@@ -125,11 +127,11 @@ export default function AuditPage() {
 
       <DataTable
         columns={columns}
-        data={events.data}
+        query={events}
         rowKey={(e) => e.id}
-        isPending={events.isPending}
-        isFetching={events.isFetching}
-        error={events.isError ? (events.error instanceof ApiError && events.error.status === 422 ? events.error.message : 'The history could not be loaded. Please refresh the page and try again.') : null}
+        // a filter the server cannot read says why (422); anything else, the screen's words
+        error={events.error instanceof ApiError && events.error.status === 422 ? events.error.message : null}
+        failed="The history could not be loaded. Please refresh the page and try again."
         empty="No events match these filters."
         page={page}
         onPage={goTo}

@@ -1,38 +1,28 @@
-import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import type { LoginInput } from '../../../contract/auth.ts';
 import { safeNextPath } from '../../../contract/paths.ts';
-import { ApiError, api } from '../../lib/api.ts';
+import { api } from '../../lib/api.ts';
+import { useFormMutation } from '../../lib/mutation.ts';
 import { FlashMessages } from '../../components/flash-messages.tsx';
+import { ServerAlert } from '../../components/form-frame.tsx';
 
 export default function LoginPage() {
   const [params] = useSearchParams();
   const next = params.get('next') ?? '/';
-  const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<LoginInput>({ resolver: lazyZodResolver(() => import('../../../contract/auth.ts').then((m) => m.loginSchema)), defaultValues: { email: '', password: '' } });
-
-  const submit = form.handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      await api('/login', { method: 'POST', body: { email: values.email, password: values.password } });
-      // a full load: the new session's page carries its own CSRF token
-      window.location.assign(safeNextPath(next));
-    } catch (error) {
-      if (error instanceof ApiError && error.errors) {
-        for (const [field, messages] of Object.entries(error.errors)) {
-          if (field === 'email' || field === 'password') form.setError(field, { message: messages.join('\n') });
-        }
-        if (!error.errors.email && !error.errors.password) setFailure(error.message);
-      } else if (error instanceof ApiError) {
-        setFailure(error.message);
-      } else {
-        setFailure('Tripdesk could not be reached. Check your connection and try again.');
-      }
-    }
+  const signingIn = useFormMutation({
+    mutationFn: ({ email, password }: LoginInput) => api('/login', { method: 'POST', body: { email, password } }),
+    setError: form.setError,
+    // what the fields say is enough; a refusal without them (too many tries) is said above
+    alertWithFieldErrors: false,
+    fallback: 'Tripdesk could not be reached. Check your connection and try again.',
+    // a full load: the new session's page carries its own CSRF token
+    onSuccess: () => window.location.assign(safeNextPath(next)),
   });
+  const submit = form.handleSubmit((values) => signingIn.submit(values));
 
   return (
     <Center mih="100vh" bg="gray.1" p="md">
@@ -47,11 +37,7 @@ export default function LoginPage() {
             </Text>
           </div>
           <FlashMessages />
-          {failure && (
-            <Alert color="red" variant="light" role="alert">
-              {failure}
-            </Alert>
-          )}
+          <ServerAlert failure={signingIn.failure} variant="light" />
           <form method="post" action="/login" onSubmit={submit} noValidate>
             <input type="hidden" name="next" value={next} />
             <Stack gap="sm">

@@ -1,16 +1,22 @@
-import { Anchor, Button, Checkbox, Grid, Group, Menu, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { Anchor, Button, Checkbox, Grid, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { BookingRow } from '../../../contract/bookings.ts';
 import { path } from '../../../contract/paths.ts';
-import { MultiSelectField } from '../../components/multi-select-field.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
+import { lazyDialog } from '../../components/lazy.tsx';
+import { LazyMenu } from '../../components/lazy-menu.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formatShortDate } from '../../lib/format.ts';
 import { useBookings, useTripOptions } from './api/bookings.ts';
-import { DownloadDialog } from './download-dialog.tsx';
 import { type BookingFilters, COLUMNS, type ColumnKey, emptyFilters, type ListState, loadState, saveState, toQuery } from './list-state.ts';
+
+// the trips multi-select (Mantine's combobox with its popover and floating-ui) loads as the page
+// first draws rather than before it, as the notes editor does; a plain field holds its place
+const MultiSelectField = lazy(() => import('../../components/multi-select-field.tsx').then((m) => ({ default: m.MultiSelectField })));
+// the download dialog loads when first opened (issue 16)
+const DownloadDialog = lazyDialog(() => import('./download-dialog.tsx').then((m) => m.DownloadDialog), (p) => p.opened);
 
 const PASSPORT_LABELS: Record<string, string> = { missing: 'Missing', expired: 'Expired', expires: 'Expires soon', ok: 'OK' };
 
@@ -50,6 +56,13 @@ export default function BookingListPage() {
   const [state, setState] = useState<ListState>(() => loadState(params));
   const [draft, setDraft] = useState<BookingFilters>(state.filters);
   const [downloading, setDownloading] = useState(false);
+  const columnsButton = useRef<HTMLButtonElement>(null);
+  // the menu's first close (just after it loaded) has no button to give the focus back to, as the
+  // button it opened from was swapped for the menu's own: a keyboard user keeps their place
+  const keepFocus = () =>
+    setTimeout(() => {
+      if (!document.activeElement || document.activeElement === document.body) columnsButton.current?.focus();
+    }, 50);
   const bookings = useBookings(toQuery(state));
   const trips = useTripOptions();
   useEffect(() => saveState(state), [state]);
@@ -102,13 +115,15 @@ export default function BookingListPage() {
             <NativeSelect label="Timing" value={draft.timing} onChange={(e) => set('timing', e.currentTarget.value)} data={[{ value: 'future', label: 'Future trips' }, { value: 'past', label: 'Past trips' }, { value: 'all', label: 'All trips' }]} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 5 }}>
-            <MultiSelectField
-              label="Trips"
-              data={(trips.data ?? []).map((t) => ({ value: String(t.id), label: t.name }))}
-              value={draft.trips}
-              onChange={(v) => set('trips', v)}
-              error={fieldErrors?.trips?.join('\n')}
-            />
+            <Suspense fallback={<TextInput label="Trips" placeholder="Loading…" disabled error={fieldErrors?.trips?.join('\n')} />}>
+              <MultiSelectField
+                label="Trips"
+                data={(trips.data ?? []).map((t) => ({ value: String(t.id), label: t.name }))}
+                value={draft.trips}
+                onChange={(v) => set('trips', v)}
+                error={fieldErrors?.trips?.join('\n')}
+              />
+            </Suspense>
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 3 }}>
             <NativeSelect label="Passport" value={draft.passport} onChange={(e) => set('passport', e.currentTarget.value)} data={[{ value: '', label: 'Any' }, { value: 'missing', label: 'Missing' }, { value: 'expired', label: 'Expired' }, { value: 'expires', label: 'Expires within 6 months of return' }, { value: 'ok', label: 'OK' }]} />
@@ -159,30 +174,29 @@ export default function BookingListPage() {
                 </Anchor>
               </Text>
             )}
-            <Menu closeOnItemClick={false} position="bottom-end">
-              <Menu.Target>
-                <Button variant="default">Columns</Button>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Label>Show columns</Menu.Label>
-                {COLUMNS.map((c) => (
-                  <Menu.Item key={c.key} onClick={() => toggleColumn(c.key)} leftSection={<Checkbox readOnly tabIndex={-1} checked={state.columns.includes(c.key)} aria-hidden size="xs" />}>
-                    {c.label}
-                  </Menu.Item>
-                ))}
-              </Menu.Dropdown>
-            </Menu>
+            <LazyMenu menuProps={{ closeOnItemClick: false, position: 'bottom-end', onClose: keepFocus }} target={<Button variant="default" ref={columnsButton}>Columns</Button>}>
+              {(M) => (
+                <>
+                  <M.Label>Show columns</M.Label>
+                  {COLUMNS.map((c) => (
+                    <M.Item key={c.key} onClick={() => toggleColumn(c.key)} leftSection={<Checkbox readOnly tabIndex={-1} checked={state.columns.includes(c.key)} aria-hidden size="xs" />}>
+                      {c.label}
+                    </M.Item>
+                  ))}
+                </>
+              )}
+            </LazyMenu>
           </Group>
         </Group>
       </Paper>
 
       <DataTable
         columns={tableColumns}
-        data={bookings.data}
+        query={bookings}
         rowKey={(b) => b.id}
-        isPending={bookings.isPending}
-        isFetching={bookings.isFetching}
-        error={bookings.isError ? (bookings.error instanceof ApiError && bookings.error.status === 422 ? bookings.error.message : 'The bookings could not be loaded. Please refresh the page and try again.') : null}
+        // a search the server cannot read says why (422); anything else, the screen's words
+        error={bookings.error instanceof ApiError && bookings.error.status === 422 ? bookings.error.message : null}
+        failed="The bookings could not be loaded. Please refresh the page and try again."
         empty="No bookings match this search."
         sort={{ field: state.sort_field, dir: state.sort_dir }}
         onSort={(field) => sortBy(field as ListState['sort_field'])}

@@ -1,23 +1,20 @@
-import { Alert, Anchor, Button, Checkbox, Grid, Group, Modal, NativeSelect, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
-import { useQueryClient } from '@tanstack/react-query';
+import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
-import type { z } from 'zod';
-import type { updateBookingSchema, BookingDetail } from '../../../contract/bookings.ts';
+import type { BookingDetail } from '../../../contract/bookings.ts';
 import { path } from '../../../contract/paths.ts';
-import NotFoundPage from '../../components/not-found-page.tsx';
-import { PageLoader } from '../../components/page-loader.tsx';
+import { RecordLoader } from '../../components/form-frame.tsx';
+import { HistoryPanel } from '../../components/history-panel.tsx';
+import { lazyComponent } from '../../components/lazy.tsx';
 import { StatusBadge, type Tone, ToneBadge } from '../../components/status-badge.tsx';
-import { ApiError } from '../../lib/api.ts';
-import { errorMessage, setFieldErrors } from '../../lib/errors.ts';
 import { formatLongDate, formatMoney } from '../../lib/format.ts';
-import { bookingKeys, updateBooking, useBooking } from './api/bookings.ts';
+import { bookingKeys, useBooking } from './api/bookings.ts';
+import { EmailsPanel } from './emails-panel.tsx';
 import { InvoicesPanel } from './invoices/invoices-panel.tsx';
 import { NotesPanel } from './notes/notes-panel.tsx';
-import { HistoryPanel } from '../../components/history-panel.tsx';
-import { EmailsPanel } from './emails-panel.tsx';
+
+// the form (and react-hook-form) loads when Edit Booking is first pressed
+const EditBookingDialog = lazyComponent(() => import('./edit-booking-dialog.tsx').then((m) => m.EditBookingDialog));
 
 const PASSPORT_TEXT: Record<BookingDetail['passport_valid'], { label: string; tone: Tone }> = {
   missing: { label: 'No passport details', tone: 'neutral' },
@@ -56,19 +53,16 @@ const capital = (v: string | null) => (v ? v.charAt(0).toUpperCase() + v.slice(1
 const FUNDING: Record<string, string> = { free: 'Free place', flexi: 'Flexi', self: 'Self-funded', fundraise: 'Fundraising' };
 
 export default function BookingPage() {
-  const id = Number(useParams().id);
-  const booking = useBooking(id);
+  const booking = useBooking(Number(useParams().id));
+  return (
+    <RecordLoader query={booking} failed="The booking could not be loaded. Please refresh the page and try again.">
+      {(b) => <Booking b={b} />}
+    </RecordLoader>
+  );
+}
+
+function Booking({ b }: { b: BookingDetail }) {
   const [editing, setEditing] = useState(false);
-  if (booking.isPending) return <PageLoader />;
-  if (booking.error instanceof ApiError && booking.error.status === 404) return <NotFoundPage />;
-  if (booking.isError) {
-    return (
-      <Alert color="red" role="alert">
-        The booking could not be loaded. Please refresh the page and try again.
-      </Alert>
-    );
-  }
-  const b = booking.data;
   const passport = PASSPORT_TEXT[b.passport_valid];
   return (
     <Stack>
@@ -155,17 +149,7 @@ export default function BookingPage() {
           {b.addons.length === 0 ? (
             <Text size="sm" c="dimmed">No add-ons.</Text>
           ) : (
-            <Table>
-              <Table.Tbody>
-                {b.addons.map((a) => (
-                  <Table.Tr key={a.id}>
-                    <Table.Td>{a.name}</Table.Td>
-                    <Table.Td ta="right">{formatMoney(a.price)}</Table.Td>
-                    <Table.Td>{a.pivot.invoiced ? 'Invoiced' : 'Not invoiced'}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+            b.addons.map((a) => <Fact key={a.id} label={a.name} value={`${formatMoney(a.price)} · ${a.pivot.invoiced ? 'Invoiced' : 'Not invoiced'}`} />)
           )}
         </Facts>
         <Facts title="Trip questions">
@@ -182,86 +166,7 @@ export default function BookingPage() {
       <EmailsPanel bookingId={b.id} />
       <HistoryPanel url={`/api/bookings/${b.id}/history`} queryKey={bookingKeys.one(b.id)} />
 
-      <Modal opened={editing} onClose={() => setEditing(false)} title="Edit Booking" size="xl" closeButtonProps={{ 'aria-label': 'Close' }}>
-        {editing && <EditBooking booking={b} onDone={() => setEditing(false)} />}
-      </Modal>
+      {editing && <EditBookingDialog booking={b} onClose={() => setEditing(false)} />}
     </Stack>
-  );
-}
-
-type Values = {
-  status: BookingDetail['status']; title: string; first_name: string; last_name: string; preferred_name: string; email: string; mobile: string;
-  address_1: string; address_2: string; address_3: string; address_4: string; post_code: string; room_type: string; room_ref: string;
-  share_with: string; double_room: boolean;
-};
-
-function EditBooking({ booking: b, onDone }: { booking: BookingDetail; onDone: () => void }) {
-  const queryClient = useQueryClient();
-  const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<Values, unknown, z.output<typeof updateBookingSchema>>({
-    resolver: lazyZodResolver(() => import('../../../contract/bookings.ts').then((m) => m.updateBookingSchema)) as never,
-    defaultValues: {
-      status: b.status, title: b.title ?? '', first_name: b.first_name, last_name: b.last_name, preferred_name: b.preferred_name ?? '',
-      email: b.email, mobile: b.mobile ?? '', address_1: b.address_1 ?? '', address_2: b.address_2 ?? '', address_3: b.address_3 ?? '',
-      address_4: b.address_4 ?? '', post_code: b.post_code ?? '', room_type: b.room_type ?? '', room_ref: b.room_ref ?? '',
-      share_with: b.share_with ?? '', double_room: b.double_room,
-    },
-  });
-  const errors = form.formState.errors;
-  const save = form.handleSubmit(async () => {
-    setFailure(null);
-    try {
-      const updated = await updateBooking(b.id, form.getValues());
-      queryClient.setQueryData(bookingKeys.one(b.id), updated);
-      void queryClient.invalidateQueries({ queryKey: ['bookings', 'list'] });
-      void queryClient.invalidateQueries({ queryKey: [...bookingKeys.one(b.id), 'history'] });
-      onDone();
-    } catch (error) {
-      if (!setFieldErrors(error, form.setError)) setFailure(errorMessage(error));
-    }
-  });
-  const text = (name: keyof Values, label: string, span = 6) => (
-    <Grid.Col span={{ base: 12, sm: span }}>
-      <TextInput label={label} error={errors[name]?.message} {...form.register(name)} />
-    </Grid.Col>
-  );
-  return (
-    <form onSubmit={save} noValidate>
-      {failure && (
-        <Alert color="red" role="alert" mb="sm">
-          {failure}
-        </Alert>
-      )}
-      <Grid>
-        <Grid.Col span={{ base: 12, sm: 4 }}>
-          <NativeSelect label="Status" data={[{ value: 'provisional', label: 'Provisional' }, { value: 'confirmed', label: 'Confirmed' }, { value: 'cancelled', label: 'Cancelled' }]} error={errors.status?.message} {...form.register('status')} />
-        </Grid.Col>
-        {text('title', 'Title', 2)}
-        {text('preferred_name', 'Preferred Name')}
-        {text('first_name', 'First Name')}
-        {text('last_name', 'Last Name')}
-        {text('email', 'Email')}
-        {text('mobile', 'Mobile')}
-        {text('address_1', 'Address line 1')}
-        {text('address_2', 'Address line 2')}
-        {text('address_3', 'Town', 4)}
-        {text('address_4', 'County', 4)}
-        {text('post_code', 'Post Code', 4)}
-        {text('room_type', 'Room Type', 4)}
-        {text('room_ref', 'Room Ref', 4)}
-        {text('share_with', 'Sharing with', 4)}
-        <Grid.Col span={12}>
-          <Checkbox label="Double room" {...form.register('double_room')} />
-        </Grid.Col>
-      </Grid>
-      <Group justify="flex-end" mt="md">
-        <Button variant="default" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" loading={form.formState.isSubmitting}>
-          Save Booking
-        </Button>
-      </Group>
-    </form>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -8,6 +8,7 @@ import type { createCharitySchema, Charity } from '../../../contract/charities.t
 import { DEFAULT_CHARITY_TYPE } from '../../../contract/constants.ts';
 import { path } from '../../../contract/paths.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
+import { ServerAlert } from '../../components/form-frame.tsx';
 import { useFormMutation } from '../../lib/mutation.ts';
 import { charityKeys, createCharity, useCharities } from './api/charities.ts';
 import { charityTypeOptions } from './charity-type-options.ts';
@@ -74,8 +75,7 @@ export default function CharityListPage() {
       setAdding(false);
     },
   });
-  const addFailure = creating.failure;
-  const add = form.handleSubmit(async (values) => void (await creating.submit(values)));
+  const add = form.handleSubmit((values) => creating.submit(values));
 
   const reset = () => {
     setNameInput('');
@@ -119,40 +119,24 @@ export default function CharityListPage() {
 
       {adding && (
         <Paper withBorder p="md" radius="md" component="form" onSubmit={add} noValidate aria-label="Add a charity">
-          {addFailure && (
-            <Alert color="red" mb="sm" role="alert">
-              {addFailure}
-            </Alert>
-          )}
-          <Group align="flex-start" gap="sm">
-            <TextInput
-              label="Charity Name"
-              required
-              autoFocus
-              style={{ flex: 1 }}
-              error={form.formState.errors.name?.message}
-              {...form.register('name')}
-            />
-            <NativeSelect
-              label="Type of Charity"
-              data={charityTypeOptions}
-              error={form.formState.errors.charity_type_id?.message}
-              {...form.register('charity_type_id')}
-            />
-            <Button type="submit" mt={25} loading={form.formState.isSubmitting}>
-              Add Charity
-            </Button>
-          </Group>
+          <Stack gap="sm">
+            <ServerAlert failure={creating.failure} variant="light" />
+            <Group align="flex-start" gap="sm">
+              <TextInput label="Charity Name" required autoFocus style={{ flex: 1 }} error={form.formState.errors.name?.message} {...form.register('name')} />
+              <NativeSelect label="Type of Charity" data={charityTypeOptions} error={form.formState.errors.charity_type_id?.message} {...form.register('charity_type_id')} />
+              <Button type="submit" mt={25} loading={form.formState.isSubmitting}>
+                Add Charity
+              </Button>
+            </Group>
+          </Stack>
         </Paper>
       )}
 
       <DataTable
         columns={columns}
-        data={charities.data}
+        query={charities}
         rowKey={(c) => c.id}
-        isPending={charities.isPending}
-        isFetching={charities.isFetching}
-        error={charities.isError ? 'The charities could not be loaded. Please refresh the page and try again.' : null}
+        failed="The charities could not be loaded. Please refresh the page and try again."
         empty={filter.name || filter.type ? 'No charities match this search.' : 'There are no charities yet.'}
       />
     </Stack>

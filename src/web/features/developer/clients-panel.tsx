@@ -1,13 +1,14 @@
-import { ActionIcon, Anchor, Code, CopyButton, Group, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { ActionIcon, Anchor, Code, CopyButton, Group, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
 import type { OAuthClient } from '../../../contract/oauth.ts';
-import { createClient, deleteClient, developerKeys, updateClient, useClients } from './api/developer.ts';
-import { ClientFormModal, type ClientValues } from './client-form-modal.tsx';
+import { type Column, DataTable } from '../../components/data-table.tsx';
+import { lazyComponent } from '../../components/lazy.tsx';
+import { useFormMutation } from '../../lib/mutation.ts';
+import { deleteClient, developerKeys, useClients } from './api/developer.ts';
 import { Panel } from './panel.tsx';
-import { whoopsMessages } from './whoops.tsx';
 
-const empty: ClientValues = { name: '', redirect: '' };
+// the Create Client and Edit Client modals load when first opened (issue 16)
+const ClientFormDialog = lazyComponent(() => import('./client-form-dialog.tsx').then((m) => m.ClientFormDialog));
 
 // drawn here: the font has no copy or tick glyph, and an icon package for two icons is not worth it
 const CopyIcon = () => (
@@ -41,133 +42,64 @@ function Copyable({ value, label }: { value: string; label: string }) {
 
 /** Spec §2 OAuth Clients panel; §4: the list reloads after every create, update and delete. */
 export function ClientsPanel() {
-  const queryClient = useQueryClient();
   const clients = useClients();
-  const [mode, setMode] = useState<'create' | 'edit' | null>(null);
-  const [editing, setEditing] = useState<OAuthClient | null>(null);
-  const [createValues, setCreateValues] = useState<ClientValues>(empty);
-  const [editValues, setEditValues] = useState<ClientValues>(empty);
-  const [errors, setErrors] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
-
-  const reload = () => queryClient.invalidateQueries({ queryKey: developerKeys.clients });
-
-  const save = async () => {
-    setBusy(true);
-    try {
-      if (mode === 'edit' && editing) {
-        await updateClient(editing.id, editValues);
-        setEditValues(empty);
-      } else {
-        await createClient(createValues);
-        setCreateValues(empty);
-      }
-      setErrors([]);
-      setMode(null);
-      setEditing(null);
-      await reload();
-    } catch (error) {
-      setErrors(whoopsMessages(error));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const startEdit = (client: OAuthClient) => {
-    setEditing(client);
-    setEditValues({ name: client.name, redirect: client.redirect });
-    setErrors([]);
-    setMode('edit');
-  };
-
+  // null: no modal; 'new': Create Client; a client: Edit Client
+  const [editing, setEditing] = useState<OAuthClient | 'new' | null>(null);
   // spec §5: no confirmation
-  const remove = async (client: OAuthClient) => {
-    await deleteClient(client.id);
-    await reload();
-  };
+  const deleting = useFormMutation({
+    mutationFn: (client: OAuthClient) => deleteClient(client.id),
+    invalidate: [developerKeys.clients],
+    fallback: 'Sorry, the client could not be deleted. Please try again.',
+  });
+
+  const columns: Array<Column<OAuthClient>> = [
+    { key: 'id', label: 'Client ID', cell: (c) => <Copyable value={c.id} label={`client ID of ${c.name}`} /> },
+    {
+      key: 'name',
+      label: 'Name',
+      cell: (c) => (
+        <>
+          <Text fw={500} size="sm">
+            {c.name}
+          </Text>
+          <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+            {c.redirect}
+          </Text>
+        </>
+      ),
+    },
+    { key: 'secret', label: 'Secret', cell: (c) => <Copyable value={c.secret} label={`secret of ${c.name}`} /> },
+    {
+      key: 'edit',
+      label: <VisuallyHidden>Edit</VisuallyHidden>,
+      cell: (c) => (
+        <Anchor component="button" type="button" size="sm" onClick={() => setEditing(c)} aria-label={`Edit ${c.name}`}>
+          Edit
+        </Anchor>
+      ),
+    },
+    {
+      key: 'delete',
+      label: <VisuallyHidden>Delete</VisuallyHidden>,
+      cell: (c) => (
+        <Anchor component="button" type="button" size="sm" c="red.9" onClick={() => void deleting.submit(c)} aria-label={`Delete ${c.name}`}>
+          Delete
+        </Anchor>
+      ),
+    },
+  ];
 
   return (
-    <Panel
-      id="oauth-clients-heading"
-      title="OAuth Clients"
-      action="Create New Client"
-      onAction={() => {
-        setErrors([]);
-        setMode('create');
-      }}
-    >
-      {clients.data && clients.data.length === 0 && <Text c="dimmed">You have not created any OAuth clients.</Text>}
-      {clients.data && clients.data.length > 0 && (
-        <Table.ScrollContainer minWidth={760}>
-          <Table verticalSpacing="sm" aria-labelledby="oauth-clients-heading">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Client ID</Table.Th>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Secret</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Edit</VisuallyHidden>
-                </Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Delete</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {clients.data.map((c) => (
-                <Table.Tr key={c.id}>
-                  <Table.Td>
-                    <Copyable value={c.id} label={`client ID of ${c.name}`} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Text fw={500} size="sm">
-                      {c.name}
-                    </Text>
-                    <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
-                      {c.redirect}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Copyable value={c.secret} label={`secret of ${c.name}`} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Anchor component="button" type="button" size="sm" onClick={() => startEdit(c)} aria-label={`Edit ${c.name}`}>
-                      Edit
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    <Anchor component="button" type="button" size="sm" c="red.9" onClick={() => remove(c)} aria-label={`Delete ${c.name}`}>
-                      Delete
-                    </Anchor>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      <ClientFormModal
-        opened={mode === 'create'}
-        title="Create Client"
-        submitLabel="Create"
-        values={createValues}
-        errors={mode === 'create' ? errors : []}
-        busy={busy}
-        onChange={setCreateValues}
-        onSubmit={save}
-        onClose={() => setMode(null)}
+    <Panel id="oauth-clients-heading" title="OAuth Clients" action="Create New Client" onAction={() => setEditing('new')} failure={deleting.failure}>
+      <DataTable
+        columns={columns}
+        query={clients}
+        failed="The OAuth clients could not be loaded. Please refresh the page and try again."
+        rowKey={(c) => c.id}
+        empty="You have not created any OAuth clients."
+        tableProps={{ 'aria-labelledby': 'oauth-clients-heading' }}
       />
-      <ClientFormModal
-        opened={mode === 'edit'}
-        title="Edit Client"
-        submitLabel="Save Changes"
-        values={editValues}
-        errors={mode === 'edit' ? errors : []}
-        busy={busy}
-        onChange={setEditValues}
-        onSubmit={save}
-        onClose={() => setMode(null)}
-      />
+      {editing && <ClientFormDialog key={editing === 'new' ? 'new' : editing.id} client={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
     </Panel>
   );
 }

@@ -1,8 +1,13 @@
-import { Anchor, Group, Paper, Title } from '@mantine/core';
+import { Alert, Anchor, Group, Paper, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 
-/** A developer-area panel: its header, with the spec's create link on the right when it has one. */
-export function Panel({ id, title, action, onAction, children }: { id: string; title: string; action?: string; onAction?: () => void; children: ReactNode }) {
+type Props = { id: string; title: string; action?: string; onAction?: () => void; failure?: string | null; children: ReactNode };
+
+/**
+ * A developer-area panel: its header, with the spec's create link on the right when it has one,
+ * and what went wrong with its last action.
+ */
+export function Panel({ id, title, action, onAction, failure, children }: Props) {
   return (
     <Paper withBorder radius="md" p="lg" component="section" aria-labelledby={id}>
       <Group justify="space-between" mb="md" wrap="nowrap">
@@ -15,6 +20,11 @@ export function Panel({ id, title, action, onAction, children }: { id: string; t
           </Anchor>
         )}
       </Group>
+      {failure && (
+        <Alert color="red" role="alert" mb="md">
+          {failure}
+        </Alert>
+      )}
       {children}
     </Paper>
   );

@@ -1,20 +1,16 @@
-import { Alert, Anchor, Button, Grid, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
+import { Alert, Grid, NativeSelect, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
 import { toDdMmYyyy } from '../../../contract/dates.ts';
 import type { Discount, DiscountInvoiceType, discountInputSchema, TripSelectItem } from '../../../contract/discounts.ts';
 import { path } from '../../../contract/paths.ts';
-import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
-import { PageLoader } from '../../components/page-loader.tsx';
-import { ApiError } from '../../lib/api.ts';
+import { FormPage, RecordLoader } from '../../components/form-frame.tsx';
 import { DISCOUNT_UPDATED_MS } from '../../lib/constants.ts';
-import { errorMessage, setFieldErrors } from '../../lib/errors.ts';
-import { pushFlash } from '../../lib/flash.ts';
-import NotFoundPage from '../../components/not-found-page.tsx';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
+import { useFormMutation } from '../../lib/mutation.ts';
 import { createDiscount, deleteDiscount, discountKeys, updateDiscount, useDiscount, useTripSelect } from './api/discounts.ts';
 
 type FormValues = {
@@ -46,31 +42,34 @@ const toForm = (d: Discount | null): FormValues => ({
   valid_until: toDdMmYyyy(d?.valid_until),
 });
 
+const LOAD_FAILED = 'The discount could not be loaded. Please refresh the page and try again.';
+const FAILED = 'Sorry, something went wrong. Please refresh the page and try again.';
+
 /** /discounts/new and /discounts/{discountID}/edit: the form appears once what it needs has loaded. */
 export default function DiscountFormPage() {
   const param = useParams().discountID;
   const id = param ? Number(param) : null;
   const discount = useDiscount(id);
   const trips = useTripSelect();
-  if ((id !== null && discount.isPending) || trips.isPending) return <PageLoader />;
-  if (discount.error instanceof ApiError && discount.error.status === 404) return <NotFoundPage />;
-  if (discount.isError || trips.isError) {
-    return (
-      <Alert color="red" role="alert">
-        The discount could not be loaded. Please refresh the page and try again.
-      </Alert>
-    );
-  }
-  return <DiscountForm discount={id === null ? null : discount.data!} trips={trips.data} />;
+  return (
+    <RecordLoader query={trips} failed={LOAD_FAILED}>
+      {(t) =>
+        id === null ? (
+          <DiscountForm discount={null} trips={t} />
+        ) : (
+          <RecordLoader query={discount} failed={LOAD_FAILED}>
+            {(d) => <DiscountForm discount={d} trips={t} />}
+          </RecordLoader>
+        )
+      }
+    </RecordLoader>
+  );
 }
 
 function DiscountForm({ discount, trips }: { discount: Discount | null; trips: TripSelectItem[] }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [failure, setFailure] = useState<string | null>(null);
   const [updated, setUpdated] = useState(false);
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const [deleting, setDeleting] = useState(false);
   const [current, setCurrent] = useState(discount);
   const form = useForm<FormValues, unknown, z.output<typeof discountInputSchema>>({
     resolver: lazyZodResolver(() => import('../../../contract/discounts.ts').then((m) => m.discountInputSchema)) as never,
@@ -78,152 +77,123 @@ function DiscountForm({ discount, trips }: { discount: Discount | null; trips: T
   });
   const errors = form.formState.errors;
 
+  // spec §4: 'Discount updated' for 2000 ms
   useEffect(() => {
     if (!updated) return;
     const timer = setTimeout(() => setUpdated(false), DISCOUNT_UPDATED_MS);
     return () => clearTimeout(timer);
   }, [updated]);
 
-  const save = form.handleSubmit(async () => {
-    setFailure(null);
+  const toList = () => navigate(path('discount-list'));
+  // an update stays on the form; a create goes back to the list with its flash
+  const saving = useFormMutation({
+    mutationFn: (values: FormValues) => (current ? updateDiscount(current.id, values) : createDiscount(values)),
+    invalidate: current ? [discountKeys.lists] : [discountKeys.all],
+    setError: form.setError,
+    alertWithFieldErrors: false,
+    flash: () => (current ? null : { text: 'Discount has been created', on: 'push' }),
+    fallback: FAILED,
+    onSuccess: (saved) => {
+      if (!current) return toList();
+      setCurrent(saved);
+      form.reset(toForm(saved));
+      queryClient.setQueryData(discountKeys.one(saved.id), saved);
+      setUpdated(true);
+    },
+  });
+  const removing = useFormMutation({
+    mutationFn: deleteDiscount,
+    invalidate: [discountKeys.all],
+    flash: () => ({ text: 'Discount has been deleted', on: 'push' }),
+    fallback: FAILED,
+    onSuccess: toList,
+  });
+  const save = form.handleSubmit(() => {
     setUpdated(false);
+    removing.clearFailure();
     // the form's own text goes to the server, which applies the same contract
-    const values = form.getValues();
-    try {
-      if (current) {
-        const saved = await updateDiscount(current.id, values);
-        setCurrent(saved);
-        form.reset(toForm(saved));
-        queryClient.setQueryData(discountKeys.one(saved.id), saved);
-        await queryClient.invalidateQueries({ queryKey: ['discounts', 'list'] });
-        setUpdated(true);
-      } else {
-        await createDiscount(values);
-        await queryClient.invalidateQueries({ queryKey: discountKeys.all });
-        pushFlash('Discount has been created');
-        navigate(path('discount-list'));
-      }
-    } catch (error) {
-      if (!setFieldErrors(error, form.setError)) setFailure(errorMessage(error));
-    }
+    return saving.submit(form.getValues());
   });
 
-  const remove = async () => {
-    if (!current) return;
-    setDeleting(true);
-    try {
-      await deleteDiscount(current.id);
-      await queryClient.invalidateQueries({ queryKey: discountKeys.all });
-      pushFlash('Discount has been deleted');
-      navigate(path('discount-list'));
-    } catch {
-      setConfirmDelete(false);
-      setFailure('Sorry, something went wrong. Please refresh the page and try again.');
-    } finally {
-      setDeleting(false);
-    }
-  };
-
   return (
-    <Stack maw={760}>
-      <Group justify="space-between">
-        <Title order={1}>{current ? 'Update Discount' : 'New Discount'}</Title>
-        <Anchor component={Link} to={path('discount-list')}>
-          Back to List
-        </Anchor>
-      </Group>
-      {updated && (
-        <Alert color="blue" role="status" className="alert alert-info">
-          Discount updated
-        </Alert>
-      )}
-      {failure && (
-        <Alert color="red" role="alert">
-          {failure}
-        </Alert>
-      )}
-      <Paper withBorder p="lg" radius="md" component="form" onSubmit={save} noValidate aria-label="Discount">
-        <Grid>
-          <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput label="Code" error={errors.code?.message} autoComplete="off" {...form.register('code')} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput label="Description" required error={errors.name?.message} {...form.register('name')} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>
-            <NativeSelect label="Invoice Type" data={INVOICE_TYPES} error={errors.invoice_type?.message} {...form.register('invoice_type')} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>
-            <NativeSelect
-              label="Trip (Optional)"
-              data={[{ value: '', label: '' }, ...trips.map((t) => ({ value: String(t.id), label: t.name }))]}
-              error={errors.trip_id?.message}
-              {...form.register('trip_id')}
-            />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>
+    <FormPage
+      title={current ? 'Update Discount' : 'New Discount'}
+      label="Discount"
+      failure={saving.failure ?? removing.failure}
+      above={
+        updated && (
+          <Alert color="blue" role="status" className="alert alert-info">
+            Discount updated
+          </Alert>
+        )
+      }
+      onSubmit={save}
+      submitLabel="Save Discount"
+      submitting={form.formState.isSubmitting}
+      back={{ to: path('discount-list'), label: 'Back to List' }}
+      maw={760}
+      destructive={
+        current
+          ? {
+              label: 'Delete Discount',
+              message: 'Are you sure? This cannot be undone!',
+              confirmLabel: 'Yes, Delete this Discount',
+              cancelLabel: 'No, Cancel',
+              onConfirm: () => {
+                saving.clearFailure();
+                return removing.submit(current.id);
+              },
+            }
+          : undefined
+      }
+    >
+      <Grid>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <TextInput label="Code" error={errors.code?.message} autoComplete="off" {...form.register('code')} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <TextInput label="Description" required error={errors.name?.message} {...form.register('name')} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <NativeSelect label="Invoice Type" data={INVOICE_TYPES} error={errors.invoice_type?.message} {...form.register('invoice_type')} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <NativeSelect
+            label="Trip (Optional)"
+            data={[{ value: '', label: '' }, ...trips.map((t) => ({ value: String(t.id), label: t.name }))]}
+            error={errors.trip_id?.message}
+            {...form.register('trip_id')}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <TextInput label="Value" leftSection="£" placeholder="0.00" inputMode="decimal" error={errors.amount?.message} {...form.register('amount')} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <TextInput
+            label="Usage Limit"
+            inputMode="numeric"
+            description={current ? `Used ${current.usage_count} of ${current.usage_limit} time${current.usage_limit === 1 ? '' : 's'}` : 'How many invoices may use this code'}
+            error={errors.usage_limit?.message}
+            {...form.register('usage_limit')}
+          />
+        </Grid.Col>
+        {(['valid_from', 'valid_until'] as const).map((field) => (
+          <Grid.Col key={field} span={{ base: 12, sm: 6 }}>
             <TextInput
-              label="Value"
-              leftSection="£"
-              placeholder="0.00"
-              inputMode="decimal"
-              error={errors.amount?.message}
-              {...form.register('amount')}
-            />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput
-              label="Usage Limit"
-              inputMode="numeric"
-              description={current ? `Used ${current.usage_count} of ${current.usage_limit} time${current.usage_limit === 1 ? "" : "s"}` : 'How many invoices may use this code'}
-              error={errors.usage_limit?.message}
-              {...form.register('usage_limit')}
-            />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput
-              label="Valid From (Optional)"
+              label={field === 'valid_from' ? 'Valid From (Optional)' : 'Valid Until (Optional)'}
               placeholder="dd/mm/yyyy"
               maxLength={10}
-              error={errors.valid_from?.message}
-              {...form.register('valid_from')}
+              error={errors[field]?.message}
+              {...form.register(field)}
             />
           </Grid.Col>
-          <Grid.Col span={{ base: 12, sm: 6 }}>
-            <TextInput
-              label="Valid Until (Optional)"
-              placeholder="dd/mm/yyyy"
-              maxLength={10}
-              error={errors.valid_until?.message}
-              {...form.register('valid_until')}
-            />
-          </Grid.Col>
-        </Grid>
-        <Group justify="space-between" mt="lg">
-          <Button type="submit" loading={form.formState.isSubmitting}>
-            Save Discount
-          </Button>
-          {current && (
-            <Button color="red" variant="light" onClick={() => setConfirmDelete(true)}>
-              Delete Discount
-            </Button>
-          )}
-        </Group>
-        {current && (
-          <Text size="xs" c="dimmed" mt="sm">
-            Invoices that already used this code keep it, whatever happens to the discount.
-          </Text>
-        )}
-      </Paper>
-      <ConfirmDialog
-        opened={confirmDelete}
-        message="Are you sure? This cannot be undone!"
-        confirmLabel="Yes, Delete this Discount"
-        cancelLabel="No, Cancel"
-        onCancel={() => setConfirmDelete(false)}
-        onConfirm={remove}
-        busy={deleting}
-      />
-    </Stack>
+        ))}
+      </Grid>
+      {current && (
+        <Text size="xs" c="dimmed">
+          Invoices that already used this code keep it, whatever happens to the discount.
+        </Text>
+      )}
+    </FormPage>
   );
 }

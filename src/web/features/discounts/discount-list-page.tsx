@@ -57,11 +57,9 @@ export default function DiscountListPage() {
 
       <DataTable
         columns={columns}
-        data={discounts.data}
+        query={discounts}
         rowKey={(d) => d.id}
-        isPending={discounts.isPending}
-        isFetching={discounts.isFetching}
-        error={discounts.isError ? 'The discounts could not be loaded. Please refresh the page and try again.' : null}
+        failed="The discounts could not be loaded. Please refresh the page and try again."
         empty={keyword ? 'No discounts match this search.' : 'There are no discounts yet.'}
       />
     </Stack>

@@ -9,11 +9,15 @@ import { StatusBadge } from '../../components/status-badge.tsx';
 import { api, ApiError } from '../../lib/api.ts';
 import { formatLongDate, formatMoney } from '../../lib/format.ts';
 
-/** /invoices/{id}: the invoice as the customer gets it (the same content as its PDF), printable. */
+/**
+ * /invoices/{id}: the invoice as the customer gets it (the same content as its PDF), printable.
+ * RecordLoader's states written out: form-frame.tsx (and the Modal it carries) stays off this page.
+ */
 export default function InvoicePage() {
   const id = Number(useParams().id);
   const doc = useQuery({ queryKey: ['invoice-document', id], queryFn: () => api<InvoiceDocument>(`/api/invoices/${id}`) });
   if (doc.isPending) return <PageLoader />;
+  // an address that is no invoice id at all (the API's 422) is not found either
   if (doc.error instanceof ApiError && (doc.error.status === 404 || doc.error.status === 422)) return <NotFoundPage />;
   if (doc.isError) {
     return (
@@ -22,8 +26,18 @@ export default function InvoicePage() {
       </Alert>
     );
   }
-  const { invoice, operator, customer, booking, trip } = doc.data;
+  return <InvoiceView doc={doc.data} />;
+}
+
+/** The invoice as printed: a document, not a list (its items and totals are one table). */
+function InvoiceView({ doc }: { doc: InvoiceDocument }) {
+  const { invoice, operator, customer, booking, trip } = doc;
   const live = invoice.transactions.filter((t) => t.deleted_at === null);
+  const totals: Array<[label: string, amount: number, strong: boolean]> = [
+    ['Total', invoice.total, true],
+    ['Payments received', invoice.payment_received, false],
+    ['Outstanding', invoice.outstanding, true],
+  ];
   return (
     <Stack maw={860} mx="auto">
       <Group justify="flex-end" className="no-print">
@@ -110,22 +124,14 @@ export default function InvoicePage() {
                 <Table.Td ta="right">−{formatMoney(invoice.discount_amount)}</Table.Td>
               </Table.Tr>
             )}
-            <Table.Tr>
-              <Table.Td fw={700}>Total</Table.Td>
-              <Table.Td ta="right" fw={700}>
-                {formatMoney(invoice.total)}
-              </Table.Td>
-            </Table.Tr>
-            <Table.Tr>
-              <Table.Td>Payments received</Table.Td>
-              <Table.Td ta="right">{formatMoney(invoice.payment_received)}</Table.Td>
-            </Table.Tr>
-            <Table.Tr>
-              <Table.Td fw={700}>Outstanding</Table.Td>
-              <Table.Td ta="right" fw={700}>
-                {formatMoney(invoice.outstanding)}
-              </Table.Td>
-            </Table.Tr>
+            {totals.map(([label, amount, strong]) => (
+              <Table.Tr key={label}>
+                <Table.Td fw={strong ? 700 : undefined}>{label}</Table.Td>
+                <Table.Td ta="right" fw={strong ? 700 : undefined}>
+                  {formatMoney(amount)}
+                </Table.Td>
+              </Table.Tr>
+            ))}
           </Table.Tbody>
         </Table>
         {live.length > 0 && (

@@ -1,15 +1,14 @@
-import { Alert, Button, Group, Paper, Table, Text, TextInput, Title } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { Button, Group, TextInput } from '@mantine/core';
 import type { Addon } from '../../../contract/trips.ts';
-import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { type Column, DataTable } from '../../components/data-table.tsx';
+import { DestructiveButton } from '../../components/form-frame.tsx';
 import { ToneBadge } from '../../components/status-badge.tsx';
-import { joinMessages } from '../../lib/errors.ts';
 import { formatMoney } from '../../lib/format.ts';
 import { addAddon, removeAddon, tripKeys, updateAddon, useAddons } from './api/trips.ts';
+import { editingRow, TripPanel } from './trip-panel.tsx';
 import { useRowEditor } from './use-row-editor.ts';
 
 export function AddonsPanel({ tripId, editable }: { tripId: number; editable: boolean }) {
-  const queryClient = useQueryClient();
   const addons = useAddons(tripId);
   const ed = useRowEditor<Addon, { name: string; price: string }>({
     empty: { name: '', price: '' },
@@ -17,75 +16,73 @@ export function AddonsPanel({ tripId, editable }: { tripId: number; editable: bo
     create: (v) => addAddon(tripId, v),
     update: (id, v) => updateAddon(id, v),
     remove: removeAddon,
-    refresh: () => queryClient.invalidateQueries({ queryKey: tripKeys.addons(tripId) }),
+    invalidate: [tripKeys.one(tripId)],
+    saveFallback: 'Sorry, the add-on could not be saved. Please try again.',
   });
 
+  const columns: Array<Column<Addon>> = [
+    {
+      key: 'name',
+      label: 'Add-on',
+      cell: (a) => (
+        <>
+          {a.name} {a.invoiced && <ToneBadge tone="neutral">Invoiced</ToneBadge>}
+        </>
+      ),
+    },
+    { key: 'price', label: 'Price', align: 'right', cell: (a) => formatMoney(a.price) },
+    { key: 'bookings', label: 'Bookings', align: 'right', cell: (a) => a.bookings_count },
+    {
+      key: 'actions',
+      label: 'Actions',
+      hidden: !editable,
+      cell: (a) => (
+        <Group gap="xs" wrap="nowrap">
+          <Button size="xs" variant="default" onClick={() => ed.startEdit(a)} aria-label={`Edit ${a.name}`}>
+            Edit
+          </Button>
+          {!a.invoiced && (
+            <DestructiveButton
+              size="xs"
+              label="Remove"
+              ariaLabel={`Remove ${a.name}`}
+              message={`Are you sure you want to remove ${a.name}?`}
+              confirmLabel="Yes, Remove the Add-on"
+              cancelLabel="No, Cancel"
+              onConfirm={() => ed.remove(a)}
+            />
+          )}
+        </Group>
+      ),
+    },
+  ];
+
   return (
-    <Paper withBorder p="lg" radius="md">
-      <Title order={2} size="h4" mb="sm">
-        Add-ons
-      </Title>
-      {ed.failure && (
-        <Alert color="red" role="alert" mb="sm">
-          {ed.failure}
-        </Alert>
-      )}
-      {addons.data && addons.data.length === 0 && <Text c="dimmed">This trip has no add-ons.</Text>}
-      {addons.data && addons.data.length > 0 && (
-        <Table mb="md">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Add-on</Table.Th>
-              <Table.Th ta="right">Price</Table.Th>
-              <Table.Th ta="right">Bookings</Table.Th>
-              <Table.Th>Actions</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {addons.data.map((a) => (
-              <Table.Tr key={a.id}>
-                <Table.Td>
-                  {a.name}{' '}
-                  {a.invoiced && <ToneBadge tone="neutral">Invoiced</ToneBadge>}
-                </Table.Td>
-                <Table.Td ta="right">{formatMoney(a.price)}</Table.Td>
-                <Table.Td ta="right">{a.bookings_count}</Table.Td>
-                <Table.Td>
-                  {editable && (
-                    <Group gap="xs">
-                      <Button size="xs" variant="default" onClick={() => ed.startEdit(a)}>
-                        Edit
-                      </Button>
-                      {!a.invoiced && (
-                        <Button size="xs" variant="light" color="red" onClick={() => ed.setRemoving(a)}>
-                          Remove
-                        </Button>
-                      )}
-                    </Group>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+    <TripPanel title="Add-ons" failure={ed.failure}>
+      <DataTable
+        columns={columns}
+        query={addons}
+        failed="The add-ons could not be loaded. Please refresh the page and try again."
+        rowKey={(a) => a.id}
+        empty="This trip has no add-ons."
+        rowProps={(a) => editingRow(ed.editing?.id === a.id)}
+      />
       {editable && (
         <form onSubmit={ed.save} noValidate aria-label={ed.editing ? 'Change add-on' : 'Add an add-on'}>
           <Group align="flex-start">
-            <TextInput label="Add-on name" value={ed.values.name} onChange={(e) => ed.set('name', e.currentTarget.value)} error={joinMessages(ed.errors.name)} w={280} />
+            <TextInput label="Add-on name" error={ed.errors.name?.message} w={280} {...ed.form.register('name')} />
             <TextInput
               label="Price"
               leftSection="£"
               placeholder="0.00"
               inputMode="decimal"
-              value={ed.values.price}
-              onChange={(e) => ed.set('price', e.currentTarget.value)}
-              error={joinMessages(ed.errors.price)}
+              error={ed.errors.price?.message}
               description={ed.editing?.invoiced ? 'Invoiced: the price is settled' : undefined}
               readOnly={ed.editing?.invoiced}
               w={160}
+              {...ed.form.register('price')}
             />
-            <Button type="submit" mt={25}>
+            <Button type="submit" mt={25} loading={ed.saving}>
               {ed.editing ? 'Save Add-on' : 'Add Add-on'}
             </Button>
             {ed.editing && (
@@ -96,14 +93,6 @@ export function AddonsPanel({ tripId, editable }: { tripId: number; editable: bo
           </Group>
         </form>
       )}
-      <ConfirmDialog
-        opened={ed.removing !== null}
-        message={`Are you sure you want to remove ${ed.removing?.name ?? 'this add-on'}?`}
-        confirmLabel="Yes, Remove the Add-on"
-        cancelLabel="No, Cancel"
-        onCancel={() => ed.setRemoving(null)}
-        onConfirm={ed.confirmRemove}
-      />
-    </Paper>
+    </TripPanel>
   );
 }

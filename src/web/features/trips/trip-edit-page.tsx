@@ -1,6 +1,4 @@
-import { Alert, Anchor, Button, Checkbox, Grid, Group, NativeSelect, Paper, Select, Stack, TextInput, Title } from '@mantine/core';
-import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
-import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Anchor, Checkbox, Grid, NativeSelect, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
@@ -8,16 +6,15 @@ import type { z } from 'zod';
 import { toDdMmYyyy } from '../../../contract/dates.ts';
 import { path } from '../../../contract/paths.ts';
 import type { updateTripSchema, Trip } from '../../../contract/trips.ts';
-import { PageLoader } from '../../components/page-loader.tsx';
-import { ApiError } from '../../lib/api.ts';
-import { errorMessage, setFieldErrors } from '../../lib/errors.ts';
-import NotFoundPage from '../../components/not-found-page.tsx';
-import { AddonsPanel } from './addons-panel.tsx';
+import { FormPage, RecordLoader } from '../../components/form-frame.tsx';
+import { lazyComponent } from '../../components/lazy.tsx';
+import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
+import { useFormMutation } from '../../lib/mutation.ts';
 import { tripKeys, updateTrip, useCountries, useTrip } from './api/trips.ts';
-import { CustomFieldsPanel } from './custom-fields-panel.tsx';
-import { DocumentsPanel } from './documents-panel.tsx';
-import { HistoryPanel } from '../../components/history-panel.tsx';
 import { fundingOptions, levelOptions, statusOptions, typeOptions } from './trip-options.ts';
+
+// the panels (their tables, forms and the history) load beside the form, not before it (issue 16)
+const TripPanels = lazyComponent(() => import('./trip-panels.tsx').then((m) => m.TripPanels));
 
 type Values = {
   name: string; country_id: string; departure: string; return: string; type: Trip['type']; level: string;
@@ -41,83 +38,69 @@ const toValues = (t: Trip): Values => ({
 export default function TripEditPage() {
   const id = Number(useParams().id);
   const trip = useTrip(id);
-  if (trip.isPending) return <PageLoader />;
-  if (trip.error instanceof ApiError && trip.error.status === 404) return <NotFoundPage />;
-  if (trip.isError) {
-    return (
-      <Alert color="red" role="alert">
-        The trip could not be loaded. Please refresh the page and try again.
-      </Alert>
-    );
-  }
-  const t = trip.data;
   return (
-    <Stack>
-      <Group justify="space-between">
-        <Title order={1}>Edit Trip: {t.name}</Title>
-        <Group gap="md">
-          <Anchor component={Link} to={`${path('booking-list')}?timing=all&trip_id=${t.id}`}>
-            Bookings ({t.booking_count})
-          </Anchor>
-          <Anchor component={Link} to={path('trip-list')}>
-            Back to Trips
-          </Anchor>
-        </Group>
-      </Group>
-      {!t.editable && (
-        <Alert color="yellow" role="status" title="Read only">
-          {t.editable_reason}
-        </Alert>
-      )}
-      <TripForm key={t.id} trip={t} />
-      <AddonsPanel tripId={t.id} editable={t.editable} />
-      <CustomFieldsPanel tripId={t.id} />
-      <DocumentsPanel tripId={t.id} />
-      <HistoryPanel url={`/api/trips/${t.id}/history`} queryKey={['trips', t.id]} />
-    </Stack>
+    <RecordLoader query={trip} failed="The trip could not be loaded. Please refresh the page and try again.">
+      {(t) => <TripForm key={t.id} trip={t} />}
+    </RecordLoader>
   );
 }
 
 function TripForm({ trip }: { trip: Trip }) {
-  const queryClient = useQueryClient();
   const countries = useCountries();
   const [saved, setSaved] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<Values, unknown, z.output<typeof updateTripSchema>>({ resolver: lazyZodResolver(() => import('../../../contract/trips.ts').then((m) => m.updateTripSchema)) as never, defaultValues: toValues(trip) });
+  const form = useForm<Values, unknown, z.output<typeof updateTripSchema>>({
+    resolver: lazyZodResolver(() => import('../../../contract/trips.ts').then((m) => m.updateTripSchema)) as never,
+    defaultValues: toValues(trip),
+  });
   const errors = form.formState.errors;
-
-  const save = form.handleSubmit(async () => {
-    setSaved(false);
-    setFailure(null);
-    try {
-      const updated = await updateTrip(trip.id, form.getValues());
-      queryClient.setQueryData(tripKeys.one(trip.id), updated);
-      void queryClient.invalidateQueries({ queryKey: tripKeys.lists });
+  const saving = useFormMutation({
+    mutationFn: (values: Values) => updateTrip(trip.id, values),
+    // the trip's key holds its panels and its history too
+    invalidate: [tripKeys.lists, tripKeys.one(trip.id)],
+    setError: form.setError,
+    fallback: 'Sorry, the trip could not be saved. Please try again.',
+    onSuccess: (updated) => {
       form.reset(toValues(updated));
       setSaved(true);
-    } catch (error) {
-      if (error instanceof ApiError) {
-        setFailure(error.message);
-        setFieldErrors(error, form.setError);
-      } else {
-        setFailure(errorMessage(error));
-      }
-    }
+    },
+  });
+  const save = form.handleSubmit(async () => {
+    setSaved(false);
+    // the form's own values: the server reads dd/mm/yyyy and pounds
+    await saving.submit(form.getValues());
   });
 
   return (
-    <Paper withBorder p="lg" radius="md" component="form" onSubmit={save} noValidate aria-labelledby="trip-details-heading">
-      <Title order={2} size="h4" mb="sm" id="trip-details-heading">
+    <FormPage
+      title={`Edit Trip: ${trip.name}`}
+      label="Trip details"
+      failure={saving.failure}
+      onSubmit={save}
+      submitLabel="Save Trip"
+      submitting={saving.isPending}
+      readOnly={!trip.editable}
+      back={{ to: path('trip-list'), label: 'Back to Trips' }}
+      maw="100%"
+      above={
+        <>
+          <Anchor component={Link} to={`${path('booking-list')}?timing=all&trip_id=${trip.id}`} w="fit-content">
+            Bookings ({trip.booking_count})
+          </Anchor>
+          {!trip.editable && (
+            <Alert color="yellow" role="status" title="Read only" styles={{ title: { color: '#6b4400' }, message: { color: '#3d2a00' } }}>
+              {trip.editable_reason}
+            </Alert>
+          )}
+        </>
+      }
+      below={<TripPanels tripId={trip.id} editable={trip.editable} />}
+    >
+      <Title order={2} size="h4">
         Trip details
       </Title>
       {saved && (
-        <Alert color="blue" role="status" mb="sm" withCloseButton onClose={() => setSaved(false)} closeButtonLabel="Dismiss">
+        <Alert color="blue" role="status" withCloseButton onClose={() => setSaved(false)} closeButtonLabel="Dismiss">
           Trip details updated
-        </Alert>
-      )}
-      {failure && (
-        <Alert color="red" role="alert" mb="sm">
-          {failure}
         </Alert>
       )}
       <fieldset disabled={!trip.editable} style={{ border: 0, padding: 0, margin: 0 }}>
@@ -126,18 +109,19 @@ function TripForm({ trip }: { trip: Trip }) {
             <TextInput label="Trip Name" required error={errors.name?.message} {...form.register('name')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 6 }}>
+            {/* a native select: its list opens at the letter typed, and the page loads no combobox */}
             <Controller
               control={form.control}
               name="country_id"
               render={({ field }) => (
-                <Select
+                <NativeSelect
                   label="Country"
                   required
-                  searchable
-                  disabled={!trip.editable}
                   data={(countries.data ?? [trip.country]).map((c) => ({ value: String(c.id), label: c.name }))}
-                  value={field.value || null}
-                  onChange={(v) => field.onChange(v ?? '')}
+                  value={field.value}
+                  onChange={(e) => field.onChange(e.currentTarget.value)}
+                  onBlur={field.onBlur}
+                  ref={field.ref}
                   error={errors.country_id?.message}
                 />
               )}
@@ -171,14 +155,7 @@ function TripForm({ trip }: { trip: Trip }) {
             <Checkbox label="Travellers must give passport details" {...form.register('require_passport')} />
           </Grid.Col>
         </Grid>
-        {trip.editable && (
-          <Group mt="md">
-            <Button type="submit" loading={form.formState.isSubmitting}>
-              Save Trip
-            </Button>
-          </Group>
-        )}
       </fieldset>
-    </Paper>
+    </FormPage>
   );
 }

@@ -6,17 +6,18 @@ import { Link } from 'react-router';
 import { path } from '../../../contract/paths.ts';
 import type { Trip } from '../../../contract/trips.ts';
 import { TRIP_LEVELS, TRIP_SEARCH_DEBOUNCE_MS, TRIP_TYPE_LABELS } from '../../../contract/trip-constants.ts';
-import { lazyDialog } from '../../components/lazy.tsx';
+import { lazyComponent, lazyDialog } from '../../components/lazy.tsx';
 import { LazyMenu } from '../../components/lazy-menu.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { showFlash } from '../../lib/flash.ts';
 import { formatShortDate } from '../../lib/format.ts';
+import { useFormMutation } from '../../lib/mutation.ts';
 import { archiveTrip, deleteTrip, type TripFilter, tripKeys, useTrips } from './api/trips.ts';
 
 // the dialogs load when first opened (issue 16)
-const CreateTripDialog = lazyDialog(() => import('./create-trip-dialog.tsx').then((m) => m.CreateTripDialog), (p) => p.opened);
+const CreateTripDialog = lazyComponent(() => import('./create-trip-dialog.tsx').then((m) => m.CreateTripDialog));
 const CreateBookingDialog = lazyDialog(() => import('../../components/create-booking-dialog.tsx').then((m) => m.CreateBookingDialog), (p) => p.trip !== null);
 
 const SORTS = [
@@ -39,26 +40,21 @@ export default function TripListPage() {
   const [creating, setCreating] = useState(false);
   const [booking, setBooking] = useState<Trip | null>(null);
   const [pending, setPending] = useState<Pending>(null);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
   const lastPage = trips.data?.last_page ?? 1;
 
-  const act = async () => {
-    if (!pending) return;
-    setBusy(true);
-    setFailure(null);
-    try {
-      if (pending.kind === 'archive') await archiveTrip(pending.trip.id);
-      else await deleteTrip(pending.trip.id);
+  const acting = useFormMutation({
+    mutationFn: (p: NonNullable<Pending>): Promise<unknown> => (p.kind === 'archive' ? archiveTrip(p.trip.id) : deleteTrip(p.trip.id)),
+    invalidate: [tripKeys.all],
+    fallback: 'Sorry, an error occurred. Please refresh the page and try again.',
+    onSuccess: () => {
       // the last trip of the last page went: show the page before it rather than an empty one
       if (page > 1 && trips.data?.data.length === 1) setPage(page - 1);
-      await queryClient.invalidateQueries({ queryKey: tripKeys.all });
-    } catch {
-      setFailure('Sorry, an error occurred. Please refresh the page and try again.');
-    } finally {
-      setBusy(false);
-      setPending(null);
-    }
+    },
+  });
+  const act = async () => {
+    if (!pending) return;
+    await acting.submit(pending);
+    setPending(null);
   };
 
   const columns: Array<Column<Trip>> = [
@@ -163,22 +159,20 @@ export default function TripListPage() {
         />
       </Group>
 
-      {failure && (
+      {acting.failure && (
         <Alert color="red" role="alert">
-          {failure}
+          {acting.failure}
         </Alert>
       )}
       <DataTable
         columns={columns}
-        data={trips.data}
+        query={trips}
+        failed="The trips could not be loaded. Please refresh the page and try again."
         rowKey={(t) => t.id}
-        isPending={trips.isPending}
-        isFetching={trips.isFetching}
-        error={trips.isError ? 'The trips could not be loaded. Please refresh the page and try again.' : null}
         empty={nameSearch ? 'No trips match this search.' : archived ? 'There are no archived trips.' : 'There are no trips yet.'}
       />
 
-      <CreateTripDialog opened={creating} onClose={() => setCreating(false)} />
+      {creating && <CreateTripDialog onClose={() => setCreating(false)} />}
       <CreateBookingDialog
         trip={booking}
         onClose={() => setBooking(null)}
@@ -195,7 +189,7 @@ export default function TripListPage() {
         cancelLabel="No, Cancel"
         onCancel={() => setPending(null)}
         onConfirm={act}
-        busy={busy}
+        busy={acting.isPending}
       />
       <ConfirmDialog
         opened={pending?.kind === 'delete'}
@@ -204,7 +198,7 @@ export default function TripListPage() {
         cancelLabel="No, Cancel"
         onCancel={() => setPending(null)}
         onConfirm={act}
-        busy={busy}
+        busy={acting.isPending}
       />
     </Stack>
   );

@@ -1,73 +1,71 @@
-import { useState } from 'react';
-import { ApiError } from '../../lib/api.ts';
-import { errorMessage, fieldErrors } from '../../lib/errors.ts';
+import type { QueryKey } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { type DefaultValues, type FieldValues, useForm } from 'react-hook-form';
+import { useFormMutation } from '../../lib/mutation.ts';
 
-type Options<Row extends { id: number }, Values> = {
+type Options<Row extends { id: number }, Values extends FieldValues> = {
   empty: Values;
   toValues: (row: Row) => Values;
   create: (values: Values) => Promise<unknown>;
   update: (id: number, values: Values) => Promise<unknown>;
   remove: (id: number) => Promise<unknown>;
-  refresh: () => Promise<unknown>;
+  /** the queries a change makes stale (the trip's: its panels and its history) */
+  invalidate: QueryKey[];
+  /** the panel's words when saving fails through no fault of the form */
+  saveFallback: string;
 };
 
 /**
  * The add / edit / remove cycle of a panel of rows with one inline form: which row is being
- * edited, the form's values, field errors under the fields, other failures above the panel.
+ * edited, the form (server field errors under its fields), and the panel's alert for the rest.
  */
-export function useRowEditor<Row extends { id: number }, Values>(o: Options<Row, Values>) {
+export function useRowEditor<Row extends { id: number }, Values extends FieldValues>(o: Options<Row, Values>) {
   const [editing, setEditing] = useState<Row | null>(null);
-  const [values, setValues] = useState<Values>(o.empty);
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [removing, setRemoving] = useState<Row | null>(null);
-
+  const form = useForm<Values>({ defaultValues: o.empty as DefaultValues<Values> });
   const reset = () => {
     setEditing(null);
-    setValues(o.empty);
-    setErrors({});
+    form.reset(o.empty);
   };
+
+  const saving = useFormMutation({
+    mutationFn: ({ id, values }: { id: number | null; values: Values }) => (id === null ? o.create(values) : o.update(id, values)),
+    invalidate: o.invalidate,
+    setError: form.setError,
+    alertWithFieldErrors: false,
+    fallback: o.saveFallback,
+    onSuccess: reset,
+  });
+  const removing = useFormMutation({
+    mutationFn: (row: Row) => o.remove(row.id),
+    invalidate: o.invalidate,
+    fallback: 'Sorry, an error occurred. Please refresh the page and try again.',
+    onSuccess: (_, row) => {
+      if (editing?.id === row.id) reset();
+    },
+  });
 
   return {
     editing,
-    values,
-    errors,
-    failure,
-    removing,
-    setRemoving,
+    form,
+    errors: form.formState.errors,
+    saving: saving.isPending,
+    failure: saving.failure ?? removing.failure,
     reset,
-    set: <K extends keyof Values>(key: K, value: Values[K]) => setValues((v) => ({ ...v, [key]: value })),
     startEdit: (row: Row) => {
       setEditing(row);
-      setValues(o.toValues(row));
-      setErrors({});
+      form.reset(o.toValues(row));
     },
-    save: async (e: React.FormEvent) => {
+    // no client-side rules: the server's errors replace the last ones
+    save: (e: FormEvent) => {
       e.preventDefault();
-      setErrors({});
-      setFailure(null);
-      try {
-        if (editing) await o.update(editing.id, values);
-        else await o.create(values);
-        reset();
-        await o.refresh();
-      } catch (error) {
-        setErrors(fieldErrors(error));
-        if (!(error instanceof ApiError && error.errors)) setFailure(errorMessage(error));
-      }
+      removing.clearFailure();
+      form.clearErrors();
+      void saving.submit({ id: editing?.id ?? null, values: form.getValues() });
     },
-    confirmRemove: async () => {
-      if (!removing) return;
-      setFailure(null);
-      try {
-        await o.remove(removing.id);
-        if (editing?.id === removing.id) reset();
-        await o.refresh();
-      } catch (error) {
-        setFailure(errorMessage(error));
-      } finally {
-        setRemoving(null);
-      }
+    /** for a DestructiveButton: settles either way, the outcome in `failure` */
+    remove: (row: Row) => {
+      saving.clearFailure();
+      return removing.submit(row);
     },
   };
 }

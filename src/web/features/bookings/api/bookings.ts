@@ -5,8 +5,14 @@ import { api } from '../../../lib/api.ts';
 
 export const bookingKeys = {
   all: ['bookings'] as const,
+  lists: ['bookings', 'list'] as const,
   list: (q: BookingListQuery) => ['bookings', 'list', q] as const,
   one: (id: number) => ['bookings', id] as const,
+  /**
+   * The History panel's pages: historyKey(bookingKeys.one(id)) of components/history-panel.tsx,
+   * spelt out so that the booking list does not load the panel.
+   */
+  history: (id: number) => ['bookings', id, 'history'] as const,
 };
 
 export const listBookings = (q: BookingListQuery) => api<BookingPage>('/api/bookings', { query: q as Record<string, unknown> });

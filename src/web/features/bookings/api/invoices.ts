@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { CreateInvoiceInput, CreateStandardInvoiceInput, CreateTransactionInput, Invoice, Transaction } from '../../../../contract/invoices.ts';
 import { api } from '../../../lib/api.ts';
+import { bookingKeys } from './bookings.ts';
 
 export const invoiceKeys = { forBooking: (bookingId: number) => ['invoices', bookingId] as const };
 
@@ -18,3 +19,9 @@ export const createTransaction = (body: CreateTransactionInput, idempotencyKey: 
   api<Transaction & { message: string }>('/api/transactions', { method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } });
 export const deleteTransaction = (id: number) => api<void>(`/api/transactions/${id}`, { method: 'DELETE' });
 
+/**
+ * What an invoice, payment or refund changes: the booking's invoices, and the booking itself (its
+ * add-ons' invoiced mark) with every query keyed under it — its History and Emails panels
+ * (bookingKeys.history(id) starts with bookingKeys.one(id), so naming it too would fetch it twice).
+ */
+export const invoiceChangeKeys = (bookingId: number) => [invoiceKeys.forBooking(bookingId), bookingKeys.one(bookingId)];

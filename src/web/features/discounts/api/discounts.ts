@@ -4,6 +4,7 @@ import { api } from '../../../lib/api.ts';
 
 export const discountKeys = {
   all: ['discounts'] as const,
+  lists: ['discounts', 'list'] as const,
   list: (keyword: string) => ['discounts', 'list', keyword] as const,
   one: (id: number) => ['discounts', id] as const,
 };

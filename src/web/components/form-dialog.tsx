@@ -1,0 +1,46 @@
+import { Button, Group, Modal, Stack, type ModalProps } from '@mantine/core';
+import type { FormEventHandler, ReactNode } from 'react';
+import { ServerAlert } from './form-frame.tsx';
+
+// apart from form-frame.tsx: a screen that uses FormPage or RecordLoader does not load Modal (issue 16)
+
+type FormDialogProps = {
+  title: ReactNode;
+  onClose: () => void;
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  failure?: string | null;
+  submitLabel: string;
+  submitting: boolean;
+  cancelLabel?: string;
+  size?: ModalProps['size'];
+  /** anything before the server's message (a summary of the record) */
+  above?: ReactNode;
+  children: ReactNode;
+};
+
+/**
+ * The one frame of a form in a dialog (issue 16): the title and close button, the server's
+ * message, the fields, and the footer of Cancel and the submit button (busy while saving).
+ * It is open while mounted: open it by rendering it.
+ */
+export function FormDialog({ title, onClose, onSubmit, failure, submitLabel, submitting, cancelLabel = 'Cancel', size, above, children }: FormDialogProps) {
+  return (
+    <Modal opened onClose={onClose} title={title} size={size} closeButtonProps={{ 'aria-label': 'Close' }}>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack>
+          {above}
+          <ServerAlert failure={failure} variant="light" />
+          {children}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {cancelLabel}
+            </Button>
+            <Button type="submit" loading={submitting}>
+              {submitLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,20 @@
+import { HistoryPanel } from '../../components/history-panel.tsx';
+import { AddonsPanel } from './addons-panel.tsx';
+import { tripKeys } from './api/trips.ts';
+import { CustomFieldsPanel } from './custom-fields-panel.tsx';
+import { DocumentsPanel } from './documents-panel.tsx';
+
+/**
+ * The panels under the trip's form: its add-ons, custom fields, documents and history. They
+ * share the trip's query key, so a change in one refreshes the history.
+ */
+export function TripPanels({ tripId, editable }: { tripId: number; editable: boolean }) {
+  return (
+    <>
+      <AddonsPanel tripId={tripId} editable={editable} />
+      <CustomFieldsPanel tripId={tripId} />
+      <DocumentsPanel tripId={tripId} />
+      <HistoryPanel url={`/api/trips/${tripId}/history`} queryKey={tripKeys.one(tripId)} />
+    </>
+  );
+}
