@@ -28,6 +28,7 @@ import type { JobQueue } from './jobs/queue.ts';
 import { jobRoutes } from './jobs/routes.ts';
 import { scheduleRoutes } from './modules/schedules/routes.ts';
 import { emailRoutes } from './modules/emails/routes.ts';
+import { moneyDueRoutes } from './modules/money-due/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin, storableTextPlugin } from './plugins/errors.ts';
@@ -110,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(auditRoutes, { db });
   await app.register(jobRoutes, { db, jobs: deps.jobs });
   await app.register(scheduleRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
+  await app.register(moneyDueRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(emailRoutes, {
     db,
     mailer: deps.mailer ?? createMailer(config),

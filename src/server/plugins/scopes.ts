@@ -46,6 +46,7 @@ const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
   ['/api/bookings/:/reminders', 'finance'],
   ['/api/trips/:/reminders', 'finance'],
   ['/api/email-templates', 'finance'],
+  ['/api/money-due', 'finance'],
   ['/api/addons', 'trips'],
   ['/api/customFields', 'trips'],
   ['/api/documents', 'trips'],

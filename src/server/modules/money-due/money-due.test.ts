@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, ukToday } from '../../../contract/dates.ts';
+import { insertTrip } from '../../../db/factories/trips.ts';
+import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
+
+let t: TestApp;
+let admin: TestClient;
+let late: number;
+let onTime: number;
+let tripA: number;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.signedIn(1);
+  // trip A departs soon: a booking made today owes its balance today (due before departure − 56 days)
+  tripA = (await insertTrip(t.db, { name: 'Alpha Trek', type: 'school', costPence: 100_000, depositPence: 20_000, departureDate: addDays(ukToday(), 30), returnDate: addDays(ukToday(), 40) })).id;
+  const tripB = (await insertTrip(t.db, { name: 'Bravo Trek', costPence: 50_000, depositPence: 5_000, departureDate: addDays(ukToday(), 200), returnDate: addDays(ukToday(), 210) })).id;
+  const book = async (tripId: number, last: string) =>
+    (await admin.post('/api/bookings', { trip_id: tripId, title: 'Ms', first_name: 'Cara', last_name: last, preferred_name: 'Cara', email: `cara.${last.toLowerCase()}@example.test`, as_on_passport: true, terms_accepted: true })).json().id as number;
+  late = await book(tripA, 'Late');
+  onTime = await book(tripB, 'Early');
+  // the late traveller's deposit invoice, part paid, then moved 40 days into the past
+  const invoice = (await admin.post(`/api/bookings/${late}/invoices`, { invoice_type: 'deposit' })).json();
+  await admin.post('/api/transactions', { booking_id: late, invoice_id: invoice.id, invoice_type: 'deposit', amount: 50, type: 'payment', processor: 'BACS', date: ukToday() });
+  const { invoices } = await import('../../../db/schema/index.ts');
+  const { eq } = await import('drizzle-orm');
+  await t.db.update(invoices).set({ invoiceDate: addDays(ukToday(), -45), dueDate: addDays(ukToday(), -40) }).where(eq(invoices.id, invoice.id));
+});
+afterAll(() => t.close());
+
+describe('GET /api/money-due', () => {
+  it('lists unpaid invoices and instalments not yet invoiced, with totals by how overdue', async () => {
+    const res = await admin.get('/api/money-due');
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    const rows = body.data.map((r: { kind: string; booking_id: number; label: string; outstanding: number; days_overdue: number }) => [r.kind, r.booking_id === late ? 'late' : 'early', r.label, r.outstanding, r.days_overdue]);
+    expect(rows).toEqual([
+      ['invoice', 'late', 'Deposit', 150, 40],
+      ['instalment', 'late', 'Balance', 800, 0],
+      ['instalment', 'early', 'Deposit', 50, 0],
+      ['instalment', 'early', 'Balance', 450, 0],
+    ]);
+    expect(body.buckets).toEqual({ not_due: 1300, days_1_30: 0, days_31_60: 150, days_61_90: 0, days_90_plus: 0 });
+    expect(body.total_outstanding).toBe(1450);
+    expect(body.total).toBe(4);
+  });
+
+  it('filters by trip, trip type, overdue and due within N days, and sorts', async () => {
+    const q = async (query: string) => (await admin.get(`/api/money-due?${query}`)).json();
+    expect((await q(`trip_id=${tripA}`)).total).toBe(2);
+    expect((await q('trip_type=school')).total).toBe(2);
+    expect((await q('overdue=1')).data.map((r: { invoice_ref: string | null }) => r.invoice_ref)).toEqual([expect.stringMatching(/^INV-/)]);
+    expect((await q('due_within=20')).total).toBe(3);
+    expect((await q('sort=outstanding&dir=desc')).data[0].outstanding).toBe(800);
+    expect((await admin.get('/api/money-due?sort=nonsense')).statusCode).toBe(422);
+  });
+
+  it('leaves out cancelled bookings and waived instalments', async () => {
+    const schedule = (await admin.get(`/api/bookings/${onTime}/schedule`)).json();
+    await admin.patch(`/api/schedule-rows/${schedule.rows[0].id}`, { waived: true, reason: 'Free place' });
+    expect((await admin.get(`/api/money-due?trip_type=charity`)).json().data.map((r: { label: string }) => r.label)).toEqual(['Balance']);
+  });
+});

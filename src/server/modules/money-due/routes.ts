@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validationErrorSchema } from '../../../contract/common.ts';
+import { moneyDuePageSchema, moneyDueQuery } from '../../../contract/money-due.ts';
+import type { Db } from '../../../db/client.ts';
+import type { Clock } from '../../clock.ts';
+import { MoneyDueService } from './service.ts';
+
+/** Who owes what (issue 17): GET /api/money-due, scope finance. */
+export async function moneyDueRoutes(app: FastifyInstance, opts: { db: Db; clock?: Clock }) {
+  const service = new MoneyDueService(opts.db, opts.clock);
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/money-due',
+    {
+      schema: {
+        tags: ['payment schedules'],
+        summary: 'Every unpaid or part-paid invoice and every instalment not yet invoiced, with totals by how overdue (paged; filters trip_id, trip_type, overdue, due_within; sort)',
+        querystring: moneyDueQuery,
+        response: { 200: moneyDuePageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.list(request.query),
+  );
+}
