@@ -61,3 +61,19 @@ export type EmailTemplateInput = z.input<typeof emailTemplateInputSchema>;
 export const templatePreviewInputSchema = emailTemplateInputSchema.partial().extend({ booking_id: recordId('booking') });
 export const renderedEmailSchema = z.object({ to: z.string(), subject: z.string(), text: z.string(), html: z.string() });
 export type RenderedEmail = z.infer<typeof renderedEmailSchema>;
+
+/** "Send reminder now" for the ticked rows of the money-due screen. */
+export const bulkReminderInputSchema = z.object({
+  booking_ids: z
+    .array(recordId('booking'), { error: 'Choose the bookings to remind.' })
+    .min(1, { error: 'Choose the bookings to remind.' })
+    .max(500, { error: 'At most 500 bookings can be reminded at once.' }),
+});
+export const bulkReminderResultSchema = z.object({
+  message: z.string(),
+  sent: z.array(z.number().int()),
+  /** bookings with nothing owed on an invoice, or cancelled */
+  nothing_to_send: z.array(z.number().int()),
+  failed: z.array(z.number().int()),
+});
+export type BulkReminderResult = z.infer<typeof bulkReminderResultSchema>;

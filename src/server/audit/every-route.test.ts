@@ -90,6 +90,8 @@ async function steps(): Promise<Step[]> {
     ['POST /api/transactions', async () => keep('transaction', await admin.post('/api/transactions', { booking_id: s.booking, invoice_id: s.invoice, invoice_type: 'deposit', amount: 50, type: 'payment', processor: 'BACS', date: today() }))],
     ['DELETE /api/transactions/{id}', async () => admin.delete(`/api/transactions/${s.transaction}`)],
     ['POST /api/bookings/{id}/reminders', async () => admin.post(`/api/bookings/${s.booking}/reminders`)],
+    ['POST /api/reminders', async () => admin.post('/api/reminders', { booking_ids: [s.booking] })],
+    ['POST /api/email-templates/{key}/test', async () => admin.post('/api/email-templates/reminder_before/test', { booking_id: s.booking })],
     ['PUT /api/bookings/{id}/reminders', async () => admin.put(`/api/bookings/${s.booking}/reminders`, { send: false, reason: 'Pays by standing order' })],
     ['PUT /api/trips/{id}/reminders', async () => admin.put(`/api/trips/${s.trip}/reminders`, { send: false, reason: 'Group pays by invoice to the school' })],
     ['PUT /api/email-templates/{key}', async () => admin.put('/api/email-templates/reminder_due', { subject: 'Due today: {{ invoice.ref }}', body: 'Dear {{ traveller.first_name }}, {{ invoice.outstanding }} is due today.' })],

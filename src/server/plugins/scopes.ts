@@ -47,6 +47,7 @@ const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
   ['/api/trips/:/reminders', 'finance'],
   ['/api/email-templates', 'finance'],
   ['/api/money-due', 'finance'],
+  ['/api/reminders', 'finance'],
   ['/api/addons', 'trips'],
   ['/api/customFields', 'trips'],
   ['/api/documents', 'trips'],

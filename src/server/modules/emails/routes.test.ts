@@ -46,6 +46,24 @@ describe('/api/email-templates', () => {
   });
 });
 
+describe('a test send and reminders for several bookings', () => {
+  it('sends the test to the member of staff asking, never to the traveller', async () => {
+    const res = await admin.post('/api/email-templates/reminder_before/test', { booking_id: bookingId, subject: 'Hello {{ traveller.preferred_name }}' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toMatch(/^A test email has been sent to user\d+\.role1@example\.test\.$/);
+    const [event] = await t.db.select().from(auditEvents).where(eq(auditEvents.subjectType, 'email_template'));
+    expect(event?.details).toMatchObject({ subject: '[Test] Hello Bobby' });
+    expect(JSON.stringify(event?.details)).not.toContain('bobby.tables@example.test');
+  });
+
+  it('says which bookings had nothing to remind of', async () => {
+    const res = await admin.post('/api/reminders', { booking_ids: [bookingId] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ message: '0 reminders sent; 1 booking has nothing owed on an invoice.', sent: [], nothing_to_send: [bookingId], failed: [] });
+    expect((await admin.post('/api/reminders', { booking_ids: [] })).json().errors).toEqual({ booking_ids: ['Choose the bookings to remind.'] });
+  });
+});
+
 describe('reminders for a booking', () => {
   it('"send now" says when nothing is owed', async () => {
     const res = await admin.post(`/api/bookings/${bookingId}/reminders`);

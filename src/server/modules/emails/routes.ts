@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
-import { emailTemplateInputSchema, emailTemplateSchema, renderedEmailSchema, templateKeyParam, templatePreviewInputSchema } from '../../../contract/email-templates.ts';
+import { bulkReminderInputSchema, bulkReminderResultSchema, emailTemplateInputSchema, emailTemplateSchema, renderedEmailSchema, templateKeyParam, templatePreviewInputSchema } from '../../../contract/email-templates.ts';
 import { remindersSettingSchema } from '../../../contract/schedules.ts';
 import type { Db } from '../../../db/client.ts';
 import { systemClock, type Clock } from '../../clock.ts';
@@ -10,7 +10,7 @@ import type { Mailer } from '../../mail.ts';
 import type { Operator } from '../invoices/service.ts';
 import { ReminderService } from '../schedules/reminders.ts';
 import { ScheduleService } from '../schedules/service.ts';
-import { EmailTemplateService, sendReminderNow } from './service.ts';
+import { EmailTemplateService, sendReminderNow, sendRemindersNow } from './service.ts';
 
 const tags = ['reminders'];
 
@@ -46,6 +46,18 @@ export async function emailRoutes(app: FastifyInstance, opts: { db: Db; mailer: 
     '/api/bookings/:id/reminders',
     { schema: { tags, summary: 'Emails the traveller a reminder of their most urgent unpaid instalment now', params: idParam, response: { 200: messageSchema, 404: messageSchema, 422: validationErrorSchema, 502: messageSchema } } },
     async (request) => sendReminderNow(opts.db, reminders, request.params.id, clock),
+  );
+
+  r.post(
+    '/api/email-templates/:key/test',
+    { schema: { tags, summary: 'Sends the email, as a booking’s traveller would get it (draft or saved wording), to the signed-in member of staff', params: templateKeyParam, body: templatePreviewInputSchema, response: { 200: messageSchema, 422: validationErrorSchema, 502: messageSchema } } },
+    async (request) => templates.testSend(request.params.key, request.body.booking_id, request.body, request.user!, opts.mailer),
+  );
+
+  r.post(
+    '/api/reminders',
+    { schema: { tags, summary: 'Emails each booking’s traveller a reminder of their most urgent unpaid instalment now (the ticked rows of the money-due list)', body: bulkReminderInputSchema, response: { 200: bulkReminderResultSchema, 422: validationErrorSchema } } },
+    async (request) => sendRemindersNow(opts.db, reminders, request.body.booking_ids, clock),
   );
 
   r.put(

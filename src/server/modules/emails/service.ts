@@ -8,6 +8,7 @@ import { HttpError } from '../../errors.ts';
 import { loadInvoices } from '../invoices/load.ts';
 import { ukToday } from '../invoices/money.ts';
 import type { Operator } from '../invoices/service.ts';
+import type { Mailer } from '../../mail.ts';
 import { reminderContext, templateOf, type ReminderService } from '../schedules/reminders.ts';
 import { checkTemplate, renderTemplate, type TemplateContext } from './templates.ts';
 
@@ -72,6 +73,19 @@ export class EmailTemplateService {
     const mail = await renderTemplate(t, context);
     return { to: b.booking.email, ...mail };
   }
+
+  /** The preview, sent to the member of staff asking (never to the traveller), as an event in the history. */
+  async testSend(key: TemplateKey, bookingId: number, draft: { subject?: string | undefined; body?: string | undefined }, to: { email: string; firstName: string; lastName: string }, mailer: Mailer): Promise<{ message: string }> {
+    const preview = await this.preview(key, bookingId, draft);
+    const subject = `[Test] ${preview.subject}`;
+    try {
+      const sent = await mailer.send({ to: { name: `${to.firstName} ${to.lastName}`, address: to.email }, subject, text: preview.text, html: preview.html });
+      await audit(this.db, { action: 'email.sent', subject: { type: 'email_template', id: key }, summary: `emailed a test of "${TEMPLATE_NAMES[key]}" to ${to.email}`, details: { to: to.email, subject, text: preview.text, attachments: [], outcome: sent.outcome, message_id: sent.messageId } });
+    } catch {
+      throw new HttpError(502, 'The test email could not be sent: the mail server did not take it. Please try again.');
+    }
+    return { message: `A test email has been sent to ${to.email}.` };
+  }
 }
 
 /** "Send a reminder now" for a booking: its most urgent unpaid invoiced instalment. */
@@ -87,4 +101,25 @@ export async function sendReminderNow(db: Db, reminders: ReminderService, bookin
     if (outcome === 'failed') throw new HttpError(502, 'The reminder could not be emailed: the mail server did not take it. Please try again.');
   }
   throw new HttpError(422, 'Nothing is owed on an invoice of this booking, so there is nothing to remind the traveller of.');
+}
+
+/** "Send reminder now" for several bookings: each gets its most urgent reminder; says what became of each. */
+export async function sendRemindersNow(db: Db, reminders: ReminderService, bookingIds: number[], clock: Pick<Clock, 'now'>) {
+  const sent: number[] = [];
+  const nothing: number[] = [];
+  const failed: number[] = [];
+  for (const id of [...new Set(bookingIds)]) {
+    try {
+      await sendReminderNow(db, reminders, id, clock);
+      sent.push(id);
+    } catch (error) {
+      if (error instanceof HttpError && error.statusCode === 502) failed.push(id);
+      else if (error instanceof HttpError) nothing.push(id);
+      else throw error;
+    }
+  }
+  const parts = [`${sent.length} reminder${sent.length === 1 ? '' : 's'} sent`];
+  if (nothing.length) parts.push(`${nothing.length} booking${nothing.length === 1 ? ' has' : 's have'} nothing owed on an invoice`);
+  if (failed.length) parts.push(`${failed.length} could not be sent: the mail server did not take them`);
+  return { message: `${parts.join('; ')}.`, sent, nothing_to_send: nothing, failed };
 }
