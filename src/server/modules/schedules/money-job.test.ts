@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
@@ -167,5 +167,28 @@ describe('the money job, day by day through a trip', () => {
     expect(mail.raw).toMatch(/Instalments that went overdue today: [1-9]/);
     expect(await sendDigest(t.db, createMailer(t.config), undefined, at(15, 18))).toEqual({ sent: false });
     void id;
+  });
+
+  it('a run cut off half way (a restart) loses and doubles nothing when the next run picks up', async () => {
+    const trips = await Promise.all([1, 2, 3].map((k) => insertTrip(t.db, { costPence: 100_000, depositPence: 10_000, departureDate: addDays(ukToday(), 400 + k), returnDate: addDays(ukToday(), 410 + k) })));
+    const ids = [] as number[];
+    for (const trip of trips) ids.push(await book(trip.id));
+    await t.db.update(scheduleRows).set({ dueDate: addDays(ukToday(), 5) }).where(sql`${scheduleRows.bookingId} in (${sql.join(ids.map((i) => sql`${i}`), sql`, `)}) and ${scheduleRows.position} = 1`);
+    // the second email never comes back: the process is killed while it waits
+    let calls = 0;
+    const real = createMailer(t.config);
+    const hanging = { send: (mail: Parameters<typeof real.send>[0]) => (++calls === 2 ? new Promise<never>(() => undefined) : real.send(mail)) };
+    const cut = new InvoiceService(t.db, { name: t.config.operatorName, address: [] }, hanging);
+    const clock = at(0, 10);
+    const first = moneyRun(t.db, cut, new ReminderService(t.db, hanging, { name: 'x', address: [] }, clock), clock, 21);
+    await Promise.race([first, new Promise((r) => setTimeout(r, 1500))]);
+    // the next run, after the restart
+    const again = await run(0, 10);
+    const raised = (await Promise.all(ids.map((id) => invoicesOf(id)))).map((list) => list.filter((i) => i.type === 'deposit'));
+    expect(raised.map((list) => list.length)).toEqual([1, 1, 1]);
+    expect(raised.every((list) => list[0]!.sentAt !== null)).toBe(true);
+    const mailed = ids.map((_, k) => subjectsTo(`ben.money${n - 2 + k}@example.test`).filter((x) => x.startsWith('Invoice')).length);
+    expect(mailed).toEqual([1, 1, 1]);
+    expect(again.raised).toBe(0);
   });
 });
