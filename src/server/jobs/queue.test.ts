@@ -74,4 +74,22 @@ describe('the job queue', () => {
     await clock.tick(5 * 60_000);
     await until(() => runs.length === 1);
   });
+
+  it('a graceful stop lets the job in hand finish', async () => {
+    let started = false;
+    let finished = false;
+    const q = await startJobQueue({
+      database,
+      work: true,
+      pollingIntervalSeconds: 0.5,
+      queues: [{ name: 'test-slow', handler: async () => { started = true; await new Promise((r) => setTimeout(r, 800)); finished = true; } }],
+    });
+    const id = await q.send('test-slow', {});
+    await until(() => started);
+    await q.stop(5000);
+    expect(finished).toBe(true);
+    const check = await startJobQueue({ database, work: false, queues: [] });
+    queues.push(check);
+    expect((await check.boss.getJobById('test-slow', id!))?.state).toBe('completed');
+  });
 });
