@@ -24,5 +24,9 @@ describe('the paths of the app', () => {
     expect(isAppPath('/trips/3/edit/')).toBe(true);
     expect(isAppPath('/trips/3/delete')).toBe(false);
     expect(isAppPath('/nope')).toBe(false);
+    expect(isAppPath('/admin/jobs')).toBe(true);
+    expect(isAppPath('/settings/emails')).toBe(true);
+    expect(isAppPath('/admin')).toBe(false);
+    expect(isAppPath('/settings/emails/1')).toBe(false);
   });
 });

@@ -20,6 +20,8 @@ export const routes = {
   'invoice-view': '/invoices/:id',
   developer: '/developer',
   audit: '/audit',
+  'admin-jobs': '/admin/jobs',
+  'settings-emails': '/settings/emails',
 } as const;
 
 export type RouteName = keyof typeof routes;

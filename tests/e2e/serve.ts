@@ -5,6 +5,8 @@ import { createDb } from '../../src/db/client.ts';
 import { insertUser } from '../../src/db/factories/users.ts';
 import { seedDemo } from '../../src/db/seed/demo.ts';
 import { buildApp } from '../../src/server/app.ts';
+import { startTripdeskJobs, tripdeskQueues } from '../../src/server/jobs/index.ts';
+import { TIME_ZONE } from '../../src/server/jobs/queue.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { ensureAdministrator } from '../../src/server/modules/auth/service.ts';
 import { E2E_USERS } from './users.ts';
@@ -18,6 +20,18 @@ await ensureAdministrator(database.db, { email: E2E_USERS.admin.email, password:
 await seedDemo(database.db, { dataDir });
 await insertUser(database.db, { ...E2E_USERS.charity, firstName: 'Carla', lastName: 'Charity', roleId: 2 });
 await insertUser(database.db, { ...E2E_USERS.endUser, firstName: 'Evan', lastName: 'Enduser', roleId: 3 });
-const app = await buildApp({ config, db: database.db });
+// The job queue, for /admin/jobs. Tripdesk's own jobs do not run here (they would raise invoices and
+// send reminders under the other specs' feet), but their queues and schedules are shown; one queue
+// of the specs' own fails its first job, for Retry.
+const jobs = await startTripdeskJobs(database, config, false);
+for (const queue of tripdeskQueues(database, config)) if (queue.cron) await jobs.boss.schedule(queue.name, queue.cron, null, { tz: TIME_ZONE });
+let e2eRuns = 0;
+await jobs.boss.createQueue('e2e-flaky', { retryLimit: 0 });
+await jobs.boss.work('e2e-flaky', { pollingIntervalSeconds: 1 }, async () => {
+  e2eRuns += 1;
+  if (e2eRuns === 1) throw new Error('The mail server refused the connection');
+});
+await jobs.send('e2e-flaky', {});
+const app = await buildApp({ config, db: database.db, jobs });
 await app.listen({ port: Number(process.env.PORT ?? 3210), host: '127.0.0.1' });
 console.log('e2e server ready');

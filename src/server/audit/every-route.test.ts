@@ -95,6 +95,7 @@ async function steps(): Promise<Step[]> {
     ['PUT /api/bookings/{id}/reminders', async () => admin.put(`/api/bookings/${s.booking}/reminders`, { send: false, reason: 'Pays by standing order' })],
     ['PUT /api/trips/{id}/reminders', async () => admin.put(`/api/trips/${s.trip}/reminders`, { send: false, reason: 'Group pays by invoice to the school' })],
     ['PUT /api/email-templates/{key}', async () => admin.put('/api/email-templates/reminder_due', { subject: 'Due today: {{ invoice.ref }}', body: 'Dear {{ traveller.first_name }}, {{ invoice.outstanding }} is due today.' })],
+    ['DELETE /api/email-templates/{key}', async () => admin.delete('/api/email-templates/reminder_due')],
     ['POST /api/email-templates/{key}/preview', async () => admin.post('/api/email-templates/reminder_due/preview', { booking_id: s.booking })],
     ['POST /api/invoices', async () => keep('custom', await admin.post('/api/invoices', { booking_id: s.booking, invoice_date: today(), due_date: today(), invoice_ref: 'WALK-1', description: 'Extras', items: [{ description: 'Flight change', amount: 40 }] }))],
     ['DELETE /api/invoices/{id}', async () => admin.delete(`/api/invoices/${s.custom}`)],

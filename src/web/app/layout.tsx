@@ -15,6 +15,8 @@ const STAFF_NAV: Array<[RouteName, string]> = [
   ['discount-list', 'Discounts'],
   ['user-list', 'Users'],
   ['audit', 'History'],
+  ['admin-jobs', 'Jobs'],
+  ['settings-emails', 'Settings'],
   ['developer', 'Developer'],
 ];
 
@@ -37,11 +39,11 @@ export function Layout() {
       <AppShell.Header className={classes.header}>
         <Container fluid={fullWidth} size="xl" h="100%">
           <Group h="100%" justify="space-between" wrap="nowrap">
-            <Group gap="lg" wrap="nowrap">
+            <Group gap="lg" wrap="nowrap" className={classes.start}>
               <Anchor component={NavLink} to="/" className={classes.brand} underline="never">
                 Tripdesk
               </Anchor>
-              <nav aria-label="Main">
+              <nav aria-label="Main" className={classes.nav}>
                 <Group gap={4} wrap="nowrap">
                   {nav.map(([name, label]) => (
                     <NavLink key={name} to={path(name as 'booking-list')} className={classes.link}>

@@ -25,6 +25,8 @@ const UserEditPage = lazy(() => import('../features/users/user-edit-page.tsx'));
 const InvoicePage = lazy(() => import('../features/invoices/invoice-page.tsx'));
 const DeveloperPage = lazy(() => import('../features/developer/developer-page.tsx'));
 const AuditPage = lazy(() => import('../features/audit/audit-page.tsx'));
+const JobsPage = lazy(() => import('../features/jobs/jobs-page.tsx'));
+const EmailTemplatesPage = lazy(() => import('../features/settings/email-templates-page.tsx'));
 
 const fallback = <PageLoader />;
 
@@ -52,6 +54,8 @@ const staffScreens: Array<[string, ComponentType]> = [
   [routes['user-edit'], () => <Page><UserEditPage /></Page>],
   [routes['invoice-view'], () => <Page><InvoicePage /></Page>],
   [routes.audit, () => <Page><AuditPage /></Page>],
+  [routes['admin-jobs'], () => <Page><JobsPage /></Page>],
+  [routes['settings-emails'], () => <Page><EmailTemplatesPage /></Page>],
 ];
 
 export const router = createBrowserRouter([

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_FAILED } from '../../../contract/auth.ts';
+import { routes } from '../../../contract/paths.ts';
 import { insertUser } from '../../../db/factories/users.ts';
 import { loginFailures, sessions } from '../../../db/schema/index.ts';
 import { SESSION_COOKIE } from '../../plugins/auth.ts';
@@ -298,6 +299,15 @@ describe('pages', () => {
     const res = await c.get('/login');
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe('/');
+  });
+
+  it('serves the app page on the path of every screen', async () => {
+    const c = await t.signedIn(1);
+    for (const pattern of Object.values(routes)) {
+      if (pattern === routes.login) continue;
+      const res = await c.get(pattern.replace(/:[A-Za-z]+/g, '7'));
+      expect([pattern, res.statusCode]).toEqual([pattern, 200]);
+    }
   });
 
   it('answers 404 with the app page for a path no screen serves', async () => {

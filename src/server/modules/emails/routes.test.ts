@@ -36,6 +36,13 @@ describe('/api/email-templates', () => {
     expect((await admin.get('/api/email-templates/nonsense')).statusCode).toBe(422);
   });
 
+  it('puts a changed email back to Tripdesk’s wording', async () => {
+    const reset = await admin.delete('/api/email-templates/reminder_overdue');
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.json()).toMatchObject({ is_default: true, subject: 'Overdue: {{ invoice.ref }} for {{ trip.name }}' });
+    expect((await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'email_template.reset'))).length).toBe(1);
+  });
+
   it('previews a draft against a real booking, the traveller’s name escaped in the HTML', async () => {
     const res = await admin.post('/api/email-templates/reminder_due/preview', { booking_id: bookingId, body: 'Hello {{ traveller.first_name }} on {{ trip.name }}' });
     expect(res.statusCode, res.body).toBe(200);

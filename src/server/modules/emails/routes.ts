@@ -36,6 +36,12 @@ export async function emailRoutes(app: FastifyInstance, opts: { db: Db; mailer: 
     async (request) => templates.save(request.params.key, request.body, request.user?.id ?? null),
   );
 
+  r.delete(
+    '/api/email-templates/:key',
+    { schema: { tags, summary: "Puts an email back to Tripdesk's own wording", params: templateKeyParam, response: { 200: emailTemplateSchema, 422: validationErrorSchema } } },
+    async (request) => templates.reset(request.params.key),
+  );
+
   r.post(
     '/api/email-templates/:key/preview',
     { schema: { tags, summary: 'The email as a booking’s traveller would get it, from the saved wording or the draft sent', params: templateKeyParam, body: templatePreviewInputSchema, response: { 200: renderedEmailSchema, 422: validationErrorSchema } } },

@@ -10,7 +10,8 @@ import { ukToday } from '../invoices/money.ts';
 import type { Operator } from '../invoices/service.ts';
 import type { Mailer } from '../../mail.ts';
 import { reminderContext, templateOf, type ReminderService } from '../schedules/reminders.ts';
-import { checkTemplate, renderTemplate, type TemplateContext } from './templates.ts';
+import { checkTemplate, DEFAULT_TEMPLATES, renderTemplate, type TemplateContext } from './templates.ts';
+import { addDays } from '../../../contract/dates.ts';
 
 const SAMPLE: TemplateContext = {
   traveller: { title: 'Ms', first_name: 'Ada', last_name: 'Traveller', preferred_name: 'Ada' },
@@ -35,6 +36,23 @@ export class EmailTemplateService {
 
   list(): Promise<EmailTemplate[]> {
     return Promise.all(TEMPLATE_KEYS.map((k) => this.get(k)));
+  }
+
+  /** Back to Tripdesk's own wording (an event in the history). */
+  async reset(key: TemplateKey): Promise<EmailTemplate> {
+    await this.db.transaction(async (tx) => {
+      const before = await templateOf(tx, key);
+      if (before.isDefault) return;
+      await tx.delete(emailTemplates).where(eq(emailTemplates.key, key));
+      const after = DEFAULT_TEMPLATES[key];
+      await audit(tx, {
+        action: 'email_template.reset',
+        subject: { type: 'email_template', id: key },
+        changes: diff({ subject: [before.subject, after.subject], body: [before.body, after.body] }),
+        summary: `put the email "${TEMPLATE_NAMES[key]}" back to Tripdesk's wording`,
+      });
+    });
+    return this.get(key);
   }
 
   async save(key: TemplateKey, v: { subject: string; body: string }, userId: number | null): Promise<EmailTemplate> {
@@ -69,7 +87,9 @@ export class EmailTemplateService {
     const loaded = rows.length ? await loadInvoices(this.db, sql`${invoices.id} in (${sql.join(rows.map((r) => sql`${r.invoiceId}`), sql`, `)})`) : [];
     const invoice = loaded.find((l) => !l.summary.paid)?.reply ?? loaded[0]?.reply;
     const today = ukToday(nowOf(this.clock));
-    const context = invoice ? reminderContext(b.booking, b.trip, invoice, this.operator, today) : { ...reminderContext(b.booking, b.trip, { invoice_ref: SAMPLE.invoice.ref, total: 2000, outstanding: 1700, due_date: today, }, this.operator, today), invoice: SAMPLE.invoice };
+    // a booking with nothing invoiced yet: example amounts, due a week from today
+    const example = { invoice_ref: SAMPLE.invoice.ref, total: 2000, outstanding: 1700, due_date: addDays(today, 7) };
+    const context = reminderContext(b.booking, b.trip, invoice ?? example, this.operator, today);
     const mail = await renderTemplate(t, context);
     return { to: b.booking.email, ...mail };
   }
