@@ -83,6 +83,9 @@ export const paymentPlanSchema = z.object({
   preview: z.array(scheduledInstalmentSchema),
   cost: z.number(),
   deposit: z.number(),
+  /** the trip's automatic reminders are switched off (PUT /api/trips/{id}/reminders), and why */
+  reminders_off: z.boolean(),
+  reminders_off_reason: z.string().nullable(),
 });
 export type PaymentPlan = z.infer<typeof paymentPlanSchema>;
 

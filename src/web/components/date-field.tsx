@@ -121,7 +121,7 @@ export function DateField({ value, onChange, onBlur, ...rest }: Props) {
     );
   }
 
-  const { label, description, error, required, withAsterisk, placeholder, disabled, readOnly, size, radius, className, style, w, leftSection, rightSection } = rest;
+  const { label, description, error, required, withAsterisk, placeholder, disabled, readOnly, size, radius, className, style, w, leftSection, rightSection, 'aria-label': ariaLabel } = rest;
   const wake = () => {
     if (disabled || readOnly) return;
     loadPicker().then(
@@ -171,6 +171,7 @@ export function DateField({ value, onChange, onBlur, ...rest }: Props) {
       w={w}
       leftSection={leftSection}
       rightSection={rightSection}
+      aria-label={ariaLabel}
       autoComplete="off"
       value={typed ?? formatDate(value)}
       onChange={change}

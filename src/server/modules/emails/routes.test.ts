@@ -88,4 +88,13 @@ describe('reminders for a booking', () => {
     const events = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'booking.reminders_changed'));
     expect(events.map((e) => e.summary)).toEqual([expect.stringContaining('turned automatic reminders off for the booking'), expect.stringContaining('turned automatic reminders on')]);
   });
+
+  it("a trip's setting is in its payment plan's reply", async () => {
+    const [{ tripId }] = await t.db.select({ tripId: bookings.tripId }).from(bookings).where(eq(bookings.id, bookingId)) as [{ tripId: number }];
+    expect((await admin.get(`/api/trips/${tripId}/payment-plan`)).json()).toMatchObject({ reminders_off: false, reminders_off_reason: null });
+    expect((await admin.put(`/api/trips/${tripId}/reminders`, { send: false, reason: 'The school collects the money' })).statusCode).toBe(200);
+    expect((await admin.get(`/api/trips/${tripId}/payment-plan`)).json()).toMatchObject({ reminders_off: true, reminders_off_reason: 'The school collects the money' });
+    await admin.put(`/api/trips/${tripId}/reminders`, { send: true });
+    expect((await admin.get(`/api/trips/${tripId}/payment-plan`)).json()).toMatchObject({ reminders_off: false });
+  });
 });

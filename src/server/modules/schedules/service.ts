@@ -10,7 +10,7 @@ import { loadInvoices } from '../invoices/load.ts';
 import { ukToday } from '../invoices/money.ts';
 import { buildSchedule, DEFAULT_PLAN, type Instalment, planRefusal, rowState, type ScheduledInstalment } from './rules.ts';
 
-type TripMoney = { id: number; name: string; costPence: number; depositPence: number; departure: string };
+type TripMoney = { id: number; name: string; costPence: number; depositPence: number; departure: string; remindersOff: boolean; remindersOffReason: string | null };
 const toPlanRow = (r: typeof paymentPlanInstalments.$inferSelect): Instalment => ({
   label: r.label,
   amountKind: r.amountKind as Instalment['amountKind'],
@@ -44,7 +44,9 @@ export class ScheduleService {
   }
 
   private async trip(db: Db | Tx, tripId: number, lock = false): Promise<TripMoney> {
-    const q = db.select({ id: trips.id, name: trips.name, costPence: trips.costPence, depositPence: trips.depositPence, departure: trips.departureDate, deletedAt: trips.deletedAt }).from(trips).where(eq(trips.id, tripId));
+    const q = db
+      .select({ id: trips.id, name: trips.name, costPence: trips.costPence, depositPence: trips.depositPence, departure: trips.departureDate, deletedAt: trips.deletedAt, remindersOff: trips.remindersOff, remindersOffReason: trips.remindersOffReason })
+      .from(trips).where(eq(trips.id, tripId));
     const [trip] = lock ? await q.for('update') : await q;
     if (!trip || trip.deletedAt) throw new HttpError(404, 'Trip not found');
     return trip;
@@ -75,6 +77,8 @@ export class ScheduleService {
       preview: buildSchedule(plan, trip, { bookedOn: today, today }).map((r) => ({ position: r.position, label: r.label, due_date: r.dueDate, amount: penceToPounds(r.amountPence) })),
       cost: penceToPounds(trip.costPence),
       deposit: penceToPounds(trip.depositPence),
+      reminders_off: trip.remindersOff,
+      reminders_off_reason: trip.remindersOffReason,
     };
   }
 

@@ -9,12 +9,15 @@ import { lazyComponent } from '../../components/lazy.tsx';
 import { StatusBadge, type Tone, ToneBadge } from '../../components/status-badge.tsx';
 import { formatLongDate, formatMoney } from '../../lib/format.ts';
 import { bookingKeys, useBooking } from './api/bookings.ts';
+import { useSchedule } from './api/schedule.ts';
 import { EmailsPanel } from './emails-panel.tsx';
 import { InvoicesPanel } from './invoices/invoices-panel.tsx';
 import { NotesPanel } from './notes/notes-panel.tsx';
 
 // the form (and react-hook-form) loads when Edit Booking is first pressed
 const EditBookingDialog = lazyComponent(() => import('./edit-booking-dialog.tsx').then((m) => m.EditBookingDialog));
+// the payment schedule (its switch and inputs) loads beside the page; its data is asked for at once
+const SchedulePanel = lazyComponent(() => import('./schedule/schedule-panel.tsx').then((m) => m.SchedulePanel));
 
 const PASSPORT_TEXT: Record<BookingDetail['passport_valid'], { label: string; tone: Tone }> = {
   missing: { label: 'No passport details', tone: 'neutral' },
@@ -63,6 +66,7 @@ export default function BookingPage() {
 
 function Booking({ b }: { b: BookingDetail }) {
   const [editing, setEditing] = useState(false);
+  useSchedule(b.id);
   const passport = PASSPORT_TEXT[b.passport_valid];
   return (
     <Stack>
@@ -162,6 +166,7 @@ function Booking({ b }: { b: BookingDetail }) {
       </SimpleGrid>
 
       <InvoicesPanel booking={b} />
+      <SchedulePanel booking={b} />
       <NotesPanel bookingId={b.id} />
       <EmailsPanel bookingId={b.id} />
       <HistoryPanel url={`/api/bookings/${b.id}/history`} queryKey={bookingKeys.one(b.id)} />
