@@ -28,5 +28,8 @@ describe('the paths of the app', () => {
     expect(isAppPath('/settings/emails')).toBe(true);
     expect(isAppPath('/admin')).toBe(false);
     expect(isAppPath('/settings/emails/1')).toBe(false);
+    expect(isAppPath('/money')).toBe(true);
+    expect(isAppPath('/money/7')).toBe(false);
+    expect(path('money-due')).toBe('/money');
   });
 });

@@ -22,6 +22,7 @@ export const routes = {
   audit: '/audit',
   'admin-jobs': '/admin/jobs',
   'settings-emails': '/settings/emails',
+  'money-due': '/money',
 } as const;
 
 export type RouteName = keyof typeof routes;

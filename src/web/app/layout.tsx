@@ -11,6 +11,7 @@ import classes from './layout.module.css';
 const STAFF_NAV: Array<[RouteName, string]> = [
   ['booking-list', 'Bookings'],
   ['trip-list', 'Trips'],
+  ['money-due', 'Money'],
   ['charity-list', 'Charities'],
   ['discount-list', 'Discounts'],
   ['user-list', 'Users'],

@@ -3,11 +3,11 @@ import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import type { EmailTemplate, emailTemplateInputSchema } from '../../../contract/email-templates.ts';
-import { ServerAlert } from '../../components/form-frame.tsx';
+import { DestructiveButton, ServerAlert } from '../../components/form-frame.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
-import { saveTemplate, templateKeys } from './api/email-templates.ts';
+import { resetTemplate, saveTemplate, templateKeys } from './api/email-templates.ts';
 import { TemplatePreview } from './template-preview.tsx';
 
 export type TemplateForm = z.input<typeof emailTemplateInputSchema>;
@@ -43,6 +43,15 @@ export function TemplateEditor({ template, onDirtyChange, booking, onBookingChan
     onSuccess: (saved) => {
       form.reset({ subject: saved.subject, body: saved.body });
       setSavedAt(formatDateTime(saved.updated_at ?? new Date()));
+    },
+  });
+  const resetting = useFormMutation({
+    mutationFn: resetTemplate,
+    invalidate: [templateKeys.all],
+    fallback: 'Sorry, the wording could not be put back. Please try again.',
+    onSuccess: (reset) => {
+      form.reset({ subject: reset.subject, body: reset.body });
+      setSavedAt(null);
     },
   });
   const save = form.handleSubmit((values) => {
@@ -87,7 +96,7 @@ export function TemplateEditor({ template, onDirtyChange, booking, onBookingChan
                 </Badge>
               )}
             </Group>
-            <ServerAlert failure={saving.failure} />
+            <ServerAlert failure={saving.failure ?? resetting.failure} />
             <TextInput label="Subject" required maxLength={SUBJECT_MAX} {...field('subject')} />
             <Textarea
               label="Body"
@@ -126,6 +135,20 @@ export function TemplateEditor({ template, onDirtyChange, booking, onBookingChan
               <Text size="sm" role="status">
                 {savedAt && !isDirty ? `Saved at ${savedAt.split(', ')[1] ?? savedAt}.` : ''}
               </Text>
+              {!template.is_default && (
+                <Group ml="auto">
+                  <DestructiveButton
+                    label="Back to Tripdesk’s wording"
+                    title="Back to Tripdesk’s wording?"
+                    message={`The subject and body of “${template.name}” go back to Tripdesk’s own wording, and the wording staff gave it is lost.`}
+                    confirmLabel="Use Tripdesk’s wording"
+                    cancelLabel="Keep this wording"
+                    size="sm"
+                    variant="outline"
+                    onConfirm={() => resetting.submit(template.key)}
+                  />
+                </Group>
+              )}
             </Group>
           </Stack>
         </Paper>

@@ -1,9 +1,9 @@
-import { Button, Code, Group, Paper, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Code, Group, Paper, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useWatch, type Control, type UseFormSetError } from 'react-hook-form';
 import { ServerAlert } from '../../components/form-frame.tsx';
 import { useFormMutation } from '../../lib/mutation.ts';
-import { previewTemplate, type Preview } from './api/email-templates.ts';
+import { previewTemplate, testTemplate, type Preview } from './api/email-templates.ts';
 import type { TemplateForm } from './template-editor.tsx';
 
 type Props = {
@@ -51,10 +51,33 @@ export function TemplatePreview({ templateKey, control, getDraft, clearErrors, s
     fallback: 'Sorry, the preview could not be made. Please try again.',
     onSuccess: (result) => setPreview(result),
   });
+  const [sent, setSent] = useState<string | null>(null);
+  const testing = useFormMutation<Parameters<typeof testTemplate>[0], { message: string }, TemplateForm & { booking_id: string }>({
+    mutationFn: testTemplate,
+    setError: (name, error) => {
+      if (name === 'booking_id') return setBookingError(error.message);
+      setWordingRefused(true);
+      setError(name, error);
+    },
+    alertWithFieldErrors: false,
+    fallback: 'Sorry, the test email could not be sent. Please try again.',
+    onSuccess: (result) => setSent(result.message),
+  });
+  const sendTest = () => {
+    setBookingError(undefined);
+    setWordingRefused(false);
+    setSent(null);
+    previewing.clearFailure();
+    clearErrors();
+    const draft = getDraft();
+    void testing.submit({ key: templateKey, booking, subject: draft.subject ?? '', body: draft.body ?? '' });
+  };
   const run = async (e: FormEvent) => {
     e.preventDefault();
     setBookingError(undefined);
     setWordingRefused(false);
+    setSent(null);
+    testing.clearFailure();
     clearErrors();
     const draft = getDraft();
     // a preview that failed is not left showing as though it were the wording's
@@ -89,9 +112,22 @@ export function TemplatePreview({ templateKey, control, getDraft, clearErrors, s
               Preview
             </Button>
           </Group>
+          <Group gap="xs" mt="xs" wrap="nowrap" align="center">
+            <Button variant="default" size="xs" onClick={sendTest} loading={testing.isPending}>
+              Send me a test
+            </Button>
+            <Text size="xs" c="dimmed">
+              Emails this booking’s email to you, never to the traveller.
+            </Text>
+          </Group>
         </form>
+        {sent && (
+          <Alert color="green" variant="light" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setSent(null)}>
+            {sent}
+          </Alert>
+        )}
         <VisuallyHidden role="status">{preview ? `The email for ${preview.booking.ref ?? `booking ${preview.booking.id}`} is shown below.` : ''}</VisuallyHidden>
-        <ServerAlert failure={previewing.failure ?? (wordingRefused ? 'The wording cannot be read, so there is nothing to preview: see the message under the field.' : null)} variant="light" />
+        <ServerAlert failure={previewing.failure ?? testing.failure ?? (wordingRefused ? 'The wording cannot be read, so there is nothing to preview: see the message under the field.' : null)} variant="light" />
         {preview && (
           <Stack gap="xs">
             {found?.ref && (

@@ -9,6 +9,9 @@ export const listTemplates = () => api<EmailTemplate[]>('/api/email-templates');
 export const saveTemplate = ({ key, ...body }: EmailTemplateInput & { key: string }) =>
   api<EmailTemplate>(`/api/email-templates/${encodeURIComponent(key)}`, { method: 'PUT', body });
 
+/** Back to Tripdesk's own wording. */
+export const resetTemplate = (key: string) => api<EmailTemplate>(`/api/email-templates/${encodeURIComponent(key)}`, { method: 'DELETE' });
+
 export const useTemplates = () => useQuery({ queryKey: templateKeys.all, queryFn: listTemplates });
 
 /** The booking a preview is for, as the person typed it, and what Tripdesk found. */
@@ -39,4 +42,12 @@ export async function previewTemplate({ key, booking, subject, body }: { key: st
   });
   return { booking: found, mail, subject, body };
 }
+/** The email from the draft wording, for the booking typed, sent to the signed-in member of staff (never the traveller). */
+export async function testTemplate({ key, booking, subject, body }: { key: string; booking: string; subject: string; body: string }) {
+  const found = await findBooking(booking);
+  return api<{ message: string }>(`/api/email-templates/${encodeURIComponent(key)}/test`, { method: 'POST', body: { booking_id: found.id, subject, body } }).catch((error: unknown) => {
+    throw error instanceof ApiError && error.status === 422 && !error.errors ? refused(error.message) : error;
+  });
+}
+
 export type Preview = Awaited<ReturnType<typeof previewTemplate>>;
