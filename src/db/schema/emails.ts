@@ -22,9 +22,8 @@ export const paymentReminders = pgTable(
   'payment_reminders',
   {
     id: integer().primaryKey().generatedByDefaultAsIdentity(),
-    scheduleRowId: integer('schedule_row_id')
-      .notNull()
-      .references(() => scheduleRows.id, { onDelete: 'cascade' }),
+    /** the instalment reminded of; null for an invoice that is not on a schedule (sent by staff) */
+    scheduleRowId: integer('schedule_row_id').references(() => scheduleRows.id, { onDelete: 'cascade' }),
     bookingId: bigint('booking_id', { mode: 'number' })
       .notNull()
       .references(() => bookings.id, { onDelete: 'cascade' }),

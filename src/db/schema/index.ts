@@ -10,3 +10,4 @@ export * from './oauth.ts';
 export * from './audit.ts';
 export * from './schedules.ts';
 export * from './emails.ts';
+export * from './money-owed.ts';

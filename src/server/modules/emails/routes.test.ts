@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
-import { auditEvents, bookings } from '../../../db/schema/index.ts';
+import { auditEvents, bookings, paymentReminders } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
 let t: TestApp;
@@ -76,6 +76,23 @@ describe('reminders for a booking', () => {
     const res = await admin.post(`/api/bookings/${bookingId}/reminders`);
     expect(res.statusCode).toBe(422);
     expect(res.json().message).toBe('Nothing is owed on an invoice of this booking, so there is nothing to remind the traveller of.');
+  });
+
+  it('"send now" reminds of an invoice that is not on the schedule, and records it', async () => {
+    const today = ukToday();
+    const custom = await admin.post('/api/invoices', { booking_id: bookingId, type: 'other', invoice_ref: 'KIT-9', description: 'Kit', invoice_date: today, due_date: addDays(today, 3), items: [{ description: 'Kit bag', amount: 25 }] });
+    expect(custom.statusCode, custom.body).toBe(201);
+    const res = await admin.post(`/api/bookings/${bookingId}/reminders`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toBe('A reminder has been emailed to the traveller.');
+    const [reminder] = await t.db.select().from(paymentReminders).where(eq(paymentReminders.bookingId, bookingId));
+    expect(reminder).toMatchObject({ scheduleRowId: null, invoiceId: custom.json().id, offsetDays: null, outcome: 'sent' });
+    const [event] = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'email.sent')).orderBy(desc(auditEvents.id)).limit(1);
+    expect(event?.summary).toContain('emailed the reminder');
+    // the money-due list shows when the traveller was last reminded
+    const row = (await admin.get('/api/money-due')).json().data.find((r: { invoice_ref: string | null }) => r.invoice_ref === 'KIT-9');
+    expect(row.last_reminder_at).not.toBeNull();
+    expect((await admin.delete(`/api/invoices/${custom.json().id}`)).statusCode).toBe(204);
   });
 
   it('are turned off with a reason, recorded, and on again', async () => {

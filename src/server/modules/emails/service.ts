@@ -108,15 +108,17 @@ export class EmailTemplateService {
   }
 }
 
-/** "Send a reminder now" for a booking: its most urgent unpaid invoiced instalment. */
+/** "Send a reminder now" for a booking: of its invoices with money outstanding, the one due first (on a schedule or not). */
 export async function sendReminderNow(db: Db, reminders: ReminderService, bookingId: number, clock: Pick<Clock, 'now'>): Promise<{ message: string }> {
   const [booking] = await db.select({ id: bookings.id, status: bookings.status }).from(bookings).where(eq(bookings.id, bookingId));
   if (!booking) throw new HttpError(404, 'Booking not found');
   if (booking.status === 'cancelled') throw new HttpError(422, 'This booking is cancelled: it is sent no reminders.');
-  const rows = await db.select().from(scheduleRows).where(and(eq(scheduleRows.bookingId, bookingId), isNotNull(scheduleRows.invoiceId), eq(scheduleRows.waived, false))).orderBy(asc(scheduleRows.dueDate), asc(scheduleRows.position));
+  const owing = (await loadInvoices(db, eq(invoices.bookingId, bookingId)))
+    .filter((i) => !i.summary.paid)
+    .sort((a, b) => a.reply.due_date.localeCompare(b.reply.due_date) || a.reply.id - b.reply.id);
   const today = ukToday(nowOf(clock));
-  for (const row of rows) {
-    const outcome = await reminders.send(row.id, today, null);
+  for (const invoice of owing) {
+    const outcome = await reminders.sendForInvoice(invoice.reply.id, today);
     if (outcome === 'sent') return { message: 'A reminder has been emailed to the traveller.' };
     if (outcome === 'failed') throw new HttpError(502, 'The reminder could not be emailed: the mail server did not take it. Please try again.');
   }

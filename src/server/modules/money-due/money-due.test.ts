@@ -1,6 +1,9 @@
+import { asc, eq } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
+import { auditEvents } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
 let t: TestApp;
@@ -52,6 +55,31 @@ describe('GET /api/money-due', () => {
     expect((await q('due_within=20')).total).toBe(3);
     expect((await q('sort=outstanding&dir=desc')).data[0].outstanding).toBe(800);
     expect((await admin.get('/api/money-due?sort=nonsense')).statusCode).toBe(422);
+  });
+
+  it('downloads the filtered list as an xlsx in the order asked, with its totals, and records the download', async () => {
+    const res = await admin.get('/api/money-due/export?sort=outstanding&dir=desc');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="money-due-\d{4}-\d{2}-\d{2}\.xlsx"$/);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = wb.getWorksheet('Money due')!;
+    const values = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1);
+    expect(values(1)).toEqual(['Traveller', 'Booking', 'Trip', 'Departure', 'Instalment or invoice', 'Invoice', 'Due', 'Days overdue', 'Outstanding (£)', 'Last reminder']);
+    const body = (await admin.get('/api/money-due?sort=outstanding&dir=desc')).json();
+    const rows = [2, 3, 4, 5].map((n) => values(n));
+    expect(rows.map((r) => [r[0], r[4], r[8]])).toEqual(body.data.map((r: { traveller: string; label: string; outstanding: number }) => [r.traveller, r.label, r.outstanding]));
+    expect(rows[0]![6]).toBeInstanceOf(Date);
+    expect(values(6)).toEqual(['Total', ...Array(7).fill(undefined), 1450]);
+    expect(values(7)).toEqual(['Not yet due', ...Array(7).fill(undefined), 1300]);
+    // a filter bounds it
+    const overdue = new ExcelJS.Workbook();
+    await overdue.xlsx.load((await admin.get('/api/money-due/export?overdue=1')).rawPayload as unknown as ArrayBuffer);
+    expect(overdue.getWorksheet('Money due')!.getRow(3).getCell(1).value).toBe('Total');
+    const [event] = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'export.money_due')).orderBy(asc(auditEvents.id)).limit(1);
+    expect(event).toMatchObject({ summary: expect.stringContaining('downloaded the money due (4 rows)'), details: { filters: { sort: 'outstanding', dir: 'desc' }, rows: 4, format: 'xlsx' } });
+    expect((await admin.get('/api/money-due/export?due_within=-1')).statusCode).toBe(422);
   });
 
   it('leaves out cancelled bookings and waived instalments', async () => {

@@ -4,6 +4,9 @@ import { validationErrorSchema } from '../../../contract/common.ts';
 import { moneyDuePageSchema, moneyDueQuery } from '../../../contract/money-due.ts';
 import type { Db } from '../../../db/client.ts';
 import type { Clock } from '../../clock.ts';
+import { ukToday } from '../invoices/money.ts';
+import { nowOf, systemClock } from '../../clock.ts';
+import { moneyDueFileName, moneyDueSpreadsheet } from './export.ts';
 import { MoneyDueService } from './service.ts';
 
 /** Who owes what (issue 17): GET /api/money-due, scope finance. */
@@ -20,5 +23,21 @@ export async function moneyDueRoutes(app: FastifyInstance, opts: { db: Db; clock
       },
     },
     async (request) => service.list(request.query),
+  );
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/money-due/export',
+    {
+      schema: {
+        tags: ['payment schedules'],
+        summary: 'Every row of the money-due list the filters allow, in its order, as an .xlsx (page is ignored); recorded in the history',
+        querystring: moneyDueQuery,
+      },
+    },
+    async (request, reply) =>
+      reply
+        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `attachment; filename="${moneyDueFileName(ukToday(nowOf(opts.clock ?? systemClock)))}"`)
+        .send(moneyDueSpreadsheet(opts.db, service, request.query)),
   );
 }

@@ -10,35 +10,18 @@ import { ukToday } from '../invoices/money.ts';
 type Query = z.output<typeof moneyDueQuery>;
 
 /**
- * Everything owed to the office (issue 17): each invoice with money outstanding (total − live
- * payments + live refunds, by decision 006's rules, in SQL) and each instalment not invoiced yet
- * and not waived, of bookings that are not cancelled.
+ * The keys of each sort (issue 17), on `money_owed` (m), each with an index in both directions.
+ * Days overdue is the due date the other way round (the earlier the date, the more overdue). The
+ * last reminder may be missing: the never-reminded come last either way, each way its own index.
  */
-const DUE = sql`
-  select 'invoice'::text as kind, i.id, coalesce(sr.label, i.description) as label, i.id as invoice_id, i.invoice_ref, i.booking_id, i.due_date,
-    (s.subtotal - greatest(0, least(i.discount_pence, s.subtotal)) - coalesce(tx.received, 0))::bigint as outstanding_pence
-  from invoices i
-  cross join lateral (
-    select coalesce((select sum(ii.amount_pence) from invoice_items ii where ii.invoice_id = i.id), 0)
-         + coalesce((select sum(ia.price_pence) from invoice_addons ia where ia.invoice_id = i.id), 0) as subtotal
-  ) s
-  left join lateral (
-    select sum(case when t.type = 'payment' then t.amount_pence else -t.amount_pence end) as received
-    from transactions t where t.invoice_id = i.id and t.deleted_at is null
-  ) tx on true
-  left join schedule_rows sr on sr.invoice_id = i.id
-  union all
-  select 'instalment'::text, r.id, r.label, null::int, null::text, r.booking_id, r.due_date, r.amount_pence::bigint
-  from schedule_rows r where r.invoice_id is null and not r.waived`;
-
-const SORTS: Record<Query['sort'], SQL> = {
-  due_date: sql`d.due_date`,
-  days_overdue: sql`days_overdue`,
-  outstanding: sql`d.outstanding_pence`,
-  departure: sql`t.departure_date`,
-  traveller: sql`lower(b.last_name), lower(b.first_name)`,
-  trip: sql`lower(t.name)`,
-  last_reminder: sql`last_reminder_at`,
+const SORTS: Record<Query['sort'], { keys: SQL[]; reverse?: true; nullsLast?: true }> = {
+  due_date: { keys: [sql`m.due_date`] },
+  days_overdue: { keys: [sql`m.due_date`], reverse: true },
+  outstanding: { keys: [sql`m.outstanding_pence`] },
+  departure: { keys: [sql`m.departure`] },
+  traveller: { keys: [sql`m.last_name_key`, sql`m.first_name_key`] },
+  trip: { keys: [sql`m.trip_name_key`] },
+  last_reminder: { keys: [sql`m.last_reminder_at`], nullsLast: true },
 };
 
 export class MoneyDueService {
@@ -47,68 +30,120 @@ export class MoneyDueService {
     private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {}
 
-  async list(q: Query, perPage = MONEY_DUE_PER_PAGE): Promise<MoneyDuePage> {
-    const today = ukToday(nowOf(this.clock));
-    const where: SQL[] = [sql`d.outstanding_pence > 0`, sql`b.status <> 'cancelled'`];
-    if (q.trip_id) where.push(sql`b.trip_id = ${q.trip_id}`);
-    if (q.trip_type) where.push(sql`t.type = ${q.trip_type}`);
-    if (q.overdue) where.push(sql`d.due_date < ${today}::date`);
-    if (q.due_within !== undefined) where.push(sql`d.due_date <= ${today}::date + ${q.due_within}::int`);
-    const filtered = sql`
-      from (${DUE}) d
-      join bookings b on b.id = d.booking_id
-      join trips t on t.id = b.trip_id
-      where ${sql.join(where, sql` and `)}`;
-    const overdueDays = sql`greatest(0, ${today}::date - d.due_date)`;
-    const [totals] = await queryRows<Record<string, string | number>>(
+  /**
+   * Everything owed to the office (issue 17): each invoice with money outstanding and each
+   * instalment not invoiced yet and not waived, of bookings that are not cancelled; filtered, with
+   * the totals of the whole filtered list by how overdue, and one page of it. Reads `money_owed`
+   * (the entries, kept by the database in the same transaction as every change of money, decision
+   * 012) for the page, and `money_owed_days` (their sums per trip and due day) for the totals.
+   */
+  /** The same filters on the entries (m) and on the day totals (d). */
+  private where(q: Query, alias: 'm' | 'd', today: string): SQL {
+    const col = (name: string) => sql.raw(`${alias}.${name}`);
+    const parts: SQL[] = [sql`true`];
+    if (q.trip_id) parts.push(sql`${col('trip_id')} = ${q.trip_id}`);
+    if (q.trip_type) parts.push(sql`${col('trip_id')} in (select id from trips where type = ${q.trip_type})`);
+    if (q.overdue) parts.push(sql`${col('due_date')} < ${today}::date`);
+    if (q.due_within !== undefined) parts.push(sql`${col('due_date')} <= ${today}::date + ${q.due_within}::int`);
+    return sql.join(parts, sql` and `);
+  }
+
+  /** The entries the filters allow, in the order asked, as keys: an invoice's id, or an instalment's id negated. */
+  private async keys(q: Query, today: string, page?: { limit: number; offset: number }): Promise<number[]> {
+    const sort = SORTS[q.sort];
+    const desc = (q.dir === 'desc') !== (sort.reverse === true);
+    const dir = sql.raw(`${desc ? 'desc' : 'asc'}${sort.nullsLast ? ' nulls last' : ''}`);
+    // ties are broken by kind and id in the same direction, so each order is one index's order
+    const orderBy = sql.join([...sort.keys, sql`m.kind`, sql`m.id`].map((key) => sql`${key} ${dir}`), sql`, `);
+    const rows = await queryRows<{ k: number }>(
       this.db,
-      sql`select count(*)::int as n,
-        coalesce(sum(d.outstanding_pence), 0)::bigint as total,
-        coalesce(sum(d.outstanding_pence) filter (where ${overdueDays} = 0), 0)::bigint as not_due,
-        coalesce(sum(d.outstanding_pence) filter (where ${overdueDays} between 1 and 30), 0)::bigint as days_1_30,
-        coalesce(sum(d.outstanding_pence) filter (where ${overdueDays} between 31 and 60), 0)::bigint as days_31_60,
-        coalesce(sum(d.outstanding_pence) filter (where ${overdueDays} between 61 and 90), 0)::bigint as days_61_90,
-        coalesce(sum(d.outstanding_pence) filter (where ${overdueDays} > 90), 0)::bigint as days_90_plus
-      ${filtered}`,
+      sql`select case when m.kind = 'invoice' then m.id else -m.id end as k from money_owed m
+        where ${this.where(q, 'm', today)} order by ${orderBy}
+        ${page ? sql`limit ${page.limit} offset ${page.offset}` : sql``}`,
     );
-    const total = Number(totals!.n);
-    const lastPage = Math.max(1, Math.ceil(total / perPage));
-    const offset = (q.page - 1) * perPage;
-    const dir = q.dir === 'desc' ? sql`desc` : sql`asc`;
+    return rows.map((r) => Number(r.k));
+  }
+
+  /** The list's rows of these keys, in their order. */
+  private async rows(keys: number[], today: string): Promise<MoneyDueRow[]> {
+    if (!keys.length) return [];
     const rows = await queryRows<{
       kind: 'invoice' | 'instalment'; id: number; label: string; invoice_id: number | null; invoice_ref: string | null; booking_id: number; due_date: string | Date; outstanding_pence: string | number;
       ref: string; first_name: string; last_name: string; trip_id: number; trip_name: string; trip_type: MoneyDueRow['trip_type']; departure: string | Date; days_overdue: number; last_reminder_at: string | Date | null;
     }>(
       this.db,
-      sql`select d.kind, d.id, d.label, d.invoice_id, d.invoice_ref, d.booking_id, d.due_date, d.outstanding_pence,
+      sql`select m.kind, m.id, coalesce(sr.label, i.description, r.label) as label, i.id as invoice_id, i.invoice_ref, m.booking_id, m.due_date, m.outstanding_pence,
           b.ref, b.first_name, b.last_name, b.trip_id, t.name as trip_name, t.type as trip_type, t.departure_date as departure,
-          ${overdueDays}::int as days_overdue,
-          (select max(pr.created_at) from payment_reminders pr where pr.booking_id = d.booking_id and pr.outcome = 'sent') as last_reminder_at
-        ${filtered}
-        order by ${SORTS[q.sort]} ${dir} nulls last, d.kind, d.id
-        limit ${perPage} offset ${offset}`,
+          greatest(0, ${today}::date - m.due_date)::int as days_overdue, m.last_reminder_at
+        from unnest(${`{${keys.join(',')}}`}::int[]) with ordinality as k(key, position)
+        join money_owed m on m.kind = case when k.key > 0 then 'invoice' else 'instalment' end and m.id = abs(k.key)
+        join bookings b on b.id = m.booking_id
+        join trips t on t.id = b.trip_id
+        left join invoices i on m.kind = 'invoice' and i.id = m.id
+        left join schedule_rows sr on m.kind = 'invoice' and sr.invoice_id = m.id
+        left join schedule_rows r on m.kind = 'instalment' and r.id = m.id
+        order by k.position`,
     );
     const day = (v: string | Date) => (typeof v === 'string' ? v.slice(0, 10) : v.toISOString().slice(0, 10));
+    return rows.map((r) => ({
+      kind: r.kind,
+      id: r.id,
+      label: r.label,
+      invoice_id: r.invoice_id,
+      invoice_ref: r.invoice_ref,
+      booking_id: Number(r.booking_id),
+      booking_ref: r.ref,
+      traveller: `${r.first_name} ${r.last_name}`,
+      trip_id: r.trip_id,
+      trip_name: r.trip_name,
+      trip_type: r.trip_type,
+      departure: day(r.departure),
+      due_date: day(r.due_date),
+      days_overdue: Number(r.days_overdue),
+      outstanding: penceToPounds(Number(r.outstanding_pence)),
+      last_reminder_at: r.last_reminder_at === null ? null : new Date(r.last_reminder_at).toISOString(),
+    }));
+  }
+
+  /**
+   * Every row the filters allow, in the order asked, a batch at a time (the xlsx download): the
+   * keys first (a number each), then the rows of each batch.
+   */
+  async *all(q: Query, batch = 1_000): AsyncGenerator<MoneyDueRow[]> {
+    const today = ukToday(nowOf(this.clock));
+    const keys = await this.keys(q, today);
+    for (let i = 0; i < keys.length; i += batch) yield await this.rows(keys.slice(i, i + batch), today);
+  }
+
+  /**
+   * Everything owed to the office (issue 17): each invoice with money outstanding and each
+   * instalment not invoiced yet and not waived, of bookings that are not cancelled; filtered, with
+   * the totals of the whole filtered list by how overdue, and one page of it. Reads `money_owed`
+   * (the entries, kept by the database in the same transaction as every change of money, decision
+   * 012) for the page, and `money_owed_days` (their sums per trip and due day) for the totals.
+   */
+  async list(q: Query, perPage = MONEY_DUE_PER_PAGE): Promise<MoneyDuePage> {
+    const today = ukToday(nowOf(this.clock));
+    const overdue = (from: number, to?: number) =>
+      to === undefined ? sql`d.due_date <= ${today}::date - ${from}::int` : sql`d.due_date between ${today}::date - ${to}::int and ${today}::date - ${from}::int`;
+    const [totals] = await queryRows<Record<string, string | number>>(
+      this.db,
+      sql`select coalesce(sum(d.n), 0)::int as n,
+        coalesce(sum(d.pence), 0)::bigint as total,
+        coalesce(sum(d.pence) filter (where d.due_date >= ${today}::date), 0)::bigint as not_due,
+        coalesce(sum(d.pence) filter (where ${overdue(1, 30)}), 0)::bigint as days_1_30,
+        coalesce(sum(d.pence) filter (where ${overdue(31, 60)}), 0)::bigint as days_31_60,
+        coalesce(sum(d.pence) filter (where ${overdue(61, 90)}), 0)::bigint as days_61_90,
+        coalesce(sum(d.pence) filter (where ${overdue(91)}), 0)::bigint as days_90_plus
+      from money_owed_days d where ${this.where(q, 'd', today)}`,
+    );
+    const total = Number(totals!.n);
+    const lastPage = Math.max(1, Math.ceil(total / perPage));
+    const offset = (q.page - 1) * perPage;
+    const data = await this.rows(await this.keys(q, today, { limit: perPage, offset }), today);
     const money = (v: string | number) => penceToPounds(Number(v));
     return {
-      data: rows.map((r) => ({
-        kind: r.kind,
-        id: r.id,
-        label: r.label,
-        invoice_id: r.invoice_id,
-        invoice_ref: r.invoice_ref,
-        booking_id: Number(r.booking_id),
-        booking_ref: r.ref,
-        traveller: `${r.first_name} ${r.last_name}`,
-        trip_id: r.trip_id,
-        trip_name: r.trip_name,
-        trip_type: r.trip_type,
-        departure: day(r.departure),
-        due_date: day(r.due_date),
-        days_overdue: Number(r.days_overdue),
-        outstanding: money(r.outstanding_pence),
-        last_reminder_at: r.last_reminder_at === null ? null : new Date(r.last_reminder_at).toISOString(),
-      })),
+      data,
       total,
       from: total ? offset + 1 : null,
       to: total ? Math.min(offset + perPage, total) : null,

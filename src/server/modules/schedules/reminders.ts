@@ -76,15 +76,28 @@ export class ReminderService {
    * One reminder for one instalment. `offset` null: staff said "send now" (no day rule, any hour).
    */
   async send(rowId: number, today: string, offset: number | null): Promise<ReminderOutcome> {
+    const [row] = await this.db.select().from(scheduleRows).where(eq(scheduleRows.id, rowId));
+    if (!row || row.invoiceId === null || row.waived) return 'skipped';
+    return this.remind({ bookingId: row.bookingId, invoiceId: row.invoiceId, rowId }, today, offset);
+  }
+
+  /** "Send now" for an invoice that is not on a schedule (a custom invoice, or one raised before schedules). */
+  async sendForInvoice(invoiceId: number, today: string): Promise<ReminderOutcome> {
+    const [row] = await this.db.select({ bookingId: invoices.bookingId, rowId: scheduleRows.id }).from(invoices).leftJoin(scheduleRows, eq(scheduleRows.invoiceId, invoices.id)).where(eq(invoices.id, invoiceId));
+    if (!row) return 'skipped';
+    return this.remind({ bookingId: row.bookingId, invoiceId, rowId: row.rowId }, today, null);
+  }
+
+  private async remind(target: { bookingId: number; invoiceId: number; rowId: number | null }, today: string, offset: number | null): Promise<ReminderOutcome> {
     const [r] = await this.db
-      .select({ row: scheduleRows, booking: bookings, trip: { name: trips.name, departure: trips.departureDate } })
-      .from(scheduleRows)
-      .innerJoin(bookings, eq(bookings.id, scheduleRows.bookingId))
+      .select({ booking: bookings, trip: { name: trips.name, departure: trips.departureDate } })
+      .from(bookings)
       .innerJoin(trips, eq(trips.id, bookings.tripId))
-      .where(eq(scheduleRows.id, rowId));
-    if (!r || r.row.invoiceId === null || r.row.waived || r.booking.status === 'cancelled') return 'skipped';
-    const [invoice] = await loadInvoices(this.db, eq(invoices.id, r.row.invoiceId));
+      .where(eq(bookings.id, target.bookingId));
+    if (!r || r.booking.status === 'cancelled') return 'skipped';
+    const [invoice] = await loadInvoices(this.db, eq(invoices.id, target.invoiceId));
     if (!invoice || invoice.summary.paid) return 'skipped';
+    const rowId = target.rowId;
     const email = r.booking.email.toLowerCase();
     if (offset !== null) {
       const [already] = await this.db
@@ -94,7 +107,7 @@ export class ReminderService {
         .limit(1);
       if (already) return 'skipped';
     }
-    const key = templateForOffset(offset ?? daysBetween(r.row.dueDate, today));
+    const key = templateForOffset(offset ?? daysBetween(invoice.reply.due_date, today));
     const template = await templateOf(this.db, key);
     const context = reminderContext(r.booking, r.trip, invoice.reply, this.operator, today);
     const rendered = await renderTemplate(template, context);

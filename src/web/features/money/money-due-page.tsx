@@ -60,6 +60,14 @@ function BucketCards({ page, loading }: { page: MoneyDuePage | undefined; loadin
   );
 }
 
+/** The xlsx of the list as filtered and sorted (every page). */
+function exportHref(query: MoneyDueQuery): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (key !== 'page' && value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  const text = params.toString();
+  return `/api/money-due/export${text ? `?${text}` : ''}`;
+}
+
 /** /money: who owes us what — every unpaid invoice and instalment not yet invoiced, with reminders sent from the list. */
 export default function MoneyDuePage() {
   const [params, setParams] = useSearchParams();
@@ -226,12 +234,18 @@ export default function MoneyDuePage() {
 
   return (
     <Stack>
-      <div>
-        <Title order={1}>Money due</Title>
-        <Text c="dimmed" size="sm">
-          Every unpaid or part-paid invoice, and every instalment not invoiced yet, of bookings that are not cancelled.
-        </Text>
-      </div>
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <div>
+          <Title order={1}>Money due</Title>
+          <Text c="dimmed" size="sm">
+            Every unpaid or part-paid invoice, and every instalment not invoiced yet, of bookings that are not cancelled.
+          </Text>
+        </div>
+        {/* every row of these filters, in this order: the browser downloads it (the session's cookie signs it in) */}
+        <Button component="a" variant="default" href={exportHref(query)} download>
+          Download (xlsx)
+        </Button>
+      </Group>
 
       {list.isError ? null : <BucketCards page={data} loading={list.isPending} />}
 

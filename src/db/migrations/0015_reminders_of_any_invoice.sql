@@ -1,0 +1,1 @@
+ALTER TABLE "payment_reminders" ALTER COLUMN "schedule_row_id" DROP NOT NULL;

@@ -1,0 +1,145 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, ukToday } from '../../../contract/dates.ts';
+import { queryRows } from '../../../db/client.ts';
+import { insertTrip } from '../../../db/factories/trips.ts';
+import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
+
+// `money_owed` and `money_owed_days` are kept by the database's triggers (decision 012): after
+// every kind of change of money made through the API, they must hold exactly what a plain
+// derivation from the invoices, their items, add-ons and entries, and the schedule gives, written
+// here on its own (a join and a group by, not the migration's function).
+
+let t: TestApp;
+let admin: TestClient;
+let tripId: number;
+let otherTripId: number;
+let bookingId: number;
+const today = ukToday();
+
+const DERIVED = sql`
+  with sums as (
+    select i.id, i.booking_id, i.due_date,
+      coalesce(it.p, 0) + coalesce(ad.p, 0) as subtotal, i.discount_pence, coalesce(tx.p, 0) as received
+    from invoices i
+    left join (select invoice_id, sum(amount_pence) as p from invoice_items group by 1) it on it.invoice_id = i.id
+    left join (select invoice_id, sum(price_pence) as p from invoice_addons group by 1) ad on ad.invoice_id = i.id
+    left join (select invoice_id, sum(case type when 'payment' then amount_pence when 'refund' then -amount_pence end) as p
+               from transactions where deleted_at is null group by 1) tx on tx.invoice_id = i.id
+  ), owed as (
+    select 'invoice' as kind, s.id, s.booking_id, s.due_date, (s.subtotal - least(s.discount_pence, s.subtotal) - s.received)::bigint as pence from sums s
+    union all
+    select 'instalment', r.id, r.booking_id, r.due_date, r.amount_pence::bigint from schedule_rows r where r.invoice_id is null and not r.waived
+  )
+  select o.kind, o.id::int, o.booking_id::int, b.trip_id, to_char(o.due_date, 'YYYY-MM-DD') as due_date, o.pence::text as pence,
+    to_char(b.trip_departure, 'YYYY-MM-DD') as departure, lower(b.last_name) as last_name_key, lower(t.name) as trip_name_key,
+    (select max(pr.created_at) from payment_reminders pr where pr.booking_id = b.id and pr.outcome = 'sent')::text as last_reminder_at
+  from owed o join bookings b on b.id = o.booking_id join trips t on t.id = b.trip_id
+  where o.pence > 0 and b.status <> 'cancelled'
+  order by 1, 2`;
+
+const KEPT = sql`
+  select kind, id, booking_id::int, trip_id, to_char(due_date, 'YYYY-MM-DD') as due_date, outstanding_pence::text as pence,
+    to_char(departure, 'YYYY-MM-DD') as departure, last_name_key, trip_name_key, last_reminder_at::text
+  from money_owed order by 1, 2`;
+
+type Kept = { kind: string; id: number; booking_id: number; trip_id: number; due_date: string; pence: string; departure: string; last_name_key: string; trip_name_key: string; last_reminder_at: string | null };
+
+async function expectKept(step: string) {
+  const derived = await queryRows<Kept>(t.db, DERIVED);
+  expect(await queryRows(t.db, KEPT), step).toEqual(derived);
+  const days = await queryRows(t.db, sql`select trip_id, to_char(due_date, 'YYYY-MM-DD') as d, n, pence::text from money_owed_days where n <> 0 order by 1, 2`);
+  const grouped = await queryRows(t.db, sql`select trip_id, to_char(due_date, 'YYYY-MM-DD') as d, count(*)::int as n, sum(outstanding_pence)::text as pence from money_owed group by 1, 2 order by 1, 2`);
+  expect(days, `${step}: the day totals`).toEqual(grouped);
+  // a day with nothing owed counts nothing
+  expect(await queryRows(t.db, sql`select 1 from money_owed_days where n = 0 and pence <> 0`), step).toEqual([]);
+  return derived;
+}
+
+const pay = async (invoiceId: number, amount: number, type: 'payment' | 'refund' = 'payment', invoiceType = 'deposit') => {
+  const res = await admin.post('/api/transactions', { booking_id: bookingId, invoice_id: invoiceId, invoice_type: invoiceType, amount, type, processor: 'BACS', date: today });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().id as number;
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.signedIn(1);
+  tripId = (await insertTrip(t.db, { name: 'Kept Trek', costPence: 100_000, depositPence: 20_000, departureDate: addDays(today, 120), returnDate: addDays(today, 130) })).id;
+  otherTripId = (await insertTrip(t.db, { name: 'Other Trek', costPence: 80_000, depositPence: 10_000, departureDate: addDays(today, 200), returnDate: addDays(today, 210) })).id;
+});
+afterAll(() => t.close());
+
+describe('the money owed, kept by the database', () => {
+  it('follows a booking through its schedule, invoices, payments, refunds, strike-outs, edits and cancellation', async () => {
+    const res = await admin.post('/api/bookings', { trip_id: tripId, title: 'Ms', first_name: 'Kim', last_name: 'Kept', preferred_name: 'Kim', email: 'kim.kept@example.test', as_on_passport: true, terms_accepted: true });
+    expect(res.statusCode, res.body).toBe(201);
+    bookingId = res.json().id;
+    // the schedule's two rows, not invoiced
+    expect((await expectKept('booked')).map((r) => [r.kind, r.pence])).toEqual([['instalment', '20000'], ['instalment', '80000']]);
+
+    const deposit = (await admin.post(`/api/bookings/${bookingId}/invoices`, { invoice_type: 'deposit' })).json();
+    expect((await expectKept('deposit invoiced')).map((r) => [r.kind, r.pence])).toEqual([['instalment', '80000'], ['invoice', '20000']].sort());
+
+    await pay(deposit.id, 50);
+    await expectKept('part paid');
+    await pay(deposit.id, 150);
+    expect((await expectKept('paid')).map((r) => r.kind)).toEqual(['instalment']);
+    const refund = await pay(deposit.id, 30, 'refund');
+    expect((await expectKept('part refunded')).find((r) => r.kind === 'invoice')?.pence).toBe('3000');
+    const struck = await admin.delete(`/api/transactions/${refund}`);
+    expect(struck.statusCode, struck.body).toBeLessThan(300);
+    expect((await expectKept('refund struck out')).map((r) => r.kind)).toEqual(['instalment']);
+
+    // the balance row: moved, its amount changed, then waived
+    const schedule = (await admin.get(`/api/bookings/${bookingId}/schedule`)).json();
+    const balance = schedule.rows.find((r: { label: string }) => r.label === 'Balance');
+    expect((await admin.patch(`/api/schedule-rows/${balance.id}`, { due_date: addDays(today, 30) })).statusCode).toBe(200);
+    await expectKept('balance moved');
+    expect((await admin.patch(`/api/schedule-rows/${balance.id}`, { amount: 700 })).statusCode).toBe(200);
+    await expectKept('balance changed');
+
+    // an add-on invoice, then deleted
+    const custom = await admin.post('/api/invoices', { booking_id: bookingId, type: 'other', invoice_ref: 'KIT-1', description: 'Kit', invoice_date: today, due_date: addDays(today, 5), items: [{ description: 'Kit bag', amount: 25 }] });
+    expect(custom.statusCode, custom.body).toBe(201);
+    await expectKept('custom invoice');
+    expect((await admin.delete(`/api/invoices/${custom.json().id}`)).statusCode).toBe(204);
+    await expectKept('custom invoice deleted');
+
+    // the traveller's name, then the trip, then cancelled, then back
+    const detail = (await admin.get(`/api/bookings/${bookingId}`)).json();
+    const body = { status: detail.status, title: detail.title, first_name: 'Kim', last_name: 'Aardvark', preferred_name: detail.preferred_name, email: detail.email, mobile: null, address_1: null, address_2: null, address_3: null, address_4: null, post_code: null, room_type: null, room_ref: null, share_with: null, double_room: false };
+    expect((await admin.patch(`/api/bookings/${bookingId}`, body)).statusCode).toBe(200);
+    expect((await expectKept('renamed')).every((r) => r.last_name_key === 'aardvark')).toBe(true);
+    await t.db.execute(sql`update trips set departure_date = departure_date + 7, return_date = return_date + 7 where id = ${tripId}`);
+    await expectKept('departure moved');
+    await t.db.execute(sql`update bookings set trip_id = ${otherTripId} where id = ${bookingId}`);
+    await expectKept('moved to another trip');
+    await t.db.execute(sql`update trips set name = 'Renamed Trek' where id = ${otherTripId}`);
+    expect((await expectKept('trip renamed')).every((r) => r.trip_name_key === 'renamed trek')).toBe(true);
+    const reminded = await admin.post(`/api/bookings/${bookingId}/reminders`);
+    expect(reminded.statusCode, reminded.body).toBeLessThan(500);
+    await t.db.execute(sql`insert into payment_reminders (schedule_row_id, booking_id, offset_days, email, sent_on, outcome) values (${balance.id}, ${bookingId}, -3, 'kim.kept@example.test', ${today}, 'sent')`);
+    expect((await expectKept('reminded')).every((r) => r.last_reminder_at !== null)).toBe(true);
+    expect((await admin.patch(`/api/bookings/${bookingId}`, { ...body, status: 'cancelled' })).statusCode).toBe(200);
+    expect(await expectKept('cancelled')).toEqual([]);
+    expect((await admin.patch(`/api/bookings/${bookingId}`, { ...body, status: 'confirmed' })).statusCode).toBe(200);
+    expect((await expectKept('confirmed again')).length).toBeGreaterThan(0);
+
+    expect((await admin.patch(`/api/schedule-rows/${balance.id}`, { waived: true, reason: 'Free place' })).statusCode).toBe(200);
+    await expectKept('balance waived');
+  });
+
+  it('two payments on two invoices of one booking at once both count', async () => {
+    const a = (await admin.post('/api/invoices', { booking_id: bookingId, type: 'other', invoice_ref: 'A-1', description: 'A', invoice_date: today, due_date: today, items: [{ description: 'A', amount: 40 }] })).json();
+    const b = (await admin.post('/api/invoices', { booking_id: bookingId, type: 'other', invoice_ref: 'B-1', description: 'B', invoice_date: today, due_date: today, items: [{ description: 'B', amount: 60 }] })).json();
+    await Promise.all([pay(a.id, 10, 'payment', 'other'), pay(b.id, 20, 'payment', 'other'), pay(a.id, 5, 'payment', 'other'), pay(b.id, 15, 'payment', 'other')]);
+    const rows = await expectKept('paid at once');
+    expect(rows.filter((r) => r.kind === 'invoice').map((r) => [r.id, r.pence])).toEqual(
+      expect.arrayContaining([
+        [a.id, '2500'],
+        [b.id, '2500'],
+      ]),
+    );
+  });
+});
