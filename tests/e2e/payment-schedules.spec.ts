@@ -18,10 +18,42 @@ async function freshTrip(page: Page, name: string, departure: string): Promise<n
         headers,
         body: JSON.stringify({ name, country_id: countries[0]!.id, departure, return: back, type: 'school', level: 1, status: 'open', deposit: 0, cost: 0, require_passport: 1, funding: 'both' }),
       });
-      return ((await res.json()) as { id: number }).id;
+      const body = (await res.json()) as { id: number };
+      if (res.status !== 201) throw new Error(`POST /api/trips: ${res.status} ${JSON.stringify(body)}`);
+      return body.id;
     },
     [name, toDdMmYyyy(departure), toDdMmYyyy(addDays(departure, 5))] as const,
   );
+}
+
+/** A booking made through the API as the Create Booking dialog does. */
+async function freshBooking(page: Page, tripId: number, lastName: string): Promise<number> {
+  return page.evaluate(
+    async ([tripId, lastName]) => {
+      const res = await fetch('/api/bookings', {
+        method: 'POST',
+        headers: {
+          Accept: 'application/json',
+          'Content-Type': 'application/json',
+          'X-Requested-With': 'XMLHttpRequest',
+          'X-CSRF-TOKEN': document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content,
+        },
+        body: JSON.stringify({ trip_id: tripId, title: 'Mr', first_name: 'Moritz', last_name: lastName, preferred_name: 'Moritz', email: `moritz.${Date.now()}@example.test`, as_on_passport: true, terms_accepted: true }),
+      });
+      const body = (await res.json()) as { id: number };
+      if (res.status !== 201) throw new Error(`POST /api/bookings: ${res.status} ${JSON.stringify(body)}`);
+      return body.id;
+    },
+    [tripId, lastName] as const,
+  );
+}
+
+/** The money job, run as if it were 10:00 UK time on a day (the e2e server's control port moves the job's clock). */
+async function moneyRunOn(day: string) {
+  const port = Number(process.env.E2E_PORT ?? 3210) + 1;
+  const res = await fetch(`http://127.0.0.1:${port}/money-run`, { method: 'POST', body: JSON.stringify({ at: `${day}T10:00:00Z` }) });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as { raised: number; sent: number; reminders: { sent: number } };
 }
 
 const shortDate = (iso: string) => toDdMmYyyy(iso);
@@ -178,5 +210,58 @@ test.describe('payment plans and schedules', () => {
     await expect(history.getByTestId('history-entry').filter({ hasText: /turned automatic reminders off for the booking TD-\w+ \(The school collects the money and pays us\)/ })).toHaveCount(1);
     await expectAccessible(page);
     await schedule.screenshot({ path: 'test-results/screens/payment-schedule.png' });
+  });
+
+  test('move the clock: the money job raises the deposit, emails it, reminds and chases, all on the booking and in /money', async ({ page }) => {
+    test.setTimeout(60_000);
+    await signIn(page, 'admin', '/trips');
+    const today = ukToday();
+    const name = `Clockwork Trek ${Date.now() % 100000}`;
+    const tripId = await freshTrip(page, name, addDays(today, 300));
+    await page.goto(`/trips/${tripId}/edit`);
+    await page.getByLabel('Deposit', { exact: true }).fill('250');
+    await page.getByLabel('Cost', { exact: true }).fill('1500');
+    await page.getByRole('button', { name: 'Save Trip' }).click();
+    await expect(page.getByText('Trip details updated')).toBeVisible();
+    const bookingId = await freshBooking(page, tripId, 'Clockwork');
+    // the default plan: the deposit due 14 days after booking, invoiced 21 days before (at once)
+    const depositDue = addDays(today, 14);
+
+    // a week on: the deposit is raised and emailed, and the first reminder (7 days before) goes
+    const week = await moneyRunOn(addDays(today, 7));
+    expect(week.raised).toBeGreaterThanOrEqual(1);
+    await page.goto(`/bookings/${bookingId}`);
+    const invoices = page.getByRole('region', { name: 'Invoices' });
+    const invoiceRow = invoices.locator('tbody tr').filter({ hasText: 'Deposit' });
+    await expect(invoiceRow).toContainText('£250.00');
+    const invoiceRef = ((await invoiceRow.getByText(/^INV-\d+$/).first().innerText()) || '').trim();
+    const schedule = page.getByRole('region', { name: 'Payment schedule' });
+    await expect(schedule.getByRole('row').filter({ hasText: 'Deposit' })).toContainText('Invoiced');
+    const emails = page.getByRole('region', { name: 'Emails' });
+    await expect(emails.locator('tbody tr').filter({ hasText: new RegExp(`Invoice ${invoiceRef} from`) })).toHaveCount(1);
+    await expect(emails.locator('tbody tr').filter({ hasText: `Payment reminder: ${invoiceRef} for ${name}` })).toHaveCount(1);
+
+    // the same day again: nothing twice
+    await moneyRunOn(addDays(today, 7));
+    // two days after the due day: the overdue chaser
+    await moneyRunOn(addDays(depositDue, 2));
+    await page.reload();
+    await expect(emails.locator('tbody tr').filter({ hasText: `Payment reminder: ${invoiceRef}` })).toHaveCount(1);
+    await expect(emails.locator('tbody tr').filter({ hasText: `Overdue: ${invoiceRef} for ${name}` })).toHaveCount(1);
+    await expect(emails.locator('tbody tr').filter({ hasText: new RegExp(`Invoice ${invoiceRef} from`) })).toHaveCount(1);
+    const history = page.getByRole('region', { name: 'History' });
+    await expect(history.getByTestId('history-entry').filter({ hasText: /emailed the reminder "Overdue:/ })).toHaveCount(1);
+    await expect(history.getByTestId('history-entry').filter({ hasText: /emailed the reminder "Payment reminder:/ })).toHaveCount(1);
+    await page.screenshot({ path: 'test-results/screens/money-job-booking.png', fullPage: true });
+
+    // and in /money, filtered to the trip: the deposit invoice and the balance still to invoice, reminded
+    await page.goto(`/money?trip_id=${tripId}`);
+    const rows = page.locator('tbody tr');
+    await expect(rows).toHaveCount(2);
+    const deposit = rows.filter({ hasText: invoiceRef });
+    await expect(deposit).toContainText('£250.00');
+    await expect(deposit).not.toContainText('None sent');
+    await expect(rows.filter({ hasText: 'Balance' })).toContainText('£1,250.00');
+    await expect(page.getByTestId('bucket-total')).toContainText('£1,500.00');
   });
 });

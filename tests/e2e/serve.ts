@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createDb } from '../../src/db/client.ts';
@@ -9,6 +10,10 @@ import { startTripdeskJobs, tripdeskQueues } from '../../src/server/jobs/index.t
 import { TIME_ZONE } from '../../src/server/jobs/queue.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { ensureAdministrator } from '../../src/server/modules/auth/service.ts';
+import { InvoiceService } from '../../src/server/modules/invoices/service.ts';
+import { moneyRun } from '../../src/server/modules/schedules/money-job.ts';
+import { ReminderService } from '../../src/server/modules/schedules/reminders.ts';
+import { createMailer } from '../../src/server/mail.ts';
 import { E2E_USERS } from './users.ts';
 
 // The server the e2e specs drive: a fresh data folder, the demo office, and one account per role.
@@ -34,4 +39,30 @@ await jobs.boss.work('e2e-flaky', { pollingIntervalSeconds: 1 }, async () => {
 await jobs.send('e2e-flaky', {});
 const app = await buildApp({ config, db: database.db, jobs });
 await app.listen({ port: Number(process.env.PORT ?? 3210), host: '127.0.0.1' });
+
+// The specs' own control, on the next port: POST /money-run {"at": ISO time} runs the money job as
+// if it were that moment (the clock moved for the job, not under the other specs). Not part of
+// Tripdesk: only this harness listens there.
+const operator = { name: config.operatorName, address: config.operatorAddress };
+const mailer = createMailer(config);
+const control = http.createServer(async (req, res) => {
+  if (req.method !== 'POST' || req.url !== '/money-run') {
+    res.statusCode = 404;
+    res.end();
+    return;
+  }
+  let body = '';
+  for await (const chunk of req) body += String(chunk);
+  const at = new Date((JSON.parse(body) as { at: string }).at);
+  const clock = { now: () => at.getTime() };
+  try {
+    const result = await moneyRun(database.db, new InvoiceService(database.db, operator, mailer), new ReminderService(database.db, mailer, operator, clock, config.reminderDays), clock, config.invoiceLeadDays);
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify(result));
+  } catch (error) {
+    res.statusCode = 500;
+    res.end(String(error));
+  }
+});
+control.listen(Number(process.env.PORT ?? 3210) + 1, '127.0.0.1');
 console.log('e2e server ready');
