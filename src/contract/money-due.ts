@@ -1,31 +1,24 @@
 import { z } from 'zod';
 import { int2, pageParam, paged, recordId } from './common.ts';
+import { AGE_BUCKETS, DUE_WITHIN_MAX, MONEY_DUE_SORTS, type AgeBucket } from './money-due-constants.ts';
 import { TRIP_TYPES } from './trip-constants.ts';
 
 // ---- money due (issue 17: /money) ----
 
-export const MONEY_DUE_SORTS = ['due_date', 'days_overdue', 'outstanding', 'departure', 'traveller', 'trip', 'last_reminder'] as const;
-export const AGE_BUCKETS = ['not_due', 'days_1_30', 'days_31_60', 'days_61_90', 'days_90_plus'] as const;
-export type AgeBucket = (typeof AGE_BUCKETS)[number];
-export const AGE_BUCKET_LABELS: Record<AgeBucket, string> = {
-  not_due: 'Not yet due',
-  days_1_30: '1–30 days overdue',
-  days_31_60: '31–60 days overdue',
-  days_61_90: '61–90 days overdue',
-  days_90_plus: 'Over 90 days overdue',
-};
-export const MONEY_DUE_PER_PAGE = 25;
+export { AGE_BUCKET_LABELS, AGE_BUCKETS, MONEY_DUE_PER_PAGE, MONEY_DUE_SORTS, type AgeBucket } from './money-due-constants.ts';
 
 const flag = z
   .union([z.boolean(), z.enum(['1', '0', 'true', 'false'])], { error: 'The overdue filter must be 1 or 0.' })
   .transform((v) => v === true || v === '1' || v === 'true');
+
+const DUE_WITHIN_MESSAGE = `The number of days must be a whole number from 0 to ${DUE_WITHIN_MAX}.`;
 
 export const moneyDueQuery = z.object({
   page: pageParam(),
   trip_id: recordId('trip').optional(),
   trip_type: z.enum(TRIP_TYPES, { error: 'The trip type must be charity, open or school.' }).optional(),
   overdue: flag.optional(),
-  due_within: int2('The number of days must be a whole number from 0 to 3650.').min(0, { error: 'The number of days must be a whole number from 0 to 3650.' }).max(3650, { error: 'The number of days must be a whole number from 0 to 3650.' }).optional(),
+  due_within: int2(DUE_WITHIN_MESSAGE).min(0, { error: DUE_WITHIN_MESSAGE }).max(DUE_WITHIN_MAX, { error: DUE_WITHIN_MESSAGE }).optional(),
   sort: z.enum(MONEY_DUE_SORTS, { error: 'The list cannot be sorted by that field.' }).default('due_date'),
   dir: z.enum(['asc', 'desc'], { error: 'The sort direction must be asc or desc.' }).default('asc'),
 });

@@ -9,7 +9,7 @@ import { type Column, DataTable } from '../../components/data-table.tsx';
 import { formatDateTime, formatMoney, formatShortDate } from '../../lib/format.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
 import { moneyDueKeys, sendReminders, useMoneyDue, useTripOptions } from './api/money-due.ts';
-import { AGE_BUCKET_LABELS, AGE_BUCKETS, DUE_WITHIN_MAX, MONEY_DUE_SORTS, type MoneyDueSort } from './constants.ts';
+import { AGE_BUCKET_LABELS, AGE_BUCKETS, DUE_WITHIN_MAX, MONEY_DUE_SORTS, type MoneyDueSort } from '../../../contract/money-due-constants.ts';
 
 const FAILED = 'The money due could not be loaded. Please refresh the page and try again.';
 // the biggest debts and the longest overdue first; names and dates A→Z / soonest first
