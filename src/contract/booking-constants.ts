@@ -6,8 +6,6 @@ export const BOOKING_TITLES = ['Mr', 'Mrs', 'Miss', 'Ms', 'Mx', 'Dr'] as const;
 
 export const BOOKING_STATUSES = ['confirmed', 'provisional', 'cancelled'] as const;
 export const PASSPORT_STATES = ['missing', 'expired', 'expires', 'ok'] as const;
-/** A passport "expires" when it runs out within this many months after the trip's return. */
-export const PASSPORT_WARNING_MONTHS = 6;
 export const BOOKING_SORT_FIELDS = ['id', 'created_at', 'deposit_payment_date', 'trip_name', 'name', 'room_ref'] as const;
 export const BOOKINGS_PER_PAGE = 25;
 /** Spec §9 */

@@ -26,6 +26,7 @@ describe('the paths of the app', () => {
     expect(isAppPath('/nope')).toBe(false);
     expect(isAppPath('/admin/jobs')).toBe(true);
     expect(isAppPath('/settings/emails')).toBe(true);
+    expect(isAppPath('/settings/countries')).toBe(true);
     expect(isAppPath('/admin')).toBe(false);
     expect(isAppPath('/settings/emails/1')).toBe(false);
     expect(isAppPath('/money')).toBe(true);

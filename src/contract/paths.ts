@@ -22,6 +22,7 @@ export const routes = {
   audit: '/audit',
   'admin-jobs': '/admin/jobs',
   'settings-emails': '/settings/emails',
+  'settings-countries': '/settings/countries',
   'money-due': '/money',
 } as const;
 

@@ -1,6 +1,6 @@
 import { Anchor, AppShell, Box, Button, Container, Group, Text } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
-import { NavLink, Outlet } from 'react-router';
+import { NavLink, Outlet, useLocation } from 'react-router';
 import { path, type RouteName } from '../../contract/paths.ts';
 import { api } from '../lib/api.ts';
 import { pushFlash } from '../lib/flash.ts';
@@ -23,6 +23,7 @@ const STAFF_NAV: Array<[RouteName, string]> = [
 
 export function Layout() {
   const user = useCurrentUser();
+  const { pathname } = useLocation();
   const [fullWidth, setFullWidth] = useLocalStorage({ key: 'tripdesk.fullWidth', defaultValue: false });
   const nav = isStaff(user) ? STAFF_NAV : STAFF_NAV.filter(([name]) => name === 'developer');
 
@@ -47,7 +48,12 @@ export function Layout() {
               <nav aria-label="Main" className={classes.nav}>
                 <Group gap={4} wrap="nowrap">
                   {nav.map(([name, label]) => (
-                    <NavLink key={name} to={path(name as 'booking-list')} className={classes.link}>
+                    // Settings has several screens: its link is marked on any of them
+                    <NavLink
+                      key={name}
+                      to={path(name as 'booking-list')}
+                      className={({ isActive }) => (isActive || (name === 'settings-emails' && pathname.startsWith('/settings/')) ? `${classes.link} active` : classes.link)}
+                    >
                       {label}
                     </NavLink>
                   ))}

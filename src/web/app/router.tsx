@@ -28,6 +28,7 @@ const AuditPage = lazy(() => import('../features/audit/audit-page.tsx'));
 const JobsPage = lazy(() => import('../features/jobs/jobs-page.tsx'));
 const MoneyDuePage = lazy(() => import('../features/money/money-due-page.tsx'));
 const EmailTemplatesPage = lazy(() => import('../features/settings/email-templates-page.tsx'));
+const CountriesPage = lazy(() => import('../features/settings/countries-page.tsx'));
 
 const fallback = <PageLoader />;
 
@@ -58,6 +59,7 @@ const staffScreens: Array<[string, ComponentType]> = [
   [routes['admin-jobs'], () => <Page><JobsPage /></Page>],
   [routes['money-due'], () => <Page><MoneyDuePage /></Page>],
   [routes['settings-emails'], () => <Page><EmailTemplatesPage /></Page>],
+  [routes['settings-countries'], () => <Page><CountriesPage /></Page>],
 ];
 
 export const router = createBrowserRouter([

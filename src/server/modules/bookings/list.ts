@@ -1,17 +1,25 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNull, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
-import { type BookingFilter, type BookingPage, type BookingRow, PASSPORT_WARNING_MONTHS } from '../../../contract/bookings.ts';
+import type { BookingFilter, BookingPage, BookingRow } from '../../../contract/bookings.ts';
 import { queryRows, type Db } from '../../../db/client.ts';
-import { bookingCustomFieldAnswers, bookings, tripCustomFields, trips } from '../../../db/schema/index.ts';
+import { bookingCustomFieldAnswers, bookings, countries, tripCustomFields, trips } from '../../../db/schema/index.ts';
 import { containsPattern as contains } from '../../sql.ts';
 
 
-const warnBefore = sql.raw(`interval '${PASSPORT_WARNING_MONTHS} months'`);
+/**
+ * The day a passport must still be valid on, by the destination's rule (issue 18): the trip's
+ * return plus the country's months (the end of a shorter month when the day is not in it).
+ */
+const validUntil = sql`(${trips.returnDate} + make_interval(months => (select ${countries.passportMonths} from ${countries} where ${countries.id} = ${trips.countryId})::int))::date`;
 
-/** missing, expired (before the trip is back), expires (within 6 months of its return) or ok. */
+/**
+ * missing, expired (before the trip is back), expires (back in time, but not valid for the
+ * destination's months after the return) or ok. The one rule of the list, its filter, the
+ * booking page and every export.
+ */
 export const passportState = sql<'missing' | 'expired' | 'expires' | 'ok'>`case
   when ${bookings.passportExpiryDate} is null then 'missing'
   when ${bookings.passportExpiryDate} < ${trips.returnDate} then 'expired'
-  when ${bookings.passportExpiryDate} < ${trips.returnDate} + ${warnBefore} then 'expires'
+  when ${bookings.passportExpiryDate} < ${validUntil} then 'expires'
   else 'ok' end`;
 
 /** Age in whole years on the day the trip departs. */
@@ -27,9 +35,9 @@ function passportCondition(state: NonNullable<BookingFilter['passport']>): SQL {
     case 'expired':
       return sql`${bookings.passportExpiryDate} < ${trips.returnDate}`;
     case 'expires':
-      return sql`${bookings.passportExpiryDate} >= ${trips.returnDate} and ${bookings.passportExpiryDate} < ${trips.returnDate} + ${warnBefore}`;
+      return sql`${bookings.passportExpiryDate} >= ${trips.returnDate} and ${bookings.passportExpiryDate} < ${validUntil}`;
     case 'ok':
-      return sql`${bookings.passportExpiryDate} >= ${trips.returnDate} + ${warnBefore}`;
+      return sql`${bookings.passportExpiryDate} >= ${validUntil}`;
   }
 }
 

@@ -126,7 +126,7 @@ export default function BookingListPage() {
             </Suspense>
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 3 }}>
-            <NativeSelect label="Passport" value={draft.passport} onChange={(e) => set('passport', e.currentTarget.value)} data={[{ value: '', label: 'Any' }, { value: 'missing', label: 'Missing' }, { value: 'expired', label: 'Expired' }, { value: 'expires', label: 'Expires within 6 months of return' }, { value: 'ok', label: 'OK' }]} />
+            <NativeSelect label="Passport" value={draft.passport} onChange={(e) => set('passport', e.currentTarget.value)} data={[{ value: '', label: 'Any' }, { value: 'missing', label: 'Missing' }, { value: 'expired', label: 'Expired' }, { value: 'expires', label: 'Expires too soon for the destination' }, { value: 'ok', label: 'OK' }]} />
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 2 }}>
             <TextInput label="Booking Ref" value={draft.booking_ref} onChange={(e) => set('booking_ref', e.currentTarget.value)} />

@@ -22,7 +22,7 @@ const SchedulePanel = lazyComponent(() => import('./schedule/schedule-panel.tsx'
 const PASSPORT_TEXT: Record<BookingDetail['passport_valid'], { label: string; tone: Tone }> = {
   missing: { label: 'No passport details', tone: 'neutral' },
   expired: { label: 'Expires before the trip returns', tone: 'bad' },
-  expires: { label: 'Expires within 6 months of the return', tone: 'warn' },
+  expires: { label: 'Expires too soon after the return for the destination’s rule', tone: 'warn' },
   ok: { label: 'Valid', tone: 'good' },
 };
 

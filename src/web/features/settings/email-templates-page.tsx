@@ -5,6 +5,7 @@ import type { EmailTemplate } from '../../../contract/email-templates.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { RecordLoader } from '../../components/form-frame.tsx';
 import { useTemplates } from './api/email-templates.ts';
+import { SettingsNav } from './settings-nav.tsx';
 import { TemplateEditor } from './template-editor.tsx';
 
 /**
@@ -26,10 +27,8 @@ export default function EmailTemplatesPage() {
 
   return (
     <Stack>
+      <SettingsNav />
       <div>
-        <Text size="xs" tt="uppercase" fw={700} c="dimmed">
-          Settings
-        </Text>
         <Title order={1}>Email templates</Title>
         <Text c="dimmed" size="sm" maw={760}>
           The wording of the payment reminders Tripdesk emails travellers by itself. Placeholders such as{' '}
