@@ -20,6 +20,7 @@ export async function getBooking(db: Db, id: number): Promise<BookingDetail> {
     })
     .from(bookings)
     .innerJoin(trips, eq(trips.id, bookings.tripId))
+    // the trip's country: its name, and its passport rule (passportState)
     .innerJoin(countries, eq(countries.id, trips.countryId))
     .leftJoin(charities, eq(charities.id, bookings.charityId))
     .where(eq(bookings.id, id));

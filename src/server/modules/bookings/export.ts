@@ -8,9 +8,9 @@ import type { ExportColumn } from '../../../contract/bookings.ts';
 import { EXPORT_COLUMNS, type BookingFilter } from '../../../contract/bookings.ts';
 import type { Db } from '../../../db/client.ts';
 import { filesDir } from '../../../db/files.ts';
-import { bookings, trips } from '../../../db/schema/index.ts';
+import { bookings, countries, trips } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
-import { ageOnDeparture, bookingConditions, bookingOrder, needsTrip, passportState } from './list.ts';
+import { ageOnDeparture, bookingConditions, bookingOrder, needsTrip, passportState, tripCountry } from './list.ts';
 
 const BATCH = 1000;
 
@@ -58,7 +58,7 @@ const exportFields = {
 };
 
 const rowsById = (db: Db, ids: number[]) =>
-  db.select(exportFields).from(bookings).innerJoin(trips, eq(trips.id, bookings.tripId)).where(inArray(bookings.id, ids));
+  db.select(exportFields).from(bookings).innerJoin(trips, eq(trips.id, bookings.tripId)).leftJoin(countries, tripCountry).where(inArray(bookings.id, ids));
 type Row = Awaited<ReturnType<typeof rowsById>>[number];
 
 /** A spreadsheet program runs a cell that starts with one of these as a formula: such text is written with a leading apostrophe. */
@@ -118,7 +118,7 @@ async function idsOf(db: Db, f: BookingFilter, perPage: number, onlyWithImages =
   const where = and(bookingConditions(f), onlyWithImages ? isNotNull(bookings.passportImageFile) : undefined);
   const idQuery = db.select({ id: bookings.id }).from(bookings);
   return (
-    await (needsTrip(f) ? idQuery.innerJoin(trips, eq(trips.id, bookings.tripId)) : idQuery)
+    await (needsTrip(f) ? idQuery.innerJoin(trips, eq(trips.id, bookings.tripId)).leftJoin(countries, tripCountry) : idQuery)
       .where(where)
       .orderBy(...bookingOrder(f))
       .limit(perPage)

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNull, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { BookingFilter, BookingPage, BookingRow } from '../../../contract/bookings.ts';
+import { PASSPORT_MONTHS_DEFAULT } from '../../../contract/country-constants.ts';
 import { queryRows, type Db } from '../../../db/client.ts';
 import { bookingCustomFieldAnswers, bookings, countries, tripCustomFields, trips } from '../../../db/schema/index.ts';
 import { containsPattern as contains } from '../../sql.ts';
@@ -9,7 +10,10 @@ import { containsPattern as contains } from '../../sql.ts';
  * The day a passport must still be valid on, by the destination's rule (issue 18): the trip's
  * return plus the country's months (the end of a shorter month when the day is not in it).
  */
-const validUntil = sql`(${trips.returnDate} + make_interval(months => (select ${countries.passportMonths} from ${countries} where ${countries.id} = ${trips.countryId})::int))::date`;
+const validUntil = sql`(${trips.returnDate} + coalesce(${countries.passportMonths}, ${PASSPORT_MONTHS_DEFAULT}) * interval '1 month')`;
+
+/** The join every query reading passportState needs beside trips (the country carries the rule). */
+export const tripCountry = eq(countries.id, trips.countryId);
 
 /**
  * missing, expired (before the trip is back), expires (back in time, but not valid for the
@@ -196,7 +200,7 @@ export async function listBookings(db: Db, f: BookingFilter, options: ListOption
     f.sort_field === 'trip_name'
       ? await idsByTripName(db, f, where, f.per_page + 1, offset)
       : (
-          await (joined ? idQuery.innerJoin(trips, eq(trips.id, bookings.tripId)) : idQuery)
+          await (joined ? idQuery.innerJoin(trips, eq(trips.id, bookings.tripId)).leftJoin(countries, tripCountry) : idQuery)
             .where(where)
             .orderBy(...bookingOrder(f))
             .limit(f.per_page + 1)
@@ -211,10 +215,10 @@ export async function listBookings(db: Db, f: BookingFilter, options: ListOption
     n = offset + found.length;
   } else {
     const matches = db.select({ one: sql`1` }).from(bookings);
-    const estimate = await estimateRows(db, (joined ? matches.innerJoin(trips, eq(trips.id, bookings.tripId)) : matches).where(where));
+    const estimate = await estimateRows(db, (joined ? matches.innerJoin(trips, eq(trips.id, bookings.tripId)).leftJoin(countries, tripCountry) : matches).where(where));
     if (estimate < exactCountBelow) {
       const countQuery = db.select({ n: count() }).from(bookings);
-      const [total] = await (joined ? countQuery.innerJoin(trips, eq(trips.id, bookings.tripId)) : countQuery).where(where);
+      const [total] = await (joined ? countQuery.innerJoin(trips, eq(trips.id, bookings.tripId)).leftJoin(countries, tripCountry) : countQuery).where(where);
       n = Number(total?.n ?? 0);
     } else {
       // never fewer than this page shows to be there
@@ -234,7 +238,7 @@ export async function listBookings(db: Db, f: BookingFilter, options: ListOption
           age: ageOnDeparture,
         })
         .from(bookings)
-        .innerJoin(trips, eq(trips.id, bookings.tripId))
+        .innerJoin(trips, eq(trips.id, bookings.tripId)).leftJoin(countries, tripCountry)
         .where(inArray(bookings.id, pageIds))
     : [];
   const position = new Map(pageIds.map((id, i) => [id, i]));
