@@ -29,6 +29,7 @@ import { jobRoutes } from './jobs/routes.ts';
 import { scheduleRoutes } from './modules/schedules/routes.ts';
 import { emailRoutes } from './modules/emails/routes.ts';
 import { moneyDueRoutes } from './modules/money-due/routes.ts';
+import { readinessRoutes } from './modules/readiness/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin, storableTextPlugin } from './plugins/errors.ts';
@@ -112,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(jobRoutes, { db, jobs: deps.jobs });
   await app.register(scheduleRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(moneyDueRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
+  await app.register(readinessRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(emailRoutes, {
     db,
     mailer: deps.mailer ?? createMailer(config),

@@ -47,6 +47,8 @@ const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
   ['/api/trips/:/reminders', 'finance'],
   ['/api/email-templates', 'finance'],
   ['/api/money-due', 'finance'],
+  // a trip's readiness board reads its travellers' passport, medical and money facts (issue 18)
+  ['/api/trips/:/readiness', 'bookings'],
   ['/api/reminders', 'finance'],
   ['/api/addons', 'trips'],
   ['/api/customFields', 'trips'],

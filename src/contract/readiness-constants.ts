@@ -1,0 +1,18 @@
+// The readiness board's values (issue 18), without zod: the board and the booking page show them
+// without loading the contract's schemas (decision 005).
+
+export const READINESS_CHECKS = ['passport', 'forms', 'money', 'medical', 'next_of_kin', 'room'] as const;
+export type ReadinessCheck = (typeof READINESS_CHECKS)[number];
+export const READINESS_CHECK_LABELS: Record<ReadinessCheck, string> = {
+  passport: 'Passport',
+  forms: 'Forms',
+  money: 'Money',
+  medical: 'Medical',
+  next_of_kin: 'Next of kin',
+  room: 'Room',
+};
+/** green: nothing to do; amber: to do, not yet pressing; red: wrong, or pressing */
+export const READINESS_STATES = ['green', 'amber', 'red'] as const;
+export type ReadinessState = (typeof READINESS_STATES)[number];
+/** Within this many days of departure, what is still to do turns red (the balance's own 8 weeks). */
+export const READINESS_URGENT_DAYS = 56;

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { idParam, messageSchema } from '../../../contract/common.ts';
+import { readinessRowSchema, tripReadinessSchema } from '../../../contract/readiness.ts';
+import type { Db } from '../../../db/client.ts';
+import type { Clock } from '../../clock.ts';
+import { ReadinessService } from './service.ts';
+
+/** Ready to depart (issue 18): each live booking's checks, for a trip and for one booking. Scope bookings (it reads passport and medical facts). */
+export async function readinessRoutes(app: FastifyInstance, opts: { db: Db; clock?: Clock }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const service = new ReadinessService(opts.db, opts.clock);
+  r.get(
+    '/api/trips/:id/readiness',
+    {
+      schema: {
+        tags: ['readiness'],
+        summary: "Every live booking of the trip (provisional and confirmed) with each check (passport, forms, money, medical, next of kin, room) green, amber or red and why, and how many are ready",
+        params: idParam,
+        response: { 200: tripReadinessSchema, 404: messageSchema },
+      },
+    },
+    async (request) => service.forTrip(request.params.id),
+  );
+  r.get(
+    '/api/bookings/:id/readiness',
+    { schema: { tags: ['readiness'], summary: "One booking's readiness checks, as the trip's board shows them", params: idParam, response: { 200: readinessRowSchema, 404: messageSchema } } },
+    async (request) => service.forBooking(request.params.id),
+  );
+}

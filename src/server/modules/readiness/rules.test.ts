@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { addDays } from '../../../contract/dates.ts';
+import { formsCheck, isUrgent, medicalCheck, moneyCheck, nextOfKinCheck, passportCheck, readinessOf, roomCheck, type BookingFacts, type TripFacts } from './rules.ts';
+
+// The readiness rules on plain facts, with a fixed "today": no database, no clock.
+const today = '2027-03-01';
+const far: TripFacts = { departure: '2027-09-01', returnDate: '2027-09-12', requirePassport: true, country: 'Peru', passportMonths: 6 };
+const near: TripFacts = { ...far, departure: addDays(today, 56), returnDate: addDays(today, 66) };
+
+const ready: BookingFacts = {
+  passport: { state: 'ok', expiry: '2030-01-01', imageUploaded: true },
+  formComplete: true,
+  unanswered: [],
+  money: { depositPaid: true, owedPence: 0, overduePence: 0, firstOverdue: null, nextDue: null },
+  medical: { conditions: false, detail: null },
+  nextOfKin: { name: 'Ann Lee', telephone: '07700 900123' },
+  room: { type: 'Twin', shareWith: null, sharerNamesBack: null },
+};
+
+describe('departure is near', () => {
+  it('from 56 days before it (the balance’s 8 weeks), and after', () => {
+    expect(isUrgent({ departure: addDays(today, 57) }, today)).toBe(false);
+    expect(isUrgent({ departure: addDays(today, 56) }, today)).toBe(true);
+    expect(isUrgent({ departure: addDays(today, -3) }, today)).toBe(true);
+  });
+});
+
+describe('passport', () => {
+  it('is red when not valid for the destination, whatever the date', () => {
+    expect(passportCheck({ state: 'expired', expiry: '2027-09-10', imageUploaded: true }, far, today)).toEqual({ state: 'red', reason: 'Expires on 10 Sept 2027, before the trip is back on 12 Sept 2027.' });
+    expect(passportCheck({ state: 'expires', expiry: '2028-01-01', imageUploaded: true }, far, today)).toEqual({
+      state: 'red',
+      reason: 'Expires on 1 Jan 2028: Peru asks for 6 months of validity after the return on 12 Sept 2027.',
+    });
+    expect(passportCheck({ state: 'expires', expiry: '2027-10-01', imageUploaded: true }, { ...far, passportMonths: 1 }, today).reason).toContain('asks for 1 month of');
+  });
+
+  it('missing details or image: amber, red near departure; an image is not asked for when the trip does not require a passport', () => {
+    expect(passportCheck({ state: 'missing', expiry: null, imageUploaded: false }, far, today)).toEqual({ state: 'amber', reason: 'No passport details yet.' });
+    expect(passportCheck({ state: 'missing', expiry: null, imageUploaded: false }, near, today).state).toBe('red');
+    expect(passportCheck({ state: 'ok', expiry: '2030-01-01', imageUploaded: false }, far, today)).toEqual({ state: 'amber', reason: 'Passport details are valid, but no image of the passport has been uploaded.' });
+    expect(passportCheck({ state: 'ok', expiry: '2030-01-01', imageUploaded: false }, { ...far, requirePassport: false }, today)).toEqual({ state: 'green', reason: 'Valid until 1 Jan 2030, enough for Peru.' });
+  });
+});
+
+describe('forms', () => {
+  it('names the trip questions left blank', () => {
+    expect(formsCheck({ formComplete: true, unanswered: [] }, far, today).state).toBe('green');
+    expect(formsCheck({ formComplete: false, unanswered: [] }, far, today)).toEqual({ state: 'amber', reason: 'The booking form is not complete.' });
+    expect(formsCheck({ formComplete: true, unanswered: ['T-shirt size'] }, near, today)).toEqual({ state: 'red', reason: 'A trip question is not answered (T-shirt size).' });
+    expect(formsCheck({ formComplete: false, unanswered: ['T-shirt size', 'Diet'] }, far, today).reason).toBe('The booking form is not complete, and 2 trip questions are not answered (T-shirt size, Diet).');
+  });
+});
+
+describe('money', () => {
+  it('overdue is red; the deposit unpaid is to do; the rest not yet due is fine', () => {
+    expect(moneyCheck({ depositPaid: true, owedPence: 5_000, overduePence: 5_000, firstOverdue: '2027-02-20', nextDue: null }, far, today)).toEqual({ state: 'red', reason: '£50.00 is overdue (due since 20 Feb 2027).' });
+    expect(moneyCheck({ depositPaid: false, owedPence: 20_000, overduePence: 0, firstOverdue: null, nextDue: '2027-03-10' }, far, today)).toEqual({ state: 'amber', reason: 'The deposit is not paid yet (due on 10 Mar 2027).' });
+    expect(moneyCheck({ depositPaid: false, owedPence: 20_000, overduePence: 0, firstOverdue: null, nextDue: null }, near, today).state).toBe('red');
+    expect(moneyCheck({ depositPaid: true, owedPence: 120_000, overduePence: 0, firstOverdue: null, nextDue: '2027-07-07' }, far, today)).toEqual({
+      state: 'green',
+      reason: 'Deposit paid; £1,200.00 still to pay, next due on 7 Jul 2027, nothing overdue.',
+    });
+    expect(moneyCheck(ready.money, far, today)).toEqual({ state: 'green', reason: 'Paid in full.' });
+  });
+});
+
+describe('medical, next of kin and room', () => {
+  it('asks for detail of declared conditions', () => {
+    expect(medicalCheck({ conditions: true, detail: '  ' }, far, today)).toEqual({ state: 'amber', reason: 'Medical conditions are declared, but no detail is given.' });
+    expect(medicalCheck({ conditions: true, detail: 'Asthma' }, far, today).state).toBe('green');
+    expect(medicalCheck({ conditions: false, detail: null }, near, today)).toEqual({ state: 'green', reason: 'No medical conditions declared.' });
+  });
+
+  it('needs the next of kin’s name and telephone', () => {
+    expect(nextOfKinCheck({ name: null, telephone: ' ' }, far, today)).toEqual({ state: 'amber', reason: "The next of kin's name and telephone are missing." });
+    expect(nextOfKinCheck({ name: 'Ann Lee', telephone: null }, near, today)).toEqual({ state: 'red', reason: "The next of kin's telephone is missing." });
+    expect(nextOfKinCheck({ name: ' Ann Lee ', telephone: '07700 900123' }, far, today)).toEqual({ state: 'green', reason: 'Ann Lee, 07700 900123.' });
+  });
+
+  it('needs a room type, and sharers who name each other', () => {
+    expect(roomCheck({ type: null, shareWith: null, sharerNamesBack: null }, far, today)).toEqual({ state: 'amber', reason: 'No room type set.' });
+    expect(roomCheck({ type: 'Twin', shareWith: 'Bo Ray', sharerNamesBack: false }, far, today)).toEqual({ state: 'amber', reason: 'Shares with Bo Ray, who does not name this traveller back.' });
+    expect(roomCheck({ type: 'Twin', shareWith: 'Zed Nobody', sharerNamesBack: null }, near, today)).toEqual({ state: 'red', reason: 'Shares with Zed Nobody, who is not a traveller on this trip.' });
+    expect(roomCheck({ type: 'Twin', shareWith: 'Bo Ray', sharerNamesBack: true }, far, today)).toEqual({ state: 'green', reason: 'Twin, sharing with Bo Ray.' });
+  });
+});
+
+describe('a booking', () => {
+  it('with everything in order is green on every check', () => {
+    const checks = readinessOf(ready, far, today);
+    expect(Object.values(checks).map((c) => c.state)).toEqual(['green', 'green', 'green', 'green', 'green', 'green']);
+  });
+});

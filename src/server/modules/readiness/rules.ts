@@ -1,0 +1,99 @@
+import { addDays } from '../../../contract/dates.ts';
+import { formatPounds } from '../../../contract/money.ts';
+import { READINESS_URGENT_DAYS, type CheckResult, type ReadinessCheck } from '../../../contract/readiness.ts';
+
+/**
+ * The checks of "ready to depart" (issue 18), one function each, on plain facts about a booking
+ * (loaded by service.ts). The one place these rules live: the trip's board, the booking page and
+ * (later) the chasers all read them from here. The passport's state comes from the booking list's
+ * own SQL rule (passportState), so the list's filter and the board never disagree.
+ *
+ * green: nothing to do. amber: something to do, departure more than READINESS_URGENT_DAYS away.
+ * red: something wrong (a passport not valid, money overdue), or something to do with departure
+ * within READINESS_URGENT_DAYS.
+ */
+
+export type TripFacts = { departure: string; returnDate: string; requirePassport: boolean; country: string; passportMonths: number };
+
+export type BookingFacts = {
+  passport: { state: 'missing' | 'expired' | 'expires' | 'ok'; expiry: string | null; imageUploaded: boolean };
+  formComplete: boolean;
+  /** the trip's custom fields this booking has not answered (by label) */
+  unanswered: string[];
+  money: { depositPaid: boolean; owedPence: number; overduePence: number; firstOverdue: string | null; nextDue: string | null };
+  medical: { conditions: boolean; detail: string | null };
+  nextOfKin: { name: string | null; telephone: string | null };
+  room: { type: string | null; shareWith: string | null; sharerNamesBack: boolean | null };
+};
+
+const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const day = (iso: string) => DATE.format(new Date(`${iso}T00:00:00Z`));
+const blank = (v: string | null | undefined) => !v || !v.trim();
+
+const green = (reason: string): CheckResult => ({ state: 'green', reason });
+const red = (reason: string): CheckResult => ({ state: 'red', reason });
+/** something still to do: amber, or red once departure is near */
+const toDo = (reason: string, urgent: boolean): CheckResult => ({ state: urgent ? 'red' : 'amber', reason });
+
+/** departure within READINESS_URGENT_DAYS of today (or past) */
+export const isUrgent = (trip: Pick<TripFacts, 'departure'>, today: string) => addDays(today, READINESS_URGENT_DAYS) >= trip.departure;
+
+export function passportCheck(b: BookingFacts['passport'], trip: TripFacts, today: string): CheckResult {
+  const urgent = isUrgent(trip, today);
+  if (b.state === 'missing') return toDo('No passport details yet.', urgent);
+  if (b.state === 'expired') return red(`Expires on ${day(b.expiry!)}, before the trip is back on ${day(trip.returnDate)}.`);
+  if (b.state === 'expires') {
+    const months = trip.passportMonths === 1 ? '1 month' : `${trip.passportMonths} months`;
+    return red(`Expires on ${day(b.expiry!)}: ${trip.country} asks for ${months} of validity after the return on ${day(trip.returnDate)}.`);
+  }
+  if (trip.requirePassport && !b.imageUploaded) return toDo('Passport details are valid, but no image of the passport has been uploaded.', urgent);
+  return green(`Valid until ${day(b.expiry!)}, enough for ${trip.country}.`);
+}
+
+export function formsCheck(b: Pick<BookingFacts, 'formComplete' | 'unanswered'>, trip: TripFacts, today: string): CheckResult {
+  const urgent = isUrgent(trip, today);
+  const missing = b.unanswered.length ? `${b.unanswered.length === 1 ? 'A trip question is' : `${b.unanswered.length} trip questions are`} not answered (${b.unanswered.join(', ')})` : '';
+  if (!b.formComplete && missing) return toDo(`The booking form is not complete, and ${missing.charAt(0).toLowerCase()}${missing.slice(1)}.`, urgent);
+  if (!b.formComplete) return toDo('The booking form is not complete.', urgent);
+  if (missing) return toDo(`${missing}.`, urgent);
+  return green('The booking form is complete and every trip question is answered.');
+}
+
+export function moneyCheck(b: BookingFacts['money'], trip: TripFacts, today: string): CheckResult {
+  if (b.overduePence > 0) return red(`${formatPounds(b.overduePence / 100)} is overdue (due since ${day(b.firstOverdue!)}).`);
+  if (!b.depositPaid) return toDo(b.nextDue ? `The deposit is not paid yet (due on ${day(b.nextDue)}).` : 'The deposit is not paid yet.', isUrgent(trip, today));
+  if (b.owedPence > 0) return green(`Deposit paid; ${formatPounds(b.owedPence / 100)} still to pay${b.nextDue ? `, next due on ${day(b.nextDue)}` : ''}, nothing overdue.`);
+  return green('Paid in full.');
+}
+
+export function medicalCheck(b: BookingFacts['medical'], trip: TripFacts, today: string): CheckResult {
+  if (b.conditions && blank(b.detail)) return toDo('Medical conditions are declared, but no detail is given.', isUrgent(trip, today));
+  return green(b.conditions ? 'Medical conditions declared, with detail.' : 'No medical conditions declared.');
+}
+
+export function nextOfKinCheck(b: BookingFacts['nextOfKin'], trip: TripFacts, today: string): CheckResult {
+  const missing = [blank(b.name) && 'name', blank(b.telephone) && 'telephone'].filter(Boolean);
+  if (missing.length) return toDo(`The next of kin's ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} missing.`, isUrgent(trip, today));
+  return green(`${b.name!.trim()}, ${b.telephone!.trim()}.`);
+}
+
+export function roomCheck(b: BookingFacts['room'], trip: TripFacts, today: string): CheckResult {
+  const urgent = isUrgent(trip, today);
+  if (blank(b.type)) return toDo('No room type set.', urgent);
+  if (!blank(b.shareWith) && b.sharerNamesBack !== true) {
+    return toDo(b.sharerNamesBack === null ? `Shares with ${b.shareWith!.trim()}, who is not a traveller on this trip.` : `Shares with ${b.shareWith!.trim()}, who does not name this traveller back.`, urgent);
+  }
+  return green(blank(b.shareWith) ? `${b.type!.trim()}.` : `${b.type!.trim()}, sharing with ${b.shareWith!.trim()}.`);
+}
+
+/** Every check of one booking. */
+export function readinessOf(b: BookingFacts, trip: TripFacts, today: string): Record<ReadinessCheck, CheckResult> {
+  return {
+    passport: passportCheck(b.passport, trip, today),
+    forms: formsCheck(b, trip, today),
+    money: moneyCheck(b.money, trip, today),
+    medical: medicalCheck(b.medical, trip, today),
+    next_of_kin: nextOfKinCheck(b.nextOfKin, trip, today),
+    room: roomCheck(b.room, trip, today),
+  };
+}

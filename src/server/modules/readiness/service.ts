@@ -1,0 +1,126 @@
+import { sql } from 'drizzle-orm';
+import { READINESS_CHECKS, type ReadinessRow, type TripReadiness } from '../../../contract/readiness.ts';
+import { queryRows, type Db } from '../../../db/client.ts';
+import { nowOf, systemClock, type Clock } from '../../clock.ts';
+import { HttpError } from '../../errors.ts';
+import { passportState } from '../bookings/list.ts';
+import { ukToday } from '../invoices/money.ts';
+import { readinessOf, type BookingFacts, type TripFacts } from './rules.ts';
+
+type FactsRow = {
+  id: number; ref: string; first_name: string; last_name: string; status: string; passport: BookingFacts['passport']['state']; passport_expiry: string | null; image: boolean;
+  form_complete: boolean; medical_conditions: boolean; medical_detail: string | null; nok_name: string | null; nok_telephone: string | null; room_type: string | null; share_with: string | null;
+  deposit_paid: boolean; owed: string | number; overdue: string | number; first_overdue: string | null; next_due: string | null;
+};
+
+const norm = (name: string | null | undefined) => (name ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
+const iso = (v: string | Date | null) => (v === null ? null : typeof v === 'string' ? v.slice(0, 10) : v.toISOString().slice(0, 10));
+
+/**
+ * Loads what the readiness checks (rules.ts) need for a trip's live bookings (provisional and
+ * confirmed), in four statements whatever the number of bookings, and applies them.
+ */
+export class ReadinessService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Pick<Clock, 'now'> = systemClock,
+  ) {}
+
+  private async trip(tripId: number) {
+    const [trip] = await queryRows<{ id: number; name: string; departure: string | Date; return_date: string | Date; require_passport: boolean; country: string; passport_months: number; passport_note: string | null }>(
+      this.db,
+      sql`select t.id, t.name, t.departure_date as departure, t.return_date, t.require_passport, c.name as country, c.passport_months, c.passport_note
+        from trips t join countries c on c.id = t.country_id where t.id = ${tripId} and t.deleted_at is null`,
+    );
+    if (!trip) throw new HttpError(404, 'Trip not found');
+    return trip;
+  }
+
+  /** The bookings' facts: the live ones of the trip, and `also` (a booking of any status) when asked. */
+  private async facts(tripId: number, today: string, also?: number): Promise<FactsRow[]> {
+    const which = also === undefined ? sql`bookings.status in ('provisional', 'confirmed')` : sql`(bookings.status in ('provisional', 'confirmed') or bookings.id = ${also})`;
+    return queryRows<FactsRow>(
+      this.db,
+      sql`select bookings.id, bookings.ref, bookings.first_name, bookings.last_name, bookings.status, ${passportState} as passport, bookings.passport_expiry_date as passport_expiry, bookings.passport_image_file is not null as image,
+          bookings.form_complete, bookings.medical_conditions, bookings.medical_detail, bookings.nok_name, bookings.nok_telephone, bookings.room_type, bookings.share_with,
+          (bookings.deposit_payment_date is not null or trips.deposit_pence = 0
+            or exists (select 1 from invoices i where i.booking_id = bookings.id and i.type = 'deposit'
+                       and not exists (select 1 from money_owed m where m.kind = 'invoice' and m.id = i.id))) as deposit_paid,
+          coalesce(o.owed, 0) as owed, coalesce(o.overdue, 0) as overdue, o.first_overdue, o.next_due
+        from bookings
+        join trips on trips.id = bookings.trip_id
+        left join countries on countries.id = trips.country_id
+        left join lateral (
+          select sum(m.outstanding_pence) as owed,
+            sum(m.outstanding_pence) filter (where m.due_date < ${today}::date) as overdue,
+            min(m.due_date) filter (where m.due_date < ${today}::date) as first_overdue,
+            min(m.due_date) filter (where m.due_date >= ${today}::date) as next_due
+          from money_owed m where m.booking_id = bookings.id
+        ) o on true
+        where bookings.trip_id = ${tripId} and ${which}
+        order by lower(bookings.last_name), lower(bookings.first_name), bookings.id`,
+    );
+  }
+
+  /** The trip's custom fields each booking has left blank, by label. */
+  private async unanswered(tripId: number): Promise<Map<number, string[]>> {
+    const rows = await queryRows<{ booking_id: number; label: string }>(
+      this.db,
+      sql`select b.id as booking_id, f.label from trip_custom_fields f
+        join bookings b on b.trip_id = f.trip_id
+        left join booking_custom_field_answers a on a.booking_id = b.id and a.custom_field_id = f.id
+        where f.trip_id = ${tripId} and coalesce(trim(a.answer), '') = ''
+        order by f.id`,
+    );
+    const out = new Map<number, string[]>();
+    for (const r of rows) out.set(Number(r.booking_id), [...(out.get(Number(r.booking_id)) ?? []), r.label]);
+    return out;
+  }
+
+  private async rows(tripId: number, also?: number) {
+    const today = ukToday(nowOf(this.clock));
+    const trip = await this.trip(tripId);
+    const [facts, unanswered] = await Promise.all([this.facts(tripId, today, also), this.unanswered(tripId)]);
+    const tripFacts: TripFacts = { departure: iso(trip.departure)!, returnDate: iso(trip.return_date)!, requirePassport: trip.require_passport, country: trip.country, passportMonths: Number(trip.passport_months) };
+    // who shares with whom: "share with" names another live traveller of the trip, who names this one back
+    const live = facts.filter((f) => f.status !== 'cancelled');
+    const byName = new Map<string, FactsRow>();
+    for (const f of live) byName.set(norm(`${f.first_name} ${f.last_name}`), f);
+    const rows: ReadinessRow[] = facts.map((f) => {
+      const sharer = f.share_with && f.share_with.trim() ? byName.get(norm(f.share_with)) : undefined;
+      const facts: BookingFacts = {
+        passport: { state: f.passport, expiry: iso(f.passport_expiry), imageUploaded: f.image },
+        formComplete: f.form_complete,
+        unanswered: unanswered.get(Number(f.id)) ?? [],
+        money: { depositPaid: f.deposit_paid, owedPence: Number(f.owed), overduePence: Number(f.overdue), firstOverdue: iso(f.first_overdue), nextDue: iso(f.next_due) },
+        medical: { conditions: f.medical_conditions, detail: f.medical_detail },
+        nextOfKin: { name: f.nok_name, telephone: f.nok_telephone },
+        room: { type: f.room_type, shareWith: f.share_with, sharerNamesBack: sharer === undefined || sharer.id === f.id ? null : norm(sharer.share_with) === norm(`${f.first_name} ${f.last_name}`) },
+      };
+      const checks = readinessOf(facts, tripFacts, today);
+      return { booking_id: Number(f.id), booking_ref: f.ref, traveller: `${f.first_name} ${f.last_name}`, status: f.status, ready: READINESS_CHECKS.every((c) => checks[c].state === 'green'), checks };
+    });
+    return { trip, tripFacts, rows };
+  }
+
+  /** GET /api/trips/{id}/readiness: every live booking's checks, and how many are green per check. */
+  async forTrip(tripId: number): Promise<TripReadiness> {
+    const { trip, tripFacts, rows } = await this.rows(tripId);
+    const checks = Object.fromEntries(
+      READINESS_CHECKS.map((c) => [c, { green: rows.filter((r) => r.checks[c].state === 'green').length, amber: rows.filter((r) => r.checks[c].state === 'amber').length, red: rows.filter((r) => r.checks[c].state === 'red').length }]),
+    ) as TripReadiness['summary']['checks'];
+    return {
+      trip: { id: trip.id, name: trip.name, departure: tripFacts.departure, return: tripFacts.returnDate, country: trip.country, passport_months: tripFacts.passportMonths, passport_note: trip.passport_note },
+      summary: { bookings: rows.length, ready: rows.filter((r) => r.ready).length, checks },
+      rows,
+    };
+  }
+
+  /** GET /api/bookings/{id}/readiness: the same checks for one booking (of any status). */
+  async forBooking(bookingId: number): Promise<ReadinessRow> {
+    const [b] = await queryRows<{ trip_id: number }>(this.db, sql`select trip_id from bookings where id = ${bookingId}`);
+    if (!b) throw new HttpError(404, 'Booking not found');
+    const { rows } = await this.rows(b.trip_id, bookingId);
+    return rows.find((r) => r.booking_id === bookingId)!;
+  }
+}
