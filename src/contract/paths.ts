@@ -10,6 +10,7 @@ export const routes = {
   'booking-view': '/bookings/:id',
   'trip-list': '/trips',
   'trip-edit': '/trips/:id/edit',
+  'trip-readiness': '/trips/:id/readiness',
   'charity-list': '/charities',
   'charity-edit': '/charities/:id/edit',
   'discount-list': '/discounts',

@@ -20,6 +20,7 @@ const BookingListPage = lazy(() => import('../features/bookings/booking-list-pag
 const BookingPage = lazy(() => import('../features/bookings/booking-page.tsx'));
 const TripListPage = lazy(() => import('../features/trips/trip-list-page.tsx'));
 const TripEditPage = lazy(() => import('../features/trips/trip-edit-page.tsx'));
+const ReadinessPage = lazy(() => import('../features/readiness/readiness-page.tsx'));
 const UserListPage = lazy(() => import('../features/users/user-list-page.tsx'));
 const UserEditPage = lazy(() => import('../features/users/user-edit-page.tsx'));
 const InvoicePage = lazy(() => import('../features/invoices/invoice-page.tsx'));
@@ -47,6 +48,7 @@ const staffScreens: Array<[string, ComponentType]> = [
   [routes['booking-view'], () => <Page><BookingPage /></Page>],
   [routes['trip-list'], () => <Page><TripListPage /></Page>],
   [routes['trip-edit'], () => <Page><TripEditPage /></Page>],
+  [routes['trip-readiness'], () => <Page><ReadinessPage /></Page>],
   [routes['charity-list'], () => <Page><CharityListPage /></Page>],
   [routes['charity-edit'], () => <Page><CharityEditPage /></Page>],
   [routes['discount-list'], () => <Page><DiscountListPage /></Page>],

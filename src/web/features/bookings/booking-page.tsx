@@ -18,6 +18,7 @@ import { NotesPanel } from './notes/notes-panel.tsx';
 const EditBookingDialog = lazyComponent(() => import('./edit-booking-dialog.tsx').then((m) => m.EditBookingDialog));
 // the payment schedule (its switch and inputs) loads beside the page; its data is asked for at once
 const SchedulePanel = lazyComponent(() => import('./schedule/schedule-panel.tsx').then((m) => m.SchedulePanel));
+const BookingReadiness = lazyComponent(() => import('./readiness-panel.tsx').then((m) => m.BookingReadiness));
 
 const PASSPORT_TEXT: Record<BookingDetail['passport_valid'], { label: string; tone: Tone }> = {
   missing: { label: 'No passport details', tone: 'neutral' },
@@ -165,6 +166,7 @@ function Booking({ b }: { b: BookingDetail }) {
         </Facts>
       </SimpleGrid>
 
+      <BookingReadiness bookingId={b.id} tripId={b.trip.id} />
       <InvoicesPanel booking={b} />
       <SchedulePanel booking={b} />
       <NotesPanel bookingId={b.id} />

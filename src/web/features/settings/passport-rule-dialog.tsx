@@ -19,7 +19,7 @@ export function PassportRuleDialog({ rule, onClose, onDone }: { rule: PassportRu
   const errors = form.formState.errors;
   const saving = useFormMutation({
     mutationFn: (body: z.output<typeof passportRuleInputSchema>) => savePassportRule(rule.country_id, body),
-    invalidate: [passportRuleKeys.all, ['bookings'], ['booking']],
+    invalidate: [passportRuleKeys.all, ['bookings'], ['readiness']],
     setError: form.setError,
     alertWithFieldErrors: false,
     fallback: 'Sorry, the passport rule could not be saved. Please try again.',

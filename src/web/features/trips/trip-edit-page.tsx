@@ -1,4 +1,4 @@
-import { Alert, Anchor, Checkbox, Grid, NativeSelect, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Checkbox, Grid, Group, NativeSelect, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
@@ -83,9 +83,14 @@ function TripForm({ trip }: { trip: Trip }) {
       maw="100%"
       above={
         <>
-          <Anchor component={Link} to={`${path('booking-list')}?timing=all&trip_id=${trip.id}`} w="fit-content">
-            Bookings ({trip.booking_count})
-          </Anchor>
+          <Group gap="lg">
+            <Anchor component={Link} to={`${path('booking-list')}?timing=all&trip_id=${trip.id}`} w="fit-content">
+              Bookings ({trip.booking_count})
+            </Anchor>
+            <Anchor component={Link} to={path('trip-readiness', { id: trip.id })} w="fit-content">
+              Ready to depart?
+            </Anchor>
+          </Group>
           {!trip.editable && (
             <Alert color="yellow" role="status" title="Read only" styles={{ title: { color: '#6b4400' }, message: { color: '#3d2a00' } }}>
               {trip.editable_reason}

@@ -106,6 +106,9 @@ export default function TripListPage() {
                 <M.Item component={Link} to={`${path('booking-list')}?timing=all&trip_id=${trip.id}`}>
                   List
                 </M.Item>
+                <M.Item component={Link} to={path('trip-readiness', { id: trip.id })}>
+                  Readiness
+                </M.Item>
                 {trip.status !== 'closed' && <M.Item onClick={() => setBooking(trip)}>New</M.Item>}
               </>
             )}

@@ -1,0 +1,143 @@
+import { Anchor, Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { path } from '../../../contract/paths.ts';
+import type { ReadinessRow, TripReadiness } from '../../../contract/readiness.ts';
+import { READINESS_CHECK_LABELS, READINESS_CHECKS, READINESS_STATES, type ReadinessCheck, type ReadinessState } from '../../../contract/readiness-constants.ts';
+import { type Column, DataTable } from '../../components/data-table.tsx';
+import { RecordLoader } from '../../components/form-frame.tsx';
+import { formatShortDate } from '../../lib/format.ts';
+import { useTripReadiness } from './api/readiness.ts';
+import { CheckBadge, STATE_TEXT, STATE_WORDS } from '../../components/check-badge.tsx';
+
+const isCheck = (v: string | null): v is ReadinessCheck => (READINESS_CHECKS as readonly string[]).includes(v ?? '');
+const isState = (v: string | null): v is ReadinessState => (READINESS_STATES as readonly string[]).includes(v ?? '');
+
+const CHECK_OPTIONS = [{ value: '', label: 'Any check' }, ...READINESS_CHECKS.map((c) => ({ value: c, label: READINESS_CHECK_LABELS[c] }))];
+const STATE_OPTIONS = [{ value: '', label: 'Any state' }, ...READINESS_STATES.map((s) => ({ value: s, label: STATE_WORDS[s] }))];
+
+/** The rows a filter keeps: one check in one state; any check in a state; or a check not ready. */
+function matches(row: ReadinessRow, check: ReadinessCheck | null, state: ReadinessState | null): boolean {
+  if (check && state) return row.checks[check].state === state;
+  if (state) return READINESS_CHECKS.some((c) => row.checks[c].state === state);
+  if (check) return row.checks[check].state !== 'green';
+  return true;
+}
+
+/**
+ * /trips/{id}/readiness (issue 18): is each traveller ready to depart? One row per live booking,
+ * a column per check (green, amber or red, the reason on hover and focus), the counts at the top
+ * (each a filter), and filters by check and state kept in the URL.
+ */
+export default function ReadinessPage() {
+  const tripId = Number(useParams().id);
+  const board = useTripReadiness(tripId);
+  return (
+    <RecordLoader query={board} failed="The readiness board could not be loaded. Please refresh the page and try again.">
+      {(b) => <Board board={b} />}
+    </RecordLoader>
+  );
+}
+
+function Board({ board }: { board: TripReadiness }) {
+  const [params, setParams] = useSearchParams();
+  const check = isCheck(params.get('check')) ? (params.get('check') as ReadinessCheck) : null;
+  const state = isState(params.get('state')) ? (params.get('state') as ReadinessState) : null;
+  const filter = (next: { check?: ReadinessCheck | null; state?: ReadinessState | null }) => {
+    const p = new URLSearchParams();
+    const c = next.check === undefined ? check : next.check;
+    const s = next.state === undefined ? state : next.state;
+    if (c) p.set('check', c);
+    if (s) p.set('state', s);
+    setParams(p, { replace: true });
+  };
+  const rows = board.rows.filter((r) => matches(r, check, state));
+  const { trip, summary } = board;
+
+  const columns: Array<Column<ReadinessRow>> = [
+    {
+      key: 'traveller',
+      label: 'Traveller',
+      cell: (r) => (
+        <Stack gap={0}>
+          <Anchor component={Link} to={path('booking-view', { id: r.booking_id })} fw={600} size="sm">
+            {r.traveller}
+          </Anchor>
+          <Text size="xs" c="dimmed" ff="monospace">
+            {r.booking_ref} · {r.status}
+          </Text>
+        </Stack>
+      ),
+    },
+    ...READINESS_CHECKS.map((c): Column<ReadinessRow> => ({ key: c, label: READINESS_CHECK_LABELS[c], cell: (r) => <CheckBadge check={c} result={r.checks[c]} /> })),
+  ];
+
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={1}>Ready to depart: {trip.name}</Title>
+          <Text c="dimmed" size="sm">
+            {trip.country}, {formatShortDate(trip.departure)} to {formatShortDate(trip.return)}. Passports must be valid {trip.passport_months} {trip.passport_months === 1 ? 'month' : 'months'} after the return.
+            {trip.passport_note ? ` ${trip.passport_note}` : ''}
+          </Text>
+        </div>
+        <Anchor component={Link} to={path('trip-edit', { id: trip.id })} size="sm">
+          Back to the trip
+        </Anchor>
+      </Group>
+
+      <SimpleGrid cols={{ base: 2, sm: 4, lg: 7 }} spacing="sm" component="section" aria-label="Summary">
+        <Paper withBorder radius="md" p="sm" bg="blue.0">
+          <Text size="xs" c="dimmed" fw={600} tt="uppercase">
+            Ready
+          </Text>
+          <Text fz={22} fw={700} data-testid="ready-count">
+            {summary.ready} of {summary.bookings}
+          </Text>
+        </Paper>
+        {READINESS_CHECKS.map((c) => (
+          <Paper key={c} withBorder radius="md" p="sm" data-testid={`summary-${c}`}>
+            <Text size="xs" c="dimmed" fw={600} tt="uppercase">
+              {READINESS_CHECK_LABELS[c]}
+            </Text>
+            <Group gap={10} mt={4}>
+              {READINESS_STATES.map((s) => (
+                <UnstyledButton key={s} onClick={() => filter({ check: c, state: s })} aria-label={`${READINESS_CHECK_LABELS[c]}: ${summary.checks[c][s]} ${STATE_WORDS[s].toLowerCase()}; show them`}>
+                  <Text span fw={700} c={STATE_TEXT[s]} size="sm">
+                    {summary.checks[c][s]}
+                  </Text>{' '}
+                  <Text span size="xs" c="dimmed">
+                    {STATE_WORDS[s].toLowerCase()}
+                  </Text>
+                </UnstyledButton>
+              ))}
+            </Group>
+          </Paper>
+        ))}
+      </SimpleGrid>
+
+      <Paper withBorder radius="md" p="sm" component="form" role="search" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+        <Group align="flex-end">
+          <NativeSelect label="Check" data={CHECK_OPTIONS} value={check ?? ''} onChange={(e) => filter({ check: isCheck(e.currentTarget.value) ? (e.currentTarget.value as ReadinessCheck) : null })} w={180} />
+          <NativeSelect label="State" data={STATE_OPTIONS} value={state ?? ''} onChange={(e) => filter({ state: isState(e.currentTarget.value) ? (e.currentTarget.value as ReadinessState) : null })} w={160} />
+          {(check || state) && (
+            <Button variant="subtle" onClick={() => setParams(new URLSearchParams(), { replace: true })}>
+              Clear filters
+            </Button>
+          )}
+          <Text size="sm" c="dimmed" ml="auto" role="status">
+            {check || state ? `${rows.length} of ${board.rows.length} travellers` : `${board.rows.length} travellers`}
+          </Text>
+        </Group>
+      </Paper>
+
+      <DataTable
+        columns={columns}
+        data={rows}
+        rowKey={(r) => r.booking_id}
+        empty={board.rows.length ? 'No traveller matches these filters.' : 'There are no provisional or confirmed bookings on this trip.'}
+        caption="Each traveller's checks: hover over or focus a check to read why"
+      />
+    </Stack>
+  );
+}

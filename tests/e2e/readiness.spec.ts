@@ -1,0 +1,64 @@
+import { expect, expectAccessible, signIn, test } from './fixtures.ts';
+
+test.describe('ready to depart', () => {
+  test("a demo trip's board: counts, a check's reason on focus, a count followed as a filter, a traveller's own checks", async ({ page, consoleErrors }) => {
+    await signIn(page, 'admin', '/trips');
+    // the first trip with travellers, from its Bookings menu
+    const row = page.locator('tbody tr').filter({ has: page.locator('td:nth-child(8)', { hasNotText: /^0$/ }) }).first();
+    const tripName = (await row.locator('td').first().innerText()).trim();
+    await row.getByRole('button', { name: /^Bookings menu/ }).click();
+    await page.getByRole('menuitem', { name: 'Readiness' }).click();
+    await expect(page).toHaveURL(/\/trips\/\d+\/readiness$/);
+    await expect(page.getByRole('heading', { level: 1, name: `Ready to depart: ${tripName}` })).toBeVisible();
+    await expect(page.getByText(/Passports must be valid \d+ months? after the return/)).toBeVisible();
+
+    const summary = page.getByRole('region', { name: 'Summary' });
+    await expect(summary.getByTestId('ready-count')).toHaveText(/^\d+ of \d+$/);
+    const total = Number((await summary.getByTestId('ready-count').innerText()).split(' of ')[1]);
+    expect(total).toBeGreaterThan(0);
+    const rows = page.locator('tbody tr');
+    await expect(rows).toHaveCount(total);
+    await expect(page.getByRole('columnheader')).toHaveText(['Traveller', 'Passport', 'Forms', 'Money', 'Medical', 'Next of kin', 'Room']);
+
+    // a check's reason: in its accessible name, and shown on hover and on keyboard focus
+    const badge = rows.first().getByRole('img', { name: /^Passport: (Ready|To do|Problem)\. / });
+    await badge.hover();
+    await expect(page.getByRole('tooltip')).toBeVisible();
+    const reason = ((await badge.getAttribute('aria-label')) ?? '').replace(/^Passport: (Ready|To do|Problem)\. /, '');
+    await expect(page.getByRole('tooltip')).toHaveText(reason);
+    await page.mouse.move(0, 0);
+    await expect(page.getByRole('tooltip')).toHaveCount(0);
+    await rows.first().getByRole('link').first().focus();
+    await page.keyboard.press('Tab');
+    await expect(badge).toBeFocused();
+    await expect(page.getByRole('tooltip')).toHaveText(reason);
+    await expectAccessible(page);
+    await page.screenshot({ path: 'test-results/screens/readiness-board.png', fullPage: true });
+
+    // a count, followed: only those travellers, kept in the URL
+    const formsCard = summary.getByTestId('summary-forms');
+    const toDo = formsCard.getByRole('button', { name: /^Forms: \d+ to do; show them$/ });
+    const n = Number(((await toDo.getAttribute('aria-label')) ?? '').match(/: (\d+) /)![1]);
+    await toDo.click();
+    await expect(page).toHaveURL(/check=forms&state=amber/);
+    await expect(page.getByLabel('Check')).toHaveValue('forms');
+    await expect(page.getByLabel('State')).toHaveValue('amber');
+    await expect(rows.filter({ has: page.getByRole('img', { name: /^Forms: To do\./ }) })).toHaveCount(n);
+    if (n === 0) await expect(page.getByText('No traveller matches these filters.')).toBeVisible();
+    else await expect(rows).toHaveCount(n);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect(rows).toHaveCount(total);
+
+    // one traveller's checks on the booking page, with the reasons in view
+    const traveller = rows.first().getByRole('link').first();
+    const name = (await traveller.innerText()).trim();
+    await traveller.click();
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(name);
+    const ready = page.getByRole('region', { name: 'Ready to depart' });
+    await expect(ready.getByRole('rowheader')).toHaveText(['Passport', 'Forms', 'Money', 'Medical', 'Next of kin', 'Room']);
+    await expect(ready.getByRole('row').filter({ hasText: 'Passport' })).toContainText(reason);
+    await ready.getByRole('link', { name: "The trip's board" }).click();
+    await expect(page).toHaveURL(/\/trips\/\d+\/readiness$/);
+    expect(consoleErrors).toEqual([]);
+  });
+});
