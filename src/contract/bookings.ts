@@ -246,6 +246,10 @@ export const bookingDetailSchema = z.object({
   referred_by: text,
   previous_trips: text,
   fitness_training: text,
+  /** erasure after return (issue 18): when the passport, medical and next-of-kin details were erased; a hold on it, and why */
+  personal_data_erased_at: text,
+  keep_until: text,
+  keep_reason: text,
   addons: z.array(z.object({ id: z.number().int(), name: z.string(), price: z.number(), pivot: z.object({ invoiced: z.boolean() }) })),
   custom_fields: z.array(z.object({ id: z.number().int(), label: z.string(), note: z.string().nullable(), answer: z.string().nullable() })),
 });

@@ -28,6 +28,7 @@ describe('the paths of the app', () => {
     expect(isAppPath('/settings/emails')).toBe(true);
     expect(isAppPath('/settings/countries')).toBe(true);
     expect(isAppPath('/trips/3/readiness')).toBe(true);
+    expect(isAppPath('/admin/retention')).toBe(true);
     expect(isAppPath('/admin')).toBe(false);
     expect(isAppPath('/settings/emails/1')).toBe(false);
     expect(isAppPath('/money')).toBe(true);

@@ -22,6 +22,7 @@ export const routes = {
   developer: '/developer',
   audit: '/audit',
   'admin-jobs': '/admin/jobs',
+  'admin-retention': '/admin/retention',
   'settings-emails': '/settings/emails',
   'settings-countries': '/settings/countries',
   'money-due': '/money',

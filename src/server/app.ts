@@ -30,6 +30,7 @@ import { scheduleRoutes } from './modules/schedules/routes.ts';
 import { emailRoutes } from './modules/emails/routes.ts';
 import { moneyDueRoutes } from './modules/money-due/routes.ts';
 import { readinessRoutes } from './modules/readiness/routes.ts';
+import { retentionRoutes } from './modules/retention/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin, storableTextPlugin } from './plugins/errors.ts';
@@ -114,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(scheduleRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(moneyDueRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(readinessRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
+  await app.register(retentionRoutes, { db, dataDir: config.dataDir, days: config.retentionDaysAfterReturn, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(emailRoutes, {
     db,
     mailer: deps.mailer ?? createMailer(config),

@@ -51,6 +51,8 @@ const envSchema = z
       .string()
       .regex(/^\s*-?\d{1,3}(\s*,\s*-?\d{1,3})*\s*$/, { error: 'must be whole numbers of days separated by commas, such as -7,-3,0,2,7' })
       .default('-7,-3,0,2,7'),
+    // passport, medical and next-of-kin details are erased this many days after the trip's return (issue 18)
+    RETENTION_DAYS_AFTER_RETURN: z.coerce.number({ error: 'must be a whole number of days from 0 to 3650' }).int({ error: 'must be a whole number of days from 0 to 3650' }).min(0, { error: 'must be a whole number of days from 0 to 3650' }).max(3650, { error: 'must be a whole number of days from 0 to 3650' }).default(180),
     // 1: npm start also works the job queue; 0: a web-only server (run npm run worker beside it)
     WORKERS: flag.default(true),
     LOGIN_RATE_LIMIT: positiveInt('a whole number of sign-in attempts').default(30),
@@ -88,6 +90,8 @@ export type Config = {
   officeEmail: string | undefined;
   /** days from an instalment's due date that its reminders go */
   reminderDays: number[];
+  /** days after a trip's return that its travellers' passport, medical and next-of-kin details are erased */
+  retentionDaysAfterReturn: number;
   /** whether this server works the job queue (WORKERS) */
   workers: boolean;
   /** sign-in attempts a minute from one address, whatever the account */
@@ -134,6 +138,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
     workers: env.WORKERS,
     invoiceLeadDays: env.INVOICE_LEAD_DAYS,
+    retentionDaysAfterReturn: env.RETENTION_DAYS_AFTER_RETURN,
     officeEmail: env.OFFICE_EMAIL,
     reminderDays: [...new Set(env.REMINDER_DAYS.split(',').map((d) => Number(d.trim())))].sort((a, b) => a - b),
     loginRateLimit: env.LOGIN_RATE_LIMIT,

@@ -61,6 +61,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     seedDemo: false,
     workers: false,
     invoiceLeadDays: 21,
+    retentionDaysAfterReturn: 180,
     officeEmail: undefined,
     reminderDays: [-7, -3, 0, 2, 7],
     // tests sign in many times from one address; the limit itself has a test of its own

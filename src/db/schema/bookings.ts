@@ -94,6 +94,11 @@ export const bookings = pgTable(
     /** "Send automatic reminders" (issue 17); when off, why */
     remindersOff: boolean('reminders_off').notNull().default(false),
     remindersOffReason: text('reminders_off_reason'),
+    /** erasure after return (issue 18): held until this day (a claim, an incident), and why */
+    keepUntil: date('keep_until'),
+    keepReason: text('keep_reason'),
+    /** when the passport, medical, insurance-number and next-of-kin details were erased */
+    personalDataErasedAt: timestamp('personal_data_erased_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -94,6 +94,7 @@ async function steps(): Promise<Step[]> {
     ['POST /api/email-templates/{key}/test', async () => admin.post('/api/email-templates/reminder_before/test', { booking_id: s.booking })],
     ['PUT /api/bookings/{id}/reminders', async () => admin.put(`/api/bookings/${s.booking}/reminders`, { send: false, reason: 'Pays by standing order' })],
     ['PUT /api/trips/{id}/reminders', async () => admin.put(`/api/trips/${s.trip}/reminders`, { send: false, reason: 'Group pays by invoice to the school' })],
+    ['PUT /api/bookings/{id}/keep-until', async () => admin.put(`/api/bookings/${s.booking}/keep-until`, { keep_until: '2099-01-01', reason: 'An insurance claim is open' })],
     ['PUT /api/countries/{id}/passport-rule', async () => admin.put('/api/countries/604/passport-rule', { months: 7, note: 'Two blank pages.' })],
     ['PUT /api/email-templates/{key}', async () => admin.put('/api/email-templates/reminder_due', { subject: 'Due today: {{ invoice.ref }}', body: 'Dear {{ traveller.first_name }}, {{ invoice.outstanding }} is due today.' })],
     ['DELETE /api/email-templates/{key}', async () => admin.delete('/api/email-templates/reminder_due')],

@@ -8,6 +8,7 @@ import { digestQueue } from '../modules/schedules/digest.ts';
 import { InvoiceService } from '../modules/invoices/service.ts';
 import { createMailer, type Mailer } from '../mail.ts';
 import { systemClock } from '../clock.ts';
+import { retentionQueue } from '../modules/retention/jobs.ts';
 import { housekeepingQueue } from './housekeeping.ts';
 import { startJobQueue, type QueueDefinition } from './queue.ts';
 
@@ -18,7 +19,13 @@ export function tripdeskQueues(database: Database, config: Config, deps: { clock
   const clock = deps.clock ?? systemClock;
   const invoices = new InvoiceService(database.db, operator, mailer);
   const reminders = new ReminderService(database.db, mailer, operator, clock, config.reminderDays);
-  return [housekeepingQueue(database.db, config), scheduleBackfillQueue(database.db), moneyQueue(database.db, invoices, reminders, clock, config.invoiceLeadDays), digestQueue(database.db, mailer, config.officeEmail, clock)];
+  return [
+    housekeepingQueue(database.db, config),
+    scheduleBackfillQueue(database.db),
+    moneyQueue(database.db, invoices, reminders, clock, config.invoiceLeadDays),
+    digestQueue(database.db, mailer, config.officeEmail, clock),
+    retentionQueue(database.db, config.dataDir, config.retentionDaysAfterReturn, clock),
+  ];
 }
 
 /** The job queue of a server (work = WORKERS) or of the worker process (work = true). */

@@ -27,6 +27,7 @@ const InvoicePage = lazy(() => import('../features/invoices/invoice-page.tsx'));
 const DeveloperPage = lazy(() => import('../features/developer/developer-page.tsx'));
 const AuditPage = lazy(() => import('../features/audit/audit-page.tsx'));
 const JobsPage = lazy(() => import('../features/jobs/jobs-page.tsx'));
+const RetentionPage = lazy(() => import('../features/retention/retention-page.tsx'));
 const MoneyDuePage = lazy(() => import('../features/money/money-due-page.tsx'));
 const EmailTemplatesPage = lazy(() => import('../features/settings/email-templates-page.tsx'));
 const CountriesPage = lazy(() => import('../features/settings/countries-page.tsx'));
@@ -59,6 +60,7 @@ const staffScreens: Array<[string, ComponentType]> = [
   [routes['invoice-view'], () => <Page><InvoicePage /></Page>],
   [routes.audit, () => <Page><AuditPage /></Page>],
   [routes['admin-jobs'], () => <Page><JobsPage /></Page>],
+  [routes['admin-retention'], () => <Page><RetentionPage /></Page>],
   [routes['money-due'], () => <Page><MoneyDuePage /></Page>],
   [routes['settings-emails'], () => <Page><EmailTemplatesPage /></Page>],
   [routes['settings-countries'], () => <Page><CountriesPage /></Page>],

@@ -95,6 +95,9 @@ export async function getBooking(db: Db, id: number): Promise<BookingDetail> {
     referred_by: b.referredBy,
     previous_trips: b.previousTrips,
     fitness_training: b.fitnessTraining,
+    personal_data_erased_at: b.personalDataErasedAt ? b.personalDataErasedAt.toISOString() : null,
+    keep_until: b.keepUntil,
+    keep_reason: b.keepReason,
     addons: addons.map((a) => ({ id: a.id, name: a.name, price: penceToPounds(a.price), pivot: { invoiced: a.invoiced } })),
     custom_fields: fields.map((f) => ({ id: f.id, label: f.label, note: f.note, answer: f.answer })),
   };

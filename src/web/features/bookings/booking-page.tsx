@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { BookingDetail } from '../../../contract/bookings.ts';
@@ -18,6 +18,7 @@ import { NotesPanel } from './notes/notes-panel.tsx';
 const EditBookingDialog = lazyComponent(() => import('./edit-booking-dialog.tsx').then((m) => m.EditBookingDialog));
 // the payment schedule (its switch and inputs) loads beside the page; its data is asked for at once
 const SchedulePanel = lazyComponent(() => import('./schedule/schedule-panel.tsx').then((m) => m.SchedulePanel));
+const KeepUntilDialog = lazyComponent(() => import('./keep-until-dialog.tsx').then((m) => m.KeepUntilDialog));
 const BookingReadiness = lazyComponent(() => import('./readiness-panel.tsx').then((m) => m.BookingReadiness));
 
 const PASSPORT_TEXT: Record<BookingDetail['passport_valid'], { label: string; tone: Tone }> = {
@@ -67,6 +68,8 @@ export default function BookingPage() {
 
 function Booking({ b }: { b: BookingDetail }) {
   const [editing, setEditing] = useState(false);
+  const [keeping, setKeeping] = useState(false);
+  const [kept, setKept] = useState<string | null>(null);
   useSchedule(b.id);
   const passport = PASSPORT_TEXT[b.passport_valid];
   return (
@@ -91,6 +94,11 @@ function Booking({ b }: { b: BookingDetail }) {
           </Anchor>
         </Group>
       </Group>
+      {kept && (
+        <Alert color="green" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setKept(null)}>
+          {kept}
+        </Alert>
+      )}
 
       <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
         <Facts title="Traveller">
@@ -120,6 +128,21 @@ function Booking({ b }: { b: BookingDetail }) {
           <Fact label="Issued" value={b.passport_issue ? formatLongDate(b.passport_issue) : null} />
           <Fact label="Expires" value={b.passport_expiry ? formatLongDate(b.passport_expiry) : null} />
           <Fact label="Image" value={b.has_passport_image ? 'Uploaded' : 'Not uploaded'} />
+          <Fact
+            label="Erasure"
+            value={
+              b.personal_data_erased_at ? (
+                `Passport, medical and next-of-kin details erased on ${formatLongDate(b.personal_data_erased_at)}, after the trip's return.`
+              ) : (
+                <Group gap="xs">
+                  <Text size="sm">{b.keep_until ? `Kept until ${formatLongDate(b.keep_until)}: ${b.keep_reason ?? ''}` : "Erased some months after the trip's return."}</Text>
+                  <Button size="compact-xs" variant="default" onClick={() => setKeeping(true)}>
+                    {b.keep_until ? 'Change' : 'Keep longer…'}
+                  </Button>
+                </Group>
+              )
+            }
+          />
         </Facts>
         <Facts title="Insurance">
           <Fact label="Company" value={b.insurance_company} />
@@ -174,6 +197,18 @@ function Booking({ b }: { b: BookingDetail }) {
       <HistoryPanel url={`/api/bookings/${b.id}/history`} queryKey={bookingKeys.one(b.id)} />
 
       {editing && <EditBookingDialog booking={b} onClose={() => setEditing(false)} />}
+      {keeping && (
+        <KeepUntilDialog
+          bookingId={b.id}
+          keepUntil={b.keep_until}
+          keepReason={b.keep_reason}
+          onClose={() => setKeeping(false)}
+          onDone={(message) => {
+            setKeeping(false);
+            setKept(message);
+          }}
+        />
+      )}
     </Stack>
   );
 }

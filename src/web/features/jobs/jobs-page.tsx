@@ -1,4 +1,6 @@
-import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { path } from '../../../contract/paths.ts';
 import { useState } from 'react';
 import type { FailedJob, JobsOverview } from '../../../contract/jobs.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
@@ -113,7 +115,11 @@ export default function JobsPage() {
         <div>
           <Title order={1}>Jobs</Title>
           <Text c="dimmed" size="sm">
-            The work Tripdesk does by itself: automatic invoices, reminders, the evening digest and housekeeping. Counted again every 10 seconds.
+            The work Tripdesk does by itself: automatic invoices, reminders, the evening digest, the nightly erasure of personal details after return (
+            <Anchor component={Link} to={path('admin-retention')} underline="always">
+              what the next run will erase
+            </Anchor>
+            ) and housekeeping. Counted again every 10 seconds.
           </Text>
         </div>
         <Group gap="sm">
