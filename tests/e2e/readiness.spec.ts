@@ -49,6 +49,14 @@ test.describe('ready to depart', () => {
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expect(rows).toHaveCount(total);
 
+    // the ground team's sheets
+    const downloads = page.getByRole('region', { name: 'Downloads' });
+    const [download] = await Promise.all([page.waitForEvent('download'), downloads.getByRole('link', { name: 'Rooming list (xlsx)' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^rooming-.+\.xlsx$/);
+    expect((await download.failure()) ?? null).toBeNull();
+    await downloads.getByLabel('Include provisional bookings').check();
+    await expect(downloads.getByRole('link', { name: 'Manifest (xlsx)' })).toHaveAttribute('href', /kind=manifest&format=xlsx&include=provisional$/);
+
     // one traveller's checks on the booking page, with the reasons in view
     const traveller = rows.first().getByRole('link').first();
     const name = (await traveller.innerText()).trim();

@@ -49,6 +49,7 @@ const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
   ['/api/money-due', 'finance'],
   // a trip's readiness board reads its travellers' passport, medical and money facts (issue 18)
   ['/api/trips/:/readiness', 'bookings'],
+  ['/api/trips/:/manifest', 'bookings'],
   // erasure after return: which travellers' passport and medical details go (issue 18)
   ['/api/retention', 'bookings'],
   ['/api/reminders', 'finance'],

@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
-import { bookingCustomFieldAnswers, countries, invoiceItems, invoices, tripCustomFields } from '../../../db/schema/index.ts';
+import { auditEvents, bookingCustomFieldAnswers, countries, invoiceItems, invoices, tripCustomFields } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
 // GET /api/trips/{id}/readiness and GET /api/bookings/{id}/readiness on a trip made here: the
@@ -99,5 +100,48 @@ describe('the readiness board', () => {
     expect(one.json()).toMatchObject({ booking_id: ids.gone, status: 'cancelled', traveller: 'Cal Cancelled' });
     expect((await admin.get('/api/trips/999999/readiness')).statusCode).toBe(404);
     expect((await admin.get('/api/bookings/999999/readiness')).statusCode).toBe(404);
+  });
+});
+
+describe('manifests', () => {
+  const sheet = async (query: string) => {
+    const res = await admin.get(`/api/trips/${tripId}/manifest${query}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const ws = wb.worksheets[0]!;
+    return { res, name: ws.name, rows: ws.getSheetValues().slice(1).map((r) => (r as unknown[]).slice(1)) };
+  };
+
+  it('the manifest: confirmed travellers, provisional ones when asked, never cancelled; recorded', async () => {
+    const { res, name, rows } = await sheet('?kind=manifest&format=xlsx');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="manifest-ready-trek.xlsx"');
+    expect(name).toBe('Manifest');
+    expect(rows[0]).toEqual(['Traveller', 'Booking', 'Status', 'Date of birth', 'Gender', 'Passport number', 'Passport expiry', 'Dietary', 'Medical', 'Next of kin', 'Room']);
+    expect(rows.slice(1).map((r) => r[0])).toEqual(['Olga Owing', 'Rosa Ready', 'Sam Sharer']);
+    const olga = rows[1]!;
+    expect(olga[8]).toBe('Conditions declared, no detail');
+    expect(olga[9]).toBe('Ann Lee');
+    expect(olga[6]).toBeInstanceOf(Date);
+    expect((await sheet('?include=provisional')).rows.slice(1).map((r) => r[0])).toEqual(['Olga Owing', 'Rosa Ready', 'Sam Sharer', 'Sid Short']);
+    const [event] = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'export.manifest'));
+    expect(event).toMatchObject({ tripId, details: { kind: 'manifest', rows: 3, provisional: false } });
+    expect(event).toMatchObject({ actorType: 'user', actorUserId: expect.any(Number) });
+  });
+
+  it('the rooming list flags unmatched sharers; the emergency contacts', async () => {
+    const rooming = await sheet('?kind=rooming&include=provisional');
+    expect(rooming.name).toBe('Rooming list');
+    const byTraveller = Object.fromEntries(rooming.rows.slice(1).map((r) => [r[2], r[4] ?? null]));
+    expect(byTraveller).toEqual({ 'Olga Owing': null, 'Rosa Ready': null, 'Sam Sharer': null, 'Sid Short': 'Unmatched: does not name this traveller back' });
+    const contacts = await sheet('?kind=contacts');
+    expect(contacts.rows[0]).toEqual(['Traveller', 'Mobile', 'Email', 'Next of kin', 'Relationship', 'Next of kin telephone', 'Next of kin email']);
+    expect(contacts.rows[2]!.slice(0, 1).concat(contacts.rows[2]![5] as string)).toEqual(['Rosa Ready', '07700 900123']);
+  });
+
+  it('refuses an unknown kind or format, and an unknown trip', async () => {
+    expect((await admin.get(`/api/trips/${tripId}/manifest?kind=crew`)).json().errors).toEqual({ kind: ['The kind must be manifest, rooming or contacts.'] });
+    expect((await admin.get(`/api/trips/${tripId}/manifest?format=pdf`)).statusCode).toBe(422);
+    expect((await admin.get('/api/trips/999999/manifest')).statusCode).toBe(404);
   });
 });

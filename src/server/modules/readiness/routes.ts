@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParam, messageSchema } from '../../../contract/common.ts';
 import { readinessRowSchema, tripReadinessSchema } from '../../../contract/readiness.ts';
 import type { Db } from '../../../db/client.ts';
 import type { Clock } from '../../clock.ts';
+import { MANIFEST_KINDS, manifestSpreadsheet } from './manifest.ts';
 import { ReadinessService } from './service.ts';
 
 /** Ready to depart (issue 18): each live booking's checks, for a trip and for one booking. Scope bookings (it reads passport and medical facts). */
@@ -26,5 +28,28 @@ export async function readinessRoutes(app: FastifyInstance, opts: { db: Db; cloc
     '/api/bookings/:id/readiness',
     { schema: { tags: ['readiness'], summary: "One booking's readiness checks, as the trip's board shows them", params: idParam, response: { 200: readinessRowSchema, 404: messageSchema } } },
     async (request) => service.forBooking(request.params.id),
+  );
+  r.get(
+    '/api/trips/:id/manifest',
+    {
+      schema: {
+        tags: ['readiness'],
+        summary: "The trip's manifest, rooming list (unmatched sharers flagged) or emergency contacts as an .xlsx, of its confirmed bookings (provisional ones too with include=provisional); recorded in the history",
+        params: idParam,
+        querystring: z.object({
+          kind: z.enum(MANIFEST_KINDS, { error: 'The kind must be manifest, rooming or contacts.' }).default('manifest'),
+          format: z.enum(['xlsx'], { error: 'The format must be xlsx.' }).default('xlsx'),
+          include: z.enum(['provisional'], { error: 'include may only be provisional.' }).optional(),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { name, stream } = await manifestSpreadsheet(opts.db, request.params.id, request.query.kind, request.query.include === 'provisional');
+      return reply
+        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .send(stream);
+    },
   );
 }

@@ -1,4 +1,5 @@
-import { Anchor, Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { path } from '../../../contract/paths.ts';
 import type { ReadinessRow, TripReadiness } from '../../../contract/readiness.ts';
@@ -35,6 +36,27 @@ export default function ReadinessPage() {
     <RecordLoader query={board} failed="The readiness board could not be loaded. Please refresh the page and try again.">
       {(b) => <Board board={b} />}
     </RecordLoader>
+  );
+}
+
+const DOWNLOADS = [
+  { kind: 'manifest', label: 'Manifest' },
+  { kind: 'rooming', label: 'Rooming list' },
+  { kind: 'contacts', label: 'Emergency contacts' },
+] as const;
+
+/** The ground team's sheets, as .xlsx: confirmed travellers, provisional ones too when ticked. Each download is in the history. */
+function Downloads({ tripId }: { tripId: number }) {
+  const [provisional, setProvisional] = useState(false);
+  return (
+    <Group gap="sm" component="section" aria-label="Downloads">
+      {DOWNLOADS.map((d) => (
+        <Button key={d.kind} component="a" variant="default" size="xs" download href={`/api/trips/${tripId}/manifest?kind=${d.kind}&format=xlsx${provisional ? '&include=provisional' : ''}`}>
+          {d.label} (xlsx)
+        </Button>
+      ))}
+      <Checkbox size="xs" label="Include provisional bookings" checked={provisional} onChange={(e) => setProvisional(e.currentTarget.checked)} />
+    </Group>
   );
 }
 
@@ -85,6 +107,7 @@ function Board({ board }: { board: TripReadiness }) {
           Back to the trip
         </Anchor>
       </Group>
+      <Downloads tripId={trip.id} />
 
       <SimpleGrid cols={{ base: 2, sm: 4, lg: 7 }} spacing="sm" component="section" aria-label="Summary">
         <Paper withBorder radius="md" p="sm" bg="blue.0">
