@@ -37,7 +37,7 @@ export function BookingReadiness({ bookingId, tripId }: { bookingId: number; tri
                 <Table.Th scope="row" w={120} fw={600} fz="sm">
                   {READINESS_CHECK_LABELS[c]}
                 </Table.Th>
-                <Table.Td w={90}>
+                <Table.Td w={110} style={{ whiteSpace: 'nowrap' }}>
                   <CheckBadge check={c} result={r.checks[c]} />
                 </Table.Td>
                 <Table.Td fz="sm">{r.checks[c].reason}</Table.Td>

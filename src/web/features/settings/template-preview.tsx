@@ -113,7 +113,7 @@ export function TemplatePreview({ templateKey, control, getDraft, clearErrors, s
             </Button>
           </Group>
           <Group gap="xs" mt="xs" wrap="nowrap" align="center">
-            <Button variant="default" size="xs" onClick={sendTest} loading={testing.isPending}>
+            <Button variant="default" size="xs" onClick={sendTest} loading={testing.isPending} style={{ flexShrink: 0 }}>
               Send me a test
             </Button>
             <Text size="xs" c="dimmed">
