@@ -3,30 +3,28 @@ import { recordId } from './common.ts';
 
 // ---- the emails staff word themselves (issue 17: /settings/emails) ----
 
-export const TEMPLATE_KEYS = ['reminder_before', 'reminder_due', 'reminder_overdue'] as const;
+export const TEMPLATE_KEYS = ['reminder_before', 'reminder_due', 'reminder_overdue', 'chaser_passport', 'chaser_forms', 'trip_documents'] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
   reminder_before: 'Reminder before an instalment is due',
   reminder_due: 'Reminder on the day an instalment is due',
   reminder_overdue: 'Chaser for an overdue instalment',
+  chaser_passport: 'Chaser for passport details',
+  chaser_forms: 'Chaser for the booking form',
+  trip_documents: 'The trip’s documents',
 };
-/** The placeholders every template may use, as staff type them. */
-export const TEMPLATE_PLACEHOLDERS = [
-  'traveller.title',
-  'traveller.first_name',
-  'traveller.last_name',
-  'traveller.preferred_name',
-  'booking.ref',
-  'trip.name',
-  'trip.departure',
-  'invoice.ref',
-  'invoice.total',
-  'invoice.outstanding',
-  'invoice.due_date',
-  'invoice.days_until_due',
-  'invoice.days_overdue',
-  'operator.name',
-] as const;
+const EVERY = ['traveller.title', 'traveller.first_name', 'traveller.last_name', 'traveller.preferred_name', 'booking.ref', 'trip.name', 'trip.departure'] as const;
+const INVOICE = ['invoice.ref', 'invoice.total', 'invoice.outstanding', 'invoice.due_date', 'invoice.days_until_due', 'invoice.days_overdue'] as const;
+const CHASE = ['trip.return', 'trip.country', 'trip.passport_months', 'chase.reason'] as const;
+/** The placeholders each template may use, as staff type them. */
+export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, readonly string[]> = {
+  reminder_before: [...EVERY, ...INVOICE, 'operator.name'],
+  reminder_due: [...EVERY, ...INVOICE, 'operator.name'],
+  reminder_overdue: [...EVERY, ...INVOICE, 'operator.name'],
+  chaser_passport: [...EVERY, ...CHASE, 'operator.name'],
+  chaser_forms: [...EVERY, ...CHASE, 'operator.name'],
+  trip_documents: [...EVERY, 'trip.return', 'documents.names', 'documents.count', 'operator.name'],
+};
 export const TEMPLATE_SUBJECT_MAX = 200;
 export const TEMPLATE_BODY_MAX = 20_000;
 

@@ -17,6 +17,11 @@ export const readinessRowSchema = z.object({
   /** every check green */
   ready: z.boolean(),
   checks: checksSchema,
+  /** automatic chasers are off for this booking (PUT /api/bookings/{id}/chasers), and why */
+  chasers_off: z.boolean(),
+  chasers_off_reason: z.string().nullable(),
+  /** the last chaser emailed, if any: which check and on what day */
+  last_chaser: z.object({ check: z.string(), sent_on: z.string() }).nullable(),
 });
 export type ReadinessRow = z.infer<typeof readinessRowSchema>;
 

@@ -116,7 +116,7 @@ export const bookingScheduleSchema = z.object({
 });
 export type BookingSchedule = z.infer<typeof bookingScheduleSchema>;
 
-const reasonText = z
+export const reasonText = z
   .string({ error: 'The reason must be text.' })
   .trim()
   .max(500, { error: 'The reason must not be longer than 500 characters.' });

@@ -31,6 +31,7 @@ import { emailRoutes } from './modules/emails/routes.ts';
 import { moneyDueRoutes } from './modules/money-due/routes.ts';
 import { readinessRoutes } from './modules/readiness/routes.ts';
 import { retentionRoutes } from './modules/retention/routes.ts';
+import { chaserRoutes } from './modules/chasers/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin, storableTextPlugin } from './plugins/errors.ts';
@@ -116,6 +117,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(moneyDueRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(readinessRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(retentionRoutes, { db, dataDir: config.dataDir, days: config.retentionDaysAfterReturn, ...(deps.clock ? { clock: deps.clock } : {}) });
+  await app.register(chaserRoutes, {
+    db,
+    dataDir: config.dataDir,
+    mailer: deps.mailer ?? createMailer(config),
+    operator: { name: config.operatorName, address: config.operatorAddress },
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
   await app.register(emailRoutes, {
     db,
     mailer: deps.mailer ?? createMailer(config),

@@ -99,6 +99,11 @@ export const bookings = pgTable(
     keepReason: text('keep_reason'),
     /** when the passport, medical, insurance-number and next-of-kin details were erased */
     personalDataErasedAt: timestamp('personal_data_erased_at', { withTimezone: true }),
+    /** "Send automatic chasers" (issue 18: passport and forms); when off, why */
+    chasersOff: boolean('chasers_off').notNull().default(false),
+    chasersOffReason: text('chasers_off_reason'),
+    /** when the trip's documents were last emailed to the traveller (the readiness board's documents check) */
+    documentsSentAt: timestamp('documents_sent_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, date, index, integer, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, date, index, integer, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { bookings } from './bookings.ts';
 import { invoices } from './invoices.ts';
 import { scheduleRows } from './schedules.ts';
@@ -41,5 +41,39 @@ export const paymentReminders = pgTable(
     uniqueIndex('payment_reminders_row_offset_unique').on(t.scheduleRowId, t.offsetDays).where(sql`${t.offsetDays} is not null`),
     uniqueIndex('payment_reminders_one_a_day').on(t.email, t.sentOn).where(sql`${t.outcome} in ('sending', 'sent') and ${t.offsetDays} is not null`),
     index('payment_reminders_booking_idx').on(t.bookingId, t.createdAt),
+  ],
+);
+
+/**
+ * Every chaser decision (issue 18): a passport or forms email sent (or tried), or a chaser the
+ * cadence called for and Tripdesk decided not to send (chasers off, or the check turned green),
+ * with why. The automatic ones carry the cadence day they answer (`due_on`): one per booking,
+ * check and day, and among those sent one per traveller per UK day, even with several workers.
+ * Staff's own ("send chaser" on the board) have no due_on.
+ */
+export const chasers = pgTable(
+  'chasers',
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    bookingId: bigint('booking_id', { mode: 'number' })
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    /** passport or forms */
+    check: text().notNull(),
+    dueOn: date('due_on'),
+    sentOn: date('sent_on').notNull(),
+    /** sending (claimed by a worker), sent, failed (tried again on the next run), skipped */
+    outcome: text().notNull(),
+    /** why it was skipped, or what the mail server said */
+    reason: text(),
+    sentBy: integer('sent_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('chasers_check_check', sql`${t.check} in ('passport', 'forms')`),
+    check('chasers_outcome_check', sql`${t.outcome} in ('sending', 'sent', 'failed', 'skipped')`),
+    uniqueIndex('chasers_due_unique').on(t.bookingId, t.check, t.dueOn).where(sql`${t.dueOn} is not null`),
+    uniqueIndex('chasers_one_a_day').on(t.bookingId, t.sentOn).where(sql`${t.outcome} in ('sending', 'sent') and ${t.dueOn} is not null`),
+    index('chasers_booking_idx').on(t.bookingId, t.check, t.createdAt),
   ],
 );

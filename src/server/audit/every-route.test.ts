@@ -95,6 +95,14 @@ async function steps(): Promise<Step[]> {
     ['PUT /api/bookings/{id}/reminders', async () => admin.put(`/api/bookings/${s.booking}/reminders`, { send: false, reason: 'Pays by standing order' })],
     ['PUT /api/trips/{id}/reminders', async () => admin.put(`/api/trips/${s.trip}/reminders`, { send: false, reason: 'Group pays by invoice to the school' })],
     ['PUT /api/bookings/{id}/keep-until', async () => admin.put(`/api/bookings/${s.booking}/keep-until`, { keep_until: '2099-01-01', reason: 'An insurance claim is open' })],
+    ['PUT /api/bookings/{id}/chasers', async () => admin.put(`/api/bookings/${s.booking}/chasers`, { send: false, reason: 'Renewing the passport' })],
+    ['POST /api/trips/{id}/chasers', async () => { await admin.put(`/api/bookings/${s.booking}/chasers`, { send: true }); return admin.post(`/api/trips/${s.trip}/chasers`, { booking_ids: [s.booking], checks: ['passport', 'forms'] }); }],
+    ['POST /api/trips/{id}/documents/send', async () => {
+      const doc = (await admin.post('/api/documents', { trip_id: s.trip, name: 'Itinerary' })).json() as { id: number };
+      const m = multipart('document_file', 'itinerary.png', PNG, 'image/png');
+      await admin.request({ method: 'POST', url: `/api/documents/${doc.id}/upload`, payload: m.payload, headers: m.headers });
+      return admin.post(`/api/trips/${s.trip}/documents/send`, { booking_ids: [s.booking] });
+    }],
     ['PUT /api/countries/{id}/passport-rule', async () => admin.put('/api/countries/604/passport-rule', { months: 7, note: 'Two blank pages.' })],
     ['PUT /api/email-templates/{key}', async () => admin.put('/api/email-templates/reminder_due', { subject: 'Due today: {{ invoice.ref }}', body: 'Dear {{ traveller.first_name }}, {{ invoice.outstanding }} is due today.' })],
     ['DELETE /api/email-templates/{key}', async () => admin.delete('/api/email-templates/reminder_due')],

@@ -9,6 +9,8 @@ import { InvoiceService } from '../modules/invoices/service.ts';
 import { createMailer, type Mailer } from '../mail.ts';
 import { systemClock } from '../clock.ts';
 import { retentionQueue } from '../modules/retention/jobs.ts';
+import { chaserQueue } from '../modules/chasers/jobs.ts';
+import { ChaserService } from '../modules/chasers/service.ts';
 import { housekeepingQueue } from './housekeeping.ts';
 import { startJobQueue, type QueueDefinition } from './queue.ts';
 
@@ -25,6 +27,7 @@ export function tripdeskQueues(database: Database, config: Config, deps: { clock
     moneyQueue(database.db, invoices, reminders, clock, config.invoiceLeadDays),
     digestQueue(database.db, mailer, config.officeEmail, clock),
     retentionQueue(database.db, config.dataDir, config.retentionDaysAfterReturn, clock),
+    chaserQueue(new ChaserService(database.db, mailer, operator, clock)),
   ];
 }
 

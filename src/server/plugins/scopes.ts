@@ -50,6 +50,9 @@ const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
   // a trip's readiness board reads its travellers' passport, medical and money facts (issue 18)
   ['/api/trips/:/readiness', 'bookings'],
   ['/api/trips/:/manifest', 'bookings'],
+  // chasers and the trip's documents go to its travellers (issue 18)
+  ['/api/trips/:/chasers', 'bookings'],
+  ['/api/trips/:/documents/send', 'bookings'],
   // erasure after return: which travellers' passport and medical details go (issue 18)
   ['/api/retention', 'bookings'],
   ['/api/reminders', 'finance'],

@@ -18,10 +18,15 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('/api/email-templates', () => {
-  it('lists the three reminder emails with Tripdesk’s wording until staff change it', async () => {
+  it('lists the reminder, chaser and documents emails with Tripdesk’s wording until staff change it, each with its own placeholders', async () => {
     const list = (await admin.get('/api/email-templates')).json();
-    expect(list.map((x: { key: string; is_default: boolean }) => [x.key, x.is_default])).toEqual([['reminder_before', true], ['reminder_due', true], ['reminder_overdue', true]]);
+    expect(list.map((x: { key: string; is_default: boolean }) => [x.key, x.is_default])).toEqual([
+      ['reminder_before', true], ['reminder_due', true], ['reminder_overdue', true], ['chaser_passport', true], ['chaser_forms', true], ['trip_documents', true],
+    ]);
     expect(list[0].placeholders).toContain('invoice.outstanding');
+    expect(list[3].placeholders).toContain('chase.reason');
+    expect(list[3].placeholders).not.toContain('invoice.outstanding');
+    expect(list[5].placeholders).toContain('documents.names');
   });
 
   it('saves new wording (an event in the history) and refuses a template that does not parse', async () => {

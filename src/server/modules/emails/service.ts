@@ -1,7 +1,10 @@
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import { TEMPLATE_KEYS, TEMPLATE_NAMES, TEMPLATE_PLACEHOLDERS, type EmailTemplate, type RenderedEmail, type TemplateKey } from '../../../contract/email-templates.ts';
 import type { Db } from '../../../db/client.ts';
-import { bookings, emailTemplates, invoices, scheduleRows, trips } from '../../../db/schema/index.ts';
+import { bookings, emailTemplates, invoices, scheduleRows, tripDocuments, trips } from '../../../db/schema/index.ts';
+import { chaserContext } from '../chasers/service.ts';
+import { documentsContext } from '../documents/send.ts';
+import { ReadinessService } from '../readiness/service.ts';
 import { audit, diff } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import { HttpError } from '../../errors.ts';
@@ -13,13 +16,8 @@ import { reminderContext, templateOf, type ReminderService } from '../schedules/
 import { checkTemplate, DEFAULT_TEMPLATES, renderTemplate, type TemplateContext } from './templates.ts';
 import { addDays } from '../../../contract/dates.ts';
 
-const SAMPLE: TemplateContext = {
-  traveller: { title: 'Ms', first_name: 'Ada', last_name: 'Traveller', preferred_name: 'Ada' },
-  booking: { ref: 'TD-SAMPLE' },
-  trip: { name: 'Sample Trek', departure: '01 Jun 2031' },
-  invoice: { ref: 'INV-0000', total: '£2,000.00', outstanding: '£1,700.00', due_date: '06 Apr 2031', days_until_due: 7, days_overdue: 0 },
-  operator: { name: 'Tripdesk' },
-};
+/** The example invoice of a preview for a booking with nothing invoiced yet. */
+const SAMPLE_INVOICE_REF = 'INV-0000';
 
 /** The reminder emails' wording (issue 17): read, changed, previewed against a real booking. */
 export class EmailTemplateService {
@@ -31,7 +29,7 @@ export class EmailTemplateService {
 
   async get(key: TemplateKey): Promise<EmailTemplate> {
     const t = await templateOf(this.db, key);
-    return { key, name: TEMPLATE_NAMES[key], subject: t.subject, body: t.body, is_default: t.isDefault, updated_at: t.updatedAt?.toISOString() ?? null, placeholders: [...TEMPLATE_PLACEHOLDERS] };
+    return { key, name: TEMPLATE_NAMES[key], subject: t.subject, body: t.body, is_default: t.isDefault, updated_at: t.updatedAt?.toISOString() ?? null, placeholders: [...TEMPLATE_PLACEHOLDERS[key]] };
   }
 
   list(): Promise<EmailTemplate[]> {
@@ -74,24 +72,43 @@ export class EmailTemplateService {
   }
 
   /**
-   * The email as a booking's traveller would get it now: against the booking's first unpaid
-   * invoiced instalment, or sample values for the invoice when it has none.
+   * The email as a booking's traveller would get it now. A reminder: against the booking's first
+   * unpaid invoiced instalment, or example values when it has none. A chaser: with the booking's
+   * own reason (an example one when its check is green). The documents: the trip's own.
    */
   async preview(key: TemplateKey, bookingId: number, draft: { subject?: string | undefined; body?: string | undefined }): Promise<RenderedEmail> {
     const saved = await templateOf(this.db, key);
     const t = { subject: draft.subject ?? saved.subject, body: draft.body ?? saved.body };
     checkTemplate(t);
-    const [b] = await this.db.select({ booking: bookings, trip: { name: trips.name, departure: trips.departureDate } }).from(bookings).innerJoin(trips, eq(trips.id, bookings.tripId)).where(eq(bookings.id, bookingId));
+    const [b] = await this.db
+      .select({ booking: bookings, trip: { name: trips.name, departure: trips.departureDate, return: trips.returnDate, deletedAt: trips.deletedAt } })
+      .from(bookings)
+      .innerJoin(trips, eq(trips.id, bookings.tripId))
+      .where(eq(bookings.id, bookingId));
     if (!b) throw new HttpError(422, 'The selected booking is invalid.');
-    const rows = await this.db.select({ invoiceId: scheduleRows.invoiceId }).from(scheduleRows).where(and(eq(scheduleRows.bookingId, bookingId), isNotNull(scheduleRows.invoiceId))).orderBy(asc(scheduleRows.position));
+    const today = ukToday(nowOf(this.clock));
+    const mail = await renderTemplate(t, await this.contextFor(key, b, today));
+    return { to: b.booking.email, ...mail };
+  }
+
+  private async contextFor(key: TemplateKey, b: { booking: typeof bookings.$inferSelect; trip: { name: string; departure: string; return: string; deletedAt: Date | null } }, today: string): Promise<TemplateContext> {
+    const check = key === 'chaser_passport' ? 'passport' : key === 'chaser_forms' ? 'forms' : null;
+    if (check !== null) {
+      if (b.trip.deletedAt) throw new HttpError(422, "The selected booking's trip has been deleted: choose another booking.");
+      const { trip, row } = await new ReadinessService(this.db, this.clock).ofBooking(b.booking.id);
+      const reason = row.checks[check].state === 'green' ? (check === 'passport' ? 'No passport details yet.' : 'The booking form is not complete.') : row.checks[check].reason;
+      return chaserContext(b.booking, trip, reason, this.operator);
+    }
+    if (key === 'trip_documents') {
+      const docs = await this.db.select({ name: tripDocuments.name }).from(tripDocuments).where(and(eq(tripDocuments.tripId, b.booking.tripId), isNotNull(tripDocuments.storedFile))).orderBy(asc(tripDocuments.id));
+      return documentsContext(b.booking, b.trip, docs.length ? docs.map((d) => d.name) : ['Kit list', 'Itinerary'], this.operator);
+    }
+    const rows = await this.db.select({ invoiceId: scheduleRows.invoiceId }).from(scheduleRows).where(and(eq(scheduleRows.bookingId, b.booking.id), isNotNull(scheduleRows.invoiceId))).orderBy(asc(scheduleRows.position));
     const loaded = rows.length ? await loadInvoices(this.db, sql`${invoices.id} in (${sql.join(rows.map((r) => sql`${r.invoiceId}`), sql`, `)})`) : [];
     const invoice = loaded.find((l) => !l.summary.paid)?.reply ?? loaded[0]?.reply;
-    const today = ukToday(nowOf(this.clock));
     // a booking with nothing invoiced yet: example amounts, due a week from today
-    const example = { invoice_ref: SAMPLE.invoice.ref, total: 2000, outstanding: 1700, due_date: addDays(today, 7) };
-    const context = reminderContext(b.booking, b.trip, invoice ?? example, this.operator, today);
-    const mail = await renderTemplate(t, context);
-    return { to: b.booking.email, ...mail };
+    const example = { invoice_ref: SAMPLE_INVOICE_REF, total: 2000, outstanding: 1700, due_date: addDays(today, 7) };
+    return reminderContext(b.booking, b.trip, invoice ?? example, this.operator, today);
   }
 
   /** The preview, sent to the member of staff asking (never to the traveller), as an event in the history. */

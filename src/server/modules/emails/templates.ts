@@ -19,15 +19,34 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: str
     subject: 'Overdue: {{ invoice.ref }} for {{ trip.name }}',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nWe have not yet received {{ invoice.outstanding }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}), which was due on {{ invoice.due_date }}, {{ invoice.days_overdue }} days ago.\n\nPlease pay it as soon as you can, or reply to this email if anything is wrong.\n\n{{ operator.name }}',
   },
+  chaser_passport: {
+    subject: 'We need your passport details for {{ trip.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nBefore you travel on {{ trip.name }} on {{ trip.departure }} (booking {{ booking.ref }}) we need your passport details. {{ chase.reason }}\n\n{{ trip.country }} asks for a passport valid for at least {{ trip.passport_months }} months after the trip returns on {{ trip.return }}. Please send us its number, issue and expiry dates and a scan of the photo page as soon as you can, or reply to this email if you have any questions.\n\n{{ operator.name }}',
+  },
+  chaser_forms: {
+    subject: 'Please complete your booking form for {{ trip.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nBefore you travel on {{ trip.name }} on {{ trip.departure }} (booking {{ booking.ref }}) we still need a few details from you. {{ chase.reason }}\n\nPlease complete your booking form as soon as you can, or reply to this email if you have any questions.\n\n{{ operator.name }}',
+  },
+  trip_documents: {
+    subject: 'Your documents for {{ trip.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nPlease find attached the documents for {{ trip.name }}, departing on {{ trip.departure }} (booking {{ booking.ref }}): {{ documents.names }}.\n\nPlease read them before you travel, and reply to this email if you have any questions.\n\n{{ operator.name }}',
+  },
 };
 
+/** What a template may print: every email has the traveller, booking, trip and operator; the rest as its kind needs. */
 export type TemplateContext = {
   traveller: { title: string | null; first_name: string; last_name: string; preferred_name: string | null };
   booking: { ref: string };
-  trip: { name: string; departure: string };
-  invoice: { ref: string; total: string; outstanding: string; due_date: string; days_until_due: number; days_overdue: number };
+  trip: { name: string; departure: string; return?: string; country?: string; passport_months?: number };
+  invoice?: { ref: string; total: string; outstanding: string; due_date: string; days_until_due: number; days_overdue: number };
+  chase?: { reason: string };
+  documents?: { names: string; count: number };
   operator: { name: string };
 };
+
+const DAY = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric', timeZone: 'UTC' });
+/** A date as the emails print it: 01 Jun 2031. */
+export const emailDate = (iso: string) => DAY.format(new Date(iso.slice(0, 10) + 'T00:00:00Z'));
 
 // Liquid was made for templates written by people who may not run code: no JavaScript, no file
 // includes here, loops bounded by the data. Every value printed is HTML-escaped in the HTML part.

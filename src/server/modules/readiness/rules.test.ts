@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../../contract/dates.ts';
-import { formsCheck, isUrgent, medicalCheck, moneyCheck, nextOfKinCheck, passportCheck, readinessOf, roomCheck, type BookingFacts, type TripFacts } from './rules.ts';
+import { documentsCheck, formsCheck, isUrgent, medicalCheck, moneyCheck, nextOfKinCheck, passportCheck, readinessOf, roomCheck, type BookingFacts, type TripFacts } from './rules.ts';
 
 // The readiness rules on plain facts, with a fixed "today": no database, no clock.
 const today = '2027-03-01';
@@ -15,6 +15,7 @@ const ready: BookingFacts = {
   medical: { conditions: false, detail: null },
   nextOfKin: { name: 'Ann Lee', telephone: '07700 900123' },
   room: { type: 'Twin', shareWith: null, sharerNamesBack: null },
+  documentsSentAt: null,
 };
 
 describe('departure is near', () => {
@@ -89,6 +90,24 @@ describe('medical, next of kin and room', () => {
 describe('a booking', () => {
   it('with everything in order is green on every check', () => {
     const checks = readinessOf(ready, far, today);
-    expect(Object.values(checks).map((c) => c.state)).toEqual(['green', 'green', 'green', 'green', 'green', 'green']);
+    expect(Object.values(checks).map((c) => c.state)).toEqual(['green', 'green', 'green', 'green', 'green', 'green', 'green']);
+  });
+});
+
+describe('documents', () => {
+  const docs = { count: 2, lastUploadedAt: '2027-02-10T10:00:00.000Z', lastName: 'Kit list' };
+  it('green when the trip has none to send', () => {
+    expect(documentsCheck(null, { count: 0, lastUploadedAt: null, lastName: null }, near, today)).toEqual({ state: 'green', reason: 'This trip has no documents to send.' });
+  });
+  it('to do when not sent: amber far from departure, red within 8 weeks', () => {
+    expect(documentsCheck(null, docs, far, today)).toEqual({ state: 'amber', reason: "The trip's 2 documents have not been sent yet." });
+    expect(documentsCheck(null, { ...docs, count: 1 }, near, today)).toEqual({ state: 'red', reason: "The trip's document has not been sent yet." });
+  });
+  it('green when sent after the last upload, to do again when one is uploaded after sending', () => {
+    expect(documentsCheck('2027-02-11T09:00:00.000Z', docs, far, today)).toEqual({ state: 'green', reason: 'Sent on 11 Feb 2027.' });
+    expect(documentsCheck('2027-02-09T09:00:00.000Z', docs, far, today)).toEqual({ state: 'amber', reason: 'Sent on 9 Feb 2027, but “Kit list” was uploaded after that.' });
+  });
+  it('the day sent is the UK day (23:30 UTC in summer is the next day in London)', () => {
+    expect(documentsCheck('2027-06-30T23:30:00.000Z', { ...docs, lastUploadedAt: '2027-06-01T10:00:00.000Z' }, far, today).reason).toBe('Sent on 1 Jul 2027.');
   });
 });

@@ -1,5 +1,6 @@
 import { addDays } from '../../../contract/dates.ts';
 import { formatPounds } from '../../../contract/money.ts';
+import { ukToday } from '../invoices/money.ts';
 import { READINESS_URGENT_DAYS, type CheckResult, type ReadinessCheck } from '../../../contract/readiness.ts';
 
 /**
@@ -24,7 +25,12 @@ export type BookingFacts = {
   medical: { conditions: boolean; detail: string | null };
   nextOfKin: { name: string | null; telephone: string | null };
   room: { type: string | null; shareWith: string | null; sharerNamesBack: boolean | null };
+  /** when the trip's documents were last emailed to this traveller (an ISO instant) */
+  documentsSentAt: string | null;
 };
+
+/** The trip's documents that have a file: how many, and the one uploaded last. */
+export type TripDocuments = { count: number; lastUploadedAt: string | null; lastName: string | null };
 
 const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 const day = (iso: string) => DATE.format(new Date(`${iso}T00:00:00Z`));
@@ -86,8 +92,17 @@ export function roomCheck(b: BookingFacts['room'], trip: TripFacts, today: strin
   return green(blank(b.shareWith) ? `${b.type!.trim()}.` : `${b.type!.trim()}, sharing with ${b.shareWith!.trim()}.`);
 }
 
+export function documentsCheck(sentAt: string | null, docs: TripDocuments, trip: TripFacts, today: string): CheckResult {
+  const urgent = isUrgent(trip, today);
+  if (docs.count === 0) return green('This trip has no documents to send.');
+  if (sentAt === null) return toDo(`The trip's ${docs.count === 1 ? 'document has' : `${docs.count} documents have`} not been sent yet.`, urgent);
+  const sentOn = day(ukToday(new Date(sentAt)));
+  if (docs.lastUploadedAt !== null && docs.lastUploadedAt > sentAt) return toDo(`Sent on ${sentOn}, but “${docs.lastName}” was uploaded after that.`, urgent);
+  return green(`Sent on ${sentOn}.`);
+}
+
 /** Every check of one booking. */
-export function readinessOf(b: BookingFacts, trip: TripFacts, today: string): Record<ReadinessCheck, CheckResult> {
+export function readinessOf(b: BookingFacts, trip: TripFacts, today: string, docs: TripDocuments = { count: 0, lastUploadedAt: null, lastName: null }): Record<ReadinessCheck, CheckResult> {
   return {
     passport: passportCheck(b.passport, trip, today),
     forms: formsCheck(b, trip, today),
@@ -95,5 +110,6 @@ export function readinessOf(b: BookingFacts, trip: TripFacts, today: string): Re
     medical: medicalCheck(b.medical, trip, today),
     next_of_kin: nextOfKinCheck(b.nextOfKin, trip, today),
     room: roomCheck(b.room, trip, today),
+    documents: documentsCheck(b.documentsSentAt, docs, trip, today),
   };
 }

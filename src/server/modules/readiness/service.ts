@@ -5,15 +5,17 @@ import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { HttpError } from '../../errors.ts';
 import { passportState } from '../bookings/list.ts';
 import { ukToday } from '../invoices/money.ts';
-import { readinessOf, type BookingFacts, type TripFacts } from './rules.ts';
+import { readinessOf, type BookingFacts, type TripDocuments, type TripFacts } from './rules.ts';
 
 type FactsRow = {
   id: number; ref: string; first_name: string; last_name: string; status: string; passport: BookingFacts['passport']['state']; passport_expiry: string | null; image: boolean;
   form_complete: boolean; medical_conditions: boolean; medical_detail: string | null; nok_name: string | null; nok_telephone: string | null; room_type: string | null; share_with: string | null;
-  deposit_paid: boolean; owed: string | number; overdue: string | number; first_overdue: string | null; next_due: string | null;
+  deposit_paid: boolean; chasers_off: boolean; chasers_off_reason: string | null; last_chaser_check: string | null; last_chaser_on: string | Date | null; documents_sent_at: Date | string | null; owed: string | number; overdue: string | number; first_overdue: string | null; next_due: string | null;
 };
 
 const norm = (name: string | null | undefined) => (name ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
+/** a timestamp as an ISO instant (PGlite gives Dates, node-postgres too; raw text from either is parsed) */
+const instant = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
 const iso = (v: string | Date | null) => (v === null ? null : typeof v === 'string' ? v.slice(0, 10) : v.toISOString().slice(0, 10));
 
 /**
@@ -42,7 +44,7 @@ export class ReadinessService {
     return queryRows<FactsRow>(
       this.db,
       sql`select bookings.id, bookings.ref, bookings.first_name, bookings.last_name, bookings.status, ${passportState} as passport, bookings.passport_expiry_date as passport_expiry, bookings.passport_image_file is not null as image,
-          bookings.form_complete, bookings.medical_conditions, bookings.medical_detail, bookings.nok_name, bookings.nok_telephone, bookings.room_type, bookings.share_with,
+          bookings.form_complete, bookings.medical_conditions, bookings.medical_detail, bookings.nok_name, bookings.nok_telephone, bookings.room_type, bookings.share_with, bookings.documents_sent_at, bookings.chasers_off, bookings.chasers_off_reason, lc.check as last_chaser_check, lc.sent_on as last_chaser_on,
           (bookings.deposit_payment_date is not null or trips.deposit_pence = 0
             or exists (select 1 from invoices i where i.booking_id = bookings.id and i.type = 'deposit'
                        and not exists (select 1 from money_owed m where m.kind = 'invoice' and m.id = i.id))) as deposit_paid,
@@ -57,6 +59,7 @@ export class ReadinessService {
             min(m.due_date) filter (where m.due_date >= ${today}::date) as next_due
           from money_owed m where m.booking_id = bookings.id
         ) o on true
+        left join lateral (select c.check, c.sent_on from chasers c where c.booking_id = bookings.id and c.outcome = 'sent' order by c.created_at desc, c.id desc limit 1) lc on true
         where bookings.trip_id = ${tripId} and ${which}
         order by lower(bookings.last_name), lower(bookings.first_name), bookings.id`,
     );
@@ -77,10 +80,21 @@ export class ReadinessService {
     return out;
   }
 
+  /** The trip's documents with a file: how many, and which was uploaded last. */
+  private async documents(tripId: number): Promise<TripDocuments> {
+    const [d] = await queryRows<{ count: string | number; last_at: Date | string | null; last_name: string | null }>(
+      this.db,
+      sql`select count(*) as count, max(uploaded_at) as last_at,
+          (select name from trip_documents where trip_id = ${tripId} and stored_file is not null order by uploaded_at desc nulls last, id desc limit 1) as last_name
+        from trip_documents where trip_id = ${tripId} and stored_file is not null`,
+    );
+    return { count: Number(d?.count ?? 0), lastUploadedAt: instant(d?.last_at ?? null), lastName: d?.last_name ?? null };
+  }
+
   private async rows(tripId: number, also?: number) {
     const today = ukToday(nowOf(this.clock));
     const trip = await this.trip(tripId);
-    const [facts, unanswered] = await Promise.all([this.facts(tripId, today, also), this.unanswered(tripId)]);
+    const [facts, unanswered, documents] = await Promise.all([this.facts(tripId, today, also), this.unanswered(tripId), this.documents(tripId)]);
     const tripFacts: TripFacts = { departure: iso(trip.departure)!, returnDate: iso(trip.return_date)!, requirePassport: trip.require_passport, country: trip.country, passportMonths: Number(trip.passport_months) };
     // who shares with whom: "share with" names another live traveller of the trip, who names this one back
     const live = facts.filter((f) => f.status !== 'cancelled');
@@ -96,11 +110,17 @@ export class ReadinessService {
         medical: { conditions: f.medical_conditions, detail: f.medical_detail },
         nextOfKin: { name: f.nok_name, telephone: f.nok_telephone },
         room: { type: f.room_type, shareWith: f.share_with, sharerNamesBack: sharer === undefined || sharer.id === f.id ? null : norm(sharer.share_with) === norm(`${f.first_name} ${f.last_name}`) },
+        documentsSentAt: instant(f.documents_sent_at),
       };
-      const checks = readinessOf(facts, tripFacts, today);
-      return { booking_id: Number(f.id), booking_ref: f.ref, traveller: `${f.first_name} ${f.last_name}`, status: f.status, ready: READINESS_CHECKS.every((c) => checks[c].state === 'green'), checks };
+      const checks = readinessOf(facts, tripFacts, today, documents);
+      return { booking_id: Number(f.id), booking_ref: f.ref, traveller: `${f.first_name} ${f.last_name}`, status: f.status, ready: READINESS_CHECKS.every((c) => checks[c].state === 'green'), checks,
+        chasers_off: f.chasers_off, chasers_off_reason: f.chasers_off_reason, last_chaser: f.last_chaser_check ? { check: f.last_chaser_check, sent_on: iso(f.last_chaser_on)! } : null };
     });
     return { trip, tripFacts, rows };
+  }
+
+  private tripReply(trip: Awaited<ReturnType<ReadinessService['trip']>>, facts: TripFacts): TripReadiness['trip'] {
+    return { id: trip.id, name: trip.name, departure: facts.departure, return: facts.returnDate, country: trip.country, passport_months: facts.passportMonths, passport_note: trip.passport_note };
   }
 
   /** GET /api/trips/{id}/readiness: every live booking's checks, and how many are green per check. */
@@ -109,18 +129,19 @@ export class ReadinessService {
     const checks = Object.fromEntries(
       READINESS_CHECKS.map((c) => [c, { green: rows.filter((r) => r.checks[c].state === 'green').length, amber: rows.filter((r) => r.checks[c].state === 'amber').length, red: rows.filter((r) => r.checks[c].state === 'red').length }]),
     ) as TripReadiness['summary']['checks'];
-    return {
-      trip: { id: trip.id, name: trip.name, departure: tripFacts.departure, return: tripFacts.returnDate, country: trip.country, passport_months: tripFacts.passportMonths, passport_note: trip.passport_note },
-      summary: { bookings: rows.length, ready: rows.filter((r) => r.ready).length, checks },
-      rows,
-    };
+    return { trip: this.tripReply(trip, tripFacts), summary: { bookings: rows.length, ready: rows.filter((r) => r.ready).length, checks }, rows };
+  }
+
+  /** One booking's checks (of any status) and its trip. */
+  async ofBooking(bookingId: number): Promise<{ trip: TripReadiness['trip']; row: ReadinessRow }> {
+    const [b] = await queryRows<{ trip_id: number }>(this.db, sql`select trip_id from bookings where id = ${bookingId}`);
+    if (!b) throw new HttpError(404, 'Booking not found');
+    const { trip, tripFacts, rows } = await this.rows(b.trip_id, bookingId);
+    return { trip: this.tripReply(trip, tripFacts), row: rows.find((r) => r.booking_id === bookingId)! };
   }
 
   /** GET /api/bookings/{id}/readiness: the same checks for one booking (of any status). */
   async forBooking(bookingId: number): Promise<ReadinessRow> {
-    const [b] = await queryRows<{ trip_id: number }>(this.db, sql`select trip_id from bookings where id = ${bookingId}`);
-    if (!b) throw new HttpError(404, 'Booking not found');
-    const { rows } = await this.rows(b.trip_id, bookingId);
-    return rows.find((r) => r.booking_id === bookingId)!;
+    return (await this.ofBooking(bookingId)).row;
   }
 }

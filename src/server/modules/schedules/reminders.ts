@@ -7,7 +7,7 @@ import { audit } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import type { Mailer } from '../../mail.ts';
 import { pgError } from '../../sql.ts';
-import { DEFAULT_TEMPLATES, renderTemplate, type TemplateContext } from '../emails/templates.ts';
+import { DEFAULT_TEMPLATES, emailDate, renderTemplate, type TemplateContext } from '../emails/templates.ts';
 import { loadInvoices } from '../invoices/load.ts';
 import { ukToday } from '../invoices/money.ts';
 import type { Operator } from '../invoices/service.ts';
@@ -158,7 +158,7 @@ export function reminderContext(
   today: string,
 ): TemplateContext {
   const until = daysBetween(today, invoice.due_date);
-  const fmt = (iso: string) => new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(iso + 'T00:00:00Z'));
+  const fmt = emailDate;
   return {
     traveller: { title: booking.title, first_name: booking.firstName, last_name: booking.lastName, preferred_name: booking.preferredName },
     booking: { ref: booking.ref },
