@@ -19,15 +19,38 @@ type Props = {
   invalidate: QueryKey[];
   /** a standing remark under the switch (the trip has them off), in place of the description of "on" */
   note?: ReactNode;
+  /** payment reminders (issue 17), or passport and forms chasers (issue 18) */
+  kind?: 'reminders' | 'chasers';
 };
 
-const FALLBACK = 'Sorry, the reminders setting could not be changed. Please try again.';
+const WORDS = {
+  reminders: {
+    label: 'Send automatic reminders',
+    on: (whom: string) => `Payment reminders are emailed for ${whom} before and after each instalment is due.`,
+    title: 'Turn automatic reminders off',
+    above: (none: string) => `No payment reminders will be emailed for ${none} until they are turned on again. Say why, for the history.`,
+    submit: 'Turn Reminders Off',
+    required: 'Say why automatic reminders are turned off.',
+    fallback: 'Sorry, the reminders setting could not be changed. Please try again.',
+  },
+  chasers: {
+    label: 'Send automatic chasers',
+    on: () => 'While the passport or the forms are not green, the traveller is emailed a week after booking, then every two weeks, then weekly from 8 weeks before departure.',
+    title: 'Turn automatic chasers off',
+    above: (none: string) => `No passport or forms chasers will be emailed for ${none} until they are turned on again (each one skipped is in the history). Say why, for the history.`,
+    submit: 'Turn Chasers Off',
+    required: 'Say why automatic chasers are turned off.',
+    fallback: 'Sorry, the chasers setting could not be changed. Please try again.',
+  },
+} as const;
 
 /**
- * "Send automatic reminders" (issue 17), for a booking or a whole trip: turning it on is one
- * click; turning it off asks why, and the reason stays in view while it is off.
+ * "Send automatic reminders" (issue 17), for a booking or a whole trip, and "Send automatic
+ * chasers" (issue 18) for a booking: turning it on is one click; turning it off asks why, and
+ * the reason stays in view while it is off.
  */
-export function RemindersSwitch({ off, reason, scope, save, invalidate, note }: Props) {
+export function RemindersSwitch({ off, reason, scope, save, invalidate, note, kind = 'reminders' }: Props) {
+  const words = WORDS[kind];
   const [asking, setAsking] = useState(false);
   const switchRef = useRef<HTMLInputElement>(null);
   // the dialog goes when it closes: the focus comes back to the switch
@@ -36,7 +59,7 @@ export function RemindersSwitch({ off, reason, scope, save, invalidate, note }: 
     requestAnimationFrame(() => switchRef.current?.focus());
   };
   const [notice, setNotice] = useState<string | null>(null);
-  const turningOn = useFormMutation({ mutationFn: save, invalidate, fallback: FALLBACK, onSuccess: (res) => setNotice(res.message) });
+  const turningOn = useFormMutation({ mutationFn: save, invalidate, fallback: words.fallback, onSuccess: (res) => setNotice(res.message) });
   const whom = scope === 'booking' ? 'this booking' : 'every booking of this trip';
   const none = scope === 'booking' ? 'this booking' : 'any booking of this trip';
   const toggle = (send: boolean) => {
@@ -49,11 +72,11 @@ export function RemindersSwitch({ off, reason, scope, save, invalidate, note }: 
     <Stack gap={6}>
       <Switch
         ref={switchRef}
-        label="Send automatic reminders"
+        label={words.label}
         checked={off === false}
         disabled={off === undefined || turningOn.isPending}
         onChange={(e) => toggle(e.currentTarget.checked)}
-        description={off ? `Off for ${whom}${reason ? `: ${reason}` : '.'}` : off === false && !note ? `Payment reminders are emailed for ${whom} before and after each instalment is due.` : undefined}
+        description={off ? `Off for ${whom}${reason ? `: ${reason}` : '.'}` : off === false && !note ? words.on(whom) : undefined}
         styles={{ description: off ? { color: '#7a4100', fontWeight: 600 } : undefined }}
       />
       {note}
@@ -65,13 +88,13 @@ export function RemindersSwitch({ off, reason, scope, save, invalidate, note }: 
       <ServerAlert failure={turningOn.failure} variant="light" />
       {asking && (
         <ReasonDialog
-          title="Turn automatic reminders off"
-          above={<Text size="sm">No payment reminders will be emailed for {none} until they are turned on again. Say why, for the history.</Text>}
-          submitLabel="Turn Reminders Off"
-          required="Say why automatic reminders are turned off."
+          title={words.title}
+          above={<Text size="sm">{words.above(none)}</Text>}
+          submitLabel={words.submit}
+          required={words.required}
           save={(r) => save({ send: false, reason: r })}
           invalidate={invalidate}
-          fallback={FALLBACK}
+          fallback={words.fallback}
           onDone={(res) => {
             stopAsking();
             setNotice(res.message);

@@ -32,3 +32,6 @@ export function formatDateTime(value: string | Date | null | undefined): string 
   if (!value) return '';
   return dateTime.format(new Date(value));
 }
+
+/** "1 traveller", "3 travellers" */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

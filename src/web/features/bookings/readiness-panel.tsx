@@ -2,10 +2,16 @@ import { Anchor, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mant
 import { Link } from 'react-router';
 import { path } from '../../../contract/paths.ts';
 import { READINESS_CHECK_LABELS, READINESS_CHECKS } from '../../../contract/readiness-constants.ts';
-import { useBookingReadiness } from './api/readiness.ts';
+import { setChasers, useBookingReadiness } from './api/readiness.ts';
+import { bookingKeys } from './api/bookings.ts';
 import { CheckBadge } from '../../components/check-badge.tsx';
+import { RemindersSwitch } from '../../components/reminders-switch.tsx';
+import { formatShortDate } from '../../lib/format.ts';
 
-/** The booking page's "Ready to depart": the trip board's checks for this booking, each with its reason in view. */
+/**
+ * The booking page's "Ready to depart": the trip board's checks for this booking, each with its
+ * reason in view, when it was last chased, and its "Send automatic chasers" switch.
+ */
 export function BookingReadiness({ bookingId, tripId }: { bookingId: number; tripId: number }) {
   const readiness = useBookingReadiness(bookingId);
   const r = readiness.data;
@@ -46,6 +52,14 @@ export function BookingReadiness({ bookingId, tripId }: { bookingId: number; tri
           </Table.Tbody>
         </Table>
       )}
+      <Stack gap={6} mt="sm">
+        {r?.last_chaser && (
+          <Text size="sm" c="dimmed">
+            Last chased about the {READINESS_CHECK_LABELS[r.last_chaser.check as keyof typeof READINESS_CHECK_LABELS]?.toLowerCase() ?? r.last_chaser.check} on {formatShortDate(r.last_chaser.sent_on)}.
+          </Text>
+        )}
+        <RemindersSwitch kind="chasers" scope="booking" off={r?.chasers_off} reason={r?.chasers_off_reason} save={(v) => setChasers(bookingId, v)} invalidate={[bookingKeys.one(bookingId)]} />
+      </Stack>
     </Paper>
   );
 }

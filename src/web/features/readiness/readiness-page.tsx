@@ -1,4 +1,4 @@
-import { Anchor, Button, Checkbox, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Button, Checkbox, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, Title, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { path } from '../../../contract/paths.ts';
@@ -9,6 +9,7 @@ import { RecordLoader } from '../../components/form-frame.tsx';
 import { formatShortDate } from '../../lib/format.ts';
 import { useTripReadiness } from './api/readiness.ts';
 import { CheckBadge, STATE_TEXT, STATE_WORDS } from '../../components/check-badge.tsx';
+import { BulkActions } from './bulk-actions.tsx';
 
 const isCheck = (v: string | null): v is ReadinessCheck => (READINESS_CHECKS as readonly string[]).includes(v ?? '');
 const isState = (v: string | null): v is ReadinessState => (READINESS_STATES as readonly string[]).includes(v ?? '');
@@ -27,7 +28,8 @@ function matches(row: ReadinessRow, check: ReadinessCheck | null, state: Readine
 /**
  * /trips/{id}/readiness (issue 18): is each traveller ready to depart? One row per live booking,
  * a column per check (green, amber or red, the reason on hover and focus), the counts at the top
- * (each a filter), and filters by check and state kept in the URL.
+ * (each a filter), and filters by check and state kept in the URL. Ticked travellers can be
+ * chased or sent the trip's documents.
  */
 export default function ReadinessPage() {
   const tripId = Number(useParams().id);
@@ -45,15 +47,32 @@ const DOWNLOADS = [
   { kind: 'contacts', label: 'Emergency contacts' },
 ] as const;
 
-/** The ground team's sheets, as .xlsx: confirmed travellers, provisional ones too when ticked. Each download is in the history. */
+/** The ground team's sheets, as .xlsx or PDF: confirmed travellers, provisional ones too when ticked. Each download is in the history. */
 function Downloads({ tripId }: { tripId: number }) {
   const [provisional, setProvisional] = useState(false);
   return (
     <Group gap="sm" component="section" aria-label="Downloads">
       {DOWNLOADS.map((d) => (
-        <Button key={d.kind} component="a" variant="default" size="xs" download href={`/api/trips/${tripId}/manifest?kind=${d.kind}&format=xlsx${provisional ? '&include=provisional' : ''}`}>
-          {d.label} (xlsx)
-        </Button>
+        <Button.Group key={d.kind}>
+          {(['xlsx', 'pdf'] as const).map((format) => (
+            <Button
+              key={format}
+              component="a"
+              variant="default"
+              size="xs"
+              download
+              href={`/api/trips/${tripId}/manifest?kind=${d.kind}&format=${format}${provisional ? '&include=provisional' : ''}`}
+            >
+              {format === 'xlsx' ? (
+                `${d.label} (xlsx)`
+              ) : (
+                <>
+                  <VisuallyHidden>{d.label} as </VisuallyHidden>PDF
+                </>
+              )}
+            </Button>
+          ))}
+        </Button.Group>
       ))}
       <Checkbox size="xs" label="Include provisional bookings" checked={provisional} onChange={(e) => setProvisional(e.currentTarget.checked)} />
     </Group>
@@ -74,8 +93,26 @@ function Board({ board }: { board: TripReadiness }) {
   };
   const rows = board.rows.filter((r) => matches(r, check, state));
   const { trip, summary } = board;
+  // ticked travellers, kept while the filters change (only those still on the board count)
+  const [ticked, setTicked] = useState<Set<number>>(() => new Set());
+  const tickedRows = board.rows.filter((r) => ticked.has(r.booking_id));
+  const allTicked = rows.length > 0 && rows.every((r) => ticked.has(r.booking_id));
+  const someTicked = rows.some((r) => ticked.has(r.booking_id));
+  const tick = (id: number, on: boolean) =>
+    setTicked((t) => {
+      const next = new Set(t);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const tickAll = (on: boolean) => setTicked((t) => new Set(on ? [...t, ...rows.map((r) => r.booking_id)] : [...t].filter((id) => !rows.some((r) => r.booking_id === id))));
 
   const columns: Array<Column<ReadinessRow>> = [
+    {
+      key: 'tick',
+      label: <Checkbox aria-label="Select every traveller shown" checked={allTicked} indeterminate={someTicked && !allTicked} disabled={rows.length === 0} onChange={(e) => tickAll(e.currentTarget.checked)} />,
+      cell: (r) => <Checkbox aria-label={`Select ${r.traveller}`} checked={ticked.has(r.booking_id)} onChange={(e) => tick(r.booking_id, e.currentTarget.checked)} />,
+    },
     {
       key: 'traveller',
       label: 'Traveller',
@@ -87,6 +124,22 @@ function Board({ board }: { board: TripReadiness }) {
           <Text size="xs" c="dimmed" ff="monospace">
             {r.booking_ref} · {r.status}
           </Text>
+          {(r.chasers_off || r.last_chaser) && (
+            <Group gap={4}>
+              {r.chasers_off && (
+                <Tooltip label={r.chasers_off_reason ? `Automatic chasers are off: ${r.chasers_off_reason}` : 'Automatic chasers are off.'} withArrow multiline maw={280}>
+                  <Badge size="xs" variant="light" color="gray" tabIndex={0} aria-label={`Chasers off${r.chasers_off_reason ? `: ${r.chasers_off_reason}` : ''}`}>
+                    Chasers off
+                  </Badge>
+                </Tooltip>
+              )}
+              {r.last_chaser && (
+                <Text size="xs" c="dimmed">
+                  Chased ({READINESS_CHECK_LABELS[r.last_chaser.check as ReadinessCheck]?.toLowerCase() ?? r.last_chaser.check}) {formatShortDate(r.last_chaser.sent_on)}
+                </Text>
+              )}
+            </Group>
+          )}
         </Stack>
       ),
     },
@@ -109,7 +162,7 @@ function Board({ board }: { board: TripReadiness }) {
       </Group>
       <Downloads tripId={trip.id} />
 
-      <SimpleGrid cols={{ base: 2, sm: 4, lg: 7 }} spacing="sm" component="section" aria-label="Summary">
+      <SimpleGrid cols={{ base: 2, sm: 4, lg: 8 }} spacing="sm" component="section" aria-label="Summary">
         <Paper withBorder radius="md" p="sm" bg="blue.0">
           <Text size="xs" c="dimmed" fw={600} tt="uppercase">
             Ready
@@ -154,10 +207,13 @@ function Board({ board }: { board: TripReadiness }) {
         </Group>
       </Paper>
 
+      {board.rows.length > 0 && <BulkActions tripId={trip.id} ticked={tickedRows} onDone={() => setTicked(new Set())} />}
+
       <DataTable
         columns={columns}
         data={rows}
         rowKey={(r) => r.booking_id}
+        rowProps={(r) => (ticked.has(r.booking_id) ? { style: { boxShadow: 'inset 4px 0 0 var(--mantine-color-blue-7)' } } : {})}
         empty={board.rows.length ? 'No traveller matches these filters.' : 'There are no provisional or confirmed bookings on this trip.'}
         caption="Each traveller's checks: hover over or focus a check to read why"
       />

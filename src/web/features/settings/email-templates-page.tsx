@@ -31,7 +31,7 @@ export default function EmailTemplatesPage() {
       <div>
         <Title order={1}>Email templates</Title>
         <Text c="dimmed" size="sm" maw={760}>
-          The wording of the payment reminders Tripdesk emails travellers by itself. Placeholders such as{' '}
+          The wording of the emails Tripdesk sends travellers: payment reminders, passport and forms chasers, and the trip’s documents. Placeholders such as{' '}
           <Text span ff="monospace" size="sm" style={{ whiteSpace: 'nowrap' }}>
             {'{{ traveller.first_name }}'}
           </Text>{' '}
