@@ -56,3 +56,6 @@ export const DEFAULT_EXPORT_COLUMNS: ExportColumn[] = ['date', 'id', 'status', '
 export const EXPORT_PAGE_SIZE = 5000;
 /** Spec §9: the passport zip starts this long after the spreadsheet. */
 export const PASSPORT_ZIP_DELAY_MS = 2000;
+
+/** A booking's funding, as staff read it. */
+export const FUNDING_TYPE_LABELS: Record<'free' | 'flexi' | 'self' | 'fundraise', string> = { free: 'Free place', flexi: 'Flexi', self: 'Self-funded', fundraise: 'Fundraising' };

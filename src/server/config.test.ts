@@ -15,6 +15,19 @@ describe('configuration', () => {
     expect(config.sessionAbsoluteMs).toBe(12 * 3_600_000);
   });
 
+  it('reads the fundraising defaults: minimums in pounds, milestones as percent:weeks, earliest first', () => {
+    expect(loadConfig({ DATA_DIR: dir() }).fundraisingDefaults).toEqual({
+      minimumPence: { fundraise: 250_000, flexi: 125_000 },
+      milestones: [{ percent: 50, weeks_before: 16 }, { percent: 80, weeks_before: 12 }, { percent: 100, weeks_before: 4 }],
+    });
+    expect(loadConfig({ DATA_DIR: dir(), FUNDRAISING_MINIMUM: '3000', FUNDRAISING_MILESTONES: '100:6, 60:20' }).fundraisingDefaults).toEqual({
+      minimumPence: { fundraise: 300_000, flexi: 125_000 },
+      milestones: [{ percent: 60, weeks_before: 20 }, { percent: 100, weeks_before: 6 }],
+    });
+    expect(() => loadConfig({ DATA_DIR: dir(), FUNDRAISING_MILESTONES: '50%:16' })).toThrow(/FUNDRAISING_MILESTONES: must be percent:weeks pairs/);
+    expect(() => loadConfig({ DATA_DIR: dir(), FUNDRAISING_MILESTONES: '150:16' })).toThrow(/FUNDRAISING_MILESTONES: each percentage must be 1 to 100/);
+  });
+
   it('makes a session secret once and keeps it in DATA_DIR, readable by the owner only', () => {
     const dataDir = dir();
     const first = loadConfig({ DATA_DIR: dataDir }).sessionSecret;

@@ -53,6 +53,14 @@ const envSchema = z
       .default('-7,-3,0,2,7'),
     // passport, medical and next-of-kin details are erased this many days after the trip's return (issue 18)
     RETENTION_DAYS_AFTER_RETURN: z.coerce.number({ error: 'must be a whole number of days from 0 to 3650' }).int({ error: 'must be a whole number of days from 0 to 3650' }).min(0, { error: 'must be a whole number of days from 0 to 3650' }).max(3650, { error: 'must be a whole number of days from 0 to 3650' }).default(180),
+    // fundraising defaults for a trip that has not set its own (issue 19): the minimum sponsorship in pounds per funding type, and the milestones (percent:weeks before departure)
+    FUNDRAISING_MINIMUM: z.coerce.number({ error: 'must be a whole number of pounds' }).int({ error: 'must be a whole number of pounds' }).min(0, { error: 'must be a whole number of pounds' }).max(1_000_000, { error: 'must be at most 1000000' }).default(2500),
+    FUNDRAISING_MINIMUM_FLEXI: z.coerce.number({ error: 'must be a whole number of pounds' }).int({ error: 'must be a whole number of pounds' }).min(0, { error: 'must be a whole number of pounds' }).max(1_000_000, { error: 'must be at most 1000000' }).default(1250),
+    FUNDRAISING_MILESTONES: z
+      .string()
+      .regex(/^\s*\d{1,3}:\d{1,3}(\s*,\s*\d{1,3}:\d{1,3})*\s*$/, { error: 'must be percent:weeks pairs separated by commas, such as 50:16,80:12,100:4', abort: true })
+      .refine((v) => v.split(',').every((p) => { const [pc, wk] = p.split(':').map((x) => Number(x.trim())); return pc! >= 1 && pc! <= 100 && wk! <= 104; }), { error: 'each percentage must be 1 to 100 and each number of weeks at most 104' })
+      .default('50:16,80:12,100:4'),
     // 1: npm start also works the job queue; 0: a web-only server (run npm run worker beside it)
     WORKERS: flag.default(true),
     LOGIN_RATE_LIMIT: positiveInt('a whole number of sign-in attempts').default(30),
@@ -90,6 +98,8 @@ export type Config = {
   officeEmail: string | undefined;
   /** days from an instalment's due date that its reminders go */
   reminderDays: number[];
+  /** issue 19: a trip's fundraising rule when it has not set its own */
+  fundraisingDefaults: { minimumPence: Record<'fundraise' | 'flexi', number>; milestones: Array<{ percent: number; weeks_before: number }> };
   /** days after a trip's return that its travellers' passport, medical and next-of-kin details are erased */
   retentionDaysAfterReturn: number;
   /** whether this server works the job queue (WORKERS) */
@@ -141,6 +151,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     retentionDaysAfterReturn: env.RETENTION_DAYS_AFTER_RETURN,
     officeEmail: env.OFFICE_EMAIL,
     reminderDays: [...new Set(env.REMINDER_DAYS.split(',').map((d) => Number(d.trim())))].sort((a, b) => a - b),
+    fundraisingDefaults: {
+      minimumPence: { fundraise: env.FUNDRAISING_MINIMUM * 100, flexi: env.FUNDRAISING_MINIMUM_FLEXI * 100 },
+      milestones: env.FUNDRAISING_MILESTONES.split(',')
+        .map((p) => p.split(':').map((x) => Number(x.trim())))
+        .map(([percent, weeks]) => ({ percent: percent!, weeks_before: weeks! }))
+        .sort((a, b) => b.weeks_before - a.weeks_before),
+    },
     loginRateLimit: env.LOGIN_RATE_LIMIT,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL,

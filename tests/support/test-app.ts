@@ -64,6 +64,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     retentionDaysAfterReturn: 180,
     officeEmail: undefined,
     reminderDays: [-7, -3, 0, 2, 7],
+    fundraisingDefaults: { minimumPence: { fundraise: 250_000, flexi: 125_000 }, milestones: [{ percent: 50, weeks_before: 16 }, { percent: 80, weeks_before: 12 }, { percent: 100, weeks_before: 4 }] },
     // tests sign in many times from one address; the limit itself has a test of its own
     loginRateLimit: 10_000,
     trustProxy: false,

@@ -104,6 +104,14 @@ export const bookings = pgTable(
     chasersOffReason: text('chasers_off_reason'),
     /** when the trip's documents were last emailed to the traveller (the readiness board's documents check) */
     documentsSentAt: timestamp('documents_sent_at', { withTimezone: true }),
+    /** fundraising (issue 19): the target when not the trip's minimum, and why it was changed */
+    fundraisingTargetPence: integer('fundraising_target_pence'),
+    fundraisingTargetReason: text('fundraising_target_reason'),
+    /** the traveller's page on JustGiving, Enthuse and the like */
+    fundraisingPageUrl: text('fundraising_page_url'),
+    /** the charity has acknowledged this fundraiser: when, and which of its users */
+    charityAcknowledgedAt: timestamp('charity_acknowledged_at', { withTimezone: true }),
+    charityAcknowledgedBy: integer('charity_acknowledged_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

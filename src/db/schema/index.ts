@@ -11,3 +11,4 @@ export * from './audit.ts';
 export * from './schedules.ts';
 export * from './emails.ts';
 export * from './money-owed.ts';
+export * from './fundraising.ts';

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { count } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertBooking } from '../../db/factories/bookings.ts';
 import { insertTrip } from '../../db/factories/trips.ts';
 import { auditEvents } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../tests/support/test-app.ts';
@@ -103,6 +104,17 @@ async function steps(): Promise<Step[]> {
       await admin.request({ method: 'POST', url: `/api/documents/${doc.id}/upload`, payload: m.payload, headers: m.headers });
       return admin.post(`/api/trips/${s.trip}/documents/send`, { booking_ids: [s.booking] });
     }],
+    ['PUT /api/trips/{id}/fundraising', async () => admin.put(`/api/trips/${s.trip}/fundraising`, { rules: [{ funding_type: 'fundraise', minimum: 2000, milestones: [{ percent: 50, weeks_before: 12 }] }] })],
+    ['PUT /api/bookings/{id}/fundraising', async () => {
+      s.fundraiser = (await insertBooking(t.db, Number(s.trip), { fundingType: 'fundraise' })).id;
+      return admin.put(`/api/bookings/${s.fundraiser}/fundraising`, { target: 3000, reason: 'Pledged more', page_url: 'https://www.justgiving.com/page/walker' });
+    }],
+    ['POST /api/bookings/{id}/fundraising/entries', async () => {
+      const res = await admin.post(`/api/bookings/${s.fundraiser}/fundraising/entries`, { amount: 120, date: today(), source: 'offline' });
+      if (res.statusCode < 300) s.entry = (res.json() as { entries: Array<{ id: number }> }).entries[0]!.id;
+      return res;
+    }],
+    ['POST /api/fundraising-entries/{id}/strike', async () => admin.post(`/api/fundraising-entries/${s.entry}/strike`, { reason: 'Counted twice' })],
     ['PUT /api/countries/{id}/passport-rule', async () => admin.put('/api/countries/604/passport-rule', { months: 7, note: 'Two blank pages.' })],
     ['PUT /api/email-templates/{key}', async () => admin.put('/api/email-templates/reminder_due', { subject: 'Due today: {{ invoice.ref }}', body: 'Dear {{ traveller.first_name }}, {{ invoice.outstanding }} is due today.' })],
     ['DELETE /api/email-templates/{key}', async () => admin.delete('/api/email-templates/reminder_due')],

@@ -56,6 +56,8 @@ const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
   // erasure after return: which travellers' passport and medical details go (issue 18)
   ['/api/retention', 'bookings'],
   ['/api/reminders', 'finance'],
+  // fundraising is the travellers' own (issue 19): bookings; a trip's minimum and milestones are trip set-up
+  ['/api/fundraising-entries', 'bookings'],
   ['/api/addons', 'trips'],
   ['/api/customFields', 'trips'],
   ['/api/documents', 'trips'],

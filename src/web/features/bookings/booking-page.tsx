@@ -1,4 +1,5 @@
 import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { FUNDING_TYPE_LABELS } from '../../../contract/booking-constants.ts';
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { BookingDetail } from '../../../contract/bookings.ts';
@@ -55,7 +56,7 @@ function Fact({ label, value }: { label: string; value: ReactNode }) {
 
 const yesNo = (v: boolean) => (v ? 'Yes' : 'No');
 const capital = (v: string | null) => (v ? v.charAt(0).toUpperCase() + v.slice(1) : v);
-const FUNDING: Record<string, string> = { free: 'Free place', flexi: 'Flexi', self: 'Self-funded', fundraise: 'Fundraising' };
+const FUNDING: Record<string, string> = FUNDING_TYPE_LABELS;
 
 export default function BookingPage() {
   const booking = useBooking(Number(useParams().id));

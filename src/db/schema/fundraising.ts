@@ -1,0 +1,58 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import type { Milestone } from '../../contract/fundraising-constants.ts';
+import { bookings } from './bookings.ts';
+import { trips } from './trips.ts';
+import { users } from './users.ts';
+
+/**
+ * A trip's own fundraising rule for one funding type that fundraises (issue 19): the minimum
+ * sponsorship and the milestones. A trip with no row uses the defaults of the configuration.
+ */
+export const tripFundraising = pgTable(
+  'trip_fundraising',
+  {
+    tripId: integer('trip_id')
+      .notNull()
+      .references(() => trips.id, { onDelete: 'cascade' }),
+    fundingType: text('funding_type').notNull(),
+    minimumPence: integer('minimum_pence').notNull(),
+    milestones: jsonb().$type<Milestone[]>().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tripId, t.fundingType] }),
+    check('trip_fundraising_type_check', sql`${t.fundingType} in ('fundraise', 'flexi')`),
+    check('trip_fundraising_minimum_check', sql`${t.minimumPence} >= 0`),
+  ],
+);
+
+/**
+ * What a fundraising traveller has raised to date (issue 19), entry by entry. Sponsorship is
+ * not trip money: never an invoice or a payment. An entry is struck out with a reason, never
+ * edited or deleted; the raised total is the sum of the live ones.
+ */
+export const fundraisingEntries = pgTable(
+  'fundraising_entries',
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    bookingId: bigint('booking_id', { mode: 'number' })
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    amountPence: integer('amount_pence').notNull(),
+    entryDate: date('entry_date').notNull(),
+    /** page_total, offline, gift_aid, charity_confirmed */
+    source: text().notNull(),
+    note: text(),
+    recordedBy: integer('recorded_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    struckAt: timestamp('struck_at', { withTimezone: true }),
+    struckBy: integer('struck_by').references(() => users.id, { onDelete: 'set null' }),
+    struckReason: text('struck_reason'),
+  },
+  (t) => [
+    check('fundraising_entries_amount_check', sql`${t.amountPence} > 0`),
+    check('fundraising_entries_source_check', sql`${t.source} in ('page_total', 'offline', 'gift_aid', 'charity_confirmed')`),
+    index('fundraising_entries_booking_idx').on(t.bookingId, t.entryDate),
+  ],
+);

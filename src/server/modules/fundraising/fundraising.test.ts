@@ -1,0 +1,116 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, ukToday } from '../../../contract/dates.ts';
+import { insertBooking } from '../../../db/factories/bookings.ts';
+import { insertTrip } from '../../../db/factories/trips.ts';
+import { auditEvents, fundraisingEntries, invoices, transactions } from '../../../db/schema/index.ts';
+import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
+
+// The staff side of fundraising (issue 19): a trip's minimum and milestones (its own or the
+// defaults), a traveller's target, page and entries (struck out, never edited away), the
+// standing, and sponsorship kept apart from trip money.
+
+let t: TestApp;
+let admin: TestClient;
+let tripId: number;
+let fundraiser: number;
+let selfFunded: number;
+const today = ukToday();
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.signedIn(1);
+  // departs in 100 days: the 16-week (50%) milestone passed 12 days ago
+  tripId = (await insertTrip(t.db, { name: 'Raise Trek', departureDate: addDays(today, 100), returnDate: addDays(today, 110) })).id;
+  fundraiser = (await insertBooking(t.db, tripId, { fundingType: 'fundraise', firstName: 'Fran', lastName: 'Raiser', status: 'confirmed' })).id;
+  selfFunded = (await insertBooking(t.db, tripId, { fundingType: 'self', status: 'confirmed' })).id;
+});
+afterAll(() => t.close());
+
+describe('a trip’s minimum and milestones', () => {
+  it('are the defaults until the trip sets its own; each change is in the history', async () => {
+    const before = (await admin.get(`/api/trips/${tripId}/fundraising`)).json();
+    expect(before.rules).toEqual([
+      { funding_type: 'fundraise', minimum: 2500, milestones: [{ percent: 50, weeks_before: 16 }, { percent: 80, weeks_before: 12 }, { percent: 100, weeks_before: 4 }], is_default: true },
+      { funding_type: 'flexi', minimum: 1250, milestones: [{ percent: 50, weeks_before: 16 }, { percent: 80, weeks_before: 12 }, { percent: 100, weeks_before: 4 }], is_default: true },
+    ]);
+    const res = await admin.put(`/api/trips/${tripId}/fundraising`, { rules: [{ funding_type: 'fundraise', minimum: '2,000', milestones: [{ percent: 100, weeks_before: 6 }, { percent: 50, weeks_before: 14 }] }] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().rules[0]).toEqual({ funding_type: 'fundraise', minimum: 2000, milestones: [{ percent: 50, weeks_before: 14 }, { percent: 100, weeks_before: 6 }], is_default: false });
+    expect(res.json().rules[1].is_default).toBe(true);
+    const [event] = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'trip.fundraising_changed'));
+    expect(event?.summary).toBe('Sam Tester1 set the fundraising rule of Raise Trek for fundraising bookings: £2,000.00 minimum, 50% by 14 weeks before departure, 100% by 6 weeks before departure');
+  });
+
+  it('refuses milestones that do not climb, a bad amount, an unknown type; nothing changes', async () => {
+    const put = (body: unknown) => admin.put(`/api/trips/${tripId}/fundraising`, body);
+    expect((await put({ rules: [{ funding_type: 'fundraise', minimum: 2000, milestones: [{ percent: 80, weeks_before: 14 }, { percent: 50, weeks_before: 6 }] }] })).json().errors).toEqual({
+      'rules.0.milestones': ['Each milestone nearer departure must ask for a higher percentage than the one before it.'],
+    });
+    expect((await put({ rules: [{ funding_type: 'fundraise', minimum: 'lots', milestones: [] }] })).json().errors).toEqual({ 'rules.0.minimum': ['The minimum sponsorship must be an amount in pounds, such as 25 or 25.50.'] });
+    expect((await put({ rules: [{ funding_type: 'self', minimum: 1, milestones: [] }] })).json().errors).toEqual({ 'rules.0.funding_type': ['The funding type must be fundraise or flexi.'] });
+    expect((await put({ rules: [{ funding_type: 'fundraise', minimum: 1, milestones: [{ percent: 150, weeks_before: 2 }] }] })).json().errors).toEqual({ 'rules.0.milestones.0.percent': ['The percentage must be a whole number from 1 to 100.'] });
+    expect((await admin.get(`/api/trips/${tripId}/fundraising`)).json().rules[0].minimum).toBe(2000);
+    expect((await admin.get('/api/trips/999999/fundraising')).statusCode).toBe(404);
+  });
+});
+
+describe('a traveller’s fundraising', () => {
+  it('starts at the trip’s minimum with nothing raised, on track before the first milestone', async () => {
+    const res = await admin.get(`/api/bookings/${fundraiser}/fundraising`);
+    expect(res.statusCode, res.body).toBe(200);
+    // 14 weeks before departure is day 2: still to come
+    expect(res.json()).toMatchObject({ fundraises: true, target: 2000, trip_minimum: 2000, raised: 0, state: 'on_track', shortfall: 2000, next: { percent: 50, due: addDays(today, 2), amount: 1000 }, entries: [] });
+    expect((await admin.get(`/api/bookings/${selfFunded}/fundraising`)).json()).toMatchObject({ fundraises: false, state: 'not_fundraising' });
+  });
+
+  it('adds entries by staff; a struck-out one stays in view, no longer counted; sponsorship never touches trip money', async () => {
+    const add = (body: unknown) => admin.post(`/api/bookings/${fundraiser}/fundraising/entries`, body);
+    const first = await add({ amount: '600', date: addDays(today, -3), source: 'page_total', note: 'JustGiving page' });
+    expect(first.statusCode, first.body).toBe(201);
+    await add({ amount: 250.5, date: today, source: 'offline' });
+    const body = (await add({ amount: 100, date: today, source: 'gift_aid' })).json();
+    expect(body.raised).toBe(950.5);
+    expect(body.entries.map((e: { amount: number; source: string; recorded_by: string }) => [e.amount, e.source, e.recorded_by])).toEqual([
+      [600, 'page_total', 'Sam Tester1'], [250.5, 'offline', 'Sam Tester1'], [100, 'gift_aid', 'Sam Tester1'],
+    ]);
+    const gift = body.entries[2].id as number;
+    expect((await admin.post(`/api/fundraising-entries/${gift}/strike`, { reason: '' })).json().errors).toEqual({ reason: ['Say why the entry is struck out.'] });
+    const struck = (await admin.post(`/api/fundraising-entries/${gift}/strike`, { reason: 'Gift Aid not yet claimed' })).json();
+    expect(struck.raised).toBe(850.5);
+    expect(struck.entries[2]).toMatchObject({ struck_by: 'Sam Tester1', struck_reason: 'Gift Aid not yet claimed' });
+    expect((await admin.post(`/api/fundraising-entries/${gift}/strike`, { reason: 'Again' })).json().message).toBe('This entry is already struck out.');
+    expect((await admin.post('/api/fundraising-entries/999999/strike', { reason: 'x' })).statusCode).toBe(404);
+    expect(await t.db.select().from(invoices).where(eq(invoices.bookingId, fundraiser))).toEqual([]);
+    expect(await t.db.select().from(transactions).where(eq(transactions.bookingId, fundraiser))).toEqual([]);
+    const actions = (await t.db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.bookingId, fundraiser))).map((e) => e.action);
+    expect(actions.filter((a) => a.startsWith('fundraising.'))).toEqual(['fundraising.entry_added', 'fundraising.entry_added', 'fundraising.entry_added', 'fundraising.entry_struck']);
+  });
+
+  it('refuses bad entries, and entries for a booking that does not fundraise, changing nothing', async () => {
+    const count = async () => (await t.db.select().from(fundraisingEntries)).length;
+    const before = await count();
+    const add = (id: number, body: unknown) => admin.post(`/api/bookings/${id}/fundraising/entries`, body);
+    expect((await add(fundraiser, { amount: 0, date: today, source: 'offline' })).json().errors).toEqual({ amount: ['The amount must be more than £0.00.'] });
+    expect((await add(fundraiser, { amount: 5, date: '2026-02-30', source: 'offline' })).json().errors).toEqual({ date: ['The date must be a real date.'] });
+    expect((await add(fundraiser, { amount: 5, date: today, source: 'raffle' })).json().errors).toEqual({ source: ['The source must be page total, offline, Gift Aid or charity confirmed.'] });
+    const self = await add(selfFunded, { amount: 5, date: today, source: 'offline' });
+    expect(self.statusCode).toBe(422);
+    expect(self.json().message).toBe('This booking does not fundraise: its funding is Self-funded. Change its funding to Fundraise or Flexi first.');
+    expect((await add(999999, { amount: 5, date: today, source: 'offline' })).statusCode).toBe(404);
+    expect(await count()).toBe(before);
+  });
+
+  it('a target changed with a reason moves the milestones; back to the trip’s minimum with null; the page is a web address', async () => {
+    expect((await admin.put(`/api/bookings/${fundraiser}/fundraising`, { target: 3000 })).json().errors).toEqual({ reason: ['Say why the target differs from the trip’s minimum.'] });
+    expect((await admin.put(`/api/bookings/${fundraiser}/fundraising`, { page_url: 'justgiving' })).json().errors).toEqual({ page_url: ['The fundraising page must be a web address starting with http:// or https://.'] });
+    const res = await admin.put(`/api/bookings/${fundraiser}/fundraising`, { target: 3000, reason: 'Pledged more at sign-up', page_url: 'https://www.justgiving.com/page/fran-raiser' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ target: 3000, target_reason: 'Pledged more at sign-up', page_url: 'https://www.justgiving.com/page/fran-raiser', milestones: [{ percent: 50, amount: 1500 }, { percent: 100, amount: 3000 }] });
+    const back = (await admin.put(`/api/bookings/${fundraiser}/fundraising`, { target: null })).json();
+    expect(back).toMatchObject({ target: 2000, target_reason: null });
+    const [event] = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'booking.fundraising_changed')).limit(1);
+    expect(event?.changes).toMatchObject({ fundraising_target: [null, 3000] });
+    expect((await admin.put(`/api/bookings/${selfFunded}/fundraising`, { page_url: null })).statusCode).toBe(422);
+  });
+});

@@ -1,0 +1,241 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { FUNDING_TYPE_LABELS } from '../../../contract/booking-constants.ts';
+import { FUNDRAISING_TYPES, type BookingFundraising, type FundraisingType, type Milestone, type TripFundraising } from '../../../contract/fundraising.ts';
+import { formatPounds, penceToPounds } from '../../../contract/money.ts';
+import type { Db, Tx } from '../../../db/client.ts';
+import { bookings, charities, fundraisingEntries, tripFundraising, trips, users } from '../../../db/schema/index.ts';
+import { audit, diff } from '../../audit/audit.ts';
+import { nowOf, systemClock, type Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import { HttpError } from '../../errors.ts';
+import { ukToday } from '../invoices/money.ts';
+import { fundraisingStanding, milestoneDate, milestonePence } from './rules.ts';
+
+export type FundraisingDefaults = Config['fundraisingDefaults'];
+export type FundraisingRule = { minimumPence: number; milestones: Milestone[]; isDefault: boolean };
+
+export const fundraises = (fundingType: string): fundingType is FundraisingType => (FUNDRAISING_TYPES as readonly string[]).includes(fundingType);
+const iso = (v: string | Date) => (typeof v === 'string' ? v.slice(0, 10) : v.toISOString().slice(0, 10));
+const name = (u: { firstName: string | null; lastName: string | null }) => (u.firstName === null ? null : `${u.firstName} ${u.lastName}`);
+
+/**
+ * Fundraising (issue 19): each trip's minimum sponsorship and milestones per funding type that
+ * fundraises, each fundraising traveller's target, page and raised-to-date entries, and their
+ * standing (rules.ts). Sponsorship is kept apart from trip money: no invoice or payment is
+ * touched here, and nothing here counts towards what a traveller owes.
+ */
+export class FundraisingService {
+  constructor(
+    private readonly db: Db,
+    private readonly defaults: FundraisingDefaults,
+    private readonly clock: Pick<Clock, 'now'> = systemClock,
+  ) {}
+
+  /** A trip's rule for each funding type: its own, or the configuration's defaults. */
+  async rulesOf(db: Db | Tx, tripId: number): Promise<Record<FundraisingType, FundraisingRule>> {
+    const own = await db.select().from(tripFundraising).where(eq(tripFundraising.tripId, tripId));
+    return Object.fromEntries(
+      FUNDRAISING_TYPES.map((type) => {
+        const row = own.find((r) => r.fundingType === type);
+        return [type, row ? { minimumPence: row.minimumPence, milestones: row.milestones, isDefault: false } : { minimumPence: this.defaults.minimumPence[type], milestones: this.defaults.milestones, isDefault: true }];
+      }),
+    ) as Record<FundraisingType, FundraisingRule>;
+  }
+
+  private async trip(db: Db | Tx, tripId: number) {
+    const [trip] = await db.select({ id: trips.id, name: trips.name, deletedAt: trips.deletedAt }).from(trips).where(eq(trips.id, tripId));
+    if (!trip || trip.deletedAt) throw new HttpError(404, 'Trip not found');
+    return trip;
+  }
+
+  async forTrip(tripId: number): Promise<TripFundraising> {
+    await this.trip(this.db, tripId);
+    const rules = await this.rulesOf(this.db, tripId);
+    return {
+      trip_id: tripId,
+      rules: FUNDRAISING_TYPES.map((type) => ({ funding_type: type, minimum: penceToPounds(rules[type].minimumPence), milestones: sortMilestones(rules[type].milestones), is_default: rules[type].isDefault })),
+    };
+  }
+
+  /** PUT /api/trips/{id}/fundraising: the trip's own rule for each funding type given (the others keep theirs). */
+  async saveTrip(tripId: number, input: { rules: Array<{ funding_type: FundraisingType; minimum: number; milestones: Milestone[] }> }): Promise<TripFundraising> {
+    await this.db.transaction(async (tx) => {
+      const trip = await this.trip(tx, tripId);
+      const before = await this.rulesOf(tx, tripId);
+      for (const r of input.rules) {
+        const milestones = sortMilestones(r.milestones);
+        await tx
+          .insert(tripFundraising)
+          .values({ tripId, fundingType: r.funding_type, minimumPence: r.minimum, milestones, updatedAt: nowOf(this.clock) })
+          .onConflictDoUpdate({ target: [tripFundraising.tripId, tripFundraising.fundingType], set: { minimumPence: r.minimum, milestones, updatedAt: nowOf(this.clock) } });
+        const changes = diff({
+          [`${r.funding_type}_minimum`]: [penceToPounds(before[r.funding_type].minimumPence), penceToPounds(r.minimum)],
+          [`${r.funding_type}_milestones`]: [describeMilestones(before[r.funding_type].milestones), describeMilestones(milestones)],
+        });
+        if (Object.keys(changes).length) {
+          await audit(tx, {
+            action: 'trip.fundraising_changed',
+            subject: { type: 'trip', id: tripId },
+            tripId,
+            changes,
+            summary: `set the fundraising rule of ${trip.name} for ${FUNDING_TYPE_LABELS[r.funding_type].toLowerCase()} bookings: ${formatPounds(penceToPounds(r.minimum))} minimum, ${describeMilestones(milestones) || 'no milestones'}`,
+          });
+        }
+      }
+    });
+    return this.forTrip(tripId);
+  }
+
+  private async booking(db: Db | Tx, bookingId: number, lock = false) {
+    const q = db
+      .select({
+        id: bookings.id, ref: bookings.ref, tripId: bookings.tripId, fundingType: bookings.fundingType, charityId: bookings.charityId,
+        targetPence: bookings.fundraisingTargetPence, targetReason: bookings.fundraisingTargetReason, pageUrl: bookings.fundraisingPageUrl,
+        acknowledgedAt: bookings.charityAcknowledgedAt, acknowledgedBy: bookings.charityAcknowledgedBy, departure: trips.departureDate,
+      })
+      .from(bookings)
+      .innerJoin(trips, eq(trips.id, bookings.tripId))
+      .where(eq(bookings.id, bookingId));
+    const [b] = lock ? await q.for('update', { of: bookings }) : await q;
+    if (!b) throw new HttpError(404, 'Booking not found');
+    return b;
+  }
+
+  /** GET /api/bookings/{id}/fundraising. */
+  async forBooking(bookingId: number): Promise<BookingFundraising> {
+    const b = await this.booking(this.db, bookingId);
+    const rules = await this.rulesOf(this.db, b.tripId);
+    const rule = fundraises(b.fundingType) ? rules[b.fundingType] : null;
+    const targetPence = b.targetPence ?? rule?.minimumPence ?? 0;
+    const recorder = alias(users, 'recorder');
+    const striker = alias(users, 'striker');
+    const entries = await this.db
+      .select({ e: fundraisingEntries, recorder: { firstName: recorder.firstName, lastName: recorder.lastName }, striker: { firstName: striker.firstName, lastName: striker.lastName } })
+      .from(fundraisingEntries)
+      .leftJoin(recorder, eq(recorder.id, fundraisingEntries.recordedBy))
+      .leftJoin(striker, eq(striker.id, fundraisingEntries.struckBy))
+      .where(eq(fundraisingEntries.bookingId, bookingId))
+      .orderBy(asc(fundraisingEntries.entryDate), asc(fundraisingEntries.id));
+    const raisedPence = entries.filter((r) => r.e.struckAt === null).reduce((sum, r) => sum + r.e.amountPence, 0);
+    const today = ukToday(nowOf(this.clock));
+    const departure = iso(b.departure);
+    const milestones = rule?.milestones ?? [];
+    const standing = fundraisingStanding({ fundraises: rule !== null, targetPence, raisedPence, milestones, departure }, today);
+    const [charity] = b.charityId === null ? [] : await this.db.select({ id: charities.id, name: charities.name }).from(charities).where(eq(charities.id, b.charityId));
+    const [ackBy] = b.acknowledgedBy === null ? [] : await this.db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, b.acknowledgedBy));
+    const dated = (m: Milestone & { due: string; pence: number }) => ({ percent: m.percent, weeks_before: m.weeks_before, due: m.due, amount: penceToPounds(m.pence) });
+    return {
+      booking_id: b.id,
+      funding_type: b.fundingType,
+      fundraises: rule !== null,
+      charity: charity ?? null,
+      target: penceToPounds(targetPence),
+      trip_minimum: penceToPounds(rule?.minimumPence ?? 0),
+      target_reason: b.targetPence === null ? null : b.targetReason,
+      page_url: b.pageUrl,
+      raised: penceToPounds(raisedPence),
+      state: standing.state,
+      missed: standing.missed && dated(standing.missed),
+      shortfall: penceToPounds(standing.shortfallPence),
+      next: standing.next && dated(standing.next),
+      milestones: sortMilestones(milestones).map((m) => dated({ ...m, due: milestoneDate(departure, m), pence: milestonePence(targetPence, m) })),
+      acknowledged_at: b.acknowledgedAt?.toISOString() ?? null,
+      acknowledged_by: ackBy ? name(ackBy) : null,
+      entries: entries.map(({ e, recorder: r, striker: s }) => ({
+        id: e.id,
+        amount: penceToPounds(e.amountPence),
+        date: iso(e.entryDate),
+        source: e.source as BookingFundraising['entries'][number]['source'],
+        note: e.note,
+        recorded_by: r ? name(r) : null,
+        recorded_at: e.createdAt.toISOString(),
+        struck_at: e.struckAt?.toISOString() ?? null,
+        struck_by: s ? name(s) : null,
+        struck_reason: e.struckReason,
+      })),
+    };
+  }
+
+  /** PUT /api/bookings/{id}/fundraising: the target (null: back to the trip's minimum) and the page. */
+  async update(bookingId: number, v: { target?: number | null | undefined; reason?: string | undefined; page_url?: string | null | undefined }): Promise<BookingFundraising> {
+    await this.db.transaction(async (tx) => {
+      const b = await this.booking(tx, bookingId, true);
+      if (!fundraises(b.fundingType)) throw notFundraising(b.fundingType);
+      const next = {
+        fundraisingTargetPence: v.target === undefined ? b.targetPence : v.target,
+        fundraisingTargetReason: v.target === undefined ? b.targetReason : v.target === null ? null : (v.reason ?? null),
+        fundraisingPageUrl: v.page_url === undefined ? b.pageUrl : v.page_url,
+      };
+      const changes = diff({
+        fundraising_target: [b.targetPence === null ? null : penceToPounds(b.targetPence), next.fundraisingTargetPence === null ? null : penceToPounds(next.fundraisingTargetPence)],
+        fundraising_target_reason: [b.targetReason, next.fundraisingTargetReason],
+        fundraising_page_url: [b.pageUrl, next.fundraisingPageUrl],
+      });
+      if (!Object.keys(changes).length) return;
+      await tx.update(bookings).set(next).where(eq(bookings.id, bookingId));
+      await audit(tx, { action: 'booking.fundraising_changed', subject: { type: 'booking', id: bookingId }, bookingId, tripId: b.tripId, changes, summary: `changed the fundraising of the booking ${b.ref}` });
+    });
+    return this.forBooking(bookingId);
+  }
+
+  /** POST /api/bookings/{id}/fundraising/entries: one raised-to-date entry, by a member of staff or the charity's user. */
+  async addEntry(bookingId: number, v: { amount: number; date: string; source: string; note: string | null }, userId: number | null): Promise<BookingFundraising> {
+    await this.db.transaction(async (tx) => {
+      const b = await this.booking(tx, bookingId, true);
+      if (!fundraises(b.fundingType)) throw notFundraising(b.fundingType);
+      const [entry] = await tx.insert(fundraisingEntries).values({ bookingId, amountPence: v.amount, entryDate: v.date, source: v.source, note: v.note, recordedBy: userId, createdAt: nowOf(this.clock) }).returning({ id: fundraisingEntries.id });
+      await audit(tx, {
+        action: 'fundraising.entry_added',
+        subject: { type: 'fundraising_entry', id: entry!.id },
+        bookingId,
+        tripId: b.tripId,
+        summary: `recorded ${formatPounds(penceToPounds(v.amount))} raised (${v.source.replace('_', ' ')}) on ${v.date} for the booking ${b.ref}`,
+        details: { amount: penceToPounds(v.amount), date: v.date, source: v.source, note: v.note },
+      });
+    });
+    return this.forBooking(bookingId);
+  }
+
+  /** POST /api/fundraising-entries/{id}/strike: struck out with a reason; it stays, no longer counted. */
+  async strike(entryId: number, reason: string, userId: number | null): Promise<BookingFundraising> {
+    const bookingId = await this.db.transaction(async (tx) => {
+      const [entry] = await tx.select().from(fundraisingEntries).where(eq(fundraisingEntries.id, entryId)).for('update');
+      if (!entry) throw new HttpError(404, 'Fundraising entry not found');
+      if (entry.struckAt) throw new HttpError(422, 'This entry is already struck out.');
+      const b = await this.booking(tx, entry.bookingId);
+      await tx.update(fundraisingEntries).set({ struckAt: nowOf(this.clock), struckBy: userId, struckReason: reason }).where(eq(fundraisingEntries.id, entryId));
+      await audit(tx, {
+        action: 'fundraising.entry_struck',
+        subject: { type: 'fundraising_entry', id: entryId },
+        bookingId: entry.bookingId,
+        tripId: b.tripId,
+        summary: `struck out ${formatPounds(penceToPounds(entry.amountPence))} raised on ${iso(entry.entryDate)} for the booking ${b.ref}: ${reason}`,
+        details: { amount: penceToPounds(entry.amountPence), reason },
+      });
+      return entry.bookingId;
+    });
+    return this.forBooking(bookingId);
+  }
+
+  /** Raised to date per booking (live entries only), for the readiness board. */
+  async raisedOf(bookingIds: number[]): Promise<Map<number, number>> {
+    if (!bookingIds.length) return new Map();
+    const rows = await this.db
+      .select({ bookingId: fundraisingEntries.bookingId, pence: sql<string>`sum(${fundraisingEntries.amountPence})` })
+      .from(fundraisingEntries)
+      .where(and(inArray(fundraisingEntries.bookingId, bookingIds), sql`${fundraisingEntries.struckAt} is null`))
+      .groupBy(fundraisingEntries.bookingId);
+    return new Map(rows.map((r) => [Number(r.bookingId), Number(r.pence)]));
+  }
+}
+
+const notFundraising = (fundingType: string) =>
+  new HttpError(422, `This booking does not fundraise: its funding is ${FUNDING_TYPE_LABELS[fundingType as keyof typeof FUNDING_TYPE_LABELS] ?? fundingType}. Change its funding to Fundraise or Flexi first.`);
+
+/** Earliest first: most weeks before departure. */
+export const sortMilestones = (list: Milestone[]) => [...list].sort((a, b) => b.weeks_before - a.weeks_before);
+export const describeMilestones = (list: Milestone[]) =>
+  sortMilestones(list)
+    .map((m) => `${m.percent}% by ${m.weeks_before} ${m.weeks_before === 1 ? 'week' : 'weeks'} before departure`)
+    .join(', ');
