@@ -20,6 +20,7 @@ const EditBookingDialog = lazyComponent(() => import('./edit-booking-dialog.tsx'
 // the payment schedule (its switch and inputs) loads beside the page; its data is asked for at once
 const SchedulePanel = lazyComponent(() => import('./schedule/schedule-panel.tsx').then((m) => m.SchedulePanel));
 const KeepUntilDialog = lazyComponent(() => import('./keep-until-dialog.tsx').then((m) => m.KeepUntilDialog));
+const FundraisingPanel = lazyComponent(() => import('./fundraising/fundraising-panel.tsx').then((m) => m.FundraisingPanel));
 const BookingReadiness = lazyComponent(() => import('./readiness-panel.tsx').then((m) => m.BookingReadiness));
 
 const PASSPORT_TEXT: Record<BookingDetail['passport_valid'], { label: string; tone: Tone }> = {
@@ -191,6 +192,7 @@ function Booking({ b }: { b: BookingDetail }) {
       </SimpleGrid>
 
       <BookingReadiness bookingId={b.id} tripId={b.trip.id} />
+      {(b.funding_type === 'fundraise' || b.funding_type === 'flexi') && <FundraisingPanel bookingId={b.id} />}
       <InvoicesPanel booking={b} />
       <SchedulePanel booking={b} />
       <NotesPanel bookingId={b.id} />

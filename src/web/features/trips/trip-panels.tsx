@@ -3,16 +3,18 @@ import { AddonsPanel } from './addons-panel.tsx';
 import { tripKeys } from './api/trips.ts';
 import { CustomFieldsPanel } from './custom-fields-panel.tsx';
 import { DocumentsPanel } from './documents-panel.tsx';
+import { FundraisingPanel } from './fundraising-panel.tsx';
 import { PaymentPlanPanel } from './payment-plan-panel.tsx';
 
 /**
- * The panels under the trip's form: its payment plan, add-ons, custom fields, documents and history. They
+ * The panels under the trip's form: its payment plan, fundraising, add-ons, custom fields, documents and history. They
  * share the trip's query key, so a change in one refreshes the history.
  */
 export function TripPanels({ tripId, editable }: { tripId: number; editable: boolean }) {
   return (
     <>
       <PaymentPlanPanel tripId={tripId} editable={editable} />
+      <FundraisingPanel tripId={tripId} editable={editable} />
       <AddonsPanel tripId={tripId} editable={editable} />
       <CustomFieldsPanel tripId={tripId} />
       <DocumentsPanel tripId={tripId} />
