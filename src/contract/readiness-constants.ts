@@ -1,7 +1,7 @@
 // The readiness board's values (issue 18), without zod: the board and the booking page show them
 // without loading the contract's schemas (decision 005).
 
-export const READINESS_CHECKS = ['passport', 'forms', 'money', 'medical', 'next_of_kin', 'room', 'documents'] as const;
+export const READINESS_CHECKS = ['passport', 'forms', 'money', 'medical', 'next_of_kin', 'room', 'documents', 'fundraising'] as const;
 export type ReadinessCheck = (typeof READINESS_CHECKS)[number];
 export const READINESS_CHECK_LABELS: Record<ReadinessCheck, string> = {
   passport: 'Passport',
@@ -11,6 +11,7 @@ export const READINESS_CHECK_LABELS: Record<ReadinessCheck, string> = {
   next_of_kin: 'Next of kin',
   room: 'Room',
   documents: 'Documents',
+  fundraising: 'Fundraising',
 };
 /** The checks a chaser email can be sent for (automatically, and from the board). */
 export const CHASER_CHECKS = ['passport', 'forms'] as const;

@@ -116,11 +116,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(jobRoutes, { db, jobs: deps.jobs });
   await app.register(scheduleRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(moneyDueRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
-  await app.register(readinessRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
+  await app.register(readinessRoutes, { db, fundraisingDefaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(retentionRoutes, { db, dataDir: config.dataDir, days: config.retentionDaysAfterReturn, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(fundraisingRoutes, { db, defaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(chaserRoutes, {
     db,
+    fundraisingDefaults: config.fundraisingDefaults,
     dataDir: config.dataDir,
     mailer: deps.mailer ?? createMailer(config),
     operator: { name: config.operatorName, address: config.operatorAddress },
@@ -128,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(emailRoutes, {
     db,
+    fundraisingDefaults: config.fundraisingDefaults,
     mailer: deps.mailer ?? createMailer(config),
     operator: { name: config.operatorName, address: config.operatorAddress },
     reminderDays: config.reminderDays,

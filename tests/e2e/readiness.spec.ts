@@ -18,7 +18,7 @@ test.describe('ready to depart', () => {
     expect(total).toBeGreaterThan(0);
     const rows = page.locator('tbody tr');
     await expect(rows).toHaveCount(total);
-    await expect(page.getByRole('columnheader')).toHaveText(['', 'Traveller', 'Passport', 'Forms', 'Money', 'Medical', 'Next of kin', 'Room', 'Documents']);
+    await expect(page.getByRole('columnheader')).toHaveText(['', 'Traveller', 'Passport', 'Forms', 'Money', 'Medical', 'Next of kin', 'Room', 'Documents', 'Fundraising']);
 
     // a check's reason: in its accessible name, and shown on hover and on keyboard focus
     const badge = rows.first().getByRole('img', { name: /^Passport: (Ready|To do|Problem)\. / });
@@ -66,7 +66,7 @@ test.describe('ready to depart', () => {
     await traveller.click();
     await expect(page.getByRole('heading', { level: 1 })).toContainText(name);
     const ready = page.getByRole('region', { name: 'Ready to depart' });
-    await expect(ready.getByRole('rowheader')).toHaveText(['Passport', 'Forms', 'Money', 'Medical', 'Next of kin', 'Room', 'Documents']);
+    await expect(ready.getByRole('rowheader')).toHaveText(['Passport', 'Forms', 'Money', 'Medical', 'Next of kin', 'Room', 'Documents', 'Fundraising']);
     await expect(ready.getByRole('row').filter({ hasText: 'Passport' })).toContainText(reason);
     await ready.getByRole('link', { name: "The trip's board" }).click();
     await expect(page).toHaveURL(/\/trips\/\d+\/readiness$/);

@@ -27,7 +27,7 @@ export function tripdeskQueues(database: Database, config: Config, deps: { clock
     moneyQueue(database.db, invoices, reminders, clock, config.invoiceLeadDays),
     digestQueue(database.db, mailer, config.officeEmail, clock),
     retentionQueue(database.db, config.dataDir, config.retentionDaysAfterReturn, clock),
-    chaserQueue(new ChaserService(database.db, mailer, operator, clock)),
+    chaserQueue(new ChaserService(database.db, mailer, operator, config.fundraisingDefaults, clock)),
   ];
 }
 

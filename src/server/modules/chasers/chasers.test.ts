@@ -35,7 +35,7 @@ const at = (day: number, hour: number) => {
   const base = new Date(`${addDays(today, day)}T12:00:00Z`);
   return { now: () => base.getTime() + (hour - ukHour(base)) * 3_600_000 };
 };
-const service = (day: number, hour = 10) => new ChaserService(t.db, createMailer(t.config), { name: t.config.operatorName, address: [] }, at(day, hour));
+const service = (day: number, hour = 10) => new ChaserService(t.db, createMailer(t.config), { name: t.config.operatorName, address: [] }, t.config.fundraisingDefaults, at(day, hour));
 const subjectsTo = (address: string) => sink.received.filter((m) => m.to.includes(address)).map((m) => /^Subject: (.*)$/m.exec(m.raw)?.[1] ?? '');
 const ready = { passportExpiryDate: addDays(today, 2000), formComplete: true, status: 'confirmed' } as const;
 const bookedAt = at(0, 9).now();
@@ -108,7 +108,7 @@ describe('the chasers job, day by day through a trip', () => {
   it('a chaser the mail server refuses is in the history and goes on the next run', async () => {
     const trip = await insertTrip(t.db, { name: 'Refused Trek', departureDate: addDays(today, 100), returnDate: addDays(today, 110), requirePassport: false });
     const b = await insertBooking(t.db, trip.id, { ...ready, formComplete: false, email: 'rae.refused@example.test', createdAt: new Date(bookedAt) });
-    const refusing = new ChaserService(t.db, { send: () => Promise.reject(Object.assign(new Error('no'), { responseCode: 451 })) }, { name: 'Op', address: [] }, at(7, 10));
+    const refusing = new ChaserService(t.db, { send: () => Promise.reject(Object.assign(new Error('no'), { responseCode: 451 })) }, { name: 'Op', address: [] }, t.config.fundraisingDefaults, at(7, 10));
     expect(await refusing.runTrip(trip.id, addDays(today, 7))).toEqual({ sent: 0, failed: 1, skipped: 0 });
     const [failed] = await t.db.select().from(chasers).where(eq(chasers.bookingId, b.id));
     expect(failed).toMatchObject({ outcome: 'failed', reason: '451', check: 'forms' });

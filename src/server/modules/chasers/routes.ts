@@ -8,11 +8,12 @@ import type { Mailer } from '../../mail.ts';
 import { TripDocumentsMailer } from '../documents/send.ts';
 import type { Operator } from '../invoices/service.ts';
 import { ChaserService } from './service.ts';
+import type { FundraisingDefaults } from '../fundraising/service.ts';
 
 /** Chasers and the trip's documents, sent from the readiness board (issue 18); a booking's chasers on or off. */
-export async function chaserRoutes(app: FastifyInstance, opts: { db: Db; dataDir: string; mailer: Mailer; operator: Operator; clock?: Clock }) {
+export async function chaserRoutes(app: FastifyInstance, opts: { db: Db; dataDir: string; mailer: Mailer; operator: Operator; fundraisingDefaults: FundraisingDefaults; clock?: Clock }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const service = new ChaserService(opts.db, opts.mailer, opts.operator, opts.clock);
+  const service = new ChaserService(opts.db, opts.mailer, opts.operator, opts.fundraisingDefaults, opts.clock);
   const documents = new TripDocumentsMailer(opts.db, opts.dataDir, opts.mailer, opts.operator, opts.clock);
   r.post(
     '/api/trips/:id/chasers',

@@ -13,6 +13,7 @@ import { emailDate, renderTemplate, type TemplateContext } from '../emails/templ
 import { ukToday } from '../invoices/money.ts';
 import type { Operator } from '../invoices/service.ts';
 import { ReadinessService } from '../readiness/service.ts';
+import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { inSendingHours } from '../schedules/money-job.ts';
 import { templateOf } from '../schedules/reminders.ts';
 import { chaseDue, nextChaseOn } from './cadence.ts';
@@ -48,9 +49,10 @@ export class ChaserService {
     private readonly db: Db,
     private readonly mailer: Mailer,
     private readonly operator: Operator,
+    fundraisingDefaults: FundraisingDefaults,
     private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {
-    this.readiness = new ReadinessService(db, clock);
+    this.readiness = new ReadinessService(db, fundraisingDefaults, clock);
   }
 
   private async travellers(tripId: number): Promise<Map<number, Traveller>> {

@@ -10,14 +10,15 @@ import type { Mailer } from '../../mail.ts';
 import type { Operator } from '../invoices/service.ts';
 import { ReminderService } from '../schedules/reminders.ts';
 import { ScheduleService } from '../schedules/service.ts';
+import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { EmailTemplateService, sendReminderNow, sendRemindersNow } from './service.ts';
 
 const tags = ['reminders'];
 
 /** The reminder emails' wording, "send a reminder now", and reminders on or off (issue 17); scope finance. */
-export async function emailRoutes(app: FastifyInstance, opts: { db: Db; mailer: Mailer; operator: Operator; clock?: Clock; reminderDays: number[] }) {
+export async function emailRoutes(app: FastifyInstance, opts: { db: Db; mailer: Mailer; operator: Operator; clock?: Clock; reminderDays: number[]; fundraisingDefaults: FundraisingDefaults }) {
   const clock = opts.clock ?? systemClock;
-  const templates = new EmailTemplateService(opts.db, opts.operator, clock);
+  const templates = new EmailTemplateService(opts.db, opts.operator, clock, opts.fundraisingDefaults);
   const reminders = new ReminderService(opts.db, opts.mailer, opts.operator, clock, opts.reminderDays);
   const schedules = new ScheduleService(opts.db, clock);
   const r = app.withTypeProvider<ZodTypeProvider>();

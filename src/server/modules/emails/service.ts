@@ -5,6 +5,7 @@ import { bookings, emailTemplates, invoices, scheduleRows, tripDocuments, trips 
 import { chaserContext } from '../chasers/service.ts';
 import { documentsContext } from '../documents/send.ts';
 import { ReadinessService } from '../readiness/service.ts';
+import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { audit, diff } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import { HttpError } from '../../errors.ts';
@@ -25,6 +26,7 @@ export class EmailTemplateService {
     private readonly db: Db,
     private readonly operator: Operator,
     private readonly clock: Pick<Clock, 'now'>,
+    private readonly fundraisingDefaults: FundraisingDefaults,
   ) {}
 
   async get(key: TemplateKey): Promise<EmailTemplate> {
@@ -95,7 +97,7 @@ export class EmailTemplateService {
     const check = key === 'chaser_passport' ? 'passport' : key === 'chaser_forms' ? 'forms' : null;
     if (check !== null) {
       if (b.trip.deletedAt) throw new HttpError(422, "The selected booking's trip has been deleted: choose another booking.");
-      const { trip, row } = await new ReadinessService(this.db, this.clock).ofBooking(b.booking.id);
+      const { trip, row } = await new ReadinessService(this.db, this.fundraisingDefaults, this.clock).ofBooking(b.booking.id);
       const reason = row.checks[check].state === 'green' ? (check === 'passport' ? 'No passport details yet.' : 'The booking form is not complete.') : row.checks[check].reason;
       return chaserContext(b.booking, trip, reason, this.operator);
     }

@@ -113,4 +113,13 @@ describe('a traveller’s fundraising', () => {
     expect(event?.changes).toMatchObject({ fundraising_target: [null, 3000] });
     expect((await admin.put(`/api/bookings/${selfFunded}/fundraising`, { page_url: null })).statusCode).toBe(422);
   });
+
+  it('is a column of the trip’s readiness board: the same standing', async () => {
+    const board = (await admin.get(`/api/trips/${tripId}/readiness`)).json();
+    const row = (id: number) => board.rows.find((r: { booking_id: number }) => r.booking_id === id).checks.fundraising;
+    const own = (await admin.get(`/api/bookings/${fundraiser}/fundraising`)).json();
+    expect(own.state).toBe('on_track');
+    expect(row(fundraiser)).toEqual({ state: 'amber', reason: expect.stringMatching(/^On track: £850\.50 raised of £2,000\.00; next, 50% by /) });
+    expect(row(selfFunded)).toEqual({ state: 'green', reason: 'Does not fundraise.' });
+  });
 });

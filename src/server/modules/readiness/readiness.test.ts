@@ -63,7 +63,7 @@ describe('the readiness board', () => {
     expect(states(ids.short)).toMatchObject({ passport: 'red', room: 'amber', forms: 'green' });
     expect(row(ids.short).checks.passport.reason).toContain('Peru asks for 6 months of validity after the return');
     expect(row(ids.short).checks.room.reason).toBe('Shares with Rosa Ready, who does not name this traveller back.');
-    expect(states(ids.owing)).toEqual({ passport: 'green', forms: 'amber', money: 'red', medical: 'amber', next_of_kin: 'amber', room: 'green', documents: 'green' });
+    expect(states(ids.owing)).toEqual({ passport: 'green', forms: 'amber', money: 'red', medical: 'amber', next_of_kin: 'amber', room: 'green', documents: 'green', fundraising: 'green' });
     expect(row(ids.owing).checks.money.reason).toMatch(/^£80\.00 is overdue \(due since /);
     expect(row(ids.owing).checks.forms.reason).toBe('The booking form is not complete, and a trip question is not answered (T-shirt size).');
 
@@ -78,6 +78,7 @@ describe('the readiness board', () => {
         next_of_kin: { green: 3, amber: 1, red: 0 },
         room: { green: 3, amber: 1, red: 0 },
         documents: { green: 4, amber: 0, red: 0 },
+        fundraising: { green: 4, amber: 0, red: 0 },
       },
     });
   });

@@ -7,11 +7,12 @@ import type { Db } from '../../../db/client.ts';
 import type { Clock } from '../../clock.ts';
 import { MANIFEST_KINDS, manifestSpreadsheet } from './manifest.ts';
 import { ReadinessService } from './service.ts';
+import type { FundraisingDefaults } from '../fundraising/service.ts';
 
 /** Ready to depart (issue 18): each live booking's checks, for a trip and for one booking. Scope bookings (it reads passport and medical facts). */
-export async function readinessRoutes(app: FastifyInstance, opts: { db: Db; clock?: Clock }) {
+export async function readinessRoutes(app: FastifyInstance, opts: { db: Db; fundraisingDefaults: FundraisingDefaults; clock?: Clock }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const service = new ReadinessService(opts.db, opts.clock);
+  const service = new ReadinessService(opts.db, opts.fundraisingDefaults, opts.clock);
   r.get(
     '/api/trips/:id/readiness',
     {

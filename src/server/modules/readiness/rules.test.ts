@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../../contract/dates.ts';
-import { documentsCheck, formsCheck, isUrgent, medicalCheck, moneyCheck, nextOfKinCheck, passportCheck, readinessOf, roomCheck, type BookingFacts, type TripFacts } from './rules.ts';
+import { documentsCheck, formsCheck, fundraisingCheck, isUrgent, medicalCheck, moneyCheck, nextOfKinCheck, passportCheck, readinessOf, roomCheck, type BookingFacts, type TripFacts } from './rules.ts';
 
 // The readiness rules on plain facts, with a fixed "today": no database, no clock.
 const today = '2027-03-01';
@@ -16,6 +16,7 @@ const ready: BookingFacts = {
   nextOfKin: { name: 'Ann Lee', telephone: '07700 900123' },
   room: { type: 'Twin', shareWith: null, sharerNamesBack: null },
   documentsSentAt: null,
+  fundraising: { standing: { state: 'not_fundraising', missed: null, shortfallPence: 0, next: null }, raisedPence: 0, targetPence: 0 },
 };
 
 describe('departure is near', () => {
@@ -90,7 +91,7 @@ describe('medical, next of kin and room', () => {
 describe('a booking', () => {
   it('with everything in order is green on every check', () => {
     const checks = readinessOf(ready, far, today);
-    expect(Object.values(checks).map((c) => c.state)).toEqual(['green', 'green', 'green', 'green', 'green', 'green', 'green']);
+    expect(Object.values(checks).map((c) => c.state)).toEqual(['green', 'green', 'green', 'green', 'green', 'green', 'green', 'green']);
   });
 });
 
@@ -109,5 +110,17 @@ describe('documents', () => {
   });
   it('the day sent is the UK day (23:30 UTC in summer is the next day in London)', () => {
     expect(documentsCheck('2027-06-30T23:30:00.000Z', { ...docs, lastUploadedAt: '2027-06-01T10:00:00.000Z' }, far, today).reason).toBe('Sent on 1 Jul 2027.');
+  });
+});
+
+describe('fundraising', () => {
+  const m = { percent: 50, weeks_before: 16, due: '2027-05-12', pence: 125_000 };
+  it('green when the booking does not fundraise or the target is met', () => {
+    expect(fundraisingCheck(ready.fundraising)).toEqual({ state: 'green', reason: 'Does not fundraise.' });
+    expect(fundraisingCheck({ standing: { state: 'met', missed: null, shortfallPence: 0, next: null }, raisedPence: 260_000, targetPence: 250_000 })).toEqual({ state: 'green', reason: 'Target met: £2,600.00 raised of £2,500.00.' });
+  });
+  it('amber while on track, red when behind a milestone, with the shortfall', () => {
+    expect(fundraisingCheck({ standing: { state: 'on_track', missed: null, shortfallPence: 200_000, next: m }, raisedPence: 50_000, targetPence: 250_000 })).toEqual({ state: 'amber', reason: 'On track: £500.00 raised of £2,500.00; next, 50% by 12 May 2027.' });
+    expect(fundraisingCheck({ standing: { state: 'behind', missed: m, shortfallPence: 25_000, next: null }, raisedPence: 100_000, targetPence: 250_000 })).toEqual({ state: 'red', reason: 'Behind: 50% (£1,250.00) was due by 12 May 2027; £250.00 short.' });
   });
 });

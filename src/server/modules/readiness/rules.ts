@@ -1,5 +1,6 @@
 import { addDays } from '../../../contract/dates.ts';
 import { formatPounds } from '../../../contract/money.ts';
+import type { FundraisingStanding } from '../fundraising/rules.ts';
 import { ukToday } from '../invoices/money.ts';
 import { READINESS_URGENT_DAYS, type CheckResult, type ReadinessCheck } from '../../../contract/readiness.ts';
 
@@ -27,6 +28,8 @@ export type BookingFacts = {
   room: { type: string | null; shareWith: string | null; sharerNamesBack: boolean | null };
   /** when the trip's documents were last emailed to this traveller (an ISO instant) */
   documentsSentAt: string | null;
+  /** the standing of a traveller who fundraises (issue 19; fundraising/rules.ts decides it) */
+  fundraising: { standing: FundraisingStanding; raisedPence: number; targetPence: number };
 };
 
 /** The trip's documents that have a file: how many, and the one uploaded last. */
@@ -101,6 +104,15 @@ export function documentsCheck(sentAt: string | null, docs: TripDocuments, trip:
   return green(`Sent on ${sentOn}.`);
 }
 
+export function fundraisingCheck(f: BookingFacts['fundraising']): CheckResult {
+  const s = f.standing;
+  const money = (p: number) => formatPounds(p / 100);
+  if (s.state === 'not_fundraising') return green('Does not fundraise.');
+  if (s.state === 'met') return green(`Target met: ${money(f.raisedPence)} raised of ${money(f.targetPence)}.`);
+  if (s.state === 'behind') return red(`Behind: ${s.missed!.percent}% (${money(s.missed!.pence)}) was due by ${day(s.missed!.due)}; ${money(s.shortfallPence)} short.`);
+  return { state: 'amber', reason: `On track: ${money(f.raisedPence)} raised of ${money(f.targetPence)}${s.next ? `; next, ${s.next.percent}% by ${day(s.next.due)}` : ''}.` };
+}
+
 /** Every check of one booking. */
 export function readinessOf(b: BookingFacts, trip: TripFacts, today: string, docs: TripDocuments = { count: 0, lastUploadedAt: null, lastName: null }): Record<ReadinessCheck, CheckResult> {
   return {
@@ -111,5 +123,6 @@ export function readinessOf(b: BookingFacts, trip: TripFacts, today: string, doc
     next_of_kin: nextOfKinCheck(b.nextOfKin, trip, today),
     room: roomCheck(b.room, trip, today),
     documents: documentsCheck(b.documentsSentAt, docs, trip, today),
+    fundraising: fundraisingCheck(b.fundraising),
   };
 }

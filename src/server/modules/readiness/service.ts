@@ -5,12 +5,15 @@ import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { HttpError } from '../../errors.ts';
 import { passportState } from '../bookings/list.ts';
 import { ukToday } from '../invoices/money.ts';
+import { fundraises, FundraisingService, type FundraisingDefaults, type FundraisingRule } from '../fundraising/service.ts';
+import { fundraisingStanding } from '../fundraising/rules.ts';
+import type { FundraisingType } from '../../../contract/fundraising-constants.ts';
 import { readinessOf, type BookingFacts, type TripDocuments, type TripFacts } from './rules.ts';
 
 type FactsRow = {
   id: number; ref: string; first_name: string; last_name: string; status: string; passport: BookingFacts['passport']['state']; passport_expiry: string | null; image: boolean;
   form_complete: boolean; medical_conditions: boolean; medical_detail: string | null; nok_name: string | null; nok_telephone: string | null; room_type: string | null; share_with: string | null;
-  deposit_paid: boolean; chasers_off: boolean; chasers_off_reason: string | null; last_chaser_check: string | null; last_chaser_on: string | Date | null; documents_sent_at: Date | string | null; owed: string | number; overdue: string | number; first_overdue: string | null; next_due: string | null;
+  deposit_paid: boolean; chasers_off: boolean; chasers_off_reason: string | null; last_chaser_check: string | null; last_chaser_on: string | Date | null; documents_sent_at: Date | string | null; funding_type: string; fundraising_target_pence: number | null; raised: string | number; owed: string | number; overdue: string | number; first_overdue: string | null; next_due: string | null;
 };
 
 const norm = (name: string | null | undefined) => (name ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
@@ -18,15 +21,27 @@ const norm = (name: string | null | undefined) => (name ?? '').trim().replace(/\
 const instant = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
 const iso = (v: string | Date | null) => (v === null ? null : typeof v === 'string' ? v.slice(0, 10) : v.toISOString().slice(0, 10));
 
+function fundraisingFacts(f: FactsRow, rules: Record<FundraisingType, FundraisingRule>, departure: string, today: string): BookingFacts['fundraising'] {
+  const rule = fundraises(f.funding_type) ? rules[f.funding_type] : null;
+  const targetPence = f.fundraising_target_pence ?? rule?.minimumPence ?? 0;
+  const raisedPence = Number(f.raised);
+  return { standing: fundraisingStanding({ fundraises: rule !== null, targetPence, raisedPence, milestones: rule?.milestones ?? [], departure }, today), raisedPence, targetPence };
+}
+
 /**
  * Loads what the readiness checks (rules.ts) need for a trip's live bookings (provisional and
  * confirmed), in four statements whatever the number of bookings, and applies them.
  */
 export class ReadinessService {
+  private readonly fundraising: FundraisingService;
+
   constructor(
     private readonly db: Db,
+    fundraisingDefaults: FundraisingDefaults,
     private readonly clock: Pick<Clock, 'now'> = systemClock,
-  ) {}
+  ) {
+    this.fundraising = new FundraisingService(db, fundraisingDefaults, clock);
+  }
 
   private async trip(tripId: number) {
     const [trip] = await queryRows<{ id: number; name: string; departure: string | Date; return_date: string | Date; require_passport: boolean; country: string; passport_months: number; passport_note: string | null }>(
@@ -44,7 +59,8 @@ export class ReadinessService {
     return queryRows<FactsRow>(
       this.db,
       sql`select bookings.id, bookings.ref, bookings.first_name, bookings.last_name, bookings.status, ${passportState} as passport, bookings.passport_expiry_date as passport_expiry, bookings.passport_image_file is not null as image,
-          bookings.form_complete, bookings.medical_conditions, bookings.medical_detail, bookings.nok_name, bookings.nok_telephone, bookings.room_type, bookings.share_with, bookings.documents_sent_at, bookings.chasers_off, bookings.chasers_off_reason, lc.check as last_chaser_check, lc.sent_on as last_chaser_on,
+          bookings.form_complete, bookings.medical_conditions, bookings.medical_detail, bookings.nok_name, bookings.nok_telephone, bookings.room_type, bookings.share_with, bookings.documents_sent_at, bookings.funding_type, bookings.fundraising_target_pence,
+          (select coalesce(sum(fe.amount_pence), 0) from fundraising_entries fe where fe.booking_id = bookings.id and fe.struck_at is null) as raised, bookings.chasers_off, bookings.chasers_off_reason, lc.check as last_chaser_check, lc.sent_on as last_chaser_on,
           (bookings.deposit_payment_date is not null or trips.deposit_pence = 0
             or exists (select 1 from invoices i where i.booking_id = bookings.id and i.type = 'deposit'
                        and not exists (select 1 from money_owed m where m.kind = 'invoice' and m.id = i.id))) as deposit_paid,
@@ -94,7 +110,7 @@ export class ReadinessService {
   private async rows(tripId: number, also?: number) {
     const today = ukToday(nowOf(this.clock));
     const trip = await this.trip(tripId);
-    const [facts, unanswered, documents] = await Promise.all([this.facts(tripId, today, also), this.unanswered(tripId), this.documents(tripId)]);
+    const [facts, unanswered, documents, rules] = await Promise.all([this.facts(tripId, today, also), this.unanswered(tripId), this.documents(tripId), this.fundraising.rulesOf(this.db, tripId)]);
     const tripFacts: TripFacts = { departure: iso(trip.departure)!, returnDate: iso(trip.return_date)!, requirePassport: trip.require_passport, country: trip.country, passportMonths: Number(trip.passport_months) };
     // who shares with whom: "share with" names another live traveller of the trip, who names this one back
     const live = facts.filter((f) => f.status !== 'cancelled');
@@ -111,6 +127,7 @@ export class ReadinessService {
         nextOfKin: { name: f.nok_name, telephone: f.nok_telephone },
         room: { type: f.room_type, shareWith: f.share_with, sharerNamesBack: sharer === undefined || sharer.id === f.id ? null : norm(sharer.share_with) === norm(`${f.first_name} ${f.last_name}`) },
         documentsSentAt: instant(f.documents_sent_at),
+        fundraising: fundraisingFacts(f, rules, tripFacts.departure, today),
       };
       const checks = readinessOf(facts, tripFacts, today, documents);
       return { booking_id: Number(f.id), booking_ref: f.ref, traveller: `${f.first_name} ${f.last_name}`, status: f.status, ready: READINESS_CHECKS.every((c) => checks[c].state === 'green'), checks,

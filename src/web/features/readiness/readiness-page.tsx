@@ -162,7 +162,7 @@ function Board({ board }: { board: TripReadiness }) {
       </Group>
       <Downloads tripId={trip.id} />
 
-      <SimpleGrid cols={{ base: 2, sm: 4, lg: 8 }} spacing="sm" component="section" aria-label="Summary">
+      <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }} spacing="sm" component="section" aria-label="Summary">
         <Paper withBorder radius="md" p="sm" bg="blue.0">
           <Text size="xs" c="dimmed" fw={600} tt="uppercase">
             Ready
