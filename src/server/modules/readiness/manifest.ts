@@ -5,6 +5,7 @@ import { queryRows, type Db } from '../../../db/client.ts';
 import { audit } from '../../audit/audit.ts';
 import { HttpError } from '../../errors.ts';
 import { escapeCell } from '../bookings/export.ts';
+import { manifestPdf } from './manifest-pdf.ts';
 
 export const MANIFEST_KINDS = ['manifest', 'rooming', 'contacts'] as const;
 export type ManifestKind = (typeof MANIFEST_KINDS)[number];
@@ -58,13 +59,19 @@ function sheetOf(kind: ManifestKind, travellers: Traveller[]): { columns: Array<
   };
 }
 
+export const MANIFEST_FORMATS = ['xlsx', 'pdf'] as const;
+export type ManifestFormat = (typeof MANIFEST_FORMATS)[number];
+
+const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const longDay = (v: string | Date) => DAY.format(day(v)!);
+
 /**
- * A trip's manifest, rooming list or emergency contacts as an .xlsx (issue 18), of its confirmed
- * bookings (provisional ones too when asked; cancelled never). Recorded in the history, naming
- * who took it, before the first row leaves.
+ * A trip's manifest, rooming list or emergency contacts as an .xlsx or a PDF (issue 18), of its
+ * confirmed bookings (provisional ones too when asked; cancelled never). Recorded in the history,
+ * naming who took it, before the first row leaves.
  */
-export async function manifestSpreadsheet(db: Db, tripId: number, kind: ManifestKind, withProvisional: boolean): Promise<{ name: string; stream: Readable }> {
-  const [trip] = await queryRows<{ id: number; name: string }>(db, sql`select id, name from trips where id = ${tripId} and deleted_at is null`);
+export async function manifestDownload(db: Db, tripId: number, kind: ManifestKind, withProvisional: boolean, format: ManifestFormat, today: string): Promise<{ name: string; type: string; body: Readable | Buffer }> {
+  const [trip] = await queryRows<{ id: number; name: string; departure_date: string | Date; return_date: string | Date }>(db, sql`select id, name, departure_date, return_date from trips where id = ${tripId} and deleted_at is null`);
   if (!trip) throw new HttpError(404, 'Trip not found');
   const statuses = withProvisional ? sql`('confirmed', 'provisional')` : sql`('confirmed')`;
   const travellers = await queryRows<Traveller>(
@@ -78,12 +85,27 @@ export async function manifestSpreadsheet(db: Db, tripId: number, kind: Manifest
     subject: { type: 'trip', id: tripId },
     tripId,
     summary: `downloaded the ${TITLES[kind].toLowerCase()} of ${trip.name} (${travellers.length} traveller${travellers.length === 1 ? '' : 's'})`,
-    details: { kind, format: 'xlsx', rows: travellers.length, provisional: withProvisional },
+    details: { kind, format, rows: travellers.length, provisional: withProvisional },
   });
+  const { columns, rows } = sheetOf(kind, travellers);
+  const slug = trip.name.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
+  if (format === 'pdf') {
+    const who = withProvisional ? 'confirmed and provisional bookings' : 'confirmed bookings';
+    const body = await manifestPdf(
+      {
+        title: `${TITLES[kind]}: ${trip.name}`,
+        subtitle: `${longDay(trip.departure_date)} to ${longDay(trip.return_date)}. ${travellers.length} traveller${travellers.length === 1 ? '' : 's'} (${who}).`,
+        columns,
+        rows,
+        empty: 'No travellers.',
+      },
+      longDay(today),
+    );
+    return { name: `${kind}-${slug}.pdf`, type: 'application/pdf', body };
+  }
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(TITLES[kind]);
-  const { columns, rows } = sheetOf(kind, travellers);
   sheet.columns = columns.map((c) => ({ header: c.header, width: c.width, style: c.date ? { numFmt: 'dd/mm/yyyy' } : {} }));
   (async () => {
     for (const values of rows) {
@@ -94,6 +116,5 @@ export async function manifestSpreadsheet(db: Db, tripId: number, kind: Manifest
     sheet.commit();
     await workbook.commit();
   })().catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
-  const slug = trip.name.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
-  return { name: `${kind}-${slug}.xlsx`, stream: out };
+  return { name: `${kind}-${slug}.xlsx`, type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', body: out };
 }

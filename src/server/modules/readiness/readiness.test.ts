@@ -143,7 +143,7 @@ describe('manifests', () => {
 
   it('refuses an unknown kind or format, and an unknown trip', async () => {
     expect((await admin.get(`/api/trips/${tripId}/manifest?kind=crew`)).json().errors).toEqual({ kind: ['The kind must be manifest, rooming or contacts.'] });
-    expect((await admin.get(`/api/trips/${tripId}/manifest?format=pdf`)).statusCode).toBe(422);
+    expect((await admin.get(`/api/trips/${tripId}/manifest?format=csv`)).json().errors).toEqual({ format: ['The format must be xlsx or pdf.'] });
     expect((await admin.get('/api/trips/999999/manifest')).statusCode).toBe(404);
   });
 });

@@ -4,8 +4,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParam, messageSchema } from '../../../contract/common.ts';
 import { readinessRowSchema, tripReadinessSchema } from '../../../contract/readiness.ts';
 import type { Db } from '../../../db/client.ts';
-import type { Clock } from '../../clock.ts';
-import { MANIFEST_KINDS, manifestSpreadsheet } from './manifest.ts';
+import { MANIFEST_FORMATS, MANIFEST_KINDS, manifestDownload } from './manifest.ts';
+import { nowOf, systemClock, type Clock } from '../../clock.ts';
+import { ukToday } from '../invoices/money.ts';
 import { ReadinessService } from './service.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
 
@@ -35,22 +36,19 @@ export async function readinessRoutes(app: FastifyInstance, opts: { db: Db; fund
     {
       schema: {
         tags: ['readiness'],
-        summary: "The trip's manifest, rooming list (unmatched sharers flagged) or emergency contacts as an .xlsx, of its confirmed bookings (provisional ones too with include=provisional); recorded in the history",
+        summary: "The trip's manifest, rooming list (unmatched sharers flagged) or emergency contacts as an .xlsx or a PDF, of its confirmed bookings (provisional ones too with include=provisional); recorded in the history",
         params: idParam,
         querystring: z.object({
           kind: z.enum(MANIFEST_KINDS, { error: 'The kind must be manifest, rooming or contacts.' }).default('manifest'),
-          format: z.enum(['xlsx'], { error: 'The format must be xlsx.' }).default('xlsx'),
+          format: z.enum(MANIFEST_FORMATS, { error: 'The format must be xlsx or pdf.' }).default('xlsx'),
           include: z.enum(['provisional'], { error: 'include may only be provisional.' }).optional(),
         }),
       },
     },
     async (request, reply) => {
-      const { name, stream } = await manifestSpreadsheet(opts.db, request.params.id, request.query.kind, request.query.include === 'provisional');
-      return reply
-        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="${name}"`)
-        .send(stream);
+      const today = ukToday(nowOf(opts.clock ?? systemClock));
+      const { name, type, body } = await manifestDownload(opts.db, request.params.id, request.query.kind, request.query.include === 'provisional', request.query.format, today);
+      return reply.type(type).header('cache-control', 'no-store').header('content-disposition', `attachment; filename="${name}"`).send(body);
     },
   );
 }
