@@ -56,6 +56,18 @@ describe('/api/email-templates', () => {
     expect(res.json().html).toContain('Hello &lt;script&gt;alert(1)&lt;/script&gt;');
     expect(res.json().html).not.toContain('<script>');
   });
+
+  it('previews a chaser with the booking’s own reason and the destination’s rule, and the documents email with example names', async () => {
+    const chaser = await admin.post('/api/email-templates/chaser_passport/preview', { booking_id: bookingId });
+    expect(chaser.statusCode, chaser.body).toBe(200);
+    expect(chaser.json().subject).toMatch(/^We need your passport details for Test Trek/);
+    expect(chaser.json().text).toContain('No passport details yet.');
+    expect(chaser.json().text).toMatch(/asks for a passport valid for at least \d+ months after the trip returns on \d{2} \w{3} \d{4}/);
+    expect(chaser.json().html).not.toContain('<script>');
+    const docs = await admin.post('/api/email-templates/trip_documents/preview', { booking_id: bookingId });
+    expect(docs.json().text).toContain('(booking ');
+    expect(docs.json().text).toContain('): Kit list, Itinerary.');
+  });
 });
 
 describe('a test send and reminders for several bookings', () => {

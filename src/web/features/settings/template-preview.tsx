@@ -136,7 +136,11 @@ export function TemplatePreview({ templateKey, control, getDraft, clearErrors, s
               </Text>
             )}
             <Text size="xs" c="dimmed">
-              The invoice values are those of the booking’s first unpaid invoice on its schedule, or examples while it has none.
+              {templateKey.startsWith('reminder_')
+                ? 'The invoice values are those of the booking’s first unpaid invoice on its schedule, or examples while it has none.'
+                : templateKey === 'trip_documents'
+                  ? 'The documents named are the trip’s uploaded ones, or examples while it has none.'
+                  : 'The reason is the booking’s own from its readiness check, or an example while the check is green.'}
             </Text>
             {stale && (
               <Text size="sm" c="orange.9">
