@@ -6,6 +6,7 @@ import { audit } from '../../audit/audit.ts';
 import { HttpError } from '../../errors.ts';
 import { escapeCell } from '../bookings/export.ts';
 import { manifestPdf } from './manifest-pdf.ts';
+import { sharersMatch } from './rules.ts';
 
 export const MANIFEST_KINDS = ['manifest', 'rooming', 'contacts'] as const;
 export type ManifestKind = (typeof MANIFEST_KINDS)[number];
@@ -19,7 +20,6 @@ type Traveller = {
 
 const day = (v: string | Date | null) => (v === null ? null : new Date(`${(typeof v === 'string' ? v : v.toISOString()).slice(0, 10)}T00:00:00Z`));
 const text = (v: string | null | undefined) => (v ? escapeCell(v) : null);
-const norm = (v: string | null | undefined) => (v ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
 
 /** A sheet's columns and each traveller's (or room's) row. */
 function sheetOf(kind: ManifestKind, travellers: Traveller[]): { columns: Array<{ header: string; width: number; date?: true }>; rows: unknown[][] } {
@@ -47,13 +47,12 @@ function sheetOf(kind: ManifestKind, travellers: Traveller[]): { columns: Array<
   }
   // rooming: by room reference (then type), each traveller with whom they share; a sharer who is
   // not on the trip, or who does not name them back, is flagged
-  const byName = new Map(travellers.map((t) => [norm(name(t)), t]));
+  const sharers = sharersMatch(travellers);
   const sorted = [...travellers].sort((a, b) => (a.room_ref ?? '\uffff').localeCompare(b.room_ref ?? '\uffff') || (a.room_type ?? '').localeCompare(b.room_type ?? '') || a.last_name.localeCompare(b.last_name));
   return {
     columns: [{ header: 'Room ref', width: 10 }, { header: 'Room type', width: 14 }, { header: 'Traveller', width: 24 }, { header: 'Sharing with', width: 24 }, { header: 'Check', width: 44 }],
     rows: sorted.map((t) => {
-      const sharer = t.share_with && t.share_with.trim() ? byName.get(norm(t.share_with)) : undefined;
-      const flag = !t.share_with || !t.share_with.trim() ? (t.room_type ? null : 'No room type') : !sharer ? 'Unmatched: not a traveller on this trip' : norm(sharer.share_with) !== norm(name(t)) ? 'Unmatched: does not name this traveller back' : null;
+      const flag = !t.share_with || !t.share_with.trim() ? (t.room_type ? null : 'No room type') : sharers.get(t.id) === null ? 'Unmatched: not a traveller on this trip' : sharers.get(t.id) === false ? 'Unmatched: does not name this traveller back' : null;
       return [text(t.room_ref), text(t.room_type), text(name(t)), text(t.share_with), flag];
     }),
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../../../contract/dates.ts';
-import { documentsCheck, formsCheck, fundraisingCheck, isUrgent, medicalCheck, moneyCheck, nextOfKinCheck, passportCheck, readinessOf, roomCheck, type BookingFacts, type TripFacts } from './rules.ts';
+import { documentsCheck, formsCheck, fundraisingCheck, sharersMatch, isUrgent, medicalCheck, moneyCheck, nextOfKinCheck, passportCheck, readinessOf, roomCheck, type BookingFacts, type TripFacts } from './rules.ts';
 
 // The readiness rules on plain facts, with a fixed "today": no database, no clock.
 const today = '2027-03-01';
@@ -122,5 +122,13 @@ describe('fundraising', () => {
   it('amber while on track, red when behind a milestone, with the shortfall', () => {
     expect(fundraisingCheck({ standing: { state: 'on_track', missed: null, shortfallPence: 200_000, next: m }, raisedPence: 50_000, targetPence: 250_000 })).toEqual({ state: 'amber', reason: 'On track: £500.00 raised of £2,500.00; next, 50% by 12 May 2027.' });
     expect(fundraisingCheck({ standing: { state: 'behind', missed: m, shortfallPence: 25_000, next: null }, raisedPence: 100_000, targetPence: 250_000 })).toEqual({ state: 'red', reason: 'Behind: 50% (£1,250.00) was due by 12 May 2027; £250.00 short.' });
+  });
+});
+
+describe('sharers', () => {
+  const t = (id: number, first: string, last: string, share: string | null) => ({ id, first_name: first, last_name: last, share_with: share });
+  it('match when each names the other (case and spacing aside); else not back, or no such traveller', () => {
+    const got = sharersMatch([t(1, 'Rosa', 'Ready', 'sam  SHARER'), t(2, 'Sam', 'Sharer', 'Rosa Ready'), t(3, 'Sid', 'Short', 'Rosa Ready'), t(4, 'Ann', 'Alone', 'Nobody Here'), t(5, 'Me', 'Myself', 'me myself'), t(6, 'No', 'One', null)]);
+    expect(Object.fromEntries(got)).toEqual({ 1: true, 2: true, 3: false, 4: null, 5: null });
   });
 });

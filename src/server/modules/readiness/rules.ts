@@ -44,6 +44,26 @@ const red = (reason: string): CheckResult => ({ state: 'red', reason });
 /** something still to do: amber, or red once departure is near */
 const toDo = (reason: string, urgent: boolean): CheckResult => ({ state: urgent ? 'red' : 'amber', reason });
 
+const sameName = (name: string | null | undefined) => (name ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
+
+/**
+ * Who shares with whom, the one rule for the board and the rooming list: "share with" names
+ * another traveller of those given (case and spacing aside), who names this one back. Per
+ * traveller: true (matched), false (the sharer does not name them back), null (no such traveller,
+ * or themselves); a traveller who names no one is left out.
+ */
+export function sharersMatch<T extends { id: number; first_name: string; last_name: string; share_with: string | null }>(travellers: T[]): Map<number, boolean | null> {
+  const byName = new Map<string, T>();
+  for (const t of travellers) byName.set(sameName(`${t.first_name} ${t.last_name}`), t);
+  const out = new Map<number, boolean | null>();
+  for (const t of travellers) {
+    if (!t.share_with || !t.share_with.trim()) continue;
+    const sharer = byName.get(sameName(t.share_with));
+    out.set(t.id, sharer === undefined || sharer.id === t.id ? null : sameName(sharer.share_with) === sameName(`${t.first_name} ${t.last_name}`));
+  }
+  return out;
+}
+
 /** departure within READINESS_URGENT_DAYS of today (or past) */
 export const isUrgent = (trip: Pick<TripFacts, 'departure'>, today: string) => addDays(today, READINESS_URGENT_DAYS) >= trip.departure;
 

@@ -8,7 +8,7 @@ import { ukToday } from '../invoices/money.ts';
 import { fundraises, FundraisingService, type FundraisingDefaults, type FundraisingRule } from '../fundraising/service.ts';
 import { fundraisingStanding } from '../fundraising/rules.ts';
 import type { FundraisingType } from '../../../contract/fundraising-constants.ts';
-import { readinessOf, type BookingFacts, type TripDocuments, type TripFacts } from './rules.ts';
+import { readinessOf, sharersMatch, type BookingFacts, type TripDocuments, type TripFacts } from './rules.ts';
 
 type FactsRow = {
   id: number; ref: string; first_name: string; last_name: string; status: string; passport: BookingFacts['passport']['state']; passport_expiry: string | null; image: boolean;
@@ -16,7 +16,6 @@ type FactsRow = {
   deposit_paid: boolean; chasers_off: boolean; chasers_off_reason: string | null; last_chaser_check: string | null; last_chaser_on: string | Date | null; documents_sent_at: Date | string | null; funding_type: string; fundraising_target_pence: number | null; raised: string | number; owed: string | number; overdue: string | number; first_overdue: string | null; next_due: string | null;
 };
 
-const norm = (name: string | null | undefined) => (name ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
 /** a timestamp as an ISO instant (PGlite gives Dates, node-postgres too; raw text from either is parsed) */
 const instant = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
 const iso = (v: string | Date | null) => (v === null ? null : typeof v === 'string' ? v.slice(0, 10) : v.toISOString().slice(0, 10));
@@ -113,11 +112,8 @@ export class ReadinessService {
     const [facts, unanswered, documents, rules] = await Promise.all([this.facts(tripId, today, also), this.unanswered(tripId), this.documents(tripId), this.fundraising.rulesOf(this.db, tripId)]);
     const tripFacts: TripFacts = { departure: iso(trip.departure)!, returnDate: iso(trip.return_date)!, requirePassport: trip.require_passport, country: trip.country, passportMonths: Number(trip.passport_months) };
     // who shares with whom: "share with" names another live traveller of the trip, who names this one back
-    const live = facts.filter((f) => f.status !== 'cancelled');
-    const byName = new Map<string, FactsRow>();
-    for (const f of live) byName.set(norm(`${f.first_name} ${f.last_name}`), f);
+    const sharers = sharersMatch(facts.filter((f) => f.status !== 'cancelled'));
     const rows: ReadinessRow[] = facts.map((f) => {
-      const sharer = f.share_with && f.share_with.trim() ? byName.get(norm(f.share_with)) : undefined;
       const facts: BookingFacts = {
         passport: { state: f.passport, expiry: iso(f.passport_expiry), imageUploaded: f.image },
         formComplete: f.form_complete,
@@ -125,7 +121,7 @@ export class ReadinessService {
         money: { depositPaid: f.deposit_paid, owedPence: Number(f.owed), overduePence: Number(f.overdue), firstOverdue: iso(f.first_overdue), nextDue: iso(f.next_due) },
         medical: { conditions: f.medical_conditions, detail: f.medical_detail },
         nextOfKin: { name: f.nok_name, telephone: f.nok_telephone },
-        room: { type: f.room_type, shareWith: f.share_with, sharerNamesBack: sharer === undefined || sharer.id === f.id ? null : norm(sharer.share_with) === norm(`${f.first_name} ${f.last_name}`) },
+        room: { type: f.room_type, shareWith: f.share_with, sharerNamesBack: sharers.get(f.id) ?? null },
         documentsSentAt: instant(f.documents_sent_at),
         fundraising: fundraisingFacts(f, rules, tripFacts.departure, today),
       };
