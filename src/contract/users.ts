@@ -39,6 +39,11 @@ export const updateUserSchema = z
     first_name: required('first name'),
     last_name: required('last name'),
     user_role_id: role,
+    // the charity a Charity user speaks for (issue 19); blank or null: none. Ignored for other roles.
+    charity_id: z
+      .union([recordId('charity'), z.literal(''), z.null()], { error: 'The selected charity is invalid.' })
+      .optional()
+      .transform((v) => (v === '' ? null : v)),
     // blank means "keep the current password"
     password: z
       .string()
@@ -71,6 +76,8 @@ export const userSchema = z.object({
   user_role_id: z.number().int(),
   role: z.object({ display_name: z.string() }),
   stripe_customer_id: z.string().nullable(),
+  /** the charity a Charity user speaks for (issue 19) */
+  charity: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   created_at: z.string(),
   bookings_count: z.number().int(),
 });

@@ -3,7 +3,7 @@ import { ROLE_NAMES, ROLES } from '../../../contract/constants.ts';
 import type { Paged } from '../../../contract/common.ts';
 import { type CreatedUser, type User, USERS_PER_PAGE } from '../../../contract/users.ts';
 import type { Db, Tx } from '../../../db/client.ts';
-import { bookings, oauthAccessTokens, oauthAuthCodes, oauthClients, oauthRefreshTokens, personalAccessTokens, sessions, users } from '../../../db/schema/index.ts';
+import { bookings, charities, oauthAccessTokens, oauthAuthCodes, oauthClients, oauthRefreshTokens, personalAccessTokens, sessions, users } from '../../../db/schema/index.ts';
 import { retireCodes, revokeAccessTokens } from '../oauth/service.ts';
 import { audit, describeChanges, diff } from '../../audit/audit.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
@@ -26,8 +26,10 @@ const columns = {
   stripeCustomerId: users.stripeCustomerId,
   createdAt: users.createdAt,
   bookingsCount,
+  charityId: users.charityId,
+  charityName: sql<string | null>`(select c.name from ${charities} c where c.id = ${users}.charity_id)`,
 };
-type Row = { id: number; firstName: string; lastName: string; email: string; roleId: number; stripeCustomerId: string | null; createdAt: Date; bookingsCount: number };
+type Row = { id: number; firstName: string; lastName: string; email: string; roleId: number; stripeCustomerId: string | null; createdAt: Date; bookingsCount: number; charityId: number | null; charityName: string | null };
 
 const fullName = (u: { firstName: string; lastName: string }) => `${u.firstName} ${u.lastName}`.trim();
 const roleName = (id: number) => ROLE_NAMES[id] ?? 'Unknown';
@@ -40,6 +42,7 @@ const toUser = (r: Row): User => ({
   user_role_id: r.roleId,
   role: { display_name: ROLE_NAMES[r.roleId] ?? 'Unknown' },
   stripe_customer_id: r.stripeCustomerId,
+  charity: r.charityId !== null && r.charityName !== null ? { id: r.charityId, name: r.charityName } : null,
   created_at: r.createdAt.toISOString(),
   bookings_count: r.bookingsCount,
 });
@@ -115,7 +118,7 @@ export class UserService {
 
   async update(
     actor: Actor,
-    input: { id: number; email: string; first_name: string; last_name: string; user_role_id: number; password: string | null },
+    input: { id: number; email: string; first_name: string; last_name: string; user_role_id: number; password: string | null; charity_id?: number | null | undefined },
   ): Promise<User> {
     const passwordHash = input.password ? await hashPassword(input.password) : null;
     return this.db.transaction(async (tx) => {
@@ -126,6 +129,11 @@ export class UserService {
         if (input.id === actor.userId) throw validationError({ user_role_id: ['You cannot change your own role.'] });
         await this.assertAnotherAdmin(tx, input.id, 'user_role_id');
       }
+      // only a Charity user speaks for a charity; one not given keeps the one it has
+      const charityId = input.user_role_id !== ROLES.charity ? null : input.charity_id === undefined ? current.charityId : input.charity_id;
+      const charity = charityId === null ? null : ((await tx.select({ id: charities.id, name: charities.name }).from(charities).where(eq(charities.id, charityId)))[0] ?? null);
+      if (charityId !== null && !charity) throw validationError({ charity_id: ['The selected charity is invalid.'] });
+      const charityChanges = charityId !== current.charityId;
       await tx
         .update(users)
         .set({
@@ -133,13 +141,14 @@ export class UserService {
           firstName: input.first_name,
           lastName: input.last_name,
           userRoleId: input.user_role_id,
+          charityId,
           ...(passwordHash ? { passwordHash } : {}),
           updatedAt: new Date(),
         })
         .where(eq(users.id, input.id))
         .catch(uniqueEmail);
       // new keys or new powers: every other way in that the user had is closed
-      if (passwordHash || roleChanges) await this.endAccess(tx, input.id, actor);
+      if (passwordHash || roleChanges || charityChanges) await this.endAccess(tx, input.id, actor);
 
       const name = `${input.first_name} ${input.last_name}`.trim();
       const subject = { type: 'user', id: input.id };
@@ -149,7 +158,7 @@ export class UserService {
         email: [current.email, input.email],
       });
       // a save that changes nothing at all is still recorded, as every other edit is
-      if (Object.keys(changes).length || (!roleChanges && !passwordHash)) {
+      if (Object.keys(changes).length || (!roleChanges && !passwordHash && !charityChanges)) {
         await audit(tx, { action: 'user.updated', subject, changes, summary: describeChanges(changes, `the user ${name}`) });
       }
       if (roleChanges) {
@@ -158,6 +167,14 @@ export class UserService {
           subject,
           changes: { user_role_id: [current.userRoleId, input.user_role_id] },
           summary: `changed the role of ${name} from ${roleName(current.userRoleId)} to ${roleName(input.user_role_id)}`,
+        });
+      }
+      if (charityChanges) {
+        await audit(tx, {
+          action: 'user.charity_changed',
+          subject,
+          changes: { charity_id: [current.charityId, charityId] },
+          summary: charity ? `linked ${name} to the charity ${charity.name}` : `unlinked ${name} from their charity`,
         });
       }
       if (passwordHash) {
@@ -185,7 +202,7 @@ export class UserService {
 
   private async lockUser(tx: Tx, id: number) {
     const [row] = await tx
-      .select({ id: users.id, userRoleId: users.userRoleId, firstName: users.firstName, lastName: users.lastName, email: users.email })
+      .select({ id: users.id, userRoleId: users.userRoleId, firstName: users.firstName, lastName: users.lastName, email: users.email, charityId: users.charityId })
       .from(users)
       .where(eq(users.id, id))
       .for('update');

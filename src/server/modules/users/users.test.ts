@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
 import { insertUser } from '../../../db/factories/users.ts';
-import { auditEvents, bookings, personalAccessTokens, sessions, users } from '../../../db/schema/index.ts';
+import { auditEvents, bookings, charities, personalAccessTokens, sessions, users } from '../../../db/schema/index.ts';
 import { verifyPassword } from '../../../shared/password.ts';
 import { UserService } from './service.ts';
 import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
@@ -111,6 +111,22 @@ describe('PATCH /api/users/update', () => {
     const res = await admin.patch('/api/users/update', { id: u.id, email: 'changed@example.test', first_name: 'Changed', last_name: 'Name', user_role_id: 2, stripe_customer_id: 'cus_hack' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: u.id, email: 'changed@example.test', first_name: 'Changed', role: { display_name: 'Charity' }, stripe_customer_id: null });
+  });
+
+  it('links a Charity user to one charity (an event; their sessions and tokens end), and never another role', async () => {
+    const [charity] = await t.db.insert(charities).values({ name: 'Linked Charity' }).returning();
+    const u = await makeUser({ email: 'charity.link@example.test' });
+    const base = { id: u.id, email: u.email, first_name: 'Cara', last_name: 'Link', user_role_id: 2 };
+    expect((await admin.patch('/api/users/update', { ...base, charity_id: 999999 })).json().errors).toEqual({ charity_id: ['The selected charity is invalid.'] });
+    const res = await admin.patch('/api/users/update', { ...base, charity_id: charity!.id });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().charity).toEqual({ id: charity!.id, name: 'Linked Charity' });
+    expect((await admin.get(`/api/users/${u.id}`)).json().charity).toEqual({ id: charity!.id, name: 'Linked Charity' });
+    const [event] = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'user.charity_changed'));
+    expect(event?.summary).toMatch(/linked Cara Link to the charity Linked Charity$/);
+    // a save without charity_id keeps it; an End User speaks for no charity
+    expect((await admin.patch('/api/users/update', base)).json().charity).toEqual({ id: charity!.id, name: 'Linked Charity' });
+    expect((await admin.patch('/api/users/update', { ...base, user_role_id: 3, charity_id: charity!.id })).json().charity).toBeNull();
   });
 
   it('wants the fields of the edit form', async () => {

@@ -1,15 +1,15 @@
-import { Grid, PasswordInput, TextInput } from '@mantine/core';
-import { useForm } from 'react-hook-form';
+import { Grid, NativeSelect, PasswordInput, TextInput } from '@mantine/core';
+import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
-import { MIN_PASSWORD_LENGTH } from '../../../contract/constants.ts';
+import { MIN_PASSWORD_LENGTH, ROLES } from '../../../contract/constants.ts';
 import { path } from '../../../contract/paths.ts';
 import type { updateUserSchema, User } from '../../../contract/users.ts';
 import { FormPage, RecordLoader } from '../../components/form-frame.tsx';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
 import { useCurrentUser } from '../../lib/session.tsx';
-import { deleteUser, updateUser, userKeys, useUser } from './api/users.ts';
+import { deleteUser, updateUser, useCharityChoices, userKeys, useUser } from './api/users.ts';
 import { UserFields } from './user-fields.tsx';
 
 type FormValues = {
@@ -18,6 +18,7 @@ type FormValues = {
   last_name: string;
   email: string;
   user_role_id: string;
+  charity_id: string;
   password: string;
   confirm_password: string;
 };
@@ -45,11 +46,19 @@ function UserForm({ user }: { user: User }) {
       last_name: user.last_name,
       email: user.email,
       user_role_id: String(user.user_role_id),
+      charity_id: user.charity ? String(user.charity.id) : '',
       password: '',
       confirm_password: '',
     },
   });
   const errors = form.formState.errors;
+  // a Charity user speaks for one charity (issue 19): its portal shows that charity's fundraisers only
+  const isCharity = useWatch({ control: form.control, name: 'user_role_id' }) === String(ROLES.charity);
+  const charities = useCharityChoices(isCharity);
+  // the linked charity is an option from the start, so the select shows it before the list arrives
+  const charityOptions = [...(user.charity ? [user.charity] : []), ...(charities.data ?? []).filter((c) => c.id !== user.charity?.id)]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((c) => ({ value: String(c.id), label: c.name }));
   // both go back to the list with their flash
   const done = { invalidate: [userKeys.all], fallback: FAILED, onSuccess: () => navigate(path('user-list')) };
   const saving = useFormMutation({ ...done, mutationFn: updateUser, setError: form.setError, flash: () => ({ text: 'User record updated', on: 'push' }) });
@@ -91,6 +100,17 @@ function UserForm({ user }: { user: User }) {
           errors={errors}
           fixedRole={isMe ? user.role.display_name : undefined}
         />
+        {isCharity && (
+          <Grid.Col span={HALF}>
+            <NativeSelect
+              label="Charity"
+              description="The charity whose fundraisers this user follows"
+              data={[{ value: '', label: 'None' }, ...charityOptions]}
+              error={errors.charity_id?.message ?? (charities.isError ? 'The charities could not be loaded.' : undefined)}
+              {...form.register('charity_id')}
+            />
+          </Grid.Col>
+        )}
         <Grid.Col span={HALF}>
           <PasswordInput
             label="New Password"

@@ -19,3 +19,7 @@ export const deleteUser = (id: number) => api<void>(`/api/users/${id}`, { method
 export const useUsers = (page: number, search: string) =>
   useQuery({ queryKey: userKeys.list(page, search), queryFn: () => listUsers(page, search), placeholderData: keepPreviousData });
 export const useUser = (id: number) => useQuery({ queryKey: userKeys.one(id), queryFn: () => getUser(id) });
+
+/** The charities a Charity user can be linked to (issue 19), by name. */
+export const useCharityChoices = (enabled: boolean) =>
+  useQuery({ queryKey: ['charities', 'choices'], queryFn: () => api<Array<{ id: number; name: string }>>('/api/charities'), enabled, staleTime: 60_000 });
