@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isHttpUrl } from './charities.ts';
 import { ENTRY_SOURCES, FUNDRAISING_STATES, FUNDRAISING_TYPES, MILESTONES_MAX } from './fundraising-constants.ts';
+import { recordId } from './common.ts';
 import { isoDate } from './invoices.ts';
 import { poundsToPence } from './money.ts';
 import { reasonText } from './schedules.ts';
@@ -140,6 +141,42 @@ export const fundraisingEntryInputSchema = z.object({
     .transform((v) => (v ? v : null)),
 });
 export type FundraisingEntryInput = z.input<typeof fundraisingEntryInputSchema>;
+
+/**
+ * One fundraiser of a charity (issue 19): the fields a charity may see, and no more. The charity
+ * portal reuses this list as it is: a test fails when a new field would reach it.
+ */
+export const fundraiserSchema = z.object({
+  booking_id: z.number().int(),
+  booking_ref: z.string(),
+  traveller: z.string(),
+  trip: z.object({ id: z.number().int(), name: z.string() }),
+  departure: z.string(),
+  funding_type: z.string(),
+  target: z.number(),
+  raised: z.number(),
+  state: z.enum(FUNDRAISING_STATES),
+  /** pounds short of the missed milestone (behind) or still to raise (on track) */
+  shortfall: z.number(),
+  page_url: z.string().nullable(),
+  acknowledged_at: z.string().nullable(),
+});
+export type Fundraiser = z.infer<typeof fundraiserSchema>;
+export const FUNDRAISER_FIELDS = Object.keys(fundraiserSchema.shape);
+
+/** GET /api/charities/{id}/fundraisers: the charity's fundraisers (provisional and confirmed), with totals. */
+export const charityFundraisersSchema = z.object({
+  totals: z.object({ fundraisers: z.number().int(), raised: z.number(), pledged: z.number(), shortfall: z.number(), behind: z.number().int(), met: z.number().int() }),
+  fundraisers: z.array(fundraiserSchema),
+  /** the Charity users who follow them in the portal */
+  portal_users: z.array(z.object({ id: z.number().int(), name: z.string(), email: z.string() })),
+});
+export type CharityFundraisers = z.infer<typeof charityFundraisersSchema>;
+
+export const fundraisersQuery = z.object({
+  trip_id: recordId('trip').optional(),
+  state: z.enum(FUNDRAISING_STATES, { error: 'The state must be on_track, behind, met or not_fundraising.' }).optional(),
+});
 
 /** POST /api/fundraising-entries/{id}/strike: an entry struck out, saying why. */
 export const strikeEntryInputSchema = z.object({

@@ -70,3 +70,26 @@ test.describe('fundraising', () => {
     expect(consoleErrors).toEqual([]);
   });
 });
+
+test("a charity's fundraisers on its page: totals, states, a filter, its portal users", async ({ page, consoleErrors }) => {
+  await signIn(page, 'admin', '/charities');
+  const charities = (await (await page.request.get('/api/charities')).json()) as Array<{ id: number; name: string }>;
+  let found: { id: number; n: number } | undefined;
+  for (const c of charities) {
+    const n = ((await (await page.request.get(`/api/charities/${c.id}/fundraisers`)).json()) as { totals: { fundraisers: number } }).totals.fundraisers;
+    if (n > 0) {
+      found = { id: c.id, n };
+      break;
+    }
+  }
+  expect(found, 'a demo charity with fundraisers').toBeTruthy();
+  await page.goto(`/charities/${found!.id}/edit`);
+  const panel = page.getByRole('region', { name: 'Fundraisers' });
+  await expect(panel.getByRole('region', { name: 'Totals' })).toContainText(`Fundraisers${found!.n}`);
+  await expect(panel.locator('tbody tr')).toHaveCount(found!.n);
+  await expectAccessible(page);
+  await page.screenshot({ path: 'test-results/screens/charity-fundraisers.png', fullPage: true });
+  await panel.getByLabel('State').selectOption('met');
+  await expect(panel.locator('tbody tr').first()).toContainText(/Target met|No fundraiser is in this state\./);
+  expect(consoleErrors).toEqual([]);
+});

@@ -58,6 +58,7 @@ const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
   ['/api/reminders', 'finance'],
   // fundraising is the travellers' own (issue 19): bookings; a trip's minimum and milestones are trip set-up
   ['/api/fundraising-entries', 'bookings'],
+  ['/api/charities/:/fundraisers', 'bookings'],
   ['/api/addons', 'trips'],
   ['/api/customFields', 'trips'],
   ['/api/documents', 'trips'],

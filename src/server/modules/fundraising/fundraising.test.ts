@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
-import { auditEvents, fundraisingEntries, invoices, transactions } from '../../../db/schema/index.ts';
+import { FUNDRAISER_FIELDS } from '../../../contract/fundraising.ts';
+import { auditEvents, charities, fundraisingEntries, invoices, transactions, users } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
 // The staff side of fundraising (issue 19): a trip's minimum and milestones (its own or the
@@ -121,5 +122,33 @@ describe('a traveller’s fundraising', () => {
     expect(own.state).toBe('on_track');
     expect(row(fundraiser)).toEqual({ state: 'amber', reason: expect.stringMatching(/^On track: £850\.50 raised of £2,000\.00; next, 50% by /) });
     expect(row(selfFunded)).toEqual({ state: 'green', reason: 'Does not fundraise.' });
+  });
+});
+
+describe('a charity’s fundraisers', () => {
+  it('lists its live fundraising bookings (struck-out entries aside) with only what a charity may see, the totals, filters, and its portal users', async () => {
+    const [charity] = await t.db.insert(charities).values({ name: 'Mountain Aid' }).returning();
+    const [other] = await t.db.insert(charities).values({ name: 'Other Cause' }).returning();
+    const mk = (o: Record<string, unknown>) => insertBooking(t.db, tripId, { fundingType: 'fundraise', status: 'confirmed', charityId: charity!.id, ...o });
+    await mk({ firstName: 'Bea', lastName: 'Behind', passportNumber: 'SECRET123', medicalDetail: 'Private' });
+    const met = (await mk({ firstName: 'Mo', lastName: 'Met', fundingType: 'flexi' })).id;
+    await mk({ firstName: 'Cal', lastName: 'Cancelled', status: 'cancelled' });
+    await mk({ firstName: 'Sal', lastName: 'Self', fundingType: 'self' });
+    await insertBooking(t.db, tripId, { fundingType: 'fundraise', status: 'confirmed', charityId: other!.id, firstName: 'Otto', lastName: 'Other' });
+    await t.db.insert(fundraisingEntries).values({ bookingId: met, amountPence: 125_000, entryDate: today, source: 'page_total' });
+    // the fundraise rule of this trip: 50% by 14 weeks, 100% by 6 (set above); departure in 100 days: on track
+    await t.db.insert(users).values({ firstName: 'Portal', lastName: 'Person', email: 'portal.person@example.test', userRoleId: 2, charityId: charity!.id });
+
+    const res = await admin.get(`/api/charities/${charity!.id}/fundraisers`);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.fundraisers.map((f: { traveller: string; state: string }) => [f.traveller, f.state])).toEqual([['Bea Behind', 'on_track'], ['Mo Met', 'met']]);
+    expect(Object.keys(body.fundraisers[0]).sort()).toEqual([...FUNDRAISER_FIELDS].sort());
+    expect(JSON.stringify(body)).not.toMatch(/SECRET123|Private|Otto/);
+    expect(body.totals).toEqual({ fundraisers: 2, raised: 1250, pledged: 3250, shortfall: 0, behind: 0, met: 1 });
+    expect(body.portal_users).toEqual([{ id: expect.any(Number), name: 'Portal Person', email: 'portal.person@example.test' }]);
+    expect((await admin.get(`/api/charities/${charity!.id}/fundraisers?state=met`)).json().fundraisers.map((f: { booking_id: number }) => f.booking_id)).toEqual([met]);
+    expect((await admin.get(`/api/charities/${charity!.id}/fundraisers?state=late`)).json().errors).toEqual({ state: ['The state must be on_track, behind, met or not_fundraising.'] });
+    expect((await admin.get('/api/charities/999999/fundraisers')).statusCode).toBe(404);
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
-import { bookingFundraisingInputSchema, bookingFundraisingSchema, fundraisingEntryInputSchema, strikeEntryInputSchema, tripFundraisingInputSchema, tripFundraisingSchema } from '../../../contract/fundraising.ts';
+import { charityFundraisersSchema, fundraisersQuery, bookingFundraisingInputSchema, bookingFundraisingSchema, fundraisingEntryInputSchema, strikeEntryInputSchema, tripFundraisingInputSchema, tripFundraisingSchema } from '../../../contract/fundraising.ts';
 import type { Db } from '../../../db/client.ts';
 import type { Clock } from '../../clock.ts';
 import { FundraisingService, type FundraisingDefaults } from './service.ts';
@@ -28,6 +28,19 @@ export async function fundraisingRoutes(app: FastifyInstance, opts: { db: Db; de
       },
     },
     async (request) => service.saveTrip(request.params.id, request.body),
+  );
+  r.get(
+    '/api/charities/:id/fundraisers',
+    {
+      schema: {
+        tags: ['fundraising'],
+        summary: "A charity's fundraisers (provisional and confirmed bookings that fundraise) with their targets, raised to date and standing, the totals, and the charity's portal users",
+        params: idParam,
+        querystring: fundraisersQuery,
+        response: { 200: charityFundraisersSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.ofCharity(request.params.id, request.query),
   );
   r.get(
     '/api/bookings/:id/fundraising',

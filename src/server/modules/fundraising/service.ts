@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { FUNDING_TYPE_LABELS } from '../../../contract/booking-constants.ts';
-import { FUNDRAISING_TYPES, type BookingFundraising, type FundraisingType, type Milestone, type TripFundraising } from '../../../contract/fundraising.ts';
+import { ROLES } from '../../../contract/constants.ts';
+import { FUNDRAISING_TYPES, type BookingFundraising, type CharityFundraisers, type FundraisingState, type FundraisingType, type Milestone, type TripFundraising } from '../../../contract/fundraising.ts';
 import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 import type { Db, Tx } from '../../../db/client.ts';
 import { bookings, charities, fundraisingEntries, tripFundraising, trips, users } from '../../../db/schema/index.ts';
@@ -216,6 +217,56 @@ export class FundraisingService {
       return entry.bookingId;
     });
     return this.forBooking(bookingId);
+  }
+
+  /**
+   * A charity's fundraisers (issue 19): its provisional and confirmed bookings that fundraise,
+   * each with only the fields a charity may see (fundraiserSchema), filtered by trip and state,
+   * with the totals: raised, pledged (the targets), and the shortfall of those behind.
+   */
+  async ofCharity(charityId: number, filter: { trip_id?: number | undefined; state?: FundraisingState | undefined } = {}): Promise<CharityFundraisers> {
+    const [charity] = await this.db.select({ id: charities.id }).from(charities).where(eq(charities.id, charityId));
+    if (!charity) throw new HttpError(404, 'Charity not found');
+    const rows = await this.db
+      .select({
+        id: bookings.id, ref: bookings.ref, firstName: bookings.firstName, lastName: bookings.lastName, fundingType: bookings.fundingType, targetPence: bookings.fundraisingTargetPence,
+        pageUrl: bookings.fundraisingPageUrl, acknowledgedAt: bookings.charityAcknowledgedAt, tripId: trips.id, tripName: trips.name, departure: trips.departureDate,
+      })
+      .from(bookings)
+      .innerJoin(trips, eq(trips.id, bookings.tripId))
+      .where(and(eq(bookings.charityId, charityId), inArray(bookings.status, ['provisional', 'confirmed']), inArray(bookings.fundingType, [...FUNDRAISING_TYPES]), filter.trip_id === undefined ? undefined : eq(bookings.tripId, filter.trip_id)))
+      .orderBy(asc(trips.departureDate), asc(sql`lower(${bookings.lastName})`), asc(sql`lower(${bookings.firstName})`), asc(bookings.id));
+    const raised = await this.raisedOf(rows.map((r) => r.id));
+    const today = ukToday(nowOf(this.clock));
+    const rules = new Map<number, Record<FundraisingType, FundraisingRule>>();
+    for (const tripId of new Set(rows.map((r) => r.tripId))) rules.set(tripId, await this.rulesOf(this.db, tripId));
+    const all = rows.map((r) => {
+      const rule = rules.get(r.tripId)![r.fundingType as FundraisingType];
+      const targetPence = r.targetPence ?? rule.minimumPence;
+      const raisedPence = raised.get(r.id) ?? 0;
+      const standing = fundraisingStanding({ fundraises: true, targetPence, raisedPence, milestones: rule.milestones, departure: iso(r.departure) }, today);
+      return {
+        row: {
+          booking_id: r.id, booking_ref: r.ref, traveller: `${r.firstName} ${r.lastName}`, trip: { id: r.tripId, name: r.tripName }, departure: iso(r.departure), funding_type: r.fundingType,
+          target: penceToPounds(targetPence), raised: penceToPounds(raisedPence), state: standing.state, shortfall: penceToPounds(standing.shortfallPence), page_url: r.pageUrl, acknowledged_at: r.acknowledgedAt?.toISOString() ?? null,
+        },
+        targetPence, raisedPence, shortPence: standing.state === 'behind' ? standing.shortfallPence : 0,
+      };
+    });
+    const shown = filter.state === undefined ? all : all.filter((x) => x.row.state === filter.state);
+    const portal = await this.db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email }).from(users).where(and(eq(users.charityId, charityId), eq(users.userRoleId, ROLES.charity))).orderBy(asc(users.lastName), asc(users.firstName));
+    return {
+      totals: {
+        fundraisers: shown.length,
+        raised: penceToPounds(shown.reduce((s, x) => s + x.raisedPence, 0)),
+        pledged: penceToPounds(shown.reduce((s, x) => s + x.targetPence, 0)),
+        shortfall: penceToPounds(shown.reduce((s, x) => s + x.shortPence, 0)),
+        behind: shown.filter((x) => x.row.state === 'behind').length,
+        met: shown.filter((x) => x.row.state === 'met').length,
+      },
+      fundraisers: shown.map((x) => x.row),
+      portal_users: portal.map((u) => ({ id: u.id, name: `${u.firstName} ${u.lastName}`, email: u.email })),
+    };
   }
 
   /** Raised to date per booking (live entries only), for the readiness board. */

@@ -1,4 +1,4 @@
-import { Button, FileButton, Group, Image, Input, NativeSelect, Text, TextInput } from '@mantine/core';
+import { Button, FileButton, Group, Image, Input, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { useForm } from 'react-hook-form';
@@ -10,6 +10,7 @@ import { DestructiveButton, FormPage, RecordLoader } from '../../components/form
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
 import { charityKeys, deleteCharity, deleteCharityLogo, updateCharity, uploadCharityLogo, useCharity } from './api/charities.ts';
+import { FundraisersPanel } from './fundraisers-panel.tsx';
 import { charityTypeOptions } from './charity-type-options.ts';
 
 type FormValues = z.input<typeof updateCharitySchema>;
@@ -58,6 +59,7 @@ function CharityForm({ charity }: { charity: Charity }) {
   };
 
   return (
+    <Stack gap="lg">
     <FormPage
       title={`Edit Charity: ${charity.name}`}
       label="Charity details"
@@ -113,5 +115,7 @@ function CharityForm({ charity }: { charity: Charity }) {
         </div>
       )}
     </FormPage>
+    <FundraisersPanel charityId={charity.id} />
+    </Stack>
   );
 }

@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { CharityFundraisers } from '../../../../contract/fundraising.ts';
 import type { Charity, CreateCharityInput, UpdateCharityInput } from '../../../../contract/charities.ts';
 import { api } from '../../../lib/api.ts';
 
@@ -29,3 +30,10 @@ export const useCharities = (filter: CharityFilter) =>
   useQuery({ queryKey: charityKeys.list(filter), queryFn: () => listCharities(filter), placeholderData: keepPreviousData });
 
 export const useCharity = (id: number) => useQuery({ queryKey: charityKeys.one(id), queryFn: () => getCharity(id) });
+
+export const useCharityFundraisers = (id: number, state: string) =>
+  useQuery({
+    queryKey: [...charityKeys.one(id), 'fundraisers', state] as const,
+    queryFn: () => api<CharityFundraisers>(`/api/charities/${id}/fundraisers`, { query: state ? { state } : {} }),
+    placeholderData: keepPreviousData,
+  });

@@ -1,0 +1,109 @@
+import { Anchor, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { FUNDING_TYPE_LABELS } from '../../../contract/booking-constants.ts';
+import { FUNDRAISING_STATE_LABELS, type FundraisingState } from '../../../contract/fundraising-constants.ts';
+import type { Fundraiser } from '../../../contract/fundraising.ts';
+import { path } from '../../../contract/paths.ts';
+import { type Column, DataTable } from '../../components/data-table.tsx';
+import { ToneBadge, type Tone } from '../../components/status-badge.tsx';
+import { formatMoney, formatShortDate } from '../../lib/format.ts';
+import { useCharityFundraisers } from './api/charities.ts';
+
+const TONE: Record<FundraisingState, Tone> = { not_fundraising: 'neutral', on_track: 'info', behind: 'bad', met: 'good' };
+const STATES = [{ value: '', label: 'Any state' }, ...(['on_track', 'behind', 'met'] as const).map((s) => ({ value: s, label: FUNDRAISING_STATE_LABELS[s] }))];
+
+/**
+ * The charity page's fundraisers (issue 19): its travellers who fundraise for it, each with their
+ * target, what they have raised and how they stand; the totals; and the charity's portal users.
+ */
+export function FundraisersPanel({ charityId }: { charityId: number }) {
+  const [state, setState] = useState('');
+  const query = useCharityFundraisers(charityId, state);
+  const data = query.data;
+  const columns: Array<Column<Fundraiser>> = [
+    {
+      key: 'traveller',
+      label: 'Traveller',
+      cell: (f) => (
+        <Stack gap={0}>
+          <Anchor component={Link} to={path('booking-view', { id: f.booking_id })} size="sm" fw={600}>
+            {f.traveller}
+          </Anchor>
+          <Text size="xs" c="dimmed" ff="monospace">
+            {f.booking_ref} · {FUNDING_TYPE_LABELS[f.funding_type as keyof typeof FUNDING_TYPE_LABELS] ?? f.funding_type}
+          </Text>
+        </Stack>
+      ),
+    },
+    { key: 'trip', label: 'Trip', cell: (f) => <Text size="sm">{f.trip.name}</Text> },
+    { key: 'departure', label: 'Departs', cellProps: () => ({ style: { whiteSpace: 'nowrap' } }), cell: (f) => formatShortDate(f.departure) },
+    { key: 'target', label: 'Target', align: 'right', cell: (f) => formatMoney(f.target) },
+    { key: 'raised', label: 'Raised', align: 'right', cell: (f) => formatMoney(f.raised) },
+    {
+      key: 'state',
+      label: 'State',
+      cell: (f) => (
+        <Stack gap={2}>
+          <ToneBadge tone={TONE[f.state]}>{FUNDRAISING_STATE_LABELS[f.state]}</ToneBadge>
+          {f.state === 'behind' && (
+            <Text size="xs" c="red.9">
+              {formatMoney(f.shortfall)} short
+            </Text>
+          )}
+        </Stack>
+      ),
+    },
+    { key: 'ack', label: 'Acknowledged', cell: (f) => (f.acknowledged_at ? formatShortDate(f.acknowledged_at) : <Text size="sm" c="dimmed">Not yet</Text>) },
+  ];
+  const totals = data?.totals;
+  return (
+    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="charity-fundraisers">
+      <Stack gap="sm">
+        <Group justify="space-between" align="flex-end">
+          <Title order={2} size="h4" id="charity-fundraisers">
+            Fundraisers
+          </Title>
+          <NativeSelect label="State" data={STATES} value={state} onChange={(e) => setState(e.currentTarget.value)} w={170} />
+        </Group>
+        {totals && (
+          <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm" aria-label="Totals" component="section">
+            <Total label="Fundraisers" value={String(totals.fundraisers)} />
+            <Total label="Raised" value={formatMoney(totals.raised)} />
+            <Total label="Pledged" value={formatMoney(totals.pledged)} />
+            <Total label={`Short (${totals.behind} behind)`} value={formatMoney(totals.shortfall)} />
+          </SimpleGrid>
+        )}
+        <DataTable
+          columns={columns}
+          query={{ data: data?.fundraisers, isPending: query.isPending, isFetching: query.isFetching, isError: query.isError }}
+          rowKey={(f) => f.booking_id}
+          failed="The fundraisers could not be loaded. Please refresh the page and try again."
+          empty={state ? 'No fundraiser is in this state.' : 'No traveller fundraises for this charity yet.'}
+          caption="Each traveller fundraising for this charity, with their target and what they have raised"
+        />
+        <div>
+          <Text size="sm" fw={600}>
+            Portal users
+          </Text>
+          <Text size="sm" c={data?.portal_users.length ? undefined : 'dimmed'}>
+            {data?.portal_users.length
+              ? data.portal_users.map((u) => `${u.name} (${u.email})`).join(', ')
+              : 'None: link a user of the Charity role to this charity on their user page.'}
+          </Text>
+        </div>
+      </Stack>
+    </Paper>
+  );
+}
+
+function Total({ label, value }: { label: string; value: string }) {
+  return (
+    <Paper withBorder radius="md" p="xs">
+      <Text size="xs" c="dimmed" fw={600} tt="uppercase">
+        {label}
+      </Text>
+      <Text fw={700}>{value}</Text>
+    </Paper>
+  );
+}
