@@ -7,7 +7,7 @@ import { bookings, chasers } from '../../../db/schema/index.ts';
 import { audit, diff } from '../../audit/audit.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { HttpError } from '../../errors.ts';
-import type { Mailer } from '../../mail.ts';
+import { mailRefusal, type Mailer } from '../../mail.ts';
 import { pgError } from '../../sql.ts';
 import { emailDate, renderTemplate, type TemplateContext } from '../emails/templates.ts';
 import { ukToday } from '../invoices/money.ts';
@@ -182,11 +182,10 @@ export class ChaserService {
       });
       return 'sent';
     } catch (error) {
-      const { code, responseCode } = error as { code?: string; responseCode?: number };
-      const why = [responseCode, code].filter((v) => v !== undefined && v !== null).join(' ') || 'the mail server did not take it';
+      const { why, code, responseCode } = mailRefusal(error);
       await this.db.transaction(async (tx) => {
         await tx.update(chasers).set({ outcome: 'failed', reason: why }).where(eq(chasers.id, claimId));
-        await audit(tx, { action: 'email.failed', ...about, summary: `could not email the ${label(check)} chaser "${mail.subject}" to ${b.email}: ${why}`, details: { ...details, outcome: 'refused', message_id: null, error: { code: code ?? null, response_code: responseCode ?? null } } });
+        await audit(tx, { action: 'email.failed', ...about, summary: `could not email the ${label(check)} chaser "${mail.subject}" to ${b.email}: ${why}`, details: { ...details, outcome: 'refused', message_id: null, error: { code, response_code: responseCode } } });
       });
       return 'failed';
     }

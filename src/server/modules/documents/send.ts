@@ -8,7 +8,7 @@ import { bookings, tripDocuments, trips } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { HttpError } from '../../errors.ts';
-import type { Mailer, OutgoingMail } from '../../mail.ts';
+import { mailRefusal, type Mailer, type OutgoingMail } from '../../mail.ts';
 import { emailDate, renderTemplate, type TemplateContext } from '../emails/templates.ts';
 import type { Operator } from '../invoices/service.ts';
 import { templateOf } from '../schedules/reminders.ts';
@@ -94,9 +94,8 @@ export class TripDocumentsMailer {
         });
         result.sent.push({ booking_id: id, check: 'documents' });
       } catch (error) {
-        const { code, responseCode } = error as { code?: string; responseCode?: number };
-        const why = [responseCode, code].filter((v) => v !== undefined && v !== null).join(' ') || 'the mail server did not take it';
-        await audit(this.db, { action: 'email.failed', ...about, summary: `could not email the trip's documents to ${b.email}: ${why}`, details: { ...details, outcome: 'refused', message_id: null, error: { code: code ?? null, response_code: responseCode ?? null } } });
+        const { why, code, responseCode } = mailRefusal(error);
+        await audit(this.db, { action: 'email.failed', ...about, summary: `could not email the trip's documents to ${b.email}: ${why}`, details: { ...details, outcome: 'refused', message_id: null, error: { code, response_code: responseCode } } });
         result.failed.push({ booking_id: id, check: 'documents', reason: 'The mail server did not take it.' });
       }
     }

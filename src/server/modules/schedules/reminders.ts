@@ -5,7 +5,7 @@ import type { Db, Tx } from '../../../db/client.ts';
 import { bookings, emailTemplates, invoices, paymentReminders, scheduleRows, trips } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
-import type { Mailer } from '../../mail.ts';
+import { mailRefusal, type Mailer } from '../../mail.ts';
 import { pgError } from '../../sql.ts';
 import { DEFAULT_TEMPLATES, emailDate, renderTemplate, type TemplateContext } from '../emails/templates.ts';
 import { loadInvoices } from '../invoices/load.ts';
@@ -139,11 +139,10 @@ export class ReminderService {
       });
       return 'sent';
     } catch (error) {
-      const { code, responseCode } = error as { code?: string; responseCode?: number };
-      const why = [responseCode, code].filter((v) => v !== undefined && v !== null).join(' ') || 'the mail server did not take it';
+      const { why, code, responseCode } = mailRefusal(error);
       await this.db.transaction(async (tx) => {
         await tx.update(paymentReminders).set({ outcome: 'failed', error: why }).where(eq(paymentReminders.id, claimId));
-        await audit(tx, { action: 'email.failed', ...about, summary: `could not email the reminder "${mail.subject}" to ${r.booking.email}: ${why}`, details: { ...details, outcome: 'refused', message_id: null, error: { code: code ?? null, response_code: responseCode ?? null } } });
+        await audit(tx, { action: 'email.failed', ...about, summary: `could not email the reminder "${mail.subject}" to ${r.booking.email}: ${why}`, details: { ...details, outcome: 'refused', message_id: null, error: { code, response_code: responseCode } } });
       });
       return 'failed';
     }

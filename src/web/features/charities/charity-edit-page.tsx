@@ -10,8 +10,11 @@ import { DestructiveButton, FormPage, RecordLoader } from '../../components/form
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
 import { charityKeys, deleteCharity, deleteCharityLogo, updateCharity, uploadCharityLogo, useCharity } from './api/charities.ts';
-import { FundraisersPanel } from './fundraisers-panel.tsx';
+import { lazyComponent } from '../../components/lazy.tsx';
 import { charityTypeOptions } from './charity-type-options.ts';
+
+// the fundraisers (their table) load after the form: the page's first visit stays light
+const FundraisersPanel = lazyComponent(() => import('./fundraisers-panel.tsx').then((m) => m.FundraisersPanel));
 
 type FormValues = z.input<typeof updateCharitySchema>;
 

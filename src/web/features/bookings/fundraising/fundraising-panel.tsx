@@ -1,11 +1,12 @@
 import { Anchor, Button, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { ENTRY_SOURCE_LABELS, FUNDRAISING_STATE_LABELS, type FundraisingState } from '../../../../contract/fundraising-constants.ts';
 import type { BookingFundraising, FundraisingEntry } from '../../../../contract/fundraising.ts';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { lazyComponent } from '../../../components/lazy.tsx';
 import { ToneBadge, type Tone } from '../../../components/status-badge.tsx';
 import { formatDateTime, formatMoney, formatShortDate } from '../../../lib/format.ts';
+import { useDialog } from '../../../lib/use-dialog.ts';
 import { bookingKeys } from '../api/bookings.ts';
 import { strikeFundraisingEntry, useFundraising } from '../api/fundraising.ts';
 import { BookingPanel } from '../booking-panel.tsx';
@@ -35,18 +36,8 @@ type Dialog = { kind: 'entry' } | { kind: 'target' } | { kind: 'strike'; entry: 
  */
 export function FundraisingPanel({ bookingId }: { bookingId: number }) {
   const query = useFundraising(bookingId);
-  const [dialog, setDialog] = useState<Dialog>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const opener = useRef<HTMLElement | null>(null);
-  const open = (next: Dialog) => {
-    setNotice(null);
-    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    setDialog(next);
-  };
-  const close = () => {
-    setDialog(null);
-    requestAnimationFrame(() => opener.current?.isConnected && opener.current.focus());
-  };
+  const { dialog, open, close } = useDialog<NonNullable<Dialog>>(() => setNotice(null));
   const done = (text: string) => {
     close();
     setNotice(text);

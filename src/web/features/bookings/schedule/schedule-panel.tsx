@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, Text } from '@mantine/core';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import type { BookingDetail } from '../../../../contract/bookings.ts';
 import { path } from '../../../../contract/paths.ts';
@@ -11,6 +11,7 @@ import { lazyComponent } from '../../../components/lazy.tsx';
 import { RemindersSwitch } from '../../../components/reminders-switch.tsx';
 import { ToneBadge, type Tone } from '../../../components/status-badge.tsx';
 import { formatMoney, formatShortDate } from '../../../lib/format.ts';
+import { useDialog } from '../../../lib/use-dialog.ts';
 import { useFormMutation } from '../../../lib/mutation.ts';
 import { changeScheduleRow, rebuildSchedule, scheduleChangeKeys, sendReminderNow, setBookingReminders, useSchedule } from '../api/schedule.ts';
 import { BookingPanel } from '../booking-panel.tsx';
@@ -32,7 +33,6 @@ const invoicedId = (row: ScheduleRow) => `instalment-invoiced-${row.id}`;
  */
 export function SchedulePanel({ booking }: { booking: BookingDetail }) {
   const schedule = useSchedule(booking.id);
-  const [dialog, setDialog] = useState<Dialog>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [unwaivingId, setUnwaivingId] = useState<number | null>(null);
   const changed = scheduleChangeKeys(booking.id);
@@ -63,16 +63,7 @@ export function SchedulePanel({ booking }: { booking: BookingDetail }) {
     unwaiving.clearFailure();
   };
   // the dialogs go when they close: the focus goes back to the button that opened them
-  const opener = useRef<HTMLElement | null>(null);
-  const open = (next: Dialog) => {
-    clearMessages();
-    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    setDialog(next);
-  };
-  const close = () => {
-    setDialog(null);
-    requestAnimationFrame(() => opener.current?.isConnected && opener.current.focus());
-  };
+  const { dialog, open, close } = useDialog<NonNullable<Dialog>>(clearMessages);
   const done = (text: string) => {
     close();
     setNotice(text);
