@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { Milestone } from '../../contract/fundraising-constants.ts';
 import { bookings } from './bookings.ts';
 import { trips } from './trips.ts';
@@ -55,4 +55,26 @@ export const fundraisingEntries = pgTable(
     check('fundraising_entries_source_check', sql`${t.source} in ('page_total', 'offline', 'gift_aid', 'charity_confirmed')`),
     index('fundraising_entries_booking_idx').on(t.bookingId, t.entryDate),
   ],
+);
+
+/**
+ * The fundraising milestone chaser (issue 19): one email per booking and milestone, in the week
+ * before a milestone the traveller has not yet reached; the unique key keeps it to one even with
+ * several workers. Failed ones are tried again on the next run.
+ */
+export const fundraisingReminders = pgTable(
+  'fundraising_reminders',
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    bookingId: bigint('booking_id', { mode: 'number' })
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    milestoneDue: date('milestone_due').notNull(),
+    sentOn: date('sent_on').notNull(),
+    /** sending, sent, failed, skipped (chasers off) */
+    outcome: text().notNull(),
+    reason: text(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('fundraising_reminders_unique').on(t.bookingId, t.milestoneDue), check('fundraising_reminders_outcome_check', sql`${t.outcome} in ('sending', 'sent', 'failed', 'skipped')`)],
 );

@@ -10,6 +10,7 @@ import { createMailer, type Mailer } from '../mail.ts';
 import { systemClock } from '../clock.ts';
 import { retentionQueue } from '../modules/retention/jobs.ts';
 import { chaserQueue } from '../modules/chasers/jobs.ts';
+import { MilestoneChaser, milestoneQueue } from '../modules/fundraising/milestone-job.ts';
 import { ChaserService } from '../modules/chasers/service.ts';
 import { housekeepingQueue } from './housekeeping.ts';
 import { startJobQueue, type QueueDefinition } from './queue.ts';
@@ -28,6 +29,7 @@ export function tripdeskQueues(database: Database, config: Config, deps: { clock
     digestQueue(database.db, mailer, config.officeEmail, clock),
     retentionQueue(database.db, config.dataDir, config.retentionDaysAfterReturn, clock),
     chaserQueue(new ChaserService(database.db, mailer, operator, config.fundraisingDefaults, clock)),
+    milestoneQueue(new MilestoneChaser(database.db, mailer, operator, config.fundraisingDefaults, clock)),
   ];
 }
 

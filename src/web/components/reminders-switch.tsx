@@ -35,9 +35,9 @@ const WORDS = {
   },
   chasers: {
     label: 'Send automatic chasers',
-    on: () => 'While the passport or the forms are not green, the traveller is emailed a week after booking, then every two weeks, then weekly from 8 weeks before departure.',
+    on: () => 'While the passport or the forms are not green, the traveller is emailed a week after booking, then every two weeks, then weekly from 8 weeks before departure; a fundraiser, a week before each milestone not yet reached.',
     title: 'Turn automatic chasers off',
-    above: (none: string) => `No passport or forms chasers will be emailed for ${none} until they are turned on again (each one skipped is in the history). Say why, for the history.`,
+    above: (none: string) => `No passport, forms or fundraising chasers will be emailed for ${none} until they are turned on again (each one skipped is in the history). Say why, for the history.`,
     submit: 'Turn Chasers Off',
     required: 'Say why automatic chasers are turned off.',
     fallback: 'Sorry, the chasers setting could not be changed. Please try again.',

@@ -5,7 +5,6 @@ import { bookings, emailTemplates, invoices, scheduleRows, tripDocuments, trips 
 import { chaserContext } from '../chasers/service.ts';
 import { documentsContext } from '../documents/send.ts';
 import { ReadinessService } from '../readiness/service.ts';
-import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { audit, diff } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import { HttpError } from '../../errors.ts';
@@ -14,7 +13,9 @@ import { ukToday } from '../invoices/money.ts';
 import type { Operator } from '../invoices/service.ts';
 import type { Mailer } from '../../mail.ts';
 import { reminderContext, templateOf, type ReminderService } from '../schedules/reminders.ts';
-import { checkTemplate, DEFAULT_TEMPLATES, renderTemplate, type TemplateContext } from './templates.ts';
+import { checkTemplate, DEFAULT_TEMPLATES, emailDate, renderTemplate, type TemplateContext } from './templates.ts';
+import { formatPounds } from '../../../contract/money.ts';
+import { FundraisingService, type FundraisingDefaults } from '../fundraising/service.ts';
 import { addDays } from '../../../contract/dates.ts';
 
 /** The example invoice of a preview for a booking with nothing invoiced yet. */
@@ -100,6 +101,20 @@ export class EmailTemplateService {
       const { trip, row } = await new ReadinessService(this.db, this.fundraisingDefaults, this.clock).ofBooking(b.booking.id);
       const reason = row.checks[check].state === 'green' ? (check === 'passport' ? 'No passport details yet.' : 'The booking form is not complete.') : row.checks[check].reason;
       return chaserContext(b.booking, trip, reason, this.operator);
+    }
+    if (key === 'fundraising_milestone') {
+      // the booking's own next milestone; example figures for one that does not fundraise or has none ahead
+      const f = await new FundraisingService(this.db, this.fundraisingDefaults, this.clock).forBooking(b.booking.id);
+      const m = f.next ?? { percent: 50, amount: f.target / 2 || 1250, due: addDays(today, 7) };
+      const pounds = (v: number) => formatPounds(v);
+      return {
+        traveller: { title: b.booking.title, first_name: b.booking.firstName, last_name: b.booking.lastName, preferred_name: b.booking.preferredName },
+        booking: { ref: b.booking.ref },
+        trip: { name: b.trip.name, departure: emailDate(b.trip.departure) },
+        charity: { name: f.charity?.name ?? null },
+        fundraising: { raised: pounds(f.raised), target: pounds(f.target || 2500), percent: m.percent, milestone_amount: pounds(m.amount), due: emailDate(m.due), short: pounds(Math.max(0, m.amount - f.raised)), page_url: f.page_url },
+        operator: { name: this.operator.name },
+      };
     }
     if (key === 'trip_documents') {
       const docs = await this.db.select({ name: tripDocuments.name }).from(tripDocuments).where(and(eq(tripDocuments.tripId, b.booking.tripId), isNotNull(tripDocuments.storedFile))).orderBy(asc(tripDocuments.id));

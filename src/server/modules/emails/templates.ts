@@ -27,6 +27,10 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: str
     subject: 'Please complete your booking form for {{ trip.name }}',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nBefore you travel on {{ trip.name }} on {{ trip.departure }} (booking {{ booking.ref }}) we still need a few details from you. {{ chase.reason }}\n\nPlease complete your booking form as soon as you can, or reply to this email if you have any questions.\n\n{{ operator.name }}',
   },
+  fundraising_milestone: {
+    subject: 'Your fundraising for {{ trip.name }}: {{ fundraising.percent }}% by {{ fundraising.due }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThank you for fundraising for {{ charity.name | default: "your charity" }} on {{ trip.name }} (booking {{ booking.ref }}). You have raised {{ fundraising.raised }} of your {{ fundraising.target }} target so far.\n\nYour next milestone is {{ fundraising.percent }}% of your target ({{ fundraising.milestone_amount }}) by {{ fundraising.due }}: {{ fundraising.short }} still to raise by then. {% if fundraising.page_url %}Your page: {{ fundraising.page_url }}{% endif %}\n\nIf you have raised more than we know of, reply to this email and tell us, and we will update your total.\n\n{{ operator.name }}',
+  },
   trip_documents: {
     subject: 'Your documents for {{ trip.name }}',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nPlease find attached the documents for {{ trip.name }}, departing on {{ trip.departure }} (booking {{ booking.ref }}): {{ documents.names }}.\n\nPlease read them before you travel, and reply to this email if you have any questions.\n\n{{ operator.name }}',
@@ -41,6 +45,8 @@ export type TemplateContext = {
   invoice?: { ref: string; total: string; outstanding: string; due_date: string; days_until_due: number; days_overdue: number };
   chase?: { reason: string };
   documents?: { names: string; count: number };
+  charity?: { name: string | null };
+  fundraising?: { raised: string; target: string; percent: number; milestone_amount: string; due: string; short: string; page_url: string | null };
   operator: { name: string };
 };
 

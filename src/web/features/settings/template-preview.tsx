@@ -140,7 +140,9 @@ export function TemplatePreview({ templateKey, control, getDraft, clearErrors, s
                 ? 'The invoice values are those of the booking’s first unpaid invoice on its schedule, or examples while it has none.'
                 : templateKey === 'trip_documents'
                   ? 'The documents named are the trip’s uploaded ones, or examples while it has none.'
-                  : 'The reason is the booking’s own from its readiness check, or an example while the check is green.'}
+                  : templateKey === 'fundraising_milestone'
+                    ? 'The figures are the booking’s own, with its next milestone, or examples while it has none ahead.'
+                    : 'The reason is the booking’s own from its readiness check, or an example while the check is green.'}
             </Text>
             {stale && (
               <Text size="sm" c="orange.9">

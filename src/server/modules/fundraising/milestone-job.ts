@@ -1,0 +1,138 @@
+import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { addDays } from '../../../contract/dates.ts';
+import { formatPounds, penceToPounds } from '../../../contract/money.ts';
+import { FUNDRAISING_TYPES, type FundraisingType } from '../../../contract/fundraising-constants.ts';
+import type { Db } from '../../../db/client.ts';
+import { bookings, charities, fundraisingReminders, trips } from '../../../db/schema/index.ts';
+import { audit } from '../../audit/audit.ts';
+import { nowOf, type Clock } from '../../clock.ts';
+import type { QueueDefinition } from '../../jobs/queue.ts';
+import { mailRefusal, type Mailer } from '../../mail.ts';
+import { pgError } from '../../sql.ts';
+import { emailDate, renderTemplate, type TemplateContext } from '../emails/templates.ts';
+import { ukToday } from '../invoices/money.ts';
+import type { Operator } from '../invoices/service.ts';
+import { inSendingHours } from '../schedules/money-job.ts';
+import { templateOf } from '../schedules/reminders.ts';
+import { milestoneDate, milestonePence } from './rules.ts';
+import type { FundraisingDefaults, FundraisingRule } from './service.ts';
+import { FundraisingService } from './service.ts';
+
+/** The milestone chaser goes this many days before a milestone the traveller has not reached. */
+export const MILESTONE_NOTICE_DAYS = 7;
+
+type Outcome = 'sent' | 'failed' | 'skipped';
+const money = (pence: number) => formatPounds(penceToPounds(pence));
+
+/**
+ * Fundraising milestone chasers (issue 19): a traveller who fundraises gets one email in the
+ * week before each milestone they have not yet reached (from the "fundraising_milestone"
+ * template), in sending hours; none for a booking whose automatic chasers are off (recorded as
+ * skipped), nor once the trip has left. Each email and skip is in the booking's History.
+ */
+export class MilestoneChaser {
+  private readonly fundraising: FundraisingService;
+
+  constructor(
+    private readonly db: Db,
+    private readonly mailer: Mailer,
+    private readonly operator: Operator,
+    defaults: FundraisingDefaults,
+    private readonly clock: Pick<Clock, 'now'>,
+  ) {
+    this.fundraising = new FundraisingService(db, defaults, clock);
+  }
+
+  async run(): Promise<Record<Outcome, number>> {
+    const counts: Record<Outcome, number> = { sent: 0, failed: 0, skipped: 0 };
+    const now = nowOf(this.clock);
+    if (!inSendingHours(now)) return counts;
+    const today = ukToday(now);
+    const rows = await this.db
+      .select({
+        id: bookings.id, ref: bookings.ref, tripId: bookings.tripId, title: bookings.title, firstName: bookings.firstName, lastName: bookings.lastName, preferredName: bookings.preferredName,
+        email: bookings.email, fundingType: bookings.fundingType, targetPence: bookings.fundraisingTargetPence, pageUrl: bookings.fundraisingPageUrl, chasersOff: bookings.chasersOff,
+        chasersOffReason: bookings.chasersOffReason, tripName: trips.name, departure: trips.departureDate, charity: charities.name,
+      })
+      .from(bookings)
+      .innerJoin(trips, eq(trips.id, bookings.tripId))
+      .leftJoin(charities, eq(charities.id, bookings.charityId))
+      .where(and(inArray(bookings.status, ['provisional', 'confirmed']), inArray(bookings.fundingType, [...FUNDRAISING_TYPES]), isNull(trips.deletedAt), gt(trips.departureDate, today)))
+      .orderBy(asc(trips.departureDate), asc(bookings.id));
+    if (!rows.length) return counts;
+    const raised = await this.fundraising.raisedOf(rows.map((r) => r.id));
+    const rules = new Map<number, Record<FundraisingType, FundraisingRule>>();
+    for (const tripId of new Set(rows.map((r) => r.tripId))) rules.set(tripId, await this.fundraising.rulesOf(this.db, tripId));
+    for (const b of rows) {
+      const rule = rules.get(b.tripId)![b.fundingType as FundraisingType];
+      const targetPence = b.targetPence ?? rule.minimumPence;
+      const raisedPence = raised.get(b.id) ?? 0;
+      // the milestone within the coming week that is not yet reached (the nearest, if two)
+      const ahead = rule.milestones
+        .map((m) => ({ ...m, due: milestoneDate(b.departure, m), pence: milestonePence(targetPence, m) }))
+        .filter((m) => m.due > today && m.due <= addDays(today, MILESTONE_NOTICE_DAYS) && raisedPence < m.pence)
+        .sort((x, y) => x.due.localeCompare(y.due))[0];
+      if (!ahead) continue;
+      const context: TemplateContext = {
+        traveller: { title: b.title, first_name: b.firstName, last_name: b.lastName, preferred_name: b.preferredName },
+        booking: { ref: b.ref },
+        trip: { name: b.tripName, departure: emailDate(b.departure) },
+        charity: { name: b.charity },
+        fundraising: { raised: money(raisedPence), target: money(targetPence), percent: ahead.percent, milestone_amount: money(ahead.pence), due: emailDate(ahead.due), short: money(ahead.pence - raisedPence), page_url: b.pageUrl },
+        operator: { name: this.operator.name },
+      };
+      counts[await this.remind(b, ahead.due, today, context)] += 1;
+    }
+    return counts;
+  }
+
+  private async remind(b: { id: number; tripId: number; email: string; firstName: string; lastName: string; chasersOff: boolean; chasersOffReason: string | null }, due: string, today: string, context: TemplateContext): Promise<Outcome> {
+    const about = { subject: { type: 'booking', id: b.id }, bookingId: b.id, tripId: b.tripId };
+    if (b.chasersOff) {
+      const why = `automatic chasers are off for this booking${b.chasersOffReason ? ` (${b.chasersOffReason})` : ''}`;
+      const [row] = await this.db.insert(fundraisingReminders).values({ bookingId: b.id, milestoneDue: due, sentOn: today, outcome: 'skipped', reason: why, createdAt: nowOf(this.clock) }).onConflictDoNothing().returning({ id: fundraisingReminders.id });
+      if (!row) return 'skipped';
+      await audit(this.db, { action: 'chaser.skipped', ...about, summary: `did not send the fundraising milestone chaser to ${b.email}: ${why}`, details: { check: 'fundraising', due_on: due, reason: why } });
+      return 'skipped';
+    }
+    let claimId: number;
+    try {
+      const [claim] = await this.db
+        .insert(fundraisingReminders)
+        .values({ bookingId: b.id, milestoneDue: due, sentOn: today, outcome: 'sending', createdAt: nowOf(this.clock) })
+        .onConflictDoUpdate({ target: [fundraisingReminders.bookingId, fundraisingReminders.milestoneDue], set: { outcome: 'sending', sentOn: today, reason: null }, setWhere: sql`${fundraisingReminders.outcome} = 'failed'` })
+        .returning({ id: fundraisingReminders.id });
+      if (!claim) return 'skipped';
+      claimId = claim.id;
+    } catch (error) {
+      if (pgError(error).code === '23505') return 'skipped';
+      throw error;
+    }
+    const rendered = await renderTemplate(await templateOf(this.db, 'fundraising_milestone'), context);
+    const mail = { to: { name: `${b.firstName} ${b.lastName}`, address: b.email }, ...rendered };
+    const details = { to: mail.to.address, subject: mail.subject, text: mail.text, attachments: [], template: 'fundraising_milestone', milestone_due: due };
+    try {
+      const sent = await this.mailer.send(mail);
+      await this.db.transaction(async (tx) => {
+        await tx.update(fundraisingReminders).set({ outcome: 'sent' }).where(eq(fundraisingReminders.id, claimId));
+        await audit(tx, { action: 'email.sent', ...about, summary: `emailed the fundraising milestone chaser "${mail.subject}" to ${b.email}`, details: { ...details, outcome: sent.outcome, message_id: sent.messageId } });
+      });
+      return 'sent';
+    } catch (error) {
+      const { why, code, responseCode } = mailRefusal(error);
+      await this.db.transaction(async (tx) => {
+        await tx.update(fundraisingReminders).set({ outcome: 'failed', reason: why }).where(eq(fundraisingReminders.id, claimId));
+        await audit(tx, { action: 'email.failed', ...about, summary: `could not email the fundraising milestone chaser "${mail.subject}" to ${b.email}: ${why}`, details: { ...details, outcome: 'refused', message_id: null, error: { code, response_code: responseCode } } });
+      });
+      return 'failed';
+    }
+  }
+}
+
+export const milestoneQueue = (chaser: MilestoneChaser): QueueDefinition => ({
+  name: 'fundraising-milestones',
+  // every hour at twenty-five past: the milestone chasers, in sending hours (a refused one is tried again next hour)
+  cron: '25 * * * *',
+  options: { retryLimit: 2, retryDelay: 300 },
+  handler: async () => chaser.run(),
+});
