@@ -108,6 +108,8 @@ const bookingFilterShape = {
     status: enumOrAll(BOOKING_STATUSES, 'status'),
     timing: z.enum(['future', 'past', 'all'], { error: 'The timing must be future, past or all.' }).default(BOOKING_LIST_DEFAULTS.timing),
     passport: enumOrAll(PASSPORT_STATES, 'passport state'),
+    // issue 19: how a fundraiser stands against the milestones
+    fundraising: enumOrAll(['on_track', 'behind', 'met'] as const, 'fundraising state'),
     sort_field: z.enum(BOOKING_SORT_FIELDS, { error: 'The list cannot be sorted by that field.' }).default(BOOKING_LIST_DEFAULTS.sort_field),
     sort_dir: z.enum(['asc', 'desc'], { error: 'The sort direction must be asc or desc.' }).default(BOOKING_LIST_DEFAULTS.sort_dir),
     trips: tripIds,

@@ -105,7 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(userRoutes, { db });
   await app.register(customFieldRoutes, { db });
   await app.register(documentRoutes, { db, dataDir: config.dataDir, secret: config.sessionSecret });
-  await app.register(bookingRoutes, { db, dataDir: config.dataDir });
+  await app.register(bookingRoutes, { db, dataDir: config.dataDir, fundraisingDefaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(invoiceRoutes, {
     db,
     operator: { name: config.operatorName, address: config.operatorAddress },

@@ -10,7 +10,10 @@ import type { Db } from '../../../db/client.ts';
 import { filesDir } from '../../../db/files.ts';
 import { bookings, countries, trips } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
+import type { fundraisingSql } from '../fundraising/sql.ts';
 import { ageOnDeparture, bookingConditions, bookingOrder, needsTrip, passportState, tripCountry } from './list.ts';
+
+type FundraisingSql = ReturnType<typeof fundraisingSql>;
 
 const BATCH = 1000;
 
@@ -114,8 +117,8 @@ function value(r: Row, key: ExportColumn): string | number | Date | null {
  * sort index where it can be; a few kilobytes even at 5,000), then the rows by primary key a
  * batch at a time. (Batches by OFFSET sorted and skipped the same matches again for every batch.)
  */
-async function idsOf(db: Db, f: BookingFilter, perPage: number, onlyWithImages = false): Promise<number[]> {
-  const where = and(bookingConditions(f), onlyWithImages ? isNotNull(bookings.passportImageFile) : undefined);
+async function idsOf(db: Db, f: BookingFilter, perPage: number, onlyWithImages = false, fundraising?: FundraisingSql): Promise<number[]> {
+  const where = and(bookingConditions(f, fundraising), onlyWithImages ? isNotNull(bookings.passportImageFile) : undefined);
   const idQuery = db.select({ id: bookings.id }).from(bookings);
   return (
     await (needsTrip(f) ? idQuery.innerJoin(trips, eq(trips.id, bookings.tripId)).leftJoin(countries, tripCountry) : idQuery)
@@ -158,7 +161,7 @@ const DATE_STYLE: Partial<ExcelJS.Style> = Object.freeze({ numFmt: 'dd/mm/yyyy' 
 const PLAIN_STYLE: Partial<ExcelJS.Style> = Object.freeze({});
 
 /** A real .xlsx, written as it is read: the reply starts before the last row is fetched. */
-export function spreadsheet(db: Db, f: BookingFilter, perPage: number, columns: ExportColumn[]): Readable {
+export function spreadsheet(db: Db, f: BookingFilter, perPage: number, columns: ExportColumn[], fundraising?: FundraisingSql): Readable {
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Bookings');
@@ -170,7 +173,7 @@ export function spreadsheet(db: Db, f: BookingFilter, perPage: number, columns: 
     return { header: def.label, key, width: Math.max(12, def.label.length + 2), style: styles[i]! };
   });
   (async () => {
-    const ids = await idsOf(db, f, perPage);
+    const ids = await idsOf(db, f, perPage, false, fundraising);
     // recorded before the first row leaves: an export cut short was still an export
     await audit(db, {
       action: 'export.bookings',
@@ -199,14 +202,14 @@ export function spreadsheet(db: Db, f: BookingFilter, perPage: number, columns: 
 const safe = (s: string) => s.replace(/[^\w .'-]+/g, '_').trim();
 
 /** The passport images of the listed bookings, one entry each, named by reference and traveller. */
-export function passportZip(db: Db, dataDir: string, f: BookingFilter, perPage: number): Readable {
+export function passportZip(db: Db, dataDir: string, f: BookingFilter, perPage: number, fundraising?: FundraisingSql): Readable {
   const zip = new yazl.ZipFile();
   (async () => {
     const dir = filesDir(dataDir, 'passports');
     // which images there are first (names only: a few hundred kilobytes at 5,000), so that the
     // history records how many leave before the first one does
     const entries: Array<{ file: string; name: string }> = [];
-    const ids = await idsOf(db, f, perPage, true);
+    const ids = await idsOf(db, f, perPage, true, fundraising);
     const read = (batch: number[]) =>
       db
         .select({ id: bookings.id, ref: bookings.ref, firstName: bookings.firstName, lastName: bookings.lastName, passportImageFile: bookings.passportImageFile })

@@ -4,6 +4,9 @@ import { PASSPORT_MONTHS_DEFAULT } from '../../../contract/country-constants.ts'
 import { queryRows, type Db } from '../../../db/client.ts';
 import { bookingCustomFieldAnswers, bookings, countries, tripCustomFields, trips } from '../../../db/schema/index.ts';
 import { containsPattern as contains } from '../../sql.ts';
+import type { fundraisingSql } from '../fundraising/sql.ts';
+
+type FundraisingSql = ReturnType<typeof fundraisingSql>;
 
 
 /**
@@ -45,13 +48,14 @@ function passportCondition(state: NonNullable<BookingFilter['passport']>): SQL {
   }
 }
 
-export function bookingConditions(f: BookingFilter): SQL | undefined {
+export function bookingConditions(f: BookingFilter, fundraising?: FundraisingSql): SQL | undefined {
   const digits = f.telephone?.replace(/\D/g, '');
   return and(
     f.status ? eq(bookings.status, f.status) : undefined,
     // on the booking's own copy of the departure date: one index range, and statistics the planner can use
     f.timing === 'future' ? sql`${bookings.tripDeparture} >= current_date` : f.timing === 'past' ? sql`${bookings.tripDeparture} < current_date` : undefined,
     f.passport ? passportCondition(f.passport) : undefined,
+    f.fundraising && fundraising ? fundraising.condition(f.fundraising) : undefined,
     f.trips ? inArray(bookings.tripId, f.trips) : undefined,
     f.trip_id ? eq(bookings.tripId, f.trip_id) : undefined,
     f.user_id ? eq(bookings.userId, f.user_id) : undefined,
@@ -93,7 +97,7 @@ const iso = (d: Date) => d.toISOString();
 
 /** Whether the filters or the sort look at the trip; when they do not, the trip is joined only to the page's rows. */
 export function needsTrip(f: BookingFilter): boolean {
-  return Boolean(f.passport) || f.age_min !== undefined || f.age_max !== undefined || f.sort_field === 'trip_name';
+  return Boolean(f.passport) || Boolean(f.fundraising) || f.age_min !== undefined || f.age_max !== undefined || f.sort_field === 'trip_name';
 }
 
 export type ListOptions = {
@@ -103,6 +107,8 @@ export type ListOptions = {
    * for every page is what made the list slow on a large office.
    */
   exactCountBelow?: number;
+  /** the fundraising rule in SQL (with the office's defaults and today), for the fundraising filter */
+  fundraising?: FundraisingSql;
 };
 
 export const EXACT_COUNT_BELOW = 10_000;
@@ -189,7 +195,7 @@ async function idsByTripName(db: Db, f: BookingFilter, where: SQL | undefined, l
 
 export async function listBookings(db: Db, f: BookingFilter, options: ListOptions = {}): Promise<BookingPage> {
   const exactCountBelow = options.exactCountBelow ?? EXACT_COUNT_BELOW;
-  const where = bookingConditions(f);
+  const where = bookingConditions(f, options.fundraising);
   const joined = needsTrip(f);
   const offset = (f.page - 1) * f.per_page;
   // first the page's ids, from the bookings alone when that is enough (the sort indexes carry the

@@ -7,11 +7,17 @@ import type { Db } from '../../../db/client.ts';
 import { updateBooking, viewBooking } from './detail.ts';
 import { exportFileName, passportZip, spreadsheet } from './export.ts';
 import { listBookings } from './list.ts';
+import { nowOf, systemClock, type Clock } from '../../clock.ts';
+import { fundraisingSql } from '../fundraising/sql.ts';
+import type { FundraisingDefaults } from '../fundraising/service.ts';
+import { ukToday } from '../invoices/money.ts';
 import { BookingService } from './service.ts';
 
-export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; dataDir: string }) {
+export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; dataDir: string; fundraisingDefaults: FundraisingDefaults; clock?: Clock }) {
   const service = new BookingService(opts.db);
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // the fundraising filter's rule, read on today's UK date
+  const fundraising = () => fundraisingSql(opts.fundraisingDefaults, ukToday(nowOf(opts.clock ?? systemClock)));
   r.get(
     '/api/bookings',
     {
@@ -22,7 +28,7 @@ export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; dataDi
         response: { 200: bookingPageSchema, 422: validationErrorSchema },
       },
     },
-    async (request) => listBookings(opts.db, request.query),
+    async (request) => listBookings(opts.db, request.query, { fundraising: fundraising() }),
   );
   // a download the browser asks for with a form GET, so it lives beside the pages, not under /api
   r.get(
@@ -43,12 +49,12 @@ export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; dataDi
         return reply
           .type('application/zip')
           .header('content-disposition', `attachment; filename="${exportFileName('zip').replace('bookings-', 'passports-')}"`)
-          .send(passportZip(opts.db, opts.dataDir, f, perPage));
+          .send(passportZip(opts.db, opts.dataDir, f, perPage, fundraising()));
       }
       return reply
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
         .header('content-disposition', `attachment; filename="${exportFileName('xlsx')}"`)
-        .send(spreadsheet(opts.db, f, perPage, columns));
+        .send(spreadsheet(opts.db, f, perPage, columns, fundraising()));
     },
   );
   r.get(

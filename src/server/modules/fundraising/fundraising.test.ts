@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { insertBooking } from '../../../db/factories/bookings.ts';
@@ -150,5 +151,43 @@ describe('a charity’s fundraisers', () => {
     expect((await admin.get(`/api/charities/${charity!.id}/fundraisers?state=met`)).json().fundraisers.map((f: { booking_id: number }) => f.booking_id)).toEqual([met]);
     expect((await admin.get(`/api/charities/${charity!.id}/fundraisers?state=late`)).json().errors).toEqual({ state: ['The state must be on_track, behind, met or not_fundraising.'] });
     expect((await admin.get('/api/charities/999999/fundraisers')).statusCode).toBe(404);
+  });
+});
+
+describe('the booking list’s fundraising filter', () => {
+  it('finds those on track, behind and met by the same rule as the booking page, and the list sorted by trip name too', async () => {
+    // departs in 20 days: the default 100% by 4 weeks fell 8 days ago
+    const soon = (await insertTrip(t.db, { name: 'Soon Trek', departureDate: addDays(today, 20), returnDate: addDays(today, 30) })).id;
+    const mk = async (o: Record<string, unknown>) => (await insertBooking(t.db, soon, { fundingType: 'fundraise', status: 'confirmed', ...o })).id;
+    const behind = await mk({ firstName: 'Bea' });
+    const met = await mk({ firstName: 'Mo', fundraisingTargetPence: 50_000 });
+    const flexiMet = await mk({ firstName: 'Flo', fundingType: 'flexi' });
+    const self = await mk({ firstName: 'Sid', fundingType: 'self' });
+    await t.db.insert(fundraisingEntries).values([
+      { bookingId: met, amountPence: 50_000, entryDate: today, source: 'offline' },
+      { bookingId: flexiMet, amountPence: 125_000, entryDate: today, source: 'page_total' },
+      { bookingId: behind, amountPence: 240_000, entryDate: today, source: 'page_total', struckAt: new Date(), struckReason: 'Wrong traveller' },
+    ]);
+    const ids = async (state: string, sort = 'created_at') => {
+      const res = await admin.get(`/api/bookings?trips=${soon}&timing=all&fundraising=${state}&sort_field=${sort}&sort_dir=asc`);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().data as Array<{ id: number }>).map((b) => b.id);
+    };
+    expect(await ids('behind')).toEqual([behind]);
+    expect(await ids('met')).toEqual([met, flexiMet]);
+    expect(await ids('on_track')).toEqual([]);
+    expect(await ids('')).toEqual([behind, met, flexiMet, self]);
+    expect((await ids('met', 'trip_name')).sort()).toEqual([met, flexiMet].sort());
+    for (const id of [behind, met]) {
+      const own = (await admin.get(`/api/bookings/${id}/fundraising`)).json().state;
+      expect(await ids(own)).toContain(id);
+    }
+    // the export takes the same filter
+    const xlsx = await admin.get(`/bookings/export?trips=${soon}&timing=all&fundraising=behind`);
+    expect(xlsx.statusCode).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    expect(wb.worksheets[0]!.actualRowCount).toBe(2);
+    expect((await admin.get('/api/bookings?fundraising=late')).json().errors).toEqual({ fundraising: ['The selected fundraising state is invalid.'] });
   });
 });

@@ -155,6 +155,9 @@ export default function BookingListPage() {
           <Grid.Col span={{ base: 6, md: 2 }}>
             <NativeSelect label="Gender" value={draft.gender} onChange={(e) => set('gender', e.currentTarget.value)} data={[{ value: '', label: 'Any' }, { value: 'female', label: 'Female' }, { value: 'male', label: 'Male' }, { value: 'other', label: 'Other' }]} />
           </Grid.Col>
+          <Grid.Col span={{ base: 6, md: 2 }}>
+            <NativeSelect label="Fundraising" value={draft.fundraising} onChange={(e) => set('fundraising', e.currentTarget.value)} data={[{ value: '', label: 'Any' }, { value: 'on_track', label: 'On track' }, { value: 'behind', label: 'Behind' }, { value: 'met', label: 'Target met' }]} />
+          </Grid.Col>
         </Grid>
         <Group mt="md" justify="space-between">
           <Group>

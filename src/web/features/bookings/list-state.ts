@@ -6,6 +6,7 @@ export type BookingFilters = {
   status: string;
   timing: string;
   passport: string;
+  fundraising: string;
   trips: string[];
   booking_ref: string;
   name: string;
@@ -53,6 +54,7 @@ export const emptyFilters = (): BookingFilters => ({
   status: BOOKING_LIST_DEFAULTS.status,
   timing: BOOKING_LIST_DEFAULTS.timing,
   passport: '',
+  fundraising: '',
   trips: [],
   booking_ref: '',
   name: '',
@@ -113,6 +115,7 @@ export function toQuery(s: ListState): BookingListQuery {
     status: f.status || undefined,
     timing: (f.timing || 'future') as 'future' | 'past' | 'all',
     passport: f.passport || undefined,
+    fundraising: f.fundraising || undefined,
     trips: f.trips.length ? f.trips : undefined,
     trip_id: f.trip_id || undefined,
     user_id: f.user_id || undefined,
