@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import yazl from 'yazl';
 import type { ExportColumn } from '../../../contract/bookings.ts';
@@ -60,9 +60,24 @@ const exportFields = {
   age: ageOnDeparture,
 };
 
-const rowsById = (db: Db, ids: number[]) =>
-  db.select(exportFields).from(bookings).innerJoin(trips, eq(trips.id, bookings.tripId)).leftJoin(countries, tripCountry).where(inArray(bookings.id, ids));
+const FUNDRAISING_COLUMNS = new Set<ExportColumn>(['fundraising_target', 'fundraising_raised', 'fundraising_state']);
+
+/** The rows of a batch; the fundraising figures only when a column asks for them (they cost a look at the entries). */
+const rowsById = (db: Db, ids: number[], fundraising?: FundraisingSql) =>
+  db
+    .select({
+      ...exportFields,
+      fundraisingTarget: fundraising ? fundraising.target : sql<null>`null`,
+      fundraisingRaised: fundraising ? fundraising.raised : sql<null>`null`,
+      fundraisingState: fundraising ? fundraising.state : sql<null>`null`,
+    })
+    .from(bookings)
+    .innerJoin(trips, eq(trips.id, bookings.tripId))
+    .leftJoin(countries, tripCountry)
+    .where(inArray(bookings.id, ids));
 type Row = Awaited<ReturnType<typeof rowsById>>[number];
+const STATE_WORDS: Record<string, string> = { not_fundraising: 'Not fundraising', on_track: 'On track', behind: 'Behind', met: 'Target met' };
+const pounds = (pence: number | string | null) => (pence === null ? null : Number(pence) / 100);
 
 /** A spreadsheet program runs a cell that starts with one of these as a formula: such text is written with a leading apostrophe. */
 export function escapeCell(value: string): string {
@@ -108,6 +123,9 @@ function value(r: Row, key: ExportColumn): string | number | Date | null {
     case 'nok_relationship': return r.nokRelationship;
     case 'nok_telephone': return r.nokTelephone;
     case 'referred_by': return r.referredBy;
+    case 'fundraising_target': return pounds(r.fundraisingTarget);
+    case 'fundraising_raised': return pounds(r.fundraisingRaised);
+    case 'fundraising_state': return r.fundraisingState === null ? null : (STATE_WORDS[r.fundraisingState] ?? r.fundraisingState);
   }
 }
 
@@ -183,7 +201,8 @@ export function spreadsheet(db: Db, f: BookingFilter, perPage: number, columns: 
       summary: `exported ${bookingsCount(ids.length)} to a spreadsheet`,
       details: { filters: filtersOf(f, perPage), columns, rows: ids.length, format: 'xls' },
     });
-    for await (const batch of batchesOf(ids, (batch) => rowsById(db, batch))) {
+    const withFundraising = columns.some((c) => FUNDRAISING_COLUMNS.has(c)) ? fundraising : undefined;
+    for await (const batch of batchesOf(ids, (batch) => rowsById(db, batch, withFundraising))) {
       for (const r of batch) {
         const row = sheet.addRow(columns.map((key) => {
           const v = value(r, key);

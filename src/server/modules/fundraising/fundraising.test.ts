@@ -188,6 +188,19 @@ describe('the booking list’s fundraising filter', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
     expect(wb.worksheets[0]!.actualRowCount).toBe(2);
+    // and its columns: the target, what is raised (struck-out entries aside) and the state
+    const cols = encodeURIComponent(JSON.stringify(['id', 'fundraising_target', 'fundraising_raised', 'fundraising_state']));
+    const withCols = await admin.get(`/bookings/export?trips=${soon}&timing=all&sort_field=created_at&sort_dir=asc&columns=${cols}`);
+    const wb2 = new ExcelJS.Workbook();
+    await wb2.xlsx.load(withCols.rawPayload as unknown as ArrayBuffer);
+    const rows = wb2.worksheets[0]!.getSheetValues().slice(1).map((r) => (r as unknown[]).slice(1));
+    expect(rows).toEqual([
+      ['ID', 'Fundraising Target', 'Raised', 'Fundraising'],
+      [behind, 2500, 0, 'Behind'],
+      [met, 500, 500, 'Target met'],
+      [flexiMet, 1250, 1250, 'Target met'],
+      [self, undefined, undefined, 'Not fundraising'],
+    ]);
     expect((await admin.get('/api/bookings?fundraising=late')).json().errors).toEqual({ fundraising: ['The selected fundraising state is invalid.'] });
   });
 });
