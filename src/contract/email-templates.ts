@@ -3,7 +3,7 @@ import { recordId } from './common.ts';
 
 // ---- the emails staff word themselves (issue 17: /settings/emails) ----
 
-export const TEMPLATE_KEYS = ['reminder_before', 'reminder_due', 'reminder_overdue', 'chaser_passport', 'chaser_forms', 'trip_documents', 'fundraising_milestone'] as const;
+export const TEMPLATE_KEYS = ['reminder_before', 'reminder_due', 'reminder_overdue', 'chaser_passport', 'chaser_forms', 'trip_documents', 'fundraising_milestone', 'fundraising_summary'] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
   reminder_before: 'Reminder before an instalment is due',
@@ -13,6 +13,7 @@ export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
   chaser_forms: 'Chaser for the booking form',
   trip_documents: 'The trip’s documents',
   fundraising_milestone: 'Fundraising milestone ahead',
+  fundraising_summary: 'Monthly fundraising summary to a charity',
 };
 const EVERY = ['traveller.title', 'traveller.first_name', 'traveller.last_name', 'traveller.preferred_name', 'booking.ref', 'trip.name', 'trip.departure'] as const;
 const INVOICE = ['invoice.ref', 'invoice.total', 'invoice.outstanding', 'invoice.due_date', 'invoice.days_until_due', 'invoice.days_overdue'] as const;
@@ -37,6 +38,7 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, readonly string[]> = {
     'fundraising.page_url',
     'operator.name',
   ],
+  fundraising_summary: ['recipient.first_name', 'recipient.last_name', 'charity.name', 'summary.month', 'summary.count', 'summary.behind', 'summary.met', 'summary.raised', 'summary.pledged', 'summary.lines', 'operator.name'],
 };
 export const TEMPLATE_SUBJECT_MAX = 200;
 export const TEMPLATE_BODY_MAX = 20_000;

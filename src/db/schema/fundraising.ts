@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { Milestone } from '../../contract/fundraising-constants.ts';
 import { bookings } from './bookings.ts';
+import { charities } from './charities.ts';
 import { trips } from './trips.ts';
 import { users } from './users.ts';
 
@@ -77,4 +78,25 @@ export const fundraisingReminders = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('fundraising_reminders_unique').on(t.bookingId, t.milestoneDue), check('fundraising_reminders_outcome_check', sql`${t.outcome} in ('sending', 'sent', 'failed', 'skipped')`)],
+);
+
+/** The monthly fundraising summary (issue 19): one per charity user and month, even with several workers. */
+export const charitySummaries = pgTable(
+  'charity_summaries',
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    charityId: integer('charity_id')
+      .notNull()
+      .references(() => charities.id, { onDelete: 'cascade' }),
+    /** YYYY-MM */
+    month: text().notNull(),
+    /** sending, sent, failed */
+    outcome: text().notNull(),
+    reason: text(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('charity_summaries_unique').on(t.userId, t.month), check('charity_summaries_outcome_check', sql`${t.outcome} in ('sending', 'sent', 'failed')`)],
 );

@@ -11,6 +11,7 @@ import { systemClock } from '../clock.ts';
 import { retentionQueue } from '../modules/retention/jobs.ts';
 import { chaserQueue } from '../modules/chasers/jobs.ts';
 import { MilestoneChaser, milestoneQueue } from '../modules/fundraising/milestone-job.ts';
+import { CharitySummary, summaryQueue } from '../modules/fundraising/summary-job.ts';
 import { ChaserService } from '../modules/chasers/service.ts';
 import { housekeepingQueue } from './housekeeping.ts';
 import { startJobQueue, type QueueDefinition } from './queue.ts';
@@ -30,6 +31,7 @@ export function tripdeskQueues(database: Database, config: Config, deps: { clock
     retentionQueue(database.db, config.dataDir, config.retentionDaysAfterReturn, clock),
     chaserQueue(new ChaserService(database.db, mailer, operator, config.fundraisingDefaults, clock)),
     milestoneQueue(new MilestoneChaser(database.db, mailer, operator, config.fundraisingDefaults, clock)),
+    summaryQueue(new CharitySummary(database.db, mailer, operator, config.fundraisingDefaults, clock)),
   ];
 }
 

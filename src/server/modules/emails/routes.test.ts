@@ -21,7 +21,7 @@ describe('/api/email-templates', () => {
   it('lists the reminder, chaser and documents emails with Tripdesk’s wording until staff change it, each with its own placeholders', async () => {
     const list = (await admin.get('/api/email-templates')).json();
     expect(list.map((x: { key: string; is_default: boolean }) => [x.key, x.is_default])).toEqual([
-      ['reminder_before', true], ['reminder_due', true], ['reminder_overdue', true], ['chaser_passport', true], ['chaser_forms', true], ['trip_documents', true], ['fundraising_milestone', true],
+      ['reminder_before', true], ['reminder_due', true], ['reminder_overdue', true], ['chaser_passport', true], ['chaser_forms', true], ['trip_documents', true], ['fundraising_milestone', true], ['fundraising_summary', true],
     ]);
     expect(list[0].placeholders).toContain('invoice.outstanding');
     expect(list[3].placeholders).toContain('chase.reason');
@@ -70,6 +70,10 @@ describe('/api/email-templates', () => {
     const milestone = await admin.post('/api/email-templates/fundraising_milestone/preview', { booking_id: bookingId });
     expect(milestone.statusCode, milestone.body).toBe(200);
     expect(milestone.json().subject).toMatch(/^Your fundraising for Test Trek/);
+    const summary = await admin.post('/api/email-templates/fundraising_summary/preview', { booking_id: bookingId });
+    expect(summary.statusCode, summary.body).toBe(200);
+    expect(summary.json().subject).toMatch(/^Sample Charity: your fundraisers in \w+ \d{4}$/);
+    expect(summary.json().text).toContain('Dear Sam,');
     expect(milestone.json().text).toMatch(/Your next milestone is 50% of your target \(£[\d,.]+\) by \d{2} \w{3} \d{4}/);
   });
 });

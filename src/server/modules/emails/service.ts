@@ -1,7 +1,8 @@
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import { TEMPLATE_KEYS, TEMPLATE_NAMES, TEMPLATE_PLACEHOLDERS, type EmailTemplate, type RenderedEmail, type TemplateKey } from '../../../contract/email-templates.ts';
 import type { Db } from '../../../db/client.ts';
-import { bookings, emailTemplates, invoices, scheduleRows, tripDocuments, trips } from '../../../db/schema/index.ts';
+import { bookings, charities, emailTemplates, invoices, scheduleRows, tripDocuments, trips } from '../../../db/schema/index.ts';
+import { summaryContext } from '../fundraising/summary-job.ts';
 import { chaserContext } from '../chasers/service.ts';
 import { documentsContext } from '../documents/send.ts';
 import { ReadinessService } from '../readiness/service.ts';
@@ -101,6 +102,15 @@ export class EmailTemplateService {
       const { trip, row } = await new ReadinessService(this.db, this.fundraisingDefaults, this.clock).ofBooking(b.booking.id);
       const reason = row.checks[check].state === 'green' ? (check === 'passport' ? 'No passport details yet.' : 'The booking form is not complete.') : row.checks[check].reason;
       return chaserContext(b.booking, trip, reason, this.operator);
+    }
+    if (key === 'fundraising_summary') {
+      // the booking's charity as one of its portal users would get it; an example charity when the booking has none
+      const fundraising = new FundraisingService(this.db, this.fundraisingDefaults, this.clock);
+      const [charity] = b.booking.charityId === null ? [] : await this.db.select({ id: charities.id, name: charities.name }).from(charities).where(eq(charities.id, b.booking.charityId));
+      const list = charity ? await fundraising.ofCharity(charity.id) : { totals: { fundraisers: 0, raised: 0, pledged: 0, shortfall: 0, behind: 0, met: 0 }, fundraisers: [], portal_users: [] };
+      const [first] = list.portal_users;
+      const recipient = first ? { firstName: first.name.split(' ')[0] ?? first.name, lastName: first.name.split(' ').slice(1).join(' ') } : { firstName: 'Sam', lastName: 'Sample' };
+      return summaryContext(recipient, charity?.name ?? 'Sample Charity', list, today, this.operator);
     }
     if (key === 'fundraising_milestone') {
       // the booking's own next milestone; example figures for one that does not fundraise or has none ahead

@@ -31,6 +31,10 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: str
     subject: 'Your fundraising for {{ trip.name }}: {{ fundraising.percent }}% by {{ fundraising.due }}',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThank you for fundraising for {{ charity.name | default: "your charity" }} on {{ trip.name }} (booking {{ booking.ref }}). You have raised {{ fundraising.raised }} of your {{ fundraising.target }} target so far.\n\nYour next milestone is {{ fundraising.percent }}% of your target ({{ fundraising.milestone_amount }}) by {{ fundraising.due }}: {{ fundraising.short }} still to raise by then. {% if fundraising.page_url %}Your page: {{ fundraising.page_url }}{% endif %}\n\nIf you have raised more than we know of, reply to this email and tell us, and we will update your total.\n\n{{ operator.name }}',
   },
+  fundraising_summary: {
+    subject: '{{ charity.name }}: your fundraisers in {{ summary.month }}',
+    body: 'Dear {{ recipient.first_name }},\n\nHere is how the {{ summary.count }} travellers fundraising for {{ charity.name }} stand at the start of {{ summary.month }}: {{ summary.raised }} raised of {{ summary.pledged }} pledged; {{ summary.met }} have met their target and {{ summary.behind }} are behind a milestone.\n\n{{ summary.lines }}\n\nIf any of them has raised more than this shows, reply to this email and tell us, and we will update their total.\n\n{{ operator.name }}',
+  },
   trip_documents: {
     subject: 'Your documents for {{ trip.name }}',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nPlease find attached the documents for {{ trip.name }}, departing on {{ trip.departure }} (booking {{ booking.ref }}): {{ documents.names }}.\n\nPlease read them before you travel, and reply to this email if you have any questions.\n\n{{ operator.name }}',
@@ -39,9 +43,12 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: str
 
 /** What a template may print: every email has the traveller, booking, trip and operator; the rest as its kind needs. */
 export type TemplateContext = {
-  traveller: { title: string | null; first_name: string; last_name: string; preferred_name: string | null };
-  booking: { ref: string };
-  trip: { name: string; departure: string; return?: string; country?: string; passport_months?: number };
+  traveller?: { title: string | null; first_name: string; last_name: string; preferred_name: string | null };
+  booking?: { ref: string };
+  trip?: { name: string; departure: string; return?: string; country?: string; passport_months?: number };
+  /** the member of a charity an email to a charity goes to */
+  recipient?: { first_name: string; last_name: string };
+  summary?: { month: string; count: number; behind: number; met: number; raised: string; pledged: string; lines: string };
   invoice?: { ref: string; total: string; outstanding: string; due_date: string; days_until_due: number; days_overdue: number };
   chase?: { reason: string };
   documents?: { names: string; count: number };

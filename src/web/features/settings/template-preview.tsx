@@ -140,7 +140,9 @@ export function TemplatePreview({ templateKey, control, getDraft, clearErrors, s
                 ? 'The invoice values are those of the booking’s first unpaid invoice on its schedule, or examples while it has none.'
                 : templateKey === 'trip_documents'
                   ? 'The documents named are the trip’s uploaded ones, or examples while it has none.'
-                  : templateKey === 'fundraising_milestone'
+                  : templateKey === 'fundraising_summary'
+                    ? 'The fundraisers are those of the booking’s charity, as its first portal user would get them, or an example charity when the booking has none.'
+                    : templateKey === 'fundraising_milestone'
                     ? 'The figures are the booking’s own, with its next milestone, or examples while it has none ahead.'
                     : 'The reason is the booking’s own from its readiness check, or an example while the check is green.'}
             </Text>
