@@ -1,6 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
+import { toDdMmYyyy } from '../../../contract/dates.ts';
 import { queryRows, type Db } from '../../../db/client.ts';
 import { audit } from '../../audit/audit.ts';
 import { HttpError } from '../../errors.ts';
@@ -61,8 +62,8 @@ function sheetOf(kind: ManifestKind, travellers: Traveller[]): { columns: Array<
 export const MANIFEST_FORMATS = ['xlsx', 'pdf'] as const;
 export type ManifestFormat = (typeof MANIFEST_FORMATS)[number];
 
-const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-const longDay = (v: string | Date) => DAY.format(day(v)!);
+// dd/mm/yyyy, as in the table
+const shortDay = (v: string | Date) => toDdMmYyyy(typeof v === 'string' ? v : v.toISOString());
 
 /**
  * A trip's manifest, rooming list or emergency contacts as an .xlsx or a PDF (issue 18), of its
@@ -87,18 +88,19 @@ export async function manifestDownload(db: Db, tripId: number, kind: ManifestKin
     details: { kind, format, rows: travellers.length, provisional: withProvisional },
   });
   const { columns, rows } = sheetOf(kind, travellers);
-  const slug = trip.name.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
+  // a name with no Latin letters or digits (東京) still gives a file name
+  const slug = trip.name.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '').toLowerCase() || `trip-${trip.id}`;
   if (format === 'pdf') {
     const who = withProvisional ? 'confirmed and provisional bookings' : 'confirmed bookings';
     const body = await manifestPdf(
       {
-        title: `${TITLES[kind]}: ${trip.name}`,
-        subtitle: `${longDay(trip.departure_date)} to ${longDay(trip.return_date)}. ${travellers.length} traveller${travellers.length === 1 ? '' : 's'} (${who}).`,
+        title: `${TITLES[kind]} — ${trip.name}`,
+        subtitle: `${shortDay(trip.departure_date)} – ${shortDay(trip.return_date)}. ${travellers.length} traveller${travellers.length === 1 ? '' : 's'} (${who}).`,
         columns,
         rows,
         empty: 'No travellers.',
       },
-      longDay(today),
+      shortDay(today),
     );
     return { name: `${kind}-${slug}.pdf`, type: 'application/pdf', body };
   }

@@ -127,7 +127,7 @@ describe('manifests', () => {
     expect(olga[6]).toBeInstanceOf(Date);
     expect((await sheet('?include=provisional')).rows.slice(1).map((r) => r[0])).toEqual(['Olga Owing', 'Rosa Ready', 'Sam Sharer', 'Sid Short']);
     const [event] = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'export.manifest'));
-    expect(event).toMatchObject({ tripId, details: { kind: 'manifest', rows: 3, provisional: false } });
+    expect(event).toMatchObject({ tripId, details: { kind: 'manifest', format: 'xlsx', rows: 3, provisional: false } });
     expect(event).toMatchObject({ actorType: 'user', actorUserId: expect.any(Number) });
   });
 
