@@ -208,4 +208,25 @@ describe('manifests as PDF', () => {
     expect(res.headers['content-disposition']).toBe(`attachment; filename="manifest-trip-${tokyo}.pdf"`);
     expect((await pdfText('?format=pdf', tokyo)).text).toContain('Manifest — ');
   });
+
+  it('a row taller than a page goes on on the next, named "(continued)"; a 60,000-letter word and a very long trip name break nothing', async () => {
+    const name = `Very ${'Long '.repeat(60)}Trek`;
+    const tall = (await insertTrip(t.db, { name, departureDate: departure, returnDate: back })).id;
+    const story = Array.from({ length: 1500 }, (_, i) => `word${i}`).join(' ');
+    await insertBooking(t.db, tall, { status: 'confirmed', firstName: 'Tess', lastName: 'Tall', medicalConditions: true, medicalDetail: story, dietary: 'z'.repeat(60_000) });
+    await insertBooking(t.db, tall, { status: 'confirmed', firstName: 'Uma', lastName: 'After' });
+    const res = await download('?format=pdf', tall);
+    const { totalPages, text } = await extractText(await getDocumentProxy(new Uint8Array(res.rawPayload)), { mergePages: true });
+    expect(totalPages).toBeGreaterThan(2);
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain('Tess Tall (continued)');
+    // every word of the story, in order, once
+    const words = flat.match(/word\d+/g)!;
+    expect(words).toEqual(story.split(' '));
+    expect(text.replace(/[^z]/g, '')).toHaveLength(60_000);
+    expect(flat).toContain('Uma After');
+    expect(flat).toContain(`Page ${totalPages} of ${totalPages}`);
+    const pages = await tables(res.rawPayload);
+    for (const page of pages) expect(page.header).toEqual(MANIFEST);
+  });
 });

@@ -18,15 +18,25 @@ export type PdfSheet = {
 const ddmmyyyy = (d: Date) => `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
 
 /**
- * What a cell prints: dates as dd/mm/yyyy, text without control characters (a traveller's
- * typing must never break the page), and text a spreadsheet would have read as a formula left as
- * the traveller typed it (the xlsx's guard quote is not shown).
+ * What a cell prints: dates as dd/mm/yyyy; text without control or formatting characters (a
+ * traveller's typing — a bell, an escape, a right-to-left override — must never break the page)
+ * and with runs of spaces and line breaks as one space; text a spreadsheet would have read as a
+ * formula left as the traveller typed it (the xlsx's guard quote is not shown); and a very long
+ * word given places to wrap (pdfkit's wrapping of one word wider than its column takes time
+ * growing with the square of its length: 60,000 letters held the server for minutes).
  */
-function cellText(v: unknown): string {
+export function cellText(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (v instanceof Date) return ddmmyyyy(v);
-  // eslint-disable-next-line no-control-regex -- control characters are what is being removed
-  return String(v).replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ').replace(/^'(?=[=+\-@\t\r])/, '');
+  return (
+    String(v)
+      // eslint-disable-next-line no-control-regex -- control characters are what is being removed
+      .replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/^'(?=[=+\-@])/, '')
+      .replace(/\S{100,}/g, (word) => word.match(/.{1,20}/gsu)!.join('\u200b'))
+  );
 }
 
 /**
@@ -107,25 +117,62 @@ export function manifestPdf(sheet: PdfSheet, generatedOn: string): Promise<Buffe
   if (sheet.rows.length === 0) {
     pdf.font('Body').fontSize(10).text(sheet.empty, left, y + 8, { width: pageWidth });
   }
+  /** The longest start of a cell's text that fits in a height, cut at a space where there is one. */
+  const fitting = (text: string, width: number, height: number) => {
+    pdf.font('Body').fontSize(FONT);
+    let [lo, hi] = [0, text.length];
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (pdf.heightOfString(text.slice(0, mid) || ' ', { width }) <= height) lo = mid;
+      else hi = mid - 1;
+    }
+    const space = text.lastIndexOf(' ', lo);
+    const cut = lo < text.length && space > lo / 2 ? space : lo;
+    return [text.slice(0, cut).trimEnd(), text.slice(cut).trimStart()] as const;
+  };
+  const headerHeight = heightOf(headers, true);
   sheet.rows.forEach((values, n) => {
-    const cells = values.map(cellText);
-    const h = heightOf(cells, false);
-    if (y + h > bottom) {
+    let cells = values.map(cellText);
+    for (;;) {
+      const h = heightOf(cells, false);
+      if (y + h <= bottom) {
+        drawRow(cells, y, h, false, n % 2 === 1);
+        y += h;
+        return;
+      }
+      // a row taller than a whole page is cut where the page ends and goes on on the next, its
+      // traveller named again with "(continued)"; any other row moves to the next page whole
+      const fresh = MARGIN + headerHeight;
+      if (h <= bottom - fresh || bottom - y < 4 * FONT) {
+        pdf.addPage();
+        y = header(MARGIN);
+        if (h <= bottom - fresh) continue;
+      }
+      const parts = cells.map((c, i) => fitting(c, widths[i]! - 2 * PAD, bottom - y - 2 * PAD));
+      drawRow(parts.map(([head]) => head), y, bottom - y, false, n % 2 === 1);
+      if (parts.every(([, rest]) => !rest)) return;
+      const name = cells[0]!.replace(/ \(continued\)$/, '');
+      cells = parts.map(([, rest], i) => (i === 0 && !rest ? `${name} (continued)` : rest));
       pdf.addPage();
       y = header(MARGIN);
     }
-    drawRow(cells, y, h, false, n % 2 === 1);
-    y += h;
   });
 
   const range = pdf.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     pdf.switchToPage(i);
     pdf.font('Body').fontSize(8).fillColor('#444');
-    // written inside the bottom margin: no new page for the footer
+    // written inside the bottom margin: no new page for the footer; the title cut short with an
+    // ellipsis where it would reach the page number
     const margins = pdf.page.margins.bottom;
     pdf.page.margins.bottom = 0;
-    pdf.text(`${sheet.title} · Page ${i - range.start + 1} of ${range.count}`, left, pdf.page.height - MARGIN - 8, { width: pageWidth, align: 'right', lineBreak: false });
+    const footY = pdf.page.height - MARGIN - 8;
+    const page = `Page ${i - range.start + 1} of ${range.count}`;
+    const room = pageWidth - pdf.widthOfString(page) - 20;
+    let title = sheet.title;
+    while (title.length > 1 && pdf.widthOfString(title) > room) title = `${[...title].slice(0, Math.max(1, Math.floor([...title].length * 0.9)) - 1).join('').trimEnd()}…`;
+    pdf.text(title, left, footY, { width: room, lineBreak: false });
+    pdf.text(page, left, footY, { width: pageWidth, align: 'right', lineBreak: false });
     pdf.page.margins.bottom = margins;
   }
   pdf.end();
