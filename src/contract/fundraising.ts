@@ -178,6 +178,52 @@ export const fundraisersQuery = z.object({
   state: z.enum(FUNDRAISING_STATES, { error: 'The state must be on_track, behind, met or not_fundraising.' }).optional(),
 });
 
+// ---- the charity portal (issue 19): what a Charity user sees of their own charity's fundraisers ----
+
+/** GET /api/charity/fundraisers: by trip and state, as JSON or an .xlsx download. */
+export const portalFundraisersQuery = fundraisersQuery.extend({
+  format: z.enum(['json', 'xlsx'], { error: 'The format must be json or xlsx.' }).default('json'),
+});
+
+/** The signed-in user's charity, the trips its fundraisers are on (for the filter), the totals and the fundraisers. */
+export const portalFundraisersSchema = z.object({
+  charity: z.object({ id: z.number().int(), name: z.string() }),
+  trips: z.array(z.object({ id: z.number().int(), name: z.string(), departure: z.string() })),
+  totals: charityFundraisersSchema.shape.totals,
+  fundraisers: z.array(fundraiserSchema),
+});
+export type PortalFundraisers = z.infer<typeof portalFundraisersSchema>;
+
+/**
+ * GET /api/charity/fundraisers/{booking_id}: one fundraiser as the charity sees it: the list's
+ * fields, its milestones, the raised-to-date entries (struck ones shown struck) and the notes the
+ * charity's users sent to the office.
+ */
+export const portalFundraiserSchema = fundraiserSchema.extend({
+  acknowledged_by: z.string().nullable(),
+  milestones: z.array(datedMilestone),
+  next: datedMilestone.nullable(),
+  missed: datedMilestone.nullable(),
+  entries: z.array(fundraisingEntrySchema.pick({ id: true, amount: true, date: true, source: true, note: true, recorded_by: true, recorded_at: true, struck_at: true, struck_reason: true })),
+  notes: z.array(z.object({ id: z.number().int(), html: z.string(), author: z.string().nullable(), created_at: z.string() })),
+});
+export type PortalFundraiser = z.infer<typeof portalFundraiserSchema>;
+export const PORTAL_FUNDRAISER_FIELDS = Object.keys(portalFundraiserSchema.shape);
+
+/** POST /api/charity/fundraisers/{booking_id}/entries: always recorded as charity confirmed. */
+export const charityEntryInputSchema = fundraisingEntryInputSchema.omit({ source: true });
+export type CharityEntryInput = z.input<typeof charityEntryInputSchema>;
+
+/** POST /api/charity/fundraisers/{booking_id}/notes: plain text, kept as a note on the booking for staff. */
+export const charityNoteInputSchema = z.object({
+  note: z
+    .string({ error: 'Write the note.' })
+    .trim()
+    .min(1, { error: 'Write the note.' })
+    .max(2000, { error: 'The note must not be longer than 2000 characters.' }),
+});
+export type CharityNoteInput = z.input<typeof charityNoteInputSchema>;
+
 /** POST /api/fundraising-entries/{id}/strike: an entry struck out, saying why. */
 export const strikeEntryInputSchema = z.object({
   reason: z

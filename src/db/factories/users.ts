@@ -10,6 +10,8 @@ export type UserSeed = {
   /** 1 Administrator, 2 Charity, 3 End User */
   roleId?: number;
   passwordHash?: string | null;
+  /** a Charity user's charity (issue 19) */
+  charityId?: number | null;
 };
 
 export async function insertUser(db: Db, seed: UserSeed) {
@@ -22,6 +24,7 @@ export async function insertUser(db: Db, seed: UserSeed) {
       lastName: seed.lastName ?? 'User',
       passwordHash,
       userRoleId: seed.roleId ?? 3,
+      charityId: seed.charityId ?? null,
     })
     .returning();
   return row!;

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertBooking } from '../../db/factories/bookings.ts';
 import { insertTrip } from '../../db/factories/trips.ts';
-import { auditEvents } from '../../db/schema/index.ts';
-import { createTestApp, type TestApp, type TestClient } from '../../../tests/support/test-app.ts';
+import { insertUser } from '../../db/factories/users.ts';
+import { auditEvents, bookings, charities } from '../../db/schema/index.ts';
+import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../tests/support/test-app.ts';
 
 /**
  * Walks every state-changing route of the OpenAPI document the app serves: each has a request
@@ -14,6 +15,7 @@ import { createTestApp, type TestApp, type TestClient } from '../../../tests/sup
  */
 let t: TestApp;
 let admin: TestClient;
+let partner: TestClient | undefined;
 beforeAll(async () => {
   // a queue whose job fails, for Retry
   t = await createTestApp({}, { queues: () => [{ name: 'walk-fail', options: { retryLimit: 0 }, handler: async () => { throw new Error('walked into a wall'); } }] });
@@ -115,6 +117,16 @@ async function steps(): Promise<Step[]> {
       return res;
     }],
     ['POST /api/fundraising-entries/{id}/strike', async () => admin.post(`/api/fundraising-entries/${s.entry}/strike`, { reason: 'Counted twice' })],
+    ['POST /api/charity/fundraisers/{booking_id}/acknowledge', async () => {
+      const [charity] = await t.db.insert(charities).values({ name: 'Walk Aid' }).returning();
+      await t.db.update(bookings).set({ charityId: charity!.id, status: 'confirmed' }).where(eq(bookings.id, Number(s.fundraiser)));
+      await insertUser(t.db, { email: 'walk.aid@example.test', password: PASSWORD, roleId: 2, charityId: charity!.id });
+      partner = t.client();
+      await partner.login('walk.aid@example.test', PASSWORD);
+      return partner.post(`/api/charity/fundraisers/${s.fundraiser}/acknowledge`);
+    }],
+    ['POST /api/charity/fundraisers/{booking_id}/entries', async () => partner!.post(`/api/charity/fundraisers/${s.fundraiser}/entries`, { amount: 40, date: today() })],
+    ['POST /api/charity/fundraisers/{booking_id}/notes', async () => partner!.post(`/api/charity/fundraisers/${s.fundraiser}/notes`, { note: 'Cheque received.' })],
     ['PUT /api/countries/{id}/passport-rule', async () => admin.put('/api/countries/604/passport-rule', { months: 7, note: 'Two blank pages.' })],
     ['PUT /api/email-templates/{key}', async () => admin.put('/api/email-templates/reminder_due', { subject: 'Due today: {{ invoice.ref }}', body: 'Dear {{ traveller.first_name }}, {{ invoice.outstanding }} is due today.' })],
     ['DELETE /api/email-templates/{key}', async () => admin.delete('/api/email-templates/reminder_due')],

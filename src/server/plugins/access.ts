@@ -1,5 +1,8 @@
-/** Who may call a route: anyone, any signed-in user, or staff (Administrator) only. */
-export type Access = 'public' | 'user' | 'admin';
+/**
+ * Who may call a route: anyone, any signed-in user, staff (Administrator) only, or a Charity user
+ * linked to a charity (the charity portal, issue 19: its routes find the charity from the user).
+ */
+export type Access = 'public' | 'user' | 'admin' | 'charity';
 
 /* eslint-disable @typescript-eslint/consistent-type-definitions -- module augmentation needs interfaces */
 declare module 'fastify' {
@@ -9,10 +12,11 @@ declare module 'fastify' {
 }
 /* eslint-enable @typescript-eslint/consistent-type-definitions */
 
-/** What a route needs when it does not say: /api is the back office, /oauth any signed-in user. */
+/** What a route needs when it does not say: /api/charity the portal, the rest of /api the back office, /oauth any signed-in user. */
 export function defaultAccess(url: string): Access {
   // the API's documentation is no secret
   if (url === '/api/docs' || url.startsWith('/api/docs/')) return 'public';
+  if (url === '/api/charity' || url.startsWith('/api/charity/')) return 'charity';
   if (url.startsWith('/api/') || url === '/api') return 'admin';
   if (url.startsWith('/oauth/')) return 'user';
   return 'public';

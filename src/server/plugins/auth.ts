@@ -84,6 +84,10 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthOptions) => 
     }
     if (!request.user) throw unauthenticated();
     if (access === 'admin' && request.user.roleId !== ROLES.administrator) throw forbidden();
+    if (access === 'charity') {
+      if (request.user.roleId !== ROLES.charity) throw forbidden('The charity portal is for the accounts of charity partners.');
+      if (request.user.charityId === null) throw forbidden('Your account is not linked to a charity yet: ask the office to link it.');
+    }
   });
 });
 

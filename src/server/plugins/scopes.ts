@@ -2,8 +2,9 @@ import type { FastifyInstance, HTTPMethods } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Access, defaultAccess } from './access.ts';
 
-export type ScopeArea = 'bookings' | 'trips' | 'finance' | 'users';
-export type ScopeId = `${ScopeArea}:${'read' | 'write'}`;
+export type ScopeArea = 'bookings' | 'trips' | 'finance' | 'users' | 'fundraising';
+/** An area's read or write scope; the charity portal's one scope, fundraising, does both (issue 19). */
+export type ScopeId = `${Exclude<ScopeArea, 'fundraising'>}:${'read' | 'write'}` | 'fundraising';
 
 /* eslint-disable @typescript-eslint/consistent-type-definitions -- module augmentation needs interfaces */
 declare module 'fastify' {
@@ -71,6 +72,9 @@ const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
   ['/api/overview', 'bookings'],
   // the spreadsheet download is a read of bookings, outside /api because it is a form GET
   ['/bookings/export', 'bookings'],
+  // the charity portal's API for a charity's own systems (issue 19): one scope reads its
+  // fundraisers and records what they raised; the routes let only a Charity user through
+  ['/api/charity', 'fundraising'],
 ];
 
 // "/api/bookings/:bookingId/invoices" and "/api/bookings/:id/invoices" are the same route shape
@@ -91,6 +95,7 @@ export function requiredScope(method: string, url: string | undefined, override?
     }
   }
   if (!best) return null;
+  if (best === 'fundraising') return 'fundraising';
   const m = method.toUpperCase();
   const level = m === 'GET' || m === 'HEAD' ? 'read' : 'write';
   // creating, changing and deleting accounts sets passwords and roles: through a token that would

@@ -16,6 +16,8 @@ export type AuthUser = {
   lastName: string;
   email: string;
   roleId: number;
+  /** the charity a Charity user follows in the portal (issue 19); null for everyone else */
+  charityId: number | null;
 };
 
 export function toCurrentUser(user: AuthUser): CurrentUser {
@@ -26,15 +28,18 @@ export function toCurrentUser(user: AuthUser): CurrentUser {
     email: user.email,
     user_role_id: user.roleId,
     role: { display_name: ROLE_NAMES[user.roleId] ?? 'Unknown' },
+    charity_id: user.roleId === ROLES.charity ? user.charityId : null,
   };
 }
 
-const authColumns = {
+/** What a request knows of its user, from a session or a token alike. */
+export const authColumns = {
   id: users.id,
   firstName: users.firstName,
   lastName: users.lastName,
   email: users.email,
   roleId: users.userRoleId,
+  charityId: users.charityId,
 };
 
 export async function findAuthUser(db: Db, id: number): Promise<AuthUser | null> {

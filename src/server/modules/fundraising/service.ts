@@ -9,7 +9,7 @@ import { bookings, charities, fundraisingEntries, tripFundraising, trips, users 
 import { audit, diff } from '../../audit/audit.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
-import { HttpError } from '../../errors.ts';
+import { HttpError, validationError } from '../../errors.ts';
 import { ukToday } from '../invoices/money.ts';
 import { fundraisingStanding, milestoneDate, milestonePence } from './rules.ts';
 
@@ -180,9 +180,15 @@ export class FundraisingService {
     return this.forBooking(bookingId);
   }
 
-  /** POST /api/bookings/{id}/fundraising/entries: one raised-to-date entry, by a member of staff or the charity's user. */
-  async addEntry(bookingId: number, v: { amount: number; date: string; source: string; note: string | null }, userId: number | null): Promise<BookingFundraising> {
+  /**
+   * POST /api/bookings/{id}/fundraising/entries: one raised-to-date entry, by a member of staff or
+   * (through the portal, which passes its check of the booking as `guard`) the charity's user.
+   */
+  async addEntry(bookingId: number, v: { amount: number; date: string; source: string; note: string | null }, userId: number | null, guard?: (tx: Tx) => Promise<void>): Promise<BookingFundraising> {
+    // raised to date: a figure from the future is a typing slip
+    if (v.date > ukToday(nowOf(this.clock))) throw validationError({ date: ['The date must not be after today.'] });
     await this.db.transaction(async (tx) => {
+      if (guard) await guard(tx);
       const b = await this.booking(tx, bookingId, true);
       if (!fundraises(b.fundingType)) throw notFundraising(b.fundingType);
       const [entry] = await tx.insert(fundraisingEntries).values({ bookingId, amountPence: v.amount, entryDate: v.date, source: v.source, note: v.note, recordedBy: userId, createdAt: nowOf(this.clock) }).returning({ id: fundraisingEntries.id });
@@ -224,7 +230,7 @@ export class FundraisingService {
    * each with only the fields a charity may see (fundraiserSchema), filtered by trip and state,
    * with the totals: raised, pledged (the targets), and the shortfall of those behind.
    */
-  async ofCharity(charityId: number, filter: { trip_id?: number | undefined; state?: FundraisingState | undefined } = {}): Promise<CharityFundraisers> {
+  async ofCharity(charityId: number, filter: { trip_id?: number | undefined; state?: FundraisingState | undefined; booking_id?: number } = {}): Promise<CharityFundraisers> {
     const [charity] = await this.db.select({ id: charities.id }).from(charities).where(eq(charities.id, charityId));
     if (!charity) throw new HttpError(404, 'Charity not found');
     const rows = await this.db
@@ -234,7 +240,7 @@ export class FundraisingService {
       })
       .from(bookings)
       .innerJoin(trips, eq(trips.id, bookings.tripId))
-      .where(and(eq(bookings.charityId, charityId), inArray(bookings.status, ['provisional', 'confirmed']), inArray(bookings.fundingType, [...FUNDRAISING_TYPES]), filter.trip_id === undefined ? undefined : eq(bookings.tripId, filter.trip_id)))
+      .where(and(eq(bookings.charityId, charityId), inArray(bookings.status, ['provisional', 'confirmed']), inArray(bookings.fundingType, [...FUNDRAISING_TYPES]), filter.trip_id === undefined ? undefined : eq(bookings.tripId, filter.trip_id), filter.booking_id === undefined ? undefined : eq(bookings.id, filter.booking_id)))
       .orderBy(asc(trips.departureDate), asc(sql`lower(${bookings.lastName})`), asc(sql`lower(${bookings.firstName})`), asc(bookings.id));
     const raised = await this.raisedOf(rows.map((r) => r.id));
     const today = ukToday(nowOf(this.clock));

@@ -35,7 +35,7 @@ describe('OpenAPI', () => {
 });
 
 describe('GET /oauth/scopes', () => {
-  it('lists the eight defined scopes with what they allow', async () => {
+  it('lists the defined scopes with what they allow, the charity portal’s fundraising among them', async () => {
     const res = await alice.get('/oauth/scopes');
     expect(res.statusCode).toBe(200);
     expect(res.json().map((s: { id: string }) => s.id)).toEqual([
@@ -43,6 +43,7 @@ describe('GET /oauth/scopes', () => {
       'bookings:write',
       'finance:read',
       'finance:write',
+      'fundraising',
       'trips:read',
       'trips:write',
       'users:read',

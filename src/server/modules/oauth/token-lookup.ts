@@ -1,7 +1,7 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
 import { oauthAccessTokens, oauthClients, personalAccessTokens, users } from '../../../db/schema/index.ts';
-import type { AuthUser } from '../auth/service.ts';
+import { authColumns, type AuthUser } from '../auth/service.ts';
 import { PREFIX, sha256 } from './tokens.ts';
 
 export type BearerGrant = {
@@ -17,7 +17,7 @@ export type BearerGrant = {
 // last_used_at is written at most this often, so a busy integration costs no write per request
 const TOUCH_EVERY_MS = 60_000;
 
-const userColumns = { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email, roleId: users.userRoleId };
+const userColumns = authColumns;
 
 /** The grant a bearer token carries, or null when it is unknown, revoked or expired. */
 export async function findBearer(db: Db, token: string): Promise<BearerGrant | null> {
