@@ -25,6 +25,7 @@ await ensureAdministrator(database.db, { email: E2E_USERS.admin.email, password:
 await seedDemo(database.db, { dataDir });
 await insertUser(database.db, { ...E2E_USERS.charity, firstName: 'Carla', lastName: 'Charity', roleId: 2 });
 await insertUser(database.db, { ...E2E_USERS.endUser, firstName: 'Evan', lastName: 'Enduser', roleId: 3 });
+await insertUser(database.db, { ...E2E_USERS.partner, firstName: 'Pat', lastName: 'Partner', roleId: 2 });
 // The job queue, for /admin/jobs. Tripdesk's own jobs do not run here (they would raise invoices and
 // send reminders under the other specs' feet), but their queues and schedules are shown; one queue
 // of the specs' own fails its first job, for Retry.

@@ -4,7 +4,7 @@ import { NavLink, Outlet, useLocation } from 'react-router';
 import { path, type RouteName } from '../../contract/paths.ts';
 import { api } from '../lib/api.ts';
 import { pushFlash } from '../lib/flash.ts';
-import { isStaff, useCurrentUser } from '../lib/session.tsx';
+import { isCharityPartner, isStaff, useCurrentUser } from '../lib/session.tsx';
 import { FlashMessages } from '../components/flash-messages.tsx';
 import classes from './layout.module.css';
 
@@ -25,7 +25,7 @@ export function Layout() {
   const user = useCurrentUser();
   const { pathname } = useLocation();
   const [fullWidth, setFullWidth] = useLocalStorage({ key: 'tripdesk.fullWidth', defaultValue: false });
-  const nav = isStaff(user) ? STAFF_NAV : STAFF_NAV.filter(([name]) => name === 'developer');
+  const nav: Array<[RouteName, string]> = isStaff(user) ? STAFF_NAV : isCharityPartner(user) ? [['charity-portal', 'Fundraisers'], ['developer', 'Developer']] : STAFF_NAV.filter(([name]) => name === 'developer');
 
   const signOut = async () => {
     try {

@@ -31,6 +31,7 @@ const RetentionPage = lazy(() => import('../features/retention/retention-page.ts
 const MoneyDuePage = lazy(() => import('../features/money/money-due-page.tsx'));
 const EmailTemplatesPage = lazy(() => import('../features/settings/email-templates-page.tsx'));
 const CountriesPage = lazy(() => import('../features/settings/countries-page.tsx'));
+const CharityPortalPage = lazy(() => import('../features/charity-portal/portal-page.tsx'));
 
 const fallback = <PageLoader />;
 
@@ -38,7 +39,10 @@ function Page({ children }: { children: ReactNode }) {
   return <Suspense fallback={fallback}>{children}</Suspense>;
 }
 
-/** Back-office screens: Charity and End User accounts are shown the staff-only page instead. */
+/**
+ * Back-office screens: Charity and End User accounts are shown the staff-only page instead (which
+ * sends a Charity user coming to the home page on to their charity portal).
+ */
 function StaffOnly() {
   const user = useCurrentUser();
   return isStaff(user) ? <Outlet /> : <Page><StaffOnlyPage /></Page>;
@@ -73,6 +77,7 @@ export const router = createBrowserRouter([
     errorElement: <ErrorPage />,
     children: [
       { path: routes.developer, element: <Page><DeveloperPage /></Page> },
+      { path: routes['charity-portal'], element: <Page><CharityPortalPage /></Page> },
       {
         element: <StaffOnly />,
         errorElement: <ErrorPage />,

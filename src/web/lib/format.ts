@@ -1,8 +1,4 @@
-import dayjs from 'dayjs';
 import { formatPounds } from '../../contract/pounds.ts';
-import advancedFormat from 'dayjs/plugin/advancedFormat';
-
-dayjs.extend(advancedFormat);
 
 const shortDate = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/London' });
 
@@ -19,11 +15,24 @@ export function formatShortDate(value: string | Date | null | undefined): string
   return shortDate.format(new Date(value));
 }
 
-/** 22nd Nov 2026 — booking views (spec §9 'Do MMM YYYY'). */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const ordinal = (d: number) => `${d}${d % 100 >= 11 && d % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][d % 10] ?? 'th')}`;
+
+/**
+ * 22nd Nov 2026 — booking views (spec §9 'Do MMM YYYY'). A plain date is that calendar day, a
+ * moment its day in the office's time zone. (Written out rather than with dayjs, which the first
+ * visit to a screen then need not load; the months are spelt as dayjs did: "Sep", not Intl's "Sept".)
+ */
 export function formatLongDate(value: string | Date | null | undefined): string {
   if (!value) return '';
-  return dayjs(value).format('Do MMM YYYY');
+  const plain = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : null;
+  const date = plain ? null : new Date(value);
+  if (date && Number.isNaN(date.getTime())) return '';
+  const [y, m, d] = (plain ?? londonDay.format(date!)).split('-').map(Number) as [number, number, number];
+  return `${ordinal(d)} ${MONTHS[m - 1]} ${y}`;
 }
+// en-CA writes yyyy-mm-dd
+const londonDay = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'Europe/London' });
 
 const dateTime = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'Europe/London' });
 

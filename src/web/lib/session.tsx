@@ -7,3 +7,6 @@ export const SessionContext = createContext<CurrentUser | null>(null);
 export const useCurrentUser = () => useContext(SessionContext);
 
 export const isStaff = (user: CurrentUser | null) => user?.user_role_id === ROLES.administrator;
+
+/** A Charity user, whose own screen is the charity portal (issue 19). */
+export const isCharityPartner = (user: CurrentUser | null) => user?.user_role_id === ROLES.charity;

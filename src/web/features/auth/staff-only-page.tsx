@@ -1,11 +1,13 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { Link } from 'react-router';
-import { path } from '../../../contract/paths.ts';
-import { useCurrentUser } from '../../lib/session.tsx';
+import { Link, Navigate, useLocation } from 'react-router';
+import { path, routes } from '../../../contract/paths.ts';
+import { isCharityPartner, useCurrentUser } from '../../lib/session.tsx';
 
-/** What a Charity or End User sees on a back-office screen. */
+/** What a Charity or End User sees on a back-office screen; a Charity user's home is their charity portal (issue 19). */
 export default function StaffOnlyPage() {
   const user = useCurrentUser();
+  const { pathname } = useLocation();
+  if (isCharityPartner(user) && pathname === routes.home) return <Navigate to={path('charity-portal')} replace />;
   return (
     <Paper withBorder p="xl" radius="md" maw={640}>
       <Stack>
@@ -21,7 +23,12 @@ export default function StaffOnlyPage() {
           through the API.
         </Text>
         <Group>
-          <Button component={Link} to={path('developer')}>
+          {isCharityPartner(user) && (
+            <Button component={Link} to={path('charity-portal')}>
+              Go to your fundraisers
+            </Button>
+          )}
+          <Button component={Link} to={path('developer')} variant={isCharityPartner(user) ? 'default' : 'filled'}>
             Go to the developer area
           </Button>
         </Group>
