@@ -106,6 +106,8 @@ export const bookings = pgTable(
     documentsSentAt: timestamp('documents_sent_at', { withTimezone: true }),
     /** fundraising (issue 19): the target when not the trip's minimum, and why it was changed */
     fundraisingTargetPence: integer('fundraising_target_pence'),
+    // the sum of the booking's fundraising entries not struck out, kept by a trigger on the entries (migration 0023)
+    fundraisingRaisedPence: bigint('fundraising_raised_pence', { mode: 'number' }).notNull().default(0),
     fundraisingTargetReason: text('fundraising_target_reason'),
     /** the traveller's page on JustGiving, Enthuse and the like */
     fundraisingPageUrl: text('fundraising_page_url'),

@@ -10,10 +10,9 @@ import type { Db } from '../../../db/client.ts';
 import { filesDir } from '../../../db/files.ts';
 import { bookings, countries, trips } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
-import type { fundraisingSql } from '../fundraising/sql.ts';
+import type { FundraisingSql } from '../fundraising/sql.ts';
 import { ageOnDeparture, bookingConditions, bookingOrder, needsTrip, passportState, tripCountry } from './list.ts';
 
-type FundraisingSql = ReturnType<typeof fundraisingSql>;
 
 const BATCH = 1000;
 

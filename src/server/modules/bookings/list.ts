@@ -4,9 +4,8 @@ import { PASSPORT_MONTHS_DEFAULT } from '../../../contract/country-constants.ts'
 import { queryRows, type Db } from '../../../db/client.ts';
 import { bookingCustomFieldAnswers, bookings, countries, tripCustomFields, trips } from '../../../db/schema/index.ts';
 import { containsPattern as contains } from '../../sql.ts';
-import type { fundraisingSql } from '../fundraising/sql.ts';
+import type { FundraisingSql } from '../fundraising/sql.ts';
 
-type FundraisingSql = ReturnType<typeof fundraisingSql>;
 
 
 /**

@@ -16,8 +16,9 @@ import { BookingService } from './service.ts';
 export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; dataDir: string; fundraisingDefaults: FundraisingDefaults; clock?: Clock }) {
   const service = new BookingService(opts.db);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  // the fundraising filter's rule, read on today's UK date
-  const fundraising = () => fundraisingSql(opts.fundraisingDefaults, ukToday(nowOf(opts.clock ?? systemClock)));
+  // the fundraising filter's rule, read on today's UK date; worked out only when a filter or a column needs it
+  const fundraising = (needed: boolean) => (needed ? fundraisingSql(opts.db, opts.fundraisingDefaults, ukToday(nowOf(opts.clock ?? systemClock))) : Promise.resolve(undefined));
+  const FUNDRAISING_COLUMNS = new Set(['fundraising_target', 'fundraising_raised', 'fundraising_state']);
   r.get(
     '/api/bookings',
     {
@@ -28,7 +29,10 @@ export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; dataDi
         response: { 200: bookingPageSchema, 422: validationErrorSchema },
       },
     },
-    async (request) => listBookings(opts.db, request.query, { fundraising: fundraising() }),
+    async (request) => {
+      const rule = await fundraising(Boolean(request.query.fundraising));
+      return listBookings(opts.db, request.query, rule ? { fundraising: rule } : {});
+    },
   );
   // a download the browser asks for with a form GET, so it lives beside the pages, not under /api
   r.get(
@@ -45,16 +49,17 @@ export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; dataDi
       const { format, perPage, columns, ...filter } = request.query;
       const f = { ...filter, per_page: 1 };
       reply.header('cache-control', 'no-store');
+      const rule = await fundraising(Boolean(f.fundraising) || (format !== 'passportZip' && columns.some((c) => FUNDRAISING_COLUMNS.has(c))));
       if (format === 'passportZip') {
         return reply
           .type('application/zip')
           .header('content-disposition', `attachment; filename="${exportFileName('zip').replace('bookings-', 'passports-')}"`)
-          .send(passportZip(opts.db, opts.dataDir, f, perPage, fundraising()));
+          .send(passportZip(opts.db, opts.dataDir, f, perPage, rule));
       }
       return reply
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
         .header('content-disposition', `attachment; filename="${exportFileName('xlsx')}"`)
-        .send(spreadsheet(opts.db, f, perPage, columns, fundraising()));
+        .send(spreadsheet(opts.db, f, perPage, columns, rule));
     },
   );
   r.get(

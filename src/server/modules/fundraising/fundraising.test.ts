@@ -5,7 +5,7 @@ import { addDays, ukToday } from '../../../contract/dates.ts';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
 import { FUNDRAISER_FIELDS } from '../../../contract/fundraising.ts';
-import { auditEvents, charities, fundraisingEntries, invoices, transactions, users } from '../../../db/schema/index.ts';
+import { auditEvents, bookings, charities, fundraisingEntries, invoices, transactions, tripFundraising, users } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
 // The staff side of fundraising (issue 19): a trip's minimum and milestones (its own or the
@@ -202,5 +202,41 @@ describe('the booking list’s fundraising filter', () => {
       [self, undefined, undefined, 'Not fundraising'],
     ]);
     expect((await admin.get('/api/bookings?fundraising=late')).json().errors).toEqual({ fundraising: ['The selected fundraising state is invalid.'] });
+  });
+
+  it('agrees with the booking page on the milestone’s day and the day after, with a trip’s own rule, a changed target and struck-out entries', async () => {
+    const rule = (tripId: number) => ({ tripId, fundingType: 'fundraise', minimumPence: 100_000, milestones: [{ percent: 50, weeks_before: 2 }] });
+    // the milestone falls today (still in time) on one trip, yesterday on the other
+    const onTheDay = (await insertTrip(t.db, { name: 'Edge Today', departureDate: addDays(today, 14), returnDate: addDays(today, 20) })).id;
+    const dayAfter = (await insertTrip(t.db, { name: 'Edge Yesterday', departureDate: addDays(today, 13), returnDate: addDays(today, 20) })).id;
+    await t.db.insert(tripFundraising).values([rule(onTheDay), rule(dayAfter)]);
+    const mk = async (tripId: number, o: Record<string, unknown> = {}) => (await insertBooking(t.db, tripId, { fundingType: 'fundraise', status: 'confirmed', ...o })).id;
+    const calm = await mk(onTheDay);
+    const late = await mk(dayAfter);
+    const exact = await mk(dayAfter);
+    const smaller = await mk(dayAfter, { fundraisingTargetPence: 20_001 });
+    await t.db.insert(fundraisingEntries).values([
+      { bookingId: exact, amountPence: 50_000, entryDate: today, source: 'offline' },
+      { bookingId: smaller, amountPence: 10_001, entryDate: today, source: 'offline' },
+    ]);
+    const stateInList = async (id: number) => {
+      for (const state of ['on_track', 'behind', 'met']) {
+        const res = await admin.get(`/api/bookings?trips=${onTheDay},${dayAfter}&timing=all&fundraising=${state}&per_page=100`);
+        if ((res.json().data as Array<{ id: number }>).some((b) => b.id === id)) return state;
+      }
+      return 'none';
+    };
+    const expected = { [calm]: 'on_track', [late]: 'behind', [exact]: 'on_track', [smaller]: 'on_track' };
+    for (const [id, state] of Object.entries(expected)) {
+      expect((await admin.get(`/api/bookings/${id}/fundraising`)).json().state, `booking ${id}`).toBe(state);
+      expect(await stateInList(Number(id)), `booking ${id}`).toBe(state);
+    }
+    // a struck-out entry no longer counts, in the list as on the page: 10,001p of a 20,001p target's 50% (10,001p) goes
+    const [entry] = await t.db.select().from(fundraisingEntries).where(eq(fundraisingEntries.bookingId, smaller));
+    await admin.post(`/api/fundraising-entries/${entry!.id}/strike`, { reason: 'Bounced' });
+    const [row] = await t.db.select({ raised: bookings.fundraisingRaisedPence }).from(bookings).where(eq(bookings.id, smaller));
+    expect(row!.raised).toBe(0);
+    expect(await stateInList(smaller)).toBe('behind');
+    expect((await admin.get(`/api/bookings/${smaller}/fundraising`)).json().state).toBe('behind');
   });
 });
