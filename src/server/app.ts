@@ -34,6 +34,7 @@ import { retentionRoutes } from './modules/retention/routes.ts';
 import { chaserRoutes } from './modules/chasers/routes.ts';
 import { fundraisingRoutes } from './modules/fundraising/routes.ts';
 import { portalRoutes } from './modules/fundraising/portal-routes.ts';
+import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin, storableTextPlugin } from './plugins/errors.ts';
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(retentionRoutes, { db, dataDir: config.dataDir, days: config.retentionDaysAfterReturn, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(fundraisingRoutes, { db, defaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(portalRoutes, { db, defaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
+  await app.register(dashboardRoutes, { db, fundraisingDefaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(chaserRoutes, {
     db,
     fundraisingDefaults: config.fundraisingDefaults,

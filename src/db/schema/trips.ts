@@ -37,6 +37,8 @@ export const trips = pgTable(
     status: text().notNull().default('open'),
     depositPence: integer('deposit_pence').notNull().default(0),
     costPence: integer('cost_pence').notNull().default(0),
+    // places on the trip (issue 20: the dashboard's departures against it); null: not set
+    capacity: integer(),
     requirePassport: boolean('require_passport').notNull().default(true),
     funding: text().notNull().default('both'),
     /** no automatic reminders for any booking of the trip (issue 17); when off, why */
@@ -55,6 +57,7 @@ export const trips = pgTable(
     check('trips_level_check', sql`${t.level} between 1 and 5`),
     check('trips_deposit_check', sql`${t.depositPence} >= 0`),
     check('trips_cost_check', sql`${t.costPence} >= 0`),
+    check('trips_capacity_check', sql`${t.capacity} is null or ${t.capacity} > 0`),
     check('trips_dates_check', sql`${t.returnDate} >= ${t.departureDate}`),
     index('trips_departure_idx').on(t.departureDate),
     index('trips_country_idx').on(t.countryId),

@@ -1,0 +1,190 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, ukToday } from '../../../contract/dates.ts';
+import type { Dashboard } from '../../../contract/dashboard.ts';
+import { queryRows } from '../../../db/client.ts';
+import { insertBooking } from '../../../db/factories/bookings.ts';
+import { insertTrip } from '../../../db/factories/trips.ts';
+import { seedDemo } from '../../../db/seed/demo.ts';
+import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
+
+// The dashboard (issue 20) over the demo office: each number is checked against a plain SQL count
+// or sum written another way (so a wrong join or a missed filter fails), the season bounds all
+// of it, refunds and deleted payments are taken off, and bad seasons are refused.
+
+let t: TestApp;
+let admin: TestClient;
+const today = ukToday();
+const season = { from: today, to: addDays(today, 364) };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedDemo(t.db, { dataDir: mkdtempSync(path.join(os.tmpdir(), 'dash-demo-')), today: new Date(`${today}T12:00:00Z`) });
+  admin = await t.signedIn(1);
+});
+afterAll(() => t.close());
+
+const get = async (query = '') => {
+  const res = await admin.get(`/api/dashboard${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as Dashboard;
+};
+const one = async (text: ReturnType<typeof sql>) => Number(Object.values((await queryRows<Record<string, unknown>>(t.db, text))[0]!)[0] ?? 0);
+const seasonTrips = (from: string, to: string) => sql`(select id from trips where deleted_at is null and departure_date >= ${from}::date and departure_date <= ${to}::date)`;
+const pounds = (pence: number) => Math.round(pence) / 100;
+
+describe('GET /api/dashboard', () => {
+  it('defaults to the next 12 months and gives 52 weeks, Mondays, ending this week', async () => {
+    const d = await get();
+    expect(d.season).toEqual(season);
+    expect(d.bookings_per_week).toHaveLength(52);
+    expect(d.money_per_week).toHaveLength(52);
+    for (const w of d.bookings_per_week) expect(new Date(`${w.week}T00:00:00Z`).getUTCDay()).toBe(1);
+    const last = d.bookings_per_week.at(-1)!.week;
+    expect(last <= today && addDays(last, 7) > today).toBe(true);
+  });
+
+  it('counts bookings by status and funding type as a plain count of the season’s trips does', async () => {
+    const d = await get();
+    const trips = seasonTrips(season.from, season.to);
+    for (const row of d.bookings_by_status) {
+      for (const funding of ['free', 'flexi', 'self', 'fundraise'] as const) {
+        expect(row[funding], `${row.status} ${funding}`).toBe(await one(sql`select count(*) from bookings where trip_id in ${trips} and status = ${row.status} and funding_type = ${funding}`));
+      }
+    }
+    const total = d.bookings_by_status.reduce((s, r) => s + r.free + r.flexi + r.self + r.fundraise, 0);
+    expect(total).toBeGreaterThan(0);
+    expect(total).toBe(await one(sql`select count(*) from bookings where trip_id in ${trips}`));
+  });
+
+  it('counts the bookings made each week by trip type, and the year before, as plain counts do', async () => {
+    const d = await get();
+    const first = d.bookings_per_week[0]!.week;
+    const made = d.bookings_per_week.reduce((s, w) => s + w.charity + w.open + w.school, 0);
+    expect(made).toBe(
+      await one(sql`select count(*) from bookings where trip_id in ${seasonTrips(season.from, season.to)} and (created_at at time zone 'Europe/London')::date >= ${first}::date`),
+    );
+    const charity = d.bookings_per_week.reduce((s, w) => s + w.charity, 0);
+    expect(charity).toBe(
+      await one(sql`select count(*) from bookings where trip_id in (select id from trips where type = 'charity' and id in ${seasonTrips(season.from, season.to)}) and (created_at at time zone 'Europe/London')::date >= ${first}::date`),
+    );
+    const lastYear = (day: string) => `${Number(day.slice(0, 4)) - 1}${day.slice(4)}`;
+    const before = d.bookings_per_week.reduce((s, w) => s + w.previous_year, 0);
+    expect(before).toBe(
+      await one(sql`select count(*) from bookings where trip_id in ${seasonTrips(lastYear(season.from), lastYear(season.to))}
+        and (created_at at time zone 'Europe/London')::date >= ${addDays(first, -364)}::date and (created_at at time zone 'Europe/London')::date < ${first}::date`),
+    );
+  });
+
+  it('sums money received (payments less refunds, deleted ones aside) and invoiced per week as plain sums do', async () => {
+    const d = await get();
+    const first = d.money_per_week[0]!.week;
+    const trips = seasonTrips(season.from, season.to);
+    const received = await one(sql`select coalesce(sum(case when type = 'payment' then amount_pence else -amount_pence end), 0) from transactions
+      where deleted_at is null and date >= ${first}::date and booking_id in (select id from bookings where trip_id in ${trips})`);
+    expect(pounds(d.money_per_week.reduce((s, w) => s + w.received * 100, 0))).toBe(pounds(received));
+    const items = await one(sql`select coalesce(sum(ii.amount_pence), 0) from invoice_items ii join invoices i on i.id = ii.invoice_id
+      where i.invoice_date >= ${first}::date and i.booking_id in (select id from bookings where trip_id in ${trips})`);
+    const addons = await one(sql`select coalesce(sum(ia.price_pence), 0) from invoice_addons ia join invoices i on i.id = ia.invoice_id
+      where i.invoice_date >= ${first}::date and i.booking_id in (select id from bookings where trip_id in ${trips})`);
+    const discounts = await one(sql`select coalesce(sum(discount_pence), 0) from invoices where invoice_date >= ${first}::date and booking_id in (select id from bookings where trip_id in ${trips})`);
+    expect(pounds(d.money_per_week.reduce((s, w) => s + w.invoiced * 100, 0))).toBe(pounds(items + addons - discounts));
+
+    // a payment, a refund and a deleted payment this week, on a trip of the season
+    const trip = await insertTrip(t.db, { name: 'Money Week Trek', departureDate: addDays(today, 30), returnDate: addDays(today, 40) });
+    const booking = await insertBooking(t.db, trip.id, { status: 'confirmed' });
+    const [invoice] = await queryRows<{ id: number }>(
+      t.db,
+      sql`insert into invoices (booking_id, invoice_ref, type, description, invoice_date, due_date) values (${booking.id}, ${`DASH-${booking.id}`}, 'other', 'Extras', ${today}::date, ${today}::date) returning id`,
+    );
+    await t.db.execute(sql`insert into invoice_items (invoice_id, description, amount_pence) values (${invoice!.id}, 'Kit', 10000)`);
+    await t.db.execute(sql`insert into transactions (booking_id, invoice_id, invoice_type, amount_pence, type, processor, date) values
+      (${booking.id}, ${invoice!.id}, 'other', 7000, 'payment', 'BACS', ${today}::date),
+      (${booking.id}, ${invoice!.id}, 'other', 1500, 'refund', 'BACS', ${today}::date)`);
+    await t.db.execute(sql`insert into transactions (booking_id, invoice_id, invoice_type, amount_pence, type, processor, date, deleted_at) values
+      (${booking.id}, ${invoice!.id}, 'other', 99900, 'payment', 'BACS', ${today}::date, now())`);
+    const after = await get();
+    const week = (x: Dashboard) => x.money_per_week.at(-1)!;
+    expect(pounds(week(after).received * 100 - week(d).received * 100)).toBe(55);
+    expect(pounds(week(after).invoiced * 100 - week(d).invoiced * 100)).toBe(100);
+    // outside the season, none of it
+    const narrow = await get(`?from=${addDays(today, 100)}&to=${addDays(today, 200)}`);
+    const narrowAgain = narrow.money_per_week.at(-1)!;
+    expect(narrowAgain.received).toBe(pounds(await one(sql`select coalesce(sum(case when type = 'payment' then amount_pence else -amount_pence end), 0) from transactions
+      where deleted_at is null and date >= ${narrowAgain.week}::date and booking_id in (select id from bookings where trip_id in ${seasonTrips(addDays(today, 100), addDays(today, 200))})`)));
+  });
+
+  it('gives what is outstanding by departure month, overdue apart, as money_owed sums it', async () => {
+    const d = await get();
+    const trips = seasonTrips(season.from, season.to);
+    const overdue = await one(sql`select coalesce(sum(outstanding_pence), 0) from money_owed where trip_id in ${trips} and due_date < ${today}::date`);
+    const later = await one(sql`select coalesce(sum(outstanding_pence), 0) from money_owed where trip_id in ${trips} and due_date >= ${today}::date`);
+    expect(pounds(d.outstanding_by_month.reduce((s, m) => s + m.overdue * 100, 0))).toBe(pounds(overdue));
+    expect(pounds(d.outstanding_by_month.reduce((s, m) => s + m.not_yet_due * 100, 0))).toBe(pounds(later));
+    for (const m of d.outstanding_by_month) expect(m.month >= season.from.slice(0, 7) && m.month <= season.to.slice(0, 7)).toBe(true);
+    const card = d.attention.find((a) => a.key === 'overdue')!;
+    expect(card.amount).toBe(pounds(overdue));
+    expect(card.count).toBe(await one(sql`select count(*) from money_owed where trip_id in ${trips} and due_date < ${today}::date`));
+    expect(card.href).toBe(`/money?overdue=1&departure_from=${season.from}&departure_to=${season.to}`);
+  });
+
+  it('lists the next 12 departures of the season with their confirmed and provisional bookings and capacity', async () => {
+    const d = await get();
+    expect(d.next_departures.length).toBeLessThanOrEqual(12);
+    const expected = await queryRows<{ id: number }>(
+      t.db,
+      sql`select id from trips where deleted_at is null and archived_at is null and status <> 'cancelled' and departure_date between ${today}::date and ${season.to}::date order by departure_date, id limit 12`,
+    );
+    expect(d.next_departures.map((x) => x.trip_id)).toEqual(expected.map((r) => Number(r.id)));
+    for (const x of d.next_departures) {
+      expect(x.confirmed).toBe(await one(sql`select count(*) from bookings where trip_id = ${x.trip_id} and status = 'confirmed'`));
+      expect(x.provisional).toBe(await one(sql`select count(*) from bookings where trip_id = ${x.trip_id} and status = 'provisional'`));
+    }
+  });
+
+  it('counts what needs attention: long-provisional bookings and fundraisers behind, each linked to its filtered list', async () => {
+    const d = await get();
+    const trips = seasonTrips(season.from, season.to);
+    const provisional = d.attention.find((a) => a.key === 'provisional')!;
+    const before = addDays(today, -13);
+    expect(provisional.count).toBe(
+      await one(sql`select count(*) from bookings where trip_id in ${trips} and status = 'provisional' and (created_at at time zone 'Europe/London')::date < ${before}::date`),
+    );
+    expect(provisional.href).toBe(`/bookings?status=provisional&timing=all&booked_before=${before}&departure_from=${season.from}&departure_to=${season.to}`);
+    const behind = d.attention.find((a) => a.key === 'behind')!;
+    const tripIds = (await queryRows<{ id: number }>(t.db, sql`select id from trips where id in ${trips}`)).map((r) => r.id);
+    const listed = await admin.get(`/api/bookings?timing=all&fundraising=behind&per_page=1&trips=${tripIds.join(',')}`);
+    const live = await admin.get(`/api/bookings?timing=all&fundraising=behind&status=cancelled&per_page=1&trips=${tripIds.join(',')}`);
+    expect(behind.count).toBe(listed.json().total - live.json().total);
+    const notReady = d.attention.find((a) => a.key === 'not_ready')!;
+    expect(notReady.count).toBe(notReady.departures!.reduce((s, x) => s + x.not_ready, 0));
+    for (const dep of notReady.departures!) {
+      const board = (await admin.get(`/api/trips/${dep.trip_id}/readiness`)).json() as { summary: { bookings: number; ready: number } };
+      expect(dep.not_ready).toBe(board.summary.bookings - board.summary.ready);
+      expect(dep.departure <= addDays(today, 56)).toBe(true);
+    }
+    expect(d.attention.map((a) => a.key)).toEqual(['overdue', 'not_ready', 'provisional', 'behind', 'failed']);
+  });
+
+  it('bounds everything by the season: a season with no departures has nothing in it', async () => {
+    const far = await get('?from=2090-01-01&to=2090-12-31');
+    expect(far.bookings_by_status.every((r) => r.free + r.flexi + r.self + r.fundraise === 0)).toBe(true);
+    expect(far.bookings_per_week.every((w) => w.charity + w.open + w.school === 0)).toBe(true);
+    expect(far.money_per_week.every((w) => w.received === 0 && w.invoiced === 0)).toBe(true);
+    expect(far.outstanding_by_month).toEqual([]);
+    expect(far.next_departures).toEqual([]);
+    expect(far.attention.filter((a) => a.key !== 'failed').every((a) => a.count === 0)).toBe(true);
+  });
+
+  it('refuses a season that ends before it starts, or a date that is not one', async () => {
+    const bad = await admin.get(`/api/dashboard?from=${today}&to=${addDays(today, -1)}`);
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors).toEqual({ to: ['The to date must be on or after the from date.'] });
+    expect((await admin.get('/api/dashboard?from=2026-02-30')).json().errors).toEqual({ from: ['The from date must be a real date.'] });
+    const charity = await t.signedIn(2);
+    expect((await charity.get('/api/dashboard')).statusCode).toBe(403);
+  });
+});
