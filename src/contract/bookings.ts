@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { int4, MAX_ID, pageParam, paged, recordId } from './common.ts';
+import { isoDate } from './invoices.ts';
 import { BOOKING_STATUSES, PASSPORT_STATES, BOOKING_SORT_FIELDS, BOOKINGS_PER_PAGE, BOOKING_LIST_DEFAULTS, EXPORT_COLUMNS, type ExportColumn, DEFAULT_EXPORT_COLUMNS, EXPORT_PAGE_SIZE } from './booking-constants.ts';
 export { BOOKING_TITLES, BOOKING_STATUSES, PASSPORT_STATES, BOOKING_SORT_FIELDS, BOOKINGS_PER_PAGE, BOOKING_LIST_DEFAULTS, EXPORT_COLUMNS, type ExportColumn, DEFAULT_EXPORT_COLUMNS, EXPORT_PAGE_SIZE, PASSPORT_ZIP_DELAY_MS } from './booking-constants.ts';
 
@@ -102,6 +103,12 @@ const tripIds = z
     return ids.length ? ids : undefined;
   });
 
+const optionalDay = (label: string) =>
+  z
+    .union([z.literal(''), isoDate(label)])
+    .optional()
+    .transform((v) => (v ? v : undefined));
+
 const bookingFilterShape = {
     page: pageParam(),
     per_page: z.coerce.number({ error: 'The per page must be a number.' }).int().min(1, { error: 'The per page must be at least 1.' }).max(100, { error: 'The per page must not be more than 100.' }).default(BOOKINGS_PER_PAGE),
@@ -110,6 +117,10 @@ const bookingFilterShape = {
     passport: enumOrAll(PASSPORT_STATES, 'passport state'),
     // issue 19: how a fundraiser stands against the milestones
     fundraising: enumOrAll(['on_track', 'behind', 'met'] as const, 'fundraising state'),
+    // issue 20: the dashboard's cards land here: trips departing in a season, bookings made before a day
+    departure_from: optionalDay('departure from date'),
+    departure_to: optionalDay('departure to date'),
+    booked_before: optionalDay('booked before date'),
     sort_field: z.enum(BOOKING_SORT_FIELDS, { error: 'The list cannot be sorted by that field.' }).default(BOOKING_LIST_DEFAULTS.sort_field),
     sort_dir: z.enum(['asc', 'desc'], { error: 'The sort direction must be asc or desc.' }).default(BOOKING_LIST_DEFAULTS.sort_dir),
     trips: tripIds,

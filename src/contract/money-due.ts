@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { int2, pageParam, paged, recordId } from './common.ts';
+import { isoDate } from './invoices.ts';
 import { AGE_BUCKETS, DUE_WITHIN_MAX, MONEY_DUE_SORTS, type AgeBucket } from './money-due-constants.ts';
 import { TRIP_TYPES } from './trip-constants.ts';
 
@@ -18,6 +19,9 @@ export const moneyDueQuery = z.object({
   trip_id: recordId('trip').optional(),
   trip_type: z.enum(TRIP_TYPES, { error: 'The trip type must be charity, open or school.' }).optional(),
   overdue: flag.optional(),
+  // the dashboard's overdue card (issue 20): the season's trips, by departure
+  departure_from: isoDate('departure from date').optional(),
+  departure_to: isoDate('departure to date').optional(),
   due_within: int2(DUE_WITHIN_MESSAGE).min(0, { error: DUE_WITHIN_MESSAGE }).max(DUE_WITHIN_MAX, { error: DUE_WITHIN_MESSAGE }).optional(),
   sort: z.enum(MONEY_DUE_SORTS, { error: 'The list cannot be sorted by that field.' }).default('due_date'),
   dir: z.enum(['asc', 'desc'], { error: 'The sort direction must be asc or desc.' }).default('asc'),

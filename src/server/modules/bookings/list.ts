@@ -55,6 +55,10 @@ export function bookingConditions(f: BookingFilter, fundraising?: FundraisingSql
     f.timing === 'future' ? sql`${bookings.tripDeparture} >= current_date` : f.timing === 'past' ? sql`${bookings.tripDeparture} < current_date` : undefined,
     f.passport ? passportCondition(f.passport) : undefined,
     f.fundraising && fundraising ? fundraising.condition(f.fundraising) : undefined,
+    f.departure_from ? sql`${bookings.tripDeparture} >= ${f.departure_from}::date` : undefined,
+    f.departure_to ? sql`${bookings.tripDeparture} <= ${f.departure_to}::date` : undefined,
+    // made before the start of that day in the office's time zone
+    f.booked_before ? sql`${bookings.createdAt} < (${f.booked_before}::date)::timestamp at time zone 'Europe/London'` : undefined,
     f.trips ? inArray(bookings.tripId, f.trips) : undefined,
     f.trip_id ? eq(bookings.tripId, f.trip_id) : undefined,
     f.user_id ? eq(bookings.userId, f.user_id) : undefined,

@@ -176,7 +176,7 @@ export class DashboardService {
         // fundraisingSql speaks of "bookings" and "trips" by name
         sql`select count(*)::int as n from bookings join trips on trips.id = bookings.trip_id
           where trips.departure_date between ${season.from}::date and ${season.to}::date and trips.deleted_at is null
-            and bookings.status in ('provisional', 'confirmed') and ${fundraising.condition('behind')}`,
+            and ${fundraising.condition('behind')}`,
       ),
       queryRows<{ id: number; name: string; departure: string | Date }>(
         this.db,

@@ -46,8 +46,9 @@ export async function fundraisingSql(db: Db, defaults: FundraisingDefaults, toda
     target: sql<number | null>`case when ${fundraises} then ${target} end`,
     raised: sql<number | null>`case when ${fundraises} then ${raised} end`,
     state,
-    /** the booking list's filter: on_track, behind or met */
-    condition: (wanted: FundraisingState): SQL => (wanted === 'not_fundraising' ? sql`not (${fundraises})` : sql`(${fundraises} and ${state} = ${wanted})`),
+    /** the booking list's filter: on_track, behind or met, of live bookings (a cancelled traveller no longer fundraises: no one chases them) */
+    condition: (wanted: FundraisingState): SQL =>
+      wanted === 'not_fundraising' ? sql`not (${fundraises})` : sql`(${fundraises} and ${bookings.status} <> 'cancelled' and ${state} = ${wanted})`,
   };
 }
 export type FundraisingSql = Awaited<ReturnType<typeof fundraisingSql>>;

@@ -44,6 +44,8 @@ export class MoneyDueService {
     if (q.trip_id) parts.push(sql`${col('trip_id')} = ${q.trip_id}`);
     if (q.trip_type) parts.push(sql`${col('trip_id')} in (select id from trips where type = ${q.trip_type})`);
     if (q.overdue) parts.push(sql`${col('due_date')} < ${today}::date`);
+    if (q.departure_from) parts.push(sql`${col('trip_id')} in (select id from trips where departure_date >= ${q.departure_from}::date)`);
+    if (q.departure_to) parts.push(sql`${col('trip_id')} in (select id from trips where departure_date <= ${q.departure_to}::date)`);
     if (q.due_within !== undefined) parts.push(sql`${col('due_date')} <= ${today}::date + ${q.due_within}::int`);
     return sql.join(parts, sql` and `);
   }

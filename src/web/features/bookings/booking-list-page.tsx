@@ -192,6 +192,33 @@ export default function BookingListPage() {
           </Group>
         </Group>
       </Paper>
+      {(state.filters.departure_from || state.filters.departure_to || state.filters.booked_before) && (
+        <Group gap="sm" role="status" aria-label="Further filters">
+          <Text size="sm">
+            Also filtered:{' '}
+            {[
+              state.filters.departure_from || state.filters.departure_to
+                ? `trips departing ${state.filters.departure_from ? `from ${formatShortDate(state.filters.departure_from)}` : ''}${state.filters.departure_from && state.filters.departure_to ? ' ' : ''}${state.filters.departure_to ? `to ${formatShortDate(state.filters.departure_to)}` : ''}`
+                : '',
+              state.filters.booked_before ? `booked before ${formatShortDate(state.filters.booked_before)}` : '',
+            ]
+              .filter(Boolean)
+              .join('; ')}
+            .
+          </Text>
+          <Button
+            size="xs"
+            variant="default"
+            onClick={() => {
+              const cleared = { ...state.filters, departure_from: '', departure_to: '', booked_before: '' };
+              setDraft(cleared);
+              setState((s) => ({ ...s, filters: cleared, page: 1 }));
+            }}
+          >
+            Clear these
+          </Button>
+        </Group>
+      )}
 
       <DataTable
         columns={tableColumns}

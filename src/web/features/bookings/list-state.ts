@@ -19,6 +19,10 @@ export type BookingFilters = {
   telephone: string;
   trip_id: string;
   user_id: string;
+  /** from the dashboard's cards (issue 20): trips departing in a season, bookings made before a day (yyyy-mm-dd) */
+  departure_from: string;
+  departure_to: string;
+  booked_before: string;
   withCustomFields: boolean;
 };
 
@@ -67,6 +71,9 @@ export const emptyFilters = (): BookingFilters => ({
   telephone: '',
   trip_id: '',
   user_id: '',
+  departure_from: '',
+  departure_to: '',
+  booked_before: '',
   withCustomFields: false,
 });
 
@@ -89,8 +96,9 @@ export function loadState(params: URLSearchParams): ListState {
   } catch {
     // a damaged entry is ignored
   }
-  // spec §2: booking_ref, timing, trip_id and user_id in the address fill the form
-  const fromUrl = ['booking_ref', 'timing', 'trip_id', 'user_id'] as const;
+  // spec §2: booking_ref, timing, trip_id and user_id in the address fill the form; the dashboard's
+  // cards (issue 20) send status, fundraising, a season of departures and a booked-before day too
+  const fromUrl = ['booking_ref', 'timing', 'trip_id', 'user_id', 'status', 'fundraising', 'departure_from', 'departure_to', 'booked_before'] as const;
   if (fromUrl.some((k) => params.has(k))) {
     state = { ...state, page: 1, filters: { ...emptyFilters() } };
     for (const k of fromUrl) {
@@ -119,6 +127,9 @@ export function toQuery(s: ListState): BookingListQuery {
     trips: f.trips.length ? f.trips : undefined,
     trip_id: f.trip_id || undefined,
     user_id: f.user_id || undefined,
+    departure_from: f.departure_from || undefined,
+    departure_to: f.departure_to || undefined,
+    booked_before: f.booked_before || undefined,
     booking_ref: f.booking_ref || undefined,
     name: f.name || undefined,
     age_min: f.age_min || undefined,

@@ -30,6 +30,11 @@ function readQuery(params: URLSearchParams): MoneyDueQuery & { sort: MoneyDueSor
   const type = params.get('trip_type');
   if (type && (TRIP_TYPES as readonly string[]).includes(type)) q.trip_type = type as (typeof TRIP_TYPES)[number];
   if (params.get('overdue') === '1') q.overdue = '1';
+  // from the dashboard (issue 20): a season of departures
+  for (const key of ['departure_from', 'departure_to'] as const) {
+    const day = params.get(key);
+    if (day && /^\d{4}-\d{2}-\d{2}$/.test(day)) q[key] = day;
+  }
   const within = params.get('due_within');
   if (within !== null && isDays(within)) q.due_within = Number(within);
   return q;
@@ -248,6 +253,17 @@ export default function MoneyDuePage() {
       </Group>
 
       {list.isError ? null : <BucketCards page={data} loading={list.isPending} />}
+      {(query.departure_from || query.departure_to) && (
+        <Group gap="sm" role="status" aria-label="Further filters">
+          <Text size="sm">
+            Also filtered: trips departing{query.departure_from ? ` from ${formatShortDate(query.departure_from)}` : ''}
+            {query.departure_to ? ` to ${formatShortDate(query.departure_to)}` : ''}.
+          </Text>
+          <Button size="xs" variant="default" onClick={() => update({ departure_from: null, departure_to: null })}>
+            Clear this
+          </Button>
+        </Group>
+      )}
 
       <Paper withBorder radius="md" p="sm" component="form" role="search" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
         <Group align="flex-end" gap="md">

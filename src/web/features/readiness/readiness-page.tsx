@@ -83,15 +83,19 @@ function Board({ board }: { board: TripReadiness }) {
   const [params, setParams] = useSearchParams();
   const check = isCheck(params.get('check')) ? (params.get('check') as ReadinessCheck) : null;
   const state = isState(params.get('state')) ? (params.get('state') as ReadinessState) : null;
-  const filter = (next: { check?: ReadinessCheck | null; state?: ReadinessState | null }) => {
+  // ready=no: the travellers with any check not green (the dashboard's card links here, issue 20)
+  const ready = params.get('ready') === 'no' ? 'no' : params.get('ready') === 'yes' ? 'yes' : null;
+  const filter = (next: { check?: ReadinessCheck | null; state?: ReadinessState | null; ready?: 'yes' | 'no' | null }) => {
     const p = new URLSearchParams();
     const c = next.check === undefined ? check : next.check;
     const s = next.state === undefined ? state : next.state;
+    const r = next.ready === undefined ? ready : next.ready;
     if (c) p.set('check', c);
     if (s) p.set('state', s);
+    if (r) p.set('ready', r);
     setParams(p, { replace: true });
   };
-  const rows = board.rows.filter((r) => matches(r, check, state));
+  const rows = board.rows.filter((r) => matches(r, check, state) && (ready === null || r.ready === (ready === 'yes')));
   const { trip, summary } = board;
   // ticked travellers, kept while the filters change (only those still on the board count)
   const [ticked, setTicked] = useState<Set<number>>(() => new Set());
@@ -196,13 +200,20 @@ function Board({ board }: { board: TripReadiness }) {
         <Group align="flex-end">
           <NativeSelect label="Check" data={CHECK_OPTIONS} value={check ?? ''} onChange={(e) => filter({ check: isCheck(e.currentTarget.value) ? (e.currentTarget.value as ReadinessCheck) : null })} w={180} />
           <NativeSelect label="State" data={STATE_OPTIONS} value={state ?? ''} onChange={(e) => filter({ state: isState(e.currentTarget.value) ? (e.currentTarget.value as ReadinessState) : null })} w={160} />
-          {(check || state) && (
+          <NativeSelect
+            label="Ready"
+            data={[{ value: '', label: 'Everyone' }, { value: 'no', label: 'Not ready' }, { value: 'yes', label: 'Ready' }]}
+            value={ready ?? ''}
+            onChange={(e) => filter({ ready: e.currentTarget.value === 'no' || e.currentTarget.value === 'yes' ? e.currentTarget.value : null })}
+            w={140}
+          />
+          {(check || state || ready) && (
             <Button variant="subtle" onClick={() => setParams(new URLSearchParams(), { replace: true })}>
               Clear filters
             </Button>
           )}
           <Text size="sm" c="dimmed" ml="auto" role="status">
-            {check || state ? `${rows.length} of ${board.rows.length} travellers` : `${board.rows.length} travellers`}
+            {check || state || ready ? `${rows.length} of ${board.rows.length} travellers` : `${board.rows.length} travellers`}
           </Text>
         </Group>
       </Paper>
