@@ -103,11 +103,8 @@ const tripIds = z
     return ids.length ? ids : undefined;
   });
 
-const optionalDay = (label: string) =>
-  z
-    .union([z.literal(''), isoDate(label)])
-    .optional()
-    .transform((v) => (v ? v : undefined));
+/** A day (yyyy-mm-dd), or nothing; an empty field is nothing. */
+const optionalDay = (label: string) => z.preprocess((v) => (v === '' ? undefined : v), isoDate(label).optional());
 
 const bookingFilterShape = {
     page: pageParam(),
