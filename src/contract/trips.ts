@@ -60,6 +60,8 @@ export const createTripSchema = z
   .superRefine(returnAfterDeparture);
 export type CreateTripInput = z.input<typeof createTripSchema>;
 
+const CAPACITY_MESSAGE = 'The capacity must be a whole number of places from 1 to 10,000, or empty.';
+
 export const updateTripSchema = z
   .object({
     name,
@@ -73,6 +75,18 @@ export const updateTripSchema = z
     cost: poundsToPence('cost'),
     require_passport: flag,
     funding: z.enum(TRIP_FUNDING, { error: 'The selected funding is invalid.' }),
+    // issue 20: the places on the trip, for the dashboard's departures; empty: not set; left out: unchanged
+    capacity: z
+      .preprocess(
+        (v) => (v === '' || v === null ? null : v),
+        z.coerce
+          .number({ error: CAPACITY_MESSAGE })
+          .int({ error: CAPACITY_MESSAGE })
+          .min(1, { error: CAPACITY_MESSAGE })
+          .max(10_000, { error: CAPACITY_MESSAGE })
+          .nullable(),
+      )
+      .optional(),
   })
   .superRefine(returnAfterDeparture)
   .superRefine((v, ctx) => {
@@ -112,6 +126,8 @@ export const tripSchema = z.object({
   cost: z.number(),
   require_passport: z.boolean(),
   funding: z.enum(TRIP_FUNDING),
+  /** places on the trip, or null when not set */
+  capacity: z.number().int().nullable(),
   archived: z.boolean(),
   deleted: z.boolean(),
 });

@@ -170,6 +170,8 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
           costPence: t.cost * 100,
           requirePassport: t.country !== 826,
           funding: t.type === 'school' ? 'self' : 'both',
+          // places: a full trip has about as many as its bookings, the others room to spare
+          capacity: t.status === 'full' ? Math.round(t.bookings * 0.9) : Math.ceil((t.bookings + 8) / 5) * 5,
           archivedAt: t.archived ? days(t.in + t.days + 30) : null,
           deletedAt: t.deleted ? days(-5) : null,
           createdAt: days(Math.min(t.in - 300, -30)),

@@ -11,7 +11,7 @@ const Layout = lazy(() => import('./layout.tsx').then((m) => ({ default: m.Layou
 const LoginPage = lazy(() => import('../features/auth/login-page.tsx'));
 const StaffOnlyPage = lazy(() => import('../features/auth/staff-only-page.tsx'));
 const NotFoundPage = lazy(() => import('../components/not-found-page.tsx'));
-const OverviewPage = lazy(() => import('../features/overview/overview-page.tsx'));
+const DashboardPage = lazy(() => import('../features/overview/dashboard-page.tsx'));
 const CharityListPage = lazy(() => import('../features/charities/charity-list-page.tsx'));
 const CharityEditPage = lazy(() => import('../features/charities/charity-edit-page.tsx'));
 const DiscountListPage = lazy(() => import('../features/discounts/discount-list-page.tsx'));
@@ -82,7 +82,7 @@ export const router = createBrowserRouter([
         element: <StaffOnly />,
         errorElement: <ErrorPage />,
         children: [
-          { path: routes.home, element: <Page><OverviewPage /></Page> },
+          { path: routes.home, element: <Page><DashboardPage /></Page> },
           ...staffScreens.map(([path, Component]) => ({ path, Component })),
         ],
       },

@@ -29,13 +29,14 @@ const columns = {
   costPence: trips.costPence,
   requirePassport: trips.requirePassport,
   funding: trips.funding,
+  capacity: trips.capacity,
   archivedAt: trips.archivedAt,
   deletedAt: trips.deletedAt,
   bookingCount,
 };
 type Row = {
   id: number; name: string; departureDate: string; returnDate: string; status: string; countryId: number; countryName: string;
-  type: string; level: number; depositPence: number; costPence: number; requirePassport: boolean; funding: string;
+  type: string; level: number; depositPence: number; costPence: number; requirePassport: boolean; funding: string; capacity: number | null;
   archivedAt: Date | null; deletedAt: Date | null; bookingCount: number;
 };
 
@@ -68,6 +69,7 @@ function toTrip(r: Row): Trip {
     cost: penceToPounds(r.costPence),
     require_passport: r.requirePassport,
     funding: r.funding as (typeof TRIP_FUNDING)[number],
+    capacity: r.capacity,
     archived: r.archivedAt !== null,
     deleted: r.deletedAt !== null,
   };
@@ -87,6 +89,7 @@ function tripFields(r: typeof trips.$inferSelect): Record<string, unknown> {
     cost: penceToPounds(r.costPence),
     require_passport: r.requirePassport,
     funding: r.funding,
+    capacity: r.capacity,
   };
 }
 
@@ -177,7 +180,7 @@ export class TripService {
 
   async update(
     id: number,
-    v: TripValues & { status: string; deposit: number; cost: number; require_passport: boolean; funding: string },
+    v: TripValues & { status: string; deposit: number; cost: number; require_passport: boolean; funding: string; capacity?: number | null | undefined },
   ): Promise<Trip> {
     await this.db.transaction(async (tx) => {
       const before = await this.editableRow(tx, id, true);
@@ -196,6 +199,7 @@ export class TripService {
           costPence: v.cost,
           requirePassport: v.require_passport,
           funding: v.funding,
+          ...(v.capacity === undefined ? {} : { capacity: v.capacity }),
           updatedAt: new Date(),
         })
         .where(eq(trips.id, id))

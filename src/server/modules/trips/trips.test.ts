@@ -163,6 +163,23 @@ describe('editing a trip', () => {
     expect(res.json()).toMatchObject({ name: 'Edited Trek', country: { name: 'Tanzania' }, status: 'full', deposit: 350, cost: 2495.5, require_passport: false, funding: 'fundraise', level: 5, type: 'open' });
   });
 
+  it('sets the capacity (places), keeps it when left out, clears it when empty, refuses nonsense; each change in the history', async () => {
+    const trip = await create({ name: 'Places Trek' });
+    const base = { name: 'Places Trek', country_id: 504, departure: '10/05/2099', return: '17/05/2099', type: 'charity', level: 2, status: 'open', deposit: 0, cost: 0, require_passport: true, funding: 'both' };
+    expect((await admin.get(`/api/trips/${trip.id}`)).json().capacity).toBeNull();
+    const set = await admin.patch(`/api/trips/${trip.id}`, { ...base, capacity: '30' });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().capacity).toBe(30);
+    expect((await admin.patch(`/api/trips/${trip.id}`, { ...base, name: 'Places Trek II' })).json().capacity).toBe(30);
+    for (const bad of ['0', 'lots', '2.5', '10001']) {
+      const res = await admin.patch(`/api/trips/${trip.id}`, { ...base, capacity: bad });
+      expect(res.json().errors, bad).toEqual({ capacity: ['The capacity must be a whole number of places from 1 to 10,000, or empty.'] });
+    }
+    expect((await admin.patch(`/api/trips/${trip.id}`, { ...base, capacity: '' })).json().capacity).toBeNull();
+    const changes = (await t.db.select().from(auditEvents).where(eq(auditEvents.tripId, trip.id)).orderBy(asc(auditEvents.id))).map((e) => (e.changes as Record<string, unknown> | null)?.capacity).filter(Boolean);
+    expect(changes).toEqual([[null, 30], [30, null]]);
+  });
+
   it('refuses a deposit above the cost, and bad money', async () => {
     const trip = await create({ name: 'Money Trek' });
     const base = { name: 'Money Trek', country_id: 504, departure: '10/05/2099', return: '17/05/2099', type: 'charity', level: 2, status: 'open', require_passport: true, funding: 'both' };

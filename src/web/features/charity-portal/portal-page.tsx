@@ -32,13 +32,13 @@ type Dialog = { kind: 'entry' | 'note'; fundraiser: Fundraiser };
 export default function CharityPortalPage() {
   const [params, setParams] = useSearchParams();
   const filter: PortalFilter = { trip_id: params.get('trip') ?? '', state: params.get('state') ?? '' };
-  const setFilter = (key: 'trip' | 'state', value: string) =>
-    setParams((p) => {
-      const next = new URLSearchParams(p);
-      if (value) next.set(key, value);
-      else next.delete(key);
-      return next;
-    });
+  const setFilter = (key: 'trip' | 'state', value: string) => {
+    // from the address as it is now: two changes in a row must not undo each other
+    const next = new URLSearchParams(window.location.search);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    setParams(next);
+  };
   const query = usePortalFundraisers(filter);
   const data = query.data;
   const [openRow, setOpenRow] = useState<number | null>(null);

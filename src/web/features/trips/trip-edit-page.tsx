@@ -18,7 +18,7 @@ const TripPanels = lazyComponent(() => import('./trip-panels.tsx').then((m) => m
 
 type Values = {
   name: string; country_id: string; departure: string; return: string; type: Trip['type']; level: string;
-  status: Trip['status']; deposit: string; cost: string; require_passport: boolean; funding: Trip['funding'];
+  status: Trip['status']; deposit: string; cost: string; require_passport: boolean; funding: Trip['funding']; capacity: string;
 };
 
 const toValues = (t: Trip): Values => ({
@@ -33,6 +33,7 @@ const toValues = (t: Trip): Values => ({
   cost: t.cost.toFixed(2),
   require_passport: t.require_passport,
   funding: t.funding,
+  capacity: t.capacity === null ? '' : String(t.capacity),
 });
 
 export default function TripEditPage() {
@@ -155,6 +156,9 @@ function TripForm({ trip }: { trip: Trip }) {
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 3 }}>
             <NativeSelect label="Funding" data={fundingOptions} error={errors.funding?.message} {...form.register('funding')} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, md: 3 }}>
+            <TextInput label="Capacity" description="Places on the trip; empty if not set" inputMode="numeric" error={errors.capacity?.message} {...form.register('capacity')} />
           </Grid.Col>
           <Grid.Col span={12}>
             <Checkbox label="Travellers must give passport details" {...form.register('require_passport')} />
