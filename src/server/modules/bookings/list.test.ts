@@ -224,6 +224,17 @@ describe('the total: counted, or estimated when large', () => {
     expect(estimated.data.map((b) => b.trip.name)).toEqual(['Alpha Future Trek']);
   });
 
+  it('counts no further than the threshold when the planner misjudges the filter, and then estimates from a sample', async () => {
+    const misjudged = (q: BookingListQuery, threshold: number) => listBookings(t.db, bookingListQuery.parse({ ...ours(), ...q }), { exactCountBelow: threshold, estimate: async () => 0 });
+    expect(await misjudged({ per_page: 2 }, 10)).toMatchObject({ total: 5, total_is_estimate: false });
+    expect(await misjudged({ per_page: 2 }, 5)).toMatchObject({ total: 5, total_is_estimate: false });
+    const capped = await misjudged({ per_page: 2 }, 3);
+    expect(capped.total_is_estimate).toBe(true);
+    // never fewer than were counted before stopping
+    expect(capped.total).toBeGreaterThanOrEqual(4);
+    expect(capped.data.map((b) => b.first_name)).toEqual(['Ann', 'Bob']);
+  });
+
   it('rounds an estimate to two significant figures', () => {
     expect([0, 7, 99, 123, 706_865, 1_000_379, 33_279].map(roundEstimate)).toEqual([0, 7, 99, 120, 710_000, 1_000_000, 33_000]);
   });
