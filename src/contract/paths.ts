@@ -26,6 +26,8 @@ export const routes = {
   'settings-emails': '/settings/emails',
   'settings-countries': '/settings/countries',
   'money-due': '/money',
+  // the finance reports (issue 20)
+  reports: '/reports',
   // the charity portal (issue 19): a Charity user's own fundraisers
   'charity-portal': '/charity',
 } as const;

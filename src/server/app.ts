@@ -35,6 +35,7 @@ import { chaserRoutes } from './modules/chasers/routes.ts';
 import { fundraisingRoutes } from './modules/fundraising/routes.ts';
 import { portalRoutes } from './modules/fundraising/portal-routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
+import { reportRoutes } from './modules/reports/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin, storableTextPlugin } from './plugins/errors.ts';
@@ -123,6 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fundraisingRoutes, { db, defaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(portalRoutes, { db, defaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(dashboardRoutes, { db, fundraisingDefaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
+  await app.register(reportRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(chaserRoutes, {
     db,
     fundraisingDefaults: config.fundraisingDefaults,

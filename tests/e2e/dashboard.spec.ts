@@ -47,3 +47,31 @@ test.describe('the dashboard', () => {
     expect(consoleErrors).toEqual([]);
   });
 });
+
+test.describe('the reports', () => {
+  test('a report previewed with its totals, its days in the address, downloaded and recorded', async ({ page, consoleErrors }) => {
+    await signIn(page, 'admin', '/reports');
+    await expect(page.getByRole('heading', { name: 'Reports', level: 1 })).toBeVisible();
+    const section = page.getByRole('region', { name: 'Payments received' });
+    await expect(section.getByRole('table')).toBeVisible();
+    await page.getByLabel('From').fill('2020-01-01');
+    await page.getByLabel('To').fill('2030-12-31');
+    await expect(page).toHaveURL(/from=2020-01-01/);
+    await expect(page).toHaveURL(/to=2030-12-31/);
+    await expect(section.getByRole('status')).toContainText('Payments and refunds dated 01/01/2020 to 31/12/2030');
+    const api = (await (await page.request.get('/api/reports/payments?from=2020-01-01&to=2030-12-31')).json()) as { totals: { net: number } };
+    const net = `£${api.totals.net.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+    await expect(section.getByRole('row', { name: /^Total/ })).toContainText(net);
+    await expectAccessible(page);
+    await page.screenshot({ path: 'test-results/screens/reports.png', fullPage: true });
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download .xlsx' }).click()]);
+    expect(download.suggestedFilename()).toBe('payments-2020-01-01-to-2030-12-31.xlsx');
+
+    await page.getByLabel('Report', { exact: true }).selectOption({ label: 'Aged debt' });
+    await expect(page.getByRole('region', { name: 'Aged debt' })).toBeVisible();
+    await expect(page.getByLabel('Aged on')).toBeVisible();
+    await page.goto('/audit');
+    await expect(page.getByText(/downloaded the payments received report/).first()).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+});

@@ -72,6 +72,7 @@ const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
   ['/api/overview', 'bookings'],
   // the dashboard's numbers are mostly money (issue 20)
   ['/api/dashboard', 'finance'],
+  ['/api/reports', 'finance'],
   // the spreadsheet download is a read of bookings, outside /api because it is a form GET
   ['/bookings/export', 'bookings'],
   // the charity portal's API for a charity's own systems (issue 19): one scope reads its

@@ -12,6 +12,7 @@ const STAFF_NAV: Array<[RouteName, string]> = [
   ['booking-list', 'Bookings'],
   ['trip-list', 'Trips'],
   ['money-due', 'Money'],
+  ['reports', 'Reports'],
   ['charity-list', 'Charities'],
   ['discount-list', 'Discounts'],
   ['user-list', 'Users'],
@@ -60,7 +61,7 @@ export function Layout() {
                 </Group>
               </nav>
             </Group>
-            <Group gap="sm" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
               <Button
                 className="expand"
                 variant="subtle"

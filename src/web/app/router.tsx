@@ -31,6 +31,7 @@ const RetentionPage = lazy(() => import('../features/retention/retention-page.ts
 const MoneyDuePage = lazy(() => import('../features/money/money-due-page.tsx'));
 const EmailTemplatesPage = lazy(() => import('../features/settings/email-templates-page.tsx'));
 const CountriesPage = lazy(() => import('../features/settings/countries-page.tsx'));
+const ReportsPage = lazy(() => import('../features/reports/reports-page.tsx'));
 const CharityPortalPage = lazy(() => import('../features/charity-portal/portal-page.tsx'));
 
 const fallback = <PageLoader />;
@@ -66,6 +67,7 @@ const staffScreens: Array<[string, ComponentType]> = [
   [routes['admin-jobs'], () => <Page><JobsPage /></Page>],
   [routes['admin-retention'], () => <Page><RetentionPage /></Page>],
   [routes['money-due'], () => <Page><MoneyDuePage /></Page>],
+  [routes.reports, () => <Page><ReportsPage /></Page>],
   [routes['settings-emails'], () => <Page><EmailTemplatesPage /></Page>],
   [routes['settings-countries'], () => <Page><CountriesPage /></Page>],
 ];
