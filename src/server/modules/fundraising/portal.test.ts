@@ -216,8 +216,10 @@ describe('who may use the portal', () => {
   });
 
   it('a token with the fundraising scope reads and records for its own charity only; other scopes and areas are refused', async () => {
+    // a Charity user is offered the portal's scope; staff are not
     const scopes = (await charityA.get('/oauth/scopes')).json() as Array<{ id: string }>;
     expect(scopes.map((s) => s.id)).toContain('fundraising');
+    expect(((await admin.get('/oauth/scopes')).json() as Array<{ id: string }>).map((s) => s.id)).not.toContain('fundraising');
     const made = await charityA.post('/oauth/personal-access-tokens', { name: 'Our CRM', scopes: ['fundraising'] });
     expect(made.statusCode, made.body).toBeLessThan(300);
     const token = made.json().accessToken as string;

@@ -35,7 +35,7 @@ describe('OpenAPI', () => {
 });
 
 describe('GET /oauth/scopes', () => {
-  it('lists the defined scopes with what they allow, the charity portal’s fundraising among them', async () => {
+  it('lists the defined scopes with what they allow; the charity portal’s fundraising to Charity users only', async () => {
     const res = await alice.get('/oauth/scopes');
     expect(res.statusCode).toBe(200);
     expect(res.json().map((s: { id: string }) => s.id)).toEqual([
@@ -49,6 +49,10 @@ describe('GET /oauth/scopes', () => {
       'users:read',
     ]);
     expect(res.json()[0]).toEqual({ id: 'bookings:read', description: 'Read bookings and travellers' });
+    for (const role of [1, 3]) {
+      const other = (await (await t.signedIn(role)).get('/oauth/scopes')).json() as Array<{ id: string }>;
+      expect(other.map((s) => s.id)).toEqual(['bookings:read', 'bookings:write', 'finance:read', 'finance:write', 'trips:read', 'trips:write', 'users:read']);
+    }
   });
 
   it('wants a signed-in user', async () => {

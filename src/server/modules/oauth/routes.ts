@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messageSchema, validationErrorSchema } from '../../../contract/common.ts';
+import { ROLES } from '../../../contract/constants.ts';
 import {
   authorizedApplicationSchema,
   authorizeDecisionSchema,
@@ -68,8 +69,9 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
 
   r.get(
     '/oauth/scopes',
-    { schema: { tags, summary: 'The scopes a token can carry', response: { 200: z.array(scopeSchema) } } },
-    async () => listScopes(db),
+    { schema: { tags, summary: 'The scopes a token can carry; fundraising (the charity portal’s) is offered to Charity users only', response: { 200: z.array(scopeSchema) } } },
+    // fundraising opens only the charity portal, which only a Charity user may call (issue 19)
+    async (request) => (await listScopes(db)).filter((s) => s.id !== 'fundraising' || request.user!.roleId === ROLES.charity),
   );
 
   r.get(

@@ -2,15 +2,14 @@ import { Anchor, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, Title } fr
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { FUNDING_TYPE_LABELS } from '../../../contract/booking-constants.ts';
-import { FUNDRAISING_STATE_LABELS, type FundraisingState } from '../../../contract/fundraising-constants.ts';
+import { FUNDRAISING_STATE_LABELS } from '../../../contract/fundraising-constants.ts';
 import type { Fundraiser } from '../../../contract/fundraising.ts';
 import { path } from '../../../contract/paths.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
-import { ToneBadge, type Tone } from '../../components/status-badge.tsx';
+import { StandingBadge } from '../../components/fundraising.tsx';
 import { formatMoney, formatShortDate } from '../../lib/format.ts';
 import { useCharityFundraisers } from './api/charities.ts';
 
-const TONE: Record<FundraisingState, Tone> = { not_fundraising: 'neutral', on_track: 'info', behind: 'bad', met: 'good' };
 const STATES = [{ value: '', label: 'Any state' }, ...(['on_track', 'behind', 'met'] as const).map((s) => ({ value: s, label: FUNDRAISING_STATE_LABELS[s] }))];
 
 /**
@@ -43,16 +42,7 @@ export function FundraisersPanel({ charityId }: { charityId: number }) {
     {
       key: 'state',
       label: 'State',
-      cell: (f) => (
-        <Stack gap={2}>
-          <ToneBadge tone={TONE[f.state]}>{FUNDRAISING_STATE_LABELS[f.state]}</ToneBadge>
-          {f.state === 'behind' && (
-            <Text size="xs" c="red.9">
-              {formatMoney(f.shortfall)} short
-            </Text>
-          )}
-        </Stack>
-      ),
+      cell: (f) => <StandingBadge state={f.state} shortfall={f.shortfall} />,
     },
     { key: 'ack', label: 'Acknowledged', cell: (f) => (f.acknowledged_at ? formatShortDate(f.acknowledged_at) : <Text size="sm" c="dimmed">Not yet</Text>) },
   ];

@@ -1,18 +1,11 @@
 import { Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { ENTRY_SOURCE_LABELS } from '../../../contract/fundraising-constants.ts';
 import type { PortalFundraiser } from '../../../contract/fundraising.ts';
-import { type Column, DataTable } from '../../components/data-table.tsx';
+import { DataTable } from '../../components/data-table.tsx';
+import { entryColumns, standingText } from '../../components/fundraising.tsx';
 import { formatDateTime, formatMoney, formatShortDate } from '../../lib/format.ts';
 import { usePortalFundraiser } from './api.ts';
 
 type Entry = PortalFundraiser['entries'][number];
-
-/** "Behind: 50% (£1,250.00) was due by 12/11/2026; £400.00 short." and the like. */
-function standing(f: PortalFundraiser): string {
-  if (f.state === 'met') return `Target met: ${formatMoney(f.raised)} raised of ${formatMoney(f.target)}.`;
-  if (f.state === 'behind' && f.missed) return `Behind: ${f.missed.percent}% (${formatMoney(f.missed.amount)}) was due by ${formatShortDate(f.missed.due)}; ${formatMoney(f.shortfall)} short.`;
-  return f.next ? `On track: next, ${f.next.percent}% (${formatMoney(f.next.amount)}) by ${formatShortDate(f.next.due)}; ${formatMoney(f.shortfall)} still to raise.` : `On track: ${formatMoney(f.shortfall)} still to raise.`;
-}
 
 /**
  * One fundraiser, opened under its row: how they stand against the milestones, the amounts
@@ -30,32 +23,13 @@ export function FundraiserDetail({ bookingId, onEntry, onNote }: { bookingId: nu
       </Text>
     );
   }
-  const columns: Array<Column<Entry>> = [
-    { key: 'date', label: 'Date', cellProps: () => ({ style: { whiteSpace: 'nowrap' } }), cell: (e) => formatShortDate(e.date) },
-    { key: 'amount', label: 'Amount', align: 'right', cell: (e) => (e.struck_at ? <Text span size="sm" td="line-through" c="dimmed">{formatMoney(e.amount)}</Text> : formatMoney(e.amount)) },
-    { key: 'source', label: 'Source', cell: (e) => ENTRY_SOURCE_LABELS[e.source] },
-    {
-      key: 'note',
-      label: 'Note',
-      cell: (e) => (
-        <Stack gap={2}>
-          {e.note && <Text size="sm">{e.note}</Text>}
-          {e.struck_at && (
-            <Text size="xs" c="red.9">
-              Struck out on {formatShortDate(e.struck_at)}: {e.struck_reason}
-            </Text>
-          )}
-        </Stack>
-      ),
-    },
-    { key: 'by', label: 'Recorded by', cell: (e) => <Text size="sm" title={formatDateTime(e.recorded_at)}>{e.recorded_by ?? 'Someone since removed'}</Text> },
-  ];
+  const columns = entryColumns<Entry>();
   return (
     <Stack gap="sm" p="xs" aria-label={`Details of ${f.traveller}`} component="section">
       <Group justify="space-between" align="flex-start">
         <Stack gap={2}>
           <Text size="sm" fw={600} data-testid="portal-standing">
-            {standing(f)}
+            {standingText(f)}
           </Text>
           <Text size="sm" c="dimmed">
             Milestones: {f.milestones.length ? f.milestones.map((m) => `${m.percent}% (${formatMoney(m.amount)}) by ${formatShortDate(m.due)}`).join('; ') : 'none'}.

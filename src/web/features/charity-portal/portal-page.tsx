@@ -2,11 +2,11 @@ import { Alert, Anchor, Button, Group, NativeSelect, Paper, SimpleGrid, Stack, T
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { FUNDING_TYPE_LABELS } from '../../../contract/booking-constants.ts';
-import { FUNDRAISING_STATE_LABELS, type FundraisingState } from '../../../contract/fundraising-constants.ts';
+import { FUNDRAISING_STATE_LABELS } from '../../../contract/fundraising-constants.ts';
 import type { Fundraiser } from '../../../contract/fundraising.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { lazyComponent } from '../../components/lazy.tsx';
-import { ToneBadge, type Tone } from '../../components/status-badge.tsx';
+import { StandingBadge } from '../../components/fundraising.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formatMoney, formatShortDate, plural } from '../../lib/format.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
@@ -18,7 +18,6 @@ const FundraiserDetail = lazyComponent(() => import('./fundraiser-detail.tsx').t
 const EntryDialog = lazyComponent(() => import('./portal-dialogs.tsx').then((m) => m.EntryDialog));
 const NoteDialog = lazyComponent(() => import('./portal-dialogs.tsx').then((m) => m.NoteDialog));
 
-export const TONE: Record<FundraisingState, Tone> = { not_fundraising: 'neutral', on_track: 'info', behind: 'bad', met: 'good' };
 const STATES = [{ value: '', label: 'Any state' }, ...(['on_track', 'behind', 'met'] as const).map((s) => ({ value: s, label: FUNDRAISING_STATE_LABELS[s] }))];
 
 type Dialog = { kind: 'entry' | 'note'; fundraiser: Fundraiser };
@@ -93,16 +92,7 @@ export default function CharityPortalPage() {
     {
       key: 'state',
       label: 'State',
-      cell: (f) => (
-        <Stack gap={2}>
-          <ToneBadge tone={TONE[f.state]}>{FUNDRAISING_STATE_LABELS[f.state]}</ToneBadge>
-          {f.state === 'behind' && (
-            <Text size="xs" c="red.9">
-              {formatMoney(f.shortfall)} short
-            </Text>
-          )}
-        </Stack>
-      ),
+      cell: (f) => <StandingBadge state={f.state} shortfall={f.shortfall} />,
     },
     {
       key: 'page',

@@ -1,11 +1,11 @@
-import { Anchor, Button, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, SimpleGrid, Skeleton, Text } from '@mantine/core';
 import { useState } from 'react';
-import { ENTRY_SOURCE_LABELS, FUNDRAISING_STATE_LABELS, type FundraisingState } from '../../../../contract/fundraising-constants.ts';
-import type { BookingFundraising, FundraisingEntry } from '../../../../contract/fundraising.ts';
+import { ENTRY_SOURCE_LABELS } from '../../../../contract/fundraising-constants.ts';
+import type { FundraisingEntry } from '../../../../contract/fundraising.ts';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { lazyComponent } from '../../../components/lazy.tsx';
-import { ToneBadge, type Tone } from '../../../components/status-badge.tsx';
-import { formatDateTime, formatMoney, formatShortDate } from '../../../lib/format.ts';
+import { entryColumns, StandingBadge, standingText } from '../../../components/fundraising.tsx';
+import { formatMoney, formatShortDate } from '../../../lib/format.ts';
 import { useDialog } from '../../../lib/use-dialog.ts';
 import { bookingKeys } from '../api/bookings.ts';
 import { strikeFundraisingEntry, useFundraising } from '../api/fundraising.ts';
@@ -15,16 +15,6 @@ import { BookingPanel } from '../booking-panel.tsx';
 const EntryDialog = lazyComponent(() => import('./entry-dialog.tsx').then((m) => m.EntryDialog));
 const TargetDialog = lazyComponent(() => import('./target-dialog.tsx').then((m) => m.TargetDialog));
 const ReasonDialog = lazyComponent(() => import('../../../components/reason-dialog.tsx').then((m) => m.ReasonDialog<unknown>));
-
-export const FUNDRAISING_TONE: Record<FundraisingState, Tone> = { not_fundraising: 'neutral', on_track: 'info', behind: 'bad', met: 'good' };
-
-/** "Behind: 50% (£1,000.00) was due by 12 Nov 2026; £400.00 short." and the like. */
-export function standingText(f: BookingFundraising): string {
-  if (f.state === 'met') return `Target met: ${formatMoney(f.raised)} raised of ${formatMoney(f.target)}.`;
-  if (f.state === 'not_fundraising') return 'This booking does not fundraise.';
-  if (f.state === 'behind' && f.missed) return `Behind: ${f.missed.percent}% (${formatMoney(f.missed.amount)}) was due by ${formatShortDate(f.missed.due)}; ${formatMoney(f.shortfall)} short.`;
-  return f.next ? `On track: next, ${f.next.percent}% (${formatMoney(f.next.amount)}) by ${formatShortDate(f.next.due)}; ${formatMoney(f.shortfall)} still to raise.` : `On track: ${formatMoney(f.shortfall)} still to raise.`;
-}
 
 type Dialog = { kind: 'entry' } | { kind: 'target' } | { kind: 'strike'; entry: FundraisingEntry } | null;
 
@@ -45,37 +35,7 @@ export function FundraisingPanel({ bookingId }: { bookingId: number }) {
   const f = query.data;
 
   const columns: Array<Column<FundraisingEntry>> = [
-    { key: 'date', label: 'Date', cellProps: () => ({ style: { whiteSpace: 'nowrap' } }), cell: (e) => formatShortDate(e.date) },
-    {
-      key: 'amount',
-      label: 'Amount',
-      align: 'right',
-      cell: (e) => (e.struck_at ? <Text span size="sm" td="line-through" c="dimmed">{formatMoney(e.amount)}</Text> : formatMoney(e.amount)),
-    },
-    { key: 'source', label: 'Source', cell: (e) => ENTRY_SOURCE_LABELS[e.source] },
-    {
-      key: 'note',
-      label: 'Note',
-      cell: (e) => (
-        <Stack gap={2}>
-          {e.note && <Text size="sm">{e.note}</Text>}
-          {e.struck_at && (
-            <Text size="xs" c="red.9">
-              Struck out{e.struck_by ? ` by ${e.struck_by}` : ''} on {formatShortDate(e.struck_at)}: {e.struck_reason}
-            </Text>
-          )}
-        </Stack>
-      ),
-    },
-    {
-      key: 'recorded',
-      label: 'Recorded by',
-      cell: (e) => (
-        <Text size="sm" title={formatDateTime(e.recorded_at)}>
-          {e.recorded_by ?? 'Someone since removed'}
-        </Text>
-      ),
-    },
+    ...entryColumns<FundraisingEntry>(),
     {
       key: 'actions',
       label: 'Action',
@@ -114,7 +74,7 @@ export function FundraisingPanel({ bookingId }: { bookingId: number }) {
       ) : (
         <>
           <Group gap="sm" align="center">
-            <ToneBadge tone={FUNDRAISING_TONE[f.state]}>{FUNDRAISING_STATE_LABELS[f.state]}</ToneBadge>
+            <StandingBadge state={f.state} />
             <Text size="sm" fw={600} data-testid="fundraising-standing">
               {standingText(f)}
             </Text>

@@ -1,0 +1,74 @@
+import { Stack, Text } from '@mantine/core';
+import { ENTRY_SOURCE_LABELS, FUNDRAISING_STATE_LABELS, type FundraisingState } from '../../contract/fundraising-constants.ts';
+import type { FundraisingEntry } from '../../contract/fundraising.ts';
+import { formatDateTime, formatMoney, formatShortDate } from '../lib/format.ts';
+import type { Column } from './data-table.tsx';
+import { ToneBadge, type Tone } from './status-badge.tsx';
+
+// Fundraising as every screen shows it (issue 19): the booking page, the charity page and the
+// charity portal draw a standing and a list of amounts raised the same way.
+
+const TONE: Record<FundraisingState, Tone> = { not_fundraising: 'neutral', on_track: 'info', behind: 'bad', met: 'good' };
+
+/** The state as a badge, and under it how far short a fundraiser behind is. */
+export function StandingBadge({ state, shortfall }: { state: FundraisingState; shortfall?: number }) {
+  return (
+    <Stack gap={2}>
+      <ToneBadge tone={TONE[state]}>{FUNDRAISING_STATE_LABELS[state]}</ToneBadge>
+      {state === 'behind' && shortfall !== undefined && (
+        <Text size="xs" c="red.9">
+          {formatMoney(shortfall)} short
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+type Dated = { percent: number; amount: number; due: string };
+
+/** "Behind: 50% (£1,000.00) was due by 12/11/2026; £400.00 short." and the like. */
+export function standingText(f: { state: FundraisingState; raised: number; target: number; shortfall: number; missed: Dated | null; next: Dated | null }): string {
+  if (f.state === 'met') return `Target met: ${formatMoney(f.raised)} raised of ${formatMoney(f.target)}.`;
+  if (f.state === 'not_fundraising') return 'This booking does not fundraise.';
+  if (f.state === 'behind' && f.missed) return `Behind: ${f.missed.percent}% (${formatMoney(f.missed.amount)}) was due by ${formatShortDate(f.missed.due)}; ${formatMoney(f.shortfall)} short.`;
+  return f.next ? `On track: next, ${f.next.percent}% (${formatMoney(f.next.amount)}) by ${formatShortDate(f.next.due)}; ${formatMoney(f.shortfall)} still to raise.` : `On track: ${formatMoney(f.shortfall)} still to raise.`;
+}
+
+type Entry = Pick<FundraisingEntry, 'id' | 'amount' | 'date' | 'source' | 'note' | 'recorded_by' | 'recorded_at' | 'struck_at' | 'struck_reason'> & { struck_by?: string | null };
+
+/** The amounts raised as a table: date, amount (struck through when struck out), source, note and why struck, who recorded it. */
+export function entryColumns<E extends Entry>(): Array<Column<E>> {
+  return [
+    { key: 'date', label: 'Date', cellProps: () => ({ style: { whiteSpace: 'nowrap' } }), cell: (e) => formatShortDate(e.date) },
+    {
+      key: 'amount',
+      label: 'Amount',
+      align: 'right',
+      cell: (e) => (e.struck_at ? <Text span size="sm" td="line-through" c="dimmed">{formatMoney(e.amount)}</Text> : formatMoney(e.amount)),
+    },
+    { key: 'source', label: 'Source', cell: (e) => ENTRY_SOURCE_LABELS[e.source] },
+    {
+      key: 'note',
+      label: 'Note',
+      cell: (e) => (
+        <Stack gap={2}>
+          {e.note && <Text size="sm">{e.note}</Text>}
+          {e.struck_at && (
+            <Text size="xs" c="red.9">
+              Struck out{e.struck_by ? ` by ${e.struck_by}` : ''} on {formatShortDate(e.struck_at)}: {e.struck_reason}
+            </Text>
+          )}
+        </Stack>
+      ),
+    },
+    {
+      key: 'recorded',
+      label: 'Recorded by',
+      cell: (e) => (
+        <Text size="sm" title={formatDateTime(e.recorded_at)}>
+          {e.recorded_by ?? 'Someone since removed'}
+        </Text>
+      ),
+    },
+  ];
+}
