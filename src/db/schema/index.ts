@@ -12,3 +12,4 @@ export * from './schedules.ts';
 export * from './emails.ts';
 export * from './money-owed.ts';
 export * from './fundraising.ts';
+export * from './rollups.ts';

@@ -9,6 +9,7 @@ import { queryRows } from '../../../db/client.ts';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
 import { seedDemo } from '../../../db/seed/demo.ts';
+import { DashboardService } from './service.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
 // The dashboard (issue 20) over the demo office: each number is checked against a plain SQL count
@@ -18,7 +19,9 @@ import { createTestApp, type TestApp, type TestClient } from '../../../../tests/
 let t: TestApp;
 let admin: TestClient;
 const today = ukToday();
-const season = { from: today, to: addDays(today, 364) };
+// the next 12 months: to the day before the same date a year on (365 or 366 days, whatever the year)
+const aYearOn = (day: string) => `${Number(day.slice(0, 4)) + 1}${day.slice(4)}`.replace(/-02-29$/, '-02-28');
+const season = { from: today, to: addDays(aYearOn(today), -1) };
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -171,6 +174,40 @@ describe('GET /api/dashboard', () => {
       expect(dep.departure <= addDays(today, 56)).toBe(true);
     }
     expect(d.attention.map((a) => a.key)).toEqual(['overdue', 'not_ready', 'provisional', 'behind', 'failed']);
+  });
+
+  it('keeps each trip’s not-ready and behind counts only until something they read changes', async () => {
+    const d = await get();
+    const stale = async (tripId: number) => (await queryRows<{ stale: boolean }>(t.db, sql`select stale from trip_counts where trip_id = ${tripId}`))[0]?.stale;
+    const behind = d.attention.find((a) => a.key === 'behind')!.count;
+    const [listed] = (await admin.get(`/api/bookings?timing=all&fundraising=behind&per_page=1&departure_from=${season.from}&departure_to=${season.to}`)).json().data as Array<{ id: number; trip: { id: number } }>;
+    const first = listed && { id: listed.id, trip_id: listed.trip.id };
+    expect(first).toBeDefined();
+    expect(await stale(first!.trip_id)).toBe(false);
+    // a fundraiser meets their target: their trip is counted afresh
+    const res = await admin.post(`/api/bookings/${first!.id}/fundraising/entries`, { amount: 100_000, date: today, source: 'offline' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(await stale(first!.trip_id)).toBe(true);
+    expect((await get()).attention.find((a) => a.key === 'behind')!.count).toBe(behind - 1);
+    expect(await stale(first!.trip_id)).toBe(false);
+
+    // a new question on a departure's trip leaves every one of its travellers not ready, whoever writes it
+    const dep = d.attention.find((a) => a.key === 'not_ready')!.departures![0]!;
+    await t.db.execute(sql`insert into trip_custom_fields (trip_id, label) values (${dep.trip_id}, 'Shoe size')`);
+    const board = (await admin.get(`/api/trips/${dep.trip_id}/readiness`)).json() as { summary: { bookings: number; ready: number } };
+    expect(board.summary.ready).toBe(0);
+    const after = (await get()).attention.find((a) => a.key === 'not_ready')!.departures!.find((x) => x.trip_id === dep.trip_id)!;
+    expect(after.not_ready).toBe(board.summary.bookings);
+    await t.db.execute(sql`delete from trip_custom_fields where trip_id = ${dep.trip_id} and label = 'Shoe size'`);
+    expect((await get()).attention.find((a) => a.key === 'not_ready')!.departures!.find((x) => x.trip_id === dep.trip_id)!.not_ready).toBe(dep.not_ready);
+  });
+
+  it('takes the next 12 months as the default season in any year, leap years too', () => {
+    expect(DashboardService.season('2026-11-24')).toEqual({ from: '2026-11-24', to: '2027-11-23' });
+    expect(DashboardService.season('2027-11-24')).toEqual({ from: '2027-11-24', to: '2028-11-23' });
+    expect(DashboardService.season('2027-03-01')).toEqual({ from: '2027-03-01', to: '2028-02-29' });
+    expect(DashboardService.season('2028-02-29')).toEqual({ from: '2028-02-29', to: '2029-02-27' });
+    expect(DashboardService.season('2026-11-24', '2026-01-01')).toEqual({ from: '2026-01-01', to: '2026-12-31' });
   });
 
   it('sends each card to a list filtered to exactly its rows', async () => {

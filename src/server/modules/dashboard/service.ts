@@ -4,10 +4,10 @@ import type { AttentionKey, Dashboard } from '../../../contract/dashboard.ts';
 import { penceToPounds } from '../../../contract/money.ts';
 import { queryRows, type Db } from '../../../db/client.ts';
 import { JOBS_SCHEMA } from '../../jobs/queue.ts';
-import { fundraisingSql } from '../fundraising/sql.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { ReadinessService } from '../readiness/service.ts';
 import type { Clock } from '../../clock.ts';
+import { TripCounts } from './trip-counts.ts';
 
 /** A booking provisional this many days or more needs a look. */
 export const PROVISIONAL_DAYS = 14;
@@ -35,14 +35,14 @@ const lastYear = (day: string) => `${Number(day.slice(0, 4)) - 1}${day.slice(4)}
  * departing between two days; every number follows it. Amounts come back in pounds.
  */
 export class DashboardService {
-  private readonly readiness: ReadinessService;
+  private readonly tripCounts: TripCounts;
 
   constructor(
     private readonly db: Db,
-    private readonly fundraisingDefaults: FundraisingDefaults,
+    fundraisingDefaults: FundraisingDefaults,
     clock?: Pick<Clock, 'now'>,
   ) {
-    this.readiness = new ReadinessService(db, fundraisingDefaults, clock);
+    this.tripCounts = new TripCounts(db, fundraisingDefaults, new ReadinessService(db, fundraisingDefaults, clock));
   }
 
   /** The default season: departures from today to a year on. */
@@ -56,63 +56,56 @@ export class DashboardService {
     const firstWeek = addDays(monday(today), -7 * (WEEKS - 1));
     const weeks = Array.from({ length: WEEKS }, (_, i) => addDays(firstWeek, 7 * i));
 
-    const [made, madeBefore, received, invoiced, outstanding, byStatus, departures] = await Promise.all([
-      queryRows<{ week: string | Date; type: string; n: number }>(
+    // every series reads the rollups (migration 0025, decision 015): a few rows per trip and week or day
+    const [booked, madeBefore, money, outstanding, recentProvisional, departures] = await Promise.all([
+      // one pass over the season's booking_weeks: by week and trip type, by status and funding type, by trip and status
+      queryRows<{ week: string | Date | null; type: string | null; status: string | null; funding_type: string | null; trip_id: number | null; n: number }>(
         this.db,
-        sql`select date_trunc('week', b.created_at at time zone 'Europe/London')::date as week, t.type, count(*)::int as n
-          from bookings b join trips t on t.id = b.trip_id
-          where ${inSeason()} and b.created_at >= (${firstWeek}::date)::timestamp at time zone 'Europe/London'
-          group by 1, 2`,
+        sql`select d.week, t.type, d.status, d.funding_type, d.trip_id, sum(d.n)::int as n
+          from booking_weeks d join trips t on t.id = d.trip_id
+          where ${inSeason()}
+          group by grouping sets ((d.week, t.type), (d.status, d.funding_type), (d.trip_id, d.status))`,
       ),
       queryRows<{ week: string | Date; n: number }>(
         this.db,
-        sql`select date_trunc('week', b.created_at at time zone 'Europe/London')::date as week, count(*)::int as n
-          from bookings b join trips t on t.id = b.trip_id
+        sql`select d.week, sum(d.n)::int as n
+          from booking_weeks d join trips t on t.id = d.trip_id
           where ${inSeason(lastYear(season.from), lastYear(season.to))}
-            and b.created_at >= (${addDays(firstWeek, -7 * WEEKS)}::date)::timestamp at time zone 'Europe/London'
-            and b.created_at < (${firstWeek}::date)::timestamp at time zone 'Europe/London'
+            and d.week >= ${addDays(firstWeek, -7 * WEEKS)}::date and d.week < ${firstWeek}::date
           group by 1`,
       ),
-      queryRows<{ week: string | Date; pence: string }>(
+      queryRows<{ week: string | Date; received: string; invoiced: string }>(
         this.db,
-        sql`select date_trunc('week', x.date)::date as week, sum(case when x.type = 'payment' then x.amount_pence else -x.amount_pence end) as pence
-          from transactions x join bookings b on b.id = x.booking_id join trips t on t.id = b.trip_id
-          where ${inSeason()} and x.deleted_at is null and x.date >= ${firstWeek}::date
-          group by 1`,
-      ),
-      // an invoice's total as money_owed_of (migration 0014) reckons it: its items and add-ons, less its discount
-      queryRows<{ week: string | Date; pence: string }>(
-        this.db,
-        sql`select date_trunc('week', i.invoice_date)::date as week, sum(s.subtotal - greatest(0, least(i.discount_pence, s.subtotal))) as pence
-          from invoices i join bookings b on b.id = i.booking_id join trips t on t.id = b.trip_id
-          cross join lateral (select coalesce((select sum(ii.amount_pence) from invoice_items ii where ii.invoice_id = i.id), 0)
-                                   + coalesce((select sum(ia.price_pence) from invoice_addons ia where ia.invoice_id = i.id), 0) as subtotal) s
-          where ${inSeason()} and i.invoice_date >= ${firstWeek}::date
+        sql`select date_trunc('week', m.day)::date as week, sum(m.received_pence) as received, sum(m.invoiced_pence) as invoiced
+          from money_days m join trips t on t.id = m.trip_id
+          where ${inSeason()} and m.day >= ${firstWeek}::date
           group by 1`,
       ),
       queryRows<{ month: string; overdue: boolean; pence: string; n: number }>(
         this.db,
-        sql`select to_char(m.departure, 'YYYY-MM') as month, m.due_date < ${today}::date as overdue, sum(m.outstanding_pence) as pence,
-            count(*) filter (where m.kind = 'instalment')::int + count(*) filter (where m.kind = 'invoice')::int as n
-          from money_owed m join trips t on t.id = m.trip_id
+        sql`select to_char(t.departure_date, 'YYYY-MM') as month, m.due_date < ${today}::date as overdue, sum(m.pence) as pence, sum(m.n)::int as n
+          from money_owed_days m join trips t on t.id = m.trip_id
           where ${inSeason()}
-          group by 1, 2`,
+          group by 1, 2 having sum(m.n) > 0`,
       ),
-      queryRows<{ status: string; funding_type: string; n: number }>(
+      // the provisional bookings made in the last days, to take from all of them (the index on created_at finds these few)
+      queryRows<{ n: number }>(
         this.db,
-        sql`select b.status, b.funding_type, count(*)::int as n from bookings b join trips t on t.id = b.trip_id where ${inSeason()} group by 1, 2`,
+        sql`select count(*)::int as n from bookings b join trips t on t.id = b.trip_id
+          where ${inSeason()} and b.status = 'provisional' and b.created_at >= (${addDays(today, -PROVISIONAL_DAYS + 1)}::date)::timestamp at time zone 'Europe/London'`,
       ),
-      queryRows<{ id: number; name: string; departure: string | Date; capacity: number | null; confirmed: number; provisional: number }>(
+      queryRows<{ id: number; name: string; departure: string | Date; capacity: number | null }>(
         this.db,
-        sql`select t.id, t.name, t.departure_date as departure, t.capacity,
-            (select count(*) from bookings b where b.trip_id = t.id and b.status = 'confirmed')::int as confirmed,
-            (select count(*) from bookings b where b.trip_id = t.id and b.status = 'provisional')::int as provisional
+        sql`select t.id, t.name, t.departure_date as departure, t.capacity
           from trips t
           where ${inSeason(season.from > today ? season.from : today)} and t.archived_at is null and t.status <> 'cancelled'
           order by t.departure_date, t.id limit 12`,
       ),
     ]);
 
+    const made = booked.flatMap((r) => (r.week !== null && r.type !== null ? [{ week: r.week, type: r.type, n: r.n }] : []));
+    const byStatus = booked.flatMap((r) => (r.status !== null && r.funding_type !== null ? [{ status: r.status, funding_type: r.funding_type, n: r.n }] : []));
+    const byTrip = new Map<string, number>(booked.filter((r) => r.trip_id !== null).map((r) => [`${r.trip_id}:${r.status}`, n(r.n)]));
     const byWeek = new Map(weeks.map((w) => [w, { week: w, charity: 0, open: 0, school: 0, previous_year: 0 }]));
     for (const r of made) {
       const row = byWeek.get(iso(r.week));
@@ -122,14 +115,10 @@ export class DashboardService {
       const row = byWeek.get(addDays(iso(r.week), 7 * WEEKS));
       if (row) row.previous_year += n(r.n);
     }
-    const money = new Map(weeks.map((w) => [w, { week: w, received: 0, invoiced: 0 }]));
-    for (const r of received) {
-      const row = money.get(iso(r.week));
-      if (row) row.received = penceToPounds(n(r.pence));
-    }
-    for (const r of invoiced) {
-      const row = money.get(iso(r.week));
-      if (row) row.invoiced = penceToPounds(n(r.pence));
+    const moneyByWeek = new Map(weeks.map((w) => [w, { week: w, received: 0, invoiced: 0 }]));
+    for (const r of money) {
+      const row = moneyByWeek.get(iso(r.week));
+      if (row) Object.assign(row, { received: penceToPounds(n(r.received)), invoiced: penceToPounds(n(r.invoiced)) });
     }
 
     const months = new Map<string, { month: string; not_yet_due: number; overdue: number }>();
@@ -150,39 +139,26 @@ export class DashboardService {
     return {
       season,
       today,
-      attention: await this.attention(today, season, { count: overdue.reduce((s, r) => s + n(r.n), 0), pence: overdue.reduce((s, r) => s + n(r.pence), 0) }),
+      attention: await this.attention(today, season, { count: overdue.reduce((s, r) => s + n(r.n), 0), pence: overdue.reduce((s, r) => s + n(r.pence), 0) }, byStatus.filter((r) => r.status === 'provisional').reduce((s, r) => s + n(r.n), 0) - n(recentProvisional[0]?.n)),
       bookings_per_week: [...byWeek.values()],
-      money_per_week: [...money.values()],
+      money_per_week: [...moneyByWeek.values()],
       outstanding_by_month: [...months.values()].sort((a, b) => a.month.localeCompare(b.month)),
       bookings_by_status: statuses,
-      next_departures: departures.map((d) => ({ trip_id: Number(d.id), name: d.name, departure: iso(d.departure), confirmed: n(d.confirmed), provisional: n(d.provisional), capacity: d.capacity === null ? null : Number(d.capacity) })),
+      next_departures: departures.map((d) => ({ trip_id: Number(d.id), name: d.name, departure: iso(d.departure), confirmed: byTrip.get(`${d.id}:confirmed`) ?? 0, provisional: byTrip.get(`${d.id}:provisional`) ?? 0, capacity: d.capacity === null ? null : Number(d.capacity) })),
     };
   }
 
   /** The "needs attention today" cards, each with the screen that lists its rows. */
-  private async attention(today: string, season: { from: string; to: string }, overdue: { count: number; pence: number }): Promise<Dashboard['attention']> {
+  private async attention(today: string, season: { from: string; to: string }, overdue: { count: number; pence: number }, provisional: number): Promise<Dashboard['attention']> {
     const seasonParams = { departure_from: season.from, departure_to: season.to };
     const bookedBefore = addDays(today, -PROVISIONAL_DAYS + 1);
-    const fundraising = await fundraisingSql(this.db, this.fundraisingDefaults, today);
-    const [provisional, behind, soon, failedJobs, failedEmails] = await Promise.all([
-      queryRows<{ n: number }>(
+    const [trips, failedJobs, failedEmails] = await Promise.all([
+      queryRows<{ id: number; name: string; departure: string | Date; soon: boolean }>(
         this.db,
-        sql`select count(*)::int as n from bookings b join trips t on t.id = b.trip_id
+        sql`select t.id, t.name, t.departure_date as departure,
+            (t.departure_date between ${today}::date and ${addDays(today, READY_WINDOW_DAYS)}::date and t.archived_at is null and t.status <> 'cancelled') as soon
+          from trips t
           where t.departure_date between ${season.from}::date and ${season.to}::date and t.deleted_at is null
-            and b.status = 'provisional' and b.created_at < (${bookedBefore}::date)::timestamp at time zone 'Europe/London'`,
-      ),
-      queryRows<{ n: number }>(
-        this.db,
-        // fundraisingSql speaks of "bookings" and "trips" by name
-        sql`select count(*)::int as n from bookings join trips on trips.id = bookings.trip_id
-          where trips.departure_date between ${season.from}::date and ${season.to}::date and trips.deleted_at is null
-            and ${fundraising.condition('behind')}`,
-      ),
-      queryRows<{ id: number; name: string; departure: string | Date }>(
-        this.db,
-        sql`select t.id, t.name, t.departure_date as departure from trips t
-          where t.departure_date between greatest(${today}::date, ${season.from}::date) and least(${addDays(today, READY_WINDOW_DAYS)}::date, ${season.to}::date)
-            and t.deleted_at is null and t.archived_at is null and t.status <> 'cancelled'
           order by t.departure_date, t.id`,
       ),
       queryRows<{ n: number }>(
@@ -196,12 +172,14 @@ export class DashboardService {
           + (select count(*) from chasers where outcome = 'failed' and created_at > now() - make_interval(days => ${FAILED_EMAIL_DAYS})))::int as n`,
       ),
     ]);
+    const soon = trips.filter((t) => t.soon);
+    const counts = await this.tripCounts.of(today, trips.map((t) => Number(t.id)), new Set(soon.map((t) => Number(t.id))));
     const departures = [];
     for (const trip of soon) {
-      const board = await this.readiness.forTrip(Number(trip.id));
-      const notReady = board.summary.bookings - board.summary.ready;
+      const notReady = counts.get(Number(trip.id))?.notReady ?? 0;
       if (notReady > 0) departures.push({ trip_id: Number(trip.id), name: trip.name, departure: iso(trip.departure), not_ready: notReady, href: `/trips/${trip.id}/readiness?ready=no` });
     }
+    const behind = [...counts.values()].reduce((s, c) => s + c.behind, 0);
     const cards: Array<Dashboard['attention'][number] & { key: AttentionKey }> = [
       { key: 'overdue', count: overdue.count, amount: penceToPounds(overdue.pence), href: `/money${query({ overdue: 1, ...seasonParams })}` },
       {
@@ -211,8 +189,8 @@ export class DashboardService {
         href: departures.length === 1 ? departures[0]!.href : `/trips`,
         departures,
       },
-      { key: 'provisional', count: n(provisional[0]?.n), amount: null, href: `/bookings${query({ status: 'provisional', timing: 'all', booked_before: bookedBefore, ...seasonParams })}` },
-      { key: 'behind', count: n(behind[0]?.n), amount: null, href: `/bookings${query({ fundraising: 'behind', timing: 'all', ...seasonParams })}` },
+      { key: 'provisional', count: provisional, amount: null, href: `/bookings${query({ status: 'provisional', timing: 'all', booked_before: bookedBefore, ...seasonParams })}` },
+      { key: 'behind', count: behind, amount: null, href: `/bookings${query({ fundraising: 'behind', timing: 'all', ...seasonParams })}` },
       { key: 'failed', count: n(failedJobs[0]?.n) + n(failedEmails[0]?.n), amount: null, href: '/admin/jobs' },
     ];
     return cards;

@@ -53,7 +53,34 @@ async function expectKept(step: string) {
   expect(days, `${step}: the day totals`).toEqual(grouped);
   // a day with nothing owed counts nothing
   expect(await queryRows(t.db, sql`select 1 from money_owed_days where n = 0 and pence <> 0`), step).toEqual([]);
+  await expectRollups(step);
   return derived;
+}
+
+// the dashboard's rollups (migration 0025) against the same plain derivation from bookings,
+// transactions and invoices
+async function expectRollups(step: string) {
+  const bookingDays = await queryRows(t.db, sql`select trip_id, to_char(week, 'YYYY-MM-DD') as week, status, funding_type, n from booking_weeks where n <> 0 order by 1, 2, 3, 4`);
+  const bookingsDerived = await queryRows(t.db, sql`select trip_id, to_char(date_trunc('week', created_at at time zone 'Europe/London'), 'YYYY-MM-DD') as week, status, funding_type, count(*)::int as n from bookings group by 1, 2, 3, 4 order by 1, 2, 3, 4`);
+  expect(bookingDays, `${step}: booking_weeks`).toEqual(bookingsDerived);
+  const moneyDays = await queryRows(t.db, sql`select trip_id, to_char(day, 'YYYY-MM-DD') as day, received_pence::text as received, invoiced_pence::text as invoiced
+    from money_days where received_pence <> 0 or invoiced_pence <> 0 order by 1, 2`);
+  const moneyDerived = await queryRows(t.db, sql`
+    with received as (
+      select b.trip_id, x.date as day, sum(case x.type when 'payment' then x.amount_pence else -x.amount_pence end) as p
+      from transactions x join bookings b on b.id = x.booking_id where x.deleted_at is null group by 1, 2
+    ), invoiced as (
+      select b.trip_id, i.invoice_date as day, sum(s.subtotal - least(i.discount_pence, s.subtotal)) as p
+      from invoices i join bookings b on b.id = i.booking_id
+      join (select i2.id, coalesce((select sum(amount_pence) from invoice_items where invoice_id = i2.id), 0)
+                        + coalesce((select sum(price_pence) from invoice_addons where invoice_id = i2.id), 0) as subtotal from invoices i2) s on s.id = i.id
+      group by 1, 2
+    )
+    select coalesce(r.trip_id, i.trip_id) as trip_id, to_char(coalesce(r.day, i.day), 'YYYY-MM-DD') as day, coalesce(r.p, 0)::text as received, coalesce(i.p, 0)::text as invoiced
+    from received r full join invoiced i on i.trip_id = r.trip_id and i.day = r.day
+    where coalesce(r.p, 0) <> 0 or coalesce(i.p, 0) <> 0
+    order by 1, 2`);
+  expect(moneyDays, `${step}: money_days`).toEqual(moneyDerived);
 }
 
 const pay = async (invoiceId: number, amount: number, type: 'payment' | 'refund' = 'payment', invoiceType = 'deposit') => {

@@ -1,0 +1,55 @@
+import { bigint, boolean, date, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * The dashboard's rollups (issue 20, decision 015), kept by the database in the same transaction
+ * as the writes they follow (migration 0025), so that a season's series are sums over a few
+ * thousand rows rather than over every booking, invoice and payment. Written only by triggers.
+ */
+
+/** Bookings made per trip and week (its Monday, London time), by status and funding type. */
+export const bookingWeeks = pgTable(
+  'booking_weeks',
+  {
+    tripId: integer('trip_id').notNull(),
+    week: date().notNull(),
+    status: text().notNull(),
+    fundingType: text('funding_type').notNull(),
+    n: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tripId, t.week, t.status, t.fundingType] })],
+);
+
+/** Money per trip and day: received (live payments − live refunds, by their date) and invoiced (by invoice date). */
+export const moneyDays = pgTable(
+  'money_days',
+  {
+    tripId: integer('trip_id').notNull(),
+    day: date().notNull(),
+    receivedPence: bigint('received_pence', { mode: 'number' }).notNull().default(0),
+    invoicedPence: bigint('invoiced_pence', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tripId, t.day] })],
+);
+
+/** What each invoice last added to money_days (its trip, day and total), so a change or a deletion takes back exactly that. */
+export const invoiceDays = pgTable('invoice_days', {
+  invoiceId: integer('invoice_id').primaryKey(),
+  tripId: integer('trip_id').notNull(),
+  day: date().notNull(),
+  pence: bigint({ mode: 'number' }).notNull(),
+});
+
+/**
+ * Per trip, its counts that need the readiness rules or today's milestones (travellers not ready,
+ * fundraisers behind), worked out on demand and kept until a change to anything they read marks
+ * the trip stale (triggers) or the day or the fundraising defaults change.
+ */
+export const tripCounts = pgTable('trip_counts', {
+  tripId: integer('trip_id').primaryKey(),
+  stale: boolean().notNull().default(true),
+  computedOn: date('computed_on'),
+  defaultsKey: text('defaults_key'),
+  notReady: integer('not_ready'),
+  behind: integer(),
+  computedAt: timestamp('computed_at', { withTimezone: true }),
+});
