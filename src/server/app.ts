@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Db } from '../db/client.ts';
 import type { Config } from './config.ts';
+import { databaseRateLimitStore } from './rate-limit-store.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { charityRoutes } from './modules/charities/routes.ts';
 import { countryRoutes } from './modules/countries/routes.ts';
@@ -84,8 +85,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     global: true,
   });
   await app.register(fastifyFormbody);
-  // only routes that ask for it (sign-in) are limited; the limits live with those routes
-  await app.register(fastifyRateLimit, { global: false });
+  // only routes that ask for it (sign-in, the token endpoint) are limited; the limits live with
+  // those routes, counted in the database so that every app server counts the same
+  await app.register(fastifyRateLimit, { global: false, store: databaseRateLimitStore(db) });
   // uploads are read part by part in the routes that take them, each with its own size limit
   await app.register(fastifyMultipart, { limits: { fileSize: 20 * 1024 * 1024, files: 1 } });
   await app.register(docsPlugin);

@@ -104,7 +104,7 @@ async function buildOffice() {
   });
 }
 
-// ---- what "changed nothing" means: a checksum of every table but the session bookkeeping ----
+// ---- what "changed nothing" means: a checksum of every table but the session bookkeeping and the request counts ----
 
 let checksumSql = '';
 async function checksum(): Promise<string> {
@@ -112,7 +112,7 @@ async function checksum(): Promise<string> {
     const columns = await queryRows<{ table_name: string; has_last_used: boolean }>(
       database.db,
       sql`select table_name, bool_or(column_name = 'last_used_at') as has_last_used from information_schema.columns
-          where table_schema = 'public' and table_name not in ('sessions', 'login_failures', '__drizzle_migrations')
+          where table_schema = 'public' and table_name not in ('sessions', 'login_failures', 'rate_limits', '__drizzle_migrations')
           group by table_name order by table_name`,
     );
     checksumSql =

@@ -71,3 +71,18 @@ export const loginFailures = pgTable(
   },
   (t) => [index('login_failures_key_idx').on(t.email, t.ip, t.attemptedAt)],
 );
+
+/**
+ * The request limits of routes that have one (sign-in per address, the OAuth token endpoint),
+ * counted here so that every app server counts the same (issue 21): one row per route and key,
+ * its hits in the current window and when the window ends.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text().primaryKey(),
+    hits: integer().notNull(),
+    resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limits_reset_idx').on(t.resetAt)],
+);

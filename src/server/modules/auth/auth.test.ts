@@ -1,11 +1,13 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_FAILED } from '../../../contract/auth.ts';
 import { routes } from '../../../contract/paths.ts';
 import { insertUser } from '../../../db/factories/users.ts';
 import { loginFailures, sessions } from '../../../db/schema/index.ts';
 import { SESSION_COOKIE } from '../../plugins/auth.ts';
-import { createTestApp, PASSWORD, type TestApp } from '../../../../tests/support/test-app.ts';
+import { queryRows } from '../../../db/client.ts';
+import { buildApp } from '../../app.ts';
+import { createTestApp, PASSWORD, TestClient, type TestApp } from '../../../../tests/support/test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -272,6 +274,27 @@ describe('sign-in from one address', () => {
     expect(codes.slice(0, LOGINS_PER_MINUTE_PER_IP).every((c) => c === 422)).toBe(true);
     expect(codes[LOGINS_PER_MINUTE_PER_IP]).toBe(429);
     await fresh.close();
+  });
+
+  it('is counted once across app servers sharing the database', async () => {
+    const LIMIT = 6;
+    const one = await createTestApp({ loginRateLimit: LIMIT });
+    // a second server on the same database, as behind a load balancer
+    const two = await buildApp({ config: one.config, db: one.db });
+    const login = (app: typeof two, i: number) => new TestClient(app).login(`spread${i}@example.test`, 'Summer2026!');
+    const codes: number[] = [];
+    for (let i = 0; i < LIMIT; i++) codes.push((await login(i % 2 ? two : one.app, i)).statusCode);
+    expect(codes.every((c) => c === 422), codes.join()).toBe(true);
+    expect((await login(one.app, 98)).statusCode).toBe(429);
+    expect((await login(two, 99)).statusCode).toBe(429);
+    // the window is one row per route and address, with when it ends
+    const [row] = await queryRows<{ hits: number; reset_at: Date | string }>(one.db, sql`select hits, reset_at from rate_limits where key like 'POST /login %'`);
+    expect(Number(row!.hits)).toBe(LIMIT + 2);
+    // an ended window starts again from one
+    await one.db.execute(sql`update rate_limits set reset_at = now() - interval '1 second'`);
+    expect((await login(two, 100)).statusCode).toBe(422);
+    await two.close();
+    await one.close();
   });
 });
 

@@ -4,7 +4,7 @@ import type { CurrentUser } from '../../../contract/auth.ts';
 import { LOGIN_FAILED } from '../../../contract/auth.ts';
 import { ROLE_NAMES, ROLES } from '../../../contract/constants.ts';
 import type { Db } from '../../../db/client.ts';
-import { loginFailures, sessions, users } from '../../../db/schema/index.ts';
+import { loginFailures, rateLimits, sessions, users } from '../../../db/schema/index.ts';
 import { HttpError, validationError } from '../../errors.ts';
 import { generatePassword, hashPassword, verifyDecoy, verifyPassword } from '../../../shared/password.ts';
 
@@ -89,10 +89,11 @@ export async function attemptLogin(db: Db, email: string, password: string, ip: 
   return user;
 }
 
-/** Old failures and expired sessions are of no use; called at start and hourly. */
+/** Old failures, expired sessions and ended rate-limit windows are of no use; called at start and hourly. */
 export async function purgeExpired(db: Db): Promise<void> {
   await db.delete(sessions).where(lt(sessions.expiresAt, new Date()));
   await db.delete(loginFailures).where(lt(loginFailures.attemptedAt, new Date(Date.now() - 3_600_000)));
+  await db.delete(rateLimits).where(lt(rateLimits.resetAt, new Date()));
 }
 
 export type AdminBootstrap =
