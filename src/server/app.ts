@@ -42,6 +42,9 @@ import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin, storableTextPlugin } from './plugins/errors.ts';
 import { scopesPlugin } from './plugins/scopes.ts';
 import { webPlugin } from './plugins/web.ts';
+import { createMetrics, type Metrics } from './ops/metrics.ts';
+import { OneLinePerRequest, requestId, requestLogPlugin } from './ops/request-log.ts';
+import { opsRoutes } from './ops/routes.ts';
 
 export type AppDeps = {
   config: Config;
@@ -53,6 +56,8 @@ export type AppDeps = {
   jobs?: JobQueue;
   /** the one clock (tests move it); the system's by default */
   clock?: Clock;
+  /** what /metrics reports (main.ts makes it first, so the job queue's email counts too); the app's own by default */
+  metrics?: Metrics;
 };
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -64,13 +69,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger ?? false,
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => crypto.randomUUID(),
+    // the caller's X-Request-Id when it is a sane one (requestId checks it), else a new UUID
+    requestIdHeader: false,
+    genReqId: requestId,
+    // one line per request, written by requestLogPlugin when it is answered
+    logController: new OneLinePerRequest(),
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  const metrics = deps.metrics ?? createMetrics({ db });
+  // one mailer for the app, each message counted by its outcome
+  const mailer = metrics.countMail(deps.mailer ?? createMailer(config));
 
+  // first, so that every reply (a 404, a refusal) carries its X-Request-Id and is logged
+  await app.register(requestLogPlugin, { metrics });
   await app.register(errorsPlugin);
   // every request runs in its own audit context (who acts, from where), read by audit()
   await app.register(auditPlugin);
@@ -101,6 +114,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(scopesPlugin);
   await app.register(storableTextPlugin);
 
+  await app.register(opsRoutes, { db, dataDir: config.dataDir, metrics, metricsToken: config.metricsToken, metricsAllow: config.metricsAllow });
+
   await app.register(authRoutes, { db, loginRateLimit: config.loginRateLimit });
   await app.register(countryRoutes, { db });
   await app.register(overviewRoutes, { db });
@@ -114,7 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(invoiceRoutes, {
     db,
     operator: { name: config.operatorName, address: config.operatorAddress },
-    mailer: deps.mailer ?? createMailer(config),
+    mailer,
   });
   await app.register(noteRoutes, { db });
   await app.register(auditRoutes, { db });
@@ -131,14 +146,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db,
     fundraisingDefaults: config.fundraisingDefaults,
     dataDir: config.dataDir,
-    mailer: deps.mailer ?? createMailer(config),
+    mailer,
     operator: { name: config.operatorName, address: config.operatorAddress },
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
   await app.register(emailRoutes, {
     db,
     fundraisingDefaults: config.fundraisingDefaults,
-    mailer: deps.mailer ?? createMailer(config),
+    mailer,
     operator: { name: config.operatorName, address: config.operatorAddress },
     reminderDays: config.reminderDays,
     ...(deps.clock ? { clock: deps.clock } : {}),
@@ -149,10 +164,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setNotFoundHandler((request, reply) => {
     reply.status(404).send({ message: 'Not Found' });
-  });
-
-  app.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode >= 500) request.log.error({ reqId: request.id, url: request.url }, 'server error reply');
   });
 
   return app;

@@ -79,4 +79,33 @@ describe('configuration', () => {
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DATA_DIR: dir(), PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: undefined });
   });
+
+  it('reads the operations settings (issue 21): shutdown grace, metrics token and allowed addresses', () => {
+    expect(loadConfig({ DATA_DIR: dir() })).toMatchObject({ shutdownGraceSeconds: 25, metricsToken: undefined, metricsAllow: [] });
+    const token = 'a-scraper-token-of-32-characters';
+    expect(loadConfig({ DATA_DIR: dir(), SHUTDOWN_GRACE_SECONDS: '5', METRICS_TOKEN: token, METRICS_ALLOW: ' 10.0.0.5, 192.168.0.0/16,::1 ,fd00::/8' })).toMatchObject({
+      shutdownGraceSeconds: 5,
+      metricsToken: token,
+      metricsAllow: ['10.0.0.5', '192.168.0.0/16', '::1', 'fd00::/8'],
+    });
+  });
+
+  it('refuses bad operations settings, naming each, without echoing the metrics token', () => {
+    let message = '';
+    try {
+      loadConfig({ DATA_DIR: dir(), SHUTDOWN_GRACE_SECONDS: '0', METRICS_TOKEN: 'short-secret', METRICS_ALLOW: '10.0.0.5,localhost' });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    expect(message).toContain('SHUTDOWN_GRACE_SECONDS: must be a whole number of seconds from 1 to 600 (got "0")');
+    expect(message).toContain('METRICS_TOKEN: must be 24 to 256 printable characters without spaces');
+    expect(message).not.toContain('short-secret');
+    expect(message).toContain('METRICS_ALLOW: must be IP addresses or CIDR ranges separated by commas');
+    for (const bad of ['10.0.0.0/33', '::1/129', '10.0.0.0/8/8', '10.0.0.0/', '300.1.1.1', ',']) {
+      expect(() => loadConfig({ DATA_DIR: dir(), METRICS_ALLOW: bad }), bad).toThrow(/METRICS_ALLOW/);
+    }
+    expect(() => loadConfig({ DATA_DIR: dir(), SHUTDOWN_GRACE_SECONDS: '2.5' })).toThrow(/SHUTDOWN_GRACE_SECONDS/);
+    expect(() => loadConfig({ DATA_DIR: dir(), METRICS_TOKEN: 'a token with spaces in it, long enough' })).toThrow(/METRICS_TOKEN/);
+  });
 });

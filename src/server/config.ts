@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -66,6 +67,15 @@ const envSchema = z
     LOGIN_RATE_LIMIT: positiveInt('a whole number of sign-in attempts').default(30),
     TRUST_PROXY: z.string().optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // issue 21: how long in-flight requests and the job in hand get after SIGTERM/SIGINT
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number({ error: 'must be a whole number of seconds from 1 to 600' }).int({ error: 'must be a whole number of seconds from 1 to 600' }).min(1, { error: 'must be a whole number of seconds from 1 to 600' }).max(600, { error: 'must be a whole number of seconds from 1 to 600' }).default(25),
+    // /metrics for a scraper that sends `Authorization: Bearer <token>` (decision 016)
+    METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{24,256}$/, { error: 'must be 24 to 256 printable characters without spaces' }).optional(),
+    // /metrics for these addresses without a token: IPs or CIDR ranges, separated by commas
+    METRICS_ALLOW: z
+      .string()
+      .refine((v) => v.split(',').every((a) => isAddressOrRange(a.trim())), { error: 'must be IP addresses or CIDR ranges separated by commas, such as 10.0.0.5,192.168.1.0/24' })
+      .optional(),
   })
   .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
     path: ['ADMIN_PASSWORD'],
@@ -108,6 +118,12 @@ export type Config = {
   loginRateLimit: number;
   trustProxy: boolean | string;
   logLevel: string;
+  /** how long a stopping process waits for in-flight requests and the job in hand */
+  shutdownGraceSeconds: number;
+  /** the bearer token a metrics scraper sends; none: only METRICS_ALLOW addresses may scrape */
+  metricsToken: string | undefined;
+  /** addresses (IPs, CIDR ranges) that may read /metrics without a token */
+  metricsAllow: string[];
 };
 
 export class ConfigError extends Error {}
@@ -120,7 +136,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const key = String(issue.path[0] ?? 'environment');
-      const got = key in cleaned && !/SECRET|PASSWORD|DATABASE_URL|SMTP_URL/.test(key) ? ` (got "${cleaned[key]}")` : '';
+      const got = key in cleaned && !/SECRET|PASSWORD|TOKEN|DATABASE_URL|SMTP_URL/.test(key) ? ` (got "${cleaned[key]}")` : '';
       return `  ${key}: ${issue.message}${got}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -161,7 +177,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: env.LOGIN_RATE_LIMIT,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL,
+    shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
+    metricsToken: env.METRICS_TOKEN,
+    metricsAllow: (env.METRICS_ALLOW ?? '').split(',').map((a) => a.trim()).filter(Boolean),
   };
+}
+
+/** "10.0.0.5", "::1", "192.168.1.0/24", "fd00::/8" */
+function isAddressOrRange(value: string): boolean {
+  const [address = '', prefix, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 /** A secret made once and kept in DATA_DIR, so sessions survive a restart. */

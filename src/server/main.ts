@@ -4,6 +4,9 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { ensureAdministrator } from './modules/auth/service.ts';
 import { startTripdeskJobs } from './jobs/index.ts';
+import { createMailer } from './mail.ts';
+import { createMetrics } from './ops/metrics.ts';
+import { shutDown } from './ops/shutdown.ts';
 import path from 'node:path';
 
 async function main() {
@@ -36,8 +39,10 @@ async function main() {
     const seeded = await seedDemo(database.db, { dataDir: config.dataDir });
     if (seeded) console.log(`Loaded the demo office: ${seeded.bookings} bookings on ${seeded.trips} trips.`);
   }
+  // what /metrics reports, made first so that the email the jobs send is counted too
+  const metrics = createMetrics({ db: database.db });
   // the job queue: this server works it too unless WORKERS=0 (then `npm run worker` does)
-  const jobs = await startTripdeskJobs(database, config, config.workers);
+  const jobs = await startTripdeskJobs(database, config, config.workers, undefined, metrics.countMail(createMailer(config)));
   // housekeeping once at start (one job, however many servers start together), then hourly
   await jobs.send('housekeeping', {}, { singletonKey: 'startup', singletonSeconds: 300 });
   // bookings made before payment plans existed get their schedules
@@ -47,6 +52,7 @@ async function main() {
     config,
     db: database.db,
     jobs,
+    metrics,
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'],
@@ -61,24 +67,28 @@ async function main() {
     },
   });
   await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  // PORT=0 asks the system for a free port: say the one we got
+  const port = address && typeof address === 'object' ? address.port : config.port;
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   console.log(
-    `Tripdesk is ready at http://${shown}:${config.port} (Node ${process.version}, ${database.kind}, ${config.workers ? 'with workers' : 'web only'}, ${Date.now() - started} ms)`,
+    `Tripdesk is ready at http://${shown}:${port} (Node ${process.version}, ${database.kind}, ${config.workers ? 'with workers' : 'web only'}, ${Date.now() - started} ms)`,
   );
 
+  // SIGTERM (an orchestrator, a deploy) or SIGINT (Ctrl-C): stop listening at once, let the
+  // requests and the job in hand finish within SHUTDOWN_GRACE_SECONDS, then close the database
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 20_000);
-    force.unref();
-    // no new requests; the requests in hand finish
-    await app.close();
-    // the job in hand finishes (or, past the timeout, goes back to the queue for another worker)
-    await jobs.stop(15_000);
-    await database.close();
-    process.exit(0);
+    const graceMs = config.shutdownGraceSeconds * 1000;
+    app.log.info({ signal, graceSeconds: config.shutdownGraceSeconds }, 'shutting down');
+    console.log(`Tripdesk is stopping (${signal}): finishing the requests and the job in hand (up to ${config.shutdownGraceSeconds} s)`);
+    // the last resort, should closing itself hang
+    setTimeout(() => process.exit(1), graceMs + 5_000).unref();
+    const code = await shutDown({ app, jobs, database, graceMs, log: (message) => app.log.warn(message) });
+    console.log(`Tripdesk stopped${code ? ' (something had to be cut short)' : ''}`);
+    process.exit(code);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -1,6 +1,7 @@
 import { createDb } from '../db/client.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { startTripdeskJobs } from './jobs/index.ts';
+import { shutDown } from './ops/shutdown.ts';
 
 /**
  * `npm run worker`: a process that only works the job queue, beside web-only servers
@@ -31,12 +32,12 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`Tripdesk worker stopping (${signal}): finishing the job in hand`);
-    const force = setTimeout(() => process.exit(1), 20_000);
-    force.unref();
-    await jobs.stop(15_000);
-    await database.close();
-    process.exit(0);
+    console.log(`Tripdesk worker stopping (${signal}): finishing the job in hand (up to ${config.shutdownGraceSeconds} s)`);
+    const graceMs = config.shutdownGraceSeconds * 1000;
+    // the last resort, should stopping itself hang
+    setTimeout(() => process.exit(1), graceMs + 5_000).unref();
+    const code = await shutDown({ jobs, database, graceMs, log: (message) => console.error(message) });
+    process.exit(code);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));

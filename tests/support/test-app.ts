@@ -69,6 +69,9 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     loginRateLimit: 10_000,
     trustProxy: false,
     logLevel: 'silent',
+    shutdownGraceSeconds: 25,
+    metricsToken: undefined,
+    metricsAllow: [],
     ...overrides,
   };
 }

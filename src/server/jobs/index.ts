@@ -35,12 +35,12 @@ export function tripdeskQueues(database: Database, config: Config, deps: { clock
   ];
 }
 
-/** The job queue of a server (work = WORKERS) or of the worker process (work = true). */
-export function startTripdeskJobs(database: Database, config: Config, work: boolean, clock?: Clock) {
+/** The job queue of a server (work = WORKERS) or of the worker process (work = true); `mailer`: how its jobs send email (counted, in main.ts). */
+export function startTripdeskJobs(database: Database, config: Config, work: boolean, clock?: Clock, mailer?: Mailer) {
   return startJobQueue({
     database,
     work,
-    queues: tripdeskQueues(database, config, clock ? { clock } : {}),
+    queues: tripdeskQueues(database, config, { ...(clock ? { clock } : {}), ...(mailer ? { mailer } : {}) }),
     ...(clock ? { clock } : {}),
     // the embedded database is in this process: looking often costs nothing
     pollingIntervalSeconds: database.kind === 'pglite' ? 1 : 2,

@@ -82,7 +82,7 @@ function answer(error: FastifyError, request: FastifyRequest): Answer {
   // contract refuses these first; reaching here is logged so that a test can see it never does.
   const sqlState = pgError(error).code;
   if (typeof sqlState === 'string' && sqlState.startsWith('22')) {
-    request.log.warn({ reqId: request.id, sqlState, url: request.url }, DATA_EXCEPTION_LOG);
+    request.log.warn({ reqId: request.id, sqlState, route: request.routeOptions.url }, DATA_EXCEPTION_LOG);
     return { status: 422, body: { message: 'The given data was invalid.' } };
   }
   const status = error.statusCode ?? 500;
