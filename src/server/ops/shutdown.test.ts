@@ -7,17 +7,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgliteExtensions } from '../../db/client.ts';
+import { createDb, pgliteExtensions, queryRows } from '../../db/client.ts';
+import { insertTrip } from '../../db/factories/trips.ts';
+import { bookings } from '../../db/schema/index.ts';
+import { makeBookingRef } from '../../shared/booking-ref.ts';
 import { withDatabase } from '../../../tests/support/global-setup.ts';
 import { shutDown } from './shutdown.ts';
 
 /**
  * Graceful shutdown of the real server (issue 21): `src/server/main.ts` as a child process on a
- * copy of the migrated test database. A request is in flight (its body half sent) when SIGTERM
- * arrives: new connections are refused at once, the request still completes with 200, and the
- * process exits 0.
+ * copy of the migrated test database holding a trip of BOOKINGS travellers. When SIGTERM arrives
+ * a payment is in flight (its body half sent) and so is the spreadsheet of every booking (its reply
+ * not yet read): new connections are refused at once, both still complete — the payment recorded,
+ * the spreadsheet whole — and the process exits 0.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const EMAIL = 'ops.admin@example.test';
@@ -58,6 +64,10 @@ let dropDatabase: (() => Promise<void>) | undefined;
 let child: ChildProcess | undefined;
 let output = '';
 let port = 0;
+let databaseUrlOfChild = '';
+let tripId = 0;
+let bookingId = 0;
+const BOOKINGS = 3000;
 
 /** A migrated database for the child: the run's template, as the other test files get. */
 async function prepareDatabase(): Promise<string> {
@@ -81,9 +91,29 @@ async function prepareDatabase(): Promise<string> {
   return '';
 }
 
+/** A trip of BOOKINGS travellers, written before the server opens the database. */
+async function seed(databaseUrl: string) {
+  const database = await createDb(databaseUrl ? { databaseUrl } : { pgliteDir: path.join(dataDir, 'pglite') });
+  try {
+    const trip = await insertTrip(database.db, { name: 'Shutdown Trek' });
+    tripId = trip.id;
+    const refs = new Set<string>();
+    while (refs.size < BOOKINGS) refs.add(makeBookingRef());
+    const rows = [...refs].map((ref, i) => ({ ref, tripId, firstName: 'Traveller', lastName: `Number${i}`, email: `traveller${i}@example.test` }));
+    for (let i = 0; i < rows.length; i += 500) {
+      const written = await database.db.insert(bookings).values(rows.slice(i, i + 500)).returning({ id: bookings.id });
+      if (!bookingId) bookingId = written[0]!.id;
+    }
+  } finally {
+    await database.close();
+  }
+}
+
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'tripdesk-shutdown-'));
   const databaseUrl = await prepareDatabase();
+  databaseUrlOfChild = databaseUrl;
+  await seed(databaseUrl);
   child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: root,
     env: {
@@ -119,8 +149,45 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** A request whose body is sent in two parts: `finish()` sends the rest; resolves with the reply. */
+function halfSent(options: { method: string; path: string; headers: Record<string, string>; body: string }) {
+  let finish = () => {};
+  const reply = new Promise<Reply>((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method: options.method, path: options.path, agent: false, headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.write(options.body.slice(0, 10));
+    finish = () => req.end(options.body.slice(10));
+  });
+  return { reply, finish: () => finish() };
+}
+
+/** A download read only when `read()` is called: until then its reply waits in the server's and the system's buffers. */
+function unread(path: string, headers: Record<string, string>) {
+  let resume = () => {};
+  const reply = new Promise<{ status: number; type: string; body: Buffer }>((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method: 'GET', path, agent: false, headers }, (res) => {
+      res.pause();
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body: Buffer.concat(chunks) }));
+      resume = () => res.resume();
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  return { reply, read: () => resume() };
+}
+
 describe('SIGTERM', () => {
-  it('refuses new connections, finishes the request in flight with 200 and exits 0', async () => {
+  it('refuses new connections, finishes the payment and the export in flight, and exits 0', async () => {
     // sign in as the first Administrator, and read the page's CSRF token
     const login = await request(port, { method: 'POST', path: '/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }) });
     expect(login.status, login.body).toBe(204);
@@ -129,56 +196,60 @@ describe('SIGTERM', () => {
     cookies = [...new Map([...cookies, ...cookiesOf(page)].map((c) => [c.split('=')[0], c])).values()];
     const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(page.body)?.[1];
     expect(csrf).toBeTruthy();
+    const headers = { 'content-type': 'application/json', cookie: cookies.join('; '), 'x-csrf-token': csrf!, 'x-requested-with': 'XMLHttpRequest' };
 
-    // a request in flight: headers and half the body sent; the rest comes after SIGTERM
-    const body = JSON.stringify({ months: 7, note: 'Two blank pages.' });
+    // the balance invoice of the first traveller, to be paid while the server stops
+    const invoiced = await request(port, { method: 'POST', path: `/api/bookings/${bookingId}/invoices`, headers, body: JSON.stringify({ invoice_type: 'balance' }) });
+    expect(invoiced.status, invoiced.body).toBe(201);
+    const invoice = JSON.parse(invoiced.body) as { id: number; type: string };
+
     const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
-    let answered = false;
-    let sendRest = () => {};
-    const inFlight = new Promise<Reply>((resolve, reject) => {
-      const req = http.request(
-        {
-          host: '127.0.0.1',
-          port,
-          method: 'PUT',
-          path: '/api/countries/604/passport-rule',
-          agent: false,
-          headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), cookie: cookies.join('; '), 'x-csrf-token': csrf!, 'x-requested-with': 'XMLHttpRequest' },
-        },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => {
-            answered = true;
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text });
-          });
-        },
-      );
-      req.on('error', reject);
-      req.write(body.slice(0, 10));
-      sendRest = () => req.end(body.slice(10));
+    // in flight: the spreadsheet of every booking, not yet read, and a payment, half its body sent
+    const download = unread(`/bookings/export?format=xls&trip_id=${tripId}&timing=all`, { cookie: cookies.join('; ') });
+    const payment = halfSent({
+      method: 'POST',
+      path: '/api/transactions',
+      headers: { ...headers, 'idempotency-key': 'shutdown-payment-1' },
+      body: JSON.stringify({ booking_id: bookingId, invoice_id: invoice.id, invoice_type: invoice.type, amount: '250.00', type: 'payment', processor: 'BACS', date: new Date().toISOString().slice(0, 10) }),
     });
-    // the server has the connection and the request's headers (it has nothing else to do)
+    // the server has both connections and their headers (it has nothing else to do)
     await sleep(300);
 
     child!.kill('SIGTERM');
+    // the signal is handled once the export's rows are written (the embedded database answers on
+    // the server's own thread): allow for a slow machine
     let closed = false;
-    for (let i = 0; i < 100 && !closed; i++) {
+    const deadline = Date.now() + 30_000;
+    while (!closed && Date.now() < deadline) {
       closed = await refused(port);
       if (!closed) await sleep(50);
     }
     expect(closed, output).toBe(true);
-    // still up, still holding the request
+    // still up, still holding both
     expect(child!.exitCode).toBeNull();
-    expect(answered).toBe(false);
 
-    sendRest();
-    const reply = await inFlight;
-    expect(reply.status, reply.body).toBe(200);
-    expect(JSON.parse(reply.body)).toMatchObject({ months: 7, note: 'Two blank pages.' });
+    payment.finish();
+    download.read();
+    const [paid, sheet] = await Promise.all([payment.reply, download.reply]);
+    expect(paid.status, paid.body).toBe(201);
+    expect(JSON.parse(paid.body)).toMatchObject({ booking_id: bookingId, invoice_id: invoice.id, amount: 250, type: 'payment' });
+    expect(sheet.status).toBe(200);
+    expect(sheet.type).toContain('spreadsheetml');
+    // the whole workbook: a row per booking under the heading
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(sheet.body as unknown as ArrayBuffer);
+    expect(workbook.worksheets[0]!.actualRowCount).toBe(BOOKINGS + 1);
     expect(await exited, output).toBe(0);
-  }, 30_000);
+
+    // and the payment is there after the restart: the database closed cleanly with it
+    const database = await createDb(process.env.DATABASE_URL ? { databaseUrl: databaseUrlOfChild } : { pgliteDir: path.join(dataDir, 'pglite') });
+    try {
+      const rows = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from transactions where booking_id = ${bookingId} and deleted_at is null`);
+      expect(rows[0]!.n).toBe(1);
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
 });
 
 describe('shutDown', () => {
