@@ -11,7 +11,7 @@ export default defineConfig({
         test: {
           name: 'api',
           environment: 'node',
-          include: ['src/server/**/*.test.ts', 'src/db/**/*.test.ts', 'src/contract/**/*.test.ts', 'tests/fuzz/**/*.test.ts'],
+          include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts', 'src/db/**/*.test.ts', 'src/contract/**/*.test.ts', 'tests/fuzz/**/*.test.ts'],
           globalSetup: ['tests/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -7,7 +7,7 @@
 // connection and thrown away, so only the server side's memory is measured. Prints a table;
 // asserts nothing.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -17,7 +17,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { EXPORT_COLUMNS } from '../src/contract/bookings.ts';
 import { createDb, queryRows } from '../src/db/client.ts';
-import { filesDir } from '../src/db/files.ts';
+import { createFileStore } from '../src/shared/storage/index.ts';
 import { insertUser } from '../src/db/factories/users.ts';
 import { seedDemo } from '../src/db/seed/demo.ts';
 import { seedScale } from '../src/db/seed/scale.ts';
@@ -62,8 +62,8 @@ await seedScale(database.db, total, () => {});
 // every generated booking gets a passport image of its own (random bytes: they do not compress,
 // like the JPEGs people upload)
 const ids = await queryRows<{ id: number }>(database.db, sql`select id from bookings where ref like 'TDS%' order by id`);
-const dir = filesDir(dataDir, 'passports');
-for (const { id } of ids) writeFileSync(path.join(dir, `bench-${id}.jpg`), randomBytes(imageKb * 1024));
+const files = createFileStore({ driver: 'local', dataDir });
+for (const { id } of ids) await files.put('passports', `bench-${id}.jpg`, randomBytes(imageKb * 1024));
 await database.db.execute(sql`update bookings set passport_image_file = 'bench-' || id || '.jpg' where ref like 'TDS%'`);
 await database.db.execute(sql`analyze bookings`);
 

@@ -45,6 +45,7 @@ import { webPlugin } from './plugins/web.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { OneLinePerRequest, requestId, requestLogPlugin } from './ops/request-log.ts';
 import { opsRoutes } from './ops/routes.ts';
+import { createFileStore, type FileStore } from '../shared/storage/index.ts';
 
 export type AppDeps = {
   config: Config;
@@ -58,6 +59,8 @@ export type AppDeps = {
   clock?: Clock;
   /** what /metrics reports (main.ts makes it first, so the job queue's email counts too); the app's own by default */
   metrics?: Metrics;
+  /** where uploaded files live; by default from the configuration (STORAGE), closed with the app */
+  files?: FileStore;
 };
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -79,6 +82,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const metrics = deps.metrics ?? createMetrics({ db });
+  const files = deps.files ?? createFileStore(config.storage);
+  if (!deps.files) app.addHook('onClose', async () => files.close());
   // one mailer for the app, each message counted by its outcome
   const mailer = metrics.countMail(deps.mailer ?? createMailer(config));
 
@@ -114,18 +119,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(scopesPlugin);
   await app.register(storableTextPlugin);
 
-  await app.register(opsRoutes, { db, dataDir: config.dataDir, metrics, metricsToken: config.metricsToken, metricsAllow: config.metricsAllow });
+  await app.register(opsRoutes, { db, files, metrics, metricsToken: config.metricsToken, metricsAllow: config.metricsAllow });
 
   await app.register(authRoutes, { db, loginRateLimit: config.loginRateLimit });
   await app.register(countryRoutes, { db });
   await app.register(overviewRoutes, { db });
-  await app.register(charityRoutes, { db, dataDir: config.dataDir });
+  await app.register(charityRoutes, { db, files });
   await app.register(discountRoutes, { db });
   await app.register(tripRoutes, { db });
   await app.register(userRoutes, { db });
   await app.register(customFieldRoutes, { db });
-  await app.register(documentRoutes, { db, dataDir: config.dataDir, secret: config.sessionSecret });
-  await app.register(bookingRoutes, { db, dataDir: config.dataDir, fundraisingDefaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
+  await app.register(documentRoutes, { db, files, secret: config.sessionSecret });
+  await app.register(bookingRoutes, { db, files, fundraisingDefaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(invoiceRoutes, {
     db,
     operator: { name: config.operatorName, address: config.operatorAddress },
@@ -137,7 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(scheduleRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(moneyDueRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(readinessRoutes, { db, fundraisingDefaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
-  await app.register(retentionRoutes, { db, dataDir: config.dataDir, days: config.retentionDaysAfterReturn, ...(deps.clock ? { clock: deps.clock } : {}) });
+  await app.register(retentionRoutes, { db, files, days: config.retentionDaysAfterReturn, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(fundraisingRoutes, { db, defaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(portalRoutes, { db, defaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(dashboardRoutes, { db, fundraisingDefaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
@@ -145,7 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(chaserRoutes, {
     db,
     fundraisingDefaults: config.fundraisingDefaults,
-    dataDir: config.dataDir,
+    files,
     mailer,
     operator: { name: config.operatorName, address: config.operatorAddress },
     ...(deps.clock ? { clock: deps.clock } : {}),

@@ -1,3 +1,4 @@
+import type { StorageConfig } from '../shared/storage/index.ts';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
@@ -76,7 +77,18 @@ const envSchema = z
       .string()
       .refine((v) => v.split(',').every((a) => isAddressOrRange(a.trim())), { error: 'must be IP addresses or CIDR ranges separated by commas, such as 10.0.0.5,192.168.1.0/24' })
       .optional(),
+    // issue 21: where uploaded files live: DATA_DIR/files (local) or an S3-compatible bucket
+    STORAGE: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
+    S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens' }).optional(),
+    S3_REGION: z.string().default('us-east-1'),
+    // any S3-compatible store (MinIO, R2, …); none: AWS S3 itself
+    S3_ENDPOINT: z.url({ error: 'must be a URL such as https://s3.example.com' }).optional(),
+    // address buckets as https://endpoint/bucket (MinIO and most non-AWS stores need it); on by default with S3_ENDPOINT
+    S3_FORCE_PATH_STYLE: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+    // a folder inside the bucket, for a bucket shared with other things
+    S3_PREFIX: z.string().regex(/^[\w./-]*$/, { error: 'may hold letters, digits, dots, hyphens, underscores and slashes' }).default(''),
   })
+  .refine((env) => env.STORAGE !== 's3' || Boolean(env.S3_BUCKET), { path: ['S3_BUCKET'], error: 'must be set when STORAGE is s3' })
   .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
     path: ['ADMIN_PASSWORD'],
     error: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
@@ -124,6 +136,8 @@ export type Config = {
   metricsToken: string | undefined;
   /** addresses (IPs, CIDR ranges) that may read /metrics without a token */
   metricsAllow: string[];
+  /** where uploaded files live (issue 21); credentials for S3 come from the usual AWS variables */
+  storage: StorageConfig;
 };
 
 export class ConfigError extends Error {}
@@ -180,6 +194,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
     metricsToken: env.METRICS_TOKEN,
     metricsAllow: (env.METRICS_ALLOW ?? '').split(',').map((a) => a.trim()).filter(Boolean),
+    storage:
+      env.STORAGE === 's3'
+        ? {
+            driver: 's3',
+            bucket: env.S3_BUCKET!,
+            region: env.S3_REGION,
+            endpoint: env.S3_ENDPOINT,
+            forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE === 'true' : Boolean(env.S3_ENDPOINT),
+            prefix: env.S3_PREFIX.replace(/^\/+|\/+$/g, ''),
+          }
+        : { driver: 'local', dataDir },
   };
 }
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
-import { storeFile } from '../db/files.ts';
+import { createFileStore, storeFile } from '../shared/storage/index.ts';
 import { charities } from '../db/schema/index.ts';
 import { createTestDatabase } from '../../tests/support/test-app.ts';
 import { sweepOrphanFiles } from './files-sweep.ts';
@@ -22,9 +22,10 @@ const age = (file: string, ms: number) => {
 describe('files that no row names', () => {
   it('are removed once an hour old; named files and uploads still on their way stay', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'sweep-'));
-    const named = storeFile(dataDir, 'logos', Buffer.from('named'), 'png');
-    const orphan = storeFile(dataDir, 'logos', Buffer.from('orphan'), 'png');
-    const fresh = storeFile(dataDir, 'documents', Buffer.from('on its way'), 'pdf');
+    const files = createFileStore({ driver: 'local', dataDir });
+    const named = await storeFile(files, 'logos', Buffer.from('named'), 'png');
+    const orphan = await storeFile(files, 'logos', Buffer.from('orphan'), 'png');
+    const fresh = await storeFile(files, 'documents', Buffer.from('on its way'), 'pdf');
     await database.db.insert(charities).values({ name: 'Has a logo', logoFile: named });
     const file = (kind: string, name: string) => path.join(dataDir, 'files', kind, name);
     // every time from the one clock the sweep reads (the file system's own may differ from it,
@@ -33,7 +34,7 @@ describe('files that no row names', () => {
     age(file('logos', orphan), 2 * 3_600_000);
     age(file('documents', fresh), 60_000);
 
-    expect(await sweepOrphanFiles(database.db, dataDir)).toEqual({ logos: 1, documents: 0, passports: 0 });
+    expect(await sweepOrphanFiles(database.db, files)).toEqual({ logos: 1, documents: 0, passports: 0 });
     expect(existsSync(file('logos', named))).toBe(true);
     expect(existsSync(file('logos', orphan))).toBe(false);
     expect(existsSync(file('documents', fresh))).toBe(true);

@@ -1,8 +1,7 @@
-import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../db/client.ts';
-import type { FileKind } from '../db/files.ts';
+import { FILE_KINDS, type FileKind, type FileStore } from '../shared/storage/index.ts';
 
 /** Which column names the files of each kind. */
 const OWNERS: Record<FileKind, ReturnType<typeof sql>> = {
@@ -17,27 +16,22 @@ const OWNERS: Record<FileKind, ReturnType<typeof sql>> = {
  * This removes such files once they are older than `graceMs`, so an upload still on its way is
  * never touched. Run at start and hourly with the other purges; returns what it removed.
  */
-export async function sweepOrphanFiles(db: Db, dataDir: string, graceMs = 3_600_000, now = Date.now()): Promise<Record<FileKind, number>> {
+export async function sweepOrphanFiles(db: Db, files: FileStore, graceMs = 3_600_000, now = Date.now()): Promise<Record<FileKind, number>> {
   const removed: Record<FileKind, number> = { logos: 0, documents: 0, passports: 0 };
-  for (const kind of Object.keys(OWNERS) as FileKind[]) {
-    const dir = path.join(dataDir, 'files', kind);
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
-    if (!names.length) continue;
+  for (const kind of FILE_KINDS) {
+    // the files first, then the names: a file stored after the list is not looked at, and one
+    // named after it is younger than the grace
+    const old: string[] = [];
+    for await (const f of files.list(kind)) if (now - f.modifiedMs >= graceMs) old.push(f.name);
+    if (!old.length) continue;
     const named = new Set((await queryRows<{ name: string }>(db, OWNERS[kind])).map((r) => path.basename(r.name)));
-    for (const name of names) {
+    for (const name of old) {
       if (named.has(name)) continue;
-      const file = path.join(dir, name);
       try {
-        if (now - statSync(file).mtimeMs < graceMs) continue;
-        unlinkSync(file);
+        await files.remove(kind, name);
         removed[kind] += 1;
       } catch {
-        // gone already, or not ours to remove
+        // not ours to remove now: the next sweep tries again
       }
     }
   }

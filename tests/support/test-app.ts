@@ -11,6 +11,7 @@ import { buildApp } from '../../src/server/app.ts';
 import type { Clock } from '../../src/server/clock.ts';
 import type { Config } from '../../src/server/config.ts';
 import { startJobQueue, type JobQueue, type QueueDefinition } from '../../src/server/jobs/queue.ts';
+import { createFileStore, type FileStore } from '../../src/shared/storage/index.ts';
 import { withDatabase } from './global-setup.ts';
 
 /** A database of its own for one test file, copied from the migrated template. */
@@ -72,6 +73,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     shutdownGraceSeconds: 25,
     metricsToken: undefined,
     metricsAllow: [],
+    storage: { driver: 'local', dataDir },
     ...overrides,
   };
 }
@@ -81,6 +83,8 @@ export type TestApp = {
   jobs: JobQueue | undefined;
   db: Db;
   config: Config;
+  /** the app's file store (STORAGE of the config: local unless a test asks for s3) */
+  files: FileStore;
   close(): Promise<void>;
   /** a browser-like client: keeps cookies, reads the CSRF token from a page */
   client(): TestClient;
@@ -100,7 +104,8 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
   const jobs = options.queues
     ? await startJobQueue({ database, work: true, queues: options.queues(database, config), pollingIntervalSeconds: 0.5, ...(options.clock ? { clock: options.clock } : {}) })
     : undefined;
-  const app = await buildApp({ config, db: database.db, ...(jobs ? { jobs } : {}) });
+  const files = createFileStore(config.storage);
+  const app = await buildApp({ config, db: database.db, files, ...(jobs ? { jobs } : {}) });
   await app.ready();
   let users = 0;
   const t: TestApp = {
@@ -108,8 +113,10 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
     db: database.db,
     config,
     jobs,
+    files,
     close: async () => {
       await app.close();
+      files.close();
       await jobs?.stop(2000);
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });

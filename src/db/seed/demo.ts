@@ -2,7 +2,7 @@ import { base, en, en_GB, Faker } from '@faker-js/faker';
 import { count, eq } from 'drizzle-orm';
 import { hashPassword } from '../../shared/password.ts';
 import type { Db, Tx } from '../client.ts';
-import { storeFile } from '../files.ts';
+import { createFileStore, storeFile, type FileStore } from '../../shared/storage/index.ts';
 import {
   bookingAddons,
   bookingCustomFieldAnswers,
@@ -118,7 +118,8 @@ const NOTE_TEXTS = [
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 
-export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }): Promise<DemoSummary | null> {
+/** `files`: where its logos and documents go (default: DATA_DIR/files of `dataDir`). */
+export async function seedDemo(db: Db, opts: { dataDir: string; files?: FileStore; today?: Date }): Promise<DemoSummary | null> {
   const [existing] = await db.select({ n: count() }).from(trips);
   if ((existing?.n ?? 0) > 0) return null;
   // an instance of its own, so nothing else that uses faker can change what it makes
@@ -128,8 +129,9 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
   const days = (n: number) => new Date(today.getTime() + n * DAY);
 
   // files are written before the transaction; an unused file costs nothing, a missing one would
-  const logos = CHARITIES.map(([, , , logo], i) =>
-    logo ? storeFile(opts.dataDir, 'logos', makeLogoPng(240, 120, colour(i)), 'png') : null,
+  const files = opts.files ?? createFileStore({ driver: 'local', dataDir: opts.dataDir });
+  const logos = await Promise.all(
+    CHARITIES.map(([, , , logo], i) => (logo ? storeFile(files, 'logos', makeLogoPng(240, 120, colour(i)), 'png') : null)),
   );
   const staffHash = await hashPassword(faker.string.alphanumeric(24));
 
@@ -197,7 +199,7 @@ export async function seedDemo(db: Db, opts: { dataDir: string; today?: Date }):
         )
         .returning();
       if (ti % 2 === 0) {
-        const dossier = storeFile(opts.dataDir, 'documents', makePdf(`${trip!.name}: trip dossier`, [
+        const dossier = await storeFile(files, 'documents', makePdf(`${trip!.name}: trip dossier`, [
           'Day by day itinerary, meeting point and flight times.',
           'Kit list and training plan.',
         ]), 'pdf');

@@ -14,21 +14,23 @@ import { MilestoneChaser, milestoneQueue } from '../modules/fundraising/mileston
 import { CharitySummary, summaryQueue } from '../modules/fundraising/summary-job.ts';
 import { ChaserService } from '../modules/chasers/service.ts';
 import { housekeepingQueue } from './housekeeping.ts';
+import { createFileStore, type FileStore } from '../../shared/storage/index.ts';
 import { startJobQueue, type QueueDefinition } from './queue.ts';
 
 /** Every queue Tripdesk runs. */
-export function tripdeskQueues(database: Database, config: Config, deps: { clock?: Clock; mailer?: Mailer } = {}): QueueDefinition[] {
+export function tripdeskQueues(database: Database, config: Config, deps: { clock?: Clock; mailer?: Mailer; files?: FileStore } = {}): QueueDefinition[] {
   const operator = { name: config.operatorName, address: config.operatorAddress };
   const mailer = deps.mailer ?? createMailer(config);
   const clock = deps.clock ?? systemClock;
+  const files = deps.files ?? createFileStore(config.storage);
   const invoices = new InvoiceService(database.db, operator, mailer);
   const reminders = new ReminderService(database.db, mailer, operator, clock, config.reminderDays);
   return [
-    housekeepingQueue(database.db, config),
+    housekeepingQueue(database.db, config, files),
     scheduleBackfillQueue(database.db),
     moneyQueue(database.db, invoices, reminders, clock, config.invoiceLeadDays),
     digestQueue(database.db, mailer, config.officeEmail, clock),
-    retentionQueue(database.db, config.dataDir, config.retentionDaysAfterReturn, clock),
+    retentionQueue(database.db, files, config.retentionDaysAfterReturn, clock),
     chaserQueue(new ChaserService(database.db, mailer, operator, config.fundraisingDefaults, clock)),
     milestoneQueue(new MilestoneChaser(database.db, mailer, operator, config.fundraisingDefaults, clock)),
     summaryQueue(new CharitySummary(database.db, mailer, operator, config.fundraisingDefaults, clock)),

@@ -1,13 +1,13 @@
-import { constants } from 'node:fs';
-import { access, mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import type { FileStore } from '../../shared/storage/index.ts';
 import type { Readiness, ReadinessChecks } from '../../contract/ops.ts';
 import { migrationsFolder as shippedFolder, queryRows, type Db } from '../../db/client.ts';
 
 export type ReadinessDeps = {
   db: Db;
-  dataDir: string;
+  files: Pick<FileStore, 'check' | 'driver'>;
   /** the migrations this build ships (the app's own folder unless a test says otherwise) */
   migrationsFolder?: string;
   /** a check that takes longer than this has failed: a probe must answer, not hang */
@@ -83,13 +83,9 @@ async function migrationsCheck(db: Db, folder: string, ms: number): Promise<Chec
   return ok(`${applied} applied, ${shipped.count} shipped`);
 }
 
-/** Uploaded files live under DATA_DIR/files (made on first use, as the upload routes do). */
-async function storageCheck(dataDir: string, ms: number): Promise<Check> {
-  const dir = path.join(dataDir, 'files');
-  await within(ms, 'the file store', async () => {
-    await mkdir(dir, { recursive: true });
-    await access(dir, constants.W_OK);
-  });
+/** The file store answers: DATA_DIR/files is writable, or the S3 bucket is there for these credentials. */
+async function storageCheck(files: Pick<FileStore, 'check' | 'driver'>, ms: number): Promise<Check> {
+  await within(ms, 'the file store', () => files.check());
   return ok();
 }
 
@@ -107,7 +103,7 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
   const [database, migrations, storage] = await Promise.all([
     run('database', () => databaseCheck(deps.db, ms)),
     run('migrations', () => migrationsCheck(deps.db, deps.migrationsFolder ?? shippedFolder, ms)),
-    run('storage', () => storageCheck(deps.dataDir, ms)),
+    run('storage', () => storageCheck(deps.files, ms)),
   ]);
   const checks: ReadinessChecks = { database, migrations, storage };
   const failing = Object.entries(checks).filter(([, c]) => c.status === 'failed').map(([name]) => name);

@@ -9,6 +9,7 @@ import type { Db } from '../../db/client.ts';
 import { createTestApp, PASSWORD, TestClient, type TestApp } from '../../../tests/support/test-app.ts';
 import { buildApp } from '../app.ts';
 import type { Mailer } from '../mail.ts';
+import { createFileStore } from '../../shared/storage/index.ts';
 import { checkReadiness } from './health.ts';
 import { createMetrics, metricsGate } from './metrics.ts';
 
@@ -71,13 +72,13 @@ describe('GET /readyz', () => {
     const hung = { execute: () => new Promise(() => {}) } as unknown as Db;
     const failures: string[] = [];
     const started = Date.now();
-    const result = await checkReadiness({ db: hung, dataDir, timeoutMs: 50, onFailure: (part) => failures.push(part) });
+    const result = await checkReadiness({ db: hung, files: createFileStore({ driver: 'local', dataDir }), timeoutMs: 50, onFailure: (part) => failures.push(part) });
     expect(Date.now() - started).toBeLessThan(1000);
     expect(result).toMatchObject({ status: 'not_ready', message: 'Not ready: database, migrations', checks: { database: { status: 'failed', detail: 'the database did not answer within 50 ms' }, storage: { status: 'ok' } } });
     expect(failures.sort()).toEqual(['database', 'migrations']);
 
     const refused = { execute: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:5432'), { code: 'ECONNREFUSED' })) } as unknown as Db;
-    const down = await checkReadiness({ db: refused, dataDir });
+    const down = await checkReadiness({ db: refused, files: createFileStore({ driver: 'local', dataDir }) });
     expect(down.checks.database).toEqual({ status: 'failed', detail: 'error ECONNREFUSED' });
     expect(JSON.stringify(down)).not.toContain('10.0.0.1');
     rmSync(dataDir, { recursive: true, force: true });
@@ -88,7 +89,7 @@ describe('GET /readyz', () => {
     mkdirSync(path.join(folder, 'meta'));
     // a migration from far in the future: never applied to the test database
     writeFileSync(path.join(folder, 'meta', '_journal.json'), JSON.stringify({ entries: [{ idx: 0, when: 1, tag: '0000_old' }, { idx: 1, when: 99_999_999_999_999, tag: '9999_next' }] }));
-    const result = await checkReadiness({ db: t.db, dataDir: t.config.dataDir, migrationsFolder: folder });
+    const result = await checkReadiness({ db: t.db, files: t.files, migrationsFolder: folder });
     expect(result.status).toBe('not_ready');
     expect(result.checks.migrations).toEqual({ status: 'failed', detail: expect.stringMatching(/^\d+ of 2 migrations not applied$/) });
     rmSync(folder, { recursive: true, force: true });

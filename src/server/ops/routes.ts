@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { healthSchema, notReadySchema, readySchema } from '../../contract/ops.ts';
 import type { Db } from '../../db/client.ts';
+import type { FileStore } from '../../shared/storage/index.ts';
 import { checkReadiness } from './health.ts';
 import { type Metrics, metricsGate } from './metrics.ts';
 
@@ -9,7 +10,7 @@ const tags = ['operations'];
 
 export type OpsOptions = {
   db: Db;
-  dataDir: string;
+  files: FileStore;
   metrics: Metrics;
   metricsToken: string | undefined;
   metricsAllow: string[];
@@ -46,7 +47,7 @@ export async function opsRoutes(app: FastifyInstance, opts: OpsOptions) {
     async (request, reply) => {
       const result = await checkReadiness({
         db: opts.db,
-        dataDir: opts.dataDir,
+        files: opts.files,
         onFailure: (part, error) => request.log.warn({ err: error, part }, 'not ready'),
       });
       reply.header('cache-control', 'no-store');

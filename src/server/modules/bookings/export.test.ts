@@ -1,7 +1,7 @@
 import { and, asc, gt, like } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeFile } from '../../../db/files.ts';
+import { storeFile } from '../../../shared/storage/index.ts';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
 import { makeLogoPng } from '../../../db/seed/images.ts';
@@ -17,7 +17,7 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = await t.signedIn(1);
   tripId = (await insertTrip(t.db, { name: 'Export Trek', departureDate: '2099-03-01', returnDate: '2099-03-08' })).id;
-  const image = storeFile(t.config.dataDir, 'passports', makeLogoPng(30, 20, [10, 20, 30]), 'png');
+  const image = await storeFile(t.files, 'passports', makeLogoPng(30, 20, [10, 20, 30]), 'png');
   await insertBooking(t.db, tripId, { ref: 'TD-AAAAAA', firstName: 'Ada', lastName: 'Byron', status: 'confirmed', createdAt: new Date('2026-01-02T10:00:00Z'), passportImageFile: image });
   await insertBooking(t.db, tripId, { ref: 'TD-BBBBBB', firstName: '=HYPERLINK("http://evil.test")', lastName: '+44', status: 'provisional', createdAt: new Date('2026-01-03T10:00:00Z') });
   await insertBooking(t.db, tripId, { ref: 'TD-CCCCCC', firstName: '@SUM(A1)', lastName: '-1', status: 'cancelled', createdAt: new Date('2026-01-04T10:00:00Z') });

@@ -1,13 +1,12 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import yazl from 'yazl';
 import type { ExportColumn } from '../../../contract/bookings.ts';
 import { EXPORT_COLUMNS, type BookingFilter } from '../../../contract/bookings.ts';
 import type { Db } from '../../../db/client.ts';
-import { filesDir } from '../../../db/files.ts';
+import type { FileStore } from '../../../shared/storage/index.ts';
 import { bookings, countries, trips } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import type { FundraisingSql } from '../fundraising/sql.ts';
@@ -217,16 +216,27 @@ export function spreadsheet(db: Db, f: BookingFilter, perPage: number, columns: 
   return out;
 }
 
+/** A stream that opens its source only when first read (the zip reads its entries one at a time). */
+function openedWhenRead(open: () => Promise<Readable | null>): Readable {
+  return Readable.from(
+    (async function* () {
+      const source = await open();
+      if (!source) throw new Error('a passport image went missing while its zip was written');
+      yield* source;
+    })(),
+    { objectMode: false },
+  );
+}
+
 const safe = (s: string) => s.replace(/[^\w .'-]+/g, '_').trim();
 
 /** The passport images of the listed bookings, one entry each, named by reference and traveller. */
-export function passportZip(db: Db, dataDir: string, f: BookingFilter, perPage: number, fundraising?: FundraisingSql): Readable {
+export function passportZip(db: Db, files: FileStore, f: BookingFilter, perPage: number, fundraising?: FundraisingSql): Readable {
   const zip = new yazl.ZipFile();
   (async () => {
-    const dir = filesDir(dataDir, 'passports');
-    // which images there are first (names only: a few hundred kilobytes at 5,000), so that the
-    // history records how many leave before the first one does
-    const entries: Array<{ file: string; name: string }> = [];
+    // which images there are first (names and sizes only), so that the history records how many
+    // leave before the first one does; each is opened only when the zip comes to it
+    const entries: Array<{ file: string; bytes: number; name: string }> = [];
     const ids = await idsOf(db, f, perPage, true, fundraising);
     const read = (batch: number[]) =>
       db
@@ -234,10 +244,13 @@ export function passportZip(db: Db, dataDir: string, f: BookingFilter, perPage: 
         .from(bookings)
         .where(inArray(bookings.id, batch));
     for await (const batch of batchesOf(ids, read)) {
-      for (const r of batch) {
-        const file = path.join(dir, path.basename(r.passportImageFile!));
-        if (!existsSync(file)) continue;
-        entries.push({ file, name: `${safe(`${r.ref} ${r.firstName} ${r.lastName}`)}${path.extname(file)}` });
+      // a few at a time: on S3 each is a request
+      for (let i = 0; i < batch.length; i += 16) {
+        const found = await Promise.all(batch.slice(i, i + 16).map(async (r) => ({ r, stat: await files.stat('passports', r.passportImageFile!) })));
+        for (const { r, stat } of found) {
+          if (!stat) continue;
+          entries.push({ file: stat.name, bytes: stat.bytes, name: `${safe(`${r.ref} ${r.firstName} ${r.lastName}`)}${path.extname(stat.name)}` });
+        }
       }
     }
     await audit(db, {
@@ -249,7 +262,7 @@ export function passportZip(db: Db, dataDir: string, f: BookingFilter, perPage: 
       details: { filters: filtersOf(f, perPage), count: entries.length, format: 'passportZip' },
     });
     // stored, not deflated: passport scans are JPEG/PNG, already compressed
-    for (const e of entries) zip.addFile(e.file, e.name, { compress: false });
+    for (const e of entries) zip.addReadStream(openedWhenRead(() => files.open('passports', e.file)), e.name, { compress: false, size: e.bytes });
     if (entries.length === 0) zip.addBuffer(Buffer.from('No booking in this list has a passport image.\n'), 'no-passport-images.txt');
     zip.end();
   })().catch((error: unknown) => (zip.outputStream as unknown as Readable).destroy(error instanceof Error ? error : new Error(String(error))));

@@ -1,3 +1,4 @@
+import type { FileStore } from '../../../shared/storage/index.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validationErrorSchema } from '../../../contract/common.ts';
@@ -13,7 +14,7 @@ import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { ukToday } from '../invoices/money.ts';
 import { BookingService } from './service.ts';
 
-export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; dataDir: string; fundraisingDefaults: FundraisingDefaults; clock?: Clock }) {
+export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; files: FileStore; fundraisingDefaults: FundraisingDefaults; clock?: Clock }) {
   const service = new BookingService(opts.db);
   const r = app.withTypeProvider<ZodTypeProvider>();
   // the fundraising filter's rule, read on today's UK date; worked out only when a filter or a column needs it
@@ -54,7 +55,7 @@ export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; dataDi
         return reply
           .type('application/zip')
           .header('content-disposition', `attachment; filename="${exportFileName('zip').replace('bookings-', 'passports-')}"`)
-          .send(passportZip(opts.db, opts.dataDir, f, perPage, rule));
+          .send(passportZip(opts.db, opts.files, f, perPage, rule));
       }
       return reply
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')

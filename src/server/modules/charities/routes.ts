@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,13 +11,14 @@ import {
 import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
 import type { Db } from '../../../db/client.ts';
 import { validationError } from '../../errors.ts';
+import type { FileStore } from '../../../shared/storage/index.ts';
 import { readUpload } from '../../uploads.ts';
 import { CharityService } from './service.ts';
 
 const tags = ['charities'];
 
-export async function charityRoutes(app: FastifyInstance, opts: { db: Db; dataDir: string }) {
-  const service = new CharityService(opts.db, opts.dataDir);
+export async function charityRoutes(app: FastifyInstance, opts: { db: Db; files: FileStore }) {
+  const service = new CharityService(opts.db, opts.files);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
@@ -76,11 +76,20 @@ export async function charityRoutes(app: FastifyInstance, opts: { db: Db; dataDi
     async (request) => {
       const { id } = request.params;
       await service.get(id);
-      const upload = await readUpload(request, { fileField: 'charity_logo', label: 'charity logo', maxBytes: LOGO_MAX_BYTES });
+      const upload = await readUpload(request, {
+        fileField: 'charity_logo',
+        label: 'charity logo',
+        maxBytes: LOGO_MAX_BYTES,
+        files: opts.files,
+        kind: 'logos',
+        accept: CharityService.acceptLogo,
+        refused: 'The charity logo must be a JPG or PNG image.',
+      });
       if (upload.fields.charity_id !== undefined && upload.fields.charity_id !== String(id)) {
+        await upload.discard();
         throw validationError({ charity_id: ['The charity id does not match the address.'] });
       }
-      return service.setLogo(id, upload.file?.bytes ?? null);
+      return service.setLogo(id, upload.file);
     },
   );
 
@@ -94,8 +103,8 @@ export async function charityRoutes(app: FastifyInstance, opts: { db: Db; dataDi
     '/api/charities/:id/logo',
     { schema: { tags, summary: 'The logo image', params: idParam } },
     async (request, reply) => {
-      const { file, mime } = await service.logoFile(request.params.id);
-      return reply.type(mime).header('cache-control', 'private, max-age=86400').send(createReadStream(file));
+      const { stream, mime } = await service.logoFile(request.params.id);
+      return reply.type(mime).header('cache-control', 'private, max-age=86400').send(stream);
     },
   );
 }

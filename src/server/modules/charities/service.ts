@@ -1,14 +1,13 @@
-import { existsSync, unlinkSync } from 'node:fs';
-import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { and, asc, count, eq, ilike, sql } from 'drizzle-orm';
 import type { Charity, CreateCharityInput, UpdateCharityInput } from '../../../contract/charities.ts';
 import { CHARITY_TYPES } from '../../../contract/constants.ts';
 import type { Db } from '../../../db/client.ts';
-import { filesDir, storeFile } from '../../../db/files.ts';
 import { bookings, charities, trips } from '../../../db/schema/index.ts';
 import { audit, describeChanges, diff } from '../../audit/audit.ts';
 import { HttpError, isForeignKeyViolation, notFound, validationError } from '../../errors.ts';
-import { detectImage } from '../../uploads.ts';
+import type { FileStore } from '../../../shared/storage/index.ts';
+import { detectImage, type StoredUpload } from '../../uploads.ts';
 import { escapeLike } from '../../sql.ts';
 
 type Row = typeof charities.$inferSelect;
@@ -29,7 +28,7 @@ function toCharity(row: Row): Charity {
 export class CharityService {
   constructor(
     private readonly db: Db,
-    private readonly dataDir: string,
+    private readonly files: FileStore,
   ) {}
 
   async list(filter: { name?: string | undefined; type?: number | undefined }): Promise<Charity[]> {
@@ -108,30 +107,30 @@ export class CharityService {
         if (isForeignKeyViolation(error)) throw new HttpError(422, 'This charity cannot be deleted because trips or bookings refer to it.');
         throw error;
       });
-    this.removeFile(row.logoFile);
+    await this.removeFile(row.logoFile);
   }
 
-  /** Takes a new logo only when its bytes are a real PNG or JPEG; the old file goes once the new one is in. */
-  async setLogo(id: number, bytes: Buffer | null): Promise<Charity> {
-    const row = await this.row(id);
-    if (!bytes || bytes.length === 0) throw validationError({ charity_logo: ['The charity logo field is required.'] });
-    const kind = await detectImage(bytes);
-    if (!kind) throw validationError({ charity_logo: ['The charity logo must be a JPG or PNG image.'] });
-    const file = storeFile(this.dataDir, 'logos', bytes, kind.ext);
+  /** A logo is taken only when its bytes are a real PNG or JPEG (checked before it is stored). */
+  static readonly acceptLogo = (head: Buffer) => detectImage(head);
+
+  /** The new logo, already stored, replaces the old one once it is recorded; the old file goes after. */
+  async setLogo(id: number, file: StoredUpload | null): Promise<Charity> {
     try {
+      const row = await this.row(id);
+      if (!file) throw validationError({ charity_logo: ['The charity logo field is required.'] });
       const { updated, replaced } = await this.db.transaction(async (tx) => {
         // the logo being replaced is read under the row's lock: of two uploads at once, each
         // replaces the one before it, and no file is left that no row names
         const [current] = await tx.select({ logoFile: charities.logoFile }).from(charities).where(eq(charities.id, id)).for('update');
         if (!current) throw notFound('Charity not found.');
-        const [u] = await tx.update(charities).set({ logoFile: file, updatedAt: new Date() }).where(eq(charities.id, id)).returning();
-        await audit(tx, { action: 'charity.logo_uploaded', subject: { type: 'charity', id }, summary: `uploaded a logo for the charity ${row.name}`, details: { bytes: bytes.length, type: kind.mime } });
+        const [u] = await tx.update(charities).set({ logoFile: file.name, updatedAt: new Date() }).where(eq(charities.id, id)).returning();
+        await audit(tx, { action: 'charity.logo_uploaded', subject: { type: 'charity', id }, summary: `uploaded a logo for the charity ${row.name}`, details: { bytes: file.bytes, type: file.mime } });
         return { updated: u, replaced: current.logoFile };
       });
-      this.removeFile(replaced);
+      await this.removeFile(replaced);
       return toCharity(updated!);
     } catch (error) {
-      this.removeFile(file);
+      if (file) await this.removeFile(file.name);
       throw error;
     }
   }
@@ -144,24 +143,20 @@ export class CharityService {
       await audit(tx, { action: 'charity.logo_removed', subject: { type: 'charity', id }, summary: `removed the logo of the charity ${row.name}` });
       return { updated: u, removed: current?.logoFile ?? null };
     });
-    this.removeFile(removed);
+    await this.removeFile(removed);
     return toCharity(updated!);
   }
 
-  async logoFile(id: number): Promise<{ file: string; mime: string }> {
+  async logoFile(id: number): Promise<{ stream: Readable; mime: string }> {
     const row = await this.row(id);
-    const file = row.logoFile ? path.join(filesDir(this.dataDir, 'logos'), row.logoFile) : null;
-    if (!file || !existsSync(file)) throw notFound('This charity has no logo.');
-    return { file, mime: file.endsWith('.png') ? 'image/png' : 'image/jpeg' };
+    const stream = row.logoFile ? await this.files.open('logos', row.logoFile) : null;
+    if (!stream) throw notFound('This charity has no logo.');
+    return { stream, mime: row.logoFile!.endsWith('.png') ? 'image/png' : 'image/jpeg' };
   }
 
-  private removeFile(name: string | null) {
+  /** Removing a file that is already gone is no error; a store that fails is told in the log by the sweep later. */
+  private async removeFile(name: string | null) {
     if (!name) return;
-    const file = path.join(filesDir(this.dataDir, 'logos'), path.basename(name));
-    try {
-      unlinkSync(file);
-    } catch {
-      // already gone: nothing to remove
-    }
+    await this.files.remove('logos', name).catch(() => undefined);
   }
 }

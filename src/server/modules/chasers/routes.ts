@@ -1,3 +1,4 @@
+import type { FileStore } from '../../../shared/storage/index.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { chaserInputSchema, chaserResultSchema, chasersSettingSchema, sendDocumentsInputSchema } from '../../../contract/chasers.ts';
@@ -11,10 +12,10 @@ import { ChaserService } from './service.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
 
 /** Chasers and the trip's documents, sent from the readiness board (issue 18); a booking's chasers on or off. */
-export async function chaserRoutes(app: FastifyInstance, opts: { db: Db; dataDir: string; mailer: Mailer; operator: Operator; fundraisingDefaults: FundraisingDefaults; clock?: Clock }) {
+export async function chaserRoutes(app: FastifyInstance, opts: { db: Db; files: FileStore; mailer: Mailer; operator: Operator; fundraisingDefaults: FundraisingDefaults; clock?: Clock }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const service = new ChaserService(opts.db, opts.mailer, opts.operator, opts.fundraisingDefaults, opts.clock);
-  const documents = new TripDocumentsMailer(opts.db, opts.dataDir, opts.mailer, opts.operator, opts.clock);
+  const documents = new TripDocumentsMailer(opts.db, opts.files, opts.mailer, opts.operator, opts.clock);
   r.post(
     '/api/trips/:id/chasers',
     {

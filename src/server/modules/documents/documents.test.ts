@@ -62,7 +62,7 @@ describe('documents', () => {
     expect((await t.client().get(later)).statusCode).toBe(403);
 
     // an address made an hour and more ago has expired
-    const service = new DocumentService(t.db, t.config.dataDir, t.config.sessionSecret, () => Date.now() - (SIGNED_URL_SECONDS + 5) * 1000);
+    const service = new DocumentService(t.db, t.files, t.config.sessionSecret, () => Date.now() - (SIGNED_URL_SECONDS + 5) * 1000);
     const [oldDoc] = await service.list(tripId).then((docs) => docs.filter((d) => d.id === doc.id));
     const expired = await t.client().get(oldDoc!.signed_url!);
     expect(expired.statusCode).toBe(403);

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,13 +5,14 @@ import { idParam, messageSchema, validationErrorSchema } from '../../../contract
 import { createDocumentSchema, DOCUMENT_MAX_BYTES, documentSchema } from '../../../contract/trips.ts';
 import type { Db } from '../../../db/client.ts';
 import { validationError } from '../../errors.ts';
+import type { FileStore } from '../../../shared/storage/index.ts';
 import { readUpload } from '../../uploads.ts';
-import { DocumentService } from './service.ts';
+import { acceptDocument, DocumentService } from './service.ts';
 
 const tags = ['trips'];
 
-export async function documentRoutes(app: FastifyInstance, opts: { db: Db; dataDir: string; secret: string }) {
-  const service = new DocumentService(opts.db, opts.dataDir, opts.secret);
+export async function documentRoutes(app: FastifyInstance, opts: { db: Db; files: FileStore; secret: string }) {
+  const service = new DocumentService(opts.db, opts.files, opts.secret);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
@@ -46,8 +46,17 @@ export async function documentRoutes(app: FastifyInstance, opts: { db: Db; dataD
     },
     async (request) => {
       const { id } = request.params;
-      const upload = await readUpload(request, { fileField: 'document_file', label: 'document file', maxBytes: DOCUMENT_MAX_BYTES });
+      const upload = await readUpload(request, {
+        fileField: 'document_file',
+        label: 'document file',
+        maxBytes: DOCUMENT_MAX_BYTES,
+        files: opts.files,
+        kind: 'documents',
+        accept: acceptDocument,
+        refused: 'The document file must be a PDF, an image, a Word or Excel file, or a text file.',
+      });
       if (upload.fields.document_id !== undefined && upload.fields.document_id !== String(id)) {
+        await upload.discard();
         throw validationError({ document_id: ['The document id does not match the address.'] });
       }
       return service.upload(id, upload.file);
@@ -73,7 +82,7 @@ export async function documentRoutes(app: FastifyInstance, opts: { db: Db; dataD
         .type(found.mime)
         .header('content-disposition', `attachment; filename="${found.filename.replace(/"/g, '')}"`)
         .header('cache-control', 'private, no-store')
-        .send(createReadStream(found.file));
+        .send(found.stream);
     },
   );
 }

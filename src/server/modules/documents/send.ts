@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { ChaserResult } from '../../../contract/chasers.ts';
 import type { Db } from '../../../db/client.ts';
-import { filesDir } from '../../../db/files.ts';
+import type { FileStore } from '../../../shared/storage/index.ts';
 import { bookings, tripDocuments, trips } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
@@ -41,7 +40,7 @@ export function documentsContext(
 export class TripDocumentsMailer {
   constructor(
     private readonly db: Db,
-    private readonly dataDir: string,
+    private readonly files: FileStore,
     private readonly mailer: Mailer,
     private readonly operator: Operator,
     private readonly clock: Pick<Clock, 'now'> = systemClock,
@@ -65,7 +64,9 @@ export class TripDocumentsMailer {
       const ext = path.extname(d.storedFile!);
       // the traveller sees the document's name, with the file's own extension
       const base = [...d.name].map((c) => (c.charCodeAt(0) < 0x20 || '\\/:*?"<>|'.includes(c) ? ' ' : c)).join('').replace(/\s+/g, ' ').trim() || `document-${d.id}`;
-      attachments.push({ filename: base.toLowerCase().endsWith(ext) ? base : `${base}${ext}`, content: await readFile(path.join(filesDir(this.dataDir, 'documents'), d.storedFile!)), contentType: d.mimeType ?? 'application/octet-stream' });
+      const content = await this.files.read('documents', d.storedFile!);
+      if (!content) throw new HttpError(422, `The file of the document ${d.name} is missing: upload it again on the trip page.`);
+      attachments.push({ filename: base.toLowerCase().endsWith(ext) ? base : `${base}${ext}`, content, contentType: d.mimeType ?? 'application/octet-stream' });
     }
     const ids = [...new Set(bookingIds)];
     const travellers = await this.db

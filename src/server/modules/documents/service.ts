@@ -1,14 +1,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { existsSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { asc, eq } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import type { TripDocument } from '../../../contract/trips.ts';
 import type { Db, Tx } from '../../../db/client.ts';
-import { filesDir, storeFile } from '../../../db/files.ts';
+import type { FileStore } from '../../../shared/storage/index.ts';
 import { tripDocuments, trips } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
+import type { Accepted, StoredUpload } from '../../uploads.ts';
 
 /** How long a document's download address works. */
 export const SIGNED_URL_SECONDS = 60 * 60;
@@ -29,8 +30,13 @@ const TEXT_NAMES = /\.(txt|csv)$/i;
 
 export type DetectedFile = { ext: string; mime: string };
 
-export async function detectDocument(bytes: Buffer, filename: string): Promise<DetectedFile | null> {
-  const type = await fileTypeFromBuffer(bytes);
+/**
+ * What a document's first bytes say it is (readUpload's check before anything is stored): PDF,
+ * images, Word, Excel by their signature; a .txt or .csv is plain UTF-8 text, checked to its end
+ * as it streams (`rest`).
+ */
+export async function acceptDocument(head: Buffer, filename: string): Promise<Accepted | null> {
+  const type = await fileTypeFromBuffer(head);
   if (type) {
     const ext = ACCEPTED[type.mime];
     if (!ext) return null;
@@ -41,22 +47,34 @@ export async function detectDocument(bytes: Buffer, filename: string): Promise<D
     }
     return { ext, mime: type.mime };
   }
-  if (!TEXT_NAMES.test(filename) || !isPlainText(bytes)) return null;
-  return filename.toLowerCase().endsWith('.csv') ? { ext: 'csv', mime: 'text/csv' } : { ext: 'txt', mime: 'text/plain' };
+  if (!TEXT_NAMES.test(filename)) return null;
+  const rest = plainTextCheck();
+  if (!rest(head)) return null;
+  return filename.toLowerCase().endsWith('.csv') ? { ext: 'csv', mime: 'text/csv', rest } : { ext: 'txt', mime: 'text/plain', rest };
 }
 
-function isPlainText(bytes: Buffer): boolean {
-  try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    // control characters other than tab, line feed and carriage return mean it is not text
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
+/** The same check over a whole file's bytes. */
+export async function detectDocument(bytes: Buffer, filename: string): Promise<DetectedFile | null> {
+  const accepted = await acceptDocument(bytes, filename);
+  if (!accepted || (accepted.rest && !accepted.rest(null))) return null;
+  return { ext: accepted.ext, mime: accepted.mime };
+}
+
+/** Chunk by chunk (null at the end): valid UTF-8 with no control characters but tab, line feed and carriage return. */
+function plainTextCheck(): (chunk: Buffer | null) => boolean {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  return (chunk) => {
+    try {
+      const text = chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
+      }
+      return true;
+    } catch {
+      return false;
     }
-    return true;
-  } catch {
-    return false;
-  }
+  };
 }
 
 type Row = typeof tripDocuments.$inferSelect;
@@ -66,7 +84,7 @@ export class DocumentService {
 
   constructor(
     private readonly db: Db,
-    private readonly dataDir: string,
+    private readonly files: FileStore,
     secret: string,
     private readonly now: () => number = Date.now,
   ) {
@@ -139,23 +157,18 @@ export class DocumentService {
     return { row: found.row, tripName: found.tripName };
   }
 
-  /** The new file replaces the old one only once it is stored and recorded. */
-  async upload(id: number, file: { filename: string; bytes: Buffer } | null): Promise<TripDocument> {
-    await this.liveRow(this.db, id);
-    if (!file || file.bytes.length === 0) throw validationError({ document_file: ['The document file field is required.'] });
-    const kind = await detectDocument(file.bytes, file.filename);
-    if (!kind) {
-      throw validationError({ document_file: ['The document file must be a PDF, an image, a Word or Excel file, or a text file.'] });
-    }
-    const stored = storeFile(this.dataDir, 'documents', file.bytes, kind.ext);
+  /** The new file, already stored (its bytes checked by acceptDocument), replaces the old one once it is recorded. */
+  async upload(id: number, file: StoredUpload | null): Promise<TripDocument> {
     try {
+      await this.liveRow(this.db, id);
+      if (!file) throw validationError({ document_file: ['The document file field is required.'] });
       const { before, updated } = await this.db.transaction(async (tx) => {
         // read again under the lock: the trip may have gone, or another file come, since the check above
         const { row, tripName } = await this.liveRow(tx, id, true);
-        const filename = safeFilename(file.filename, kind.ext);
+        const filename = safeFilename(file.filename, file.ext);
         const [u] = await tx
           .update(tripDocuments)
-          .set({ storedFile: stored, filename, mimeType: kind.mime, sizeBytes: file.bytes.length, uploadedAt: new Date(this.now()) })
+          .set({ storedFile: file.name, filename, mimeType: file.mime, sizeBytes: file.bytes, uploadedAt: new Date(this.now()) })
           .where(eq(tripDocuments.id, id))
           .returning();
         await audit(tx, {
@@ -163,14 +176,14 @@ export class DocumentService {
           subject: { type: 'document', id },
           tripId: row.tripId,
           summary: `uploaded the file ${filename} for the document ${row.name} of the trip ${tripName}`,
-          details: { file_name: filename, size: file.bytes.length, type: kind.mime, ...(row.filename ? { replaced_file_name: row.filename } : {}) },
+          details: { file_name: filename, size: file.bytes, type: file.mime, ...(row.filename ? { replaced_file_name: row.filename } : {}) },
         });
         return { before: row, updated: u! };
       });
-      this.removeFile(before.storedFile);
+      await this.removeFile(before.storedFile);
       return this.toDocument(updated);
     } catch (error) {
-      this.removeFile(stored);
+      if (file) await this.removeFile(file.name);
       throw error;
     }
   }
@@ -188,29 +201,25 @@ export class DocumentService {
       });
       return row;
     });
-    this.removeFile(row.storedFile);
+    await this.removeFile(row.storedFile);
   }
 
   /** The file behind a signed address, or null when the address is expired, altered or stale. */
-  async resolveSigned(id: number, expires: number, signature: string): Promise<{ file: string; mime: string; filename: string } | null> {
+  async resolveSigned(id: number, expires: number, signature: string): Promise<{ stream: Readable; mime: string; filename: string } | null> {
     if (!Number.isInteger(expires) || expires * 1000 < this.now()) return null;
     const [row] = await this.db.select().from(tripDocuments).where(eq(tripDocuments.id, id));
     if (!row?.storedFile) return null;
     const expected = Buffer.from(this.signature(id, row.storedFile, expires));
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
-    const file = path.join(filesDir(this.dataDir, 'documents'), row.storedFile);
-    if (!existsSync(file)) return null;
-    return { file, mime: row.mimeType ?? 'application/octet-stream', filename: row.filename ?? `document.${path.extname(row.storedFile)}` };
+    const stream = await this.files.open('documents', row.storedFile);
+    if (!stream) return null;
+    return { stream, mime: row.mimeType ?? 'application/octet-stream', filename: row.filename ?? `document.${path.extname(row.storedFile)}` };
   }
 
-  private removeFile(name: string | null) {
+  private async removeFile(name: string | null) {
     if (!name) return;
-    try {
-      unlinkSync(path.join(filesDir(this.dataDir, 'documents'), path.basename(name)));
-    } catch {
-      // already gone
-    }
+    await this.files.remove('documents', name).catch(() => undefined);
   }
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,6 @@ import { addDays, ukToday } from '../../../contract/dates.ts';
 import { ERASED_FIELDS } from '../../../contract/retention.ts';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
-import { filesDir } from '../../../db/files.ts';
 import { auditEvents, bookings } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 import { RetentionService } from './service.ts';
@@ -38,7 +37,7 @@ const sensitive = {
 } as const;
 
 /** the nightly run, as on a given day */
-const runOn = (day: string) => new RetentionService(t.db, t.config.dataDir, 180, { now: () => Date.parse(`${day}T03:00:00Z`) }).run();
+const runOn = (day: string) => new RetentionService(t.db, t.files, 180, { now: () => Date.parse(`${day}T03:00:00Z`) }).run();
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -51,7 +50,7 @@ beforeAll(async () => {
   ids.cancelled = (await insertBooking(t.db, old.id, { ...sensitive, passportImageFile: null, firstName: 'Cy', lastName: 'Cancelled', status: 'cancelled' })).id;
   ids.bare = (await insertBooking(t.db, old.id, { firstName: 'Bo', lastName: 'Bare', status: 'confirmed' })).id;
   ids.recent = (await insertBooking(t.db, recent.id, { ...sensitive, passportImageFile: null, firstName: 'Rae', lastName: 'Recent', status: 'confirmed' })).id;
-  writeFileSync(path.join(filesDir(t.config.dataDir, 'passports'), IMAGE), Buffer.from('passport image bytes'));
+  await t.files.put('passports', IMAGE, Buffer.from('passport image bytes'));
 });
 afterAll(() => t.close());
 
@@ -79,7 +78,7 @@ describe('erasure after return', () => {
   });
 
   it('erases the fields and the image, keeps the booking and its history, leaves held and recent ones; a second run does nothing', async () => {
-    const file = path.join(filesDir(t.config.dataDir, 'passports'), IMAGE);
+    const file = path.join(t.config.dataDir, 'files', 'passports', IMAGE);
     expect(readFileSync(file, 'utf8')).toBe('passport image bytes');
     expect(await runOn(today)).toEqual({ erased: 2 });
 

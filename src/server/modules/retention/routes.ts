@@ -1,3 +1,4 @@
+import type { FileStore } from '../../../shared/storage/index.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,9 +9,9 @@ import type { Clock } from '../../clock.ts';
 import { RetentionService } from './service.ts';
 
 /** Erasure after return (issue 18): what the next run will erase, and holding one booking back. Scope bookings. */
-export async function retentionRoutes(app: FastifyInstance, opts: { db: Db; dataDir: string; days: number; clock?: Clock }) {
+export async function retentionRoutes(app: FastifyInstance, opts: { db: Db; files: FileStore; days: number; clock?: Clock }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const service = new RetentionService(opts.db, opts.dataDir, opts.days, opts.clock);
+  const service = new RetentionService(opts.db, opts.files, opts.days, opts.clock);
   r.get(
     '/api/retention/preview',
     { schema: { tags: ['retention'], summary: "What the next nightly run will erase (the first 100 bookings, the fields each holds, never their values), and how many are held back", response: { 200: retentionPreviewSchema } } },

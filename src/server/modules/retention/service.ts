@@ -1,10 +1,8 @@
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { addDays } from '../../../contract/dates.ts';
 import { ERASED_FIELDS, type ErasedField, type RetentionPreview } from '../../../contract/retention.ts';
 import { queryRows, type Db } from '../../../db/client.ts';
-import { filesDir } from '../../../db/files.ts';
+import type { FileStore } from '../../../shared/storage/index.ts';
 import { bookings } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
@@ -47,7 +45,7 @@ type Due = { id: number; ref: string; first_name: string; last_name: string; tri
 export class RetentionService {
   constructor(
     private readonly db: Db,
-    private readonly dataDir: string,
+    private readonly files: FileStore,
     private readonly days: number,
     private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {}
@@ -130,7 +128,7 @@ export class RetentionService {
       return true;
     });
     // the file goes once the booking no longer names it (a failure here is left to the hourly sweep)
-    if (done && b.passport_image_file) await rm(path.join(filesDir(this.dataDir, 'passports'), path.basename(b.passport_image_file)), { force: true }).catch(() => undefined);
+    if (done && b.passport_image_file) await this.files.remove('passports', b.passport_image_file).catch(() => undefined);
     return done;
   }
 
