@@ -36,10 +36,11 @@ export type AuthOptions = { db: Db; secret: string; timeouts: SessionTimeouts };
 
 export const authPlugin = fp(async (app: FastifyInstance, opts: AuthOptions) => {
   await app.register(fastifyCookie);
+  const store = new DbSessionStore(opts.db, opts.timeouts);
   await app.register(fastifySession, {
     secret: opts.secret,
     cookieName: SESSION_COOKIE,
-    store: new DbSessionStore(opts.db, opts.timeouts),
+    store,
     saveUninitialized: false,
     // idle and absolute timeouts are kept on the server (lastSeenAt, createdAt), not by the cookie
     rolling: false,
@@ -51,15 +52,17 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthOptions) => 
   app.decorateRequest('bearer', null);
 
   app.addHook('onRequest', async (request) => {
+    const session = request.session;
+    // the user row read with the session, in the same query (always taken, used or not)
+    const prefetched = store.takeUser(session.sessionId);
     // a request with a bearer token is the token's alone: a session cookie beside it is ignored
     if (bearerToken(request) !== undefined) return;
-    const session = request.session;
     if (!session.userId) return;
     const now = Date.now();
     const expired =
       now - (session.lastSeenAt ?? 0) > opts.timeouts.idleMs ||
       now - (session.createdAt ?? 0) > opts.timeouts.absoluteMs;
-    const user = expired ? null : await findAuthUser(opts.db, session.userId);
+    const user = expired ? null : prefetched !== undefined && (prefetched === null || prefetched.id === session.userId) ? prefetched : await findAuthUser(opts.db, session.userId);
     if (!user) {
       await session.destroy();
       return;

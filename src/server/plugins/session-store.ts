@@ -2,7 +2,8 @@ import type { Session } from 'fastify';
 import type { SessionStore } from '@fastify/session';
 import { and, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { sessions } from '../../db/schema/index.ts';
+import { sessions, users } from '../../db/schema/index.ts';
+import { authColumns, type AuthUser } from '../modules/auth/service.ts';
 
 type Callback = (err?: unknown) => void;
 type GetCallback = (err: unknown, result?: Session | null) => void;
@@ -11,6 +12,14 @@ export type SessionTimeouts = { idleMs: number; absoluteMs: number };
 
 /** Sessions live in the database so that every app server shares them and any can revoke them. */
 export class DbSessionStore implements SessionStore {
+  /**
+   * The user row of each session just read, as it is now (null: no such user any more). Read in
+   * the same query as the session — one round trip where a signed-in request took two — and
+   * taken once, by the request that read it (authPlugin's takeUser), so it is never older than
+   * that request.
+   */
+  private readonly users = new Map<string, AuthUser | null>();
+
   constructor(
     private readonly db: Db,
     private readonly timeouts: SessionTimeouts,
@@ -18,10 +27,25 @@ export class DbSessionStore implements SessionStore {
 
   get(sessionId: string, callback: GetCallback): void {
     this.db
-      .select({ data: sessions.data })
+      .select({ data: sessions.data, user: authColumns })
       .from(sessions)
+      .leftJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, new Date())))
-      .then((rows) => callback(null, (rows[0]?.data as Session | undefined) ?? null), callback);
+      .then((rows) => {
+        const row = rows[0];
+        // a request that never takes its row (a refused one) must not let the map grow
+        if (this.users.size > 10_000) this.users.clear();
+        if (row) this.users.set(sessionId, row.user?.id == null ? null : row.user);
+        callback(null, (row?.data as Session | undefined) ?? null);
+      }, callback);
+  }
+
+  /** The user read with this session by this request (undefined when it was not read with it). */
+  takeUser(sessionId: string): AuthUser | null | undefined {
+    if (!this.users.has(sessionId)) return undefined;
+    const user = this.users.get(sessionId)!;
+    this.users.delete(sessionId);
+    return user;
   }
 
   set(sessionId: string, session: Session, callback: Callback): void {

@@ -175,6 +175,35 @@ describe('sessions end', () => {
     await t.db.delete(users).where(eq(users.email, 'leaving@example.test'));
     expect((await c.get('/api/me')).statusCode).toBe(401);
   });
+
+  it('takes a changed role, a deleted session and a deleted user at the very next request, on another app server too', async () => {
+    const { users } = await import('../../../db/schema/index.ts');
+    // a second app on the same database: another server behind the load balancer
+    const other = await buildApp({ config: t.config, db: t.db, files: t.files });
+    await other.ready();
+    try {
+      const c = await t.signedIn(1, 'moving@example.test');
+      const cookie = `${SESSION_COOKIE}=${c.cookies.get(SESSION_COOKIE)}`;
+      const me = () => other.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
+      expect((await me()).json().user_role_id).toBe(1);
+      expect((await c.get('/api/users')).statusCode).toBe(200);
+      await t.db.update(users).set({ userRoleId: 3 }).where(eq(users.email, 'moving@example.test'));
+      expect((await me()).json().user_role_id).toBe(3);
+      expect((await c.get('/api/users')).statusCode).toBe(403);
+      expect((await other.inject({ method: 'GET', url: '/api/users', headers: { cookie } })).statusCode).toBe(403);
+      await t.db.delete(sessions).where(eq(sessions.id, c.cookies.get(SESSION_COOKIE)!.split('.')[0]!));
+      expect((await me()).statusCode).toBe(401);
+      expect((await c.get('/api/me')).statusCode).toBe(401);
+
+      const d = await t.signedIn(1, 'gone@example.test');
+      const dCookie = `${SESSION_COOKIE}=${d.cookies.get(SESSION_COOKIE)}`;
+      expect((await other.inject({ method: 'GET', url: '/api/me', headers: { cookie: dCookie } })).statusCode).toBe(200);
+      await t.db.delete(users).where(eq(users.email, 'gone@example.test'));
+      expect((await other.inject({ method: 'GET', url: '/api/me', headers: { cookie: dCookie } })).statusCode).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 describe('CSRF', () => {
