@@ -1,3 +1,4 @@
+import { createFileStore } from '../shared/storage/index.ts';
 import { createDb } from '../db/client.ts';
 import { seedDemo } from '../db/seed/demo.ts';
 import { buildApp } from './app.ts';
@@ -36,7 +37,7 @@ async function main() {
     );
   }
   if (config.seedDemo) {
-    const seeded = await seedDemo(database.db, { dataDir: config.dataDir });
+    const seeded = await seedDemo(database.db, { dataDir: config.dataDir, files: createFileStore(config.storage) });
     if (seeded) console.log(`Loaded the demo office: ${seeded.bookings} bookings on ${seeded.trips} trips.`);
   }
   // what /metrics reports, made first so that the email the jobs send is counted too

@@ -1,3 +1,4 @@
+import { createFileStore } from '../../shared/storage/index.ts';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
@@ -31,7 +32,7 @@ const config = loadConfig();
 const database = await createDb({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') });
 await database.migrate();
 await ensureAdministrator(database.db, { email: config.adminEmail, password: config.adminPassword });
-const demo = await seedDemo(database.db, { dataDir: config.dataDir });
+const demo = await seedDemo(database.db, { dataDir: config.dataDir, files: createFileStore(config.storage) });
 console.log(demo ? `Loaded the demo office: ${demo.bookings} bookings on ${demo.trips} trips.` : 'The database already holds trips: the demo office was not loaded again.');
 
 /** "███░░░ 150,000 / 1,000,000 bookings (12,000/s)", rewritten in place */

@@ -18,11 +18,11 @@ export async function loadInvoices(db: Db, where: SQL): Promise<LoadedInvoice[]>
   const rows = await db.select().from(invoices).where(where).orderBy(asc(invoices.invoiceDate), asc(invoices.id));
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [items, addons, entries] = await Promise.all([
-    db.select().from(invoiceItems).where(inArray(invoiceItems.invoiceId, ids)).orderBy(asc(invoiceItems.sortOrder), asc(invoiceItems.id)),
-    db.select().from(invoiceAddons).where(inArray(invoiceAddons.invoiceId, ids)).orderBy(asc(invoiceAddons.addonId)),
-    selectTransactions(db, inArray(transactions.invoiceId, ids)),
-  ]);
+  // one after another: inside a transaction they share one connection, which takes one query at a
+  // time (node-postgres queues them today and refuses from pg 9)
+  const items = await db.select().from(invoiceItems).where(inArray(invoiceItems.invoiceId, ids)).orderBy(asc(invoiceItems.sortOrder), asc(invoiceItems.id));
+  const addons = await db.select().from(invoiceAddons).where(inArray(invoiceAddons.invoiceId, ids)).orderBy(asc(invoiceAddons.addonId));
+  const entries = await selectTransactions(db, inArray(transactions.invoiceId, ids));
   const today = ukToday();
   return rows.map((inv) => {
     const its = items.filter((i) => i.invoiceId === inv.id);
