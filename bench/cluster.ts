@@ -88,6 +88,18 @@ function startTripdesk(name: string, script: string, env: NodeJS.ProcessEnv, rea
   });
 }
 
+/** Runs a command to its end; rejects with its output when it fails. */
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited ${code}: ${output.slice(-2000)}`))));
+  });
+}
+
 const tail = (proc: Proc, lines = 30) => proc.output.trimEnd().split('\n').slice(-lines).map((l) => `    ${proc.name}| ${l}`).join('\n');
 const alive = (proc: Proc) => proc.child.exitCode === null && proc.child.signalCode === null;
 
@@ -600,6 +612,42 @@ try {
     );
     check(!lastBad.length, `of the last ${LAST_K} writes, ${lastBad.length} were not 2xx via A: ${lastBad.slice(0, 5).map((o) => `#${o.i} ${o.status ?? o.error} via ${o.backend}`).join('; ')}`);
     return detail;
+  });
+
+  // ---- the backup and restore drill of docs/deploy.md: pg_dump, pg_restore into a new database,
+  // a server started on it with the same bucket serves the same office (the sessions too)
+  await step('backup and restore drill: pg_dump, pg_restore, a server on the copy', async () => {
+    const dumpDir = mkdtempSync(path.join(os.tmpdir(), 'tripdesk-cluster-dump-'));
+    tempDirs.push(dumpDir);
+    const dump = path.join(dumpDir, 'tripdesk.dump');
+    const restoreUrl = new URL(clusterUrl);
+    restoreUrl.pathname = `/${DB_NAME}_restored`;
+    await run('pg_dump', ['--format=custom', `--file=${dump}`, clusterUrl.toString()]);
+    await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME}_restored WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${DB_NAME}_restored`);
+    await run('pg_restore', ['--no-owner', '--exit-on-error', `--dbname=${restoreUrl}`, dump]);
+    const c = await startTripdesk('C', 'src/server/main.ts', env('c', { WORKERS: '0', SEED_DEMO: '0', DATABASE_URL: restoreUrl.toString() }), READY);
+    const C = `http://127.0.0.1:${c.port}`;
+    const ready = await call(C, 'GET', '/readyz', { session: false });
+    expectStatus(ready, 200, 'GET /readyz on the restored copy');
+    const copy = new pg.Client({ connectionString: restoreUrl.toString() });
+    await copy.connect();
+    try {
+      const counts = 'select (select count(*) from bookings)::int as b, (select count(*) from transactions)::int as t, (select count(*) from booking_notes)::int as n, (select count(*) from trip_documents where stored_file is not null)::int as d';
+      const [was] = (await db!.query<{ b: number; t: number; n: number; d: number }>(counts)).rows;
+      const [now] = (await copy.query<{ b: number; t: number; n: number; d: number }>(counts)).rows;
+      check(JSON.stringify(was) === JSON.stringify(now), `the copy holds ${JSON.stringify(now)}, the original ${JSON.stringify(was)}`);
+      // the session made at the start is in the copy: the same cookie signs in on C
+      const list = await call(C, 'GET', '/api/bookings?per_page=1');
+      expectStatus(list, 200, 'GET /api/bookings on C with the session of the original');
+      const docs = await call(C, 'GET', `/api/trips/${need(tripId, 'the trip')}/documents`);
+      const signed = docs.json<Array<{ signed_url: string | null }>>().find((d) => d.signed_url)?.signed_url;
+      check(signed, 'no document on the copy');
+      expectStatus(await call(C, 'GET', signed, { session: false }), 200, 'a document of the copy, from the bucket');
+      return `${now!.b} bookings, ${now!.t} transactions, ${now!.n} notes and ${now!.d} documents in the copy, as in the original; C ready, the session and the files work`;
+    } finally {
+      await copy.end();
+    }
   });
 } catch (error) {
   rows.push({ step: 'the bench itself', ok: false, result: `FAILED: ${error instanceof Error ? error.message : String(error)}`, ms: 0 });
