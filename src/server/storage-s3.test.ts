@@ -122,12 +122,26 @@ describe('STORAGE=s3', () => {
     expect(await stored('passports')).toContain(named!.file);
   });
 
-  it('is ready while the bucket answers, and says storage when it does not', async () => {
+  it('is ready while the bucket answers; when it does not, says storage, and answers 503 to a file asked for or sent, changing nothing', async () => {
+    const charity = (await admin.post('/api/charities', { name: 'Outage Trust', charity_type_id: 1 })).json() as { id: number };
+    const png = makeLogoPng(12, 12, [9, 9, 9]);
+    expect((await send(`/api/charities/${charity.id}/logo`, 'charity_logo', {}, { filename: 'logo.png', contentType: 'image/png', bytes: png })).statusCode).toBe(200);
+    const before = (await admin.get(`/api/charities/${charity.id}`)).json();
+    expect(before.logo_url).toMatch(/^\/api\/charities\/\d+\/logo/);
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json().checks.storage).toEqual({ status: 'ok' });
     await s3.close();
     const res = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(res.statusCode).toBe(503);
     expect(res.json()).toMatchObject({ status: 'not_ready', checks: { storage: { status: 'failed' } } });
+
+    const message = { message: 'The file store cannot be reached just now. Please try again in a moment.' };
+    const logo = await admin.get(`/api/charities/${charity.id}/logo`);
+    expect(logo.statusCode).toBe(503);
+    expect(logo.json()).toEqual(message);
+    const upload = await send(`/api/charities/${charity.id}/logo`, 'charity_logo', {}, { filename: 'new.png', contentType: 'image/png', bytes: makeLogoPng(8, 8, [1, 1, 1]) });
+    expect(upload.statusCode).toBe(503);
+    expect(upload.json()).toEqual(message);
+    expect((await admin.get(`/api/charities/${charity.id}`)).json()).toEqual(before);
     s3 = await startS3('tripdesk-api-2');
   });
 });

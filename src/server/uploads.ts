@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import { unstorableTextErrors } from '../contract/common.ts';
-import { newFileName, type FileKind, type FileStore } from '../shared/storage/index.ts';
+import { newFileName, StorageUnavailable, type FileKind, type FileStore } from '../shared/storage/index.ts';
 import { HttpError, validationError } from './errors.ts';
 
 /** What a file's first bytes were found to be; `rest`, when given, checks every later chunk as it passes (and the end, with null). */
@@ -122,13 +122,11 @@ export async function readUpload(
     }
   } catch (error) {
     await discard();
-    if (error instanceof HttpError) throw error;
+    if (error instanceof HttpError || error instanceof StorageUnavailable) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
     if (code === 'FST_FILES_LIMIT') throw validationError({ [opts.fileField]: [`Send one ${opts.label} at a time.`] });
-    // anything else here is the request itself breaking off (a closed tab, a lost connection),
-    // or the store refusing the write
-    if (!code) request.log.warn({ err: error }, 'an upload was not stored');
+    // anything else here is the request itself breaking off (a closed tab, a lost connection)
     throw new HttpError(400, 'The upload did not arrive whole. Please try again.');
   }
   const unstorable = { ...unstorableTextErrors(fields), ...nameErrors };

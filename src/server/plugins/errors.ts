@@ -1,3 +1,4 @@
+import { StorageUnavailable } from '../../shared/storage/index.ts';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
@@ -61,6 +62,11 @@ function answer(error: FastifyError, request: FastifyRequest): Answer {
     // a dependency that failed (the mail server, say): what went wrong goes to the log only
     if (error.statusCode >= 500) request.log.error({ err: error.cause ?? error, reqId: request.id }, error.message);
     return { status: error.statusCode, body: error.errors ? { message: error.message, errors: error.errors } : { message: error.message } };
+  }
+  if (error instanceof StorageUnavailable) {
+    // S3 or the disk did not answer: the request may be sent again; the reason goes to the log only
+    request.log.error({ err: error.cause ?? error, reqId: request.id }, error.message);
+    return { status: 503, body: { message: 'The file store cannot be reached just now. Please try again in a moment.' } };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const errors: Record<string, string[]> = {};

@@ -3,9 +3,11 @@ import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'n
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { safeName, type FileKind, type FileStore, type StoredFile } from './types.ts';
+import { safeName, StorageUnavailable, type FileKind, type FileStore, type StoredFile } from './types.ts';
 
 const missing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+/** The disk's refusals (not the request's trouble): full, read-only, not ours to write. */
+const DISK = new Set(['EACCES', 'EPERM', 'ENOSPC', 'EDQUOT', 'EROFS', 'ENOTDIR', 'EIO', 'EEXIST']);
 
 /** Files under one folder (DATA_DIR/files), a folder per kind, readable by the server only. */
 export class LocalFileStore implements FileStore {
@@ -31,7 +33,8 @@ export class LocalFileStore implements FileStore {
       else await pipeline(body, createWriteStream(partial, { mode: 0o640 }));
       await rename(partial, file);
     } catch (error) {
-      await rm(partial, { force: true });
+      await rm(partial, { force: true }).catch(() => undefined);
+      if (DISK.has((error as NodeJS.ErrnoException).code ?? '')) throw new StorageUnavailable(`the file store could not store a file: ${(error as NodeJS.ErrnoException).code}`, { cause: error });
       throw error;
     }
     return (await stat(file)).size;

@@ -1,9 +1,17 @@
 import { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { safeName, type FileKind, type FileStore, type StorageConfig, type StoredFile } from './types.ts';
+import { safeName, StorageUnavailable, type FileKind, type FileStore, type StorageConfig, type StoredFile } from './types.ts';
 
 type S3Config = Extract<StorageConfig, { driver: 's3' }>;
+
+/** What the store said, or that it could not be reached: a request's own trouble is not this. */
+const fromStore = (error: unknown) =>
+  error instanceof S3ServiceException ||
+  ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE'].includes((error as { code?: string }).code ?? '') ||
+  ['TimeoutError', 'RequestTimeout'].includes((error as { name?: string }).name ?? '');
+const unavailable = (what: string, error: unknown) =>
+  new StorageUnavailable(`the S3 store could not ${what}: ${(error as { name?: string }).name ?? 'error'} ${(error as { code?: string }).code ?? ''}`.trim(), { cause: error });
 
 const notFound = (error: unknown) =>
   error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
@@ -56,7 +64,11 @@ export class S3FileStore implements FileStore {
       queueSize: 2,
       leavePartsOnError: false,
     });
-    await upload.done();
+    try {
+      await upload.done();
+    } catch (error) {
+      throw fromStore(error) ? unavailable('store a file', error) : error;
+    }
     return bytes;
   }
 
@@ -66,7 +78,7 @@ export class S3FileStore implements FileStore {
       return got.Body instanceof Readable ? got.Body : Readable.from(got.Body as AsyncIterable<Uint8Array>);
     } catch (error) {
       if (notFound(error)) return null;
-      throw error;
+      throw unavailable('read a file', error);
     }
   }
 
@@ -84,7 +96,7 @@ export class S3FileStore implements FileStore {
       return { name: safeName(name), bytes: Number(head.ContentLength ?? 0), modifiedMs: head.LastModified?.getTime() ?? 0 };
     } catch (error) {
       if (notFound(error)) return null;
-      throw error;
+      throw unavailable('look at a file', error);
     }
   }
 
@@ -92,7 +104,7 @@ export class S3FileStore implements FileStore {
     try {
       await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(kind, name) }));
     } catch (error) {
-      if (!notFound(error)) throw error;
+      if (!notFound(error)) throw unavailable('remove a file', error);
     }
   }
 
@@ -100,7 +112,9 @@ export class S3FileStore implements FileStore {
     const prefix = `${this.prefix}${kind}/`;
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token })).catch((error: unknown) => {
+        throw unavailable('list files', error);
+      });
       for (const o of page.Contents ?? []) {
         const name = o.Key!.slice(prefix.length);
         // a deeper key is not one of ours

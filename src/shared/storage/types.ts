@@ -11,6 +11,14 @@ import type { Readable } from 'node:stream';
 export type FileKind = 'logos' | 'documents' | 'passports';
 export const FILE_KINDS: readonly FileKind[] = ['logos', 'documents', 'passports'];
 
+/** The store could not be reached or refused the operation (not: the file is not there). Answered 503. */
+export class StorageUnavailable extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StorageUnavailable';
+  }
+}
+
 export type StoredFile = { name: string; bytes: number; modifiedMs: number };
 
 export type FileStore = {
