@@ -36,14 +36,16 @@ async function main() {
         'Keep it safe: it is not shown again. Set ADMIN_EMAIL and ADMIN_PASSWORD to choose your own.\n',
     );
   }
+  // the process's one file store (for S3, one client and its connections), closed last
+  const files = createFileStore(config.storage);
   if (config.seedDemo) {
-    const seeded = await seedDemo(database.db, { dataDir: config.dataDir, files: createFileStore(config.storage) });
+    const seeded = await seedDemo(database.db, { dataDir: config.dataDir, files });
     if (seeded) console.log(`Loaded the demo office: ${seeded.bookings} bookings on ${seeded.trips} trips.`);
   }
   // what /metrics reports, made first so that the email the jobs send is counted too
   const metrics = createMetrics({ db: database.db });
   // the job queue: this server works it too unless WORKERS=0 (then `npm run worker` does)
-  const jobs = await startTripdeskJobs(database, config, config.workers, undefined, metrics.countMail(createMailer(config)));
+  const jobs = await startTripdeskJobs(database, config, config.workers, { mailer: metrics.countMail(createMailer(config)), files });
   // housekeeping once at start (one job, however many servers start together), then hourly
   await jobs.send('housekeeping', {}, { singletonKey: 'startup', singletonSeconds: 300 });
   // bookings made before payment plans existed get their schedules
@@ -54,6 +56,7 @@ async function main() {
     db: database.db,
     jobs,
     metrics,
+    files,
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'],
@@ -88,6 +91,7 @@ async function main() {
     // the last resort, should closing itself hang
     setTimeout(() => process.exit(1), graceMs + 5_000).unref();
     const code = await shutDown({ app, jobs, database, graceMs, log: (message) => app.log.warn(message) });
+    files.close();
     console.log(`Tripdesk stopped${code ? ' (something had to be cut short)' : ''}`);
     process.exit(code);
   };

@@ -62,12 +62,32 @@ export async function readUpload(
         continue;
       }
       const chunks = part.file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      // the rest of a refused file is read and dropped (at most the size limit): left unread, the
+      // request would never end, and the next request on its connection never be answered
+      // (resume() does nothing once an iterator reads the stream)
+      const drain = async () => {
+        try {
+          for (let next = await chunks.next(); !next.done; next = await chunks.next());
+        } catch {
+          // the request broke off: nothing more to read
+        }
+      };
+      // an error of the request's own stream (a client gone mid-upload), told apart from the store's
+      let sourceFailed = false;
+      const nextChunk = async () => {
+        try {
+          return await chunks.next();
+        } catch (error) {
+          sourceFailed = true;
+          throw error;
+        }
+      };
       // the head, to be checked before anything is stored
       const headParts: Buffer[] = [];
       let headLength = 0;
       let ended = false;
       while (headLength < HEAD_BYTES) {
-        const next = await chunks.next();
+        const next = await nextChunk();
         if (next.done) {
           ended = true;
           break;
@@ -80,7 +100,7 @@ export async function readUpload(
       if (head.length === 0) continue;
       const accepted = await opts.accept(head, part.filename);
       if (!accepted) {
-        part.file.resume();
+        await drain();
         throw validationError({ [opts.fileField]: [opts.refused] });
       }
       let refusedLater = false;
@@ -88,7 +108,7 @@ export async function readUpload(
         (async function* () {
           yield head;
           if (!ended) {
-            for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+            for (let next = await nextChunk(); !next.done; next = await nextChunk()) {
               if (accepted.rest && !accepted.rest(next.value)) {
                 refusedLater = true;
                 throw new Error('refused');
@@ -108,11 +128,10 @@ export async function readUpload(
         file = { filename: part.filename, name, bytes, ext: accepted.ext, mime: accepted.mime };
       } catch (error) {
         await opts.files.remove(opts.kind, name).catch(() => undefined);
+        if (sourceFailed) throw new HttpError(400, 'The upload did not arrive whole. Please try again.');
+        await drain();
         if (part.file.truncated) throw tooLarge();
-        if (refusedLater) {
-          part.file.resume();
-          throw validationError({ [opts.fileField]: [opts.refused] });
-        }
+        if (refusedLater) throw validationError({ [opts.fileField]: [opts.refused] });
         throw error;
       }
       if (part.file.truncated) {

@@ -1,4 +1,5 @@
 import { createDb } from '../db/client.ts';
+import { createFileStore } from '../shared/storage/index.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { startTripdeskJobs } from './jobs/index.ts';
 import { shutDown } from './ops/shutdown.ts';
@@ -25,7 +26,8 @@ async function main() {
   }
   const database = await createDb({ databaseUrl: config.databaseUrl });
   await database.migrate();
-  const jobs = await startTripdeskJobs(database, config, true);
+  const files = createFileStore(config.storage);
+  const jobs = await startTripdeskJobs(database, config, true, { files });
   console.log(`Tripdesk worker is ready (Node ${process.version}, postgres)`);
 
   let stopping = false;
@@ -37,6 +39,7 @@ async function main() {
     // the last resort, should stopping itself hang
     setTimeout(() => process.exit(1), graceMs + 5_000).unref();
     const code = await shutDown({ jobs, database, graceMs, log: (message) => console.error(message) });
+    files.close();
     process.exit(code);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

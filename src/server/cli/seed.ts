@@ -32,7 +32,9 @@ const config = loadConfig();
 const database = await createDb({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') });
 await database.migrate();
 await ensureAdministrator(database.db, { email: config.adminEmail, password: config.adminPassword });
-const demo = await seedDemo(database.db, { dataDir: config.dataDir, files: createFileStore(config.storage) });
+const files = createFileStore(config.storage);
+const demo = await seedDemo(database.db, { dataDir: config.dataDir, files });
+files.close();
 console.log(demo ? `Loaded the demo office: ${demo.bookings} bookings on ${demo.trips} trips.` : 'The database already holds trips: the demo office was not loaded again.');
 
 /** "███░░░ 150,000 / 1,000,000 bookings (12,000/s)", rewritten in place */

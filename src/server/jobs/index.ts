@@ -37,12 +37,16 @@ export function tripdeskQueues(database: Database, config: Config, deps: { clock
   ];
 }
 
-/** The job queue of a server (work = WORKERS) or of the worker process (work = true); `mailer`: how its jobs send email (counted, in main.ts). */
-export function startTripdeskJobs(database: Database, config: Config, work: boolean, clock?: Clock, mailer?: Mailer) {
+/**
+ * The job queue of a server (work = WORKERS) or of the worker process (work = true); `mailer`:
+ * how its jobs send email (counted, in main.ts); `files`: the process's one file store.
+ */
+export function startTripdeskJobs(database: Database, config: Config, work: boolean, deps: { clock?: Clock; mailer?: Mailer; files?: FileStore } = {}) {
+  const { clock } = deps;
   return startJobQueue({
     database,
     work,
-    queues: tripdeskQueues(database, config, { ...(clock ? { clock } : {}), ...(mailer ? { mailer } : {}) }),
+    queues: tripdeskQueues(database, config, deps),
     ...(clock ? { clock } : {}),
     // the embedded database is in this process: looking often costs nothing
     pollingIntervalSeconds: database.kind === 'pglite' ? 1 : 2,

@@ -1,4 +1,5 @@
 import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -25,10 +26,12 @@ export class LocalFileStore implements FileStore {
   }
 
   async put(kind: FileKind, name: string, body: Buffer | Readable): Promise<number> {
-    const file = path.join(await this.dir(kind), safeName(name));
+    const file = path.join(this.root, kind, safeName(name));
     // written beside, then renamed: a reader never sees half a file, a failed write leaves none
+    // (a crash mid-write leaves a .part, which the hourly sweep removes)
     const partial = `${file}.part`;
     try {
+      await this.dir(kind);
       if (Buffer.isBuffer(body)) await writeFile(partial, body, { mode: 0o640 });
       else await pipeline(body, createWriteStream(partial, { mode: 0o640 }));
       await rename(partial, file);
@@ -41,13 +44,17 @@ export class LocalFileStore implements FileStore {
   }
 
   async open(kind: FileKind, name: string): Promise<Readable | null> {
-    const file = path.join(this.root, kind, safeName(name));
+    const stream = createReadStream(path.join(this.root, kind, safeName(name)));
+    // opened before it is handed over: a file that is not there is null, a disk that fails is
+    // the store's trouble (503), and neither surfaces half way through a reply
     try {
-      await access(file, constants.R_OK);
-    } catch {
-      return null;
+      await once(stream, 'open');
+    } catch (error) {
+      stream.destroy();
+      if (missing(error)) return null;
+      throw new StorageUnavailable(`the file store could not read a file: ${(error as NodeJS.ErrnoException).code}`, { cause: error });
     }
-    return createReadStream(file);
+    return stream;
   }
 
   async read(kind: FileKind, name: string): Promise<Buffer | null> {
@@ -81,8 +88,8 @@ export class LocalFileStore implements FileStore {
       if (missing(error)) return;
       throw error;
     }
+    // .part files too: one left by a crash is for the sweep to remove (storage:migrate skips them)
     for (const name of names) {
-      if (name.endsWith('.part')) continue;
       const found = await this.stat(kind, name);
       if (found) yield found;
     }

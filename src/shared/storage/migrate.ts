@@ -20,7 +20,12 @@ async function sha256(stream: Readable | null): Promise<string | null> {
  */
 export async function migrateFiles(from: FileStore, to: FileStore, onProgress: (p: MigrateProgress) => void = () => {}): Promise<MigrateResult> {
   const files: Array<{ kind: FileKind; name: string; bytes: number }> = [];
-  for (const kind of FILE_KINDS) for await (const f of from.list(kind)) files.push({ kind, name: f.name, bytes: f.bytes });
+  for (const kind of FILE_KINDS) {
+    for await (const f of from.list(kind)) {
+      // a write a crash cut short, never a file of ours
+      if (!f.name.endsWith('.part')) files.push({ kind, name: f.name, bytes: f.bytes });
+    }
+  }
   const result: MigrateResult = { total: files.length, copied: 0, alreadyThere: 0, failed: [] };
   let done = 0;
   for (const f of files) {

@@ -8,7 +8,9 @@ import { makeLogoPng } from '../../../db/seed/images.ts';
 import { auditEvents } from '../../../db/schema/index.ts';
 import { seedScale } from '../../../db/seed/scale.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
-import { escapeCell } from './export.ts';
+import { escapeCell, passportZip } from './export.ts';
+import { bookingListQuery } from '../../../contract/bookings.ts';
+import type { FileStore } from '../../../shared/storage/index.ts';
 
 let t: TestApp;
 let admin: TestClient;
@@ -195,5 +197,23 @@ describe('an export larger than one read batch', () => {
     expect(second[0]![0]).toBe(ids[1_500]);
     const events = await big.db.select().from(auditEvents).orderBy(asc(auditEvents.id));
     expect(events.filter((e) => e.action === 'export.bookings').map((e) => (e.details as { rows: number }).rows)).toEqual([2_100, 1_500, 600]);
+  });
+});
+
+describe('the passport zip, when an image goes missing after it is listed', () => {
+  it('ends the download with an error, and the server carries on', async () => {
+    // the real store, but the image is gone by the time the zip comes to it (erased, replaced)
+    const gone: FileStore = { ...t.files, driver: t.files.driver, where: t.files.where, stat: (k, n) => t.files.stat(k, n), open: async () => null, list: (k) => t.files.list(k) };
+    const filter = { ...bookingListQuery.parse({ trip_id: String(tripId), timing: 'all', status: 'all' }), per_page: 1 };
+    const out = passportZip(t.db, gone, filter, 100);
+    const failure = await new Promise<unknown>((resolve) => {
+      out.on('error', resolve);
+      out.on('end', () => resolve(null));
+      out.resume();
+    });
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toBe('a passport image went missing while its zip was written');
+    // still serving
+    expect((await admin.get(`/bookings/export?format=passportZip&trip_id=${tripId}`)).statusCode).toBe(200);
   });
 });

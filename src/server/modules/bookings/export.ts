@@ -222,7 +222,12 @@ function openedWhenRead(open: () => Promise<Readable | null>): Readable {
     (async function* () {
       const source = await open();
       if (!source) throw new Error('a passport image went missing while its zip was written');
-      yield* source;
+      try {
+        yield* source;
+      } finally {
+        // stopped early (the download broke off): let the store's connection go
+        source.destroy();
+      }
     })(),
     { objectMode: false },
   );
@@ -262,7 +267,14 @@ export function passportZip(db: Db, files: FileStore, f: BookingFilter, perPage:
       details: { filters: filtersOf(f, perPage), count: entries.length, format: 'passportZip' },
     });
     // stored, not deflated: passport scans are JPEG/PNG, already compressed
-    for (const e of entries) zip.addReadStream(openedWhenRead(() => files.open('passports', e.file)), e.name, { compress: false, size: e.bytes });
+    const output = zip.outputStream as unknown as Readable;
+    for (const e of entries) {
+      const entry = openedWhenRead(() => files.open('passports', e.file));
+      // yazl listens for no error of an entry's stream: one gone missing since it was listed, or
+      // a store that stops answering, ends the download (cut short), never the process
+      entry.on('error', (error) => output.destroy(error));
+      zip.addReadStream(entry, e.name, { compress: false, size: e.bytes });
+    }
     if (entries.length === 0) zip.addBuffer(Buffer.from('No booking in this list has a passport image.\n'), 'no-passport-images.txt');
     zip.end();
   })().catch((error: unknown) => (zip.outputStream as unknown as Readable).destroy(error instanceof Error ? error : new Error(String(error))));
