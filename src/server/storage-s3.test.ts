@@ -113,8 +113,11 @@ describe('STORAGE=s3', () => {
 
   it('sweeps files no row names from the bucket, once old enough', async () => {
     const orphan = await storeFile(t.files, 'documents', Buffer.from('nobody names me'), 'pdf');
-    expect(await sweepOrphanFiles(t.db, t.files, 3_600_000)).toMatchObject({ documents: 0 });
-    const swept = await sweepOrphanFiles(t.db, t.files, 3_600_000, Date.now() + 2 * 3_600_000);
+    // ages from the store's own clock (s3rver dates an object by its file on disk, which a faked
+    // process clock does not move)
+    const storedAt = (await t.files.stat('documents', orphan))!.modifiedMs;
+    expect(await sweepOrphanFiles(t.db, t.files, 3_600_000, storedAt + 60_000)).toMatchObject({ documents: 0 });
+    const swept = await sweepOrphanFiles(t.db, t.files, 3_600_000, storedAt + 2 * 3_600_000);
     expect(swept.documents).toBe(1);
     expect(await stored('documents')).not.toContain(orphan);
     // named files stay
