@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -71,6 +72,7 @@ export async function createDb(options: DbOptions): Promise<Database> {
     }
   }
   const pglite = client;
+  yieldBeforeEachQuery(pglite);
   const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
   return {
     db,
@@ -83,6 +85,25 @@ export async function createDb(options: DbOptions): Promise<Database> {
     },
   };
 }
+
+/**
+ * The embedded database runs on the server's own thread, and its answers arrive as promises that
+ * resolve at once: a job or an export that runs thousands of queries one after another would
+ * never let the event loop in, so no connection is accepted, no timer fires and no SIGTERM is
+ * handled until it ends. Each query first waits one turn of the event loop, so other requests,
+ * timers and signals are served between any two queries.
+ */
+function yieldBeforeEachQuery(pglite: PGlite) {
+  const marked = pglite as PGlite & { [yielding]?: true };
+  if (marked[yielding]) return;
+  marked[yielding] = true;
+  const run = pglite._runExclusiveQuery.bind(pglite);
+  pglite._runExclusiveQuery = async (fn) => {
+    await nextTurn();
+    return run(fn);
+  };
+}
+const yielding = Symbol('yields before each query');
 
 /**
  * The embedded database is one process's alone: two would each keep their own copy and lose

@@ -90,7 +90,14 @@ async function main() {
     console.log(`Tripdesk is stopping (${signal}): finishing the requests and the job in hand (up to ${config.shutdownGraceSeconds} s)`);
     // the last resort, should closing itself hang
     setTimeout(() => process.exit(1), graceMs + 5_000).unref();
-    const code = await shutDown({ app, jobs, database, graceMs, log: (message) => app.log.warn(message) });
+    const code = await shutDown({
+      app,
+      jobs,
+      database,
+      graceMs,
+      log: (message) => app.log.warn(message),
+      onStoppedListening: () => console.log('Tripdesk no longer accepts connections'),
+    });
     files.close();
     console.log(`Tripdesk stopped${code ? ' (something had to be cut short)' : ''}`);
     process.exit(code);

@@ -9,8 +9,12 @@ export type QueueDefinition<T extends object = object> = {
   /** cron (UK time) for a periodic job; one run per slot however many servers run workers */
   cron?: string;
   options?: QueueOptions;
-  /** `send` queues a follow-up job (the next batch) */
-  handler: (job: Job<T>, queue: { send: JobQueue['send'] }) => Promise<unknown>;
+  /**
+   * `send` queues a follow-up job (the next batch); `stopping` is aborted when the process is
+   * asked to stop: a handler that works through many items checks it between them and leaves
+   * the rest to the next start rather than holding the shutdown up.
+   */
+  handler: (job: Job<T>, queue: { send: JobQueue['send']; stopping: AbortSignal }) => Promise<unknown>;
 };
 
 export type JobQueue = {
@@ -57,9 +61,10 @@ export async function startJobQueue(o: Options): Promise<JobQueue> {
     await boss.createQueue(queue.name, { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 300, ...queue.options });
   }
   const send: JobQueue['send'] = (name, data, options) => (options ? boss.send(name, data, options) : boss.send(name, data));
+  const stopping = new AbortController();
   if (o.work) {
     for (const queue of o.queues) {
-      await boss.work(queue.name, { pollingIntervalSeconds: o.pollingIntervalSeconds ?? 2, batchSize: 1 }, async ([job]) => asSystem(queue.name, () => queue.handler(job as Job<object>, { send })));
+      await boss.work(queue.name, { pollingIntervalSeconds: o.pollingIntervalSeconds ?? 2, batchSize: 1 }, async ([job]) => asSystem(queue.name, () => queue.handler(job as Job<object>, { send, stopping: stopping.signal })));
       if (queue.cron) await boss.schedule(queue.name, queue.cron, null, { tz: TIME_ZONE });
       else await boss.unschedule(queue.name).catch(() => undefined);
     }
@@ -68,6 +73,9 @@ export async function startJobQueue(o: Options): Promise<JobQueue> {
     boss,
     working: o.work,
     send,
-    stop: (timeoutMs = 10_000) => boss.stop({ graceful: true, timeout: timeoutMs, close: true }),
+    stop: (timeoutMs = 10_000) => {
+      stopping.abort();
+      return boss.stop({ graceful: true, timeout: timeoutMs, close: true });
+    },
   };
 }

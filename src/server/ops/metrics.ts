@@ -15,6 +15,8 @@ export type Metrics = {
   /** this app's own registry: tests build many apps in one process, so never the global one */
   registry: Registry;
   observeRequest(request: { method: string; route: string; status: number; seconds: number }): void;
+  /** a request whose headers have arrived and which is not yet answered (or abandoned) */
+  requestsInFlight: { inc(): void; dec(): void };
   /** the same mailer, counting each message by what became of it */
   countMail(mailer: Mailer): Mailer;
 };
@@ -48,6 +50,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     help: 'Time to answer an HTTP request, by route pattern, method and status',
     labelNames,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+
+  const inFlight = new Gauge({
+    name: 'http_requests_in_flight',
+    help: 'HTTP requests received (their headers read) and not yet answered, this one included',
     registers: [registry],
   });
 
@@ -103,6 +111,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       requests.inc(labels);
       durations.observe(labels, seconds);
     },
+    requestsInFlight: { inc: () => inFlight.inc(), dec: () => inFlight.dec() },
     countMail(mailer) {
       return {
         async send(mail) {

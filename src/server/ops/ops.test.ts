@@ -195,6 +195,8 @@ describe('GET /metrics', () => {
     expect(res.body).toMatch(/^http_requests_total\{method="GET",route="\/api\/bookings\/:id",status_code="401"\} [1-9]/m);
     expect(res.body).toMatch(/^http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/api\/bookings\/:id",status_code="401"\} \d+/m);
     expect(res.body).not.toContain('424242');
+    // answered requests are counted out: only the scrape itself is in flight
+    expect(res.body).toMatch(/^http_requests_in_flight 1$/m);
     // the process's own
     expect(res.body).toMatch(/^process_cpu_user_seconds_total \d/m);
     expect(res.body).toMatch(/^nodejs_heap_size_used_bytes \d/m);

@@ -37,10 +37,19 @@ export class OneLinePerRequest extends LogController {
  * Each request is also counted in the app's metrics.
  */
 export const requestLogPlugin = fp(async (app: FastifyInstance, opts: { metrics: Metrics }) => {
+  // counted out once, whether answered or abandoned by its client
+  const counted = new WeakSet<object>();
+  const countOut = (request: object) => {
+    if (counted.delete(request)) opts.metrics.requestsInFlight.dec();
+  };
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    counted.add(request);
+    opts.metrics.requestsInFlight.inc();
   });
+  app.addHook('onRequestAbort', async (request) => countOut(request));
   app.addHook('onResponse', async (request, reply) => {
+    countOut(request);
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     const status = reply.statusCode;
     opts.metrics.observeRequest({ method: request.method, route, status, seconds: reply.elapsedTime / 1000 });

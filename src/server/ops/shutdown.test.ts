@@ -10,6 +10,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, pgliteExtensions, queryRows } from '../../db/client.ts';
 import { insertTrip } from '../../db/factories/trips.ts';
@@ -19,11 +20,13 @@ import { withDatabase } from '../../../tests/support/global-setup.ts';
 import { shutDown } from './shutdown.ts';
 
 /**
- * Graceful shutdown of the real server (issue 21): `src/server/main.ts` as a child process on a
- * copy of the migrated test database holding a trip of BOOKINGS travellers. When SIGTERM arrives
- * a payment is in flight (its body half sent) and so is the spreadsheet of every booking (its reply
- * not yet read): new connections are refused at once, both still complete — the payment recorded,
- * the spreadsheet whole — and the process exits 0.
+ * Graceful shutdown of the real server: `src/server/main.ts` as a child process on a copy of the
+ * migrated test database holding a trip of BOOKINGS travellers (whose payment schedules the
+ * server's start-up job is still making). When SIGTERM arrives a payment is in flight (its body
+ * half sent) and so is the spreadsheet of every booking (its reply not yet read): new connections
+ * are refused at once, both still complete — the payment recorded, the spreadsheet whole — and
+ * the process exits 0. The test goes by what the server says (its in-flight requests on /metrics,
+ * its "no longer accepts connections" line), never by how fast this machine is.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const EMAIL = 'ops.admin@example.test';
@@ -57,6 +60,29 @@ function refused(port: number): Promise<boolean> {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until `ok()` holds, checking every 20 ms; fails with `what` after `ms`. */
+async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms / 1000} s\n${output}`);
+    await sleep(20);
+  }
+}
+
+/** The requests the server has received and not answered, not counting the one asking. */
+async function inFlight(): Promise<number> {
+  const reply = await request(port, { method: 'GET', path: '/metrics' });
+  const match = /^http_requests_in_flight (\d+)/m.exec(reply.body);
+  if (!match) throw new Error(`no in-flight gauge in /metrics (${reply.status})`);
+  return Number(match[1]) - 1;
+}
+
+/** A promise whose failure is kept until it is awaited, never reported as unhandled meanwhile. */
+function settled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
+}
 const cookiesOf = (reply: Reply) => (reply.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!);
 
 let dataDir: string;
@@ -68,6 +94,7 @@ let databaseUrlOfChild = '';
 let tripId = 0;
 let bookingId = 0;
 const BOOKINGS = 3000;
+const GRACE_SECONDS = 20;
 
 /** A migrated database for the child: the run's template, as the other test files get. */
 async function prepareDatabase(): Promise<string> {
@@ -128,7 +155,8 @@ beforeAll(async () => {
       ADMIN_EMAIL: EMAIL,
       ADMIN_PASSWORD: PASSWORD,
       LOG_LEVEL: 'warn',
-      SHUTDOWN_GRACE_SECONDS: '20',
+      SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
+      METRICS_ALLOW: '127.0.0.1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -166,7 +194,7 @@ function halfSent(options: { method: string; path: string; headers: Record<strin
     req.write(options.body.slice(0, 10));
     finish = () => req.end(options.body.slice(10));
   });
-  return { reply, finish: () => finish() };
+  return { reply: settled(reply), finish: () => finish() };
 }
 
 /** A download read only when `read()` is called: until then its reply waits in the server's and the system's buffers. */
@@ -183,7 +211,7 @@ function unread(path: string, headers: Record<string, string>) {
     req.on('error', reject);
     req.end();
   });
-  return { reply, read: () => resume() };
+  return { reply: settled(reply), read: () => resume() };
 }
 
 describe('SIGTERM', () => {
@@ -212,19 +240,12 @@ describe('SIGTERM', () => {
       headers: { ...headers, 'idempotency-key': 'shutdown-payment-1' },
       body: JSON.stringify({ booking_id: bookingId, invoice_id: invoice.id, invoice_type: invoice.type, amount: '250.00', type: 'payment', processor: 'BACS', date: new Date().toISOString().slice(0, 10) }),
     });
-    // the server has both connections and their headers (it has nothing else to do)
-    await sleep(300);
+    // the server has read both requests' headers
+    await until('the export and the payment in the server\'s hands', async () => (await inFlight()) >= 2);
 
     child!.kill('SIGTERM');
-    // the signal is handled once the export's rows are written (the embedded database answers on
-    // the server's own thread): allow for a slow machine
-    let closed = false;
-    const deadline = Date.now() + 30_000;
-    while (!closed && Date.now() < deadline) {
-      closed = await refused(port);
-      if (!closed) await sleep(50);
-    }
-    expect(closed, output).toBe(true);
+    await until('the server says it no longer accepts connections', () => output.includes('Tripdesk no longer accepts connections'), GRACE_SECONDS * 1000);
+    expect(await refused(port), output).toBe(true);
     // still up, still holding both
     expect(child!.exitCode).toBeNull();
 
@@ -264,5 +285,22 @@ describe('shutDown', () => {
     expect(code).toBe(1);
     expect(order).toEqual(['jobs', 'the job queue did not stop cleanly: stuck', 'database']);
     expect(await shutDown({ database: { close: async () => {} }, graceMs: 1000 })).toBe(0);
+  });
+
+  it('stops listening at once, and says 1 when a request whose body is still arriving outlives the grace', async () => {
+    const app = Fastify();
+    app.post('/slow', async (request) => request.body);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.server.address() as net.AddressInfo).port;
+    const body = JSON.stringify({ a: 'b'.repeat(100) });
+    const stuck = halfSent({ method: 'POST', path: '/slow', headers: { 'content-type': 'application/json' }, body });
+    await sleep(100);
+    const order: string[] = [];
+    const code = shutDown({ app, database: { close: async () => { order.push('database'); } }, graceMs: 300, log: (m) => order.push(m), onStoppedListening: () => order.push('stopped listening') });
+    expect(order).toEqual(['stopped listening']);
+    expect(await refused(port)).toBe(true);
+    expect(await code).toBe(1);
+    expect(order).toEqual(['stopped listening', 'requests still open after 0 s: closing their connections', 'database']);
+    await expect(stuck.reply).rejects.toThrow();
   });
 });

@@ -9,6 +9,8 @@ export type ShutdownParts = {
   /** how long in-flight requests and the job in hand get (SHUTDOWN_GRACE_SECONDS) */
   graceMs: number;
   log?: (message: string) => void;
+  /** told as soon as the server no longer accepts connections (main.ts prints it) */
+  onStoppedListening?: () => void;
 };
 
 /**
@@ -19,7 +21,7 @@ export type ShutdownParts = {
 export async function shutDown(parts: ShutdownParts): Promise<number> {
   const log = parts.log ?? (() => {});
   const [httpClean, jobsClean] = await Promise.all([
-    parts.app ? closeHttp(parts.app, parts.graceMs, log) : true,
+    parts.app ? closeHttp(parts.app, parts.graceMs, log, parts.onStoppedListening) : true,
     parts.jobs
       ? parts.jobs.stop(parts.graceMs).then(
           () => true,
@@ -41,12 +43,15 @@ export async function shutDown(parts: ShutdownParts): Promise<number> {
 }
 
 /**
- * app.close() stops listening at once and waits for the open connections. Node closes the
- * connections idle at that moment only: a keep-alive connection whose request finishes later would
- * stay open until its keep-alive timeout, so idle ones are closed as they appear. Past the grace,
- * the rest are cut.
+ * The listening socket is closed first, at once (app.close() would run its hooks before), then
+ * app.close() waits for the open connections. Node closes the connections idle at that moment
+ * only: a keep-alive connection whose request finishes later would stay open until its keep-alive
+ * timeout, so idle ones are closed as they appear. Past the grace, the rest are cut.
  */
-async function closeHttp(app: FastifyInstance, graceMs: number, log: (message: string) => void): Promise<boolean> {
+async function closeHttp(app: FastifyInstance, graceMs: number, log: (message: string) => void, onStoppedListening?: () => void): Promise<boolean> {
+  // the callback would only say when the last connection ended: app.close() below waits for that
+  if (app.server.listening) app.server.close(() => {});
+  onStoppedListening?.();
   const closed = app.close().then(() => 'closed' as const);
   const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
   let timer: NodeJS.Timeout | undefined;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import yazl from 'yazl';
@@ -12,8 +13,12 @@ import { audit } from '../../audit/audit.ts';
 import type { FundraisingSql } from '../fundraising/sql.ts';
 import { ageOnDeparture, bookingConditions, bookingOrder, needsTrip, passportState, tripCountry } from './list.ts';
 
-
-const BATCH = 1000;
+/**
+ * Rows read and written a batch at a time, and the event loop let in between batches: on the
+ * embedded database the queries run on the server's own thread, so a batch is a stretch in which
+ * nothing else is served (250 rows of every column: a few tens of milliseconds).
+ */
+const BATCH = 250;
 
 // the fields the export's columns are made of: the rest of a booking (notes, additional info…)
 // is not read
@@ -209,6 +214,7 @@ export function spreadsheet(db: Db, f: BookingFilter, perPage: number, columns: 
         for (let i = 0; i < columns.length; i++) row.getCell(i + 1).style = styles[i]!;
         row.commit();
       }
+      await nextTurn();
     }
     sheet.commit();
     await workbook.commit();

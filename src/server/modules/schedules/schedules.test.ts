@@ -137,11 +137,30 @@ describe('a booking’s schedule', () => {
     const cancelled = await insertBooking(t.db, trip.id, { status: 'cancelled' });
     const invoice = (await admin.post(`/api/bookings/${old.id}/invoices`, { invoice_type: 'deposit' })).json();
     const service = new ScheduleService(t.db);
-    while ((await service.backfill(50)) === 50);
+    for (let after = 0, looked = 50; looked === 50; ) ({ looked, last: after } = await service.backfill(50, after));
     const schedule = (await admin.get(`/api/bookings/${old.id}/schedule`)).json();
     expect(schedule.rows.map((r: { label: string; invoice_id: number | null }) => [r.label, r.invoice_id])).toEqual([['Deposit', invoice.id], ['Balance', null]]);
     expect((await admin.get(`/api/bookings/${cancelled.id}/schedule`)).json().rows).toEqual([]);
-    expect(await service.backfill(50)).toBe(0);
+    expect((await service.backfill(50)).looked).toBe(0);
+  });
+
+  it('the backfill moves past a booking that gets no schedule, and stops between bookings when asked', async () => {
+    const free = await insertTrip(t.db, { costPence: 0, depositPence: 0, departureDate: addDays(today(), 120), returnDate: addDays(today(), 130) });
+    const priced = await insertTrip(t.db, { costPence: 100_000, depositPence: 20_000, departureDate: addDays(today(), 120), returnDate: addDays(today(), 130) });
+    const nothingToPay = await insertBooking(t.db, free.id);
+    const first = await insertBooking(t.db, priced.id);
+    const second = await insertBooking(t.db, priced.id);
+    const service = new ScheduleService(t.db);
+    // a batch of one: the free trip's booking is looked at once, and the next batch starts after it
+    const one = await service.backfill(1, nothingToPay.id - 1);
+    expect(one).toEqual({ looked: 1, last: nothingToPay.id });
+    const stopped = new AbortController();
+    stopped.abort();
+    expect(await service.backfill(50, one.last, stopped.signal)).toEqual({ looked: 0, last: one.last });
+    expect((await admin.get(`/api/bookings/${first.id}/schedule`)).json().rows).toEqual([]);
+    const rest = await service.backfill(50, one.last);
+    expect(rest.last).toBe(second.id);
+    expect((await admin.get(`/api/bookings/${second.id}/schedule`)).json().rows).toHaveLength(2);
   });
 
 });

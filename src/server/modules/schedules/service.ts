@@ -252,17 +252,21 @@ export class ScheduleService {
    * Bookings made before plans existed get their schedule from their trip's plan (the default
    * plan, unless staff have set one), with the standard invoices already raised linked to it:
    * the deposit invoice to the first instalment, the balance invoice to the last. A batch at a
-   * time; says how many it did.
+   * time, from the booking after `after`; says how many it looked at and the last one's id.
+   * Stops between bookings once `stopping` is aborted.
    */
-  async backfill(limit = 500): Promise<number> {
+  async backfill(limit = 500, after = 0, stopping?: AbortSignal): Promise<{ looked: number; last: number }> {
     const pending = await this.db
       .select({ id: bookings.id, tripId: bookings.tripId, createdAt: bookings.createdAt })
       .from(bookings)
-      .where(sql`${bookings.status} <> 'cancelled' and not exists (select 1 from ${scheduleRows} where ${scheduleRows.bookingId} = ${bookings.id})`)
+      .where(sql`${bookings.id} > ${after} and ${bookings.status} <> 'cancelled' and not exists (select 1 from ${scheduleRows} where ${scheduleRows.bookingId} = ${bookings.id})`)
       .orderBy(asc(bookings.id))
       .limit(limit);
     let done = 0;
+    let looked = 0;
     for (const b of pending) {
+      if (stopping?.aborted) break;
+      looked++;
       done += await this.db.transaction(async (tx) => {
         const [locked] = await tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.id, b.id)).for('update');
         const [has] = await tx.select({ id: scheduleRows.id }).from(scheduleRows).where(eq(scheduleRows.bookingId, b.id)).limit(1);
@@ -278,8 +282,8 @@ export class ScheduleService {
       });
     }
     if (done) {
-      await audit(this.db, { action: 'schedule.backfilled', subject: { type: 'booking', id: null }, summary: `made the payment schedules of ${done} earlier booking${done === 1 ? '' : 's'} from their trips' plans`, details: { bookings: done, first: pending[0]!.id, last: pending.at(-1)!.id } });
+      await audit(this.db, { action: 'schedule.backfilled', subject: { type: 'booking', id: null }, summary: `made the payment schedules of ${done} earlier booking${done === 1 ? '' : 's'} from their trips' plans`, details: { bookings: done, first: pending[0]!.id, last: pending[looked - 1]!.id } });
     }
-    return pending.length;
+    return { looked, last: looked ? pending[looked - 1]!.id : after };
   }
 }
