@@ -1,12 +1,28 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { auditPageSchema, auditQuery, historyQuery, sentEmailSchema } from '../../contract/audit.ts';
 import { idParam, messageSchema, validationErrorSchema } from '../../contract/common.ts';
 import type { Db } from '../../db/client.ts';
+import { HttpError } from '../errors.ts';
 import { AuditService, auditSpreadsheet } from './service.ts';
 
 const tags = ['history'];
+
+/**
+ * An event's details hold the full text of the emails sent (names, amounts, what a chaser
+ * quoted): a token reads them only with both users:read and bookings:read; a signed-in
+ * Administrator always.
+ */
+function mayReadDetails(request: FastifyRequest): boolean {
+  const grant = request.bearer;
+  return !grant || (grant.scopes.includes('users:read') && grant.scopes.includes('bookings:read'));
+}
+const DETAILS_NEED = 'This token needs both the users:read and the bookings:read scopes to read the text of emails.';
+
+function forRequest<T extends { data: Array<{ details: unknown }> }>(request: FastifyRequest, page: T): T {
+  return mayReadDetails(request) ? page : { ...page, data: page.data.map((event) => ({ ...event, details: null })) };
+}
 
 /** The history, read: a booking's (bookings:read), a trip's (trips:read), and all of it (users:read). */
 export async function auditRoutes(app: FastifyInstance, opts: { db: Db }) {
@@ -16,19 +32,22 @@ export async function auditRoutes(app: FastifyInstance, opts: { db: Db }) {
   r.get(
     '/api/bookings/:id/history',
     { schema: { tags, summary: "A booking's history, newest first: changes, money, emails, notes and sensitive reads", params: idParam, querystring: historyQuery, response: { 200: auditPageSchema, 404: messageSchema, 422: validationErrorSchema } } },
-    async (request) => service.forBooking(request.params.id, request.query.page),
+    async (request) => forRequest(request, await service.forBooking(request.params.id, request.query.page)),
   );
 
   r.get(
     '/api/trips/:id/history',
     { schema: { tags, summary: "A trip's history and its add-ons', custom fields' and documents', newest first", params: idParam, querystring: historyQuery, response: { 200: auditPageSchema, 404: messageSchema, 422: validationErrorSchema } } },
-    async (request) => service.forTrip(request.params.id, request.query.page),
+    async (request) => forRequest(request, await service.forTrip(request.params.id, request.query.page)),
   );
 
   r.get(
     '/api/bookings/:id/emails',
-    { schema: { tags, summary: 'Every email sent about a booking (or refused by the mail server), newest first, with its full text', params: idParam, response: { 200: z.array(sentEmailSchema), 404: messageSchema } } },
-    async (request) => service.emailsFor(request.params.id),
+    { schema: { tags, summary: 'Every email sent about a booking (or refused by the mail server), newest first, with its full text (a token needs users:read as well)', params: idParam, response: { 200: z.array(sentEmailSchema), 403: messageSchema, 404: messageSchema } } },
+    async (request) => {
+      if (!mayReadDetails(request)) throw new HttpError(403, DETAILS_NEED);
+      return service.emailsFor(request.params.id);
+    },
   );
 
   // a download the browser asks for with a form GET, like the booking export
@@ -46,6 +65,6 @@ export async function auditRoutes(app: FastifyInstance, opts: { db: Db }) {
   r.get(
     '/api/audit',
     { schema: { tags, summary: 'Every event, filtered by actor, action, subject, booking reference, dates and source', querystring: auditQuery, response: { 200: auditPageSchema, 422: validationErrorSchema } } },
-    async (request) => service.search(request.query),
+    async (request) => forRequest(request, await service.search(request.query)),
   );
 }

@@ -105,6 +105,9 @@ export function requiredScope(method: string, url: string | undefined, override?
   // let an application widen its own access (make an Administrator, reset its user's password),
   // so these stay with a signed-in Administrator and there is no users:write scope
   if (best === 'users' && level === 'write') return null;
+  // the emails' wording goes to every traveller under the operator's name: changed, previewed
+  // and test-sent by a signed-in Administrator only, never through a finance:write token
+  if (level === 'write' && (path === '/api/email-templates' || path.startsWith('/api/email-templates/'))) return null;
   return `${best}:${level}`;
 }
 

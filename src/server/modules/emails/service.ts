@@ -14,7 +14,7 @@ import { ukToday } from '../invoices/money.ts';
 import type { Operator } from '../invoices/service.ts';
 import type { Mailer } from '../../mail.ts';
 import { reminderContext, templateOf, type ReminderService } from '../schedules/reminders.ts';
-import { checkTemplate, DEFAULT_TEMPLATES, emailDate, renderTemplate, type TemplateContext } from './templates.ts';
+import { checkTemplate, checkTemplateWork, DEFAULT_TEMPLATES, emailDate, renderTemplate, type TemplateContext } from './templates.ts';
 import { formatPounds } from '../../../contract/money.ts';
 import { FundraisingService, type FundraisingDefaults } from '../fundraising/service.ts';
 import { addDays } from '../../../contract/dates.ts';
@@ -59,6 +59,7 @@ export class EmailTemplateService {
 
   async save(key: TemplateKey, v: { subject: string; body: string }, userId: number | null): Promise<EmailTemplate> {
     checkTemplate(v);
+    await checkTemplateWork(v);
     await this.db.transaction(async (tx) => {
       const before = await templateOf(tx, key);
       await tx
@@ -84,6 +85,7 @@ export class EmailTemplateService {
     const saved = await templateOf(this.db, key);
     const t = { subject: draft.subject ?? saved.subject, body: draft.body ?? saved.body };
     checkTemplate(t);
+    await checkTemplateWork(t);
     const [b] = await this.db
       .select({ booking: bookings, trip: { name: trips.name, departure: trips.departureDate, return: trips.returnDate, deletedAt: trips.deletedAt } })
       .from(bookings)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTemplate, DEFAULT_TEMPLATES, renderTemplate, type TemplateContext } from './templates.ts';
+import { checkTemplate, checkTemplateWork, DEFAULT_TEMPLATES, renderTemplate, type TemplateContext } from './templates.ts';
 
 const context = (first: string): TemplateContext => ({
   traveller: { title: 'Ms', first_name: first, last_name: 'Walker', preferred_name: null },
@@ -44,5 +44,43 @@ describe('email templates', () => {
   it('refuse a template that does not parse, naming the field', () => {
     expect(() => checkTemplate({ subject: 'ok', body: 'Dear {{ traveller.first_name ' })).toThrow(/The body cannot be read/);
     expect(() => checkTemplate({ subject: '{% if %}', body: 'ok' })).toThrow(/The subject cannot be read/);
+  });
+
+  it('refuse every way around the escaping, and leave the engines without one', async () => {
+    const attempts = [
+      '{{ traveller.first_name | raw }}',
+      '{{ traveller.first_name |raw}}',
+      '{{ traveller.first_name | upcase | raw }}',
+      '{% echo traveller.first_name | raw %}',
+      '{% liquid\necho traveller.first_name | raw\n%}',
+      '{% raw %}{{ "<script>" }}{% endraw %}',
+      '{%- raw -%}<b>{%- endraw -%}',
+      '{% liquid\nraw\n%}',
+    ];
+    for (const body of attempts) {
+      expect(() => checkTemplate({ subject: 's', body }), body).toThrow(/printed as text: remove “raw” from the body/);
+      // stored some other way, still no unescaped value in the HTML part
+      let html = '';
+      try {
+        html = (await renderTemplate({ subject: 's', body }, context('<script>'))).html;
+      } catch {
+        html = 'refused';
+      }
+      expect(html, body).not.toContain('<script>');
+      expect(html, body).not.toContain('<b>');
+    }
+    expect(() => checkTemplate({ subject: '{{ trip.name | raw }}', body: 'ok' })).toThrow(/from the subject/);
+    // the word itself is fine
+    expect(() => checkTemplate({ subject: 'Raw food on the trek', body: 'The draw is {{ trip.name }}: rawness\nraw eggs are on the menu' })).not.toThrow();
+  });
+
+  it('refuse a template that does too much work, and take the default ones', async () => {
+    const heavy = '{% for a in (1..1000) %}{% for b in (1..1000) %}{{ traveller.first_name }}{% endfor %}{% endfor %}';
+    const started = performance.now();
+    await expect(checkTemplateWork({ subject: 's', body: heavy })).rejects.toMatchObject({ errors: { body: ['This template does too much work.'] } });
+    // the render was stopped at its limit, not run to its end (a million values)
+    expect(performance.now() - started).toBeLessThan(2_000);
+    await expect(renderTemplate({ subject: 's', body: heavy }, context('Ada'))).rejects.toThrow(/limit exceeded/);
+    for (const t of Object.values(DEFAULT_TEMPLATES)) await expect(checkTemplateWork(t)).resolves.toBeUndefined();
   });
 });

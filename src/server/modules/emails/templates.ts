@@ -76,20 +76,76 @@ const noFiles = {
   containsSync: () => false,
   dirname: () => '',
 };
-const options = { strictFilters: true, strictVariables: false, ownPropertyOnly: true, cache: false, relativeReference: false, fs: noFiles, root: [], partials: [], layouts: [], memoryLimit: 1e6, renderLimit: 1000, parseLimit: TEMPLATE_BODY_MAX * 2 };
+/** The longest a template may take to render, in milliseconds: more is refused when it is saved. */
+export const RENDER_LIMIT_MS = 50;
+// renderLimit is a time in milliseconds, checked as each part of a template is rendered: no
+// template, however it loops, holds the server's event loop for much longer than that
+const options = { strictFilters: true, strictVariables: false, ownPropertyOnly: true, cache: false, relativeReference: false, fs: noFiles, root: [], partials: [], layouts: [], memoryLimit: 1e6, renderLimit: RENDER_LIMIT_MS, parseLimit: TEMPLATE_BODY_MAX * 2 };
 const htmlEngine = new Liquid({ ...options, outputEscape: 'escape' });
 const textEngine = new Liquid(options);
+// the two ways around the escaping: the raw filter, and the raw tag (its content is printed as
+// written, so a "{{ "<script>" }}" inside it would reach the HTML part unescaped); both are
+// refused when a template is checked, and gone from the engines should one be stored anyway
+for (const engine of [htmlEngine, textEngine]) {
+  engine.unregisterFilter('raw');
+  delete (engine.tags as Record<string, unknown>).raw;
+}
+const AROUND_ESCAPING = /\|\s*raw\b|{%-?\s*(?:end)?raw\b/;
+// inside {% liquid %}, a tag is a line of its own
+const LIQUID_BLOCK = /{%-?\s*liquid\b([\s\S]*?)-?%}/g;
+const RAW_TAG_LINE = /^\s*(?:end)?raw\b/m;
+const printsUnescaped = (source: string) => AROUND_ESCAPING.test(source) || [...source.matchAll(LIQUID_BLOCK)].some((m) => RAW_TAG_LINE.test(m[1]!));
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** A template that does not parse is refused with the reason, under the field at fault. */
+/** A template that does not parse, or that would print a value unescaped, is refused with the reason, under the field at fault. */
 export function checkTemplate(t: { subject: string; body: string }) {
   for (const field of ['subject', 'body'] as const) {
+    if (printsUnescaped(t[field])) {
+      throw validationError({ [field]: [`Every value in an email is printed as text: remove “raw” from the ${field}.`] });
+    }
     try {
       textEngine.parse(t[field]);
     } catch (error) {
       throw validationError({ [field]: [`The ${field} cannot be read: ${(error as Error).message.split(', line:')[0]}.`] });
     }
+  }
+}
+
+/** Example values for every placeholder, for timing a template before it is saved. */
+const SAMPLE_CONTEXT: TemplateContext = {
+  traveller: { title: 'Ms', first_name: 'Sam', last_name: 'Sample', preferred_name: null },
+  booking: { ref: 'TD-SAMPLE' },
+  trip: { name: 'Sample Trek', departure: '01 Jun 2031', return: '10 Jun 2031', country: 'Peru', passport_months: 6 },
+  recipient: { first_name: 'Sam', last_name: 'Sample' },
+  summary: { month: 'June 2031', count: 40, behind: 5, met: 10, raised: '£40,000.00', pledged: '£100,000.00', lines: 'Sam Sample, Sample Trek: £1,000.00 of £2,500.00 (behind)\n'.repeat(40) },
+  invoice: { ref: 'INV-0000', total: '£2,000.00', outstanding: '£1,700.00', due_date: '06 Apr 2031', days_until_due: 7, days_overdue: 3 },
+  chase: { reason: 'No passport details yet.' },
+  documents: { names: 'Kit list, Itinerary', count: 2 },
+  charity: { name: 'Sample Charity' },
+  fundraising: { raised: '£1,000.00', target: '£2,500.00', percent: 50, milestone_amount: '£1,250.00', due: '01 Mar 2031', short: '£250.00', page_url: 'https://example.org/sam' },
+  operator: { name: 'Tripdesk Adventures Ltd' },
+};
+
+/**
+ * A template that would take more than RENDER_LIMIT_MS to render (a loop within a loop) is
+ * refused when it is saved, rather than failing at every send. Rendered with example values;
+ * a render that runs out of time once is tried again before it is refused, so that a pause of the
+ * machine's is not blamed on the template.
+ */
+export async function checkTemplateWork(t: { subject: string; body: string }) {
+  for (const field of ['subject', 'body'] as const) {
+    let took = Infinity;
+    for (let attempt = 0; attempt < 2 && took > RENDER_LIMIT_MS; attempt++) {
+      const started = performance.now();
+      try {
+        await htmlEngine.parseAndRender(t[field], SAMPLE_CONTEXT);
+        took = performance.now() - started;
+      } catch (error) {
+        if (!/limit exceeded/.test((error as Error).message)) throw validationError({ [field]: [`The ${field} cannot be read: ${(error as Error).message.split(', line:')[0]}.`] });
+      }
+    }
+    if (took > RENDER_LIMIT_MS) throw validationError({ [field]: ['This template does too much work.'] });
   }
 }
 

@@ -122,14 +122,187 @@ describe('a personal access token calling the API', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('spreadsheetml');
   });
+
+  it('reads the emails’ wording with finance:read, and never changes, previews or test-sends it', async () => {
+    const token = await pat(admin, ['finance:read', 'finance:write']);
+    expect((await call(token.accessToken, 'GET', '/api/email-templates/reminder_due')).statusCode).toBe(200);
+    const changed = await call(token.accessToken, 'PUT', '/api/email-templates/reminder_due', { subject: 'Pay now', body: 'Pay {{ invoice.outstanding }}' });
+    expect(changed.statusCode).toBe(403);
+    expect(changed.json().message).toBe('This address cannot be called with an access token.');
+    expect((await call(token.accessToken, 'DELETE', '/api/email-templates/reminder_due')).statusCode).toBe(403);
+    expect((await call(token.accessToken, 'POST', '/api/email-templates/reminder_due/preview', { booking_id: 1 })).statusCode).toBe(403);
+    expect((await call(token.accessToken, 'POST', '/api/email-templates/reminder_due/test', { booking_id: 1 })).statusCode).toBe(403);
+    expect((await admin.get('/api/email-templates/reminder_due')).json().is_default).toBe(true);
+  });
+
+  it('reads the details of history events (the text of emails) only with users:read and bookings:read both', async () => {
+    const [booking] = (await admin.get('/api/bookings?per_page=1')).json().data as Array<{ id: number }>;
+    // an event with details: the export records its filters
+    expect((await admin.get('/bookings/export?format=xls&timing=all')).statusCode).toBe(200);
+    const users = await pat(admin, ['users:read']);
+    const both = await pat(admin, ['users:read', 'bookings:read']);
+    const bookingsOnly = await pat(admin, ['bookings:read']);
+    const events = (token: string) => call(token, 'GET', '/api/audit?action=export.bookings');
+    const withUsers = (await events(users.accessToken)).json();
+    expect(withUsers.data.length).toBeGreaterThan(0);
+    expect(withUsers.data.every((e: { details: unknown }) => e.details === null)).toBe(true);
+    const withBoth = (await events(both.accessToken)).json();
+    expect(withBoth.data[0].details).toMatchObject({ format: 'xls' });
+    const history = (await call(bookingsOnly.accessToken, 'GET', `/api/bookings/${booking!.id}/history`)).json();
+    expect(history.data.every((e: { details: unknown }) => e.details === null)).toBe(true);
+    const emails = await call(bookingsOnly.accessToken, 'GET', `/api/bookings/${booking!.id}/emails`);
+    expect(emails.statusCode).toBe(403);
+    expect(emails.json().message).toMatch(/users:read and the bookings:read/);
+    expect((await call(both.accessToken, 'GET', `/api/bookings/${booking!.id}/emails`)).statusCode).toBe(200);
+    // a signed-in Administrator reads them as before
+    expect((await admin.get('/api/audit?action=export.bookings')).json().data[0].details).toMatchObject({ format: 'xls' });
+  });
 });
 
+/**
+ * Every route a token could reach, with the scope it needs (null: no token). A new route is added
+ * here by hand, so its area is looked at, not only its read/write level.
+ */
+const EVERY_ROUTE = `
+  DELETE /api/addons/:id trips:write
+  DELETE /api/bookingNotes/:id bookings:write
+  DELETE /api/charities/:id/logo trips:write
+  DELETE /api/charities/:id trips:write
+  DELETE /api/customFields/:id trips:write
+  DELETE /api/discounts/:id finance:write
+  DELETE /api/documents/:id trips:write
+  DELETE /api/email-templates/:key null
+  DELETE /api/invoices/:id finance:write
+  DELETE /api/transactions/:id finance:write
+  DELETE /api/trips/:id trips:write
+  DELETE /api/users/:id null
+  DELETE /oauth/clients/:id null
+  DELETE /oauth/personal-access-tokens/:id null
+  DELETE /oauth/tokens/:id null
+  GET /api/admin/jobs null
+  GET /api/audit users:read
+  GET /api/bookingNotes bookings:read
+  GET /api/bookings/:id/emails bookings:read
+  GET /api/bookings/:id/fundraising bookings:read
+  GET /api/bookings/:id/history bookings:read
+  GET /api/bookings/:id/readiness bookings:read
+  GET /api/bookings/:id/schedule finance:read
+  GET /api/bookings/:id bookings:read
+  GET /api/bookings bookings:read
+  GET /api/charities/:id/fundraisers bookings:read
+  GET /api/charities/:id/logo trips:read
+  GET /api/charities/:id trips:read
+  GET /api/charities trips:read
+  GET /api/charity/fundraisers/:booking_id fundraising
+  GET /api/charity/fundraisers fundraising
+  GET /api/countries/:id/passport-rule trips:read
+  GET /api/countries/passport-rules trips:read
+  GET /api/countries trips:read
+  GET /api/customFields trips:read
+  GET /api/dashboard finance:read
+  GET /api/discounts/:id finance:read
+  GET /api/discounts finance:read
+  GET /api/email-templates/:key finance:read
+  GET /api/email-templates finance:read
+  GET /api/invoices/:id/pdf finance:read
+  GET /api/invoices/:id finance:read
+  GET /api/invoices finance:read
+  GET /api/me users:read
+  GET /api/money-due/export finance:read
+  GET /api/money-due finance:read
+  GET /api/overview bookings:read
+  GET /api/reports/:name finance:read
+  GET /api/retention/preview bookings:read
+  GET /api/trips/:id/addons trips:read
+  GET /api/trips/:id/documents trips:read
+  GET /api/trips/:id/fundraising trips:read
+  GET /api/trips/:id/history trips:read
+  GET /api/trips/:id/manifest bookings:read
+  GET /api/trips/:id/payment-plan finance:read
+  GET /api/trips/:id/readiness bookings:read
+  GET /api/trips/:id trips:read
+  GET /api/trips/select trips:read
+  GET /api/trips trips:read
+  GET /api/users/:id users:read
+  GET /api/users users:read
+  GET /audit/export null
+  GET /bookings/export bookings:read
+  GET /oauth/clients null
+  GET /oauth/personal-access-tokens null
+  GET /oauth/scopes null
+  GET /oauth/tokens null
+  PATCH /api/addons/:id trips:write
+  PATCH /api/bookingNotes/:id bookings:write
+  PATCH /api/bookings/:id bookings:write
+  PATCH /api/charities/:id trips:write
+  PATCH /api/discounts/:id finance:write
+  PATCH /api/schedule-rows/:id finance:write
+  PATCH /api/trips/:id trips:write
+  PATCH /api/users/update null
+  POST /api/admin/jobs/:queue/:id/retry null
+  POST /api/bookingNotes bookings:write
+  POST /api/bookings/:id/emails/:emailId/resend bookings:write
+  POST /api/bookings/:id/fundraising/entries bookings:write
+  POST /api/bookings/:id/invoices/:invoiceId/send finance:write
+  POST /api/bookings/:id/invoices finance:write
+  POST /api/bookings/:id/reminders finance:write
+  POST /api/bookings/:id/schedule/rebuild finance:write
+  POST /api/bookings bookings:write
+  POST /api/charities/:id/logo trips:write
+  POST /api/charities trips:write
+  POST /api/charity/fundraisers/:booking_id/acknowledge fundraising
+  POST /api/charity/fundraisers/:booking_id/entries fundraising
+  POST /api/charity/fundraisers/:booking_id/notes fundraising
+  POST /api/customFields trips:write
+  POST /api/discounts finance:write
+  POST /api/documents/:id/upload trips:write
+  POST /api/documents trips:write
+  POST /api/email-templates/:key/preview null
+  POST /api/email-templates/:key/test null
+  POST /api/fundraising-entries/:id/strike bookings:write
+  POST /api/invoices finance:write
+  POST /api/reminders finance:write
+  POST /api/transactions finance:write
+  POST /api/trips/:id/addons trips:write
+  POST /api/trips/:id/archive trips:write
+  POST /api/trips/:id/chasers bookings:write
+  POST /api/trips/:id/documents/send bookings:write
+  POST /api/trips trips:write
+  POST /api/users null
+  POST /logout null
+  POST /oauth/authorize null
+  POST /oauth/clients null
+  POST /oauth/personal-access-tokens null
+  PUT /api/bookings/:id/chasers bookings:write
+  PUT /api/bookings/:id/fundraising bookings:write
+  PUT /api/bookings/:id/keep-until bookings:write
+  PUT /api/bookings/:id/reminders finance:write
+  PUT /api/countries/:id/passport-rule trips:write
+  PUT /api/customFields/:id trips:write
+  PUT /api/email-templates/:key null
+  PUT /api/trips/:id/fundraising trips:write
+  PUT /api/trips/:id/payment-plan finance:write
+  PUT /api/trips/:id/reminders finance:write
+  PUT /oauth/clients/:id null
+`;
+
 describe('the route → scope table', () => {
+  it('gives each route the scope of its area', () => {
+    const expected = EVERY_ROUTE.trim().split('\n').map((line) => line.trim());
+    const actual = [...new Set(t.app.routeScopes.filter((r) => r.method !== 'HEAD' && (r.access !== 'public' || r.scope !== null)).map((r) => `${r.method} ${r.url} ${r.scope}`))].sort();
+    expect(actual).toEqual([...expected].sort());
+    // a HEAD needs what its GET needs
+    for (const head of t.app.routeScopes.filter((r) => r.method === 'HEAD')) {
+      expect(t.app.routeScopes.find((r) => r.method === 'GET' && r.url === head.url)?.scope, head.url).toBe(head.scope);
+    }
+  });
+
   it('gives every non-public /api route a scope (or a token could never call it, or worse)', () => {
     const api = t.app.routeScopes.filter((r) => r.url.startsWith('/api') && r.access !== 'public');
     expect(api.length).toBeGreaterThan(40);
     // account changes (they set passwords and roles) and the job queue's administration only: no token may use them
-    const closed = (r: { url: string; method: string }) => (r.url.startsWith('/api/users') && r.method !== 'GET' && r.method !== 'HEAD') || r.url.startsWith('/api/admin/');
+    const write = (r: { method: string }) => r.method !== 'GET' && r.method !== 'HEAD';
+    const closed = (r: { url: string; method: string }) => ((r.url.startsWith('/api/users') || r.url.startsWith('/api/email-templates')) && write(r)) || r.url.startsWith('/api/admin/');
     expect(api.filter((r) => r.scope === null).every(closed)).toBe(true);
     expect(api.filter((r) => r.scope === null).map((r) => `${r.method} ${r.url}`).sort()).toEqual(api.filter(closed).map((r) => `${r.method} ${r.url}`).sort());
     // the charity portal's one scope does both (issue 19)
