@@ -60,7 +60,7 @@ describe('email templates', () => {
     for (const body of attempts) {
       expect(() => checkTemplate({ subject: 's', body }), body).toThrow(/printed as text: remove “raw” from the body/);
       // stored some other way, still no unescaped value in the HTML part
-      let html = '';
+      let html: string;
       try {
         html = (await renderTemplate({ subject: 's', body }, context('<script>'))).html;
       } catch {
