@@ -90,6 +90,16 @@ describe('configuration', () => {
     });
   });
 
+  it('refuses TRUST_PROXY=true, asking for the proxies\' addresses, and takes a list of them', () => {
+    for (const every of ['true', 'TRUE', ' yes ']) {
+      expect(() => loadConfig({ DATA_DIR: dir(), TRUST_PROXY: every }), every).toThrow(/TRUST_PROXY: cannot be true \(that would believe any client about its own address\): give the proxies' addresses/);
+    }
+    expect(() => loadConfig({ DATA_DIR: dir(), TRUST_PROXY: 'my-proxy.local' })).toThrow(/TRUST_PROXY: must be the proxies' IP addresses or CIDR ranges/);
+    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: '10.0.0.5, 192.168.0.0/16,loopback' }).trustProxy).toBe('10.0.0.5,192.168.0.0/16,loopback');
+    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: dir(), TRUST_PROXY: '0' }).trustProxy).toBe(false);
+  });
+
   it('refuses bad operations settings, naming each, without echoing the metrics token', () => {
     let message = '';
     try {

@@ -66,7 +66,13 @@ const envSchema = z
     // 1: npm start also works the job queue; 0: a web-only server (run npm run worker beside it)
     WORKERS: flag.default(true),
     LOGIN_RATE_LIMIT: positiveInt('a whole number of sign-in attempts').default(30),
-    TRUST_PROXY: z.string().optional(),
+    // the proxies in front of Tripdesk, whose X-Forwarded-For is believed; never "every proxy":
+    // then any client could name its own address and walk past the sign-in limits and METRICS_ALLOW
+    TRUST_PROXY: z
+      .string()
+      .refine((v) => !['true', 'yes', 'on'].includes(v.trim().toLowerCase()), { error: 'cannot be true (that would believe any client about its own address): give the proxies\' addresses or CIDR ranges, such as 10.0.0.5 or 10.0.0.0/8', abort: true })
+      .refine((v) => ['false', '0', 'off', 'no'].includes(v.trim().toLowerCase()) || v.split(',').every((a) => PROXY_KEYWORDS.has(a.trim()) || isAddressOrRange(a.trim())), { error: 'must be the proxies\' IP addresses or CIDR ranges separated by commas (or loopback, linklocal, uniquelocal)' })
+      .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // issue 21: how long in-flight requests and the job in hand get after SIGTERM/SIGINT
     SHUTDOWN_GRACE_SECONDS: z.coerce.number({ error: 'must be a whole number of seconds from 1 to 600' }).int({ error: 'must be a whole number of seconds from 1 to 600' }).min(1, { error: 'must be a whole number of seconds from 1 to 600' }).max(600, { error: 'must be a whole number of seconds from 1 to 600' }).default(25),
@@ -128,6 +134,7 @@ export type Config = {
   workers: boolean;
   /** sign-in attempts a minute from one address, whatever the account */
   loginRateLimit: number;
+  /** false, or the proxies' addresses (never true: loadConfig refuses it) */
   trustProxy: boolean | string;
   logLevel: string;
   /** how long a stopping process waits for in-flight requests and the job in hand */
@@ -231,9 +238,11 @@ function keptSecret(dataDir: string): string {
   return secret;
 }
 
-function parseTrustProxy(value: string | undefined): boolean | string {
-  if (!value || value === 'false' || value === '0') return false;
-  if (value === 'true' || value === '1') return true;
+/** proxy-addr's names for ranges, which Fastify's trustProxy takes beside addresses */
+const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function parseTrustProxy(value: string | undefined): false | string {
+  if (!value || ['false', '0', 'off', 'no'].includes(value.trim().toLowerCase())) return false;
   // a comma list of addresses or CIDR ranges of the proxies in front of us
-  return value;
+  return value.split(',').map((a) => a.trim()).join(',');
 }

@@ -34,7 +34,7 @@ describe('sign-in', () => {
   });
 
   it('marks the cookie Secure behind HTTPS', async () => {
-    const tls = await createTestApp({ trustProxy: true });
+    const tls = await createTestApp({ trustProxy: '127.0.0.1' });
     await insertUser(tls.db, { email: 'a@example.test', password: PASSWORD, roleId: 1 });
     const res = await tls.app.inject({
       method: 'POST',
