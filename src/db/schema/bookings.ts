@@ -203,6 +203,9 @@ export const bookingNotes = pgTable(
     noteText: text('note_text').notNull(),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     ipAddress: text('ip_address'),
+    // set once, when the note is written, by where it was written: a charity's user writing
+    // through the portal. Never worked out later from the author's role, which may change.
+    visibleToCharity: boolean('visible_to_charity').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

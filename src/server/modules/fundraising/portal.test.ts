@@ -6,7 +6,7 @@ import { FUNDRAISER_FIELDS, PORTAL_FUNDRAISER_FIELDS } from '../../../contract/f
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
 import { insertUser } from '../../../db/factories/users.ts';
-import { auditEvents, bookingNotes, bookings, charities, fundraisingEntries } from '../../../db/schema/index.ts';
+import { auditEvents, bookingNotes, bookings, charities, fundraisingEntries, users } from '../../../db/schema/index.ts';
 import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
 // The charity portal's API (issue 19): a Charity user sees and acts on only their own charity's
@@ -186,6 +186,19 @@ describe('one fundraiser', () => {
     expect(await t.db.select().from(bookingNotes).where(eq(bookingNotes.bookingId, ids.ann))).toHaveLength(2);
     const [event] = await t.db.select().from(auditEvents).where(and(eq(auditEvents.action, 'note.created'), eq(auditEvents.actorName, 'Alex Partner')));
     expect(event).toMatchObject({ bookingId: ids.ann });
+  });
+
+  it('never shows a note written as staff, even when its author is later made a user of the charity', async () => {
+    const staffer = await insertUser(t.db, { email: 'seasonal@office.example', password: PASSWORD, roleId: 1, firstName: 'Sid', lastName: 'Seasonal' });
+    const client = t.client();
+    expect((await client.login('seasonal@office.example', PASSWORD)).statusCode).toBeLessThan(400);
+    const written = await client.post('/api/bookingNotes', { booking_id: ids.ann, note_text: '<p>Internal: Ann disputes the invoice.</p>' });
+    expect(written.statusCode, written.body).toBe(201);
+    await t.db.update(users).set({ userRoleId: 2, charityId: ids.a }).where(eq(users.id, staffer.id));
+    const portal = (await charityA.get(`/api/charity/fundraisers/${ids.ann}`)).json() as { notes: Array<{ html: string }> };
+    expect(portal.notes.map((n) => n.html).join()).not.toContain('Internal');
+    const [row] = await t.db.select({ visible: bookingNotes.visibleToCharity }).from(bookingNotes).where(eq(bookingNotes.id, written.json().id));
+    expect(row!.visible).toBe(false);
   });
 });
 

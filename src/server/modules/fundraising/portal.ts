@@ -91,9 +91,10 @@ export class CharityPortal {
     const notes = await this.db
       .select({ id: bookingNotes.id, html: bookingNotes.noteText, createdAt: bookingNotes.createdAt, firstName: author.firstName, lastName: author.lastName })
       .from(bookingNotes)
-      .innerJoin(author, eq(author.id, bookingNotes.userId))
-      // the notes the charity's own users wrote, not staff's
-      .where(and(eq(bookingNotes.bookingId, bookingId), eq(author.charityId, charityId), eq(author.userRoleId, ROLES.charity)))
+      .leftJoin(author, eq(author.id, bookingNotes.userId))
+      // the notes written through the portal, marked so when written: never staff's own, even
+      // if their author's role changes later
+      .where(and(eq(bookingNotes.bookingId, bookingId), eq(bookingNotes.visibleToCharity, true)))
       .orderBy(desc(bookingNotes.createdAt), desc(bookingNotes.id));
     const reply: PortalFundraiser = {
       ...row,
@@ -138,7 +139,7 @@ export class CharityPortal {
       .split(/\r?\n\s*\r?\n/)
       .map((para) => `<p>${para.split(/\r?\n/).map(escapeHtml).join('<br>')}</p>`)
       .join('');
-    await this.notes.create({ booking_id: bookingId, note_text: html }, by);
+    await this.notes.create({ booking_id: bookingId, note_text: html }, { ...by, forCharity: true });
     return this.get(charityId, bookingId);
   }
 

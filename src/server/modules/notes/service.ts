@@ -7,7 +7,8 @@ import { audit } from '../../audit/audit.ts';
 import { notFound, validationError } from '../../errors.ts';
 import { isBlank, sanitiseNote } from './sanitise.ts';
 
-type Author = { userId: number; ip: string };
+/** who writes a note, from where; `forCharity`: written through the charity portal, so the charity sees it */
+type Author = { userId: number; ip: string; forCharity?: boolean };
 
 export class NoteService {
   constructor(private readonly db: Db) {}
@@ -24,7 +25,7 @@ export class NoteService {
     const id = await this.db.transaction(async (tx) => {
       const booking = await bookingOf(tx, v.booking_id);
       if (!booking) throw validationError({ booking_id: ['The selected booking is invalid.'] });
-      const [row] = await tx.insert(bookingNotes).values({ bookingId: v.booking_id, noteText: text, userId: by.userId, ipAddress: by.ip }).returning({ id: bookingNotes.id });
+      const [row] = await tx.insert(bookingNotes).values({ bookingId: v.booking_id, noteText: text, userId: by.userId, ipAddress: by.ip, visibleToCharity: by.forCharity ?? false }).returning({ id: bookingNotes.id });
       await audit(tx, {
         action: 'note.created',
         subject: { type: 'note', id: row!.id },
