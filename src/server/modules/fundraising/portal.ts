@@ -1,7 +1,6 @@
 import ExcelJS from 'exceljs';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import { FUNDRAISING_STATE_LABELS, FUNDRAISING_TYPES, PORTAL_FUNDRAISER_FIELDS, type FundraisingState, type PortalFundraiser, type PortalFundraisers } from '../../../contract/fundraising.ts';
-import { ROLES } from '../../../contract/constants.ts';
 import type { Db, Tx } from '../../../db/client.ts';
 import { bookingNotes, bookings, charities, trips, users } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
