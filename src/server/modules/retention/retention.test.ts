@@ -1,13 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { ERASED_FIELDS } from '../../../contract/retention.ts';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
+import { queryRows } from '../../../db/client.ts';
 import { auditEvents, bookings } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
+import { writtenDays } from './redact.ts';
 import { RetentionService } from './service.ts';
 
 // Erasure after return (issue 18), RETENTION_DAYS_AFTER_RETURN = 180 (the test config), with the
@@ -120,3 +122,52 @@ describe('erasure after return', () => {
     expect(await runOn(addDays(today, 81))).toEqual({ erased: 1 });
   });
 });
+
+describe('nothing erased survives in a copy', () => {
+  it('after erasure no erased value is anywhere in the database: not the emails that quoted it, nor the chasers, nor the history', async () => {
+    const trip = await insertTrip(t.db, { name: 'Copy Trek', departureDate: addDays(today, -215), returnDate: addDays(today, -205) });
+    // a passport that ran out before the trip came back: the chaser quotes its expiry day
+    const expiry = addDays(today, -400);
+    const values = {
+      passportNumber: 'ZX99887766',
+      passportIssueDate: addDays(today, -3000),
+      passportExpiryDate: expiry,
+      medicalConditions: true,
+      medicalDetail: 'Pollen allergy (Copytest)',
+      medication: 'Cetirizine Copytest',
+      dietary: 'Copytest gluten free',
+      insurancePolicyNumber: 'POL-COPY-4242',
+      nokName: 'Nora Kinsman',
+      nokRelationship: 'Copytest aunt',
+      nokEmail: 'nora.kinsman@example.test',
+      nokTelephone: '07700 955111',
+      nokAddress: '7 Erasure Lane',
+    };
+    const id = (await insertBooking(t.db, trip.id, { ...values, firstName: 'Cora', lastName: 'Copy', status: 'confirmed' })).id;
+    const chased = await admin.post(`/api/trips/${trip.id}/chasers`, { booking_ids: [id], checks: ['passport'] });
+    expect(chased.statusCode, chased.body).toBe(200);
+    const [email] = (await admin.get(`/api/bookings/${id}/emails`)).json() as Array<{ text: string }>;
+    const written = writtenDays(expiry);
+    expect(written.some((d) => email!.text.includes(d)), email!.text).toBe(true);
+    // the staff member who looked at the details is in the history too (fields, never values)
+    expect((await admin.get(`/api/bookings/${id}`)).statusCode).toBe(200);
+
+    await runOn(today);
+    const [row] = await t.db.select({ erasedAt: bookings.personalDataErasedAt }).from(bookings).where(eq(bookings.id, id));
+    expect(row!.erasedAt).toBeInstanceOf(Date);
+
+    const looked = [...Object.values(values).filter((v): v is string => typeof v === 'string' && !/^\d{4}-/.test(v)), ...written, ...writtenDays(values.passportIssueDate)];
+    const tables = await queryRows<{ schema: string; name: string }>(t.db, sql`select table_schema as schema, table_name as name from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`);
+    expect(tables.length).toBeGreaterThan(20);
+    for (const table of tables) {
+      for (const value of looked) {
+        const [found] = await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from ${sql.identifier(table.schema)}.${sql.identifier(table.name)} r where r::text ilike ${`%${value}%`}`);
+        expect(found!.n, `${value} in ${table.schema}.${table.name}`).toBe(0);
+      }
+    }
+    // the email itself is still there, with the value replaced
+    const [after] = (await admin.get(`/api/bookings/${id}/emails`)).json() as Array<{ text: string }>;
+    expect(after!.text).toContain('(erased)');
+  });
+});
+

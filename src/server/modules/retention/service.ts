@@ -8,6 +8,7 @@ import { audit } from '../../audit/audit.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { HttpError } from '../../errors.ts';
 import { ukToday } from '../invoices/money.ts';
+import { redactCopies } from './redact.ts';
 
 /** Each erased field: whether the booking holds it (SQL), and its value once erased. */
 const FIELDS: Record<ErasedField, { held: SQL; column: keyof typeof bookings.$inferInsert; erased: null | false }> = {
@@ -117,7 +118,10 @@ export class RetentionService {
       if (!row || row.erasedAt || (row.keepUntil && row.keepUntil >= today)) return false;
       const erasedAt = nowOf(this.clock);
       const set = Object.fromEntries(b.fields.map((f) => [FIELDS[f].column, FIELDS[f].erased]));
+      // the values as they were, for the copies that quote them (emails, chasers' reasons)
+      const [held] = await tx.select(Object.fromEntries(ERASED_FIELDS.map((f) => [f, bookings[FIELDS[f].column]]))).from(bookings).where(eq(bookings.id, b.id));
       await tx.update(bookings).set({ ...set, personalDataErasedAt: erasedAt }).where(and(eq(bookings.id, b.id)));
+      await redactCopies(tx, b.id, held ?? {});
       await audit(tx, {
         action: 'booking.personal_data_erased',
         subject: { type: 'booking', id: b.id },
