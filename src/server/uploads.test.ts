@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import http from 'node:http';
+import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLogoPng } from '../db/seed/images.ts';
@@ -14,6 +16,7 @@ let t: TestApp;
 let admin: TestClient;
 let port: number;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const run = promisify(execFile);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -63,5 +66,45 @@ describe('a refused upload', () => {
     }
     const ok = multipart({}, { field: 'charity_logo', filename: 'logo.png', contentType: 'image/png', bytes: makeLogoPng(10, 10, [1, 2, 3]) });
     expect((await send('POST', `/api/charities/${charity.id}/logo`, { ...headers, ...ok.headers }, ok.payload)).status).toBe(200);
+  });
+});
+
+/**
+ * A client in a process of its own (in this one, the server would have read the body before the
+ * client's next write came round): it sends `bytes` of JSON or form at once, and prints what came
+ * back and any error on its connection until it closed.
+ */
+const CLIENT = `
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import { promisify } from 'node:util';
+const [port, path, type, bytes, cookie, csrf] = process.argv.slice(1);
+const body = Buffer.alloc(Number(bytes), 'x');
+body.write(type === 'application/json' ? '{"note_text":"' : 'note_text=');
+if (type === 'application/json') body.write('"}', body.length - 2);
+let reply = null;
+let error = null;
+const req = http.request({ host: '127.0.0.1', port: Number(port), method: 'POST', path, agent: false, headers: { 'content-type': type, 'content-length': String(body.length), cookie, 'x-csrf-token': csrf, 'x-requested-with': 'XMLHttpRequest' } }, (res) => {
+  let text = '';
+  res.setEncoding('utf8');
+  res.on('data', (c) => (text += c));
+  res.on('end', () => (reply = { status: res.statusCode, body: text }));
+});
+req.on('error', (e) => (error = e.code ?? e.message));
+req.on('close', () => console.log(JSON.stringify({ reply, error })));
+req.end(body);
+`;
+
+describe('a body over the limit', () => {
+  it('is answered 413 with its message, which the client reads whole, with no broken pipe', async () => {
+    const cookie = [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    for (const type of ['application/json', 'application/x-www-form-urlencoded']) {
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', CLIENT, String(port), '/api/bookingNotes', type, String(40 * 1024 * 1024), cookie, admin.csrfToken!]);
+      const seen = JSON.parse(stdout) as { reply: { status: number; body: string } | null; error: string | null };
+      expect(seen.error, type).toBeNull();
+      expect(seen.reply?.status, type).toBe(413);
+      expect(JSON.parse(seen.reply!.body), type).toEqual({ message: 'The request body is too large.' });
+    }
+    expect((await send('GET', '/healthz', {})).status).toBe(200);
   });
 });

@@ -19,10 +19,46 @@ export const CSRF_MISMATCH = 'CSRF token mismatch.';
 /** logged when the database, not the contract, refused a value */
 export const DATA_EXCEPTION_LOG = 'database refused a value the contract let through';
 
+/** How much of a body over the limit is read and dropped before its 413 is sent, and for how long. */
+const DRAIN_BYTES = 64 * 1024 * 1024;
+const DRAIN_MS = 15_000;
+
+/**
+ * The rest of a body that will not be used, read and dropped: a connection closed while its
+ * client is still sending is a broken pipe to that client (Node's http, a browser on a slow
+ * upload), which never reads the answer. Bounded in size and time; past either, the connection
+ * is closed anyway.
+ */
+function drain(raw: FastifyRequest['raw']): Promise<void> {
+  if (raw.complete || raw.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let bytes = 0;
+    const done = () => {
+      clearTimeout(timer);
+      raw.off('data', count);
+      raw.off('end', done);
+      raw.off('error', done);
+      raw.off('close', done);
+      resolve();
+    };
+    const count = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > DRAIN_BYTES) done();
+    };
+    const timer = setTimeout(done, DRAIN_MS);
+    raw.on('data', count);
+    raw.once('end', done);
+    raw.once('error', done);
+    raw.once('close', done);
+    raw.resume();
+  });
+}
+
 /** Every failure answers in the DESIGN.md shape; no stack trace or internal detail ever leaves. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const { status, body } = answer(error, request);
+    if (status === 413) await drain(request.raw);
     if (error instanceof HttpError && error.headers) reply.headers(error.headers);
     // the token endpoint speaks RFC 6749 §5.2, whatever went wrong (a 429 keeps its message)
     if (request.routeOptions.config?.errorShape === 'oauth' && status !== 429) {
