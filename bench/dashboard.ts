@@ -11,13 +11,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { addDays } from '../src/contract/dates.ts';
+import { addDays, ukToday } from '../src/contract/dates.ts';
 import { createDb, queryRows } from '../src/db/client.ts';
 import { insertUser } from '../src/db/factories/users.ts';
 import { seedDemo } from '../src/db/seed/demo.ts';
 import { seedScale } from '../src/db/seed/scale.ts';
 import { buildApp } from '../src/server/app.ts';
-import { ukToday } from '../src/server/modules/invoices/money.ts';
 import { testConfig, TestClient } from '../tests/support/test-app.ts';
 
 const { values } = parseArgs({

@@ -4,7 +4,7 @@ import { seedDemo } from '../db/seed/demo.ts';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { ensureAdministrator } from './modules/auth/service.ts';
-import { startTripdeskJobs } from './jobs/index.ts';
+import { startTripdeskJobs } from './job-registry.ts';
 import { createMailer } from './mail.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { shutDown } from './ops/shutdown.ts';

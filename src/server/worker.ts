@@ -1,7 +1,7 @@
 import { createDb } from '../db/client.ts';
 import { createFileStore } from '../shared/storage/index.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { startTripdeskJobs } from './jobs/index.ts';
+import { startTripdeskJobs } from './job-registry.ts';
 import { shutDown } from './ops/shutdown.ts';
 
 /**

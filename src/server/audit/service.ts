@@ -6,8 +6,8 @@ import { queryRows, type Db } from '../../db/client.ts';
 import { auditEvents, bookings, trips, users } from '../../db/schema/index.ts';
 import { escapeLike } from '../sql.ts';
 import { notFound } from '../errors.ts';
-import { escapeCell } from '../modules/bookings/export.ts';
-import { EXACT_COUNT_BELOW, roundEstimate } from '../modules/bookings/list.ts';
+import { escapeCell } from '../common/spreadsheet.ts';
+import { EXACT_COUNT_BELOW, roundEstimate } from '../common/paging.ts';
 import { audit } from './audit.ts';
 
 type Row = typeof auditEvents.$inferSelect;

@@ -5,7 +5,7 @@ import { sweepOrphanFiles } from '../files-sweep.ts';
 import { purgeExpired } from '../modules/auth/service.ts';
 import { purgeExpiredOAuth } from '../modules/oauth/purge.ts';
 import type { FileStore } from '../../shared/storage/index.ts';
-import type { QueueDefinition } from './queue.ts';
+import type { JobDeps, QueueDefinition } from '../common/jobs.ts';
 
 /**
  * Expired sessions and sign-in failures, OAuth rows long expired, history past its retention,
@@ -19,14 +19,18 @@ export async function housekeeping(db: Db, config: Config, files: FileStore): Pr
   return { files: swept.logos + swept.documents + swept.passports };
 }
 
-export const housekeepingQueue = (db: Db, config: Config, store: FileStore): QueueDefinition => ({
-  name: 'housekeeping',
-  cron: '17 * * * *',
-  // a run that fails is simply the next hour's work
-  options: { retryLimit: 1, retryDelay: 300 },
-  handler: async () => {
-    const { files } = await housekeeping(db, config, store);
-    if (files) console.log(`Removed ${files} uploaded file${files === 1 ? '' : 's'} that no record names.`);
-    return { files };
-  },
-});
+export function jobs({ db, config, files: store }: Pick<JobDeps, 'db' | 'config' | 'files'>): QueueDefinition[] {
+  return [
+    {
+      name: 'housekeeping',
+      cron: '17 * * * *',
+      // a run that fails is simply the next hour's work
+      options: { retryLimit: 1, retryDelay: 300 },
+      handler: async () => {
+        const { files } = await housekeeping(db, config, store);
+        if (files) console.log(`Removed ${files} uploaded file${files === 1 ? '' : 's'} that no record names.`);
+        return { files };
+      },
+    },
+  ];
+}

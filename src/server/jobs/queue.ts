@@ -1,27 +1,16 @@
-import { fromPglite, PgBoss, type Job, type QueueOptions } from 'pg-boss';
+import { fromPglite, PgBoss, type Job } from 'pg-boss';
+import type { QueueDefinition, SendJob } from '../common/jobs.ts';
 import type { Database } from '../../db/client.ts';
 import { asSystem } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 
-/** The queues Tripdesk runs, their retry rules and, for the periodic ones, their schedule. */
-export type QueueDefinition<T extends object = object> = {
-  name: string;
-  /** cron (UK time) for a periodic job; one run per slot however many servers run workers */
-  cron?: string;
-  options?: QueueOptions;
-  /**
-   * `send` queues a follow-up job (the next batch); `stopping` is aborted when the process is
-   * asked to stop: a handler that works through many items checks it between them and leaves
-   * the rest to the next start rather than holding the shutdown up.
-   */
-  handler: (job: Job<T>, queue: { send: JobQueue['send']; stopping: AbortSignal }) => Promise<unknown>;
-};
+export type { QueueDefinition } from '../common/jobs.ts';
 
 export type JobQueue = {
   boss: PgBoss;
   /** whether this process works the queues (WORKERS=1, npm run worker) or only sends jobs */
   working: boolean;
-  send<T extends object>(name: string, data: T, options?: Parameters<PgBoss['send']>[2]): Promise<string | null>;
+  send: SendJob;
   /** finishes the job in hand (up to `timeoutMs`), then stops taking new ones */
   stop(timeoutMs?: number): Promise<void>;
 };

@@ -2,7 +2,7 @@ import { eq, lt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, sessions } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../tests/support/test-app.ts';
-import { housekeepingQueue } from './housekeeping.ts';
+import { jobs as housekeeping } from './housekeeping.ts';
 import { createFileStore } from '../../shared/storage/index.ts';
 
 const until = async (check: () => Promise<boolean> | boolean, ms = 15_000) => {
@@ -21,7 +21,7 @@ describe('/api/admin/jobs', () => {
   beforeAll(async () => {
     t = await createTestApp({}, {
       queues: (database, config) => [
-        housekeepingQueue(database.db, config, createFileStore(config.storage)),
+        ...housekeeping({ db: database.db, config, files: createFileStore(config.storage) }),
         {
           name: 'test-flaky',
           options: { retryLimit: 0 },

@@ -7,7 +7,7 @@ import { safeNextPath } from '../../../contract/paths.ts';
 import { messageSchema, validationErrorSchema } from '../../../contract/common.ts';
 import type { Db } from '../../../db/client.ts';
 import { HttpError } from '../../errors.ts';
-import { assertSameOrigin } from '../../plugins/auth.ts';
+import { assertSameOrigin } from '../../common/same-origin.ts';
 import { attemptLogin, toCurrentUser } from './service.ts';
 
 /** Only a path of this site may follow a sign-in (the one rule, shared with the web app). */

@@ -8,7 +8,8 @@ import { makeLogoPng } from '../../../db/seed/images.ts';
 import { auditEvents } from '../../../db/schema/index.ts';
 import { seedScale } from '../../../db/seed/scale.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
-import { escapeCell, passportZip } from './export.ts';
+import { passportZip } from './export.ts';
+import { escapeCell } from '../../common/spreadsheet.ts';
 import { bookingListQuery } from '../../../contract/bookings.ts';
 import type { FileStore } from '../../../shared/storage/index.ts';
 

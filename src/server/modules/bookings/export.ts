@@ -12,6 +12,7 @@ import { bookings, countries, trips } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import type { FundraisingSql } from '../fundraising/sql.ts';
 import { ageOnDeparture, bookingConditions, bookingOrder, needsTrip, passportState, tripCountry } from './list.ts';
+import { escapeCell } from '../../common/spreadsheet.ts';
 
 /**
  * Rows read and written a batch at a time, and the event loop let in between batches: on the
@@ -82,10 +83,6 @@ type Row = Awaited<ReturnType<typeof rowsById>>[number];
 const STATE_WORDS: Record<string, string> = { not_fundraising: 'Not fundraising', on_track: 'On track', behind: 'Behind', met: 'Target met' };
 const pounds = (pence: number | string | null) => (pence === null ? null : Number(pence) / 100);
 
-/** A spreadsheet program runs a cell that starts with one of these as a formula: such text is written with a leading apostrophe. */
-export function escapeCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
 
 const asDate = (iso: string | null) => (iso ? new Date(`${iso.slice(0, 10)}T00:00:00Z`) : null);
 

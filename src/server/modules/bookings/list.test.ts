@@ -4,7 +4,8 @@ import { insertTrip } from '../../../db/factories/trips.ts';
 import { bookingCustomFieldAnswers, tripCustomFields } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 import { bookingListQuery, type BookingListQuery } from '../../../contract/bookings.ts';
-import { listBookings, roundEstimate } from './list.ts';
+import { listBookings } from './list.ts';
+import { roundEstimate } from '../../common/paging.ts';
 
 let t: TestApp;
 let admin: TestClient;

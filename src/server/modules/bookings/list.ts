@@ -5,6 +5,7 @@ import { queryRows, type Db } from '../../../db/client.ts';
 import { bookingCustomFieldAnswers, bookings, countries, tripCustomFields, trips } from '../../../db/schema/index.ts';
 import { containsPattern as contains } from '../../sql.ts';
 import type { FundraisingSql } from '../fundraising/sql.ts';
+import { EXACT_COUNT_BELOW, roundEstimate } from '../../common/paging.ts';
 
 
 
@@ -116,14 +117,6 @@ export type ListOptions = {
   fundraising?: FundraisingSql;
 };
 
-export const EXACT_COUNT_BELOW = 10_000;
-
-/** Two significant figures: an estimate should not look more precise than it is. */
-export function roundEstimate(n: number): number {
-  if (n < 100) return Math.round(n);
-  const unit = 10 ** (Math.floor(Math.log10(n)) - 1);
-  return Math.round(n / unit) * unit;
-}
 
 type Plan = { Plan: { 'Plan Rows': number } };
 

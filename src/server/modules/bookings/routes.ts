@@ -1,9 +1,8 @@
 import type { FileStore } from '../../../shared/storage/index.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { validationErrorSchema } from '../../../contract/common.ts';
+import { validationErrorSchema, idParam, messageSchema } from '../../../contract/common.ts';
 import { bookingDetailSchema, bookingExportQuery, bookingListQuery, bookingPageSchema, createBookingSchema, createdBookingSchema, updateBookingSchema } from '../../../contract/bookings.ts';
-import { idParam, messageSchema } from '../../../contract/common.ts';
 import type { Db } from '../../../db/client.ts';
 import { updateBooking, viewBooking } from './detail.ts';
 import { exportFileName, passportZip, spreadsheet } from './export.ts';
@@ -11,7 +10,7 @@ import { listBookings } from './list.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { fundraisingSql } from '../fundraising/sql.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
-import { ukToday } from '../invoices/money.ts';
+import { ukToday } from '../../../contract/dates.ts';
 import { BookingService } from './service.ts';
 
 export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; files: FileStore; fundraisingDefaults: FundraisingDefaults; clock?: Clock }) {

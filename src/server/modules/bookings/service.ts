@@ -6,7 +6,7 @@ import { audit } from '../../audit/audit.ts';
 import { validationError } from '../../errors.ts';
 import { pgError } from '../../sql.ts';
 import { makeBookingRef } from '../../../shared/booking-ref.ts';
-import { ukToday } from '../invoices/money.ts';
+import { ukToday } from '../../../contract/dates.ts';
 import { ScheduleService } from '../schedules/service.ts';
 
 type NewBooking = {

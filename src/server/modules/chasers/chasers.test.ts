@@ -9,7 +9,7 @@ import { multipart } from '../../../../tests/support/multipart.ts';
 import { smtpSink } from '../../../../tests/support/smtp.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 import { createMailer } from '../../mail.ts';
-import { ukHour } from '../schedules/money-job.ts';
+import { ukHour } from '../../common/sending-hours.ts';
 import { ChaserService } from './service.ts';
 
 // Passport and forms chasers with the clock moved day by day through a trip (cadence, one a day,

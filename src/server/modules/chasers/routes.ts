@@ -7,7 +7,7 @@ import type { Db } from '../../../db/client.ts';
 import type { Clock } from '../../clock.ts';
 import type { Mailer } from '../../mail.ts';
 import { TripDocumentsMailer } from '../documents/send.ts';
-import type { Operator } from '../invoices/service.ts';
+import type { Operator } from '../../common/operator.ts';
 import { ChaserService } from './service.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
 

@@ -10,11 +10,11 @@ import { HttpError } from '../../errors.ts';
 import { mailRefusal, type Mailer } from '../../mail.ts';
 import { pgError } from '../../sql.ts';
 import { emailDate, renderTemplate, type TemplateContext } from '../emails/templates.ts';
-import { ukToday } from '../invoices/money.ts';
-import type { Operator } from '../invoices/service.ts';
+import { ukToday } from '../../../contract/dates.ts';
+import type { Operator } from '../../common/operator.ts';
 import { ReadinessService } from '../readiness/service.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
-import { inSendingHours } from '../schedules/money-job.ts';
+import { inSendingHours } from '../../common/sending-hours.ts';
 import { templateOf } from '../schedules/reminders.ts';
 import { chaseDue, nextChaseOn } from './cadence.ts';
 

@@ -5,7 +5,7 @@ import { dashboardQuery, dashboardSchema } from '../../../contract/dashboard.ts'
 import type { Db } from '../../../db/client.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
-import { ukToday } from '../invoices/money.ts';
+import { ukToday } from '../../../contract/dates.ts';
 import { DashboardService } from './service.ts';
 
 /** The dashboard (issue 20): GET /api/dashboard?from=&to=, all of its numbers and series in one call. */

@@ -9,7 +9,7 @@ import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { HttpError } from '../../errors.ts';
 import { mailRefusal, type Mailer, type OutgoingMail } from '../../mail.ts';
 import { emailDate, renderTemplate, type TemplateContext } from '../emails/templates.ts';
-import type { Operator } from '../invoices/service.ts';
+import type { Operator } from '../../common/operator.ts';
 import { templateOf } from '../schedules/reminders.ts';
 
 /** Most mail servers refuse a message much over this; the documents go as attachments. */

@@ -7,7 +7,7 @@ import { remindersSettingSchema } from '../../../contract/schedules.ts';
 import type { Db } from '../../../db/client.ts';
 import { systemClock, type Clock } from '../../clock.ts';
 import type { Mailer } from '../../mail.ts';
-import type { Operator } from '../invoices/service.ts';
+import type { Operator } from '../../common/operator.ts';
 import { ReminderService } from '../schedules/reminders.ts';
 import { ScheduleService } from '../schedules/service.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';

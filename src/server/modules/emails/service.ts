@@ -2,7 +2,7 @@ import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import { TEMPLATE_KEYS, TEMPLATE_NAMES, TEMPLATE_PLACEHOLDERS, type EmailTemplate, type RenderedEmail, type TemplateKey } from '../../../contract/email-templates.ts';
 import type { Db } from '../../../db/client.ts';
 import { bookings, charities, emailTemplates, invoices, scheduleRows, tripDocuments, trips } from '../../../db/schema/index.ts';
-import { summaryContext } from '../fundraising/summary-job.ts';
+import { summaryContext } from '../fundraising/charity-summary.ts';
 import { chaserContext } from '../chasers/service.ts';
 import { documentsContext } from '../documents/send.ts';
 import { ReadinessService } from '../readiness/service.ts';
@@ -10,14 +10,13 @@ import { audit, diff } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import { HttpError } from '../../errors.ts';
 import { loadInvoices } from '../invoices/load.ts';
-import { ukToday } from '../invoices/money.ts';
-import type { Operator } from '../invoices/service.ts';
+import { ukToday, addDays } from '../../../contract/dates.ts';
+import type { Operator } from '../../common/operator.ts';
 import type { Mailer } from '../../mail.ts';
 import { reminderContext, templateOf, type ReminderService } from '../schedules/reminders.ts';
 import { checkTemplate, checkTemplateWork, DEFAULT_TEMPLATES, emailDate, renderTemplate, type TemplateContext } from './templates.ts';
 import { formatPounds } from '../../../contract/money.ts';
 import { FundraisingService, type FundraisingDefaults } from '../fundraising/service.ts';
-import { addDays } from '../../../contract/dates.ts';
 
 /** The example invoice of a preview for a booking with nothing invoiced yet. */
 const SAMPLE_INVOICE_REF = 'INV-0000';

@@ -7,7 +7,7 @@ import { audit } from '../../audit/audit.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { HttpError } from '../../errors.ts';
 import { escapeHtml } from '../../html.ts';
-import { escapeCell } from '../bookings/export.ts';
+import { escapeCell } from '../../common/spreadsheet.ts';
 import { NoteService } from '../notes/service.ts';
 import { FundraisingService, type FundraisingDefaults } from './service.ts';
 

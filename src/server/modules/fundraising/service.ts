@@ -10,7 +10,7 @@ import { audit, diff } from '../../audit/audit.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import { HttpError, validationError } from '../../errors.ts';
-import { ukToday } from '../invoices/money.ts';
+import { ukToday } from '../../../contract/dates.ts';
 import { fundraisingStanding, milestoneDate, milestonePence } from './rules.ts';
 
 export type FundraisingDefaults = Config['fundraisingDefaults'];

@@ -4,7 +4,7 @@ import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertAddon, insertTrip } from '../../../db/factories/trips.ts';
 import { auditEvents, bookingAddons, discounts, users } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
-import { addDays, ukToday } from './money.ts';
+import { addDays, ukToday } from '../../../contract/dates.ts';
 
 let t: TestApp;
 let admin: TestClient;

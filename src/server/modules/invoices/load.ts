@@ -4,7 +4,8 @@ import type { Invoice, InvoiceType, Processor, TransactionType } from '../../../
 import { penceToPounds } from '../../../contract/money.ts';
 import type { Db } from '../../../db/client.ts';
 import { invoiceAddons, invoiceItems, invoices, transactions, users } from '../../../db/schema/index.ts';
-import { type InvoiceMoney, summarise, type Summary, ukToday } from './money.ts';
+import { type InvoiceMoney, summarise, type Summary } from './money.ts';
+import { ukToday } from '../../../contract/dates.ts';
 
 const creator = alias(users, 'creator');
 const deleter = alias(users, 'deleter');

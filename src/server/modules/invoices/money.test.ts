@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDays, balanceDue, deletionRefusal, discountRefusal, type DiscountRule, type Entry, type InvoiceMoney, summarise, transactionRefusal, ukToday } from './money.ts';
+import { balanceDue, deletionRefusal, discountRefusal, type DiscountRule, type Entry, type InvoiceMoney, summarise, transactionRefusal } from './money.ts';
+import { addDays, ukToday } from '../../../contract/dates.ts';
 
 const TODAY = '2026-11-22';
 const invoice = (over: Partial<InvoiceMoney> = {}): InvoiceMoney => ({ itemsPence: [25_000], addonsPence: [], discountPence: 0, dueDate: '2026-12-06', entries: [], ...over });

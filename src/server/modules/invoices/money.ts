@@ -136,4 +136,3 @@ export function discountRefusal(d: DiscountRule, at: { invoiceType: InvoiceType;
 }
 
 
-export { addDays, ukToday } from '../../../contract/dates.ts';

@@ -17,7 +17,8 @@ import {
 import type { Db } from '../../../db/client.ts';
 import type { Mailer } from '../../mail.ts';
 import { invoicePdf } from './pdf.ts';
-import { InvoiceService, type Operator } from './service.ts';
+import { InvoiceService } from './service.ts';
+import { type Operator } from '../../common/operator.ts';
 import { TransactionService } from './transactions.ts';
 import { AuditService } from '../../audit/service.ts';
 import { validationError } from '../../errors.ts';

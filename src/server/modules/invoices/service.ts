@@ -10,7 +10,7 @@ import {
   type createStandardInvoiceSchema,
 } from '../../../contract/invoices.ts';
 import type { z } from 'zod';
-import { toDdMmYyyy } from '../../../contract/dates.ts';
+import { toDdMmYyyy, addDays, ukToday } from '../../../contract/dates.ts';
 import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 import { escapeHtml } from '../../html.ts';
 import { type Db, queryRows, type Tx } from '../../../db/client.ts';
@@ -20,8 +20,9 @@ import { HttpError, notFound, validationError } from '../../errors.ts';
 import { pgError } from '../../sql.ts';
 import type { MailOutcome, Mailer, OutgoingMail } from '../../mail.ts';
 import { loadInvoices } from './load.ts';
-import { addDays, appliedDiscount, balanceDue, billsTripCost, discountRefusal, ukToday } from './money.ts';
+import { appliedDiscount, balanceDue, billsTripCost, discountRefusal } from './money.ts';
 import { invoicePdf } from './pdf.ts';
+import type { Operator } from '../../common/operator.ts';
 
 type StandardValues = z.output<typeof createStandardInvoiceSchema>;
 type CustomValues = z.output<typeof createInvoiceSchema>;
@@ -40,7 +41,6 @@ type NewInvoice = {
   createdBy: number | null;
 };
 
-export type Operator = { name: string; address: string[] };
 
 export class InvoiceService {
   constructor(

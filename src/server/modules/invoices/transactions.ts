@@ -7,7 +7,8 @@ import { audit } from '../../audit/audit.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { pgError } from '../../sql.ts';
 import { fullName, loadInvoices, selectTransactions, toTransaction } from './load.ts';
-import { deletionRefusal, transactionRefusal, ukToday } from './money.ts';
+import { deletionRefusal, transactionRefusal } from './money.ts';
+import { ukToday } from '../../../contract/dates.ts';
 
 export type Recorded = { transaction: Transaction; replayed: boolean };
 

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { AGE_BUCKET_LABELS, type moneyDueQuery } from '../../../contract/money-due.ts';
 import type { Db } from '../../../db/client.ts';
 import { audit } from '../../audit/audit.ts';
-import { escapeCell } from '../bookings/export.ts';
+import { escapeCell } from '../../common/spreadsheet.ts';
 import type { MoneyDueService } from './service.ts';
 
 type Query = z.output<typeof moneyDueQuery>;

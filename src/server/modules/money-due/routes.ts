@@ -4,7 +4,7 @@ import { validationErrorSchema } from '../../../contract/common.ts';
 import { moneyDuePageSchema, moneyDueQuery } from '../../../contract/money-due.ts';
 import type { Db } from '../../../db/client.ts';
 import type { Clock } from '../../clock.ts';
-import { ukToday } from '../invoices/money.ts';
+import { ukToday } from '../../../contract/dates.ts';
 import { nowOf, systemClock } from '../../clock.ts';
 import { moneyDueFileName, moneyDueSpreadsheet } from './export.ts';
 import { MoneyDueService } from './service.ts';

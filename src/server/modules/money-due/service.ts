@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { moneyDueQuery } from '../../../contract/money-due.ts';
 import { queryRows, type Db } from '../../../db/client.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
-import { ukToday } from '../invoices/money.ts';
+import { ukToday } from '../../../contract/dates.ts';
 
 type Query = z.output<typeof moneyDueQuery>;
 

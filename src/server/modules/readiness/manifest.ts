@@ -5,7 +5,7 @@ import { toDdMmYyyy } from '../../../contract/dates.ts';
 import { queryRows, type Db } from '../../../db/client.ts';
 import { audit } from '../../audit/audit.ts';
 import { HttpError } from '../../errors.ts';
-import { escapeCell } from '../bookings/export.ts';
+import { escapeCell } from '../../common/spreadsheet.ts';
 import { manifestPdf } from './manifest-pdf.ts';
 import { sharersMatch } from './rules.ts';
 

@@ -6,7 +6,7 @@ import { readinessRowSchema, tripReadinessSchema } from '../../../contract/readi
 import type { Db } from '../../../db/client.ts';
 import { MANIFEST_FORMATS, MANIFEST_KINDS, manifestDownload } from './manifest.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
-import { ukToday } from '../invoices/money.ts';
+import { ukToday } from '../../../contract/dates.ts';
 import { ReadinessService } from './service.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
 

@@ -1,7 +1,6 @@
-import { addDays } from '../../../contract/dates.ts';
+import { addDays, ukToday } from '../../../contract/dates.ts';
 import { formatPounds } from '../../../contract/money.ts';
 import type { FundraisingStanding } from '../fundraising/rules.ts';
-import { ukToday } from '../invoices/money.ts';
 import { READINESS_URGENT_DAYS, type CheckResult, type ReadinessCheck } from '../../../contract/readiness.ts';
 
 /**

@@ -4,7 +4,7 @@ import { queryRows, type Db } from '../../../db/client.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { HttpError } from '../../errors.ts';
 import { passportState } from '../bookings/list.ts';
-import { ukToday } from '../invoices/money.ts';
+import { ukToday } from '../../../contract/dates.ts';
 import { fundraises, FundraisingService, type FundraisingDefaults, type FundraisingRule } from '../fundraising/service.ts';
 import { fundraisingStanding } from '../fundraising/rules.ts';
 import type { FundraisingType } from '../../../contract/fundraising-constants.ts';

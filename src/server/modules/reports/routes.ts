@@ -5,7 +5,7 @@ import { isReportName, reportParams, reportQuery, reportSchema } from '../../../
 import { HttpError } from '../../errors.ts';
 import type { Db } from '../../../db/client.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
-import { ukToday } from '../invoices/money.ts';
+import { ukToday } from '../../../contract/dates.ts';
 import { ReportService } from './service.ts';
 
 /** The finance reports (issue 20): GET /api/reports/{name}?from=&to=|at=&format=json|xlsx. */

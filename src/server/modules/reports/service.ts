@@ -5,7 +5,7 @@ import { penceToPounds } from '../../../contract/money.ts';
 import { REPORT_PREVIEW_ROWS, REPORTS, type Report, type ReportName } from '../../../contract/reports.ts';
 import { queryRows, type Db } from '../../../db/client.ts';
 import { audit } from '../../audit/audit.ts';
-import { escapeCell } from '../bookings/export.ts';
+import { escapeCell } from '../../common/spreadsheet.ts';
 
 type Column = Report['columns'][number];
 type Row = Record<string, string | number | null>;

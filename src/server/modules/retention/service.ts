@@ -1,5 +1,5 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import { addDays } from '../../../contract/dates.ts';
+import { addDays, ukToday } from '../../../contract/dates.ts';
 import { ERASED_FIELDS, type ErasedField, type RetentionPreview } from '../../../contract/retention.ts';
 import { queryRows, type Db } from '../../../db/client.ts';
 import type { FileStore } from '../../../shared/storage/index.ts';
@@ -7,7 +7,6 @@ import { bookings } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { HttpError } from '../../errors.ts';
-import { ukToday } from '../invoices/money.ts';
 import { redactCopies } from './redact.ts';
 
 /** Each erased field: whether the booking holds it (SQL), and its value once erased. */

@@ -3,13 +3,11 @@ import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 import type { Db } from '../../../db/client.ts';
 import { bookings, invoices, paymentReminders, scheduleRows, trips } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
-import { addDays } from '../../../contract/dates.ts';
+import { addDays, ukToday } from '../../../contract/dates.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import { escapeHtml } from '../../html.ts';
 import type { Mailer } from '../../mail.ts';
-import type { QueueDefinition } from '../../jobs/queue.ts';
 import { loadInvoices } from '../invoices/load.ts';
-import { ukToday } from '../invoices/money.ts';
 
 export type Digest = { overdue: Array<{ ref: string; traveller: string; trip: string; label: string; outstanding: string }>; failed: Array<{ ref: string; traveller: string; email: string; error: string }> };
 
@@ -62,11 +60,3 @@ export async function sendDigest(db: Db, mailer: Mailer, officeEmail: string | u
   await audit(db, { action: 'email.sent', subject: { type: 'digest', id: today }, summary: `emailed the money digest to ${officeEmail}`, details: { to: officeEmail, subject: mail.subject, text: mail.text, attachments: [], outcome: sent.outcome, message_id: sent.messageId } });
   return { sent: true };
 }
-
-export const digestQueue = (db: Db, mailer: Mailer, officeEmail: string | undefined, clock: Pick<Clock, 'now'>): QueueDefinition => ({
-  name: 'money-digest',
-  // each evening, after the day's reminders
-  cron: '0 18 * * *',
-  options: { retryLimit: 2, retryDelay: 600 },
-  handler: async () => sendDigest(db, mailer, officeEmail, clock),
-});

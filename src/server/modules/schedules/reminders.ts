@@ -9,8 +9,8 @@ import { mailRefusal, type Mailer } from '../../mail.ts';
 import { pgError } from '../../sql.ts';
 import { DEFAULT_TEMPLATES, emailDate, renderTemplate, type TemplateContext } from '../emails/templates.ts';
 import { loadInvoices } from '../invoices/load.ts';
-import { ukToday } from '../invoices/money.ts';
-import type { Operator } from '../invoices/service.ts';
+import { ukToday } from '../../../contract/dates.ts';
+import type { Operator } from '../../common/operator.ts';
 
 /** Days from an instalment's due date that its reminders go: 7 and 3 before, the day, 2 and 7 after (REMINDER_DAYS). */
 export const DEFAULT_REMINDER_DAYS = [-7, -3, 0, 2, 7];

@@ -7,7 +7,7 @@ import { audit, diff, describeChanges } from '../../audit/audit.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { HttpError, validationError } from '../../errors.ts';
 import { loadInvoices } from '../invoices/load.ts';
-import { ukToday } from '../invoices/money.ts';
+import { ukToday } from '../../../contract/dates.ts';
 import { buildSchedule, DEFAULT_PLAN, type Instalment, planRefusal, rowState, type ScheduledInstalment } from './rules.ts';
 
 type TripMoney = { id: number; name: string; costPence: number; depositPence: number; departure: string; remindersOff: boolean; remindersOffReason: string | null };

@@ -7,8 +7,8 @@ import { auditEvents, charities, fundraisingEntries, users } from '../../../db/s
 import { smtpSink } from '../../../../tests/support/smtp.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { createMailer } from '../../mail.ts';
-import { ukHour } from '../schedules/money-job.ts';
-import { CharitySummary } from './summary-job.ts';
+import { ukHour } from '../../common/sending-hours.ts';
+import { CharitySummary } from './charity-summary.ts';
 
 // The monthly summary to each charity's portal users, with the clock moved: one per user and
 // month, listing the charity's fundraisers; none for a charity with none, none out of hours.

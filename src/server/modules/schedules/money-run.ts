@@ -1,21 +1,13 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import { addDays } from '../../../contract/dates.ts';
+import { addDays, ukToday } from '../../../contract/dates.ts';
 import type { Db } from '../../../db/client.ts';
 import { bookings, invoices, scheduleRows } from '../../../db/schema/index.ts';
 import { nowOf, type Clock } from '../../clock.ts';
-import type { QueueDefinition } from '../../jobs/queue.ts';
 import type { InvoiceService } from '../invoices/service.ts';
 import type { ReminderService } from './reminders.ts';
-import { ukToday } from '../invoices/money.ts';
+import { inSendingHours } from '../../common/sending-hours.ts';
 
-/** Emails to travellers leave between 09:00 and 18:00, UK time, only. */
-export const SENDING_HOURS = { from: 9, to: 18 } as const;
 const BATCH = 200;
-
-export function ukHour(at: Date): number {
-  return Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', hourCycle: 'h23' }).format(at));
-}
-export const inSendingHours = (at: Date) => ukHour(at) >= SENDING_HOURS.from && ukHour(at) < SENDING_HOURS.to;
 
 /** The instalments whose invoice is due to be raised: lead time reached, not invoiced, not waived, booking live. */
 export async function dueForInvoicing(db: Db, today: string, leadDays: number, limit = BATCH): Promise<number[]> {
@@ -77,11 +69,3 @@ export async function moneyRun(db: Db, invoiceService: InvoiceService, reminders
   }
   return { raised: raised.length, sent, failed, reminders: reminded };
 }
-
-export const moneyQueue = (db: Db, invoiceService: InvoiceService, reminders: ReminderService, clock: Pick<Clock, 'now'>, leadDays: number): QueueDefinition => ({
-  name: 'money',
-  // every hour at five past: invoices at lead time, and their emails in sending hours
-  cron: '5 * * * *',
-  options: { retryLimit: 2, retryDelay: 300 },
-  handler: async () => moneyRun(db, invoiceService, reminders, clock, leadDays),
-});

@@ -7,7 +7,8 @@ import { smtpSink } from '../../../../tests/support/smtp.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 import { createMailer } from '../../mail.ts';
 import { InvoiceService } from '../invoices/service.ts';
-import { moneyRun, ukHour } from './money-job.ts';
+import { moneyRun } from './money-run.ts';
+import { ukHour } from '../../common/sending-hours.ts';
 import { ReminderService } from './reminders.ts';
 import { sendDigest } from './digest.ts';
 

@@ -6,13 +6,12 @@ import type { Db } from '../../../db/client.ts';
 import { charities, charitySummaries, users } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
-import type { QueueDefinition } from '../../jobs/queue.ts';
 import { mailRefusal, type Mailer } from '../../mail.ts';
 import { pgError } from '../../sql.ts';
 import { emailDate, renderTemplate, type TemplateContext } from '../emails/templates.ts';
-import { ukToday } from '../invoices/money.ts';
-import type { Operator } from '../invoices/service.ts';
-import { inSendingHours } from '../schedules/money-job.ts';
+import { ukToday } from '../../../contract/dates.ts';
+import type { Operator } from '../../common/operator.ts';
+import { inSendingHours } from '../../common/sending-hours.ts';
 import { templateOf } from '../schedules/reminders.ts';
 import { FundraisingService, type FundraisingDefaults } from './service.ts';
 
@@ -119,11 +118,3 @@ export class CharitySummary {
     }
   }
 }
-
-export const summaryQueue = (summary: CharitySummary): QueueDefinition => ({
-  name: 'fundraising-summary',
-  // every hour at twenty-five to: the month's summaries go on its first run in sending hours
-  cron: '35 * * * *',
-  options: { retryLimit: 2, retryDelay: 300 },
-  handler: async () => summary.run(),
-});

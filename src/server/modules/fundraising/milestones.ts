@@ -1,18 +1,16 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
-import { addDays } from '../../../contract/dates.ts';
+import { addDays, ukToday } from '../../../contract/dates.ts';
 import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 import { FUNDRAISING_TYPES, type FundraisingType } from '../../../contract/fundraising-constants.ts';
 import type { Db } from '../../../db/client.ts';
 import { bookings, charities, fundraisingReminders, trips } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
-import type { QueueDefinition } from '../../jobs/queue.ts';
 import { mailRefusal, type Mailer } from '../../mail.ts';
 import { pgError } from '../../sql.ts';
 import { emailDate, renderTemplate, type TemplateContext } from '../emails/templates.ts';
-import { ukToday } from '../invoices/money.ts';
-import type { Operator } from '../invoices/service.ts';
-import { inSendingHours } from '../schedules/money-job.ts';
+import type { Operator } from '../../common/operator.ts';
+import { inSendingHours } from '../../common/sending-hours.ts';
 import { templateOf } from '../schedules/reminders.ts';
 import { milestoneDate, milestonePence } from './rules.ts';
 import type { FundraisingDefaults, FundraisingRule } from './service.ts';
@@ -128,11 +126,3 @@ export class MilestoneChaser {
     }
   }
 }
-
-export const milestoneQueue = (chaser: MilestoneChaser): QueueDefinition => ({
-  name: 'fundraising-milestones',
-  // every hour at twenty-five past: the milestone chasers, in sending hours (a refused one is tried again next hour)
-  cron: '25 * * * *',
-  options: { retryLimit: 2, retryDelay: 300 },
-  handler: async () => chaser.run(),
-});

@@ -7,8 +7,8 @@ import { auditEvents, charities, fundraisingEntries } from '../../../db/schema/i
 import { smtpSink } from '../../../../tests/support/smtp.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
 import { createMailer } from '../../mail.ts';
-import { ukHour } from '../schedules/money-job.ts';
-import { MilestoneChaser } from './milestone-job.ts';
+import { ukHour } from '../../common/sending-hours.ts';
+import { MilestoneChaser } from './milestones.ts';
 
 // The fundraising milestone chaser with the clock moved day by day: one email in the week before
 // each milestone not yet reached, none once it is, none with chasers off (a skip in the History),
