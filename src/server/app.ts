@@ -20,7 +20,7 @@ import { bookingRoutes } from './modules/bookings/routes.ts';
 import { overviewRoutes } from './modules/overview/routes.ts';
 import { invoiceRoutes } from './modules/invoices/routes.ts';
 import { noteRoutes } from './modules/notes/routes.ts';
-import { createMailer, type Mailer } from './mail.ts';
+import { createMailer, type Mailer } from './mail/transport.ts';
 import { oauthRoutes } from './modules/oauth/routes.ts';
 import { auditPlugin } from './audit/audit.ts';
 import { auditRoutes } from './audit/routes.ts';

@@ -5,7 +5,7 @@ import type { JobDeps, QueueDefinition } from './common/jobs.ts';
 import type { Config } from './config.ts';
 import { jobs as housekeeping } from './jobs/housekeeping.ts';
 import { startJobQueue } from './jobs/queue.ts';
-import { createMailer, type Mailer } from './mail.ts';
+import { createMailer, type Mailer } from './mail/transport.ts';
 import { jobs as chasers } from './modules/chasers/jobs.ts';
 import { jobs as fundraising } from './modules/fundraising/jobs.ts';
 import { jobs as retention } from './modules/retention/jobs.ts';

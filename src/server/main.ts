@@ -5,7 +5,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { ensureAdministrator } from './modules/auth/service.ts';
 import { startTripdeskJobs } from './job-registry.ts';
-import { createMailer } from './mail.ts';
+import { createMailer } from './mail/transport.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { shutDown } from './ops/shutdown.ts';
 import path from 'node:path';

@@ -13,7 +13,7 @@ import { ensureAdministrator } from '../../src/server/modules/auth/service.ts';
 import { InvoiceService } from '../../src/server/modules/invoices/service.ts';
 import { moneyRun } from '../../src/server/modules/schedules/money-run.ts';
 import { ReminderService } from '../../src/server/modules/schedules/reminders.ts';
-import { createMailer } from '../../src/server/mail.ts';
+import { createMailer } from '../../src/server/mail/transport.ts';
 import { E2E_USERS } from './users.ts';
 
 // The server the e2e specs drive: a fresh data folder, the demo office, and one account per role.

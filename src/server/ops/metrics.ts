@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { queryRows, type Db } from '../../db/client.ts';
 import { JOBS_SCHEMA } from '../jobs/queue.ts';
-import type { Mailer, MailOutcome } from '../mail.ts';
+import type { Mailer, MailOutcome } from '../mail/transport.ts';
 import { bearerToken } from '../plugins/bearer.ts';
 
 /** The route label of a request no route matched (a 404): never the raw URL, which is unbounded. */

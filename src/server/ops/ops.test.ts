@@ -8,7 +8,7 @@ import { insertUser } from '../../db/factories/users.ts';
 import type { Db } from '../../db/client.ts';
 import { createTestApp, PASSWORD, TestClient, type TestApp } from '../../../tests/support/test-app.ts';
 import { buildApp } from '../app.ts';
-import type { Mailer } from '../mail.ts';
+import type { Mailer } from '../mail/transport.ts';
 import { createFileStore } from '../../shared/storage/index.ts';
 import { checkReadiness } from './health.ts';
 import { createMetrics, metricsGate } from './metrics.ts';

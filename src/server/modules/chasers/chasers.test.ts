@@ -8,7 +8,7 @@ import { makePdf } from '../../../db/seed/images.ts';
 import { multipart } from '../../../../tests/support/multipart.ts';
 import { smtpSink } from '../../../../tests/support/smtp.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
-import { createMailer } from '../../mail.ts';
+import { createMailer } from '../../mail/transport.ts';
 import { ukHour } from '../../common/sending-hours.ts';
 import { ChaserService } from './service.ts';
 

@@ -5,7 +5,7 @@ import { chaserInputSchema, chaserResultSchema, chasersSettingSchema, sendDocume
 import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
 import type { Db } from '../../../db/client.ts';
 import type { Clock } from '../../clock.ts';
-import type { Mailer } from '../../mail.ts';
+import type { Mailer } from '../../mail/transport.ts';
 import { TripDocumentsMailer } from '../documents/send.ts';
 import type { Operator } from '../../common/operator.ts';
 import { ChaserService } from './service.ts';

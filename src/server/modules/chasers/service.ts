@@ -7,15 +7,15 @@ import { bookings, chasers } from '../../../db/schema/index.ts';
 import { audit, diff } from '../../audit/audit.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { HttpError } from '../../errors.ts';
-import { mailRefusal, type Mailer } from '../../mail.ts';
+import { mailRefusal, type Mailer } from '../../mail/transport.ts';
 import { pgError } from '../../sql.ts';
-import { emailDate, renderTemplate, type TemplateContext } from '../emails/templates.ts';
+import { emailDate, renderTemplate, type TemplateContext } from '../../mail/templates.ts';
 import { ukToday } from '../../../contract/dates.ts';
 import type { Operator } from '../../common/operator.ts';
 import { ReadinessService } from '../readiness/service.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { inSendingHours } from '../../common/sending-hours.ts';
-import { templateOf } from '../schedules/reminders.ts';
+import { templateOf } from '../../mail/templates.ts';
 import { chaseDue, nextChaseOn } from './cadence.ts';
 
 export const CHASER_TEMPLATES: Record<ChaserCheck, TemplateKey> = { passport: 'chaser_passport', forms: 'chaser_forms' };

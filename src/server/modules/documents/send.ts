@@ -7,10 +7,10 @@ import { bookings, tripDocuments, trips } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { HttpError } from '../../errors.ts';
-import { mailRefusal, type Mailer, type OutgoingMail } from '../../mail.ts';
-import { emailDate, renderTemplate, type TemplateContext } from '../emails/templates.ts';
+import { mailRefusal, type Mailer, type OutgoingMail } from '../../mail/transport.ts';
+import { emailDate, renderTemplate, type TemplateContext } from '../../mail/templates.ts';
 import type { Operator } from '../../common/operator.ts';
-import { templateOf } from '../schedules/reminders.ts';
+import { templateOf } from '../../mail/templates.ts';
 
 /** Most mail servers refuse a message much over this; the documents go as attachments. */
 export const DOCUMENTS_EMAIL_MAX_BYTES = 15 * 1024 * 1024;

@@ -6,7 +6,7 @@ import { bulkReminderInputSchema, bulkReminderResultSchema, emailTemplateInputSc
 import { remindersSettingSchema } from '../../../contract/schedules.ts';
 import type { Db } from '../../../db/client.ts';
 import { systemClock, type Clock } from '../../clock.ts';
-import type { Mailer } from '../../mail.ts';
+import type { Mailer } from '../../mail/transport.ts';
 import type { Operator } from '../../common/operator.ts';
 import { ReminderService } from '../schedules/reminders.ts';
 import { ScheduleService } from '../schedules/service.ts';

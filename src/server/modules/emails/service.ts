@@ -12,9 +12,10 @@ import { HttpError } from '../../errors.ts';
 import { loadInvoices } from '../invoices/load.ts';
 import { ukToday, addDays } from '../../../contract/dates.ts';
 import type { Operator } from '../../common/operator.ts';
-import type { Mailer } from '../../mail.ts';
-import { reminderContext, templateOf, type ReminderService } from '../schedules/reminders.ts';
-import { checkTemplate, checkTemplateWork, DEFAULT_TEMPLATES, emailDate, renderTemplate, type TemplateContext } from './templates.ts';
+import type { Mailer } from '../../mail/transport.ts';
+import { reminderContext, type ReminderService } from '../schedules/reminders.ts';
+import { templateOf } from '../../mail/templates.ts';
+import { checkTemplate, checkTemplateWork, DEFAULT_TEMPLATES, emailDate, renderTemplate, type TemplateContext } from '../../mail/templates.ts';
 import { formatPounds } from '../../../contract/money.ts';
 import { FundraisingService, type FundraisingDefaults } from '../fundraising/service.ts';
 

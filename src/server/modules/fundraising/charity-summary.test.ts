@@ -6,7 +6,7 @@ import { insertTrip } from '../../../db/factories/trips.ts';
 import { auditEvents, charities, fundraisingEntries, users } from '../../../db/schema/index.ts';
 import { smtpSink } from '../../../../tests/support/smtp.ts';
 import { createTestApp, type TestApp } from '../../../../tests/support/test-app.ts';
-import { createMailer } from '../../mail.ts';
+import { createMailer } from '../../mail/transport.ts';
 import { ukHour } from '../../common/sending-hours.ts';
 import { CharitySummary } from './charity-summary.ts';
 

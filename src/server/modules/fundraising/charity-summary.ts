@@ -6,13 +6,13 @@ import type { Db } from '../../../db/client.ts';
 import { charities, charitySummaries, users } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
-import { mailRefusal, type Mailer } from '../../mail.ts';
+import { mailRefusal, type Mailer } from '../../mail/transport.ts';
 import { pgError } from '../../sql.ts';
-import { emailDate, renderTemplate, type TemplateContext } from '../emails/templates.ts';
+import { emailDate, renderTemplate, type TemplateContext } from '../../mail/templates.ts';
 import { ukToday } from '../../../contract/dates.ts';
 import type { Operator } from '../../common/operator.ts';
 import { inSendingHours } from '../../common/sending-hours.ts';
-import { templateOf } from '../schedules/reminders.ts';
+import { templateOf } from '../../mail/templates.ts';
 import { FundraisingService, type FundraisingDefaults } from './service.ts';
 
 type Outcome = 'sent' | 'failed' | 'skipped';

@@ -15,7 +15,7 @@ import {
   transactionSchema,
 } from '../../../contract/invoices.ts';
 import type { Db } from '../../../db/client.ts';
-import type { Mailer } from '../../mail.ts';
+import type { Mailer } from '../../mail/transport.ts';
 import { invoicePdf } from './pdf.ts';
 import { InvoiceService } from './service.ts';
 import { type Operator } from '../../common/operator.ts';

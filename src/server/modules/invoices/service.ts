@@ -18,7 +18,7 @@ import { bookingAddons, bookings, discounts, invoiceAddons, invoiceItems, invoic
 import { audit, type AuditEvent } from '../../audit/audit.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { pgError } from '../../sql.ts';
-import type { MailOutcome, Mailer, OutgoingMail } from '../../mail.ts';
+import type { MailOutcome, Mailer, OutgoingMail } from '../../mail/transport.ts';
 import { loadInvoices } from './load.ts';
 import { appliedDiscount, balanceDue, billsTripCost, discountRefusal } from './money.ts';
 import { invoicePdf } from './pdf.ts';

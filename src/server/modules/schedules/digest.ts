@@ -6,7 +6,7 @@ import { audit } from '../../audit/audit.ts';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import { escapeHtml } from '../../html.ts';
-import type { Mailer } from '../../mail.ts';
+import type { Mailer } from '../../mail/transport.ts';
 import { loadInvoices } from '../invoices/load.ts';
 
 export type Digest = { overdue: Array<{ ref: string; traveller: string; trip: string; label: string; outstanding: string }>; failed: Array<{ ref: string; traveller: string; email: string; error: string }> };

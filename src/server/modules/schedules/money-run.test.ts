@@ -5,7 +5,7 @@ import { insertTrip } from '../../../db/factories/trips.ts';
 import { auditEvents, bookings, invoices, paymentReminders, scheduleRows } from '../../../db/schema/index.ts';
 import { smtpSink } from '../../../../tests/support/smtp.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
-import { createMailer } from '../../mail.ts';
+import { createMailer } from '../../mail/transport.ts';
 import { InvoiceService } from '../invoices/service.ts';
 import { moneyRun } from './money-run.ts';
 import { ukHour } from '../../common/sending-hours.ts';

@@ -1,13 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { TemplateKey } from '../../../contract/email-templates.ts';
 import { formatPounds } from '../../../contract/money.ts';
-import type { Db, Tx } from '../../../db/client.ts';
-import { bookings, emailTemplates, invoices, paymentReminders, scheduleRows, trips } from '../../../db/schema/index.ts';
+import type { Db } from '../../../db/client.ts';
+import { bookings, invoices, paymentReminders, scheduleRows, trips } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
-import { mailRefusal, type Mailer } from '../../mail.ts';
+import { mailRefusal, type Mailer } from '../../mail/transport.ts';
 import { pgError } from '../../sql.ts';
-import { DEFAULT_TEMPLATES, emailDate, renderTemplate, type TemplateContext } from '../emails/templates.ts';
+import { emailDate, renderTemplate, type TemplateContext, templateOf } from '../../mail/templates.ts';
 import { loadInvoices } from '../invoices/load.ts';
 import { ukToday } from '../../../contract/dates.ts';
 import type { Operator } from '../../common/operator.ts';
@@ -19,10 +19,6 @@ export const templateForOffset = (offset: number): TemplateKey => (offset < 0 ? 
 
 const daysBetween = (from: string, to: string) => Math.round((Date.parse(to + 'T00:00:00Z') - Date.parse(from + 'T00:00:00Z')) / 86_400_000);
 
-export async function templateOf(db: Db | Tx, key: TemplateKey): Promise<{ subject: string; body: string; isDefault: boolean; updatedAt: Date | null }> {
-  const [row] = await db.select().from(emailTemplates).where(eq(emailTemplates.key, key));
-  return row ? { subject: row.subject, body: row.body, isDefault: false, updatedAt: row.updatedAt } : { ...DEFAULT_TEMPLATES[key], isDefault: true, updatedAt: null };
-}
 
 export type ReminderOutcome = 'sent' | 'failed' | 'skipped';
 

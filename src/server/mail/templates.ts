@@ -1,6 +1,9 @@
+import { eq } from 'drizzle-orm';
 import { Liquid } from 'liquidjs';
-import { TEMPLATE_BODY_MAX, type TemplateKey } from '../../../contract/email-templates.ts';
-import { validationError } from '../../errors.ts';
+import type { Db, Tx } from '../../db/client.ts';
+import { emailTemplates } from '../../db/schema/index.ts';
+import { TEMPLATE_BODY_MAX, type TemplateKey } from '../../contract/email-templates.ts';
+import { validationError } from '../errors.ts';
 
 /**
  * Tripdesk's own wording of each email; staff may change it at /settings/emails. The body is
@@ -165,4 +168,10 @@ export async function renderTemplate(t: { subject: string; body: string }, conte
     .map((p: string) => `<p>${p.replace(/\n/g, '<br>')}</p>`)
     .join('\n');
   return { subject, text, html };
+}
+
+/** A template as staff have worded it, or Tripdesk's own wording when they have not. */
+export async function templateOf(db: Db | Tx, key: TemplateKey): Promise<{ subject: string; body: string; isDefault: boolean; updatedAt: Date | null }> {
+  const [row] = await db.select().from(emailTemplates).where(eq(emailTemplates.key, key));
+  return row ? { subject: row.subject, body: row.body, isDefault: false, updatedAt: row.updatedAt } : { ...DEFAULT_TEMPLATES[key], isDefault: true, updatedAt: null };
 }
