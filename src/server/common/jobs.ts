@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { FileStore } from '../../shared/storage/index.ts';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import type { Mailer } from '../mail/transport.ts';
+import type { Mailer } from './mailer.ts';
 import type { Operator } from './operator.ts';
 
 /** Queues a job: its id, or null when a singleton of it is already waiting. */

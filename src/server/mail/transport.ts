@@ -4,19 +4,9 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
 
-export type OutgoingMail = {
-  to: { name: string; address: string };
-  subject: string;
-  text: string;
-  html: string;
-  attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
-};
+import type { Mailer } from '../common/mailer.ts';
 
-/** What became of a message the mailer took: handed to the SMTP server, or written as an .eml file. */
-export type MailOutcome = { outcome: 'sent' | 'written_to_eml'; messageId: string | null };
-
-/** Sends one message; a message the server refuses (or cannot be reached for) rejects with nodemailer's error. */
-export type Mailer = { send(mail: OutgoingMail): Promise<MailOutcome> };
+export type { Mailer, MailOutcome, OutgoingMail } from '../common/mailer.ts';
 
 /**
  * Email through the SMTP server of SMTP_URL; without one, each message is written as an .eml

@@ -2,7 +2,7 @@ import { Badge, Button, Grid, Group, Paper, Stack, Text, Textarea, TextInput, Ti
 import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import type { EmailTemplate, emailTemplateInputSchema } from '../../../contract/email-templates.ts';
+import type { EmailTemplate, EmailTemplateInput, emailTemplateInputSchema } from '../../../contract/email-templates.ts';
 import { DestructiveButton, ServerAlert } from '../../components/form-frame.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
@@ -10,7 +10,7 @@ import { useFormMutation } from '../../lib/mutation.ts';
 import { resetTemplate, saveTemplate, templateKeys } from './api/email-templates.ts';
 import { TemplatePreview } from './template-preview.tsx';
 
-export type TemplateForm = z.input<typeof emailTemplateInputSchema>;
+type TemplateForm = EmailTemplateInput;
 type Field = keyof TemplateForm;
 
 // the contract's limits (kept here so the screen does not load zod to know them)

@@ -4,7 +4,7 @@ import { useWatch, type Control, type UseFormSetError } from 'react-hook-form';
 import { ServerAlert } from '../../components/form-frame.tsx';
 import { useFormMutation } from '../../lib/mutation.ts';
 import { previewTemplate, testTemplate, type Preview } from './api/email-templates.ts';
-import type { TemplateForm } from './template-editor.tsx';
+import type { EmailTemplateInput as TemplateForm } from '../../../contract/email-templates.ts';
 
 type Props = {
   templateKey: string;
