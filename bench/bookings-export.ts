@@ -6,7 +6,7 @@
 // tripdesk_bench_export of its own, dropped at the end). The reply is read over a real HTTP
 // connection and thrown away, so only the server side's memory is measured. Then, for 3,000 and
 // 5,000 rows, how long the export holds up other requests: a signed-in GET /api/me every 20 ms
-// while it runs, its latency (budget: under 100 ms, issue 29). Prints tables; asserts nothing.
+// while it runs, its latency (budget: under 100 ms). Prints tables; asserts nothing.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';

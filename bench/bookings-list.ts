@@ -29,7 +29,7 @@ const { values } = parseArgs({
     explain: { type: 'boolean', default: false },
     // also time the header sorts of the list (on the default view)
     sorts: { type: 'boolean', default: false },
-    // also time the Fundraising filter (issue 19), after giving a third of the fundraisers an amount raised
+    // also time the Fundraising filter, after giving a third of the fundraisers an amount raised
     fundraising: { type: 'boolean', default: false },
   },
 });

@@ -1,4 +1,4 @@
-// Several servers as one (issue 21): two web servers (WORKERS=0) and one worker, each a child
+// Several servers as one: two web servers (WORKERS=0) and one worker, each a child
 // process with its own DATA_DIR, sharing one PostgreSQL database and one S3-protocol bucket,
 // behind a small round-robin proxy. A realistic session is driven through the proxy (and, where
 // a step needs it, straight at one server) and every step is checked:

@@ -1,6 +1,6 @@
-// The dashboard's one call (issue 20) on a large office: p50/p95 of GET /api/dashboard through the
+// The dashboard's one call on a large office: p50/p95 of GET /api/dashboard through the
 // real route, for the default season (the next 12 months) and a narrow one, with a million
-// bookings and their invoices and payments. Budget (issue 20): p95 under 150 ms on PostgreSQL.
+// bookings and their invoices and payments. Budget: p95 under 150 ms on PostgreSQL.
 //   DATABASE_URL=postgresql://… npx tsx bench/dashboard.ts [--bookings 1000000] [--runs 20] [--keep]
 // Uses the PostgreSQL server of DATABASE_URL (a database tripdesk_bench of its own, shared with
 // bench/bookings-list.ts: with --keep an already seeded one is reused) or PGlite in a temporary

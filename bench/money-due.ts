@@ -1,4 +1,4 @@
-// Money due speed on a large office (issue 17: "p95 under 50 ms for the first page"): p50/p95 of
+// Money due speed on a large office ("p95 under 50 ms for the first page"): p50/p95 of
 // GET /api/money-due's first page, each filter, each sort and a deep page, through the real route
 // (app.inject, signed in as an administrator), beside each SQL statement the route sent, run bare.
 //   npx tsx bench/money-due.ts [--bookings 1000000] [--runs 30] [--warmup 2] [--no-bare] [--keep] [--dir D] [--explain] [--only NAME]

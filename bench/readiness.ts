@@ -1,4 +1,4 @@
-// Readiness board speed (issue 18: "the readiness endpoint on a trip of 500 bookings under 100 ms"):
+// Readiness board speed ("the readiness endpoint on a trip of 500 bookings under 100 ms"):
 // p50/p95 of GET /api/trips/{id}/readiness and of one booking's GET /api/bookings/{id}/readiness,
 // through the real routes (app.inject, signed in as an administrator).
 //   npx tsx bench/readiness.ts [--travellers 500] [--bookings 0] [--runs 30]

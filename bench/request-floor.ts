@@ -1,4 +1,4 @@
-// The fixed cost of a signed-in request (issue 21, "the per-request floor"): p50/p95 of a call
+// The fixed cost of a signed-in request ("the per-request floor"): p50/p95 of a call
 // that does almost nothing — GET /api/bookings?booking_ref=<one booking> — through the whole
 // server (Fastify inject: routing, session, user, CSRF-free GET, validation, the query, the
 // reply), beside the same call's SQL alone and an unauthenticated /healthz. Budget: under 1 ms

@@ -24,7 +24,7 @@ export const currentUserSchema = z.object({
   email: z.string(),
   user_role_id: z.number().int(),
   role: z.object({ display_name: z.string() }),
-  /** a Charity user's charity, whose fundraisers the portal shows (issue 19); else null */
+  /** a Charity user's charity, whose fundraisers the portal shows; else null */
   charity_id: z.number().int().nullable(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;

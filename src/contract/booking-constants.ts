@@ -1,4 +1,4 @@
-// Plain values of the contract (no zod), so that a screen which shows them does not load zod (issue 16).
+// Plain values of the contract (no zod), so that a screen which shows them does not load zod.
 
 export const BOOKING_TITLES = ['Mr', 'Mrs', 'Miss', 'Ms', 'Mx', 'Dr'] as const;
 

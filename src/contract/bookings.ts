@@ -112,9 +112,9 @@ const bookingFilterShape = {
     status: enumOrAll(BOOKING_STATUSES, 'status'),
     timing: z.enum(['future', 'past', 'all'], { error: 'The timing must be future, past or all.' }).default(BOOKING_LIST_DEFAULTS.timing),
     passport: enumOrAll(PASSPORT_STATES, 'passport state'),
-    // issue 19: how a fundraiser stands against the milestones
+    // how a fundraiser stands against the milestones
     fundraising: enumOrAll(['on_track', 'behind', 'met'] as const, 'fundraising state'),
-    // issue 20: the dashboard's cards land here: trips departing in a season, bookings made before a day
+    // the dashboard's cards land here: trips departing in a season, bookings made before a day
     departure_from: optionalDay('departure from date'),
     departure_to: optionalDay('departure to date'),
     booked_before: optionalDay('booked before date'),
@@ -256,7 +256,7 @@ export const bookingDetailSchema = z.object({
   referred_by: text,
   previous_trips: text,
   fitness_training: text,
-  /** erasure after return (issue 18): when the passport, medical and next-of-kin details were erased; a hold on it, and why */
+  /** erasure after return: when the passport, medical and next-of-kin details were erased; a hold on it, and why */
   personal_data_erased_at: text,
   keep_until: text,
   keep_reason: text,

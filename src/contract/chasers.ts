@@ -5,7 +5,7 @@ import { reasonText } from './schedules.ts';
 
 export { CHASER_CHECKS, type ChaserCheck } from './readiness-constants.ts';
 
-// ---- chasers and the trip's documents, sent from the readiness board (issue 18) ----
+// ---- chasers and the trip's documents, sent from the readiness board ----
 
 const bookingIds = (verb: string) =>
   z

@@ -7,7 +7,7 @@ export const countrySchema = z.object({ id: z.number().int(), name: z.string() }
 export type Country = z.infer<typeof countrySchema>;
 export const countryListSchema = z.array(countrySchema);
 
-/** A destination's passport rule (issue 18): GET /api/countries/passport-rules, GET/PUT /api/countries/{id}/passport-rule. */
+/** A destination's passport rule: GET /api/countries/passport-rules, GET/PUT /api/countries/{id}/passport-rule. */
 export const passportRuleSchema = z.object({
   country_id: z.number().int(),
   code: z.string(),

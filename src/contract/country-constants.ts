@@ -1,4 +1,4 @@
-// Passport rules by destination (issue 18), without zod: the settings screen shows them without
+// Passport rules by destination, without zod: the settings screen shows them without
 // loading the contract's schemas (decision 005).
 
 /** months a passport must still be valid after the trip's return, unless the country says otherwise */

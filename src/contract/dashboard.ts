@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BOOKING_STATUSES } from './booking-constants.ts';
 import { isoDate } from './invoices.ts';
 
-// ---- the dashboard (issue 20): what needs attention today, and bookings and money over time ----
+// ---- the dashboard: what needs attention today, and bookings and money over time ----
 
 export const ATTENTION_KEYS = ['overdue', 'not_ready', 'provisional', 'behind', 'failed'] as const;
 export type AttentionKey = (typeof ATTENTION_KEYS)[number];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { recordId } from './common.ts';
 
-// ---- the emails staff word themselves (issue 17: /settings/emails) ----
+// ---- the emails staff word themselves (/settings/emails) ----
 
 export const TEMPLATE_KEYS = ['reminder_before', 'reminder_due', 'reminder_overdue', 'chaser_passport', 'chaser_forms', 'trip_documents', 'fundraising_milestone', 'fundraising_summary'] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];

@@ -1,4 +1,4 @@
-// Fundraising's values (issue 19), without zod: the booking page and the trip page show them
+// Fundraising's values, without zod: the booking page and the trip page show them
 // without loading the contract's schemas (decision 005).
 
 /** The funding types whose travellers raise sponsorship. */

@@ -8,7 +8,7 @@ import { reasonText } from './schedules.ts';
 
 export * from './fundraising-constants.ts';
 
-// ---- fundraising targets and milestones (issue 19) ----
+// ---- fundraising targets and milestones ----
 
 const wholeNumber = (label: string, min: number, max: number) =>
   z.coerce
@@ -143,7 +143,7 @@ export const fundraisingEntryInputSchema = z.object({
 export type FundraisingEntryInput = z.input<typeof fundraisingEntryInputSchema>;
 
 /**
- * One fundraiser of a charity (issue 19): the fields a charity may see, and no more. The charity
+ * One fundraiser of a charity: the fields a charity may see, and no more. The charity
  * portal reuses this list as it is: a test fails when a new field would reach it.
  */
 export const fundraiserSchema = z.object({
@@ -178,7 +178,7 @@ export const fundraisersQuery = z.object({
   state: z.enum(FUNDRAISING_STATES, { error: 'The state must be on_track, behind, met or not_fundraising.' }).optional(),
 });
 
-// ---- the charity portal (issue 19): what a Charity user sees of their own charity's fundraisers ----
+// ---- the charity portal: what a Charity user sees of their own charity's fundraisers ----
 
 /** GET /api/charity/fundraisers: by trip and state, as JSON or an .xlsx download. */
 export const portalFundraisersQuery = fundraisersQuery.extend({

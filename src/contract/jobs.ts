@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// ---- the job queue, for Administrators (issue 17: /admin/jobs) ----
+// ---- the job queue, for Administrators (/admin/jobs) ----
 
 export const jobQueueSchema = z.object({
   name: z.string(),

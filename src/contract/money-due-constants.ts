@@ -1,4 +1,4 @@
-// The money-due list's values (issue 17), without zod: the /money screen imports them without
+// The money-due list's values, without zod: the /money screen imports them without
 // loading the contract's schemas (decision 005), and money-due.ts builds its schemas from them.
 
 export const MONEY_DUE_SORTS = ['due_date', 'days_overdue', 'outstanding', 'departure', 'traveller', 'trip', 'last_reminder'] as const;

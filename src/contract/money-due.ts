@@ -4,7 +4,7 @@ import { isoDate } from './invoices.ts';
 import { AGE_BUCKETS, DUE_WITHIN_MAX, MONEY_DUE_SORTS, type AgeBucket } from './money-due-constants.ts';
 import { TRIP_TYPES } from './trip-constants.ts';
 
-// ---- money due (issue 17: /money) ----
+// ---- money due (/money) ----
 
 export { AGE_BUCKET_LABELS, AGE_BUCKETS, MONEY_DUE_PER_PAGE, MONEY_DUE_SORTS, type AgeBucket } from './money-due-constants.ts';
 
@@ -19,7 +19,7 @@ export const moneyDueQuery = z.object({
   trip_id: recordId('trip').optional(),
   trip_type: z.enum(TRIP_TYPES, { error: 'The trip type must be charity, open or school.' }).optional(),
   overdue: flag.optional(),
-  // the dashboard's overdue card (issue 20): the season's trips, by departure
+  // the dashboard's overdue card: the season's trips, by departure
   departure_from: isoDate('departure from date').optional(),
   departure_to: isoDate('departure to date').optional(),
   due_within: int2(DUE_WITHIN_MESSAGE).min(0, { error: DUE_WITHIN_MESSAGE }).max(DUE_WITHIN_MAX, { error: DUE_WITHIN_MESSAGE }).optional(),

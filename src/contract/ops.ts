@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// ---- operating it (issue 21): what the load balancer and the orchestrator ask ----
+// ---- operating it: what the load balancer and the orchestrator ask ----
 
 export const healthSchema = z.object({ status: z.literal('ok') });
 

@@ -26,9 +26,9 @@ export const routes = {
   'settings-emails': '/settings/emails',
   'settings-countries': '/settings/countries',
   'money-due': '/money',
-  // the finance reports (issue 20)
+  // the finance reports
   reports: '/reports',
-  // the charity portal (issue 19): a Charity user's own fundraisers
+  // the charity portal: a Charity user's own fundraisers
   'charity-portal': '/charity',
 } as const;
 

@@ -1,4 +1,4 @@
-// The readiness board's values (issue 18), without zod: the board and the booking page show them
+// The readiness board's values, without zod: the board and the booking page show them
 // without loading the contract's schemas (decision 005).
 
 export const READINESS_CHECKS = ['passport', 'forms', 'money', 'medical', 'next_of_kin', 'room', 'documents', 'fundraising'] as const;

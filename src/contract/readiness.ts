@@ -8,7 +8,7 @@ export type CheckResult = z.infer<typeof checkResultSchema>;
 
 const checksSchema = z.object(Object.fromEntries(READINESS_CHECKS.map((c) => [c, checkResultSchema])) as Record<(typeof READINESS_CHECKS)[number], typeof checkResultSchema>);
 
-/** One live booking's checks (issue 18). */
+/** One live booking's checks. */
 export const readinessRowSchema = z.object({
   booking_id: z.number().int(),
   booking_ref: z.string(),

@@ -1,4 +1,4 @@
-// The finance reports' names and words (issue 20), without zod: the /reports screen shows them
+// The finance reports' names and words, without zod: the /reports screen shows them
 // without loading the contract's schemas (decision 005).
 
 export const REPORT_NAMES = ['payments', 'aged-debt', 'trip-profit', 'discount-usage'] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoDate } from './invoices.ts';
 
-// ---- erasure after return (issue 18) ----
+// ---- erasure after return ----
 
 /** What is erased, by its name in the API (the booking's own field names). */
 export const ERASED_FIELDS = [

@@ -1,4 +1,4 @@
-// Plain values of the payment plans and schedules (issue 17), no zod.
+// Plain values of the payment plans and schedules, no zod.
 
 /** How an instalment's amount is worked out. */
 export const AMOUNT_KINDS = ['fixed', 'percent', 'deposit', 'rest'] as const;

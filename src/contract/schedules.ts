@@ -4,7 +4,7 @@ import { isoDate } from './invoices.ts';
 import { poundsToPence } from './money.ts';
 import { AMOUNT_KINDS, DUE_KINDS, INSTALMENT_LABEL_MAX, MAX_INSTALMENTS, SCHEDULE_STATES } from './schedule-constants.ts';
 
-// ---- payment plans and schedules (issue 17) ----
+// ---- payment plans and schedules ----
 
 const labelSchema = z
   .string({ error: 'The label field is required.' })

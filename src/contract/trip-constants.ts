@@ -1,4 +1,4 @@
-// Plain values of the contract (no zod), so that a screen which shows them does not load zod (issue 16).
+// Plain values of the contract (no zod), so that a screen which shows them does not load zod.
 
 export const TRIP_TYPES = ['charity', 'open', 'school'] as const;
 export const TRIP_TYPE_LABELS: Record<(typeof TRIP_TYPES)[number], string> = { charity: 'Charity', open: 'Open', school: 'School' };

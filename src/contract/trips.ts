@@ -75,7 +75,7 @@ export const updateTripSchema = z
     cost: poundsToPence('cost'),
     require_passport: flag,
     funding: z.enum(TRIP_FUNDING, { error: 'The selected funding is invalid.' }),
-    // issue 20: the places on the trip, for the dashboard's departures; empty: not set; left out: unchanged
+    // the places on the trip, for the dashboard's departures; empty: not set; left out: unchanged
     capacity: z
       .preprocess(
         (v) => (v === '' || v === null ? null : v),

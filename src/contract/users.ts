@@ -39,7 +39,7 @@ export const updateUserSchema = z
     first_name: required('first name'),
     last_name: required('last name'),
     user_role_id: role,
-    // the charity a Charity user speaks for (issue 19); blank or null: none. Ignored for other roles.
+    // the charity a Charity user speaks for; blank or null: none. Ignored for other roles.
     charity_id: z
       .union([recordId('charity'), z.literal(''), z.null()], { error: 'The selected charity is invalid.' })
       .optional()
@@ -76,7 +76,7 @@ export const userSchema = z.object({
   user_role_id: z.number().int(),
   role: z.object({ display_name: z.string() }),
   stripe_customer_id: z.string().nullable(),
-  /** the charity a Charity user speaks for (issue 19) */
+  /** the charity a Charity user speaks for */
   charity: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   created_at: z.string(),
   bookings_count: z.number().int(),

@@ -80,7 +80,7 @@ describe('configuration', () => {
     expect(loadConfig({ DATA_DIR: dir(), PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: undefined });
   });
 
-  it('reads the operations settings (issue 21): shutdown grace, metrics token and allowed addresses', () => {
+  it('reads the operations settings: shutdown grace, metrics token and allowed addresses', () => {
     expect(loadConfig({ DATA_DIR: dir() })).toMatchObject({ shutdownGraceSeconds: 25, metricsToken: undefined, metricsAllow: [] });
     const token = 'a-scraper-token-of-32-characters';
     expect(loadConfig({ DATA_DIR: dir(), SHUTDOWN_GRACE_SECONDS: '5', METRICS_TOKEN: token, METRICS_ALLOW: ' 10.0.0.5, 192.168.0.0/16,::1 ,fd00::/8' })).toMatchObject({

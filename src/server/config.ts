@@ -44,7 +44,7 @@ const envSchema = z
     // seven years: how long financial records are kept
     AUDIT_RETENTION_DAYS: positiveInt('a whole number of days').min(365, { error: 'must be at least 365 days' }).default(2555),
     SEED_DEMO: flag.optional(),
-    // an instalment's invoice is raised and emailed this many days before it is due (issue 17)
+    // an instalment's invoice is raised and emailed this many days before it is due
     INVOICE_LEAD_DAYS: z.coerce.number({ error: 'must be a whole number of days from 0 to 365' }).int({ error: 'must be a whole number of days from 0 to 365' }).min(0, { error: 'must be a whole number of days from 0 to 365' }).max(365, { error: 'must be a whole number of days from 0 to 365' }).default(21),
     // where the evening money digest goes (overdue instalments, reminders not sent); none: no digest
     OFFICE_EMAIL: z.email({ error: 'must be an email address' }).optional(),
@@ -53,9 +53,9 @@ const envSchema = z
       .string()
       .regex(/^\s*-?\d{1,3}(\s*,\s*-?\d{1,3})*\s*$/, { error: 'must be whole numbers of days separated by commas, such as -7,-3,0,2,7' })
       .default('-7,-3,0,2,7'),
-    // passport, medical and next-of-kin details are erased this many days after the trip's return (issue 18)
+    // passport, medical and next-of-kin details are erased this many days after the trip's return
     RETENTION_DAYS_AFTER_RETURN: z.coerce.number({ error: 'must be a whole number of days from 0 to 3650' }).int({ error: 'must be a whole number of days from 0 to 3650' }).min(0, { error: 'must be a whole number of days from 0 to 3650' }).max(3650, { error: 'must be a whole number of days from 0 to 3650' }).default(180),
-    // fundraising defaults for a trip that has not set its own (issue 19): the minimum sponsorship in pounds per funding type, and the milestones (percent:weeks before departure)
+    // fundraising defaults for a trip that has not set its own: the minimum sponsorship in pounds per funding type, and the milestones (percent:weeks before departure)
     FUNDRAISING_MINIMUM: z.coerce.number({ error: 'must be a whole number of pounds' }).int({ error: 'must be a whole number of pounds' }).min(0, { error: 'must be a whole number of pounds' }).max(1_000_000, { error: 'must be at most 1000000' }).default(2500),
     FUNDRAISING_MINIMUM_FLEXI: z.coerce.number({ error: 'must be a whole number of pounds' }).int({ error: 'must be a whole number of pounds' }).min(0, { error: 'must be a whole number of pounds' }).max(1_000_000, { error: 'must be at most 1000000' }).default(1250),
     FUNDRAISING_MILESTONES: z
@@ -74,7 +74,7 @@ const envSchema = z
       .refine((v) => ['false', '0', 'off', 'no'].includes(v.trim().toLowerCase()) || v.split(',').every((a) => PROXY_KEYWORDS.has(a.trim()) || isAddressOrRange(a.trim())), { error: 'must be the proxies\' IP addresses or CIDR ranges separated by commas (or loopback, linklocal, uniquelocal)' })
       .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    // issue 21: how long in-flight requests and the job in hand get after SIGTERM/SIGINT
+    // how long in-flight requests and the job in hand get after SIGTERM/SIGINT
     SHUTDOWN_GRACE_SECONDS: z.coerce.number({ error: 'must be a whole number of seconds from 1 to 600' }).int({ error: 'must be a whole number of seconds from 1 to 600' }).min(1, { error: 'must be a whole number of seconds from 1 to 600' }).max(600, { error: 'must be a whole number of seconds from 1 to 600' }).default(25),
     // /metrics for a scraper that sends `Authorization: Bearer <token>` (decision 016)
     METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{24,256}$/, { error: 'must be 24 to 256 printable characters without spaces' }).optional(),
@@ -83,7 +83,7 @@ const envSchema = z
       .string()
       .refine((v) => v.split(',').every((a) => isAddressOrRange(a.trim())), { error: 'must be IP addresses or CIDR ranges separated by commas, such as 10.0.0.5,192.168.1.0/24' })
       .optional(),
-    // issue 21: where uploaded files live: DATA_DIR/files (local) or an S3-compatible bucket
+    // where uploaded files live: DATA_DIR/files (local) or an S3-compatible bucket
     STORAGE: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
     S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens' }).optional(),
     S3_REGION: z.string().default('us-east-1'),
@@ -126,7 +126,7 @@ export type Config = {
   officeEmail: string | undefined;
   /** days from an instalment's due date that its reminders go */
   reminderDays: number[];
-  /** issue 19: a trip's fundraising rule when it has not set its own */
+  /** a trip's fundraising rule when it has not set its own */
   fundraisingDefaults: { minimumPence: Record<'fundraise' | 'flexi', number>; milestones: Array<{ percent: number; weeks_before: number }> };
   /** days after a trip's return that its travellers' passport, medical and next-of-kin details are erased */
   retentionDaysAfterReturn: number;
@@ -143,7 +143,7 @@ export type Config = {
   metricsToken: string | undefined;
   /** addresses (IPs, CIDR ranges) that may read /metrics without a token */
   metricsAllow: string[];
-  /** where uploaded files live (issue 21); credentials for S3 come from the usual AWS variables */
+  /** where uploaded files live; credentials for S3 come from the usual AWS variables */
   storage: StorageConfig;
 };
 

@@ -7,7 +7,7 @@ type Callback = (error: Error | null, result?: Result) => void;
 /**
  * A store for @fastify/rate-limit that counts in the database (table rate_limits), so the
  * per-address sign-in limit and the token endpoint's limit are one count however many app
- * servers answer (issue 21). A fixed window per key, as the library's own stores keep it: the
+ * servers answer. A fixed window per key, as the library's own stores keep it: the
  * first hit opens the window, later hits in it count, the first hit after it opens a new one —
  * one upsert, atomic on the row.
  */

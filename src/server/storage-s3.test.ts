@@ -12,7 +12,7 @@ import { sweepOrphanFiles } from './files-sweep.ts';
 import { storeFile, type FileKind } from '../shared/storage/index.ts';
 
 /**
- * Every feature that keeps a file, with STORAGE=s3 on a real S3-protocol server (issue 21):
+ * Every feature that keeps a file, with STORAGE=s3 on a real S3-protocol server:
  * logos, documents and their signed downloads, the passport zip, erasure's removal, the orphan
  * sweep and /readyz. Nothing is written to DATA_DIR/files.
  */

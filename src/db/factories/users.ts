@@ -10,7 +10,7 @@ export type UserSeed = {
   /** 1 Administrator, 2 Charity, 3 End User */
   roleId?: number;
   passwordHash?: string | null;
-  /** a Charity user's charity (issue 19) */
+  /** a Charity user's charity */
   charityId?: number | null;
 };
 

@@ -91,20 +91,20 @@ export const bookings = pgTable(
     fitnessTraining: text('fitness_training'),
 
     termsAcceptedAt: timestamp('terms_accepted_at', { withTimezone: true }),
-    /** "Send automatic reminders" (issue 17); when off, why */
+    /** "Send automatic reminders"; when off, why */
     remindersOff: boolean('reminders_off').notNull().default(false),
     remindersOffReason: text('reminders_off_reason'),
-    /** erasure after return (issue 18): held until this day (a claim, an incident), and why */
+    /** erasure after return: held until this day (a claim, an incident), and why */
     keepUntil: date('keep_until'),
     keepReason: text('keep_reason'),
     /** when the passport, medical, insurance-number and next-of-kin details were erased */
     personalDataErasedAt: timestamp('personal_data_erased_at', { withTimezone: true }),
-    /** "Send automatic chasers" (issue 18: passport and forms); when off, why */
+    /** "Send automatic chasers" (passport and forms); when off, why */
     chasersOff: boolean('chasers_off').notNull().default(false),
     chasersOffReason: text('chasers_off_reason'),
     /** when the trip's documents were last emailed to the traveller (the readiness board's documents check) */
     documentsSentAt: timestamp('documents_sent_at', { withTimezone: true }),
-    /** fundraising (issue 19): the target when not the trip's minimum, and why it was changed */
+    /** fundraising: the target when not the trip's minimum, and why it was changed */
     fundraisingTargetPence: integer('fundraising_target_pence'),
     // the sum of the booking's fundraising entries not struck out, kept by a trigger on the entries (migration 0023)
     fundraisingRaisedPence: bigint('fundraising_raised_pence', { mode: 'number' }).notNull().default(0),

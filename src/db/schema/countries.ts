@@ -3,7 +3,7 @@ import { char, check, pgTable, smallint, text } from 'drizzle-orm/pg-core';
 
 /**
  * ISO 3166-1: every country, loaded by a migration. id is the numeric code.
- * Each carries the passport rule of travellers going there (issue 18): how many months a passport
+ * Each carries the passport rule of travellers going there: how many months a passport
  * must still be valid after the trip's return, and an optional note (blank pages, issue date).
  */
 export const countries = pgTable(

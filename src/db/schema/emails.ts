@@ -5,7 +5,7 @@ import { invoices } from './invoices.ts';
 import { scheduleRows } from './schedules.ts';
 import { users } from './users.ts';
 
-/** The emails staff word themselves (issue 17); a key with no row uses Tripdesk's default wording. */
+/** The emails staff word themselves; a key with no row uses Tripdesk's default wording. */
 export const emailTemplates = pgTable('email_templates', {
   key: text().primaryKey(),
   subject: text().notNull(),
@@ -45,7 +45,7 @@ export const paymentReminders = pgTable(
 );
 
 /**
- * Every chaser decision (issue 18): a passport or forms email sent (or tried), or a chaser the
+ * Every chaser decision: a passport or forms email sent (or tried), or a chaser the
  * cadence called for and Tripdesk decided not to send (chasers off, or the check turned green),
  * with why. The automatic ones carry the cadence day they answer (`due_on`): one per booking,
  * check and day, and among those sent one per traveller per UK day, even with several workers.

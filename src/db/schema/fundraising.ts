@@ -7,7 +7,7 @@ import { trips } from './trips.ts';
 import { users } from './users.ts';
 
 /**
- * A trip's own fundraising rule for one funding type that fundraises (issue 19): the minimum
+ * A trip's own fundraising rule for one funding type that fundraises: the minimum
  * sponsorship and the milestones. A trip with no row uses the defaults of the configuration.
  */
 export const tripFundraising = pgTable(
@@ -29,7 +29,7 @@ export const tripFundraising = pgTable(
 );
 
 /**
- * What a fundraising traveller has raised to date (issue 19), entry by entry. Sponsorship is
+ * What a fundraising traveller has raised to date, entry by entry. Sponsorship is
  * not trip money: never an invoice or a payment. An entry is struck out with a reason, never
  * edited or deleted; the raised total is the sum of the live ones.
  */
@@ -59,7 +59,7 @@ export const fundraisingEntries = pgTable(
 );
 
 /**
- * The fundraising milestone chaser (issue 19): one email per booking and milestone, in the week
+ * The fundraising milestone chaser: one email per booking and milestone, in the week
  * before a milestone the traveller has not yet reached; the unique key keeps it to one even with
  * several workers. Failed ones are tried again on the next run.
  */
@@ -80,7 +80,7 @@ export const fundraisingReminders = pgTable(
   (t) => [uniqueIndex('fundraising_reminders_unique').on(t.bookingId, t.milestoneDue), check('fundraising_reminders_outcome_check', sql`${t.outcome} in ('sending', 'sent', 'failed', 'skipped')`)],
 );
 
-/** The monthly fundraising summary (issue 19): one per charity user and month, even with several workers. */
+/** The monthly fundraising summary: one per charity user and month, even with several workers. */
 export const charitySummaries = pgTable(
   'charity_summaries',
   {

@@ -1,7 +1,7 @@
 import { bigint, date, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
- * What is owed to the office (issue 17's money-due list), kept by the database itself: every
+ * What is owed to the office (money-due list), kept by the database itself: every
  * invoice with money outstanding and every instalment not invoiced, not waived and not £0, of the
  * bookings that are not cancelled. Triggers on bookings, invoices, their items and add-ons,
  * transactions and schedule rows rebuild a booking's entries in the same transaction as any change

@@ -1,7 +1,7 @@
 import { bigint, boolean, date, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
- * The dashboard's rollups (issue 20, decision 015), kept by the database in the same transaction
+ * The dashboard's rollups (decision 015), kept by the database in the same transaction
  * as the writes they follow (migration 0025), so that a season's series are sums over a few
  * thousand rows rather than over every booking, invoice and payment. Written only by triggers.
  */

@@ -7,7 +7,7 @@ import { trips } from './trips.ts';
 // the CHECKs spell out AMOUNT_KINDS and DUE_KINDS of src/contract/schedule-constants.ts
 
 /**
- * A trip's payment plan (issue 17): ordered instalments, each an amount rule and a due rule.
+ * A trip's payment plan: ordered instalments, each an amount rule and a due rule.
  * A trip with no rows has the default plan (the trip's deposit 14 days after booking, the rest
  * 56 days before departure).
  */

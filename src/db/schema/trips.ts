@@ -37,11 +37,11 @@ export const trips = pgTable(
     status: text().notNull().default('open'),
     depositPence: integer('deposit_pence').notNull().default(0),
     costPence: integer('cost_pence').notNull().default(0),
-    // places on the trip (issue 20: the dashboard's departures against it); null: not set
+    // places on the trip (the dashboard's departures against it); null: not set
     capacity: integer(),
     requirePassport: boolean('require_passport').notNull().default(true),
     funding: text().notNull().default('both'),
-    /** no automatic reminders for any booking of the trip (issue 17); when off, why */
+    /** no automatic reminders for any booking of the trip; when off, why */
     remindersOff: boolean('reminders_off').notNull().default(false),
     remindersOffReason: text('reminders_off_reason'),
     archivedAt: timestamp('archived_at', { withTimezone: true }),

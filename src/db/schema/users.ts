@@ -74,7 +74,7 @@ export const loginFailures = pgTable(
 
 /**
  * The request limits of routes that have one (sign-in per address, the OAuth token endpoint),
- * counted here so that every app server counts the same (issue 21): one row per route and key,
+ * counted here so that every app server counts the same: one row per route and key,
  * its hits in the current window and when the window ends.
  */
 export const rateLimits = pgTable(

@@ -31,7 +31,7 @@ type Options = {
 };
 
 /**
- * The durable job queue (issue 17, decision 011): pg-boss, in the same database as the data,
+ * The durable job queue (decision 011): pg-boss, in the same database as the data,
  * on PostgreSQL or on the embedded database through pg-boss's own PGlite adapter.
  */
 export async function startJobQueue(o: Options): Promise<JobQueue> {

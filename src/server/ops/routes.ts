@@ -17,7 +17,7 @@ export type OpsOptions = {
 };
 
 /**
- * Probes and metrics (issue 21). No session, no CSRF, no rate limit; their request lines are below
+ * Probes and metrics. No session, no CSRF, no rate limit; their request lines are below
  * info (logLevel warn), so a probe every few seconds does not fill the log.
  */
 export async function opsRoutes(app: FastifyInstance, opts: OpsOptions) {

@@ -1,6 +1,6 @@
 /**
  * Who may call a route: anyone, any signed-in user, staff (Administrator) only, or a Charity user
- * linked to a charity (the charity portal, issue 19: its routes find the charity from the user).
+ * linked to a charity (the charity portal: its routes find the charity from the user).
  */
 export type Access = 'public' | 'user' | 'admin' | 'charity';
 

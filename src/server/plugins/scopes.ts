@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { type Access, defaultAccess } from './access.ts';
 
 export type ScopeArea = 'bookings' | 'trips' | 'finance' | 'users' | 'fundraising';
-/** An area's read or write scope; the charity portal's one scope, fundraising, does both (issue 19). */
+/** An area's read or write scope; the charity portal's one scope, fundraising, does both. */
 export type ScopeId = `${Exclude<ScopeArea, 'fundraising'>}:${'read' | 'write'}` | 'fundraising';
 
 /* eslint-disable @typescript-eslint/consistent-type-definitions -- module augmentation needs interfaces */
@@ -40,7 +40,7 @@ const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
   ['/api/transactions', 'finance'],
   ['/api/discounts', 'finance'],
   ['/api/trips', 'trips'],
-  // payment plans and schedules are money (issue 17)
+  // payment plans and schedules are money
   ['/api/trips/:/payment-plan', 'finance'],
   ['/api/bookings/:/schedule', 'finance'],
   ['/api/schedule-rows', 'finance'],
@@ -48,16 +48,16 @@ const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
   ['/api/trips/:/reminders', 'finance'],
   ['/api/email-templates', 'finance'],
   ['/api/money-due', 'finance'],
-  // a trip's readiness board reads its travellers' passport, medical and money facts (issue 18)
+  // a trip's readiness board reads its travellers' passport, medical and money facts
   ['/api/trips/:/readiness', 'bookings'],
   ['/api/trips/:/manifest', 'bookings'],
-  // chasers and the trip's documents go to its travellers (issue 18)
+  // chasers and the trip's documents go to its travellers
   ['/api/trips/:/chasers', 'bookings'],
   ['/api/trips/:/documents/send', 'bookings'],
-  // erasure after return: which travellers' passport and medical details go (issue 18)
+  // erasure after return: which travellers' passport and medical details go
   ['/api/retention', 'bookings'],
   ['/api/reminders', 'finance'],
-  // fundraising is the travellers' own (issue 19): bookings; a trip's minimum and milestones are trip set-up
+  // fundraising is the travellers' own: bookings; a trip's minimum and milestones are trip set-up
   ['/api/fundraising-entries', 'bookings'],
   ['/api/charities/:/fundraisers', 'bookings'],
   ['/api/addons', 'trips'],
@@ -70,12 +70,12 @@ const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
   // the whole history says who did what across the office: read with users:read
   ['/api/audit', 'users'],
   ['/api/overview', 'bookings'],
-  // the dashboard's numbers are mostly money (issue 20)
+  // the dashboard's numbers are mostly money
   ['/api/dashboard', 'finance'],
   ['/api/reports', 'finance'],
   // the spreadsheet download is a read of bookings, outside /api because it is a form GET
   ['/bookings/export', 'bookings'],
-  // the charity portal's API for a charity's own systems (issue 19): one scope reads its
+  // the charity portal's API for a charity's own systems: one scope reads its
   // fundraisers and records what they raised; the routes let only a Charity user through
   ['/api/charity', 'fundraising'],
 ];

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 
 /**
- * Where uploaded files live (issue 21): one interface for every feature that keeps a file, with
+ * Where uploaded files live: one interface for every feature that keeps a file, with
  * two drivers — `local` (DATA_DIR/files/<kind>/<name>, the default) and `s3` (any S3-compatible
  * store, key <prefix>/<kind>/<name>). Names are made by the server (`newFileName`), never taken
  * from a request; a name given here is reduced to its last part, so no path can climb out.

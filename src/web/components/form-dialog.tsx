@@ -2,7 +2,7 @@ import { Button, Group, Modal, Stack, type ModalProps } from '@mantine/core';
 import type { FormEventHandler, ReactNode } from 'react';
 import { ServerAlert } from './form-frame.tsx';
 
-// apart from form-frame.tsx: a screen that uses FormPage or RecordLoader does not load Modal (issue 16)
+// apart from form-frame.tsx: a screen that uses FormPage or RecordLoader does not load Modal
 
 type FormDialogProps = {
   title: ReactNode;
@@ -19,7 +19,7 @@ type FormDialogProps = {
 };
 
 /**
- * The one frame of a form in a dialog (issue 16): the title and close button, the server's
+ * The one frame of a form in a dialog: the title and close button, the server's
  * message, the fields, and the footer of Cancel and the submit button (busy while saving).
  * It is open while mounted: open it by rendering it.
  */

@@ -69,7 +69,7 @@ type FormPageProps = {
 };
 
 /**
- * The one frame of a form screen (issue 16): the heading, the server's message in a danger alert,
+ * The one frame of a form screen: the heading, the server's message in a danger alert,
  * the form in a card, and its footer: submit (busy while saving), the back link, and the
  * destructive button with its confirm dialog.
  */

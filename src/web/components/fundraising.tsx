@@ -5,7 +5,7 @@ import { formatDateTime, formatMoney, formatShortDate } from '../lib/format.ts';
 import type { Column } from './data-table.tsx';
 import { ToneBadge, type Tone } from './status-badge.tsx';
 
-// Fundraising as every screen shows it (issue 19): the booking page, the charity page and the
+// Fundraising as every screen shows it: the booking page, the charity page and the
 // charity portal draw a standing and a list of amounts raised the same way.
 
 const TONE: Record<FundraisingState, Tone> = { not_fundraising: 'neutral', on_track: 'info', behind: 'bad', met: 'good' };

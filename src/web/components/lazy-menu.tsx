@@ -13,7 +13,7 @@ type Props = {
 
 /**
  * A Mantine menu whose code (the menu, its popover and floating-ui) loads on the first click of
- * its button, then opens (issue 16: a list screen's first visit does not carry its row menus).
+ * its button, then opens (a list screen's first visit does not carry its row menus).
  */
 export function LazyMenu({ target, menuProps, children }: Props) {
   const [wanted, setWanted] = useState(false);

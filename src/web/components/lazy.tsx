@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState, type ComponentType } from 'react';
 
 /**
- * A component whose code loads the first time it is drawn (issue 16: dialogs, the date picker
+ * A component whose code loads the first time it is drawn (dialogs, the date picker
  * and the rich-text editor are not part of a screen's first visit). Draw it only when it is
  * wanted (`{open && <X … />}`); until its chunk arrives nothing shows, then it does.
  */

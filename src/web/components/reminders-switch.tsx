@@ -19,7 +19,7 @@ type Props = {
   invalidate: QueryKey[];
   /** a standing remark under the switch (the trip has them off), in place of the description of "on" */
   note?: ReactNode;
-  /** payment reminders (issue 17), or passport and forms chasers (issue 18) */
+  /** payment reminders, or passport and forms chasers */
   kind?: 'reminders' | 'chasers';
 };
 
@@ -45,8 +45,8 @@ const WORDS = {
 } as const;
 
 /**
- * "Send automatic reminders" (issue 17), for a booking or a whole trip, and "Send automatic
- * chasers" (issue 18) for a booking: turning it on is one click; turning it off asks why, and
+ * "Send automatic reminders", for a booking or a whole trip, and "Send automatic
+ * chasers" for a booking: turning it on is one click; turning it off asks why, and
  * the reason stays in view while it is off.
  */
 export function RemindersSwitch({ off, reason, scope, save, invalidate, note, kind = 'reminders' }: Props) {

@@ -3,7 +3,7 @@ import type { ZodType } from 'zod';
 
 /**
  * The form's resolver for a contract schema that loads, with zod, the first time the form is
- * validated (on submit): a screen's first visit does not carry zod (issue 16). The schema is
+ * validated (on submit): a screen's first visit does not carry zod. The schema is
  * still the shared contract's, as on the server.
  *
  *   resolver: lazyZodResolver(() => import('../../../contract/users.ts').then((m) => m.updateUserSchema))

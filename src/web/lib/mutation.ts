@@ -24,7 +24,7 @@ type Options<TVars, TResult, TForm extends FieldValues> = {
 };
 
 /**
- * The one way a screen changes something (issue 16): a TanStack mutation that on success
+ * The one way a screen changes something: a TanStack mutation that on success
  * invalidates the right queries and pushes the flash, and on failure puts the server's field
  * errors under the form's fields and its message (or the screen's fallback) in `failure`, for
  * the form's alert. No screen writes that try/catch again.

@@ -16,7 +16,7 @@ export type AuthUser = {
   lastName: string;
   email: string;
   roleId: number;
-  /** the charity a Charity user follows in the portal (issue 19); null for everyone else */
+  /** the charity a Charity user follows in the portal; null for everyone else */
   charityId: number | null;
 };
 

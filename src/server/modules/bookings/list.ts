@@ -10,7 +10,7 @@ import { EXACT_COUNT_BELOW, roundEstimate } from '../../common/paging.ts';
 
 
 /**
- * The day a passport must still be valid on, by the destination's rule (issue 18): the trip's
+ * The day a passport must still be valid on, by the destination's rule: the trip's
  * return plus the country's months (the end of a shorter month when the day is not in it).
  */
 const validUntil = sql`(${trips.returnDate} + coalesce(${countries.passportMonths}, ${PASSPORT_MONTHS_DEFAULT}) * interval '1 month')`;

@@ -75,7 +75,7 @@ export class BookingService {
             summary: `made the booking ${row!.ref} for ${row!.firstName} ${row!.lastName} on ${trip.name}`,
             details: { ref: row!.ref, status: row!.status, new_user: !existing },
           });
-          // what the traveller will pay when, from the trip's payment plan (issue 17)
+          // what the traveller will pay when, from the trip's payment plan
           await new ScheduleService(this.db).createFor(tx, { id: row!.id, tripId: row!.tripId, bookedOn: ukToday(now) });
           return {
             id: row!.id,

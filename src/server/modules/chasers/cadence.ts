@@ -9,7 +9,7 @@ export const CHASER_WEEKLY_WITHIN_DAYS = 56;
 export const CHASER_WEEKLY_DAYS = 7;
 
 /**
- * The day the next chaser for a check is due (issue 18): booking + 7 days, then every 14 days
+ * The day the next chaser for a check is due: booking + 7 days, then every 14 days
  * while that keeps it more than 8 weeks before departure, then weekly. `lastOn` is the day of
  * the last decision for the check (a chaser sent, or one skipped), null when there has been none.
  * None go on or after the departure day: the caller stops there.

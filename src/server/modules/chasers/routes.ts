@@ -11,7 +11,7 @@ import type { Operator } from '../../common/operator.ts';
 import { ChaserService } from './service.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
 
-/** Chasers and the trip's documents, sent from the readiness board (issue 18); a booking's chasers on or off. */
+/** Chasers and the trip's documents, sent from the readiness board; a booking's chasers on or off. */
 export async function chaserRoutes(app: FastifyInstance, opts: { db: Db; files: FileStore; mailer: Mailer; operator: Operator; fundraisingDefaults: FundraisingDefaults; clock?: Clock }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const service = new ChaserService(opts.db, opts.mailer, opts.operator, opts.fundraisingDefaults, opts.clock);

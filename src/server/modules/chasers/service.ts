@@ -36,7 +36,7 @@ export function chaserContext(b: Pick<Traveller, 'title' | 'firstName' | 'lastNa
 }
 
 /**
- * Passport and forms chasers (issue 18). The job: for every live booking of a trip not yet
+ * Passport and forms chasers. The job: for every live booking of a trip not yet
  * departed, each check that is not green gets an email on its cadence (cadence.ts) from its
  * template; a check that turns green stops them (the stop is recorded once), and a booking whose
  * chasers are off gets none (each skipped one recorded with why). Never two automatic chasers

@@ -5,7 +5,7 @@ import { insertTrip } from '../../../db/factories/trips.ts';
 import { auditEvents, countries } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
-// Passport rules by destination (issue 18): each country's months of validity after the return,
+// Passport rules by destination: each country's months of validity after the return,
 // and the one passport rule of the booking list, its filter and the booking page following them.
 
 let t: TestApp;

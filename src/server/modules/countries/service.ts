@@ -12,7 +12,7 @@ const notFound = () => new HttpError(404, 'Country not found');
 
 const ruleColumns = { country_id: countries.id, code: countries.code, name: countries.name, months: countries.passportMonths, note: countries.passportNote };
 
-/** Passport rules by destination (issue 18): months of validity after the return, and a note. */
+/** Passport rules by destination: months of validity after the return, and a note. */
 export class CountryService {
   constructor(private readonly db: Db) {}
 

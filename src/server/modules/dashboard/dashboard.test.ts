@@ -12,7 +12,7 @@ import { seedDemo } from '../../../db/seed/demo.ts';
 import { DashboardService } from './service.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
-// The dashboard (issue 20) over the demo office: each number is checked against a plain SQL count
+// The dashboard over the demo office: each number is checked against a plain SQL count
 // or sum written another way (so a wrong join or a missed filter fails), the season bounds all
 // of it, refunds and deleted payments are taken off, and bad seasons are refused.
 

@@ -8,7 +8,7 @@ import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { ukToday } from '../../../contract/dates.ts';
 import { DashboardService } from './service.ts';
 
-/** The dashboard (issue 20): GET /api/dashboard?from=&to=, all of its numbers and series in one call. */
+/** The dashboard: GET /api/dashboard?from=&to=, all of its numbers and series in one call. */
 export async function dashboardRoutes(app: FastifyInstance, opts: { db: Db; fundraisingDefaults: FundraisingDefaults; clock?: Clock }) {
   const service = new DashboardService(opts.db, opts.fundraisingDefaults, opts.clock);
   app.withTypeProvider<ZodTypeProvider>().get(

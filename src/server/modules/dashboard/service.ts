@@ -30,7 +30,7 @@ const monday = (day: string) => addDays(day, -((new Date(`${day}T00:00:00Z`).get
 const lastYear = (day: string) => `${Number(day.slice(0, 4)) - 1}${day.slice(4)}`.replace(/-02-29$/, '-02-28');
 
 /**
- * The dashboard (issue 20), every number of it in one call and all of it in SQL: what needs
+ * The dashboard, every number of it in one call and all of it in SQL: what needs
  * attention today, and the season's bookings and money over time. The season is the trips
  * departing between two days; every number follows it. Amounts come back in pounds.
  */

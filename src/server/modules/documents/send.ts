@@ -33,7 +33,7 @@ export function documentsContext(
 }
 
 /**
- * "Send documents" from the readiness board (issue 18): the trip's uploaded documents, attached
+ * "Send documents" from the readiness board: the trip's uploaded documents, attached
  * to one email per chosen traveller from the "trip_documents" template. Each email sent stamps
  * the booking's documents_sent_at (the board's documents check) and is in its history.
  */

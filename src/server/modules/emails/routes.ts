@@ -15,7 +15,7 @@ import { EmailTemplateService, sendReminderNow, sendRemindersNow } from './servi
 
 const tags = ['reminders'];
 
-/** The reminder emails' wording, "send a reminder now", and reminders on or off (issue 17); scope finance. */
+/** The reminder emails' wording, "send a reminder now", and reminders on or off; scope finance. */
 export async function emailRoutes(app: FastifyInstance, opts: { db: Db; mailer: Mailer; operator: Operator; clock?: Clock; reminderDays: number[]; fundraisingDefaults: FundraisingDefaults }) {
   const clock = opts.clock ?? systemClock;
   const templates = new EmailTemplateService(opts.db, opts.operator, clock, opts.fundraisingDefaults);

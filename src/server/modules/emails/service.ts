@@ -22,7 +22,7 @@ import { FundraisingService, type FundraisingDefaults } from '../fundraising/ser
 /** The example invoice of a preview for a booking with nothing invoiced yet. */
 const SAMPLE_INVOICE_REF = 'INV-0000';
 
-/** The reminder emails' wording (issue 17): read, changed, previewed against a real booking. */
+/** The reminder emails' wording: read, changed, previewed against a real booking. */
 export class EmailTemplateService {
   constructor(
     private readonly db: Db,

@@ -42,7 +42,7 @@ export function summaryContext(recipient: { firstName: string; lastName: string 
 }
 
 /**
- * The monthly fundraising summary (issue 19): at the start of each month, in sending hours, each
+ * The monthly fundraising summary: at the start of each month, in sending hours, each
  * Charity user linked to a charity with fundraisers gets one email listing them, with their
  * targets, what they have raised and how they stand. One per user and month, even with several
  * workers; a refused one is tried again on the next run. Each is in the history.

@@ -8,7 +8,7 @@ import { FUNDRAISER_FIELDS } from '../../../contract/fundraising.ts';
 import { auditEvents, bookings, charities, fundraisingEntries, invoices, transactions, tripFundraising, users } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
-// The staff side of fundraising (issue 19): a trip's minimum and milestones (its own or the
+// The staff side of fundraising: a trip's minimum and milestones (its own or the
 // defaults), a traveller's target, page and entries (struck out, never edited away), the
 // standing, and sponsorship kept apart from trip money.
 

@@ -23,7 +23,7 @@ type Outcome = 'sent' | 'failed' | 'skipped';
 const money = (pence: number) => formatPounds(penceToPounds(pence));
 
 /**
- * Fundraising milestone chasers (issue 19): a traveller who fundraises gets one email in the
+ * Fundraising milestone chasers: a traveller who fundraises gets one email in the
  * week before each milestone they have not yet reached (from the "fundraising_milestone"
  * template), in sending hours; none for a booking whose automatic chasers are off (recorded as
  * skipped), nor once the trip has left. Each email and skip is in the booking's History.

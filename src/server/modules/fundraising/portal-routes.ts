@@ -13,7 +13,7 @@ const bookingParam = z.object({ booking_id: recordId('booking') });
 const charityOf = (request: FastifyRequest) => request.user!.charityId!;
 
 /**
- * The charity portal's API (issue 19), for the portal's screen and for a charity's own systems
+ * The charity portal's API, for the portal's screen and for a charity's own systems
  * through a token with the fundraising scope. Every route is for a Charity user linked to a
  * charity (access 'charity', the default under /api/charity), and every query is of that
  * charity: a booking of another charity is not found.

@@ -9,7 +9,7 @@ import { insertUser } from '../../../db/factories/users.ts';
 import { auditEvents, bookingNotes, bookings, charities, fundraisingEntries, users } from '../../../db/schema/index.ts';
 import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
-// The charity portal's API (issue 19): a Charity user sees and acts on only their own charity's
+// The charity portal's API: a Charity user sees and acts on only their own charity's
 // fundraisers, whatever id they send; the back office stays closed to them; what they receive is
 // an allow-list; every action is in the history; a token with the fundraising scope does the same.
 

@@ -14,7 +14,7 @@ import { FundraisingService, type FundraisingDefaults } from './service.ts';
 const notFound = () => new HttpError(404, 'Fundraiser not found');
 
 /**
- * The charity portal (issue 19): what a Charity user may see and do, always of the charity their
+ * The charity portal: what a Charity user may see and do, always of the charity their
  * account is linked to (the caller passes the signed-in user's charity, never an id from the
  * request). A fundraiser is a provisional or confirmed booking of that charity that fundraises;
  * any other booking is "not found", whoever's it is. Only the fields of portalFundraiserSchema

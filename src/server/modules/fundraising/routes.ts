@@ -6,7 +6,7 @@ import type { Db } from '../../../db/client.ts';
 import type { Clock } from '../../clock.ts';
 import { FundraisingService, type FundraisingDefaults } from './service.ts';
 
-/** Fundraising (issue 19), the staff side: a trip's minimum and milestones; a traveller's target, page and raised-to-date entries. */
+/** Fundraising, the staff side: a trip's minimum and milestones; a traveller's target, page and raised-to-date entries. */
 export async function fundraisingRoutes(app: FastifyInstance, opts: { db: Db; defaults: FundraisingDefaults; clock?: Clock }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const service = new FundraisingService(opts.db, opts.defaults, opts.clock);

@@ -18,7 +18,7 @@ export type FundraisingStanding = {
 };
 
 /**
- * A fundraising traveller's standing (issue 19), the one place it is decided: the target met;
+ * A fundraising traveller's standing, the one place it is decided: the target met;
  * behind when a milestone's day has passed (the day itself still counts as in time) with less
  * raised than it asks; otherwise on track. A booking that does not fundraise is not fundraising.
  */

@@ -21,7 +21,7 @@ const iso = (v: string | Date) => (typeof v === 'string' ? v.slice(0, 10) : v.to
 const name = (u: { firstName: string | null; lastName: string | null }) => (u.firstName === null ? null : `${u.firstName} ${u.lastName}`);
 
 /**
- * Fundraising (issue 19): each trip's minimum sponsorship and milestones per funding type that
+ * Fundraising: each trip's minimum sponsorship and milestones per funding type that
  * fundraises, each fundraising traveller's target, page and raised-to-date entries, and their
  * standing (rules.ts). Sponsorship is kept apart from trip money: no invoice or payment is
  * touched here, and nothing here counts towards what a traveller owes.
@@ -226,7 +226,7 @@ export class FundraisingService {
   }
 
   /**
-   * A charity's fundraisers (issue 19): its provisional and confirmed bookings that fundraise,
+   * A charity's fundraisers: its provisional and confirmed bookings that fundraise,
    * each with only the fields a charity may see (fundraiserSchema), filtered by trip and state,
    * with the totals: raised, pledged (the targets), and the shortfall of those behind.
    */

@@ -9,7 +9,7 @@ import type { FundraisingDefaults } from './service.ts';
 const passedPercent = (milestones: Milestone[], departure: string, today: string) => Math.max(0, ...milestones.filter((m) => milestoneDate(departure, m) < today).map((m) => m.percent));
 
 /**
- * A booking's fundraising target, raised total and state in SQL (issue 19), for the booking
+ * A booking's fundraising target, raised total and state in SQL, for the booking
  * list's filter and the export, on a query that joins bookings to trips: the same rule as
  * rules.ts (met; behind when a milestone's day has passed with less raised than it asks; else on
  * track; not fundraising for other funding). `today` is the UK day the rule is read on.

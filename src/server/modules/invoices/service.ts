@@ -149,7 +149,7 @@ export class InvoiceService {
   }
 
   /**
-   * The invoice of a schedule's instalment, raised by the system at lead time (issue 17): the
+   * The invoice of a schedule's instalment, raised by the system at lead time: the
    * instalment's amount, never more than is left of the trip cost (what staff billed by hand
    * counts); the last instalment also bills the add-ons not yet invoiced. The booking is locked
    * and the row takes the invoice's id (unique), so an instalment is never billed twice. An

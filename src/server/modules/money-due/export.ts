@@ -33,7 +33,7 @@ function filtersOf(q: Query) {
 }
 
 /**
- * Money due as a real .xlsx (issue 17: "an xlsx download"), every row the filters allow in the
+ * Money due as a real .xlsx ("an xlsx download"), every row the filters allow in the
  * order of the screen, written as it is read; a last row totals it. Recorded in the history before
  * the first row leaves.
  */

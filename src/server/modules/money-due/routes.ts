@@ -9,7 +9,7 @@ import { nowOf, systemClock } from '../../clock.ts';
 import { moneyDueFileName, moneyDueSpreadsheet } from './export.ts';
 import { MoneyDueService } from './service.ts';
 
-/** Who owes what (issue 17): GET /api/money-due, scope finance. */
+/** Who owes what: GET /api/money-due, scope finance. */
 export async function moneyDueRoutes(app: FastifyInstance, opts: { db: Db; clock?: Clock }) {
   const service = new MoneyDueService(opts.db, opts.clock);
   app.withTypeProvider<ZodTypeProvider>().get(

@@ -10,7 +10,7 @@ import { ukToday } from '../../../contract/dates.ts';
 type Query = z.output<typeof moneyDueQuery>;
 
 /**
- * The keys of each sort (issue 17), on `money_owed` (m), each with an index in both directions.
+ * The keys of each sort, on `money_owed` (m), each with an index in both directions.
  * Days overdue is the due date the other way round (the earlier the date, the more overdue). The
  * last reminder may be missing: the never-reminded come last either way, each way its own index.
  */
@@ -31,7 +31,7 @@ export class MoneyDueService {
   ) {}
 
   /**
-   * Everything owed to the office (issue 17): each invoice with money outstanding and each
+   * Everything owed to the office: each invoice with money outstanding and each
    * instalment not invoiced yet and not waived, of bookings that are not cancelled; filtered, with
    * the totals of the whole filtered list by how overdue, and one page of it. Reads `money_owed`
    * (the entries, kept by the database in the same transaction as every change of money, decision
@@ -118,7 +118,7 @@ export class MoneyDueService {
   }
 
   /**
-   * Everything owed to the office (issue 17): each invoice with money outstanding and each
+   * Everything owed to the office: each invoice with money outstanding and each
    * instalment not invoiced yet and not waived, of bookings that are not cancelled; filtered, with
    * the totals of the whole filtered list by how overdue, and one page of it. Reads `money_owed`
    * (the entries, kept by the database in the same transaction as every change of money, decision

@@ -305,7 +305,7 @@ describe('the route → scope table', () => {
     const closed = (r: { url: string; method: string }) => ((r.url.startsWith('/api/users') || r.url.startsWith('/api/email-templates')) && write(r)) || r.url.startsWith('/api/admin/');
     expect(api.filter((r) => r.scope === null).every(closed)).toBe(true);
     expect(api.filter((r) => r.scope === null).map((r) => `${r.method} ${r.url}`).sort()).toEqual(api.filter(closed).map((r) => `${r.method} ${r.url}`).sort());
-    // the charity portal's one scope does both (issue 19)
+    // the charity portal's one scope does both
     const portal = api.filter((x) => x.url.startsWith('/api/charity/'));
     expect(portal.length).toBeGreaterThan(4);
     expect(portal.every((r) => r.scope === 'fundraising' && r.access === 'charity')).toBe(true);

@@ -70,7 +70,7 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
   r.get(
     '/oauth/scopes',
     { schema: { tags, summary: 'The scopes a token can carry; fundraising (the charity portal’s) is offered to Charity users only', response: { 200: z.array(scopeSchema) } } },
-    // fundraising opens only the charity portal, which only a Charity user may call (issue 19)
+    // fundraising opens only the charity portal, which only a Charity user may call
     async (request) => (await listScopes(db)).filter((s) => s.id !== 'fundraising' || request.user!.roleId === ROLES.charity),
   );
 

@@ -7,7 +7,7 @@ import { insertTrip } from '../../../db/factories/trips.ts';
 import { auditEvents } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
-// The manifests as PDF (issue 18): the same rows and columns as the .xlsx, read back from the
+// The manifests as PDF: the same rows and columns as the .xlsx, read back from the
 // PDF (each cell found under its column's header); the same bookings rule; recorded; a
 // traveller's odd typing cannot break it.
 

@@ -71,7 +71,7 @@ const FONT = 7.5;
 const PAD = 3;
 
 /**
- * A sheet of the manifest as an A4 landscape PDF (issue 18): the title, the trip and the count,
+ * A sheet of the manifest as an A4 landscape PDF: the title, the trip and the count,
  * then the table, its header again on each page, every cell wrapped within its column (the
  * spreadsheet's widths scaled to the page), and "Page x of y" at the foot.
  */

@@ -66,7 +66,7 @@ export type ManifestFormat = (typeof MANIFEST_FORMATS)[number];
 const shortDay = (v: string | Date) => toDdMmYyyy(typeof v === 'string' ? v : v.toISOString());
 
 /**
- * A trip's manifest, rooming list or emergency contacts as an .xlsx or a PDF (issue 18), of its
+ * A trip's manifest, rooming list or emergency contacts as an .xlsx or a PDF, of its
  * confirmed bookings (provisional ones too when asked; cancelled never). Recorded in the history,
  * naming who took it, before the first row leaves.
  */

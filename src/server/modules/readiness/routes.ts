@@ -10,7 +10,7 @@ import { ukToday } from '../../../contract/dates.ts';
 import { ReadinessService } from './service.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
 
-/** Ready to depart (issue 18): each live booking's checks, for a trip and for one booking. Scope bookings (it reads passport and medical facts). */
+/** Ready to depart: each live booking's checks, for a trip and for one booking. Scope bookings (it reads passport and medical facts). */
 export async function readinessRoutes(app: FastifyInstance, opts: { db: Db; fundraisingDefaults: FundraisingDefaults; clock?: Clock }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const service = new ReadinessService(opts.db, opts.fundraisingDefaults, opts.clock);

@@ -4,7 +4,7 @@ import type { FundraisingStanding } from '../fundraising/rules.ts';
 import { READINESS_URGENT_DAYS, type CheckResult, type ReadinessCheck } from '../../../contract/readiness.ts';
 
 /**
- * The checks of "ready to depart" (issue 18), one function each, on plain facts about a booking
+ * The checks of "ready to depart", one function each, on plain facts about a booking
  * (loaded by service.ts). The one place these rules live: the trip's board, the booking page and
  * (later) the chasers all read them from here. The passport's state comes from the booking list's
  * own SQL rule (passportState), so the list's filter and the board never disagree.
@@ -27,7 +27,7 @@ export type BookingFacts = {
   room: { type: string | null; shareWith: string | null; sharerNamesBack: boolean | null };
   /** when the trip's documents were last emailed to this traveller (an ISO instant) */
   documentsSentAt: string | null;
-  /** the standing of a traveller who fundraises (issue 19; fundraising/rules.ts decides it) */
+  /** the standing of a traveller who fundraises (fundraising/rules.ts decides it) */
   fundraising: { standing: FundraisingStanding; raisedPence: number; targetPence: number };
 };
 

@@ -11,7 +11,7 @@ import { auditEvents } from '../../../db/schema/index.ts';
 import { seedDemo } from '../../../db/seed/demo.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
-// The finance reports (issue 20) over the demo office: each total equals a plain SQL sum written
+// The finance reports over the demo office: each total equals a plain SQL sum written
 // another way, to the penny; the .xlsx reads back the same rows and totals; a download is in the
 // history; bad days and unknown reports are refused.
 

@@ -8,7 +8,7 @@ import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { ukToday } from '../../../contract/dates.ts';
 import { ReportService } from './service.ts';
 
-/** The finance reports (issue 20): GET /api/reports/{name}?from=&to=|at=&format=json|xlsx. */
+/** The finance reports: GET /api/reports/{name}?from=&to=|at=&format=json|xlsx. */
 export async function reportRoutes(app: FastifyInstance, opts: { db: Db; clock?: Clock }) {
   const service = new ReportService(opts.db);
   app.withTypeProvider<ZodTypeProvider>().get(

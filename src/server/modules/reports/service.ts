@@ -126,7 +126,7 @@ const DEFINITIONS: Record<ReportName, { columns: Column[]; rows: (db: Db, d: Day
 };
 
 /**
- * The finance reports (issue 20): each one statement over the office's money, previewed on
+ * The finance reports: each one statement over the office's money, previewed on
  * screen (its first rows and the sums of all of them) and downloaded whole as an .xlsx, each
  * download recorded in the history.
  */

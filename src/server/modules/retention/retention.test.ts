@@ -12,7 +12,7 @@ import { createTestApp, type TestApp, type TestClient } from '../../../../tests/
 import { writtenDays } from './redact.ts';
 import { RetentionService } from './service.ts';
 
-// Erasure after return (issue 18), RETENTION_DAYS_AFTER_RETURN = 180 (the test config), with the
+// Erasure after return, RETENTION_DAYS_AFTER_RETURN = 180 (the test config), with the
 // run's clock set to a day after the trips' returns: fields gone, the image's bytes gone, the
 // booking and its history kept, held bookings untouched, and a second run changing nothing.
 

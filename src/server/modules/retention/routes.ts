@@ -8,7 +8,7 @@ import type { Db } from '../../../db/client.ts';
 import type { Clock } from '../../clock.ts';
 import { RetentionService } from './service.ts';
 
-/** Erasure after return (issue 18): what the next run will erase, and holding one booking back. Scope bookings. */
+/** Erasure after return: what the next run will erase, and holding one booking back. Scope bookings. */
 export async function retentionRoutes(app: FastifyInstance, opts: { db: Db; files: FileStore; days: number; clock?: Clock }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const service = new RetentionService(opts.db, opts.files, opts.days, opts.clock);

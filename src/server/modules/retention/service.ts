@@ -37,7 +37,7 @@ export const BATCH = 200;
 type Due = { id: number; ref: string; first_name: string; last_name: string; trip_name: string; returned: string | Date; fields: ErasedField[]; passport_image_file: string | null };
 
 /**
- * Erasure after return (issue 18): RETENTION_DAYS_AFTER_RETURN after a trip is back, its
+ * Erasure after return: RETENTION_DAYS_AFTER_RETURN after a trip is back, its
  * travellers' passport, medical, insurance-number and next-of-kin details are erased, unless a
  * "keep until" day holds them back. The booking, its money and its history stay; each erasure is
  * an event naming the fields, never their values; the passport image's file is removed.

@@ -23,7 +23,7 @@ const daysBetween = (from: string, to: string) => Math.round((Date.parse(to + 'T
 export type ReminderOutcome = 'sent' | 'failed' | 'skipped';
 
 /**
- * Payment reminders (issue 17): on each offset day of an invoiced instalment that is not paid,
+ * Payment reminders: on each offset day of an invoiced instalment that is not paid,
  * one email from its template; never for a waived instalment, a paid or deleted invoice, a
  * cancelled booking, or a booking or trip whose reminders are off; never two to one traveller on
  * one UK day, however many instalments are due.

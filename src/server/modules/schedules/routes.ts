@@ -8,7 +8,7 @@ import { ScheduleService } from './service.ts';
 
 const tags = ['payment schedules'];
 
-/** Trips' payment plans and bookings' schedules (issue 17); scope finance. */
+/** Trips' payment plans and bookings' schedules; scope finance. */
 export async function scheduleRoutes(app: FastifyInstance, opts: { db: Db; clock?: Clock }) {
   const service = new ScheduleService(opts.db, opts.clock);
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -3,7 +3,7 @@ import type { AmountKind, DueKind, ScheduleState } from '../../../contract/sched
 import { DEFAULT_BALANCE_DAYS_BEFORE_DEPARTURE, DEFAULT_DEPOSIT_DUE_DAYS } from '../../../contract/schedule-constants.ts';
 
 /**
- * The rules of payment plans and schedules (issue 17), in one place: pure functions, no
+ * The rules of payment plans and schedules, in one place: pure functions, no
  * database, unit-tested in rules.test.ts.
  */
 

@@ -32,7 +32,7 @@ function describePlan(plan: Instalment[]): string {
     .join('; ');
 }
 
-/** Payment plans of trips and the schedules of bookings (issue 17). */
+/** Payment plans of trips and the schedules of bookings. */
 export class ScheduleService {
   constructor(
     private readonly db: Db,

@@ -3,7 +3,7 @@ import { Link, Navigate, useLocation } from 'react-router';
 import { path, routes } from '../../../contract/paths.ts';
 import { isCharityPartner, useCurrentUser } from '../../lib/session.tsx';
 
-/** What a Charity or End User sees on a back-office screen; a Charity user's home is their charity portal (issue 19). */
+/** What a Charity or End User sees on a back-office screen; a Charity user's home is their charity portal. */
 export default function StaffOnlyPage() {
   const user = useCurrentUser();
   const { pathname } = useLocation();

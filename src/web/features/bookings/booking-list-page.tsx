@@ -15,7 +15,7 @@ import { type BookingFilters, COLUMNS, type ColumnKey, emptyFilters, type ListSt
 // the trips multi-select (Mantine's combobox with its popover and floating-ui) loads as the page
 // first draws rather than before it, as the notes editor does; a plain field holds its place
 const MultiSelectField = lazy(() => import('../../components/multi-select-field.tsx').then((m) => ({ default: m.MultiSelectField })));
-// the download dialog loads when first opened (issue 16)
+// the download dialog loads when first opened
 const DownloadDialog = lazyDialog(() => import('./download-dialog.tsx').then((m) => m.DownloadDialog), (p) => p.opened);
 
 const PASSPORT_LABELS: Record<string, string> = { missing: 'Missing', expired: 'Expired', expires: 'Expires soon', ok: 'OK' };

@@ -10,7 +10,7 @@ import { bookingKeys } from './api/bookings.ts';
 
 type Values = { keep_until: string | null; reason: string };
 
-/** Keeps a booking's personal details from the erasure after return until a day, saying why (issue 18). */
+/** Keeps a booking's personal details from the erasure after return until a day, saying why. */
 export function KeepUntilDialog({ bookingId, keepUntil, keepReason, onClose, onDone }: { bookingId: number; keepUntil: string | null; keepReason: string | null; onClose: () => void; onDone: (message: string) => void }) {
   const form = useForm<Values>({
     resolver: lazyZodResolver(() => import('../../../contract/retention.ts').then((m) => m.keepUntilSchema)) as never,

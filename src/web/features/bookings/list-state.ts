@@ -19,7 +19,7 @@ export type BookingFilters = {
   telephone: string;
   trip_id: string;
   user_id: string;
-  /** from the dashboard's cards (issue 20): trips departing in a season, bookings made before a day (yyyy-mm-dd) */
+  /** from the dashboard's cards: trips departing in a season, bookings made before a day (yyyy-mm-dd) */
   departure_from: string;
   departure_to: string;
   booked_before: string;
@@ -97,7 +97,7 @@ export function loadState(params: URLSearchParams): ListState {
     // a damaged entry is ignored
   }
   // spec §2: booking_ref, timing, trip_id and user_id in the address fill the form; the dashboard's
-  // cards (issue 20) send status, fundraising, a season of departures and a booked-before day too
+  // cards send status, fundraising, a season of departures and a booked-before day too
   const fromUrl = ['booking_ref', 'timing', 'trip_id', 'user_id', 'status', 'fundraising', 'departure_from', 'departure_to', 'booked_before'] as const;
   if (fromUrl.some((k) => params.has(k))) {
     state = { ...state, page: 1, filters: { ...emptyFilters() } };

@@ -13,7 +13,7 @@ import { useCharityFundraisers } from './api/charities.ts';
 const STATES = [{ value: '', label: 'Any state' }, ...(['on_track', 'behind', 'met'] as const).map((s) => ({ value: s, label: FUNDRAISING_STATE_LABELS[s] }))];
 
 /**
- * The charity page's fundraisers (issue 19): its travellers who fundraise for it, each with their
+ * The charity page's fundraisers: its travellers who fundraise for it, each with their
  * target, what they have raised and how they stand; the totals; and the charity's portal users.
  */
 export function FundraisersPanel({ charityId }: { charityId: number }) {

@@ -23,7 +23,7 @@ const STATES = [{ value: '', label: 'Any state' }, ...(['on_track', 'behind', 'm
 type Dialog = { kind: 'entry' | 'note'; fundraiser: Fundraiser };
 
 /**
- * The charity portal (`/charity`, issue 19): a Charity user's own charity's fundraisers, with
+ * The charity portal (`/charity`): a Charity user's own charity's fundraisers, with
  * what each has raised against their target and how they stand, filtered by trip and state and
  * downloadable; each one can be acknowledged, given an amount the charity confirms, or a note
  * for the office. The server decides whose fundraisers these are, from the signed-in account.

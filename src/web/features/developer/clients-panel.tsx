@@ -7,7 +7,7 @@ import { useFormMutation } from '../../lib/mutation.ts';
 import { deleteClient, developerKeys, useClients } from './api/developer.ts';
 import { Panel } from './panel.tsx';
 
-// the Create Client and Edit Client modals load when first opened (issue 16)
+// the Create Client and Edit Client modals load when first opened
 const ClientFormDialog = lazyComponent(() => import('./client-form-dialog.tsx').then((m) => m.ClientFormDialog));
 
 // drawn here: the font has no copy or tick glyph, and an icon package for two icons is not worth it

@@ -9,7 +9,7 @@ import { deletePersonalToken, developerKeys, usePersonalTokens, useScopes } from
 import { LastUsed, ScopeBadges } from './cells.tsx';
 import { Panel } from './panel.tsx';
 
-// the Create Token and Personal Access Token modals load when first opened (issue 16)
+// the Create Token and Personal Access Token modals load when first opened
 const TokenFormDialog = lazyComponent(() => import('./token-form-dialog.tsx').then((m) => m.TokenFormDialog));
 const TokenShownDialog = lazyComponent(() => import('./token-shown-dialog.tsx').then((m) => m.TokenShownDialog));
 

@@ -30,7 +30,7 @@ function readQuery(params: URLSearchParams): MoneyDueQuery & { sort: MoneyDueSor
   const type = params.get('trip_type');
   if (type && (TRIP_TYPES as readonly string[]).includes(type)) q.trip_type = type as (typeof TRIP_TYPES)[number];
   if (params.get('overdue') === '1') q.overdue = '1';
-  // from the dashboard (issue 20): a season of departures
+  // from the dashboard: a season of departures
   for (const key of ['departure_from', 'departure_to'] as const) {
     const day = params.get(key);
     if (day && /^\d{4}-\d{2}-\d{2}$/.test(day)) q[key] = day;

@@ -77,7 +77,7 @@ function ChartCard({ title, description, chart, columns, rows }: { title: string
   );
 }
 
-/** The dashboard's five charts (issue 20), every number from the API. */
+/** The dashboard's five charts, every number from the API. */
 export function DashboardCharts({ data }: { data: Dashboard }) {
   const weeks = data.bookings_per_week.map((w) => ({ ...w, label: weekLabel(w.week) }));
   const money = data.money_per_week.map((w) => ({ ...w, label: weekLabel(w.week) }));

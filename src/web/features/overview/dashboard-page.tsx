@@ -18,7 +18,7 @@ const CARDS: Record<AttentionKey, { title: string; describe: (count: number) => 
 };
 
 /**
- * The dashboard (`/`, issue 20): what needs attention today, each a count leading to the list of
+ * The dashboard (`/`): what needs attention today, each a count leading to the list of
  * those rows, then the season's bookings and money as charts, each with its table. The season is
  * the trips departing between two days, kept in the address so a view can be shared.
  */

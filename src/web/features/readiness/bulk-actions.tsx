@@ -13,7 +13,7 @@ const ChaserDialog = lazyComponent(() => import('./chaser-dialog.tsx').then((m) 
 
 
 /**
- * The board's bulk actions for the ticked travellers (issue 18): "Send chaser…" (choose the
+ * The board's bulk actions for the ticked travellers: "Send chaser…" (choose the
  * passport, the forms or both; green checks and travellers with chasers off are left alone) and
  * "Send documents" (the trip's uploaded documents, attached). What became of each is said after.
  */

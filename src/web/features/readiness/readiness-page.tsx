@@ -26,7 +26,7 @@ function matches(row: ReadinessRow, check: ReadinessCheck | null, state: Readine
 }
 
 /**
- * /trips/{id}/readiness (issue 18): is each traveller ready to depart? One row per live booking,
+ * /trips/{id}/readiness: is each traveller ready to depart? One row per live booking,
  * a column per check (green, amber or red, the reason on hover and focus), the counts at the top
  * (each a filter), and filters by check and state kept in the URL. Ticked travellers can be
  * chased or sent the trip's documents.
@@ -83,7 +83,7 @@ function Board({ board }: { board: TripReadiness }) {
   const [params, setParams] = useSearchParams();
   const check = isCheck(params.get('check')) ? (params.get('check') as ReadinessCheck) : null;
   const state = isState(params.get('state')) ? (params.get('state') as ReadinessState) : null;
-  // ready=no: the travellers with any check not green (the dashboard's card links here, issue 20)
+  // ready=no: the travellers with any check not green (the dashboard's card links here)
   const ready = params.get('ready') === 'no' ? 'no' : params.get('ready') === 'yes' ? 'yes' : null;
   const filter = (next: { check?: ReadinessCheck | null; state?: ReadinessState | null; ready?: 'yes' | 'no' | null }) => {
     const p = new URLSearchParams();

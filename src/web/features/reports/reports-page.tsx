@@ -17,7 +17,7 @@ function cell(kind: Report['columns'][number]['kind'], v: string | number | null
 }
 
 /**
- * /reports (issue 20): the finance reports — payments received, aged debt, the trip profit view
+ * /reports: the finance reports — payments received, aged debt, the trip profit view
  * and discount usage. The report and its days are kept in the address; the screen shows the
  * first rows and the totals of all of them, and downloads the whole report as an .xlsx (each
  * download is in the History).

@@ -48,7 +48,7 @@ const columns: Array<Column<Due>> = [
 ];
 
 /**
- * /admin/retention (issue 18): the dry run of the nightly erasure — which travellers' passport,
+ * /admin/retention: the dry run of the nightly erasure — which travellers' passport,
  * medical, insurance-number and next-of-kin details the next run erases, and how many are held back.
  */
 export default function RetentionPage() {

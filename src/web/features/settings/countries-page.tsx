@@ -11,7 +11,7 @@ import { SettingsNav } from './settings-nav.tsx';
 const PassportRuleDialog = lazyComponent(() => import('./passport-rule-dialog.tsx').then((m) => m.PassportRuleDialog));
 
 /**
- * /settings/countries: each destination's passport rule (issue 18), the months a passport must
+ * /settings/countries: each destination's passport rule, the months a passport must
  * still be valid after the trip's return and a note; an Administrator changes one in a dialog.
  */
 export default function CountriesPage() {

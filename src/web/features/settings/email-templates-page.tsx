@@ -9,7 +9,7 @@ import { SettingsNav } from './settings-nav.tsx';
 import { TemplateEditor } from './template-editor.tsx';
 
 /**
- * /settings/emails: the wording of the emails Tripdesk sends travellers by itself (issue 17),
+ * /settings/emails: the wording of the emails Tripdesk sends travellers by itself,
  * one tab per email; each edited, previewed against a real booking and saved.
  */
 export default function EmailTemplatesPage() {

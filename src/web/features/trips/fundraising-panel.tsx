@@ -16,7 +16,7 @@ const draftOf = (f: TripFundraising): Draft =>
   ) as Draft;
 
 /**
- * The trip's fundraising (issue 19): for Fundraise and Flexi bookings, the minimum sponsorship
+ * The trip's fundraising: for Fundraise and Flexi bookings, the minimum sponsorship
  * and the milestones (a percentage of the target raised by some weeks before departure). Until
  * set here, the office's defaults apply.
  */

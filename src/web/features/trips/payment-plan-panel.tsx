@@ -22,7 +22,7 @@ const previewColumns: Array<Column<Scheduled>> = [
 ];
 
 /**
- * The trip's payment plan (issue 17): the instalments every new booking's schedule is made from,
+ * The trip's payment plan: the instalments every new booking's schedule is made from,
  * the schedule a booking made today would get, and the trip's "Send automatic reminders".
  */
 export function PaymentPlanPanel({ tripId, editable }: { tripId: number; editable: boolean }) {

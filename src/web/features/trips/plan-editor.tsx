@@ -25,7 +25,7 @@ type Props = {
 };
 
 /**
- * The trip's payment plan as a form (issue 17): 1–24 instalments, each a name (label), an amount (fixed £,
+ * The trip's payment plan as a form: 1–24 instalments, each a name (label), an amount (fixed £,
  * a percentage of the cost, the deposit or the rest) and a due rule; add, remove and reorder them,
  * or fill the whole plan with monthly instalments. The server's errors (`instalments.2.percent`)
  * land under the row's field.

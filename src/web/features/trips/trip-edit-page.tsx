@@ -13,7 +13,7 @@ import { useFormMutation } from '../../lib/mutation.ts';
 import { tripKeys, updateTrip, useCountries, useTrip } from './api/trips.ts';
 import { fundingOptions, levelOptions, statusOptions, typeOptions } from './trip-options.ts';
 
-// the panels (their tables, forms and the history) load beside the form, not before it (issue 16)
+// the panels (their tables, forms and the history) load beside the form, not before it
 const TripPanels = lazyComponent(() => import('./trip-panels.tsx').then((m) => m.TripPanels));
 
 type Values = {

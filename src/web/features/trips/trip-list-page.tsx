@@ -16,7 +16,7 @@ import { formatShortDate } from '../../lib/format.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
 import { archiveTrip, deleteTrip, type TripFilter, tripKeys, useTrips } from './api/trips.ts';
 
-// the dialogs load when first opened (issue 16)
+// the dialogs load when first opened
 const CreateTripDialog = lazyComponent(() => import('./create-trip-dialog.tsx').then((m) => m.CreateTripDialog));
 const CreateBookingDialog = lazyDialog(() => import('../../components/create-booking-dialog.tsx').then((m) => m.CreateBookingDialog), (p) => p.trip !== null);
 

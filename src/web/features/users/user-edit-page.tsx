@@ -52,7 +52,7 @@ function UserForm({ user }: { user: User }) {
     },
   });
   const errors = form.formState.errors;
-  // a Charity user speaks for one charity (issue 19): its portal shows that charity's fundraisers only
+  // a Charity user speaks for one charity: its portal shows that charity's fundraisers only
   const isCharity = useWatch({ control: form.control, name: 'user_role_id' }) === String(ROLES.charity);
   const charities = useCharityChoices(isCharity);
   // the linked charity is an option from the start, so the select shows it before the list arrives

@@ -19,7 +19,7 @@ const ReasonDialog = lazyComponent(() => import('../../../components/reason-dial
 type Dialog = { kind: 'entry' } | { kind: 'target' } | { kind: 'strike'; entry: FundraisingEntry } | null;
 
 /**
- * The booking page's Fundraising panel (issue 19): the target (the trip's minimum unless
+ * The booking page's Fundraising panel: the target (the trip's minimum unless
  * changed), the page, what is raised and how it stands against the milestones, the charity's
  * acknowledgement, and the raised-to-date entries (added; struck out with a reason, never edited).
  * Sponsorship is not trip money: nothing here touches the invoices.

@@ -27,7 +27,7 @@ type Dialog = { kind: 'change' | 'waive'; row: ScheduleRow } | null;
 const invoicedId = (row: ScheduleRow) => `instalment-invoiced-${row.id}`;
 
 /**
- * The booking's payment schedule (issue 17): each instalment's due date, amount, invoice and
+ * The booking's payment schedule: each instalment's due date, amount, invoice and
  * state; move or change one before it is invoiced, waive one with a reason, rebuild the schedule
  * from the trip's plan, remind the traveller now, and their automatic reminders on or off.
  */

@@ -20,6 +20,6 @@ export const useUsers = (page: number, search: string) =>
   useQuery({ queryKey: userKeys.list(page, search), queryFn: () => listUsers(page, search), placeholderData: keepPreviousData });
 export const useUser = (id: number) => useQuery({ queryKey: userKeys.one(id), queryFn: () => getUser(id) });
 
-/** The charities a Charity user can be linked to (issue 19), by name. */
+/** The charities a Charity user can be linked to, by name. */
 export const useCharityChoices = (enabled: boolean) =>
   useQuery({ queryKey: ['charities', 'choices'], queryFn: () => api<Array<{ id: number; name: string }>>('/api/charities'), enabled, staleTime: 60_000 });
