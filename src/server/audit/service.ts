@@ -7,8 +7,9 @@ import { auditEvents, bookings, trips, users } from '../../db/schema/index.ts';
 import { escapeLike } from '../sql.ts';
 import { notFound } from '../errors.ts';
 import { escapeCell } from '../common/spreadsheet.ts';
-import { EXACT_COUNT_BELOW, roundEstimate } from '../common/paging.ts';
+import { EXACT_COUNT_BELOW, pageOf, roundEstimate } from '../common/paging.ts';
 import { audit } from './audit.ts';
+
 
 type Row = typeof auditEvents.$inferSelect;
 
@@ -111,17 +112,7 @@ export class AuditService {
       // never fewer than the page read shows to be there
       if (found.length > perPage) n = Math.max(n, offset + perPage + 1);
     }
-    const from = rows.length ? offset + 1 : null;
-    return {
-      data: rows.map(toAuditEvent),
-      total: n,
-      from,
-      to: from === null ? null : from + rows.length - 1,
-      per_page: perPage,
-      current_page: page,
-      last_page: Math.max(1, Math.ceil(n / perPage)),
-      total_is_estimate: estimated,
-    };
+    return { ...pageOf(rows.map(toAuditEvent), n, page, perPage), total_is_estimate: estimated };
   }
 
   async forBooking(bookingId: number, page: number): Promise<AuditPage> {

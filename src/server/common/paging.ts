@@ -7,3 +7,17 @@ export function roundEstimate(n: number): number {
   const unit = 10 ** (Math.floor(Math.log10(n)) - 1);
   return Math.round(n / unit) * unit;
 }
+
+/** A page of a list in the API's envelope: `{data, total, from, to, per_page, current_page, last_page}`. */
+export function pageOf<T>(data: T[], total: number, page: number, perPage: number) {
+  const from = data.length ? (page - 1) * perPage + 1 : null;
+  return {
+    data,
+    total,
+    from,
+    to: from === null ? null : from + data.length - 1,
+    per_page: perPage,
+    current_page: page,
+    last_page: Math.max(1, Math.ceil(total / perPage)),
+  };
+}

@@ -5,7 +5,8 @@ import { queryRows, type Db } from '../../../db/client.ts';
 import { bookingCustomFieldAnswers, bookings, countries, tripCustomFields, trips } from '../../../db/schema/index.ts';
 import { containsPattern as contains } from '../../sql.ts';
 import type { FundraisingSql } from '../fundraising/sql.ts';
-import { EXACT_COUNT_BELOW, roundEstimate } from '../../common/paging.ts';
+import { EXACT_COUNT_BELOW, pageOf, roundEstimate } from '../../common/paging.ts';
+
 
 
 
@@ -312,15 +313,5 @@ export async function listBookings(db: Db, f: BookingFilter, options: ListOption
     form_complete: b.formComplete,
     ...(f.withCustomFields ? { custom_fields: answers.get(b.id) ?? {} } : {}),
   }));
-  const from = data.length ? (f.page - 1) * f.per_page + 1 : null;
-  return {
-    data,
-    total: n,
-    total_is_estimate: estimated,
-    from,
-    to: from === null ? null : from + data.length - 1,
-    per_page: f.per_page,
-    current_page: f.page,
-    last_page: Math.max(1, Math.ceil(n / f.per_page)),
-  };
+  return { ...pageOf(data, n, f.page, f.per_page), total_is_estimate: estimated };
 }

@@ -6,6 +6,7 @@ import type { moneyDueQuery } from '../../../contract/money-due.ts';
 import { queryRows, type Db } from '../../../db/client.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { ukToday } from '../../../contract/dates.ts';
+import { pageOf } from '../../common/paging.ts';
 
 type Query = z.output<typeof moneyDueQuery>;
 
@@ -140,18 +141,11 @@ export class MoneyDueService {
       from money_owed_days d where ${this.where(q, 'd', today)}`,
     );
     const total = Number(totals!.n);
-    const lastPage = Math.max(1, Math.ceil(total / perPage));
     const offset = (q.page - 1) * perPage;
     const data = await this.rows(await this.keys(q, today, { limit: perPage, offset }), today);
     const money = (v: string | number) => penceToPounds(Number(v));
     return {
-      data,
-      total,
-      from: total ? offset + 1 : null,
-      to: total ? Math.min(offset + perPage, total) : null,
-      per_page: perPage,
-      current_page: q.page,
-      last_page: lastPage,
+      ...pageOf(data, total, q.page, perPage),
       buckets: {
         not_due: money(totals!.not_due!),
         days_1_30: money(totals!.days_1_30!),

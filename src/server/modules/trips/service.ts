@@ -7,6 +7,7 @@ import { bookingAddons, countries, invoiceAddons, tripAddons, trips } from '../.
 import { audit, describeChanges, diff, diffObjects } from '../../audit/audit.ts';
 import { HttpError, isForeignKeyViolation, notFound, validationError } from '../../errors.ts';
 import { escapeLike } from '../../sql.ts';
+import { pageOf } from '../../common/paging.ts';
 
 /** Nothing changed: "saved the trip … without changes" (describeChanges words this case "saved of …"). */
 
@@ -119,16 +120,7 @@ export class TripService {
     const perPage = q.paged ? TRIPS_PER_PAGE : Math.max(n, 1);
     const page = q.paged ? q.page : 1;
     const rows = await this.base().where(where).orderBy(...order).limit(perPage).offset((page - 1) * perPage);
-    const from = rows.length ? (page - 1) * perPage + 1 : null;
-    return {
-      data: rows.map(toTrip),
-      total: n,
-      from,
-      to: from === null ? null : from + rows.length - 1,
-      per_page: perPage,
-      current_page: page,
-      last_page: Math.max(1, Math.ceil(n / perPage)),
-    };
+    return pageOf(rows.map(toTrip), n, page, perPage);
   }
 
   async get(id: number): Promise<Trip> {

@@ -9,6 +9,7 @@ import { audit, describeChanges, diff } from '../../audit/audit.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { generatePassword, hashPassword } from '../../../shared/password.ts';
 import { escapeLike, pgError } from '../../sql.ts';
+import { pageOf } from '../../common/paging.ts';
 
 /** Nothing changed: "saved the trip … without changes" (describeChanges words this case "saved of …"). */
 
@@ -59,7 +60,6 @@ export class UserService {
       : undefined;
     const [total] = await this.db.select({ n: count() }).from(users).where(where);
     const n = Number(total?.n ?? 0);
-    const lastPage = Math.max(1, Math.ceil(n / USERS_PER_PAGE));
     const rows = await this.db
       .select(columns)
       .from(users)
@@ -67,16 +67,7 @@ export class UserService {
       .orderBy(desc(users.createdAt), desc(users.id))
       .limit(USERS_PER_PAGE)
       .offset((page - 1) * USERS_PER_PAGE);
-    const from = rows.length ? (page - 1) * USERS_PER_PAGE + 1 : null;
-    return {
-      data: rows.map(toUser),
-      total: n,
-      from,
-      to: from === null ? null : from + rows.length - 1,
-      per_page: USERS_PER_PAGE,
-      current_page: page,
-      last_page: lastPage,
-    };
+    return pageOf(rows.map(toUser), n, page, USERS_PER_PAGE);
   }
 
   async get(id: number, db: Db | Tx = this.db): Promise<User> {
