@@ -2,25 +2,16 @@ import { createFileStore } from '../shared/storage/index.ts';
 import { createDb } from '../db/client.ts';
 import { seedDemo } from '../db/seed/demo.ts';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
 import { ensureAdministrator } from './modules/auth/service.ts';
 import { startTripdeskJobs } from './job-registry.ts';
 import { createMailer } from './mail/transport.ts';
 import { createMetrics } from './ops/metrics.ts';
+import { configOrExit, onStopSignals } from './ops/process.ts';
 import { shutDown } from './ops/shutdown.ts';
 import path from 'node:path';
 
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = configOrExit();
   const started = Date.now();
   const database = await createDb({
     databaseUrl: config.databaseUrl,
@@ -79,31 +70,23 @@ async function main() {
     `Tripdesk is ready at http://${shown}:${port} (Node ${process.version}, ${database.kind}, ${config.workers ? 'with workers' : 'web only'}, ${Date.now() - started} ms)`,
   );
 
-  // SIGTERM (an orchestrator, a deploy) or SIGINT (Ctrl-C): stop listening at once, let the
-  // requests and the job in hand finish within SHUTDOWN_GRACE_SECONDS, then close the database
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    const graceMs = config.shutdownGraceSeconds * 1000;
+  // stop listening at once, let the requests and the job in hand finish within
+  // SHUTDOWN_GRACE_SECONDS, then close the database
+  onStopSignals(config.shutdownGraceSeconds, async (signal) => {
     app.log.info({ signal, graceSeconds: config.shutdownGraceSeconds }, 'shutting down');
     console.log(`Tripdesk is stopping (${signal}): finishing the requests and the job in hand (up to ${config.shutdownGraceSeconds} s)`);
-    // the last resort, should closing itself hang
-    setTimeout(() => process.exit(1), graceMs + 5_000).unref();
     const code = await shutDown({
       app,
       jobs,
       database,
-      graceMs,
+      graceMs: config.shutdownGraceSeconds * 1000,
       log: (message) => app.log.warn(message),
       onStoppedListening: () => console.log('Tripdesk no longer accepts connections'),
     });
     files.close();
     console.log(`Tripdesk stopped${code ? ' (something had to be cut short)' : ''}`);
-    process.exit(code);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+    return code;
+  });
 }
 
 main().catch((error: unknown) => {
