@@ -7,16 +7,15 @@ import { bookings, chasers } from '../../../db/schema/index.ts';
 import { audit, diff } from '../../audit/audit.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { HttpError } from '../../errors.ts';
-import { mailRefusal, type Mailer } from '../../mail/transport.ts';
-import { pgError } from '../../sql.ts';
-import { emailDate, renderTemplate, type TemplateContext } from '../../mail/templates.ts';
+import { type Mailer } from '../../mail/transport.ts';
+import { emailDate, type TemplateContext } from '../../mail/templates.ts';
 import { ukToday } from '../../../contract/dates.ts';
 import type { Operator } from '../../common/operator.ts';
 import { ReadinessService } from '../readiness/service.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { inSendingHours } from '../../common/sending-hours.ts';
-import { templateOf } from '../../mail/templates.ts';
 import { chaseDue, nextChaseOn } from './cadence.ts';
+import { sendOnce } from '../../mail/send-once.ts';
 
 export const CHASER_TEMPLATES: Record<ChaserCheck, TemplateKey> = { passport: 'chaser_passport', forms: 'chaser_forms' };
 const label = (check: ChaserCheck) => READINESS_CHECK_LABELS[check].toLowerCase();
@@ -152,43 +151,29 @@ export class ChaserService {
    * sends; a traveller already chased today waits for tomorrow. Staff's own (dueOn null) go at once.
    */
   private async send(b: Traveller, trip: TripReadiness['trip'], check: ChaserCheck, reason: string, today: string, by: { dueOn: string | null; userId: number | null }): Promise<Outcome> {
-    let claimId: number;
-    try {
-      const values = { bookingId: b.id, check, dueOn: by.dueOn, sentOn: today, outcome: 'sending', sentBy: by.userId, createdAt: nowOf(this.clock) };
-      const [claim] =
-        by.dueOn === null
-          ? await this.db.insert(chasers).values(values).returning({ id: chasers.id })
-          : await this.db
-              .insert(chasers)
-              .values(values)
-              .onConflictDoUpdate({ target: [chasers.bookingId, chasers.check, chasers.dueOn], targetWhere: sql`${chasers.dueOn} is not null`, set: { outcome: 'sending', sentOn: today, reason: null }, setWhere: sql`${chasers.outcome} = 'failed'` })
-              .returning({ id: chasers.id });
-      if (!claim) return 'skipped';
-      claimId = claim.id;
-    } catch (error) {
-      if (pgError(error).code === '23505') return 'skipped';
-      throw error;
-    }
-    const key = CHASER_TEMPLATES[check];
-    const rendered = await renderTemplate(await templateOf(this.db, key), chaserContext(b, trip, reason, this.operator));
-    const mail = { to: { name: `${b.firstName} ${b.lastName}`, address: b.email }, ...rendered };
-    const about = { subject: { type: 'booking', id: b.id }, bookingId: b.id, tripId: b.tripId };
-    const details = { to: mail.to.address, subject: mail.subject, text: mail.text, attachments: [], template: key, check, due_on: by.dueOn };
-    try {
-      const sent = await this.mailer.send(mail);
-      await this.db.transaction(async (tx) => {
-        await tx.update(chasers).set({ outcome: 'sent' }).where(eq(chasers.id, claimId));
-        await audit(tx, { action: 'email.sent', ...about, summary: `emailed the ${label(check)} chaser "${mail.subject}" to ${b.email}`, details: { ...details, outcome: sent.outcome, message_id: sent.messageId } });
-      });
-      return 'sent';
-    } catch (error) {
-      const { why, code, responseCode } = mailRefusal(error);
-      await this.db.transaction(async (tx) => {
-        await tx.update(chasers).set({ outcome: 'failed', reason: why }).where(eq(chasers.id, claimId));
-        await audit(tx, { action: 'email.failed', ...about, summary: `could not email the ${label(check)} chaser "${mail.subject}" to ${b.email}: ${why}`, details: { ...details, outcome: 'refused', message_id: null, error: { code, response_code: responseCode } } });
-      });
-      return 'failed';
-    }
+    return sendOnce(this.db, this.mailer, {
+      template: CHASER_TEMPLATES[check],
+      context: chaserContext(b, trip, reason, this.operator),
+      to: { name: `${b.firstName} ${b.lastName}`, address: b.email },
+      about: { subject: { type: 'booking', id: b.id }, bookingId: b.id, tripId: b.tripId },
+      named: (subject) => `the ${label(check)} chaser "${subject}" to ${b.email}`,
+      details: { check, due_on: by.dueOn },
+      claim: async () => {
+        const values = { bookingId: b.id, check, dueOn: by.dueOn, sentOn: today, outcome: 'sending', sentBy: by.userId, createdAt: nowOf(this.clock) };
+        const [claim] =
+          by.dueOn === null
+            ? await this.db.insert(chasers).values(values).returning({ id: chasers.id })
+            : await this.db
+                .insert(chasers)
+                .values(values)
+                .onConflictDoUpdate({ target: [chasers.bookingId, chasers.check, chasers.dueOn], targetWhere: sql`${chasers.dueOn} is not null`, set: { outcome: 'sending', sentOn: today, reason: null }, setWhere: sql`${chasers.outcome} = 'failed'` })
+                .returning({ id: chasers.id });
+        return claim?.id;
+      },
+      settle: async (tx, id, failure) => {
+        await tx.update(chasers).set(failure === null ? { outcome: 'sent' } : { outcome: 'failed', reason: failure }).where(eq(chasers.id, id));
+      },
+    });
   }
 
   /**

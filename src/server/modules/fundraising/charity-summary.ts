@@ -4,16 +4,14 @@ import { FUNDRAISING_STATE_LABELS, type CharityFundraisers } from '../../../cont
 import { formatPounds } from '../../../contract/money.ts';
 import type { Db } from '../../../db/client.ts';
 import { charities, charitySummaries, users } from '../../../db/schema/index.ts';
-import { audit } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
-import { mailRefusal, type Mailer } from '../../mail/transport.ts';
-import { pgError } from '../../sql.ts';
-import { emailDate, renderTemplate, type TemplateContext } from '../../mail/templates.ts';
+import { type Mailer } from '../../mail/transport.ts';
+import { emailDate, type TemplateContext } from '../../mail/templates.ts';
 import { ukToday } from '../../../contract/dates.ts';
 import type { Operator } from '../../common/operator.ts';
 import { inSendingHours } from '../../common/sending-hours.ts';
-import { templateOf } from '../../mail/templates.ts';
 import { FundraisingService, type FundraisingDefaults } from './service.ts';
+import { sendOnce } from '../../mail/send-once.ts';
 
 type Outcome = 'sent' | 'failed' | 'skipped';
 
@@ -84,37 +82,24 @@ export class CharitySummary {
   }
 
   private async send(r: { id: number; firstName: string; lastName: string; email: string; charityId: number; charity: string }, list: CharityFundraisers, month: string, today: string): Promise<Outcome> {
-    let claimId: number;
-    try {
-      const [claim] = await this.db
-        .insert(charitySummaries)
-        .values({ userId: r.id, charityId: r.charityId, month, outcome: 'sending', createdAt: nowOf(this.clock) })
-        .onConflictDoUpdate({ target: [charitySummaries.userId, charitySummaries.month], set: { outcome: 'sending', reason: null }, setWhere: sql`${charitySummaries.outcome} = 'failed'` })
-        .returning({ id: charitySummaries.id });
-      if (!claim) return 'skipped';
-      claimId = claim.id;
-    } catch (error) {
-      if (pgError(error).code === '23505') return 'skipped';
-      throw error;
-    }
-    const rendered = await renderTemplate(await templateOf(this.db, 'fundraising_summary'), summaryContext(r, r.charity, list, today, this.operator));
-    const mail = { to: { name: `${r.firstName} ${r.lastName}`, address: r.email }, ...rendered };
-    const about = { subject: { type: 'charity', id: r.charityId } };
-    const details = { to: mail.to.address, subject: mail.subject, text: mail.text, attachments: [], template: 'fundraising_summary', month };
-    try {
-      const sent = await this.mailer.send(mail);
-      await this.db.transaction(async (tx) => {
-        await tx.update(charitySummaries).set({ outcome: 'sent' }).where(eq(charitySummaries.id, claimId));
-        await audit(tx, { action: 'email.sent', ...about, summary: `emailed the fundraising summary of ${r.charity} for ${month} to ${r.email}`, details: { ...details, outcome: sent.outcome, message_id: sent.messageId } });
-      });
-      return 'sent';
-    } catch (error) {
-      const { why, code, responseCode } = mailRefusal(error);
-      await this.db.transaction(async (tx) => {
-        await tx.update(charitySummaries).set({ outcome: 'failed', reason: why }).where(eq(charitySummaries.id, claimId));
-        await audit(tx, { action: 'email.failed', ...about, summary: `could not email the fundraising summary of ${r.charity} to ${r.email}: ${why}`, details: { ...details, outcome: 'refused', message_id: null, error: { code, response_code: responseCode } } });
-      });
-      return 'failed';
-    }
+    return sendOnce(this.db, this.mailer, {
+      template: 'fundraising_summary',
+      context: summaryContext(r, r.charity, list, today, this.operator),
+      to: { name: `${r.firstName} ${r.lastName}`, address: r.email },
+      about: { subject: { type: 'charity', id: r.charityId } },
+      named: () => `the fundraising summary of ${r.charity} for ${month} to ${r.email}`,
+      details: { month },
+      claim: async () => {
+        const [claim] = await this.db
+          .insert(charitySummaries)
+          .values({ userId: r.id, charityId: r.charityId, month, outcome: 'sending', createdAt: nowOf(this.clock) })
+          .onConflictDoUpdate({ target: [charitySummaries.userId, charitySummaries.month], set: { outcome: 'sending', reason: null }, setWhere: sql`${charitySummaries.outcome} = 'failed'` })
+          .returning({ id: charitySummaries.id });
+        return claim?.id;
+      },
+      settle: async (tx, id, failure) => {
+        await tx.update(charitySummaries).set(failure === null ? { outcome: 'sent' } : { outcome: 'failed', reason: failure }).where(eq(charitySummaries.id, id));
+      },
+    });
   }
 }

@@ -6,15 +6,14 @@ import type { Db } from '../../../db/client.ts';
 import { bookings, charities, fundraisingReminders, trips } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
-import { mailRefusal, type Mailer } from '../../mail/transport.ts';
-import { pgError } from '../../sql.ts';
-import { emailDate, renderTemplate, type TemplateContext } from '../../mail/templates.ts';
+import { type Mailer } from '../../mail/transport.ts';
+import { emailDate, type TemplateContext } from '../../mail/templates.ts';
 import type { Operator } from '../../common/operator.ts';
 import { inSendingHours } from '../../common/sending-hours.ts';
-import { templateOf } from '../../mail/templates.ts';
 import { milestoneDate, milestonePence } from './rules.ts';
 import type { FundraisingDefaults, FundraisingRule } from './service.ts';
 import { FundraisingService } from './service.ts';
+import { sendOnce } from '../../mail/send-once.ts';
 
 /** The milestone chaser goes this many days before a milestone the traveller has not reached. */
 export const MILESTONE_NOTICE_DAYS = 7;
@@ -93,36 +92,24 @@ export class MilestoneChaser {
       await audit(this.db, { action: 'chaser.skipped', ...about, summary: `did not send the fundraising milestone chaser to ${b.email}: ${why}`, details: { check: 'fundraising', due_on: due, reason: why } });
       return 'skipped';
     }
-    let claimId: number;
-    try {
-      const [claim] = await this.db
-        .insert(fundraisingReminders)
-        .values({ bookingId: b.id, milestoneDue: due, sentOn: today, outcome: 'sending', createdAt: nowOf(this.clock) })
-        .onConflictDoUpdate({ target: [fundraisingReminders.bookingId, fundraisingReminders.milestoneDue], set: { outcome: 'sending', sentOn: today, reason: null }, setWhere: sql`${fundraisingReminders.outcome} = 'failed'` })
-        .returning({ id: fundraisingReminders.id });
-      if (!claim) return 'skipped';
-      claimId = claim.id;
-    } catch (error) {
-      if (pgError(error).code === '23505') return 'skipped';
-      throw error;
-    }
-    const rendered = await renderTemplate(await templateOf(this.db, 'fundraising_milestone'), context);
-    const mail = { to: { name: `${b.firstName} ${b.lastName}`, address: b.email }, ...rendered };
-    const details = { to: mail.to.address, subject: mail.subject, text: mail.text, attachments: [], template: 'fundraising_milestone', milestone_due: due };
-    try {
-      const sent = await this.mailer.send(mail);
-      await this.db.transaction(async (tx) => {
-        await tx.update(fundraisingReminders).set({ outcome: 'sent' }).where(eq(fundraisingReminders.id, claimId));
-        await audit(tx, { action: 'email.sent', ...about, summary: `emailed the fundraising milestone chaser "${mail.subject}" to ${b.email}`, details: { ...details, outcome: sent.outcome, message_id: sent.messageId } });
-      });
-      return 'sent';
-    } catch (error) {
-      const { why, code, responseCode } = mailRefusal(error);
-      await this.db.transaction(async (tx) => {
-        await tx.update(fundraisingReminders).set({ outcome: 'failed', reason: why }).where(eq(fundraisingReminders.id, claimId));
-        await audit(tx, { action: 'email.failed', ...about, summary: `could not email the fundraising milestone chaser "${mail.subject}" to ${b.email}: ${why}`, details: { ...details, outcome: 'refused', message_id: null, error: { code, response_code: responseCode } } });
-      });
-      return 'failed';
-    }
+    return sendOnce(this.db, this.mailer, {
+      template: 'fundraising_milestone',
+      context,
+      to: { name: `${b.firstName} ${b.lastName}`, address: b.email },
+      about,
+      named: (subject) => `the fundraising milestone chaser "${subject}" to ${b.email}`,
+      details: { milestone_due: due },
+      claim: async () => {
+        const [claim] = await this.db
+          .insert(fundraisingReminders)
+          .values({ bookingId: b.id, milestoneDue: due, sentOn: today, outcome: 'sending', createdAt: nowOf(this.clock) })
+          .onConflictDoUpdate({ target: [fundraisingReminders.bookingId, fundraisingReminders.milestoneDue], set: { outcome: 'sending', sentOn: today, reason: null }, setWhere: sql`${fundraisingReminders.outcome} = 'failed'` })
+          .returning({ id: fundraisingReminders.id });
+        return claim?.id;
+      },
+      settle: async (tx, id, failure) => {
+        await tx.update(fundraisingReminders).set(failure === null ? { outcome: 'sent' } : { outcome: 'failed', reason: failure }).where(eq(fundraisingReminders.id, id));
+      },
+    });
   }
 }

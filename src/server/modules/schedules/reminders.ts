@@ -3,14 +3,13 @@ import type { TemplateKey } from '../../../contract/email-templates.ts';
 import { formatPounds } from '../../../contract/money.ts';
 import type { Db } from '../../../db/client.ts';
 import { bookings, invoices, paymentReminders, scheduleRows, trips } from '../../../db/schema/index.ts';
-import { audit } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
-import { mailRefusal, type Mailer } from '../../mail/transport.ts';
-import { pgError } from '../../sql.ts';
-import { emailDate, renderTemplate, type TemplateContext, templateOf } from '../../mail/templates.ts';
+import { type Mailer } from '../../mail/transport.ts';
+import { emailDate, type TemplateContext } from '../../mail/templates.ts';
 import { loadInvoices } from '../invoices/load.ts';
 import { ukToday } from '../../../contract/dates.ts';
 import type { Operator } from '../../common/operator.ts';
+import { sendOnce } from '../../mail/send-once.ts';
 
 /** Days from an instalment's due date that its reminders go: 7 and 3 before, the day, 2 and 7 after (REMINDER_DAYS). */
 export const DEFAULT_REMINDER_DAYS = [-7, -3, 0, 2, 7];
@@ -104,44 +103,28 @@ export class ReminderService {
       if (already) return 'skipped';
     }
     const key = templateForOffset(offset ?? daysBetween(invoice.reply.due_date, today));
-    const template = await templateOf(this.db, key);
-    const context = reminderContext(r.booking, r.trip, invoice.reply, this.operator, today);
-    const rendered = await renderTemplate(template, context);
-    const mail = { to: { name: `${r.booking.firstName} ${r.booking.lastName}`, address: r.booking.email }, ...rendered };
-    const about = { subject: { type: 'invoice', id: invoice.reply.id }, bookingId: r.booking.id, tripId: r.booking.tripId };
-    const details = { to: mail.to.address, subject: mail.subject, text: mail.text, attachments: [], template: key, offset_days: offset };
-    // the claim first: of two workers, one sends (the unique keys decide)
-    let claimId: number;
-    try {
-      const values = { scheduleRowId: rowId, bookingId: r.booking.id, invoiceId: invoice.reply.id, offsetDays: offset, email, sentOn: today, outcome: 'sending', createdAt: nowOf(this.clock) };
-      const [claim] = offset === null
-        ? await this.db.insert(paymentReminders).values(values).returning({ id: paymentReminders.id })
-        : await this.db
-            .insert(paymentReminders)
-            .values(values)
-            .onConflictDoUpdate({ target: [paymentReminders.scheduleRowId, paymentReminders.offsetDays], targetWhere: sql`${paymentReminders.offsetDays} is not null`, set: { outcome: 'sending', sentOn: today, error: null }, setWhere: sql`${paymentReminders.outcome} = 'failed'` })
-            .returning({ id: paymentReminders.id });
-      if (!claim) return 'skipped';
-      claimId = claim.id;
-    } catch (error) {
-      if (pgError(error).code === '23505') return 'skipped';
-      throw error;
-    }
-    try {
-      const sent = await this.mailer.send(mail);
-      await this.db.transaction(async (tx) => {
-        await tx.update(paymentReminders).set({ outcome: 'sent' }).where(eq(paymentReminders.id, claimId));
-        await audit(tx, { action: 'email.sent', ...about, summary: `emailed the reminder "${mail.subject}" to ${r.booking.email}`, details: { ...details, outcome: sent.outcome, message_id: sent.messageId } });
-      });
-      return 'sent';
-    } catch (error) {
-      const { why, code, responseCode } = mailRefusal(error);
-      await this.db.transaction(async (tx) => {
-        await tx.update(paymentReminders).set({ outcome: 'failed', error: why }).where(eq(paymentReminders.id, claimId));
-        await audit(tx, { action: 'email.failed', ...about, summary: `could not email the reminder "${mail.subject}" to ${r.booking.email}: ${why}`, details: { ...details, outcome: 'refused', message_id: null, error: { code, response_code: responseCode } } });
-      });
-      return 'failed';
-    }
+    return sendOnce(this.db, this.mailer, {
+      template: key,
+      context: reminderContext(r.booking, r.trip, invoice.reply, this.operator, today),
+      to: { name: `${r.booking.firstName} ${r.booking.lastName}`, address: r.booking.email },
+      about: { subject: { type: 'invoice', id: invoice.reply.id }, bookingId: r.booking.id, tripId: r.booking.tripId },
+      named: (subject) => `the reminder "${subject}" to ${r.booking.email}`,
+      details: { offset_days: offset },
+      claim: async () => {
+        const values = { scheduleRowId: rowId, bookingId: r.booking.id, invoiceId: invoice.reply.id, offsetDays: offset, email, sentOn: today, outcome: 'sending', createdAt: nowOf(this.clock) };
+        const [claim] = offset === null
+          ? await this.db.insert(paymentReminders).values(values).returning({ id: paymentReminders.id })
+          : await this.db
+              .insert(paymentReminders)
+              .values(values)
+              .onConflictDoUpdate({ target: [paymentReminders.scheduleRowId, paymentReminders.offsetDays], targetWhere: sql`${paymentReminders.offsetDays} is not null`, set: { outcome: 'sending', sentOn: today, error: null }, setWhere: sql`${paymentReminders.outcome} = 'failed'` })
+              .returning({ id: paymentReminders.id });
+        return claim?.id;
+      },
+      settle: async (tx, id, failure) => {
+        await tx.update(paymentReminders).set(failure === null ? { outcome: 'sent' } : { outcome: 'failed', error: failure }).where(eq(paymentReminders.id, id));
+      },
+    });
   }
 }
 
