@@ -45,56 +45,14 @@ export async function getBooking(db: Db, id: number): Promise<BookingDetail> {
     ref: b.ref,
     created_at: b.createdAt.toISOString(),
     updated_at: b.updatedAt.toISOString(),
-    deposit_payment_date: b.depositPaymentDate,
     status: b.status as BookingDetail['status'],
-    travel_basis: b.travelBasis,
-    travel_basis_discount: penceToPounds(b.travelBasisDiscountPence),
-    funding_type: b.fundingType,
-    form_complete: b.formComplete,
+    ...ownFields(b),
     passport_valid: row.passport,
-    medical_conditions: b.medicalConditions,
     trip: { id: row.trip.id, name: row.trip.name, departure: row.trip.departure, return: row.trip.return, status: row.trip.status, country: row.country, deleted: row.trip.deletedAt !== null },
     charity: row.charity?.id ? { id: row.charity.id, name: row.charity.name } : null,
     user_id: b.userId,
     user_url: b.userId ? `/users/${b.userId}/edit` : null,
-    title: b.title,
-    first_name: b.firstName,
-    last_name: b.lastName,
-    preferred_name: b.preferredName,
-    email: b.email,
-    mobile: b.mobile,
-    address_1: b.address1,
-    address_2: b.address2,
-    address_3: b.address3,
-    address_4: b.address4,
-    post_code: b.postCode,
-    gender: b.gender,
-    date_of_birth: b.dateOfBirth,
     age: row.age === null ? null : Number(row.age),
-    share_with: b.shareWith,
-    double_room: b.doubleRoom,
-    room_type: b.roomType,
-    room_ref: b.roomRef,
-    passport_number: b.passportNumber,
-    passport_issue: b.passportIssueDate,
-    passport_expiry: b.passportExpiryDate,
-    has_passport_image: b.passportImageFile !== null,
-    insurance_company: b.insuranceCompany,
-    insurance_policy_number: b.insurancePolicyNumber,
-    insurance_telephone: b.insuranceTelephone,
-    nok_name: b.nokName,
-    nok_relationship: b.nokRelationship,
-    nok_email: b.nokEmail,
-    nok_telephone: b.nokTelephone,
-    nok_address: b.nokAddress,
-    dietary: b.dietary,
-    medication: b.medication,
-    medical_detail: b.medicalDetail,
-    notes: b.notes,
-    additional_info: b.additionalInfo,
-    referred_by: b.referredBy,
-    previous_trips: b.previousTrips,
-    fitness_training: b.fitnessTraining,
     personal_data_erased_at: b.personalDataErasedAt ? b.personalDataErasedAt.toISOString() : null,
     keep_until: b.keepUntil,
     keep_reason: b.keepReason,
@@ -105,17 +63,9 @@ export async function getBooking(db: Db, id: number): Promise<BookingDetail> {
 
 type BookingRow = typeof bookings.$inferSelect;
 
-/**
- * A booking's own fields in the API's names, before and after a change, as the history records
- * them: every field, so a change to any of them is seen, and diff() masks the passport, insurance
- * and medical ones.
- */
-export function bookingDiff(before: BookingRow, after: BookingRow): FieldChanges {
-  const fields = (b: BookingRow) => ({
-    status: b.status,
-    trip_id: b.tripId,
-    user_id: b.userId,
-    charity_id: b.charityId,
+/** A booking's own columns in the API's names: one mapping for the booking page and the history. */
+function ownFields(b: BookingRow) {
+  return {
     travel_basis: b.travelBasis,
     travel_basis_discount: penceToPounds(b.travelBasisDiscountPence),
     funding_type: b.fundingType,
@@ -143,7 +93,6 @@ export function bookingDiff(before: BookingRow, after: BookingRow): FieldChanges
     passport_expiry: b.passportExpiryDate,
     // only whether there is one: the file's name says nothing to a reader
     has_passport_image: b.passportImageFile !== null,
-    as_on_passport: b.asOnPassport,
     insurance_company: b.insuranceCompany,
     insurance_policy_number: b.insurancePolicyNumber,
     insurance_telephone: b.insuranceTelephone,
@@ -161,6 +110,22 @@ export function bookingDiff(before: BookingRow, after: BookingRow): FieldChanges
     referred_by: b.referredBy,
     previous_trips: b.previousTrips,
     fitness_training: b.fitnessTraining,
+  };
+}
+
+/**
+ * A booking's own fields in the API's names, before and after a change, as the history records
+ * them: every field, so a change to any of them is seen, and diff() masks the passport, insurance
+ * and medical ones.
+ */
+export function bookingDiff(before: BookingRow, after: BookingRow): FieldChanges {
+  const fields = (b: BookingRow) => ({
+    status: b.status,
+    trip_id: b.tripId,
+    user_id: b.userId,
+    charity_id: b.charityId,
+    ...ownFields(b),
+    as_on_passport: b.asOnPassport,
   });
   const a = fields(before);
   const b = fields(after);
