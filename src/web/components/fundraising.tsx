@@ -1,6 +1,8 @@
 import { Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { FUNDING_TYPE_LABELS } from '../../contract/booking-constants.ts';
 import { ENTRY_SOURCE_LABELS, FUNDRAISING_STATE_LABELS, type FundraisingState } from '../../contract/fundraising-constants.ts';
-import type { FundraisingEntry } from '../../contract/fundraising.ts';
+import type { Fundraiser, FundraisingEntry } from '../../contract/fundraising.ts';
 import { formatDateTime, formatMoney, formatShortDate } from '../lib/format.ts';
 import type { Column } from './data-table.tsx';
 import { ToneBadge, type Tone } from './status-badge.tsx';
@@ -72,3 +74,31 @@ export function entryColumns<E extends Entry>(): Array<Column<E>> {
     },
   ];
 }
+
+/**
+ * The fundraisers' table as the charity page and the charity portal both show it: the traveller
+ * (their name as `name` draws it: a link for staff, text for the charity), trip, departure,
+ * target, raised and state; each screen adds its own columns after these.
+ */
+export function fundraiserColumns(name: (f: Fundraiser) => ReactNode): Array<Column<Fundraiser>> {
+  return [
+    {
+      key: 'traveller',
+      label: 'Traveller',
+      cell: (f) => (
+        <Stack gap={0}>
+          {name(f)}
+          <Text size="xs" c="dimmed" ff="monospace">
+            {f.booking_ref} · {FUNDING_TYPE_LABELS[f.funding_type as keyof typeof FUNDING_TYPE_LABELS] ?? f.funding_type}
+          </Text>
+        </Stack>
+      ),
+    },
+    { key: 'trip', label: 'Trip', cell: (f) => <Text size="sm">{f.trip.name}</Text> },
+    { key: 'departure', label: 'Departs', cellProps: () => ({ style: { whiteSpace: 'nowrap' } }), cell: (f) => formatShortDate(f.departure) },
+    { key: 'target', label: 'Target', align: 'right', cell: (f) => formatMoney(f.target) },
+    { key: 'raised', label: 'Raised', align: 'right', cell: (f) => formatMoney(f.raised) },
+    { key: 'state', label: 'State', cell: (f) => <StandingBadge state={f.state} shortfall={f.shortfall} /> },
+  ];
+}
+

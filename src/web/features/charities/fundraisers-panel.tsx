@@ -1,12 +1,11 @@
 import { Anchor, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { FUNDING_TYPE_LABELS } from '../../../contract/booking-constants.ts';
 import { FUNDRAISING_STATE_LABELS } from '../../../contract/fundraising-constants.ts';
 import type { Fundraiser } from '../../../contract/fundraising.ts';
 import { path } from '../../../contract/paths.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
-import { StandingBadge } from '../../components/fundraising.tsx';
+import { fundraiserColumns } from '../../components/fundraising.tsx';
 import { formatMoney, formatShortDate } from '../../lib/format.ts';
 import { useCharityFundraisers } from './api/charities.ts';
 
@@ -21,29 +20,11 @@ export function FundraisersPanel({ charityId }: { charityId: number }) {
   const query = useCharityFundraisers(charityId, state);
   const data = query.data;
   const columns: Array<Column<Fundraiser>> = [
-    {
-      key: 'traveller',
-      label: 'Traveller',
-      cell: (f) => (
-        <Stack gap={0}>
-          <Anchor component={Link} to={path('booking-view', { id: f.booking_id })} size="sm" fw={600}>
-            {f.traveller}
-          </Anchor>
-          <Text size="xs" c="dimmed" ff="monospace">
-            {f.booking_ref} · {FUNDING_TYPE_LABELS[f.funding_type as keyof typeof FUNDING_TYPE_LABELS] ?? f.funding_type}
-          </Text>
-        </Stack>
-      ),
-    },
-    { key: 'trip', label: 'Trip', cell: (f) => <Text size="sm">{f.trip.name}</Text> },
-    { key: 'departure', label: 'Departs', cellProps: () => ({ style: { whiteSpace: 'nowrap' } }), cell: (f) => formatShortDate(f.departure) },
-    { key: 'target', label: 'Target', align: 'right', cell: (f) => formatMoney(f.target) },
-    { key: 'raised', label: 'Raised', align: 'right', cell: (f) => formatMoney(f.raised) },
-    {
-      key: 'state',
-      label: 'State',
-      cell: (f) => <StandingBadge state={f.state} shortfall={f.shortfall} />,
-    },
+    ...fundraiserColumns((f) => (
+      <Anchor component={Link} to={path('booking-view', { id: f.booking_id })} size="sm" fw={600}>
+        {f.traveller}
+      </Anchor>
+    )),
     { key: 'ack', label: 'Acknowledged', cell: (f) => (f.acknowledged_at ? formatShortDate(f.acknowledged_at) : <Text size="sm" c="dimmed">Not yet</Text>) },
   ];
   const totals = data?.totals;

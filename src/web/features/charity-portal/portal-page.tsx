@@ -1,12 +1,11 @@
 import { Alert, Anchor, Button, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { FUNDING_TYPE_LABELS } from '../../../contract/booking-constants.ts';
 import { FUNDRAISING_STATE_LABELS } from '../../../contract/fundraising-constants.ts';
 import type { Fundraiser } from '../../../contract/fundraising.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { lazyComponent } from '../../components/lazy.tsx';
-import { StandingBadge } from '../../components/fundraising.tsx';
+import { fundraiserColumns } from '../../components/fundraising.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formatMoney, formatShortDate, plural } from '../../lib/format.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
@@ -68,32 +67,11 @@ export default function CharityPortalPage() {
   }
 
   const columns: Array<Column<Fundraiser>> = [
-    {
-      key: 'traveller',
-      label: 'Traveller',
-      cell: (f) => (
-        <Stack gap={0}>
-          <Text size="sm" fw={600}>
-            {f.traveller}
-          </Text>
-          <Text size="xs" c="dimmed">
-            <Text span ff="monospace" size="xs">
-              {f.booking_ref}
-            </Text>{' '}
-            · {FUNDING_TYPE_LABELS[f.funding_type as keyof typeof FUNDING_TYPE_LABELS] ?? f.funding_type}
-          </Text>
-        </Stack>
-      ),
-    },
-    { key: 'trip', label: 'Trip', cell: (f) => <Text size="sm">{f.trip.name}</Text> },
-    { key: 'departure', label: 'Departs', cellProps: () => ({ style: { whiteSpace: 'nowrap' } }), cell: (f) => formatShortDate(f.departure) },
-    { key: 'target', label: 'Target', align: 'right', cell: (f) => formatMoney(f.target) },
-    { key: 'raised', label: 'Raised', align: 'right', cell: (f) => formatMoney(f.raised) },
-    {
-      key: 'state',
-      label: 'State',
-      cell: (f) => <StandingBadge state={f.state} shortfall={f.shortfall} />,
-    },
+    ...fundraiserColumns((f) => (
+      <Text size="sm" fw={600}>
+        {f.traveller}
+      </Text>
+    )),
     {
       key: 'page',
       label: 'Page',
