@@ -142,7 +142,7 @@ export async function checkTemplateWork(t: { subject: string; body: string }) {
     for (let attempt = 0; attempt < 2 && took > RENDER_LIMIT_MS; attempt++) {
       const started = performance.now();
       try {
-        await htmlEngine.parseAndRender(t[field], SAMPLE_CONTEXT);
+        htmlEngine.parseAndRenderSync(t[field], SAMPLE_CONTEXT);
         took = performance.now() - started;
       } catch (error) {
         if (!/limit exceeded/.test((error as Error).message)) throw validationError({ [field]: [`The ${field} cannot be read: ${(error as Error).message.split(', line:')[0]}.`] });
@@ -158,11 +158,11 @@ export async function checkTemplateWork(t: { subject: string; body: string }) {
  * <p>) and every value is escaped, so a traveller named "<script>" stays text.
  */
 export async function renderTemplate(t: { subject: string; body: string }, context: TemplateContext) {
-  const subject = (await textEngine.parseAndRender(t.subject, context)).replace(/\s+/g, ' ').trim();
-  const text = (await textEngine.parseAndRender(t.body, context)).replace(/\r\n/g, '\n').trim();
+  const subject = textEngine.parseAndRenderSync(t.subject, context).replace(/\s+/g, ' ').trim();
+  const text = textEngine.parseAndRenderSync(t.body, context).replace(/\r\n/g, '\n').trim();
   // the literal text is escaped before Liquid sees it; Liquid's own markup keeps its < and >
   const escapedSource = t.body.replace(/({{[\s\S]*?}}|{%[\s\S]*?%})|([^{]+|{)/g, (_m, tag: string | undefined, literal: string | undefined) => tag ?? escapeHtml(literal ?? ''));
-  const rendered = (await htmlEngine.parseAndRender(escapedSource, context)).replace(/\r\n/g, '\n').trim();
+  const rendered = htmlEngine.parseAndRenderSync(escapedSource, context).replace(/\r\n/g, '\n').trim();
   const html = rendered
     .split(/\n{2,}/)
     .map((p: string) => `<p>${p.replace(/\n/g, '<br>')}</p>`)
