@@ -35,13 +35,24 @@ export function textsOf(values: Record<string, unknown>): string[] {
   return [...out].sort((a, b) => b.length - a.length);
 }
 
-/** `replace(replace(expr, a, ERASED), b, ERASED)…`, for text or for the text of a JSON value. */
-function replaceAll(expr: SQL, texts: string[], json: boolean) {
-  return texts.reduce((inner, text) => sql`replace(${inner}, ${json ? JSON.stringify(text).slice(1, -1) : text}, ${ERASED})`, expr);
+/** The text with every one of `texts` replaced. */
+const redactText = (text: string, texts: string[]) => texts.reduce((out, t) => out.split(t).join(ERASED), text);
+
+/** A JSON value with the texts replaced in its strings only (never in its numbers or its shape). */
+function redactJson(value: unknown, texts: string[]): unknown {
+  if (typeof value === 'string') return redactText(value, texts);
+  if (Array.isArray(value)) return value.map((v) => redactJson(v, texts));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactJson(v, texts)]));
+  return value;
+}
+
+/** `replace(replace(expr, a, ERASED), b, ERASED)…` over a text column. */
+function replaceAll(expr: SQL, texts: string[]) {
+  return texts.reduce((inner, text) => sql`replace(${inner}, ${text}, ${ERASED})`, expr);
 }
 
 /** The changes' keys of erased fields, as the history names them. */
-const CHANGED_KEYS = [...ERASED_FIELDS, 'passport_image_file'];
+const CHANGED_KEYS: string[] = [...ERASED_FIELDS, 'passport_image_file', 'passport_issue', 'passport_expiry'];
 const KEYS = sql.raw(`array[${CHANGED_KEYS.map((k) => `'${k}'`).join(', ')}]::text[]`);
 
 /**
@@ -58,17 +69,19 @@ export async function redactCopies(tx: Tx, bookingId: number, values: Record<str
       where booking_id = ${bookingId} and changes ? k and jsonb_typeof(changes -> k) = 'array'`,
   );
   const texts = textsOf({ ...values, ...Object.fromEntries(earlier.map((r, i) => [`earlier${i}`, r.v])) });
-  const masked = sql`jsonb_build_array(${ERASED}::text, ${ERASED}::text)`;
+  const events = await queryRows<{ id: string | number; changes: Record<string, unknown> | null; details: unknown; summary: string }>(
+    tx,
+    sql`select id, changes, details, summary from audit_events where booking_id = ${bookingId}`,
+  );
   // the history's trigger lets this transaction rewrite the copies, and nothing else of an event
   await tx.execute(sql`select set_config('tripdesk.audit_redaction', 'erase', true)`);
-  await tx.execute(sql`
-    update audit_events set
-      changes = case when changes is null then null else (
-        select jsonb_object_agg(k, case when k = any(${KEYS}) then ${masked} else v end)
-        from jsonb_each(changes) as e(k, v)) end,
-      details = ${texts.length ? sql`(${replaceAll(sql`details::text`, texts, true)})::jsonb` : sql`details`},
-      summary = ${replaceAll(sql`summary`, texts, false)}
-    where booking_id = ${bookingId}`);
+  for (const event of events) {
+    const changes = event.changes && (redactJson(Object.fromEntries(Object.entries(event.changes).map(([k, v]) => [k, CHANGED_KEYS.includes(k) ? [ERASED, ERASED] : v])), texts) as Record<string, unknown>);
+    const details = redactJson(event.details, texts);
+    const summary = redactText(event.summary, texts);
+    if (JSON.stringify(changes) === JSON.stringify(event.changes) && JSON.stringify(details) === JSON.stringify(event.details) && summary === event.summary) continue;
+    await tx.execute(sql`update audit_events set changes = ${changes === null ? null : JSON.stringify(changes)}::jsonb, details = ${details === null || details === undefined ? null : JSON.stringify(details)}::jsonb, summary = ${summary} where id = ${event.id}`);
+  }
   await tx.execute(sql`select set_config('tripdesk.audit_redaction', '', true)`);
-  if (texts.length) await tx.execute(sql`update chasers set reason = ${replaceAll(sql`reason`, texts, false)} where booking_id = ${bookingId} and reason is not null`);
+  if (texts.length) await tx.execute(sql`update chasers set reason = ${replaceAll(sql`reason`, texts)} where booking_id = ${bookingId} and reason is not null`);
 }
