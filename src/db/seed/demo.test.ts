@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, rmSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -10,14 +10,16 @@ import { seedDemo } from './demo.ts';
 let a: Database;
 let b: Database;
 const today = new Date('2026-11-22T00:00:00Z');
+const dirs = [mkdtempSync(path.join(os.tmpdir(), 'demo-a-')), mkdtempSync(path.join(os.tmpdir(), 'demo-b-'))] as const;
 beforeAll(async () => {
   [a, b] = await Promise.all([createTestDatabase(), createTestDatabase()]);
-  await seedDemo(a.db, { dataDir: mkdtempSync(path.join(os.tmpdir(), 'demo-a-')), today: new Date(today) });
-  await seedDemo(b.db, { dataDir: mkdtempSync(path.join(os.tmpdir(), 'demo-b-')), today: new Date(today) });
+  await seedDemo(a.db, { dataDir: dirs[0], today: new Date(today) });
+  await seedDemo(b.db, { dataDir: dirs[1], today: new Date(today) });
 });
 afterAll(async () => {
   await a.close();
   await b.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 const distinct = async (query: ReturnType<typeof sql>) => (await queryRows<{ v: string }>(a.db, query)).map((r) => String(r.v)).sort();
@@ -128,5 +130,7 @@ describe('demo files', () => {
     expect(existsSync(file)).toBe(true);
     expect(readFileSync(file).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     await db.close();
-  });
+    rmSync(dataDir, { recursive: true, force: true });
+    // the whole demo office is made: beside another test file on a two-core machine, longer than 30 s
+  }, 120_000);
 });

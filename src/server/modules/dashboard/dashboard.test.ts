@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
@@ -25,7 +22,7 @@ const season = { from: today, to: addDays(aYearOn(today), -1) };
 
 beforeAll(async () => {
   t = await createTestApp();
-  await seedDemo(t.db, { dataDir: mkdtempSync(path.join(os.tmpdir(), 'dash-demo-')), today: new Date(`${today}T12:00:00Z`) });
+  await seedDemo(t.db, { dataDir: t.config.dataDir, today: new Date(`${today}T12:00:00Z`) });
   admin = await t.signedIn(1);
 });
 afterAll(() => t.close());

@@ -23,6 +23,9 @@ import { arbitraryFor, defaultHints, hostileValue, type Hints, type JsonSchema }
  *
  *   FUZZ_RUNS=200 npm run test:api -- tests/fuzz          longer runs (default 10 per route and mode)
  *   FUZZ_SEED=123 FUZZ_ROUTE='POST /api/trips' …          replay one route with one seed
+ *
+ * The routes are dealt to SHARDS test files (api-N.fuzz.test.ts), each with an office of its
+ * own, so that the test runner's workers share the work.
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 10);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
@@ -43,6 +46,7 @@ let app: FastifyInstance;
 let dataDir: string;
 const logLines: string[] = [];
 let routes: Route[] = [];
+let allRoutes: Route[] = [];
 let session: TestClient;
 let bearer = '';
 const ids: Record<string, Array<number | string>> = {};
@@ -389,56 +393,63 @@ const replay = (f: Failure) => {
   return `${f.why} — ${f.auth}: ${f.request.method} ${f.request.url.slice(0, 300)} ${JSON.stringify(f.request.headers['content-type'] ?? '')} ${JSON.stringify(payload)} → ${f.status} ${f.body}`;
 };
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'tripdesk-fuzz-'));
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      logLines.push(String(chunk));
-      done();
-    },
+export const SHARDS = 3;
+
+/** The fuzzer over the routes of one shard: route i goes to shard i mod SHARDS. */
+export function fuzzShard(shard: number) {
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'tripdesk-fuzz-'));
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        logLines.push(String(chunk));
+        done();
+      },
+    });
+    // the job queue (sending only) for the Administrators' job routes
+    jobs = await startJobQueue({ database, work: false, queues: [] });
+    app = await buildApp({ config: testConfig(dataDir, { logLevel: 'warn' }), db: database.db, jobs, logger: { level: 'warn', stream } });
+    await app.ready();
+    await signInAdmin();
+    await buildOffice();
+    const doc = (await session.get('/api/docs/json')).json() as { paths: Record<string, Record<string, Operation>> };
+    allRoutes = Object.entries(doc.paths).flatMap(([p, ops]) => Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: p, op })));
+    // deletions last, so that the rest works on an office that still has one of everything
+    allRoutes.sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+    routes = allRoutes.filter((_route, i) => i % SHARDS === shard);
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await jobs?.stop(1000);
+    await database?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
-  // the job queue (sending only) for the Administrators' job routes
-  jobs = await startJobQueue({ database, work: false, queues: [] });
-  app = await buildApp({ config: testConfig(dataDir, { logLevel: 'warn' }), db: database.db, jobs, logger: { level: 'warn', stream } });
-  await app.ready();
-  await signInAdmin();
-  await buildOffice();
-  const doc = (await session.get('/api/docs/json')).json() as { paths: Record<string, Record<string, Operation>> };
-  routes = Object.entries(doc.paths).flatMap(([p, ops]) => Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: p, op })));
-  // deletions last, so that the rest works on an office that still has one of everything
-  routes.sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
-}, 120_000);
 
-afterAll(async () => {
-  await app?.close();
-  await jobs?.stop(1000);
-  await database?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+  describe(`the contract fuzzer, routes ${shard + 1} of every ${SHARDS}`, () => {
+    it('walks every route of the OpenAPI document', () => {
+      expect(allRoutes.length).toBeGreaterThan(60);
+      expect(allRoutes.map((r) => `${r.method} ${r.path}`)).toContain('POST /api/trips');
+      expect(routes.length).toBeGreaterThan(allRoutes.length / SHARDS - 1);
+    });
 
-describe('the contract fuzzer', () => {
-  it('walks every route of the OpenAPI document', () => {
-    expect(routes.length).toBeGreaterThan(60);
-    expect(routes.map((r) => `${r.method} ${r.path}`)).toContain('POST /api/trips');
-  });
-
-  it('gets no 5xx, no stack trace, the DESIGN.md shape on every 4xx, and no change from any refused request', async () => {
-    const failures: Failure[] = [];
-    for (const route of routes) {
-      if (ONLY && `${route.method} ${route.path}` !== ONLY) continue;
-      for (const auth of ['session', 'bearer'] as const) {
-        await fuzzRoute(route, auth, failures);
+    it('gets no 5xx, no stack trace, the DESIGN.md shape on every 4xx, and no change from any refused request', async () => {
+      const failures: Failure[] = [];
+      for (const route of routes) {
+        if (ONLY && `${route.method} ${route.path}` !== ONLY) continue;
+        for (const auth of ['session', 'bearer'] as const) {
+          await fuzzRoute(route, auth, failures);
+        }
       }
-    }
-    const report = failures.slice(0, 15).map(replay).join('\n');
-    console.log(`fuzz: ${sentTotal} requests over ${routes.length} routes (seed ${SEED}, ${RUNS} runs); replies: ${[...statuses].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}×${v}`).join(' ')}`);
-    expect(failures.length, `${failures.length} failures (FUZZ_SEED=${SEED}); replay with FUZZ_ROUTE='<method> <path>':\n${report}`).toBe(0);
-    expect(sentTotal).toBeGreaterThan(ONLY ? 0 : 2000);
-  }, 600_000);
+      const report = failures.slice(0, 15).map(replay).join('\n');
+      console.log(`fuzz: ${sentTotal} requests over ${routes.length} routes (seed ${SEED}, ${RUNS} runs); replies: ${[...statuses].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}×${v}`).join(' ')}`);
+      expect(failures.length, `${failures.length} failures (FUZZ_SEED=${SEED}); replay with FUZZ_ROUTE='<method> <path>':\n${report}`).toBe(0);
+      expect(sentTotal).toBeGreaterThan(ONLY ? -1 : 2000 / SHARDS);
+    }, 600_000);
 
-  it('never reaches the database-error fallback: the contract refused every bad value first', () => {
-    const fallbacks = logLines.filter((l) => l.includes(DATA_EXCEPTION_LOG) || l.includes('unexpected error'));
-    expect(fallbacks.slice(0, 5)).toEqual([]);
+    it('never reaches the database-error fallback: the contract refused every bad value first', () => {
+      const fallbacks = logLines.filter((l) => l.includes(DATA_EXCEPTION_LOG) || l.includes('unexpected error'));
+      expect(fallbacks.slice(0, 5)).toEqual([]);
+    });
   });
-});
+}
