@@ -17,7 +17,7 @@ function closure(key, seen = new Set()) {
   return seen;
 }
 
-const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
+const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry && k.endsWith('index.html'));
 const shell = closure(entryKey);
 const kb = (n) => (n / 1024).toFixed(1).padStart(7);
 const rows = [['shell (entry and its imports)', [...shell].reduce((s, f) => s + size(f), 0)]];
@@ -36,3 +36,14 @@ console.log('|------------------------------------------|---------|');
 for (const [name, bytes] of rows) console.log(`| ${name.padEnd(40)} | ${kb(bytes)} |`);
 const worst = Math.max(...rows.map(([, b]) => b));
 console.log(`\nlargest first visit: ${kb(worst).trim()} KB gzip (budget 200 KB) ${worst <= 200 * 1024 ? 'within budget' : 'OVER BUDGET'}`);
+
+// the traveller's side (/pay): its own entry, 150 KB on a phone, none of the back office's code
+const travellerKey = Object.keys(manifest).find((k) => manifest[k].isEntry && k.endsWith('traveller.html'));
+if (travellerKey) {
+  const files = closure(travellerKey);
+  const bytes = [...files].reduce((s, f) => s + size(f), 0);
+  const css = [...files].flatMap((f) => Object.values(manifest).find((c) => c.file === f)?.css ?? []);
+  const office = [...files].filter((f) => shell.has(f) && !/react-/.test(f));
+  console.log(`\ntraveller entry (/pay): ${kb(bytes).trim()} KB gzip of JavaScript in ${files.size} files, ${css.length} stylesheets (budget 150 KB) ${bytes <= 150 * 1024 ? 'within budget' : 'OVER BUDGET'}`);
+  console.log(`files it shares with the back office's shell: ${office.length ? office.join(', ') : 'none but React'}`);
+}

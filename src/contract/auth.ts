@@ -33,4 +33,6 @@ export type CurrentUser = z.infer<typeof currentUserSchema>;
 export type Bootstrap = {
   user: CurrentUser | null;
   flash: string[];
+  /** whether invoices can be paid by card (Stripe is set up); absent on older pages: no */
+  card_payments?: boolean;
 };

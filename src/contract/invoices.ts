@@ -105,6 +105,8 @@ export const transactionSchema = z.object({
   created_at: z.string(),
   created_by: z.string().nullable(),
   notes: z.string().nullable(),
+  /** the card provider's id of this money (Stripe's pi_… or re_…), when it reported it */
+  provider_ref: z.string().nullable(),
   /** a deleted entry stays in the history, struck through; totals ignore it */
   deleted_at: z.string().nullable(),
   deleted_by: z.string().nullable(),
@@ -146,6 +148,8 @@ export const invoiceDocumentSchema = z.object({
   customer: z.object({ name: z.string(), email: z.string(), address: z.array(z.string()) }),
   booking: z.object({ id: z.number().int(), ref: z.string() }),
   trip: z.object({ name: z.string(), departure: z.string(), return: z.string() }),
+  /** the invoice's pay link and its QR code (a PNG data URL), when it can be paid by card now */
+  pay: z.object({ url: z.string(), qr: z.string() }).nullable(),
 });
 export type InvoiceDocument = z.infer<typeof invoiceDocumentSchema>;
 

@@ -6,7 +6,7 @@ import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Db } from '../db/client.ts';
-import type { Config } from './config.ts';
+import { operatorOf, type Config } from './config.ts';
 import { databaseRateLimitStore } from './rate-limit-store.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { charityRoutes } from './modules/charities/routes.ts';
@@ -24,7 +24,7 @@ import { createMailer, type Mailer } from './mail/transport.ts';
 import { oauthRoutes } from './modules/oauth/routes.ts';
 import { auditPlugin } from './audit/audit.ts';
 import { auditRoutes } from './audit/routes.ts';
-import type { Clock } from './clock.ts';
+import { systemClock, type Clock } from './clock.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import { jobRoutes } from './jobs/routes.ts';
 import { scheduleRoutes } from './modules/schedules/routes.ts';
@@ -37,6 +37,8 @@ import { fundraisingRoutes } from './modules/fundraising/routes.ts';
 import { portalRoutes } from './modules/fundraising/portal-routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { reportRoutes } from './modules/reports/routes.ts';
+import { cardPaymentRoutes } from './modules/card-payments/routes.ts';
+import { cardPaymentsFrom } from './modules/card-payments/service.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin, storableTextPlugin } from './plugins/errors.ts';
@@ -133,7 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(bookingRoutes, { db, files, fundraisingDefaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(invoiceRoutes, {
     db,
-    operator: { name: config.operatorName, address: config.operatorAddress },
+    operator: operatorOf(config),
     mailer,
   });
   await app.register(noteRoutes, { db });
@@ -152,20 +154,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     fundraisingDefaults: config.fundraisingDefaults,
     files,
     mailer,
-    operator: { name: config.operatorName, address: config.operatorAddress },
+    operator: operatorOf(config),
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
   await app.register(emailRoutes, {
     db,
     fundraisingDefaults: config.fundraisingDefaults,
     mailer,
-    operator: { name: config.operatorName, address: config.operatorAddress },
+    operator: operatorOf(config),
     reminderDays: config.reminderDays,
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
   await app.register(oauthRoutes, { db, personalTokenDays: config.personalTokenDays });
+  await app.register(cardPaymentRoutes, {
+    service: cardPaymentsFrom({ db, config, operator: operatorOf(config), mailer, clock: deps.clock ?? systemClock }),
+    operatorName: config.operatorName,
+  });
 
-  await app.register(webPlugin, { reloadTemplate: config.env === 'development' });
+  await app.register(webPlugin, { reloadTemplate: config.env === 'development', cardPayments: Boolean(config.stripe) });
 
   app.setNotFoundHandler((request, reply) => {
     reply.status(404).send({ message: 'Not Found' });

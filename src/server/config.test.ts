@@ -72,6 +72,26 @@ describe('configuration', () => {
     expect(message).not.toContain('tiny');
   });
 
+  it('sets card payments up only with both Stripe secrets, and makes links from PUBLIC_URL', () => {
+    const off = loadConfig({ DATA_DIR: dir(), PORT: '4000' });
+    expect(off).toMatchObject({ stripe: undefined, publicUrl: 'http://localhost:4000', payLinkDays: 30 });
+    const on = loadConfig({ DATA_DIR: dir(), STRIPE_SECRET_KEY: 'sk_live_abcdefgh', STRIPE_WEBHOOK_SECRET: 'whsec_abcdefgh', PUBLIC_URL: 'https://book.example.com/', PAY_LINK_DAYS: '14' });
+    expect(on).toMatchObject({ stripe: { secretKey: 'sk_live_abcdefgh', webhookSecret: 'whsec_abcdefgh', apiBase: undefined }, publicUrl: 'https://book.example.com', payLinkDays: 14 });
+    expect(() => loadConfig({ DATA_DIR: dir(), STRIPE_SECRET_KEY: 'sk_live_abcdefgh' })).toThrow(/STRIPE_WEBHOOK_SECRET: must be set with STRIPE_SECRET_KEY/);
+    const bad = (() => {
+      try {
+        loadConfig({ DATA_DIR: dir(), STRIPE_SECRET_KEY: 'sk live secret', STRIPE_WEBHOOK_SECRET: 'whsec_abcdefgh', PUBLIC_URL: 'ftp://x', STRIPE_API_BASE: 'nope', PAY_LINK_DAYS: '400' });
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(bad).toMatch(/STRIPE_SECRET_KEY: must be a Stripe secret key/);
+    expect(bad).not.toContain('sk live secret');
+    expect(bad).toMatch(/PUBLIC_URL: must be an http/);
+    expect(bad).toMatch(/STRIPE_API_BASE: must be an http/);
+    expect(bad).toMatch(/PAY_LINK_DAYS: must be at most 365 days/);
+  });
+
   it('wants ADMIN_EMAIL and ADMIN_PASSWORD together', () => {
     expect(() => loadConfig({ DATA_DIR: dir(), ADMIN_EMAIL: 'a@b.test' })).toThrow(/ADMIN_EMAIL and ADMIN_PASSWORD must be set together/);
   });

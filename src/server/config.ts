@@ -1,4 +1,5 @@
 import type { StorageConfig } from '../shared/storage/index.ts';
+import type { Operator } from './common/operator.ts';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
@@ -93,7 +94,16 @@ const envSchema = z
     S3_FORCE_PATH_STYLE: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
     // a folder inside the bucket, for a bucket shared with other things
     S3_PREFIX: z.string().regex(/^[\w./-]*$/, { error: 'may hold letters, digits, dots, hyphens, underscores and slashes' }).default(''),
+    // card payments through Stripe Checkout; without a key Tripdesk offers none
+    STRIPE_SECRET_KEY: z.string().regex(/^[\x21-\x7e]{8,255}$/, { error: 'must be a Stripe secret key, such as sk_live_…' }).optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().regex(/^[\x21-\x7e]{8,255}$/, { error: 'must be the webhook endpoint\'s signing secret, such as whsec_…' }).optional(),
+    // another address for Stripe's API (a local stand-in in tests, or a staging office)
+    STRIPE_API_BASE: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, such as http://127.0.0.1:12111' }).optional(),
+    // the address travellers reach Tripdesk at: every link in an email starts with it
+    PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, such as https://book.example.com' }).optional(),
+    PAY_LINK_DAYS: positiveInt('a whole number of days').max(365, { error: 'must be at most 365 days' }).default(30),
   })
+  .refine((env) => !env.STRIPE_SECRET_KEY || Boolean(env.STRIPE_WEBHOOK_SECRET), { path: ['STRIPE_WEBHOOK_SECRET'], error: 'must be set with STRIPE_SECRET_KEY: without it no card payment could be recorded' })
   .refine((env) => env.STORAGE !== 's3' || Boolean(env.S3_BUCKET), { path: ['S3_BUCKET'], error: 'must be set when STORAGE is s3' })
   .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
     path: ['ADMIN_PASSWORD'],
@@ -145,9 +155,26 @@ export type Config = {
   metricsAllow: string[];
   /** where uploaded files live; credentials for S3 come from the usual AWS variables */
   storage: StorageConfig;
+  /** Stripe, when card payments are set up */
+  stripe: StripeConfig | undefined;
+  /** the address travellers reach Tripdesk at, without a trailing slash */
+  publicUrl: string;
+  /** how long a pay link in an email works */
+  payLinkDays: number;
 };
 
+export type StripeConfig = { secretKey: string; webhookSecret: string; apiBase: string | undefined };
+
 export class ConfigError extends Error {}
+
+/** The operator as invoices and emails print it, with its pay links when Stripe is set up. */
+export function operatorOf(config: Config): Operator {
+  return {
+    name: config.operatorName,
+    address: config.operatorAddress,
+    payLinks: config.stripe ? { secret: config.sessionSecret, publicUrl: config.publicUrl, days: config.payLinkDays } : undefined,
+  };
+}
 
 /** Reads the environment; throws ConfigError naming every bad value. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
@@ -212,6 +239,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
             prefix: env.S3_PREFIX.replace(/^\/+|\/+$/g, ''),
           }
         : { driver: 'local', dataDir },
+    stripe: env.STRIPE_SECRET_KEY ? { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET!, apiBase: env.STRIPE_API_BASE } : undefined,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    payLinkDays: env.PAY_LINK_DAYS,
   };
 }
 

@@ -2,10 +2,11 @@ import type { Database } from '../db/client.ts';
 import { createFileStore, type FileStore } from '../shared/storage/index.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { JobDeps, QueueDefinition } from './common/jobs.ts';
-import type { Config } from './config.ts';
+import { operatorOf, type Config } from './config.ts';
 import { jobs as housekeeping } from './jobs/housekeeping.ts';
 import { startJobQueue } from './jobs/queue.ts';
 import { createMailer, type Mailer } from './mail/transport.ts';
+import { jobs as cardPayments } from './modules/card-payments/jobs.ts';
 import { jobs as chasers } from './modules/chasers/jobs.ts';
 import { jobs as fundraising } from './modules/fundraising/jobs.ts';
 import { jobs as retention } from './modules/retention/jobs.ts';
@@ -21,12 +22,12 @@ export function tripdeskQueues(database: Database, config: Config, deps: { clock
   const d: JobDeps = {
     db: database.db,
     config,
-    operator: { name: config.operatorName, address: config.operatorAddress },
+    operator: operatorOf(config),
     mailer: deps.mailer ?? createMailer(config),
     clock: deps.clock ?? systemClock,
     files: deps.files ?? createFileStore(config.storage),
   };
-  return [housekeeping, schedules, retention, chasers, fundraising].flatMap((jobs) => jobs(d));
+  return [housekeeping, schedules, retention, chasers, fundraising, cardPayments].flatMap((jobs) => jobs(d));
 }
 
 /**

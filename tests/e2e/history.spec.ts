@@ -1,24 +1,9 @@
-import { expect, expectAccessible, signIn, test } from './fixtures.ts';
+import { bookingThroughApi, expect, expectAccessible, signIn, test } from './fixtures.ts';
 
 test.describe('history', () => {
   test('a status change, a payment recorded and struck out, and an invoice sent are all in the booking History; /audit filters by who', async ({ page }) => {
     await signIn(page, 'admin', '/bookings');
-    const id = await page.evaluate(async () => {
-      const headers = {
-        Accept: 'application/json',
-        'Content-Type': 'application/json',
-        'X-Requested-With': 'XMLHttpRequest',
-        'X-CSRF-TOKEN': document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content,
-      };
-      const trips = (await (await fetch('/api/trips?paged=1&page=1&sort_by=date', { headers })).json()) as { data: Array<{ id: number; status: string; deposit: number }> };
-      const trip = trips.data.find((t) => t.status === 'open' && t.deposit > 0)!;
-      const res = await fetch('/api/bookings', {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ trip_id: trip.id, title: 'Mr', first_name: 'Hector', last_name: 'History', preferred_name: 'Hec', email: `hector.${Date.now()}@example.test`, as_on_passport: true, terms_accepted: true }),
-      });
-      return ((await res.json()) as { id: number }).id;
-    });
+    const id = await bookingThroughApi(page, { title: 'Mr', first_name: 'Hector', last_name: 'History', preferred_name: 'Hec', email_name: 'hector' });
     await page.goto(`/bookings/${id}`);
 
     // the status, through Edit Booking

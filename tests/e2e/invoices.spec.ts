@@ -1,25 +1,8 @@
 import type { Page } from '@playwright/test';
-import { expect, expectAccessible, signIn, test } from './fixtures.ts';
+import { bookingThroughApi, expect, expectAccessible, signIn, test } from './fixtures.ts';
 
-/** A fresh provisional booking on an open trip that takes a deposit, made through the API as the dialog does. */
-async function freshBooking(page: Page): Promise<number> {
-  return page.evaluate(async () => {
-    const headers = {
-      Accept: 'application/json',
-      'Content-Type': 'application/json',
-      'X-Requested-With': 'XMLHttpRequest',
-      'X-CSRF-TOKEN': document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content,
-    };
-    const trips = (await (await fetch('/api/trips?paged=1&page=1&sort_by=date', { headers })).json()) as { data: Array<{ id: number; status: string; deposit: number }> };
-    const trip = trips.data.find((t) => t.status === 'open' && t.deposit > 0)!;
-    const res = await fetch('/api/bookings', {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ trip_id: trip.id, title: 'Ms', first_name: 'Edith', last_name: 'Invoiced', preferred_name: 'Edie', email: `edith.${Date.now()}@example.test`, as_on_passport: true, terms_accepted: true }),
-    });
-    return ((await res.json()) as { id: number }).id;
-  });
-}
+/** A fresh provisional booking on an open trip that takes a deposit. */
+const freshBooking = (page: Page) => bookingThroughApi(page, { title: 'Ms', first_name: 'Edith', last_name: 'Invoiced', preferred_name: 'Edie', email_name: 'edith' });
 
 test.describe('invoices and payments', () => {
   test('raise a deposit invoice, take a part payment, refund, see the history and the invoice page', async ({ page, context }) => {

@@ -8,17 +8,30 @@ import { seedDemo } from '../../src/db/seed/demo.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { startTripdeskJobs, tripdeskQueues } from '../../src/server/job-registry.ts';
 import { TIME_ZONE } from '../../src/server/jobs/queue.ts';
-import { loadConfig } from '../../src/server/config.ts';
+import { loadConfig, operatorOf } from '../../src/server/config.ts';
 import { ensureAdministrator } from '../../src/server/modules/auth/service.ts';
 import { InvoiceService } from '../../src/server/modules/invoices/service.ts';
 import { moneyRun } from '../../src/server/modules/schedules/money-run.ts';
 import { ReminderService } from '../../src/server/modules/schedules/reminders.ts';
 import { createMailer } from '../../src/server/mail/transport.ts';
+import { startStripeStandIn } from '../support/stripe-stand-in.ts';
 import { E2E_USERS } from './users.ts';
 
 // The server the e2e specs drive: a fresh data folder, the demo office, and one account per role.
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tripdesk-e2e-'));
-const config = loadConfig({ ...process.env, DATA_DIR: dataDir, NODE_ENV: 'test', DATABASE_URL: '' });
+const port = Number(process.env.PORT ?? 3210);
+// card payments go to the stand-in Stripe, whose payment page sends its events back to this server
+const stripe = await startStripeStandIn({ webhookUrl: `http://127.0.0.1:${port}/webhooks/stripe` });
+const config = loadConfig({
+  ...process.env,
+  DATA_DIR: dataDir,
+  NODE_ENV: 'test',
+  DATABASE_URL: '',
+  STRIPE_SECRET_KEY: stripe.secretKey,
+  STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+  STRIPE_API_BASE: stripe.url,
+  PUBLIC_URL: `http://127.0.0.1:${port}`,
+});
 const database = await createDb({ pgliteDir: path.join(dataDir, 'pglite') });
 await database.migrate();
 await ensureAdministrator(database.db, { email: E2E_USERS.admin.email, password: E2E_USERS.admin.password });
@@ -39,12 +52,12 @@ await jobs.boss.work('e2e-flaky', { pollingIntervalSeconds: 1 }, async () => {
 });
 await jobs.send('e2e-flaky', {});
 const app = await buildApp({ config, db: database.db, jobs });
-await app.listen({ port: Number(process.env.PORT ?? 3210), host: '127.0.0.1' });
+await app.listen({ port, host: '127.0.0.1' });
 
 // The specs' own control, on the next port: POST /money-run {"at": ISO time} runs the money job as
 // if it were that moment (the clock moved for the job, not under the other specs). Not part of
 // Tripdesk: only this harness listens there.
-const operator = { name: config.operatorName, address: config.operatorAddress };
+const operator = operatorOf(config);
 const mailer = createMailer(config);
 const control = http.createServer(async (req, res) => {
   if (req.method !== 'POST' || req.url !== '/money-run') {

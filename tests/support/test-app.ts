@@ -74,6 +74,9 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     metricsToken: undefined,
     metricsAllow: [],
     storage: { driver: 'local', dataDir },
+    stripe: undefined,
+    publicUrl: 'http://tripdesk.test',
+    payLinkDays: 30,
     ...overrides,
   };
 }
@@ -95,7 +98,13 @@ export type TestApp = {
 export const PASSWORD = 'correct horse battery staple';
 
 /** What else a test app runs: the job queue, with these queues, on this clock. */
-export type TestAppOptions = { queues?: (database: Database, config: Config) => QueueDefinition[]; clock?: Clock };
+export type TestAppOptions = {
+  queues?: (database: Database, config: Config) => QueueDefinition[];
+  /** the job queue's clock */
+  clock?: Clock;
+  /** the app's own clock (what time its routes and services think it is) */
+  appClock?: Clock;
+};
 
 export async function createTestApp(overrides: Partial<Config> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -105,7 +114,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
     ? await startJobQueue({ database, work: true, queues: options.queues(database, config), pollingIntervalSeconds: 0.5, ...(options.clock ? { clock: options.clock } : {}) })
     : undefined;
   const files = createFileStore(config.storage);
-  const app = await buildApp({ config, db: database.db, files, ...(jobs ? { jobs } : {}) });
+  const app = await buildApp({ config, db: database.db, files, ...(jobs ? { jobs } : {}), ...(options.appClock ? { clock: options.appClock } : {}) });
   await app.ready();
   let users = 0;
   const t: TestApp = {

@@ -42,6 +42,6 @@ export const auditEvents = pgTable(
     index('audit_events_action_idx').on(t.action.op('text_pattern_ops'), t.at, t.id),
     index('audit_events_subject_idx').on(t.subjectType, t.subjectId, t.at),
     check('audit_events_actor_type', sql`${t.actorType} in ('user', 'personal_token', 'oauth_client', 'system', 'anonymous')`),
-    check('audit_events_source', sql`${t.source} in ('web', 'api', 'system')`),
+    check('audit_events_source', sql`${t.source} in ('web', 'api', 'system', 'webhook')`),
   ],
 );

@@ -13,3 +13,4 @@ export * from './emails.ts';
 export * from './money-owed.ts';
 export * from './fundraising.ts';
 export * from './rollups.ts';
+export * from './card-payments.ts';

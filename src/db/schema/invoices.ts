@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   check,
+  uniqueIndex,
   date,
   index,
   integer,
@@ -103,6 +104,8 @@ export const transactions = pgTable(
     date: date().notNull(),
     notes: text(),
     idempotencyKey: text('idempotency_key').unique(),
+    /** the card provider's id of this money (Stripe's pi_… of a payment, re_… of a refund) */
+    providerRef: text('provider_ref'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
@@ -114,6 +117,8 @@ export const transactions = pgTable(
     check('transactions_processor_check', sql`${t.processor} in ('STRIPE', 'BACS', 'CHEQUE', 'OTHER')`),
     check('transactions_invoice_type_check', sql`${t.invoiceType} in ('deposit', 'balance', 'addon', 'other')`),
     index('transactions_invoice_idx').on(t.invoiceId),
+    // one entry per card payment or refund, however many times Stripe tells of it
+    uniqueIndex('transactions_provider_ref_unique').on(t.type, t.providerRef).where(sql`${t.providerRef} is not null and ${t.deletedAt} is null`),
     index('transactions_booking_idx').on(t.bookingId),
   ],
 );

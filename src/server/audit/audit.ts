@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db, Tx } from '../../db/client.ts';
 import { auditEvents } from '../../db/schema/index.ts';
+import type { AUDIT_SOURCES } from '../../contract/constants.ts';
 
 /**
  * The one way anything is written into the history. Services call `audit(tx, …)` inside the
@@ -12,7 +13,7 @@ import { auditEvents } from '../../db/schema/index.ts';
  */
 export type ActorType = 'user' | 'personal_token' | 'oauth_client' | 'system' | 'anonymous';
 export type Actor = { type: ActorType; userId: number | null; name: string; tokenId: string | null; clientId: string | null };
-export type AuditSource = 'web' | 'api' | 'system';
+export type AuditSource = (typeof AUDIT_SOURCES)[number];
 export type AuditContext = { actor: () => Actor; source: () => AuditSource; ip: string | null };
 
 export type Changes = Record<string, [unknown, unknown]>;
@@ -41,6 +42,15 @@ const SYSTEM: AuditContext = {
 /** Runs `fn` as a job of the system: its events name the job. */
 export function asSystem<T>(job: string, fn: () => Promise<T>): Promise<T> {
   return storage.run({ ...SYSTEM, actor: () => ({ type: 'system', userId: null, name: `System (${job})`, tokenId: null, clientId: null }) }, fn);
+}
+
+/**
+ * Runs `fn` as the card provider: its events name Stripe, and the source is how the news came
+ * (a webhook, a payer's return to the pay page, or the reconciliation job).
+ */
+export function asCardProvider<T>(source: AuditSource, fn: () => Promise<T>): Promise<T> {
+  const ip = storage.getStore()?.ip ?? null;
+  return storage.run({ actor: () => ({ type: 'system', userId: null, name: 'Stripe', tokenId: null, clientId: null }), source: () => source, ip }, fn);
 }
 
 export function currentActor(): Actor {

@@ -7,6 +7,7 @@ import { insertTrip } from '../../db/factories/trips.ts';
 import { insertUser } from '../../db/factories/users.ts';
 import { auditEvents, bookings, charities } from '../../db/schema/index.ts';
 import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../tests/support/test-app.ts';
+import { startStripeStandIn, type StripeStandIn } from '../../../tests/support/stripe-stand-in.ts';
 
 /**
  * Walks every state-changing route of the OpenAPI document the app serves: each has a request
@@ -16,12 +17,17 @@ import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../..
 let t: TestApp;
 let admin: TestClient;
 let partner: TestClient | undefined;
+let stripe: StripeStandIn;
 beforeAll(async () => {
-  // a queue whose job fails, for Retry
-  t = await createTestApp({}, { queues: () => [{ name: 'walk-fail', options: { retryLimit: 0 }, handler: async () => { throw new Error('walked into a wall'); } }] });
+  stripe = await startStripeStandIn();
+  // a queue whose job fails, for Retry; card payments through the stand-in Stripe
+  t = await createTestApp({ stripe: { secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiBase: stripe.url } }, { queues: () => [{ name: 'walk-fail', options: { retryLimit: 0 }, handler: async () => { throw new Error('walked into a wall'); } }] });
   admin = await t.signedIn(1, 'walker@example.test');
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await stripe.close();
+});
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
 const multipart = (field: string, filename: string, bytes: Buffer, type: string) => {
@@ -89,7 +95,25 @@ async function steps(): Promise<Step[]> {
     ['PATCH /api/schedule-rows/{id}', async () => { const rows = (await admin.get(`/api/bookings/${s.booking}/schedule`)).json().rows; return admin.patch(`/api/schedule-rows/${rows[1].id}`, { due_date: rows[1].due_date, waived: true, reason: 'Walked' }); }],
     ['POST /api/bookings/{id}/invoices', async () => keep('invoice', await admin.post(`/api/bookings/${s.booking}/invoices`, { invoice_type: 'deposit' }))],
     ['POST /api/bookings/{id}/invoices/{invoiceId}/send', async () => admin.post(`/api/bookings/${s.booking}/invoices/${s.invoice}/send`)],
-    ['POST /api/bookings/{id}/emails/{emailId}/resend', async () => { const emails = (await admin.get(`/api/bookings/${s.booking}/emails`)).json(); return admin.post(`/api/bookings/${s.booking}/emails/${emails[0]?.id}/resend`); }],
+    ['POST /api/invoices/{id}/pay-link', async () => {
+      // an invoice of its own, which the card payment pays in full
+      keep('cardInvoice', await admin.post('/api/invoices', { booking_id: s.booking, invoice_date: today(), due_date: today(), invoice_ref: 'WALK-CARD', description: 'Paid by card', items: [{ description: 'Kit', amount: 25 }] }));
+      const res = await admin.post(`/api/invoices/${s.cardInvoice}/pay-link`);
+      if (res.statusCode === 200) s.payToken = (res.json() as { url: string }).url.split('/pay/')[1]!;
+      return res;
+    }],
+    ['POST /api/public/pay/{token}/checkout', async () => {
+      const payer = t.client();
+      await payer.refreshCsrf(`/pay/${s.payToken}`);
+      const res = await payer.post(`/api/public/pay/${s.payToken}/checkout`);
+      if (res.statusCode === 200) s.session = /(cs_\w+)$/.exec((res.json() as { url: string }).url)![1]!;
+      return res;
+    }],
+    ['POST /webhooks/stripe', async () => {
+      const signed = stripe.signed(stripe.event('checkout.session.completed', stripe.pay(String(s.session))));
+      return t.client().request({ method: 'POST', url: '/webhooks/stripe', payload: signed.payload, headers: { 'content-type': 'application/json', 'stripe-signature': signed.header }, csrf: false });
+    }],
+    ['POST /api/bookings/{id}/emails/{emailId}/resend', async () => { const emails = (await admin.get(`/api/bookings/${s.booking}/emails`)).json() as Array<{ id: number; subject: string }>; return admin.post(`/api/bookings/${s.booking}/emails/${emails.find((e) => e.subject.startsWith('Invoice '))?.id}/resend`); }],
     ['POST /api/transactions', async () => keep('transaction', await admin.post('/api/transactions', { booking_id: s.booking, invoice_id: s.invoice, invoice_type: 'deposit', amount: 50, type: 'payment', processor: 'BACS', date: today() }))],
     ['DELETE /api/transactions/{id}', async () => admin.delete(`/api/transactions/${s.transaction}`)],
     ['POST /api/bookings/{id}/reminders', async () => admin.post(`/api/bookings/${s.booking}/reminders`)],

@@ -12,15 +12,15 @@ import { validationError } from '../errors.ts';
 export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: string }> = {
   reminder_before: {
     subject: 'Payment reminder: {{ invoice.ref }} for {{ trip.name }} is due on {{ invoice.due_date }}',
-    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThis is a friendly reminder that {{ invoice.outstanding }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}) is due on {{ invoice.due_date }}, in {{ invoice.days_until_due }} days.\n\nIf you have already paid, thank you, and please ignore this email.\n\n{{ operator.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThis is a friendly reminder that {{ invoice.outstanding }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}) is due on {{ invoice.due_date }}, in {{ invoice.days_until_due }} days.\n\n{% if invoice.pay_url %}Pay by card: {{ invoice.pay_url }}\n\n{% endif %}If you have already paid, thank you, and please ignore this email.\n\n{{ operator.name }}',
   },
   reminder_due: {
     subject: 'Payment due today: {{ invoice.ref }} for {{ trip.name }}',
-    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\n{{ invoice.outstanding }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}) is due today.\n\nIf you have already paid, thank you, and please ignore this email.\n\n{{ operator.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\n{{ invoice.outstanding }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}) is due today.\n\n{% if invoice.pay_url %}Pay by card: {{ invoice.pay_url }}\n\n{% endif %}If you have already paid, thank you, and please ignore this email.\n\n{{ operator.name }}',
   },
   reminder_overdue: {
     subject: 'Overdue: {{ invoice.ref }} for {{ trip.name }}',
-    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nWe have not yet received {{ invoice.outstanding }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}), which was due on {{ invoice.due_date }}, {{ invoice.days_overdue }} days ago.\n\nPlease pay it as soon as you can, or reply to this email if anything is wrong.\n\n{{ operator.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nWe have not yet received {{ invoice.outstanding }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}), which was due on {{ invoice.due_date }}, {{ invoice.days_overdue }} days ago.\n\n{% if invoice.pay_url %}Pay by card: {{ invoice.pay_url }}\n\n{% endif %}Please pay it as soon as you can, or reply to this email if anything is wrong.\n\n{{ operator.name }}',
   },
   chaser_passport: {
     subject: 'We need your passport details for {{ trip.name }}',
@@ -38,6 +38,10 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: str
     subject: '{{ charity.name }}: your fundraisers in {{ summary.month }}',
     body: 'Dear {{ recipient.first_name }},\n\nHere is how the {{ summary.count }} travellers fundraising for {{ charity.name }} stand at the start of {{ summary.month }}: {{ summary.raised }} raised of {{ summary.pledged }} pledged; {{ summary.met }} have met their target and {{ summary.behind }} are behind a milestone.\n\n{{ summary.lines }}\n\nIf any of them has raised more than this shows, reply to this email and tell us, and we will update their total.\n\n{{ operator.name }}',
   },
+  payment_receipt: {
+    subject: 'Receipt: {{ payment.amount }} paid on {{ invoice.ref }} for {{ trip.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThank you: we have received your card payment of {{ payment.amount }} on {{ payment.date }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}).\n\n{% if invoice.outstanding == "£0.00" %}This invoice is now paid in full.{% else %}{{ invoice.outstanding }} is still outstanding on this invoice.{% endif %}\n\nPayment reference: {{ payment.reference }}\n\n{{ operator.name }}',
+  },
   trip_documents: {
     subject: 'Your documents for {{ trip.name }}',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nPlease find attached the documents for {{ trip.name }}, departing on {{ trip.departure }} (booking {{ booking.ref }}): {{ documents.names }}.\n\nPlease read them before you travel, and reply to this email if you have any questions.\n\n{{ operator.name }}',
@@ -52,7 +56,8 @@ export type TemplateContext = {
   /** the member of a charity an email to a charity goes to */
   recipient?: { first_name: string; last_name: string };
   summary?: { month: string; count: number; behind: number; met: number; raised: string; pledged: string; lines: string };
-  invoice?: { ref: string; total: string; outstanding: string; due_date: string; days_until_due: number; days_overdue: number };
+  invoice?: { ref: string; total: string; outstanding: string; due_date: string; days_until_due?: number; days_overdue?: number; pay_url?: string };
+  payment?: { amount: string; date: string; reference: string };
   chase?: { reason: string };
   documents?: { names: string; count: number };
   charity?: { name: string | null };

@@ -1,8 +1,9 @@
 /**
- * Who may call a route: anyone, any signed-in user, staff (Administrator) only, or a Charity user
- * linked to a charity (the charity portal: its routes find the charity from the user).
+ * Who may call a route: anyone, anyone from one of our pages (guest: a POST carries the page's
+ * CSRF token, as the pay page's does), any signed-in user, staff (Administrator) only, or a
+ * Charity user linked to a charity (the charity portal: its routes find the charity from the user).
  */
-export type Access = 'public' | 'user' | 'admin' | 'charity';
+export type Access = 'public' | 'guest' | 'user' | 'admin' | 'charity';
 
 /* eslint-disable @typescript-eslint/consistent-type-definitions -- module augmentation needs interfaces */
 declare module 'fastify' {
@@ -17,6 +18,7 @@ export function defaultAccess(url: string): Access {
   // the API's documentation is no secret
   if (url === '/api/docs' || url.startsWith('/api/docs/')) return 'public';
   if (url === '/api/charity' || url.startsWith('/api/charity/')) return 'charity';
+  if (url.startsWith('/api/public/')) return 'guest';
   if (url.startsWith('/api/') || url === '/api') return 'admin';
   if (url.startsWith('/oauth/')) return 'user';
   return 'public';

@@ -78,6 +78,10 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthOptions) => 
     // from the matched route's pattern, never the raw URL: the router decodes "/%61pi/…" to "/api/…"
     const access = request.routeOptions.config?.access ?? defaultAccess(request.routeOptions.url ?? request.url);
     if (access === 'public') return;
+    if (access === 'guest') {
+      if (UNSAFE.has(request.method)) await checkCsrf(app, request, reply);
+      return;
+    }
     const token = bearerToken(request);
     if (token !== undefined) {
       await authenticateBearer(opts.db, request, token);

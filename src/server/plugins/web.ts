@@ -15,19 +15,21 @@ const FALLBACK_TEMPLATE = `<!doctype html>
 <html lang="en-GB"><head><meta charset="utf-8"><title>Tripdesk</title><!--app-head--></head>
 <body><div id="root"><p>The Tripdesk web app has not been built: run npm run build.</p></div></body></html>`;
 
-export type WebOptions = { reloadTemplate: boolean };
+export type WebOptions = { reloadTemplate: boolean; cardPayments: boolean };
 
 /**
  * Serves the built web app. Every HTML page is the app's index.html with the page's
  * CSRF token in <meta name="csrf-token"> and a JSON bootstrap (who is signed in, flash).
  */
 export const webPlugin = fp(async (app: FastifyInstance, opts: WebOptions) => {
-  const indexFile = path.join(webRoot, 'index.html');
-  let cached: string | undefined;
-  const template = () => {
-    if (cached && !opts.reloadTemplate) return cached;
-    cached = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : FALLBACK_TEMPLATE;
-    return cached;
+  const cached = new Map<string, string>();
+  const template = (file: string) => {
+    const kept = cached.get(file);
+    if (kept && !opts.reloadTemplate) return kept;
+    const full = path.join(webRoot, file);
+    const text = existsSync(full) ? readFileSync(full, 'utf8') : FALLBACK_TEMPLATE;
+    cached.set(file, text);
+    return text;
   };
 
   if (existsSync(path.join(webRoot, 'assets'))) {
@@ -48,10 +50,10 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: WebOptions) => {
     });
   }
 
-  const render = (request: FastifyRequest, reply: FastifyReply, status: number) => {
+  const render = (request: FastifyRequest, reply: FastifyReply, status: number, file = 'index.html') => {
     const flash = request.session.flash ?? [];
     if (flash.length) request.session.flash = [];
-    const boot: Bootstrap = { user: request.user ? toCurrentUser(request.user) : null, flash };
+    const boot: Bootstrap = { user: request.user ? toCurrentUser(request.user) : null, flash, card_payments: opts.cardPayments };
     const head =
       `<meta name="csrf-token" content="${reply.generateCsrf()}">` +
       `<script id="tripdesk-bootstrap" type="application/json">${jsonForHtml(boot)}</script>`;
@@ -59,7 +61,7 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: WebOptions) => {
       .status(status)
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(template().replace('<!--app-head-->', () => head));
+      .send(template(file).replace('<!--app-head-->', () => head));
   };
 
   app.get('/*', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
@@ -67,6 +69,8 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: WebOptions) => {
     if (pathname.startsWith('/api/') || pathname.startsWith('/oauth/') || pathname.startsWith('/assets/')) {
       return reply.status(404).send({ message: 'Not Found' });
     }
+    // the traveller's side: its own small entry, for anyone (a pay link needs no sign-in)
+    if (isTravellerPath(pathname)) return render(request, reply, 200, 'traveller.html');
     const known = isAppPath(pathname);
     if (!request.user && pathname !== '/login' && known) {
       return reply.redirect(`/login?next=${encodeURIComponent(request.url)}`, 302);
@@ -75,6 +79,11 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: WebOptions) => {
     return render(request, reply, known ? 200 : 404);
   });
 });
+
+/** The pages of the traveller's side, served by traveller.html: /pay/{token}. */
+export function isTravellerPath(pathname: string): boolean {
+  return /^\/pay\/[^/]+\/?$/.test(pathname);
+}
 
 /** JSON that cannot close the script element it sits in. */
 function jsonForHtml(value: unknown): string {

@@ -6,7 +6,7 @@ import { api } from '../lib/api.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { Pagination } from './pagination.tsx';
 
-const SOURCE_LABELS: Record<AuditEventReply['source'], string> = { web: 'Web', api: 'API', system: 'System' };
+const SOURCE_LABELS: Record<AuditEventReply['source'], string> = { web: 'Web', api: 'API', system: 'System', webhook: 'Webhook' };
 
 const shown = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
 

@@ -21,7 +21,7 @@ describe('/api/email-templates', () => {
   it('lists the reminder, chaser and documents emails with Tripdesk’s wording until staff change it, each with its own placeholders', async () => {
     const list = (await admin.get('/api/email-templates')).json();
     expect(list.map((x: { key: string; is_default: boolean }) => [x.key, x.is_default])).toEqual([
-      ['reminder_before', true], ['reminder_due', true], ['reminder_overdue', true], ['chaser_passport', true], ['chaser_forms', true], ['trip_documents', true], ['fundraising_milestone', true], ['fundraising_summary', true],
+      ['reminder_before', true], ['reminder_due', true], ['reminder_overdue', true], ['chaser_passport', true], ['chaser_forms', true], ['trip_documents', true], ['fundraising_milestone', true], ['fundraising_summary', true], ['payment_receipt', true],
     ]);
     expect(list[0].placeholders).toContain('invoice.outstanding');
     expect(list[3].placeholders).toContain('chase.reason');

@@ -137,7 +137,12 @@ export class EmailTemplateService {
     const invoice = loaded.find((l) => !l.summary.paid)?.reply ?? loaded[0]?.reply;
     // a booking with nothing invoiced yet: example amounts, due a week from today
     const example = { invoice_ref: SAMPLE_INVOICE_REF, total: 2000, outstanding: 1700, due_date: addDays(today, 7) };
-    return reminderContext(b.booking, b.trip, invoice ?? example, this.operator, today);
+    const context = reminderContext(b.booking, b.trip, invoice ?? example, this.operator, today, nowOf(this.clock));
+    // the example invoice has no link of its own: the preview shows where one would go
+    if (!invoice && this.operator.payLinks && context.invoice) context.invoice.pay_url = `${this.operator.payLinks.publicUrl}/pay/example`;
+    if (key !== 'payment_receipt') return context;
+    const paid = invoice && invoice.payment_received > 0 ? invoice.payment_received : 250;
+    return { ...context, payment: { amount: formatPounds(paid), date: emailDate(today), reference: 'pi_3Example' } };
   }
 
   /** The preview, sent to the member of staff asking (never to the traveller), as an event in the history. */

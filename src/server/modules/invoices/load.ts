@@ -90,7 +90,9 @@ export function toTransaction(t: typeof transactions.$inferSelect, createdBy: st
     processor: t.processor as Processor,
     date: t.date,
     created_at: t.createdAt.toISOString(),
-    created_by: createdBy,
+    // what the card provider reported is recorded by nobody at the office
+    created_by: createdBy ?? (t.createdBy === null && t.providerRef !== null ? 'Stripe' : null),
+    provider_ref: t.providerRef,
     notes: t.notes,
     deleted_at: t.deletedAt?.toISOString() ?? null,
     deleted_by: deletedBy,

@@ -89,6 +89,16 @@ export function invoicePdf(doc: InvoiceDocument): Promise<Buffer> {
         : `Please pay ${formatPounds(invoice.outstanding)} by ${day(invoice.due_date)}, quoting ${invoice.invoice_ref}.`,
     left,
   );
+  if (doc.pay) {
+    // the pay link, as a link and as a QR code for a phone held up to the page
+    pdf.moveDown();
+    const top = pdf.y;
+    pdf.image(Buffer.from(doc.pay.qr.split(',')[1]!, 'base64'), left, top, { width: 90 });
+    pdf.font('Body-Bold').fontSize(10).text('Pay by card', left + 105, top + 10);
+    pdf.font('Body').fillColor('#1a56a6').text(doc.pay.url, left + 105, undefined, { width: width - 105, link: doc.pay.url, underline: true });
+    pdf.fillColor('black').text('Scan the code with a phone, or open the link.', left + 105);
+    pdf.y = Math.max(pdf.y, top + 95);
+  }
   pdf.end();
   return done;
 }

@@ -23,6 +23,8 @@ import { loadInvoices } from './load.ts';
 import { appliedDiscount, balanceDue, billsTripCost, discountRefusal } from './money.ts';
 import { invoicePdf } from './pdf.ts';
 import type { Operator } from '../../common/operator.ts';
+import { payUrlOf } from '../../common/pay-links.ts';
+import QRCode from 'qrcode';
 
 type StandardValues = z.output<typeof createStandardInvoiceSchema>;
 type CustomValues = z.output<typeof createInvoiceSchema>;
@@ -70,9 +72,12 @@ export class InvoiceService {
       .innerJoin(trips, eq(trips.id, bookings.tripId))
       .where(eq(bookings.id, invoice.booking_id));
     const b = row!.b;
+    // a link only for what may be paid now: not for a paid invoice or a cancelled booking
+    const url = invoice.outstanding > 0 && b.status !== 'cancelled' ? payUrlOf(invoice.id, this.operator.payLinks, new Date()) : '';
     return {
       invoice,
-      operator: this.operator,
+      operator: { name: this.operator.name, address: this.operator.address },
+      pay: url ? { url, qr: await QRCode.toDataURL(url, { margin: 1, width: 180, errorCorrectionLevel: 'M' }) } : null,
       customer: {
         name: [b.title, b.firstName, b.lastName].filter(Boolean).join(' '),
         email: b.email,
@@ -359,6 +364,7 @@ export class InvoiceService {
         '',
         `Please find attached invoice ${invoice.invoice_ref} (${invoice.description}) for booking ${doc.booking.ref}.`,
         `Total: ${formatPounds(invoice.total)}. Outstanding: ${formatPounds(invoice.outstanding)}, due by ${toDdMmYyyy(invoice.due_date)}.`,
+        ...(doc.pay ? ['', `Pay by card: ${doc.pay.url}`] : []),
         '',
         operator.name,
       ].join('\n'),
@@ -366,6 +372,7 @@ export class InvoiceService {
         `<p>Dear ${escapeHtml(customer.name)},</p>` +
         `<p>Please find attached invoice <strong>${escapeHtml(invoice.invoice_ref)}</strong> (${escapeHtml(invoice.description)}) for booking ${escapeHtml(doc.booking.ref)}.</p>` +
         `<p>Total: ${formatPounds(invoice.total)}<br>Outstanding: <strong>${formatPounds(invoice.outstanding)}</strong>, due by ${toDdMmYyyy(invoice.due_date)}.</p>` +
+        (doc.pay ? `<p><a href="${escapeHtml(doc.pay.url)}">Pay ${formatPounds(invoice.outstanding)} by card</a></p>` : '') +
         `<p>${escapeHtml(operator.name)}</p>`,
       attachments: [{ filename: `${invoice.invoice_ref}.pdf`, content: pdf, contentType: 'application/pdf' }],
     };

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { CreateTransactionValues, Transaction } from '../../../contract/invoices.ts';
+import type { CreateTransactionValues, Processor, Transaction, TransactionType } from '../../../contract/invoices.ts';
 import { formatPounds, penceToPounds } from '../../../contract/money.ts';
-import type { Db } from '../../../db/client.ts';
+import type { Db, Tx } from '../../../db/client.ts';
 import { bookings, invoices, transactions } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
@@ -11,6 +11,29 @@ import { deletionRefusal, transactionRefusal } from './money.ts';
 import { ukToday } from '../../../contract/dates.ts';
 
 export type Recorded = { transaction: Transaction; replayed: boolean };
+
+export type ProviderEntry = { invoiceId: number; type: TransactionType; amountPence: number; processor: Processor; date: string; notes: string | null; providerRef: string };
+
+type Entry = { type: TransactionType; amountPence: number; processor: Processor; date: string; notes: string | null; idempotencyKey: string | null; providerRef: string | null; createdBy: number | null };
+
+/** One payment or refund on a locked invoice, with its event, in the caller's transaction. */
+async function insertEntry(tx: Tx, invoice: typeof invoices.$inferSelect, e: Entry): Promise<number> {
+  const [row] = await tx
+    .insert(transactions)
+    .values({ bookingId: invoice.bookingId, invoiceId: invoice.id, invoiceType: invoice.type, ...e })
+    .returning({ id: transactions.id });
+  const [booking] = await tx.select({ tripId: bookings.tripId }).from(bookings).where(eq(bookings.id, invoice.bookingId));
+  const amount = penceToPounds(e.amountPence);
+  await audit(tx, {
+    action: 'transaction.recorded',
+    subject: { type: 'transaction', id: row!.id },
+    bookingId: invoice.bookingId,
+    tripId: booking?.tripId ?? null,
+    summary: `recorded a ${e.type} of ${formatPounds(amount)} (${e.processor}) on ${invoice.invoiceRef}`,
+    details: { type: e.type, amount, processor: e.processor, date: e.date, notes: e.notes, invoice_id: invoice.id, invoice_ref: invoice.invoiceRef, ...(e.providerRef ? { provider_ref: e.providerRef } : {}) },
+  });
+  return row!.id;
+}
 
 /**
  * Payments and refunds. They are append-only: a delete marks the entry with who and when.
@@ -44,32 +67,7 @@ export class TransactionService {
         const [loaded] = await loadInvoices(tx, eq(invoices.id, invoice.id));
         const refusal = transactionRefusal(loaded!.summary, v.type, v.amount);
         if (refusal) throw validationError({ amount: [refusal] });
-        const [row] = await tx
-          .insert(transactions)
-          .values({
-            bookingId: v.booking_id,
-            invoiceId: v.invoice_id,
-            invoiceType: v.invoice_type,
-            amountPence: v.amount,
-            type: v.type,
-            processor: v.processor,
-            date: v.date,
-            notes: v.notes,
-            idempotencyKey: idempotencyKey ?? null,
-            createdBy: userId,
-          })
-          .returning({ id: transactions.id });
-        const [booking] = await tx.select({ tripId: bookings.tripId }).from(bookings).where(eq(bookings.id, invoice.bookingId));
-        const amount = penceToPounds(v.amount);
-        await audit(tx, {
-          action: 'transaction.recorded',
-          subject: { type: 'transaction', id: row!.id },
-          bookingId: invoice.bookingId,
-          tripId: booking?.tripId ?? null,
-          summary: `recorded a ${v.type} of ${formatPounds(amount)} (${v.processor}) on ${invoice.invoiceRef}`,
-          details: { type: v.type, amount, processor: v.processor, date: v.date, notes: v.notes, invoice_id: invoice.id, invoice_ref: invoice.invoiceRef },
-        });
-        return row!.id;
+        return insertEntry(tx, invoice, { type: v.type, amountPence: v.amount, processor: v.processor, date: v.date, notes: v.notes, idempotencyKey: idempotencyKey ?? null, providerRef: null, createdBy: userId });
       });
       if (id === null) return (await this.replay(idempotencyKey!, v))!;
       return { transaction: await this.get(id), replayed: false };
@@ -78,6 +76,43 @@ export class TransactionService {
       if (idempotencyKey && e.code === '23505' && e.constraint === 'transactions_idempotency_key_unique') return (await this.replay(idempotencyKey, v))!;
       throw error;
     }
+  }
+
+  /**
+   * Money the card provider reports (a payment taken, a refund made in its dashboard), recorded
+   * in the caller's transaction. Never refused for being more than is outstanding: money that
+   * came in is kept, and an invoice paid twice shows as overpaid. Recorded once per provider id:
+   * an entry already carrying it is returned, and one staff typed by hand for the same money
+   * (the provider's processor, the same type and amount, no id yet) gains the id instead of
+   * being doubled. Null when the invoice is gone.
+   */
+  async recordFromProvider(tx: Tx, e: ProviderEntry): Promise<{ id: number; outcome: 'recorded' | 'matched' | 'known' } | null> {
+    const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, e.invoiceId)).for('update');
+    if (!invoice) return null;
+    const live = and(eq(transactions.invoiceId, invoice.id), eq(transactions.type, e.type), isNull(transactions.deletedAt));
+    const [known] = await tx.select({ id: transactions.id }).from(transactions).where(and(eq(transactions.type, e.type), eq(transactions.providerRef, e.providerRef), isNull(transactions.deletedAt)));
+    if (known) return { id: known.id, outcome: 'known' };
+    const [typed] = await tx
+      .select({ id: transactions.id })
+      .from(transactions)
+      .where(and(live, eq(transactions.processor, e.processor), eq(transactions.amountPence, e.amountPence), isNull(transactions.providerRef)))
+      .orderBy(transactions.id)
+      .limit(1);
+    if (typed) {
+      await tx.update(transactions).set({ providerRef: e.providerRef }).where(eq(transactions.id, typed.id));
+      const [booking] = await tx.select({ tripId: bookings.tripId }).from(bookings).where(eq(bookings.id, invoice.bookingId));
+      await audit(tx, {
+        action: 'transaction.matched',
+        subject: { type: 'transaction', id: typed.id },
+        bookingId: invoice.bookingId,
+        tripId: booking?.tripId ?? null,
+        summary: `matched the ${e.type} of ${formatPounds(penceToPounds(e.amountPence))} recorded by hand on ${invoice.invoiceRef} to ${e.providerRef}`,
+        details: { type: e.type, amount: penceToPounds(e.amountPence), processor: e.processor, provider_ref: e.providerRef, invoice_id: invoice.id, invoice_ref: invoice.invoiceRef },
+      });
+      return { id: typed.id, outcome: 'matched' };
+    }
+    const id = await insertEntry(tx, invoice, { ...e, idempotencyKey: null, createdBy: null });
+    return { id, outcome: 'recorded' };
   }
 
   private async replay(key: string, v: CreateTransactionValues): Promise<Recorded | null> {

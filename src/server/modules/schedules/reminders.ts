@@ -9,6 +9,7 @@ import { emailDate, type TemplateContext } from '../../mail/templates.ts';
 import { loadInvoices } from '../invoices/load.ts';
 import { ukToday } from '../../../contract/dates.ts';
 import type { Operator } from '../../common/operator.ts';
+import { payUrlOf } from '../../common/pay-links.ts';
 import { sendOnce } from '../../mail/send-once.ts';
 
 /** Days from an instalment's due date that its reminders go: 7 and 3 before, the day, 2 and 7 after (REMINDER_DAYS). */
@@ -105,7 +106,7 @@ export class ReminderService {
     const key = templateForOffset(offset ?? daysBetween(invoice.reply.due_date, today));
     return sendOnce(this.db, this.mailer, {
       template: key,
-      context: reminderContext(r.booking, r.trip, invoice.reply, this.operator, today),
+      context: reminderContext(r.booking, r.trip, invoice.reply, this.operator, today, nowOf(this.clock)),
       to: { name: `${r.booking.firstName} ${r.booking.lastName}`, address: r.booking.email },
       about: { subject: { type: 'invoice', id: invoice.reply.id }, bookingId: r.booking.id, tripId: r.booking.tripId },
       named: (subject) => `the reminder "${subject}" to ${r.booking.email}`,
@@ -131,9 +132,10 @@ export class ReminderService {
 export function reminderContext(
   booking: { title: string | null; firstName: string; lastName: string; preferredName: string | null; ref: string },
   trip: { name: string; departure: string },
-  invoice: { invoice_ref: string; total: number; outstanding: number; due_date: string },
+  invoice: { id?: number; invoice_ref: string; total: number; outstanding: number; due_date: string },
   operator: Operator,
   today: string,
+  now: Date,
 ): TemplateContext {
   const until = daysBetween(today, invoice.due_date);
   const fmt = emailDate;
@@ -141,7 +143,7 @@ export function reminderContext(
     traveller: { title: booking.title, first_name: booking.firstName, last_name: booking.lastName, preferred_name: booking.preferredName },
     booking: { ref: booking.ref },
     trip: { name: trip.name, departure: fmt(trip.departure) },
-    invoice: { ref: invoice.invoice_ref, total: formatPounds(invoice.total), outstanding: formatPounds(invoice.outstanding), due_date: fmt(invoice.due_date), days_until_due: Math.max(0, until), days_overdue: Math.max(0, -until) },
+    invoice: { ref: invoice.invoice_ref, total: formatPounds(invoice.total), outstanding: formatPounds(invoice.outstanding), due_date: fmt(invoice.due_date), days_until_due: Math.max(0, until), days_overdue: Math.max(0, -until), pay_url: payUrlOf(invoice.id, operator.payLinks, now) },
     operator: { name: operator.name },
   };
 }

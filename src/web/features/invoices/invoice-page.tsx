@@ -160,6 +160,22 @@ function InvoiceView({ doc }: { doc: InvoiceDocument }) {
               ? 'The payments on this invoice have been refunded.'
               : `Please pay ${formatMoney(invoice.outstanding)} by ${formatLongDate(invoice.due_date)}, quoting ${invoice.invoice_ref}.`}
         </Text>
+        {doc.pay && (
+          <Group mt="md" gap="md" wrap="nowrap" align="center">
+            <img src={doc.pay.qr} width={110} height={110} alt={`QR code of the pay link of ${invoice.invoice_ref}`} />
+            <div>
+              <Text size="sm" fw={700}>
+                Pay by card
+              </Text>
+              <Text size="sm" style={{ wordBreak: 'break-all' }}>
+                <a href={doc.pay.url}>{doc.pay.url}</a>
+              </Text>
+              <Text size="xs" c="dimmed">
+                Scan the code with a phone, or open the link.
+              </Text>
+            </div>
+          </Group>
+        )}
       </Paper>
     </Stack>
   );

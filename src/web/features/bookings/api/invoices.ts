@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { CreateInvoiceInput, CreateStandardInvoiceInput, CreateTransactionInput, Invoice, Transaction } from '../../../../contract/invoices.ts';
+import type { PayLinkReply } from '../../../../contract/card-payments.ts';
 import { api } from '../../../lib/api.ts';
 import { bookingKeys } from './bookings.ts';
 
@@ -17,6 +18,7 @@ export const sendInvoice = (bookingId: number, invoiceId: number) =>
 /** The key makes a retry (or a double click) record the payment once. */
 export const createTransaction = (body: CreateTransactionInput, idempotencyKey: string) =>
   api<Transaction & { message: string }>('/api/transactions', { method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } });
+export const createPayLink = (invoiceId: number) => api<PayLinkReply>(`/api/invoices/${invoiceId}/pay-link`, { method: 'POST' });
 export const deleteTransaction = (id: number) => api<void>(`/api/transactions/${id}`, { method: 'DELETE' });
 
 /**

@@ -11,7 +11,9 @@ import { lazyComponent, lazyDialog } from '../../../components/lazy.tsx';
 import { ToneBadge, type Tone } from '../../../components/status-badge.tsx';
 import { formatMoney, formatShortDate } from '../../../lib/format.ts';
 import { useFormMutation } from '../../../lib/mutation.ts';
-import { deleteInvoice, invoiceChangeKeys, sendInvoice, useInvoices } from '../api/invoices.ts';
+import { createPayLink, deleteInvoice, invoiceChangeKeys, sendInvoice, useInvoices } from '../api/invoices.ts';
+import { CARD_PAYMENTS_OFF } from '../../../../contract/card-payment-constants.ts';
+import { readBootstrap } from '../../../lib/bootstrap.ts';
 import { BookingPanel } from '../booking-panel.tsx';
 
 // the dialogs (and the date picker they use) load when first opened, not with the booking page
@@ -19,6 +21,9 @@ const NewInvoiceDialog = lazyComponent(() => import('./new-invoice-dialog.tsx').
 const RecordPaymentDialog = lazyComponent(() => import('./record-payment-dialog.tsx').then((m) => m.RecordPaymentDialog));
 const StandardInvoiceDialog = lazyComponent(() => import('./standard-invoice-dialog.tsx').then((m) => m.StandardInvoiceDialog));
 const PaymentHistoryDialog = lazyDialog(() => import('./payment-history-dialog.tsx').then((m) => m.PaymentHistoryDialog), (p) => p.invoice !== undefined);
+
+// whether Stripe is set up, as the page says (it does not change while the page is open)
+const cardPayments = readBootstrap().card_payments === true;
 
 const STATUS_TONE: Record<Invoice['status'], Tone> = { Unpaid: 'neutral', 'Part Paid': 'warn', Paid: 'good', Overdue: 'bad', Refunded: 'info' };
 
@@ -45,6 +50,20 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
     fallback: 'Sorry, an error occurred. Please try again.',
     onSuccess: (res) => setNotice(res.message),
   });
+  const linking = useFormMutation({
+    mutationFn: (invoice: Invoice) => createPayLink(invoice.id),
+    fallback: 'The pay link could not be made. Please try again.',
+    onSuccess: async (link, invoice) => {
+      let copied = false;
+      try {
+        await navigator.clipboard.writeText(link.url);
+        copied = true;
+      } catch {
+        // a browser that will not let the page write the clipboard: the link is shown to copy by hand
+      }
+      setNotice(`${copied ? 'Copied the pay link' : 'The pay link'} of ${invoice.invoice_ref} (it works until ${formatShortDate(link.expires_at)}): ${link.url}`);
+    },
+  });
   const removing = useFormMutation({
     mutationFn: (invoice: Invoice) => deleteInvoice(invoice.id),
     invalidate: changed,
@@ -56,6 +75,7 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
     setNotice(null);
     sending.clearFailure();
     removing.clearFailure();
+    linking.clearFailure();
   };
   const send = async (invoice: Invoice) => {
     clearMessages();
@@ -67,6 +87,10 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
     clearMessages();
     if (!(await removing.submit(invoice))) refresh();
   };
+  const copyPayLink = async (invoice: Invoice) => {
+    clearMessages();
+    await linking.submit(invoice);
+  };
   const open = (next: Dialog) => {
     clearMessages();
     setDialog(next);
@@ -77,6 +101,7 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
   };
 
   const list = invoices.data ?? [];
+  const cancelled = booking.status === 'cancelled';
   const historyInvoice = dialog?.kind === 'history' ? list.find((i) => i.id === dialog.invoiceId) : undefined;
 
   const columns: Array<Column<Invoice>> = [
@@ -112,6 +137,11 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
               Discount {inv.discount_code}: −{formatMoney(inv.discount_amount)}
             </Text>
           )}
+          {!cardPayments && inv.outstanding > 0 && !cancelled && (
+            <Text size="xs" c="dimmed">
+              {CARD_PAYMENTS_OFF}
+            </Text>
+          )}
           {noPayments(inv) && (
             // why the status button is unavailable, in words (it describes the button too)
             <Text size="xs" c="dimmed" id={noPaymentsId(inv)}>
@@ -145,6 +175,11 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
           <Button size="xs" variant="default" loading={sendingId === inv.id} onClick={() => void send(inv)}>
             Send
           </Button>
+          {cardPayments && inv.outstanding > 0 && !cancelled && (
+            <Button size="xs" variant="default" onClick={() => void copyPayLink(inv)} aria-label={`Copy pay link of ${inv.invoice_ref}`}>
+              Copy pay link
+            </Button>
+          )}
           <Button
             size="xs"
             variant="default"
@@ -191,7 +226,7 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
       }
       notice={notice}
       onDismiss={() => setNotice(null)}
-      failure={sending.failure ?? removing.failure}
+      failure={sending.failure ?? removing.failure ?? linking.failure}
     >
       <DataTable
         columns={columns}

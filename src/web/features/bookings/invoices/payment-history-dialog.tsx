@@ -31,7 +31,8 @@ export function PaymentHistoryDialog({ invoice, onClose, onFailed }: { invoice: 
     { key: 'type', label: 'Type', cell: (t) => (t.type === 'refund' ? 'Refund' : 'Payment'), cellProps: struck },
     { key: 'processor', label: 'Paid by', cell: (t) => PROCESSOR_LABELS[t.processor], cellProps: struck },
     { key: 'amount', label: 'Amount', align: 'right', cell: (t) => `${t.type === 'refund' ? '−' : ''}${formatMoney(t.amount)}`, cellProps: struck },
-    { key: 'notes', label: 'Notes', cell: (t) => t.notes, cellProps: struck },
+    // a card provider's id is one long word: it wraps rather than pushing the columns out of the dialog
+    { key: 'notes', label: 'Notes', cell: (t) => <span style={{ overflowWrap: 'anywhere' }}>{t.notes}</span>, cellProps: struck },
     {
       key: 'by',
       label: 'Recorded by',

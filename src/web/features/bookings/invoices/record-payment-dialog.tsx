@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { CreateTransactionInput, Invoice } from '../../../../contract/invoices.ts';
 import { PROCESSOR_LABELS, PROCESSORS, REFUND_WARNING } from '../../../../contract/invoice-constants.ts';
+import { readBootstrap } from '../../../lib/bootstrap.ts';
 import { ukToday } from '../../../../contract/dates.ts';
 import { DateField } from '../../../components/date-field.tsx';
 import { FormDialog } from '../../../components/form-dialog.tsx';
@@ -10,6 +11,9 @@ import { formatMoney } from '../../../lib/format.ts';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
 import { useFormMutation } from '../../../lib/mutation.ts';
 import { createTransaction, invoiceChangeKeys } from '../api/invoices.ts';
+
+// whether Stripe is set up, as the page says
+const cardPayments = readBootstrap().card_payments === true;
 
 type Values = { type: 'payment' | 'refund'; amount: string; processor: string; date: string | null; notes: string };
 
@@ -27,6 +31,8 @@ export function RecordPaymentDialog({ invoice, onClose, onDone, onFailed }: { in
   });
   const errors = form.formState.errors;
   const type = useWatch({ control: form.control, name: 'type' });
+  const processor = useWatch({ control: form.control, name: 'processor' });
+  const fromStripe = invoice.transactions.filter((t) => t.provider_ref !== null && t.deleted_at === null).length;
   const recording = useFormMutation({
     mutationFn: (body: CreateTransactionInput) =>
       createTransaction(body, idempotencyKey).catch((error: unknown) => {
@@ -107,6 +113,12 @@ export function RecordPaymentDialog({ invoice, onClose, onDone, onFailed }: { in
           render={({ field }) => <DateField label="Date" required value={field.value} onChange={field.onChange} error={errors.date?.message} maxDate={ukToday()} />}
         />
       </SimpleGrid>
+      {cardPayments && processor === 'STRIPE' && (
+        <Alert color="blue" variant="light" role="status">
+          Tripdesk records this invoice’s card payments and refunds from Stripe by itself{fromStripe > 0 ? ` (${fromStripe} so far)` : ''}: you need not type them. One you
+          do type is matched to Stripe’s report of it, not counted twice.
+        </Alert>
+      )}
       <Textarea label="Notes" autosize minRows={2} error={errors.notes?.message} {...form.register('notes')} />
     </FormDialog>
   );

@@ -1,0 +1,474 @@
+import { and, asc, eq, lte } from 'drizzle-orm';
+import { ukToday } from '../../../contract/dates.ts';
+import { CARD_PAYMENTS_OFF, PAY_PAGE_MESSAGES, type CheckoutOutcome, type PayLinkReply, type PayPage, type PayPageReason } from '../../../contract/card-payments.ts';
+import { formatPounds, penceToPounds } from '../../../contract/money.ts';
+import type { Db, Tx } from '../../../db/client.ts';
+import { bookingNotes, bookings, cardCheckouts, invoices, paymentReceipts, stripeEvents, transactions, trips } from '../../../db/schema/index.ts';
+import { asCardProvider, audit } from '../../audit/audit.ts';
+import { nowOf, type Clock } from '../../clock.ts';
+import type { Mailer } from '../../common/mailer.ts';
+import type { Operator } from '../../common/operator.ts';
+import { payLinkOf, readPayLink } from '../../common/pay-links.ts';
+import { HttpError, notFound } from '../../errors.ts';
+import { escapeHtml } from '../../html.ts';
+import { sendOnce } from '../../mail/send-once.ts';
+import { emailDate } from '../../mail/templates.ts';
+import { loadInvoices } from '../invoices/load.ts';
+import { TransactionService } from '../invoices/transactions.ts';
+import type { Config } from '../../config.ts';
+import { createStripe, type Stripe } from './stripe.ts';
+
+export type CardPaymentDeps = {
+  db: Db;
+  /** none: card payments are not set up */
+  stripe: Stripe | undefined;
+  webhookSecret: string | undefined;
+  operator: Operator;
+  mailer: Mailer;
+  clock: Pick<Clock, 'now'>;
+  /** where the office hears of disputes */
+  officeEmail: string | undefined;
+};
+
+/** The service as the configuration sets it up: without STRIPE_SECRET_KEY, card payments are off. */
+export function cardPaymentsFrom(d: { db: Db; config: Config; operator: Operator; mailer: Mailer; clock: Pick<Clock, 'now'> }): CardPaymentService {
+  const { config } = d;
+  return new CardPaymentService({
+    db: d.db,
+    stripe: config.stripe ? createStripe(config.stripe) : undefined,
+    webhookSecret: config.stripe?.webhookSecret,
+    operator: d.operator,
+    mailer: d.mailer,
+    clock: d.clock,
+    officeEmail: config.officeEmail,
+  });
+}
+
+/** A pay link that cannot be used, answered with why (410, or 404 for one that is not ours). */
+export class PayLinkRefused extends HttpError {
+  constructor(readonly reason: PayPageReason) {
+    super(reason === 'invalid' || reason === 'off' ? 404 : 410, PAY_PAGE_MESSAGES[reason]);
+  }
+}
+
+/** Reconciliation asks Stripe about sessions still open this long after they were made. */
+export const RECONCILE_AFTER_MS = 3_600_000;
+
+type Applied = { outcome: string; receiptFor?: number };
+
+/**
+ * Card payments through Stripe Checkout: pay links, the sessions made from them, and the money
+ * Stripe reports (by webhook, by the payer's return, or by reconciliation), recorded once each
+ * through the same rules and in the same transaction as a payment staff record.
+ */
+export class CardPaymentService {
+  private readonly transactions: TransactionService;
+
+  constructor(private readonly deps: CardPaymentDeps) {
+    this.transactions = new TransactionService(deps.db);
+  }
+
+  get enabled(): boolean {
+    return Boolean(this.deps.stripe && this.deps.operator.payLinks);
+  }
+
+  /** Staff: the invoice's pay link, to copy into an email of their own. */
+  async payLink(invoiceId: number): Promise<PayLinkReply> {
+    const settings = this.deps.operator.payLinks;
+    if (!this.deps.stripe || !settings) throw new HttpError(409, CARD_PAYMENTS_OFF);
+    const state = await this.invoiceState(invoiceId);
+    if (!state) throw notFound('Invoice not found.');
+    if (state.cancelled) throw new HttpError(422, 'This booking is cancelled: its invoices cannot be paid by card.');
+    if (state.outstandingPence <= 0) throw new HttpError(422, 'Nothing is outstanding on this invoice, so it has no pay link.');
+    const link = payLinkOf(invoiceId, settings, nowOf(this.deps.clock));
+    // a link is signed, not stored: the History says who was given one, and until when
+    await audit(this.deps.db, {
+      action: 'invoice.pay_link',
+      subject: { type: 'invoice', id: invoiceId },
+      bookingId: state.bookingId,
+      tripId: state.tripId,
+      summary: `made a pay link for invoice ${state.ref}, working until ${ukToday(link.expiresAt)}`,
+      details: { ref: state.ref, expires_at: link.expiresAt.toISOString() },
+    });
+    return { url: link.url, expires_at: link.expiresAt.toISOString() };
+  }
+
+  /** The pay page: the operator, the trip, the invoice's reference, the traveller's first name and what is outstanding. */
+  async payPage(token: string): Promise<PayPage> {
+    const { state } = await this.payable(token);
+    return {
+      operator: this.deps.operator.name,
+      trip: { name: state.tripName, departure: state.departure },
+      invoice_ref: state.ref,
+      first_name: state.firstName,
+      outstanding: penceToPounds(state.outstandingPence),
+    };
+  }
+
+  /** "Pay £X by card": a Checkout Session for what is outstanding now; the payer goes to its page. */
+  async startCheckout(token: string): Promise<{ url: string }> {
+    const { state, stripe, settings } = await this.payable(token);
+    const now = nowOf(this.deps.clock);
+    const back = `${settings.publicUrl}/pay/${token}`;
+    const metadata = { invoice_id: String(state.invoiceId), booking_id: String(state.bookingId), invoice_ref: state.ref };
+    const session = await stripe.checkout.sessions.create(
+      {
+        mode: 'payment',
+        line_items: [
+          {
+            quantity: 1,
+            price_data: { currency: 'gbp', unit_amount: state.outstandingPence, product_data: { name: `${state.tripName}: invoice ${state.ref}` } },
+          },
+        ],
+        client_reference_id: state.ref,
+        metadata,
+        payment_intent_data: { metadata, description: `${this.deps.operator.name}: invoice ${state.ref}` },
+        success_url: `${back}?session_id={CHECKOUT_SESSION_ID}`,
+        cancel_url: `${back}?cancelled=1`,
+      },
+      // a double press within the minute opens the same session; a new amount, a new one
+      { idempotencyKey: `tripdesk-pay-${state.invoiceId}-${state.outstandingPence}-${Math.floor(now.getTime() / 60_000)}` },
+    );
+    if (!session.url) throw new HttpError(502, 'The card payment page could not be opened. Please try again.');
+    await this.deps.db.transaction(async (tx) => {
+      const [made] = await tx
+        .insert(cardCheckouts)
+        .values({ id: session.id, invoiceId: state.invoiceId, bookingId: state.bookingId, amountPence: state.outstandingPence, createdAt: now })
+        .onConflictDoNothing()
+        .returning({ id: cardCheckouts.id });
+      // the same session again (a double press) is the same attempt
+      if (!made) return;
+      await audit(tx, {
+        action: 'card.checkout_opened',
+        subject: { type: 'invoice', id: state.invoiceId },
+        bookingId: state.bookingId,
+        tripId: state.tripId,
+        summary: `opened Stripe's payment page for ${formatPounds(penceToPounds(state.outstandingPence))} on invoice ${state.ref}`,
+        details: { session: session.id, amount: penceToPounds(state.outstandingPence), ref: state.ref },
+      });
+    });
+    return { url: session.url };
+  }
+
+  /**
+   * Back from Stripe: asks Stripe about the session (the return address alone proves nothing)
+   * and records a payment it reports that no webhook has yet.
+   */
+  async checkoutOutcome(token: string, sessionId: string): Promise<CheckoutOutcome> {
+    const reading = this.readToken(token);
+    const stripe = this.deps.stripe;
+    if (!stripe) throw new PayLinkRefused('off');
+    const [row] = await this.deps.db.select().from(cardCheckouts).where(eq(cardCheckouts.id, sessionId));
+    // a session of another link's is none of this one's business
+    if (!row || row.invoiceId !== reading.invoiceId) throw new PayLinkRefused('invalid');
+    const session = await stripe.checkout.sessions.retrieve(sessionId);
+    const amount = penceToPounds(session.amount_total ?? row.amountPence);
+    if (session.payment_status === 'paid') {
+      const applied = await asCardProvider('web', () => this.applyInTransaction((tx) => this.applySession(tx, session, nowOf(this.deps.clock))));
+      await this.afterApplied(applied);
+      return { state: 'paid', amount, message: `Thank you: your payment of ${formatPounds(amount)} has been received.` };
+    }
+    if (session.status === 'complete') return { state: 'processing', amount, message: `Your payment of ${formatPounds(amount)} is being processed. We will email you a receipt when it arrives.` };
+    if (session.status === 'expired') {
+      await this.deps.db.update(cardCheckouts).set({ status: 'expired' }).where(and(eq(cardCheckouts.id, sessionId), eq(cardCheckouts.status, 'open')));
+      return { state: 'expired', amount, message: 'This payment was not completed and has expired. Nothing has been taken.' };
+    }
+    return { state: 'open', amount, message: 'This payment has not been made yet. Nothing has been taken.' };
+  }
+
+  /**
+   * A webhook: verified on its raw body with the endpoint's secret (400 and nothing changed when
+   * it fails), then applied once by its event id. Every verified event is acknowledged, the
+   * ones Tripdesk has no use for too.
+   */
+  async receiveWebhook(raw: Buffer, signature: string | undefined): Promise<{ received: true; outcome: string }> {
+    const stripe = this.deps.stripe;
+    if (!stripe || !this.deps.webhookSecret) throw new HttpError(404, CARD_PAYMENTS_OFF);
+    let event: Stripe.Event;
+    try {
+      event = stripe.webhooks.constructEvent(raw, signature ?? '', this.deps.webhookSecret);
+    } catch {
+      throw new HttpError(400, 'The Stripe-Signature header is missing, stale or does not match this body.');
+    }
+    const outcome = await asCardProvider('webhook', () => this.applyEvent(event));
+    return { received: true, outcome };
+  }
+
+  /** Applies one verified event, once, however many times or to however many servers it is delivered. */
+  async applyEvent(event: Stripe.Event): Promise<string> {
+    const [seen] = await this.deps.db.select({ outcome: stripeEvents.outcome }).from(stripeEvents).where(eq(stripeEvents.id, event.id));
+    if (seen) return `already applied (${seen.outcome})`;
+    // what needs asking of Stripe is asked before the transaction, which then only writes
+    const refunds = event.type === 'charge.refunded' ? await this.refundsOf(event.data.object) : [];
+    const takenAt = new Date(event.created * 1000);
+    const applied = await this.applyInTransaction(async (tx): Promise<Applied> => {
+      const [fresh] = await tx.insert(stripeEvents).values({ id: event.id, type: event.type, outcome: 'applying' }).onConflictDoNothing().returning({ id: stripeEvents.id });
+      if (!fresh) return { outcome: 'already applied' };
+      let result: Applied;
+      switch (event.type) {
+        case 'checkout.session.completed':
+        case 'checkout.session.async_payment_succeeded':
+          result = await this.applySession(tx, event.data.object, takenAt);
+          break;
+        case 'checkout.session.expired':
+          await tx.update(cardCheckouts).set({ status: 'expired' }).where(and(eq(cardCheckouts.id, event.data.object.id), eq(cardCheckouts.status, 'open')));
+          result = { outcome: 'session expired' };
+          break;
+        case 'charge.refunded':
+          result = await this.applyRefunds(tx, event.data.object, refunds, takenAt);
+          break;
+        case 'charge.dispute.created':
+          result = await this.noteDispute(tx, event.data.object);
+          break;
+        default:
+          result = { outcome: `ignored: Tripdesk has no use for ${event.type}` };
+      }
+      await tx.update(stripeEvents).set({ outcome: result.outcome }).where(eq(stripeEvents.id, event.id));
+      return result;
+    });
+    await this.afterApplied(applied);
+    if (event.type === 'charge.dispute.created' && applied.outcome.startsWith('dispute noted')) await this.tellOfficeOfDispute(event.data.object);
+    return applied.outcome;
+  }
+
+  /**
+   * The hourly reconciliation: every session still open an hour after it was made is asked
+   * about; what was paid is recorded (a webhook that never came), what expired is closed.
+   */
+  async reconcile(stopping?: AbortSignal): Promise<{ looked: number; recorded: number; expired: number }> {
+    const stripe = this.deps.stripe;
+    if (!stripe) return { looked: 0, recorded: 0, expired: 0 };
+    const before = new Date(nowOf(this.deps.clock).getTime() - RECONCILE_AFTER_MS);
+    const open = await this.deps.db
+      .select({ id: cardCheckouts.id })
+      .from(cardCheckouts)
+      .where(and(eq(cardCheckouts.status, 'open'), lte(cardCheckouts.createdAt, before)))
+      .orderBy(asc(cardCheckouts.createdAt))
+      .limit(500);
+    let recorded = 0;
+    let expired = 0;
+    for (const { id } of open) {
+      if (stopping?.aborted) break;
+      const session = await stripe.checkout.sessions.retrieve(id);
+      if (session.payment_status === 'paid') {
+        const applied = await asCardProvider('system', () => this.applyInTransaction((tx) => this.applySession(tx, session, nowOf(this.deps.clock))));
+        if (applied.receiptFor) recorded += 1;
+        await this.afterApplied(applied);
+      } else if (session.status === 'expired') {
+        await this.deps.db.update(cardCheckouts).set({ status: 'expired' }).where(and(eq(cardCheckouts.id, id), eq(cardCheckouts.status, 'open')));
+        expired += 1;
+      }
+    }
+    return { looked: open.length, recorded, expired };
+  }
+
+  // ---- applying what Stripe reports ----
+
+  private applyInTransaction(fn: (tx: Tx) => Promise<Applied>): Promise<Applied> {
+    return this.deps.db.transaction(fn);
+  }
+
+  /** A paid session: its payment recorded once, whichever of webhook, return page or reconciliation comes first. */
+  private async applySession(tx: Tx, session: Stripe.Checkout.Session, takenAt: Date): Promise<Applied> {
+    if (session.payment_status !== 'paid') return { outcome: 'not paid yet' };
+    let [row] = await tx.select().from(cardCheckouts).where(eq(cardCheckouts.id, session.id)).for('update');
+    if (!row) {
+      // a session made by another server that had not written its row, or by hand in Stripe: its metadata names the invoice
+      const invoiceId = Number(session.metadata?.invoice_id);
+      if (!Number.isSafeInteger(invoiceId) || invoiceId <= 0) return { outcome: 'ignored: the session names no invoice of ours' };
+      const [invoice] = await tx.select({ bookingId: invoices.bookingId }).from(invoices).where(eq(invoices.id, invoiceId));
+      if (!invoice) return { outcome: `ignored: invoice ${invoiceId} is not ours` };
+      await tx.insert(cardCheckouts).values({ id: session.id, invoiceId, bookingId: invoice.bookingId, amountPence: session.amount_total ?? 0 }).onConflictDoNothing();
+      [row] = await tx.select().from(cardCheckouts).where(eq(cardCheckouts.id, session.id)).for('update');
+    }
+    if (!row) return { outcome: 'ignored: the session could not be kept' };
+    if (row.transactionId !== null || row.status === 'complete') return { outcome: 'already recorded' };
+    const paymentIntent = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? session.id);
+    const amountPence = session.amount_total ?? row.amountPence;
+    const recorded = row.invoiceId === null
+      ? null
+      : await this.transactions.recordFromProvider(tx, {
+          invoiceId: row.invoiceId,
+          type: 'payment',
+          amountPence,
+          processor: 'STRIPE',
+          date: ukToday(takenAt),
+          notes: `Paid by card through Stripe (${paymentIntent})`,
+          providerRef: paymentIntent,
+        });
+    await tx
+      .update(cardCheckouts)
+      .set({ status: 'complete', paymentIntent, transactionId: recorded?.id ?? null, appliedAt: nowOf(this.deps.clock) })
+      .where(eq(cardCheckouts.id, row.id));
+    if (!recorded) {
+      await this.systemNote(tx, row.bookingId, `A card payment of ${formatPounds(penceToPounds(amountPence))} (Stripe ${paymentIntent}) came in for an invoice that has since been deleted. Please record it against the right invoice, or refund it in Stripe.`);
+      return { outcome: 'paid, but the invoice is deleted: noted on the booking' };
+    }
+    if (recorded.outcome === 'recorded') return { outcome: 'payment recorded', receiptFor: recorded.id };
+    return { outcome: recorded.outcome === 'matched' ? 'matched to a payment recorded by hand' : 'already recorded' };
+  }
+
+  /** The refunds of a charge, as its event carries them or, when it does not, as Stripe lists them. */
+  private async refundsOf(charge: Stripe.Charge): Promise<Stripe.Refund[]> {
+    if (charge.refunds?.data && !charge.refunds.has_more) return charge.refunds.data;
+    const list = await this.deps.stripe!.refunds.list({ charge: charge.id, limit: 100 });
+    return list.data;
+  }
+
+  /** A refund made in Stripe's dashboard: recorded on the invoice its payment was recorded on. */
+  private async applyRefunds(tx: Tx, charge: Stripe.Charge, refunds: Stripe.Refund[], takenAt: Date): Promise<Applied> {
+    const paymentIntent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+    if (!paymentIntent) return { outcome: 'ignored: the charge has no payment intent' };
+    const [payment] = await tx
+      .select({ invoiceId: transactions.invoiceId })
+      .from(transactions)
+      .where(and(eq(transactions.type, 'payment'), eq(transactions.providerRef, paymentIntent)))
+      .orderBy(asc(transactions.id))
+      .limit(1);
+    if (!payment) return { outcome: 'ignored: no payment of ours for this charge' };
+    let count = 0;
+    for (const refund of refunds) {
+      if (refund.status === 'failed' || refund.status === 'canceled') continue;
+      const done = await this.transactions.recordFromProvider(tx, {
+        invoiceId: payment.invoiceId,
+        type: 'refund',
+        amountPence: refund.amount,
+        processor: 'STRIPE',
+        date: ukToday(refund.created ? new Date(refund.created * 1000) : takenAt),
+        notes: `Refunded by card through Stripe (${refund.id})`,
+        providerRef: refund.id,
+      });
+      if (done?.outcome === 'recorded' || done?.outcome === 'matched') count += 1;
+    }
+    return { outcome: count ? `${count} refund${count === 1 ? '' : 's'} recorded` : 'refunds already recorded' };
+  }
+
+  /** A dispute: a note on the booking (the office is emailed once the note is in). */
+  private async noteDispute(tx: Tx, dispute: Stripe.Dispute): Promise<Applied> {
+    const paymentIntent = typeof dispute.payment_intent === 'string' ? dispute.payment_intent : dispute.payment_intent?.id;
+    const [payment] = paymentIntent
+      ? await tx.select({ bookingId: transactions.bookingId }).from(transactions).where(and(eq(transactions.type, 'payment'), eq(transactions.providerRef, paymentIntent))).limit(1)
+      : [];
+    if (!payment) return { outcome: 'ignored: no payment of ours for this dispute' };
+    await this.systemNote(
+      tx,
+      payment.bookingId,
+      `The card payment ${paymentIntent} is disputed: ${formatPounds(penceToPounds(dispute.amount))}, reason “${dispute.reason}” (Stripe ${dispute.id}). Answer it in Stripe's dashboard before its deadline.`,
+    );
+    return { outcome: 'dispute noted on the booking' };
+  }
+
+  private async systemNote(tx: Tx, bookingId: number, text: string): Promise<void> {
+    const [booking] = await tx.select({ ref: bookings.ref, tripId: bookings.tripId }).from(bookings).where(eq(bookings.id, bookingId));
+    if (!booking) return;
+    const html = `<p>${escapeHtml(text)}</p>`;
+    const [note] = await tx.insert(bookingNotes).values({ bookingId, noteText: html }).returning({ id: bookingNotes.id });
+    await audit(tx, { action: 'note.created', subject: { type: 'note', id: note!.id }, bookingId, tripId: booking.tripId, summary: `added a note to the booking ${booking.ref}`, details: { excerpt: text.slice(0, 200) } });
+  }
+
+  private async tellOfficeOfDispute(dispute: Stripe.Dispute): Promise<void> {
+    const to = this.deps.officeEmail;
+    if (!to) return;
+    const subject = `A card payment is disputed: ${formatPounds(penceToPounds(dispute.amount))}`;
+    const text = `A payer has disputed a card payment of ${formatPounds(penceToPounds(dispute.amount))} (reason: ${dispute.reason}; Stripe ${dispute.id}). A note is on the booking. Answer the dispute in Stripe's dashboard before its deadline.\n\nTripdesk`;
+    try {
+      const sent = await this.deps.mailer.send({ to: { name: 'Office', address: to }, subject, text, html: `<p>${escapeHtml(text).replace(/\n\n/g, '</p><p>')}</p>` });
+      await audit(this.deps.db, { action: 'email.sent', subject: { type: 'dispute', id: dispute.id }, summary: `emailed the office of a disputed card payment (${to})`, details: { to, subject, text, attachments: [], outcome: sent.outcome, message_id: sent.messageId } });
+    } catch (error) {
+      const why = (error as { responseCode?: number; code?: string }).responseCode ?? (error as { code?: string }).code ?? 'refused';
+      await audit(this.deps.db, { action: 'email.failed', subject: { type: 'dispute', id: dispute.id }, summary: `could not email the office of a disputed card payment (${to}): ${why}`, details: { to, subject, text, attachments: [], outcome: 'refused', message_id: null } });
+    }
+  }
+
+  /** After a payment is recorded and committed: the traveller's receipt. */
+  private async afterApplied(applied: Applied): Promise<void> {
+    if (applied.receiptFor) await this.sendReceipt(applied.receiptFor);
+  }
+
+  /** The receipt of a card payment, to the booking's traveller, once. */
+  async sendReceipt(transactionId: number): Promise<void> {
+    const [row] = await this.deps.db
+      .select({ t: transactions, booking: bookings, trip: { name: trips.name, departure: trips.departureDate } })
+      .from(transactions)
+      .innerJoin(bookings, eq(bookings.id, transactions.bookingId))
+      .innerJoin(trips, eq(trips.id, bookings.tripId))
+      .where(eq(transactions.id, transactionId));
+    if (!row) return;
+    const [invoice] = await loadInvoices(this.deps.db, eq(invoices.id, row.t.invoiceId));
+    if (!invoice) return;
+    const { booking } = row;
+    const email = booking.email;
+    await sendOnce(this.deps.db, this.deps.mailer, {
+      template: 'payment_receipt',
+      context: {
+        traveller: { title: booking.title, first_name: booking.firstName, last_name: booking.lastName, preferred_name: booking.preferredName },
+        booking: { ref: booking.ref },
+        trip: { name: row.trip.name, departure: emailDate(row.trip.departure) },
+        invoice: receiptInvoice(invoice.reply),
+        payment: { amount: formatPounds(penceToPounds(row.t.amountPence)), date: emailDate(row.t.date), reference: row.t.providerRef ?? '' },
+        operator: { name: this.deps.operator.name },
+      },
+      to: { name: `${booking.firstName} ${booking.lastName}`, address: email },
+      about: { subject: { type: 'transaction', id: transactionId }, bookingId: booking.id, tripId: booking.tripId },
+      named: (subject) => `the receipt "${subject}" to ${email}`,
+      claim: async () => {
+        const [claim] = await this.deps.db
+          .insert(paymentReceipts)
+          .values({ transactionId, email: email.toLowerCase(), outcome: 'sending' })
+          .onConflictDoNothing()
+          .returning({ id: paymentReceipts.id });
+        return claim?.id;
+      },
+      settle: async (tx, id, failure) => {
+        await tx.update(paymentReceipts).set(failure === null ? { outcome: 'sent' } : { outcome: 'failed', error: failure }).where(eq(paymentReceipts.id, id));
+      },
+    });
+  }
+
+  // ---- pay links ----
+
+  private readToken(token: string) {
+    const settings = this.deps.operator.payLinks;
+    if (!this.deps.stripe || !settings) throw new PayLinkRefused('off');
+    const reading = readPayLink(token, settings.secret, nowOf(this.deps.clock));
+    if (!reading) throw new PayLinkRefused('invalid');
+    return reading;
+  }
+
+  /** The invoice a link names, refused when it may not be paid now, with why. */
+  private async payable(token: string) {
+    const reading = this.readToken(token);
+    const state = await this.invoiceState(reading.invoiceId);
+    if (!state) throw new PayLinkRefused('withdrawn');
+    if (state.cancelled) throw new PayLinkRefused('cancelled');
+    if (state.outstandingPence <= 0) throw new PayLinkRefused('paid');
+    if (reading.expired) throw new PayLinkRefused('expired');
+    return { state, stripe: this.deps.stripe!, settings: this.deps.operator.payLinks! };
+  }
+
+  private async invoiceState(invoiceId: number) {
+    const [loaded] = await loadInvoices(this.deps.db, eq(invoices.id, invoiceId));
+    if (!loaded) return null;
+    const [row] = await this.deps.db
+      .select({ status: bookings.status, firstName: bookings.firstName, tripId: trips.id, tripName: trips.name, departure: trips.departureDate })
+      .from(bookings)
+      .innerJoin(trips, eq(trips.id, bookings.tripId))
+      .where(eq(bookings.id, loaded.reply.booking_id));
+    if (!row) return null;
+    return {
+      invoiceId,
+      bookingId: loaded.reply.booking_id,
+      ref: loaded.reply.invoice_ref,
+      outstandingPence: loaded.summary.outstandingPence,
+      cancelled: row.status === 'cancelled',
+      firstName: row.firstName,
+      tripId: row.tripId,
+      tripName: row.tripName,
+      departure: row.departure,
+    };
+  }
+}
+
+function receiptInvoice(invoice: { invoice_ref: string; total: number; outstanding: number; due_date: string }) {
+  return { ref: invoice.invoice_ref, total: formatPounds(invoice.total), outstanding: formatPounds(invoice.outstanding), due_date: emailDate(invoice.due_date) };
+}
