@@ -56,3 +56,18 @@ export const moneyDuePageSchema = paged(moneyDueRowSchema).extend({
   total_outstanding: z.number(),
 });
 export type MoneyDuePage = z.infer<typeof moneyDuePageSchema>;
+
+/** GET /api/money-due/refunds: invoices paid more than their total, the refund owed on each (oldest first). */
+export const refundDueSchema = z.object({
+  invoice_id: z.number().int(),
+  invoice_ref: z.string(),
+  booking_id: z.number().int(),
+  booking_ref: z.string(),
+  traveller: z.string(),
+  /** pounds */
+  overpaid: z.number(),
+  since: z.string(),
+});
+export type RefundDue = z.infer<typeof refundDueSchema>;
+export const refundsDueSchema = z.object({ data: z.array(refundDueSchema), total: z.number().int() });
+export type RefundsDue = z.infer<typeof refundsDueSchema>;

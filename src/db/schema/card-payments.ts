@@ -61,3 +61,24 @@ export const paymentReceipts = pgTable(
   },
   (t) => [check('payment_receipts_outcome_check', sql`${t.outcome} in ('sending', 'sent', 'failed')`)],
 );
+
+/**
+ * Invoices that have received more than their total (a card payment made twice, from two tabs or
+ * two payers): the refund the office owes, kept by the database itself. Triggers on transactions
+ * and on invoices' items and add-ons rebuild an invoice's row in the same transaction as the
+ * change (migration 0030, `refunds_due_refresh`); a refund that settles it removes it.
+ */
+export const refundsDue = pgTable(
+  'refunds_due',
+  {
+    invoiceId: integer('invoice_id')
+      .primaryKey()
+      .references(() => invoices.id, { onDelete: 'cascade' }),
+    bookingId: bigint('booking_id', { mode: 'number' })
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    overpaidPence: bigint('overpaid_pence', { mode: 'number' }).notNull(),
+    since: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('refunds_due_overpaid_check', sql`${t.overpaidPence} > 0`), index('refunds_due_since_idx').on(t.since)],
+);

@@ -9,7 +9,11 @@ import { createTestApp, type TestApp, type TestClient } from '../../../../tests/
 import { systemClock, type Clock } from '../../clock.ts';
 import { operatorOf } from '../../config.ts';
 import { createMailer } from '../../mail/transport.ts';
+import { buildApp } from '../../app.ts';
 import { cardPaymentsFrom } from './service.ts';
+import { buildDigest } from '../schedules/digest.ts';
+import { sendCardPaymentsReport } from './nightly-report.ts';
+import { ukToday } from '../../../contract/dates.ts';
 
 let stripe: StripeStandIn;
 let sink: Awaited<ReturnType<typeof smtpSink>>;
@@ -213,6 +217,24 @@ describe('paying by card', () => {
     expect(await paymentsOn(invoice.id)).toHaveLength(1);
   });
 
+  it('applies one event delivered to two servers of one database at once as one payment', async () => {
+    // a second app server on the same database (on PostgreSQL, its own connections)
+    const other = await buildApp({ config: t.config, db: t.db, files: t.files });
+    await other.ready();
+    try {
+      const { token, invoice } = await invoiceToPay();
+      const { session } = await paidSession(token);
+      const signed = stripe.signed(stripe.event('checkout.session.completed', session));
+      const to = (app: typeof other) => app.inject({ method: 'POST', url: '/webhooks/stripe', payload: signed.payload, headers: { 'content-type': 'application/json', 'stripe-signature': signed.header } });
+      const replies = await Promise.all([to(t.app), to(other), to(t.app), to(other)]);
+      expect(replies.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+      expect(replies.filter((r) => (r.json() as { outcome: string }).outcome === 'payment recorded')).toHaveLength(1);
+      expect(await paymentsOn(invoice.id)).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('refuses a tampered body, a wrong secret, a stale timestamp and a missing signature with 400, changing nothing', async () => {
     const { token, invoice } = await invoiceToPay();
     const { session } = await paidSession(token);
@@ -277,6 +299,17 @@ describe('paying by card', () => {
     expect((await webhook(stripe.signed(stripe.event('checkout.session.completed', second.session)))).json()).toMatchObject({ outcome: 'payment recorded' });
     expect(await paymentsOn(invoice.id)).toHaveLength(2);
     expect(await invoiceOf(booking.id, invoice.id)).toMatchObject({ payment_received: 600 });
+
+    // shown as a refund due: in the money-due screen's list and in the office's evening digest
+    const due = (await admin.get('/api/money-due/refunds')).json() as { data: Array<{ invoice_id: number; overpaid: number; booking_ref: string }> };
+    expect(due.data.find((r) => r.invoice_id === invoice.id)).toMatchObject({ overpaid: 300, booking_ref: booking.ref });
+    const digest = await buildDigest(t.db, new Date().toISOString().slice(0, 10));
+    expect(digest.refunds.find((r) => r.invoice === invoice.invoice_ref)).toMatchObject({ overpaid: '£300.00', ref: booking.ref });
+    // refunded in Stripe: no longer due
+    const { event } = stripe.refund(second.session.payment_intent!, 30_000);
+    expect((await webhook(stripe.signed(event))).json()).toMatchObject({ outcome: '1 refund recorded' });
+    const after = (await admin.get('/api/money-due/refunds')).json() as { data: Array<{ invoice_id: number }> };
+    expect(after.data.find((r) => r.invoice_id === invoice.id)).toBeUndefined();
   });
 
   it('matches a payment staff typed by hand to the webhook instead of doubling it', async () => {
@@ -325,6 +358,28 @@ describe('refunds and disputes from Stripe', () => {
     expect(notes[0]!.noteText).toContain('disputed');
     const office = sink.received.slice(mails).filter((m) => m.to.includes('office@operator.test'));
     expect(office).toHaveLength(1);
+  });
+});
+
+describe('the card payments report', () => {
+  it('lists each card payment and refund of the days with its Stripe id, and goes to the office each morning', async () => {
+    const { token, invoice, booking } = await invoiceToPay();
+    const { session } = await paidSession(token);
+    await webhook(stripe.signed(stripe.event('checkout.session.completed', session)));
+    const today = ukToday(new Date());
+    const report = (await admin.get(`/api/reports/card-payments?from=${today}&to=${today}`)).json() as { rows: Array<Record<string, unknown>>; columns: Array<{ key: string }> };
+    expect(report.columns.map((c) => c.key)).toEqual(['date', 'booking', 'traveller', 'trip', 'invoice', 'type', 'amount', 'stripe_id']);
+    expect(report.rows.find((r) => r.invoice === invoice.invoice_ref)).toMatchObject({ booking: booking.ref, type: 'Payment', amount: 300, stripe_id: session.payment_intent });
+    // the next morning: yesterday's, as an .xlsx, to OFFICE_EMAIL
+    const mails = sink.received.length;
+    const tomorrow = Date.now() + 86_400_000;
+    const sent = await sendCardPaymentsReport(t.db, createMailer(t.config), 'office@operator.test', { now: () => tomorrow });
+    expect(sent.sent).toBe(true);
+    expect(sent.rows).toBeGreaterThanOrEqual(1);
+    const mail = sink.received.slice(mails).find((m) => m.to.includes('office@operator.test'))!;
+    expect(mail.raw).toMatch(/card-payments.*\.xlsx/);
+    // a day without card payments sends nothing
+    expect(await sendCardPaymentsReport(t.db, createMailer(t.config), 'office@operator.test', { now: () => Date.now() + 400 * 86_400_000 })).toEqual({ sent: false, rows: 0 });
   });
 });
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validationErrorSchema } from '../../../contract/common.ts';
-import { moneyDuePageSchema, moneyDueQuery } from '../../../contract/money-due.ts';
+import { moneyDuePageSchema, moneyDueQuery, refundsDueSchema } from '../../../contract/money-due.ts';
 import type { Db } from '../../../db/client.ts';
 import type { Clock } from '../../clock.ts';
 import { ukToday } from '../../../contract/dates.ts';
@@ -23,6 +23,17 @@ export async function moneyDueRoutes(app: FastifyInstance, opts: { db: Db; clock
       },
     },
     async (request) => service.list(request.query),
+  );
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/money-due/refunds',
+    {
+      schema: {
+        tags: ['payment schedules'],
+        summary: 'Invoices paid more than their total (a card payment made twice), with the refund owed on each, oldest first (at most 200)',
+        response: { 200: refundsDueSchema },
+      },
+    },
+    async () => service.refundsDue(),
   );
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/money-due/export',

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { MONEY_DUE_PER_PAGE, type MoneyDuePage, type MoneyDueRow } from '../../../contract/money-due.ts';
+import { MONEY_DUE_PER_PAGE, type MoneyDuePage, type MoneyDueRow, type RefundsDue } from '../../../contract/money-due.ts';
 import { penceToPounds } from '../../../contract/money.ts';
 import type { z } from 'zod';
 import type { moneyDueQuery } from '../../../contract/money-due.ts';
@@ -125,6 +125,28 @@ export class MoneyDueService {
    * (the entries, kept by the database in the same transaction as every change of money, decision
    * 012) for the page, and `money_owed_days` (their sums per trip and due day) for the totals.
    */
+  /** The refunds owed on overpaid invoices, oldest first, as the database keeps them (refunds_due). */
+  async refundsDue(): Promise<RefundsDue> {
+    const rows = await queryRows<{ invoice_id: number; invoice_ref: string; booking_id: string | number; booking_ref: string; first_name: string; last_name: string; pence: string | number; since: Date | string; total: string | number }>(
+      this.db,
+      sql`select r.invoice_id, i.invoice_ref, r.booking_id, b.ref as booking_ref, b.first_name, b.last_name, r.overpaid_pence as pence, r.since, count(*) over () as total
+          from refunds_due r join invoices i on i.id = r.invoice_id join bookings b on b.id = r.booking_id
+          order by r.since, r.invoice_id limit 200`,
+    );
+    return {
+      data: rows.map((r) => ({
+        invoice_id: r.invoice_id,
+        invoice_ref: r.invoice_ref,
+        booking_id: Number(r.booking_id),
+        booking_ref: r.booking_ref,
+        traveller: `${r.first_name} ${r.last_name}`,
+        overpaid: penceToPounds(Number(r.pence)),
+        since: new Date(r.since).toISOString(),
+      })),
+      total: Number(rows[0]?.total ?? 0),
+    };
+  }
+
   async list(q: Query, perPage = MONEY_DUE_PER_PAGE): Promise<MoneyDuePage> {
     const today = ukToday(nowOf(this.clock));
     const overdue = (from: number, to?: number) =>

@@ -210,6 +210,7 @@ const EVERY_ROUTE = `
   GET /api/me users:read
   GET /api/money-due/export finance:read
   GET /api/money-due finance:read
+  GET /api/money-due/refunds finance:read
   GET /api/overview bookings:read
   GET /api/reports/:name finance:read
   GET /api/retention/preview bookings:read

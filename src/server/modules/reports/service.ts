@@ -123,6 +123,29 @@ const DEFINITIONS: Record<ReportName, { columns: Column[]; rows: (db: Db, d: Day
         )
       ).map((r) => ({ code: r.code, trip: r.trip, uses: r.uses, discounted: money(r.discounted) })),
   },
+  'card-payments': {
+    covers: (d) => `Card payments and refunds Stripe reported, dated ${toDdMmYyyy(d.from)} to ${toDdMmYyyy(d.to)}`,
+    columns: [
+      { key: 'date', label: 'Date', kind: 'date' },
+      { key: 'booking', label: 'Booking', kind: 'text' },
+      { key: 'traveller', label: 'Traveller', kind: 'text' },
+      { key: 'trip', label: 'Trip', kind: 'text' },
+      { key: 'invoice', label: 'Invoice', kind: 'text' },
+      { key: 'type', label: 'Type', kind: 'text' },
+      { key: 'amount', label: 'Amount', kind: 'money' },
+      { key: 'stripe_id', label: 'Stripe id', kind: 'text' },
+    ],
+    rows: async (db, d) =>
+      (
+        await queryRows<{ date: string | Date; booking: string; first_name: string; last_name: string; trip: string; invoice: string; type: string; amount: string; stripe_id: string }>(
+          db,
+          sql`select x.date, b.ref as booking, b.first_name, b.last_name, t.name as trip, i.invoice_ref as invoice, x.type, x.amount_pence as amount, x.provider_ref as stripe_id
+            from transactions x join invoices i on i.id = x.invoice_id join bookings b on b.id = x.booking_id join trips t on t.id = b.trip_id
+            where x.deleted_at is null and x.processor = 'STRIPE' and x.provider_ref is not null and x.date between ${d.from}::date and ${d.to}::date
+            order by x.date, x.id`,
+        )
+      ).map((r) => ({ date: iso(r.date), booking: r.booking, traveller: `${r.first_name} ${r.last_name}`, trip: r.trip, invoice: r.invoice, type: r.type === 'refund' ? 'Refund' : 'Payment', amount: money(r.type === 'refund' ? -Number(r.amount) : Number(r.amount)), stripe_id: r.stripe_id })),
+  },
 };
 
 /**

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 import type { Db } from '../../../db/client.ts';
-import { bookings, invoices, paymentReminders, scheduleRows, trips } from '../../../db/schema/index.ts';
+import { bookings, invoices, paymentReminders, refundsDue, scheduleRows, trips } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { nowOf, type Clock } from '../../clock.ts';
@@ -9,7 +9,12 @@ import { escapeHtml } from '../../html.ts';
 import type { Mailer } from '../../mail/transport.ts';
 import { loadInvoices } from '../invoices/load.ts';
 
-export type Digest = { overdue: Array<{ ref: string; traveller: string; trip: string; label: string; outstanding: string }>; failed: Array<{ ref: string; traveller: string; email: string; error: string }> };
+export type Digest = {
+  overdue: Array<{ ref: string; traveller: string; trip: string; label: string; outstanding: string }>;
+  failed: Array<{ ref: string; traveller: string; email: string; error: string }>;
+  /** invoices paid more than their total (a card payment made twice): the refund owed */
+  refunds: Array<{ ref: string; traveller: string; invoice: string; overpaid: string }>;
+};
 
 /** What the office must know tonight: instalments that went overdue today, reminders that could not be sent. */
 export async function buildDigest(db: Db, today: string): Promise<Digest> {
@@ -35,24 +40,38 @@ export async function buildDigest(db: Db, today: string): Promise<Digest> {
     .from(paymentReminders)
     .innerJoin(bookings, eq(bookings.id, paymentReminders.bookingId))
     .where(and(eq(paymentReminders.sentOn, today), eq(paymentReminders.outcome, 'failed')));
-  return { overdue, failed: failedRows.map((f) => ({ ref: f.ref, traveller: `${f.first} ${f.last}`, email: f.email, error: f.error ?? '' })) };
+  const refunds = await db
+    .select({ ref: bookings.ref, first: bookings.firstName, last: bookings.lastName, invoice: invoices.invoiceRef, pence: refundsDue.overpaidPence })
+    .from(refundsDue)
+    .innerJoin(bookings, eq(bookings.id, refundsDue.bookingId))
+    .innerJoin(invoices, eq(invoices.id, refundsDue.invoiceId))
+    .orderBy(refundsDue.since, refundsDue.invoiceId)
+    .limit(200);
+  return {
+    overdue,
+    failed: failedRows.map((f) => ({ ref: f.ref, traveller: `${f.first} ${f.last}`, email: f.email, error: f.error ?? '' })),
+    refunds: refunds.map((r) => ({ ref: r.ref, traveller: `${r.first} ${r.last}`, invoice: r.invoice, overpaid: formatPounds(penceToPounds(r.pence)) })),
+  };
 }
 
 /** Emails the digest to OFFICE_EMAIL (nothing when there is nothing to say, or no address). */
 export async function sendDigest(db: Db, mailer: Mailer, officeEmail: string | undefined, clock: Pick<Clock, 'now'>): Promise<{ sent: boolean }> {
   const today = ukToday(nowOf(clock));
   const d = await buildDigest(db, today);
-  if (!officeEmail || (d.overdue.length === 0 && d.failed.length === 0)) return { sent: false };
+  if (!officeEmail || (d.overdue.length === 0 && d.failed.length === 0 && d.refunds.length === 0)) return { sent: false };
   const lines = [
     `Instalments that went overdue today: ${d.overdue.length}`,
     ...d.overdue.map((o) => `- ${o.ref} ${o.traveller}, ${o.trip}: ${o.label}, ${o.outstanding} outstanding`),
     '',
     `Reminders that could not be sent today: ${d.failed.length}`,
     ...d.failed.map((f) => `- ${f.ref} ${f.traveller} <${f.email}>: ${f.error}`),
+    ...(d.refunds.length
+      ? ['', `Overpaid invoices, refund due: ${d.refunds.length}`, ...d.refunds.map((r) => `- ${r.ref} ${r.traveller}, ${r.invoice}: ${r.overpaid} overpaid (refund it in Stripe's dashboard)`)]
+      : []),
   ];
   const mail = {
     to: { name: 'Office', address: officeEmail },
-    subject: `Tripdesk money digest for ${today}: ${d.overdue.length} overdue, ${d.failed.length} reminders not sent`,
+    subject: `Tripdesk money digest for ${today}: ${d.overdue.length} overdue, ${d.failed.length} reminders not sent${d.refunds.length ? `, ${d.refunds.length} refunds due` : ''}`,
     text: lines.join('\n'),
     html: lines.map((l) => (l ? `<p>${escapeHtml(l)}</p>` : '')).join('\n'),
   };

@@ -8,7 +8,7 @@ import { TRIP_TYPE_LABELS, TRIP_TYPES } from '../../../contract/trip-constants.t
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { formatDateTime, formatMoney, formatShortDate } from '../../lib/format.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
-import { moneyDueKeys, sendReminders, useMoneyDue, useTripOptions } from './api/money-due.ts';
+import { moneyDueKeys, sendReminders, useMoneyDue, useRefundsDue, useTripOptions } from './api/money-due.ts';
 import { AGE_BUCKET_LABELS, AGE_BUCKETS, DUE_WITHIN_MAX, MONEY_DUE_SORTS, type MoneyDueSort } from '../../../contract/money-due-constants.ts';
 
 const FAILED = 'The money due could not be loaded. Please refresh the page and try again.';
@@ -252,6 +252,7 @@ export default function MoneyDuePage() {
         </Button>
       </Group>
 
+      <RefundsDueNotice />
       {list.isError ? null : <BucketCards page={data} loading={list.isPending} />}
       {(query.departure_from || query.departure_to) && (
         <Group gap="sm" role="status" aria-label="Further filters">
@@ -330,5 +331,30 @@ export default function MoneyDuePage() {
         rowProps={(r) => (ticked.has(rowKey(r)) ? { style: { boxShadow: 'inset 4px 0 0 var(--mantine-color-blue-7)' } } : {})}
       />
     </Stack>
+  );
+}
+
+/** Invoices paid more than their total (a card payment made twice): shown only when there are any. */
+function RefundsDueNotice() {
+  const refunds = useRefundsDue();
+  const rows = refunds.data?.data ?? [];
+  if (!rows.length) return null;
+  const total = refunds.data!.total;
+  return (
+    <Alert color="orange" variant="light" title={`Overpaid: ${total} refund${total === 1 ? '' : 's'} due`} styles={{ title: { color: '#7a3b00' } }}>
+      <Text size="sm" mb={6}>
+        These invoices have been paid more than their total. Refund the difference in Stripe&apos;s dashboard; Tripdesk records the refund when Stripe reports it.
+      </Text>
+      <Stack gap={2}>
+        {rows.map((r) => (
+          <Text size="sm" key={r.invoice_id}>
+            <Anchor component={Link} to={path('booking-view', { id: r.booking_id })}>
+              {r.booking_ref}
+            </Anchor>{' '}
+            {r.traveller}, invoice {r.invoice_ref}: {formatMoney(r.overpaid)} overpaid since {formatShortDate(r.since)}
+          </Text>
+        ))}
+      </Stack>
+    </Alert>
   );
 }

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { TripSelectItem } from '../../../../contract/discounts.ts';
 import type { BulkReminderResult } from '../../../../contract/email-templates.ts';
-import type { MoneyDuePage, MoneyDueQuery } from '../../../../contract/money-due.ts';
+import type { MoneyDuePage, MoneyDueQuery, RefundsDue } from '../../../../contract/money-due.ts';
 import { api } from '../../../lib/api.ts';
 
 export const moneyDueKeys = { all: ['money-due'] as const, list: (q: MoneyDueQuery) => ['money-due', q] as const };
@@ -14,3 +14,6 @@ export const useTripOptions = () => useQuery({ queryKey: ['trips', 'select'], qu
 
 /** "Send reminder now" for the bookings of the ticked rows. */
 export const sendReminders = (bookingIds: number[]) => api<BulkReminderResult>('/api/reminders', { method: 'POST', body: { booking_ids: bookingIds } });
+
+/** Overpaid invoices: the refunds the office owes. */
+export const useRefundsDue = () => useQuery({ queryKey: [...moneyDueKeys.all, 'refunds'], queryFn: () => api<RefundsDue>('/api/money-due/refunds') });
