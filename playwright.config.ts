@@ -2,8 +2,13 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 
+// specs whose screens hold no date a moved clock could change: the clock-shifted CI runs leave them
+// out (E2E_DATED_ONLY=1), the run at today's date runs them
+const UNDATED = ['shell', 'developer', 'users', 'charities', 'email-templates', 'charity-link', 'multi-select'].map((name) => `**/${name}.spec.ts`);
+
 export default defineConfig({
   testDir: 'tests/e2e',
+  testIgnore: process.env.E2E_DATED_ONLY === '1' ? UNDATED : [],
   outputDir: 'test-results',
   fullyParallel: false,
   workers: 1,
