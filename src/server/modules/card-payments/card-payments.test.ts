@@ -12,6 +12,7 @@ import { createMailer } from '../../mail/transport.ts';
 import { buildApp } from '../../app.ts';
 import { cardPaymentsFrom } from './service.ts';
 import { buildDigest } from '../schedules/digest.ts';
+import { ReminderService } from '../schedules/reminders.ts';
 import { sendCardPaymentsReport } from './nightly-report.ts';
 import { ukToday } from '../../../contract/dates.ts';
 
@@ -204,8 +205,10 @@ describe('paying by card', () => {
     expect(await paymentsOn(invoice.id)).toHaveLength(1);
     expect(sink.received.slice(mails).filter((m) => m.to.includes(`payer${n}@example.test`))).toHaveLength(1);
 
-    // the paid link now says so
+    // the paid link now says so, and the invoice is reminded of no more
     expect((await t.client().get(`/api/public/pay/${token}`)).json()).toMatchObject({ reason: 'paid' });
+    const reminders = new ReminderService(t.db, createMailer(t.config), operatorOf(t.config), clock);
+    expect(await reminders.sendForInvoice(invoice.id, ukToday(new Date()))).toBe('skipped');
   });
 
   it('applies one event delivered twice at once as one payment', async () => {

@@ -92,7 +92,10 @@ export async function cardPaymentRoutes(app: FastifyInstance, opts: { service: C
       },
       async (request) => {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.from('');
-        return service.receiveWebhook(body, request.headers['stripe-signature']);
+        const result = await service.receiveWebhook(body, request.headers['stripe-signature']);
+        // what became of each event (an unknown type or invoice too): its id and type, no payer's data
+        request.log.info({ stripe_event: result.event, type: result.type, outcome: result.outcome }, 'stripe event');
+        return { received: result.received, outcome: result.outcome };
       },
     );
   });

@@ -181,7 +181,7 @@ export class CardPaymentService {
    * it fails), then applied once by its event id. Every verified event is acknowledged, the
    * ones Tripdesk has no use for too.
    */
-  async receiveWebhook(raw: Buffer, signature: string | undefined): Promise<{ received: true; outcome: string }> {
+  async receiveWebhook(raw: Buffer, signature: string | undefined): Promise<{ received: true; outcome: string; event: string; type: string }> {
     const stripe = this.deps.stripe;
     if (!stripe || !this.deps.webhookSecret) throw new HttpError(404, CARD_PAYMENTS_OFF);
     let event: Stripe.Event;
@@ -191,7 +191,7 @@ export class CardPaymentService {
       throw new HttpError(400, 'The Stripe-Signature header is missing, stale or does not match this body.');
     }
     const outcome = await asCardProvider('webhook', () => this.applyEvent(event));
-    return { received: true, outcome };
+    return { received: true, outcome, event: event.id, type: event.type };
   }
 
   /** Applies one verified event, once, however many times or to however many servers it is delivered. */
