@@ -41,10 +41,15 @@ export default tseslint.config(
   restrict(['src/server/**/*.ts'], ['**/web/**'], 'server/ must not import web/.'),
   // the server's floors: common/ at the bottom (helpers every domain may use), mail/ above it,
   // then the domains; the process's entry points (app, main, worker, the job registry) on top
-  restrict(['src/server/common/**/*.ts'], ['**/modules/**', '**/plugins/**', '**/audit/**', '**/jobs/**', '**/mail/**', '**/ops/**', '**/app.ts', '**/job-registry.ts'], 'server/common/ is the bottom floor: it imports no domain, plugin or job.'),
-  restrict(['src/server/mail/**/*.ts'], ['**/modules/**', '**/plugins/**', '**/jobs/**', '**/ops/**', '**/app.ts', '**/job-registry.ts'], 'server/mail/ sends and renders for every domain: it imports none of them.'),
+  restrict(['src/server/common/**/*.ts'], ['**/modules/**', '**/plugins/**', '**/audit/**', '**/jobs/**', '**/mail/**', '**/ops/**', '**/app.ts', '**/job-registry.ts', '**/email-registry.ts'], 'server/common/ is the bottom floor: it imports no domain, plugin or job.'),
+  restrict(['src/server/mail/**/*.ts'], ['**/modules/**', '**/plugins/**', '**/jobs/**', '**/ops/**', '**/app.ts', '**/job-registry.ts', '**/email-registry.ts'], 'server/mail/ sends and renders for every domain: it imports none of them.'),
   {
-    ...restrict(['src/server/modules/**/*.ts', 'src/server/audit/**/*.ts', 'src/server/plugins/**/*.ts'], ['**/app.ts', '**/main.ts', '**/worker.ts', '**/job-registry.ts'], 'a domain exports its jobs from its jobs.ts and its routes from routes.ts: the registry and app.ts import them, never the other way.'),
+    ...restrict(['src/server/modules/**/*.ts', 'src/server/audit/**/*.ts', 'src/server/plugins/**/*.ts'], ['**/app.ts', '**/main.ts', '**/worker.ts', '**/job-registry.ts', '**/email-registry.ts'], 'a domain exports its jobs from its jobs.ts and its routes from routes.ts: the registry and app.ts import them, never the other way.'),
+    ignores: ['**/*.test.ts'],
+  },
+  {
+    // the template editor previews each email through email-registry.ts: it imports no domain
+    ...restrict(['src/server/modules/emails/**/*.ts'], ['../[a-z]*/**', '**/app.ts', '**/main.ts', '**/worker.ts', '**/job-registry.ts', '**/email-registry.ts'], 'modules/emails imports no domain: a domain says how its emails are previewed in its emails.ts, gathered by email-registry.ts.'),
     ignores: ['**/*.test.ts'],
   },
   ...FEATURES.map((f) =>

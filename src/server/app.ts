@@ -29,6 +29,7 @@ import type { JobQueue } from './jobs/queue.ts';
 import { jobRoutes } from './jobs/routes.ts';
 import { scheduleRoutes } from './modules/schedules/routes.ts';
 import { emailRoutes } from './modules/emails/routes.ts';
+import { emailPreviews } from './email-registry.ts';
 import { moneyDueRoutes } from './modules/money-due/routes.ts';
 import { readinessRoutes } from './modules/readiness/routes.ts';
 import { retentionRoutes } from './modules/retention/routes.ts';
@@ -141,7 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(noteRoutes, { db });
   await app.register(auditRoutes, { db });
   await app.register(jobRoutes, { db, jobs: deps.jobs });
-  await app.register(scheduleRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
+  await app.register(scheduleRoutes, { db, mailer, operator: operatorOf(config), reminderDays: config.reminderDays, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(moneyDueRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(readinessRoutes, { db, fundraisingDefaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(retentionRoutes, { db, files, days: config.retentionDaysAfterReturn, ...(deps.clock ? { clock: deps.clock } : {}) });
@@ -159,10 +160,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(emailRoutes, {
     db,
-    fundraisingDefaults: config.fundraisingDefaults,
     mailer,
     operator: operatorOf(config),
-    reminderDays: config.reminderDays,
+    previews: emailPreviews({ db, operator: operatorOf(config), clock: deps.clock ?? systemClock, fundraisingDefaults: config.fundraisingDefaults }),
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
   await app.register(oauthRoutes, { db, personalTokenDays: config.personalTokenDays });

@@ -3,14 +3,25 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
 import { bookingScheduleSchema, paymentPlanInputSchema, paymentPlanSchema, scheduleRowParam, scheduleRowPatchSchema } from '../../../contract/schedules.ts';
 import type { Db } from '../../../db/client.ts';
-import type { Clock } from '../../clock.ts';
+import { bulkReminderInputSchema, bulkReminderResultSchema } from '../../../contract/email-templates.ts';
+import { remindersSettingSchema } from '../../../contract/schedules.ts';
+import { systemClock, type Clock } from '../../clock.ts';
+import type { Operator } from '../../common/operator.ts';
+import type { Mailer } from '../../mail/transport.ts';
+import { ReminderService } from './reminders.ts';
+import { sendReminderNow, sendRemindersNow } from './send-now.ts';
 import { ScheduleService } from './service.ts';
+
+const reminderTags = ['reminders'];
 
 const tags = ['payment schedules'];
 
 /** Trips' payment plans and bookings' schedules; scope finance. */
-export async function scheduleRoutes(app: FastifyInstance, opts: { db: Db; clock?: Clock }) {
-  const service = new ScheduleService(opts.db, opts.clock);
+/** Payment plans, schedules, "send a reminder now" and reminders on or off; scope finance. */
+export async function scheduleRoutes(app: FastifyInstance, opts: { db: Db; clock?: Clock; mailer: Mailer; operator: Operator; reminderDays: number[] }) {
+  const clock = opts.clock ?? systemClock;
+  const service = new ScheduleService(opts.db, clock);
+  const reminders = new ReminderService(opts.db, opts.mailer, opts.operator, clock, opts.reminderDays);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
@@ -41,5 +52,29 @@ export async function scheduleRoutes(app: FastifyInstance, opts: { db: Db; clock
     '/api/schedule-rows/:id',
     { schema: { tags, summary: 'Moves an instalment, changes its amount (before it is invoiced) or waives it with a reason', params: scheduleRowParam, body: scheduleRowPatchSchema, response: { 200: bookingScheduleSchema, 404: messageSchema, 422: validationErrorSchema } } },
     async (request) => service.updateRow(request.params.id, request.body),
+  );
+
+  r.post(
+    '/api/bookings/:id/reminders',
+    { schema: { tags: reminderTags, summary: 'Emails the traveller a reminder of their most urgent unpaid instalment now', params: idParam, response: { 200: messageSchema, 404: messageSchema, 422: validationErrorSchema, 502: messageSchema } } },
+    async (request) => sendReminderNow(opts.db, reminders, request.params.id, clock),
+  );
+
+  r.post(
+    '/api/reminders',
+    { schema: { tags: reminderTags, summary: 'Emails each booking’s traveller a reminder of their most urgent unpaid instalment now (the ticked rows of the money-due list)', body: bulkReminderInputSchema, response: { 200: bulkReminderResultSchema, 422: validationErrorSchema } } },
+    async (request) => sendRemindersNow(opts.db, reminders, request.body.booking_ids, clock),
+  );
+
+  r.put(
+    '/api/bookings/:id/reminders',
+    { schema: { tags: reminderTags, summary: '"Send automatic reminders" on or off for a booking (off needs a reason)', params: idParam, body: remindersSettingSchema, response: { 200: messageSchema, 404: messageSchema, 422: validationErrorSchema } } },
+    async (request) => service.setReminders('booking', request.params.id, request.body),
+  );
+
+  r.put(
+    '/api/trips/:id/reminders',
+    { schema: { tags: reminderTags, summary: '"Send automatic reminders" on or off for every booking of a trip (off needs a reason)', params: idParam, body: remindersSettingSchema, response: { 200: messageSchema, 404: messageSchema, 422: validationErrorSchema } } },
+    async (request) => service.setReminders('trip', request.params.id, request.body),
   );
 }
