@@ -98,6 +98,11 @@ type TripValues = {
   name: string; country_id: number; departure: string; return: string; type: string; level: number;
 };
 
+/** The columns the trip form sets, named as the table names them: the same on create and update. */
+function tripColumns(v: TripValues) {
+  return { name: v.name, countryId: v.country_id, departureDate: v.departure, returnDate: v.return, type: v.type, level: v.level };
+}
+
 export class TripService {
   constructor(private readonly db: Db) {}
 
@@ -141,12 +146,7 @@ export class TripService {
       const [row] = await tx
         .insert(trips)
       .values({
-        name: v.name,
-        countryId: v.country_id,
-        departureDate: v.departure,
-        returnDate: v.return,
-        type: v.type,
-        level: v.level,
+        ...tripColumns(v),
         status: 'open',
         depositPence: 0,
         costPence: 0,
@@ -180,12 +180,7 @@ export class TripService {
       const [after] = await tx
         .update(trips)
         .set({
-          name: v.name,
-          countryId: v.country_id,
-          departureDate: v.departure,
-          returnDate: v.return,
-          type: v.type,
-          level: v.level,
+          ...tripColumns(v),
           status: v.status,
           depositPence: v.deposit,
           costPence: v.cost,
