@@ -15,7 +15,8 @@ beforeAll(async () => {
   [a, b] = await Promise.all([createTestDatabase(), createTestDatabase()]);
   await seedDemo(a.db, { dataDir: dirs[0], today: new Date(today) });
   await seedDemo(b.db, { dataDir: dirs[1], today: new Date(today) });
-});
+  // the whole demo office, beside another test file on a two-core machine: longer than a minute at worst
+}, 240_000);
 afterAll(async () => {
   await a.close();
   await b.close();

@@ -24,7 +24,8 @@ beforeAll(async () => {
   t = await createTestApp();
   await seedDemo(t.db, { dataDir: t.config.dataDir, today: new Date(`${today}T12:00:00Z`) });
   admin = await t.signedIn(1);
-});
+  // the whole demo office, beside another test file on a two-core machine: longer than a minute at worst
+}, 240_000);
 afterAll(() => t.close());
 
 const get = async (query = '') => {

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,9 +20,10 @@ const to = addDays(today, 400);
 
 beforeAll(async () => {
   t = await createTestApp();
-  await seedDemo(t.db, { dataDir: mkdtempSync(path.join(os.tmpdir(), 'reports-demo-')), today: new Date(`${today}T12:00:00Z`) });
+  await seedDemo(t.db, { dataDir: t.config.dataDir, today: new Date(`${today}T12:00:00Z`) });
   admin = await t.signedIn(1);
-});
+  // the whole demo office, beside another test file on a two-core machine: longer than a minute at worst
+}, 240_000);
 afterAll(() => t.close());
 
 const one = async (text: ReturnType<typeof sql>) => Number(Object.values((await queryRows<Record<string, unknown>>(t.db, text))[0]!)[0] ?? 0);
