@@ -407,6 +407,28 @@ describe('reconciliation', () => {
   });
 });
 
+describe('when Stripe cannot be reached', () => {
+  it('says so with a 502, and opens no payment', async () => {
+    // nothing listens on the discard port
+    const away = await createTestApp({ stripe: { secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiBase: 'http://127.0.0.1:9' } });
+    try {
+      const office = await away.signedIn(1);
+      const trip = await insertTrip(away.db, { depositPence: 10_000 });
+      const booking = await insertBooking(away.db, trip.id, {});
+      const invoice = (await office.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' })).json() as { id: number };
+      const token = ((await office.post(`/api/invoices/${invoice.id}/pay-link`)).json() as { url: string }).url.split('/pay/')[1]!;
+      const payer = away.client();
+      await payer.refreshCsrf(`/pay/${token}`);
+      const res = await payer.post(`/api/public/pay/${token}/checkout`);
+      expect(res.statusCode).toBe(502);
+      expect(res.json()).toEqual({ message: 'The card payment service cannot be reached just now. Please try again in a minute.' });
+      expect(await away.db.select().from(cardCheckouts)).toHaveLength(0);
+    } finally {
+      await away.close();
+    }
+  });
+});
+
 describe('without Stripe', () => {
   let plain: TestApp;
   beforeAll(async () => {

@@ -16,7 +16,7 @@ import { emailDate } from '../../mail/templates.ts';
 import { loadInvoices } from '../invoices/load.ts';
 import { TransactionService } from '../invoices/transactions.ts';
 import type { Config } from '../../config.ts';
-import { createStripe, type Stripe } from './stripe.ts';
+import { createStripe, Stripe } from './stripe.ts';
 
 export type CardPaymentDeps = {
   db: Db;
@@ -51,6 +51,21 @@ export class PayLinkRefused extends HttpError {
   }
 }
 
+/**
+ * A call to Stripe: when Stripe cannot be reached or refuses, a 502 that says so (Stripe's own
+ * message stays in the log), never a 500. Stripe sends a webhook again after a 502.
+ */
+async function askStripe<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeError) {
+      throw Object.assign(new HttpError(502, 'The card payment service cannot be reached just now. Please try again in a minute.'), { cause: { stripe: { type: error.type, code: error.code ?? null, status: error.statusCode ?? null } } });
+    }
+    throw error;
+  }
+}
+
 /** Reconciliation asks Stripe about sessions still open this long after they were made. */
 export const RECONCILE_AFTER_MS = 3_600_000;
 
@@ -66,10 +81,6 @@ export class CardPaymentService {
 
   constructor(private readonly deps: CardPaymentDeps) {
     this.transactions = new TransactionService(deps.db);
-  }
-
-  get enabled(): boolean {
-    return Boolean(this.deps.stripe && this.deps.operator.payLinks);
   }
 
   /** Staff: the invoice's pay link, to copy into an email of their own. */
@@ -111,7 +122,7 @@ export class CardPaymentService {
     const now = nowOf(this.deps.clock);
     const back = `${settings.publicUrl}/pay/${token}`;
     const metadata = { invoice_id: String(state.invoiceId), booking_id: String(state.bookingId), invoice_ref: state.ref };
-    const session = await stripe.checkout.sessions.create(
+    const session = await askStripe(() => stripe.checkout.sessions.create(
       {
         mode: 'payment',
         line_items: [
@@ -128,7 +139,7 @@ export class CardPaymentService {
       },
       // a double press within the minute opens the same session; a new amount, a new one
       { idempotencyKey: `tripdesk-pay-${state.invoiceId}-${state.outstandingPence}-${Math.floor(now.getTime() / 60_000)}` },
-    );
+    ));
     if (!session.url) throw new HttpError(502, 'The card payment page could not be opened. Please try again.');
     await this.deps.db.transaction(async (tx) => {
       const [made] = await tx
@@ -161,7 +172,7 @@ export class CardPaymentService {
     const [row] = await this.deps.db.select().from(cardCheckouts).where(eq(cardCheckouts.id, sessionId));
     // a session of another link's is none of this one's business
     if (!row || row.invoiceId !== reading.invoiceId) throw new PayLinkRefused('invalid');
-    const session = await stripe.checkout.sessions.retrieve(sessionId);
+    const session = await askStripe(() => stripe.checkout.sessions.retrieve(sessionId));
     const amount = penceToPounds(session.amount_total ?? row.amountPence);
     if (session.payment_status === 'paid') {
       const applied = await asCardProvider('web', () => this.applyInTransaction((tx) => this.applySession(tx, session, nowOf(this.deps.clock))));
@@ -199,7 +210,7 @@ export class CardPaymentService {
     const [seen] = await this.deps.db.select({ outcome: stripeEvents.outcome }).from(stripeEvents).where(eq(stripeEvents.id, event.id));
     if (seen) return `already applied (${seen.outcome})`;
     // what needs asking of Stripe is asked before the transaction, which then only writes
-    const refunds = event.type === 'charge.refunded' ? await this.refundsOf(event.data.object) : [];
+    const refunds = event.type === 'charge.refunded' ? await askStripe(() => this.refundsOf(event.data.object)) : [];
     const takenAt = new Date(event.created * 1000);
     const applied = await this.applyInTransaction(async (tx): Promise<Applied> => {
       const [fresh] = await tx.insert(stripeEvents).values({ id: event.id, type: event.type, outcome: 'applying' }).onConflictDoNothing().returning({ id: stripeEvents.id });

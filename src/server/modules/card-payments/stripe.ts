@@ -1,7 +1,6 @@
 import Stripe from 'stripe';
 
-
-export type { Stripe };
+export { Stripe };
 
 /**
  * The official client, pointed at Stripe, or at STRIPE_API_BASE (a local stand-in in the tests,
