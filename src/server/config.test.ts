@@ -78,6 +78,8 @@ describe('configuration', () => {
     const on = loadConfig({ DATA_DIR: dir(), STRIPE_SECRET_KEY: 'sk_live_abcdefgh', STRIPE_WEBHOOK_SECRET: 'whsec_abcdefgh', PUBLIC_URL: 'https://book.example.com/', PAY_LINK_DAYS: '14' });
     expect(on).toMatchObject({ stripe: { secretKey: 'sk_live_abcdefgh', webhookSecret: 'whsec_abcdefgh', apiBase: undefined }, publicUrl: 'https://book.example.com', payLinkDays: 14 });
     expect(() => loadConfig({ DATA_DIR: dir(), STRIPE_SECRET_KEY: 'sk_live_abcdefgh' })).toThrow(/STRIPE_WEBHOOK_SECRET: must be set with STRIPE_SECRET_KEY/);
+    // links to localhost in travellers' emails would lead nowhere
+    expect(() => loadConfig({ DATA_DIR: dir(), STRIPE_SECRET_KEY: 'sk_live_abcdefgh', STRIPE_WEBHOOK_SECRET: 'whsec_abcdefgh' })).toThrow(/PUBLIC_URL: must be set with STRIPE_SECRET_KEY/);
     const bad = (() => {
       try {
         loadConfig({ DATA_DIR: dir(), STRIPE_SECRET_KEY: 'sk live secret', STRIPE_WEBHOOK_SECRET: 'whsec_abcdefgh', PUBLIC_URL: 'ftp://x', STRIPE_API_BASE: 'nope', PAY_LINK_DAYS: '400' });

@@ -104,6 +104,7 @@ const envSchema = z
     PAY_LINK_DAYS: positiveInt('a whole number of days').max(365, { error: 'must be at most 365 days' }).default(30),
   })
   .refine((env) => !env.STRIPE_SECRET_KEY || Boolean(env.STRIPE_WEBHOOK_SECRET), { path: ['STRIPE_WEBHOOK_SECRET'], error: 'must be set with STRIPE_SECRET_KEY: without it no card payment could be recorded' })
+  .refine((env) => !env.STRIPE_SECRET_KEY || Boolean(env.PUBLIC_URL), { path: ['PUBLIC_URL'], error: 'must be set with STRIPE_SECRET_KEY: every pay link in an email starts with it' })
   .refine((env) => env.STORAGE !== 's3' || Boolean(env.S3_BUCKET), { path: ['S3_BUCKET'], error: 'must be set when STORAGE is s3' })
   .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
     path: ['ADMIN_PASSWORD'],

@@ -50,7 +50,7 @@ export type StripeStandIn = {
   /** the JSON body and a Stripe-Signature header for it (secret and time may be changed to test refusals) */
   signed(event: Stripe.Event, options?: { secret?: string; timestamp?: number }): { payload: string; header: string };
   /** a refund made in Stripe's dashboard: the refund, and the charge.refunded event that tells of it */
-  refund(paymentIntent: string, amount: number): { refund: Stripe.Refund; event: Stripe.Event };
+  refund(paymentIntent: string, amount: number, status?: 'succeeded' | 'pending'): { refund: Stripe.Refund; event: Stripe.Event };
   close(): Promise<void>;
 };
 
@@ -81,7 +81,7 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
   const refunds = new Map<string, Stripe.Refund>();
   const charges = new Map<string, { id: string; payment_intent: string; amount: number }>();
   const requests: Recorded[] = [];
-  const idempotent = new Map<string, string>();
+  const idempotent = new Map<string, [string, string]>();
   const secretKey = 'sk_test_tripdesk_stand_in';
   const webhookSecret = 'whsec_tripdesk_stand_in_secret';
 
@@ -127,7 +127,12 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
     if (authorization !== `Bearer ${secretKey}`) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
 
     if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
-      if (idempotencyKey && idempotent.has(idempotencyKey)) return send(200, sessions.get(idempotent.get(idempotencyKey)!));
+      if (idempotencyKey && idempotent.has(idempotencyKey)) {
+        const [sessionId, sent] = idempotent.get(idempotencyKey)!;
+        // as Stripe: a key used again with other parameters is refused
+        if (sent !== body) return send(400, { error: { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' } });
+        return send(200, sessions.get(sessionId));
+      }
       const items = (form.line_items ?? []) as Array<{ quantity: string; price_data: { currency: string; unit_amount: string; product_data: { name: string } } }>;
       const amount = items.reduce((sum, i) => sum + Number(i.price_data.unit_amount) * Number(i.quantity), 0);
       if (!items.length || !(amount > 0)) return fail(400, 'line_items must have a positive amount');
@@ -153,7 +158,7 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
         product_name: items[0]!.price_data.product_data.name,
       };
       sessions.set(sessionId, session);
-      if (idempotencyKey) idempotent.set(idempotencyKey, sessionId);
+      if (idempotencyKey) idempotent.set(idempotencyKey, [sessionId, body]);
       return send(200, session);
     }
     const one = /^\/v1\/checkout\/sessions\/([\w]+)$/.exec(url.pathname);
@@ -200,10 +205,10 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
       const header = stripe.webhooks.generateTestHeaderString({ payload, secret: o.secret ?? webhookSecret, ...(o.timestamp ? { timestamp: o.timestamp } : {}) });
       return { payload, header };
     },
-    refund(paymentIntent, amount) {
+    refund(paymentIntent, amount, status = 'succeeded') {
       const charge = charges.get(paymentIntent);
       if (!charge) throw new Error(`no charge for ${paymentIntent}`);
-      const refund = { id: id('re'), object: 'refund', amount, charge: charge.id, payment_intent: paymentIntent, currency: 'gbp', status: 'succeeded', created: Math.floor(Date.now() / 1000) } as unknown as Stripe.Refund;
+      const refund = { id: id('re'), object: 'refund', amount, charge: charge.id, payment_intent: paymentIntent, currency: 'gbp', status, created: Math.floor(Date.now() / 1000) } as unknown as Stripe.Refund;
       refunds.set(refund.id, refund);
       const refunded = [...refunds.values()].filter((r) => r.charge === charge.id).reduce((s, r) => s + r.amount, 0);
       // as recent API versions send it: the refunds are not in the event, and are listed on request

@@ -42,6 +42,11 @@ export function PayPage({ token }: { token: string }) {
             return;
           }
           if (live) setNotice(outcome.message);
+          // being processed (a bank payment): no second payment is offered meanwhile
+          if (outcome.state === 'processing') {
+            if (live) setState({ kind: 'paid', outcome });
+            return;
+          }
         }
         const page = await api<PayPageData>(base(token));
         if (live) setState({ kind: 'ready', page });
@@ -100,13 +105,14 @@ export function PayPage({ token }: { token: string }) {
         {state.kind === 'paid' && (
           <>
             <Title order={1} size="h2">
-              Payment received
+              {state.outcome.state === 'paid' ? 'Payment received' : 'Payment being processed'}
             </Title>
             <Alert color="green" role="status">
               <Text fz={28} fw={700} lh={1.2} mb={4}>
                 {formatMoney(state.outcome.amount)}
               </Text>
-              {state.outcome.message} A receipt is on its way by email.
+              {state.outcome.message}
+              {state.outcome.state === 'paid' ? ' A receipt is on its way by email.' : ''}
             </Alert>
           </>
         )}

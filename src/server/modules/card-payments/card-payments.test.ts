@@ -315,6 +315,31 @@ describe('paying by card', () => {
     expect(after.data.find((r) => r.invoice_id === invoice.id)).toBeUndefined();
   });
 
+  it('records a card payment beside a payment of the same amount typed before the payer opened Stripe (other money)', async () => {
+    const { token, invoice, booking } = await invoiceToPay();
+    // half by phone first, typed as a card payment
+    const phone = await admin.post('/api/transactions', { booking_id: booking.id, invoice_id: invoice.id, invoice_type: 'deposit', amount: 150, type: 'payment', processor: 'STRIPE', date: new Date().toISOString().slice(0, 10) });
+    expect(phone.statusCode, phone.body).toBeLessThan(300);
+    // a moment later the traveller pays the other half online
+    shift = 5_000;
+    const { session } = await paidSession(token);
+    expect(session.amount_total).toBe(15_000);
+    expect((await webhook(stripe.signed(stripe.event('checkout.session.completed', session)))).json()).toMatchObject({ outcome: 'payment recorded' });
+    expect(await invoiceOf(booking.id, invoice.id)).toMatchObject({ status: 'Paid', payment_received: 300 });
+  });
+
+  it('opens a session of its own for each of two links of one invoice used in the same minute', async () => {
+    const { token, invoice } = await invoiceToPay();
+    // made a few seconds later (by another member of staff, or for another email): another token
+    shift = 3_000;
+    const other = ((await admin.post(`/api/invoices/${invoice.id}/pay-link`)).json() as { url: string }).url.split('/pay/')[1]!;
+    expect(other).not.toBe(token);
+    const first = await (await payer(token)).post(`/api/public/pay/${token}/checkout`);
+    const second = await (await payer(other)).post(`/api/public/pay/${other}/checkout`);
+    expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
+    expect((first.json() as { url: string }).url).not.toBe((second.json() as { url: string }).url);
+  });
+
   it('matches a payment staff typed by hand to the webhook instead of doubling it', async () => {
     const { token, invoice, booking } = await invoiceToPay();
     const { session } = await paidSession(token);
@@ -347,6 +372,23 @@ describe('refunds and disputes from Stripe', () => {
       [5_000, expect.stringMatching(/^re_/)],
       [2_000, second.refund.id],
     ]);
+  });
+
+  it('records a refund that was pending only when Stripe says it succeeded', async () => {
+    const { token, invoice, booking } = await invoiceToPay();
+    const { session } = await paidSession(token);
+    await webhook(stripe.signed(stripe.event('checkout.session.completed', session)));
+    const { refund, event } = stripe.refund(session.payment_intent!, 4_000, 'pending');
+    expect((await webhook(stripe.signed(event))).json()).toMatchObject({ outcome: 'refunds already recorded' });
+    expect(await invoiceOf(booking.id, invoice.id)).toMatchObject({ payment_received: 300 });
+    const done = { ...refund, status: 'succeeded' };
+    expect((await webhook(stripe.signed(stripe.event('charge.refund.updated', done)))).json()).toMatchObject({ outcome: '1 refund recorded' });
+    expect(await invoiceOf(booking.id, invoice.id)).toMatchObject({ payment_received: 260 });
+    // struck out by staff, then told of again: not recorded a second time
+    const [entry] = (await paymentsOn(invoice.id)).filter((e) => e.type === 'refund');
+    expect((await admin.delete(`/api/transactions/${entry!.id}`)).statusCode).toBeLessThan(300);
+    expect((await webhook(stripe.signed(stripe.event('charge.refund.updated', done)))).json()).toMatchObject({ outcome: 'refunds already recorded' });
+    expect((await paymentsOn(invoice.id)).filter((e) => e.type === 'refund' && e.deletedAt === null)).toHaveLength(0);
   });
 
   it('notes a dispute on the booking and tells the office', async () => {

@@ -1,4 +1,5 @@
-import { and, asc, eq, lte } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
+import { and, asc, eq, gte, lte } from 'drizzle-orm';
 import { ukToday } from '../../../contract/dates.ts';
 import { CARD_PAYMENTS_OFF, PAY_PAGE_MESSAGES, type CheckoutOutcome, type PayLinkReply, type PayPage, type PayPageReason } from '../../../contract/card-payments.ts';
 import { formatPounds, penceToPounds } from '../../../contract/money.ts';
@@ -66,8 +67,13 @@ async function askStripe<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The id of an object Stripe may give expanded or as its id. */
+const idOf = (value: string | { id: string } | null | undefined): string | undefined => (typeof value === 'string' ? value : value?.id);
+
 /** Reconciliation asks Stripe about sessions still open this long after they were made. */
 export const RECONCILE_AFTER_MS = 3_600_000;
+/** … until two days after they were made. */
+export const RECONCILE_FOR_MS = 2 * 86_400_000;
 
 type Applied = { outcome: string; receiptFor?: number };
 
@@ -137,8 +143,9 @@ export class CardPaymentService {
         success_url: `${back}?session_id={CHECKOUT_SESSION_ID}`,
         cancel_url: `${back}?cancelled=1`,
       },
-      // a double press within the minute opens the same session; a new amount, a new one
-      { idempotencyKey: `tripdesk-pay-${state.invoiceId}-${state.outstandingPence}-${Math.floor(now.getTime() / 60_000)}` },
+      // a double press within the minute opens the same session; a new amount or another link (its
+      // return address differs, which Stripe refuses under one key), a new one
+      { idempotencyKey: `tripdesk-pay-${state.invoiceId}-${state.outstandingPence}-${Math.floor(now.getTime() / 60_000)}-${createHash('sha256').update(token).digest('hex').slice(0, 16)}` },
     ));
     if (!session.url) throw new HttpError(502, 'The card payment page could not be opened. Please try again.');
     await this.deps.db.transaction(async (tx) => {
@@ -226,7 +233,11 @@ export class CardPaymentService {
           result = { outcome: 'session expired' };
           break;
         case 'charge.refunded':
-          result = await this.applyRefunds(tx, event.data.object, refunds, takenAt);
+          result = await this.applyRefunds(tx, idOf(event.data.object.payment_intent), refunds, takenAt);
+          break;
+        case 'charge.refund.updated':
+          // a refund that was pending when its charge.refunded came, now succeeded (or failed: nothing)
+          result = await this.applyRefunds(tx, idOf(event.data.object.payment_intent), [event.data.object], takenAt);
           break;
         case 'charge.dispute.created':
           result = await this.noteDispute(tx, event.data.object);
@@ -249,18 +260,23 @@ export class CardPaymentService {
   async reconcile(stopping?: AbortSignal): Promise<{ looked: number; recorded: number; expired: number }> {
     const stripe = this.deps.stripe;
     if (!stripe) return { looked: 0, recorded: 0, expired: 0 };
-    const before = new Date(nowOf(this.deps.clock).getTime() - RECONCILE_AFTER_MS);
+    const now = nowOf(this.deps.clock).getTime();
+    const before = new Date(now - RECONCILE_AFTER_MS);
+    // a session lasts a day at most: one still open after two has been asked about many times
+    const since = new Date(now - RECONCILE_FOR_MS);
     const open = await this.deps.db
       .select({ id: cardCheckouts.id })
       .from(cardCheckouts)
-      .where(and(eq(cardCheckouts.status, 'open'), lte(cardCheckouts.createdAt, before)))
+      .where(and(eq(cardCheckouts.status, 'open'), lte(cardCheckouts.createdAt, before), gte(cardCheckouts.createdAt, since)))
       .orderBy(asc(cardCheckouts.createdAt))
       .limit(500);
     let recorded = 0;
     let expired = 0;
     for (const { id } of open) {
       if (stopping?.aborted) break;
-      const session = await stripe.checkout.sessions.retrieve(id);
+      // one session Stripe cannot answer for does not hold up the others
+      const session = await stripe.checkout.sessions.retrieve(id).catch(() => null);
+      if (!session) continue;
       if (session.payment_status === 'paid') {
         const applied = await asCardProvider('system', () => this.applyInTransaction((tx) => this.applySession(tx, session, nowOf(this.deps.clock))));
         if (applied.receiptFor) recorded += 1;
@@ -287,9 +303,10 @@ export class CardPaymentService {
       // a session made by another server that had not written its row, or by hand in Stripe: its metadata names the invoice
       const invoiceId = Number(session.metadata?.invoice_id);
       if (!Number.isSafeInteger(invoiceId) || invoiceId <= 0) return { outcome: 'ignored: the session names no invoice of ours' };
+      if (!session.amount_total || session.currency !== 'gbp') return { outcome: 'ignored: the session is not a payment in pounds' };
       const [invoice] = await tx.select({ bookingId: invoices.bookingId }).from(invoices).where(eq(invoices.id, invoiceId));
       if (!invoice) return { outcome: `ignored: invoice ${invoiceId} is not ours` };
-      await tx.insert(cardCheckouts).values({ id: session.id, invoiceId, bookingId: invoice.bookingId, amountPence: session.amount_total ?? 0 }).onConflictDoNothing();
+      await tx.insert(cardCheckouts).values({ id: session.id, invoiceId, bookingId: invoice.bookingId, amountPence: session.amount_total }).onConflictDoNothing();
       [row] = await tx.select().from(cardCheckouts).where(eq(cardCheckouts.id, session.id)).for('update');
     }
     if (!row) return { outcome: 'ignored: the session could not be kept' };
@@ -306,6 +323,7 @@ export class CardPaymentService {
           date: ukToday(takenAt),
           notes: `Paid by card through Stripe (${paymentIntent})`,
           providerRef: paymentIntent,
+          typedAfter: row.createdAt,
         });
     await tx
       .update(cardCheckouts)
@@ -327,11 +345,10 @@ export class CardPaymentService {
   }
 
   /** A refund made in Stripe's dashboard: recorded on the invoice its payment was recorded on. */
-  private async applyRefunds(tx: Tx, charge: Stripe.Charge, refunds: Stripe.Refund[], takenAt: Date): Promise<Applied> {
-    const paymentIntent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+  private async applyRefunds(tx: Tx, paymentIntent: string | undefined, refunds: Stripe.Refund[], takenAt: Date): Promise<Applied> {
     if (!paymentIntent) return { outcome: 'ignored: the charge has no payment intent' };
     const [payment] = await tx
-      .select({ invoiceId: transactions.invoiceId })
+      .select({ invoiceId: transactions.invoiceId, createdAt: transactions.createdAt })
       .from(transactions)
       .where(and(eq(transactions.type, 'payment'), eq(transactions.providerRef, paymentIntent)))
       .orderBy(asc(transactions.id))
@@ -339,7 +356,8 @@ export class CardPaymentService {
     if (!payment) return { outcome: 'ignored: no payment of ours for this charge' };
     let count = 0;
     for (const refund of refunds) {
-      if (refund.status === 'failed' || refund.status === 'canceled') continue;
+      // a refund still pending may yet fail: it is recorded when Stripe says it succeeded
+      if (refund.status !== 'succeeded') continue;
       const done = await this.transactions.recordFromProvider(tx, {
         invoiceId: payment.invoiceId,
         type: 'refund',
@@ -348,6 +366,7 @@ export class CardPaymentService {
         date: ukToday(refund.created ? new Date(refund.created * 1000) : takenAt),
         notes: `Refunded by card through Stripe (${refund.id})`,
         providerRef: refund.id,
+        typedAfter: payment.createdAt,
       });
       if (done?.outcome === 'recorded' || done?.outcome === 'matched') count += 1;
     }
@@ -393,7 +412,19 @@ export class CardPaymentService {
 
   /** After a payment is recorded and committed: the traveller's receipt. */
   private async afterApplied(applied: Applied): Promise<void> {
-    if (applied.receiptFor) await this.sendReceipt(applied.receiptFor);
+    if (!applied.receiptFor) return;
+    try {
+      await this.sendReceipt(applied.receiptFor);
+    } catch (error) {
+      // the payment is recorded and committed: a receipt that could not be made does not undo it,
+      // nor make Stripe send the event again (it would find it applied); the History says so
+      await audit(this.deps.db, {
+        action: 'email.failed',
+        subject: { type: 'transaction', id: applied.receiptFor },
+        summary: `could not email the receipt of a card payment: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'}`,
+        details: { template: 'payment_receipt', outcome: 'not made', message_id: null },
+      }).catch(() => undefined);
+    }
   }
 
   /** The receipt of a card payment, to the booking's traveller, once. */

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { CreateTransactionValues, Processor, Transaction, TransactionType } from '../../../contract/invoices.ts';
 import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 import type { Db, Tx } from '../../../db/client.ts';
@@ -12,7 +12,17 @@ import { ukToday } from '../../../contract/dates.ts';
 
 export type Recorded = { transaction: Transaction; replayed: boolean };
 
-export type ProviderEntry = { invoiceId: number; type: TransactionType; amountPence: number; processor: Processor; date: string; notes: string | null; providerRef: string };
+export type ProviderEntry = {
+  invoiceId: number;
+  type: TransactionType;
+  amountPence: number;
+  processor: Processor;
+  date: string;
+  notes: string | null;
+  providerRef: string;
+  /** only an entry typed after this may be the same money (typed after the payer opened Stripe's page) */
+  typedAfter: Date;
+};
 
 type Entry = { type: TransactionType; amountPence: number; processor: Processor; date: string; notes: string | null; idempotencyKey: string | null; providerRef: string | null; createdBy: number | null };
 
@@ -82,20 +92,22 @@ export class TransactionService {
    * Money the card provider reports (a payment taken, a refund made in its dashboard), recorded
    * in the caller's transaction. Never refused for being more than is outstanding: money that
    * came in is kept, and an invoice paid twice shows as overpaid. Recorded once per provider id:
-   * an entry already carrying it is returned, and one staff typed by hand for the same money
-   * (the provider's processor, the same type and amount, no id yet) gains the id instead of
-   * being doubled. Null when the invoice is gone.
+   * an entry already carrying it is returned (struck out too), and one staff typed by hand for the
+   * same money (the provider's processor, the same type and amount, no id yet, typed after the
+   * payer opened the provider's page) gains the id instead of being doubled: an earlier payment of
+   * the same amount by phone is other money. Null when the invoice is gone.
    */
   async recordFromProvider(tx: Tx, e: ProviderEntry): Promise<{ id: number; outcome: 'recorded' | 'matched' | 'known' } | null> {
     const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, e.invoiceId)).for('update');
     if (!invoice) return null;
     const live = and(eq(transactions.invoiceId, invoice.id), eq(transactions.type, e.type), isNull(transactions.deletedAt));
-    const [known] = await tx.select({ id: transactions.id }).from(transactions).where(and(eq(transactions.type, e.type), eq(transactions.providerRef, e.providerRef), isNull(transactions.deletedAt)));
+    // struck out or not: money staff struck out is not recorded again when Stripe tells of it again
+    const [known] = await tx.select({ id: transactions.id }).from(transactions).where(and(eq(transactions.type, e.type), eq(transactions.providerRef, e.providerRef))).orderBy(transactions.id).limit(1);
     if (known) return { id: known.id, outcome: 'known' };
     const [typed] = await tx
       .select({ id: transactions.id })
       .from(transactions)
-      .where(and(live, eq(transactions.processor, e.processor), eq(transactions.amountPence, e.amountPence), isNull(transactions.providerRef)))
+      .where(and(live, eq(transactions.processor, e.processor), eq(transactions.amountPence, e.amountPence), isNull(transactions.providerRef), gt(transactions.createdAt, e.typedAfter)))
       .orderBy(transactions.id)
       .limit(1);
     if (typed) {
