@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -36,6 +36,8 @@ export type DbOptions = {
   pgliteDir?: string | undefined;
   /** an existing embedded database (tests load one from a migrated template) */
   pglite?: PGlite;
+  /** a dump of a migrated embedded database that a new, empty `pgliteDir` starts from, when the file is there */
+  template?: string | undefined;
   poolSize?: number;
 };
 
@@ -64,8 +66,12 @@ export async function createDb(options: DbOptions): Promise<Database> {
       mkdirSync(options.pgliteDir, { recursive: true });
       unlock = lockDataDir(options.pgliteDir);
     }
+    const fromTemplate =
+      options.pgliteDir && options.template && !existsSync(path.join(options.pgliteDir, 'PG_VERSION')) && existsSync(options.template)
+        ? { loadDataDir: new Blob([readFileSync(options.template)]) }
+        : {};
     try {
-      client = await PGlite.create(options.pgliteDir ?? 'memory://', { extensions: { pg_trgm } });
+      client = await PGlite.create(options.pgliteDir ?? 'memory://', { extensions: { pg_trgm }, ...fromTemplate });
     } catch (error) {
       unlock();
       throw error;

@@ -1,6 +1,7 @@
 import { createFileStore } from '../shared/storage/index.ts';
 import { createDb } from '../db/client.ts';
 import { seedDemo } from '../db/seed/demo.ts';
+import { embeddedTemplateFile } from '../db/template.ts';
 import { buildApp } from './app.ts';
 import { ensureAdministrator } from './modules/auth/service.ts';
 import { startTripdeskJobs } from './job-registry.ts';
@@ -16,6 +17,8 @@ async function main() {
   const database = await createDb({
     databaseUrl: config.databaseUrl,
     pgliteDir: path.join(config.dataDir, 'pglite'),
+    // a new data folder starts from the migrated copy `npm install` made
+    template: config.databaseUrl ? undefined : embeddedTemplateFile(),
   });
   await database.migrate();
 

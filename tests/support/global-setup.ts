@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { createDb, pgliteExtensions } from '../../src/db/client.ts';
+import { createDb } from '../../src/db/client.ts';
+import { writeEmbeddedTemplate } from '../../src/server/ops/db-template.ts';
 import { startJobQueue } from '../../src/server/jobs/queue.ts';
 
 /**
@@ -35,14 +35,8 @@ export default async function setup() {
     };
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'tripdesk-test-'));
-  const client = await PGlite.create({ extensions: pgliteExtensions() });
-  const database = await createDb({ pglite: client });
-  await database.migrate();
-  await (await startJobQueue({ database, work: false, queues: [] })).stop();
-  const dump = await client.dumpDataDir('none');
   const file = path.join(dir, 'template.tar');
-  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-  await client.close();
+  await writeEmbeddedTemplate(file);
   process.env.TRIPDESK_TEST_TEMPLATE = file;
   return () => rmSync(dir, { recursive: true, force: true });
 }

@@ -1,5 +1,5 @@
 import { base, en, en_GB, Faker } from '@faker-js/faker';
-import { count, eq } from 'drizzle-orm';
+import { count } from 'drizzle-orm';
 import { hashPassword } from '../../shared/password.ts';
 import type { Db, Tx } from '../client.ts';
 import { createFileStore, storeFile, type FileStore } from '../../shared/storage/index.ts';
@@ -209,6 +209,7 @@ export async function seedDemo(db: Db, opts: { dataDir: string; files?: FileStor
         ]);
       }
 
+      const rows = emptyTripRows();
       for (let b = 0; b < t.bookings; b++) {
         const school = t.type === 'school';
         const sex = faker.helpers.arrayElement(['female', 'male'] as const);
@@ -217,10 +218,8 @@ export async function seedDemo(db: Db, opts: { dataDir: string; files?: FileStor
         const provider = faker.helpers.arrayElement(['example.com', 'example.org', 'example.net']);
         // unique by construction: one traveller account per demo booking
         const email = `${firstName}.${lastName}${bookingTotal + 1}@${provider}`.toLowerCase().replace(/[^a-z0-9.@-]/g, '');
-        const [traveller] = await tx
-          .insert(users)
-          .values({ firstName, lastName, email, userRoleId: 3, createdAt: days(Math.min(t.in - 200, -1)), updatedAt: days(Math.min(t.in - 200, -1)) })
-          .returning({ id: users.id });
+        const k = rows.users.length;
+        rows.users.push({ firstName, lastName, email, userRoleId: 3, createdAt: days(Math.min(t.in - 200, -1)), updatedAt: days(Math.min(t.in - 200, -1)) });
         const createdAt = new Date(departure.getTime() - faker.number.int({ min: 20, max: 330 }) * DAY - faker.number.int({ min: 0, max: DAY - 1 }));
         const received = createdAt > today ? new Date(today.getTime() - faker.number.int({ min: 1, max: 60 }) * DAY) : createdAt;
         const status = t.status === 'cancelled' || t.deleted ? 'cancelled' : faker.helpers.weightedArrayElement([
@@ -245,12 +244,9 @@ export async function seedDemo(db: Db, opts: { dataDir: string; files?: FileStor
           ? faker.date.birthdate({ mode: 'age', min: 14, max: 17, refDate: departure })
           : faker.date.birthdate({ mode: 'age', min: 19, max: 68, refDate: departure });
         const roomNo = Math.floor(b / 2) + 1;
-        const [booking] = await tx
-          .insert(bookings)
-          .values({
+        rows.bookings.push({
             ref: `TD-${faker.string.fromCharacters('23456789ABCDEFGHJKMNPQRSTUVWXYZ', 6)}`,
             tripId,
-            userId: traveller!.id,
             charityId: t.type === 'charity' ? trip!.charityId ?? faker.helpers.arrayElement(charityRows).id : null,
             status,
             travelBasis: faker.number.int(100) < 15 ? 'landonly' : 'flights',
@@ -298,19 +294,16 @@ export async function seedDemo(db: Db, opts: { dataDir: string; files?: FileStor
             termsAcceptedAt: received,
             createdAt: received,
             updatedAt: received,
-          })
-          .returning();
-        const bookingId = booking!.id;
+          });
         bookingTotal += 1;
 
         const chosen = faker.number.int(100) < 35 ? faker.helpers.arrayElements(addonRows, { min: 1, max: addonRows.length }) : [];
-        if (chosen.length) {
-          await tx.insert(bookingAddons).values(chosen.map((a) => ({ bookingId, addonId: a.id, pricePence: a.pricePence, createdAt: received })));
-        }
+        const addonsAt = rows.addons.length;
+        rows.addons.push(...chosen.map((a) => ({ k, addonId: a.id, pricePence: a.pricePence, createdAt: received })));
         const answers = fieldRows
           .filter(() => faker.number.int(100) < 70)
           .map((f) => ({
-            bookingId,
+            k,
             customFieldId: f.id,
             answer:
               f.label === 'T-shirt size' ? faker.helpers.arrayElement(['S', 'M', 'L', 'XL'])
@@ -319,16 +312,16 @@ export async function seedDemo(db: Db, opts: { dataDir: string; files?: FileStor
               : '07' + faker.string.numeric(9),
             updatedAt: received,
           }));
-        if (answers.length) await tx.insert(bookingCustomFieldAnswers).values(answers);
+        rows.answers.push(...answers);
 
         if (faker.number.int(100) < 30) {
           const author = faker.helpers.arrayElement(staff.slice(0, 2));
-          await tx.insert(bookingNotes).values(
-            faker.helpers.arrayElements(NOTE_TEXTS, { min: 1, max: 3 }).map((noteText, i) => {
+          rows.notes.push(
+            ...faker.helpers.arrayElements(NOTE_TEXTS, { min: 1, max: 3 }).map((noteText, i) => {
               const at = new Date(received.getTime() + (i + 1) * faker.number.int({ min: 1, max: 12 }) * DAY);
               const when = at > today ? today : at;
               const edited = faker.number.int(100) < 20 ? new Date(when.getTime() + 3_600_000) : when;
-              return { bookingId, noteText, userId: author.id, ipAddress: `81.2.69.${faker.number.int({ min: 2, max: 250 })}`, createdAt: when, updatedAt: edited };
+              return { k, noteText, userId: author.id, ipAddress: `81.2.69.${faker.number.int({ min: 2, max: 250 })}`, createdAt: when, updatedAt: edited };
             }),
           );
         }
@@ -337,10 +330,9 @@ export async function seedDemo(db: Db, opts: { dataDir: string; files?: FileStor
         // deposit: paid for every confirmed booking, refunded for most cancelled ones
         invoiceNo += 1;
         invoiceTotal += 1;
-        const [deposit] = await tx
-          .insert(invoices)
-          .values({
-            bookingId,
+        const deposit = rows.invoices.length;
+        rows.invoices.push({
+            k,
             invoiceRef: `INV-${invoiceNo}`,
             type: 'deposit',
             description: `Deposit for ${trip!.name}`,
@@ -348,13 +340,12 @@ export async function seedDemo(db: Db, opts: { dataDir: string; files?: FileStor
             dueDate: iso(new Date(received.getTime() + 14 * DAY)),
             createdBy: staff[0]!.id,
             createdAt: received,
-          })
-          .returning();
-        await tx.insert(invoiceItems).values({ invoiceId: deposit!.id, description: 'Trip deposit', amountPence: trip!.depositPence });
+          });
+        rows.items.push({ i: deposit, description: 'Trip deposit', amountPence: trip!.depositPence });
         const paidOn = new Date(received.getTime() + faker.number.int({ min: 0, max: 10 }) * DAY);
-        await tx.insert(transactions).values({
-          bookingId,
-          invoiceId: deposit!.id,
+        rows.transactions.push({
+          k,
+          i: deposit,
           invoiceType: 'deposit',
           amountPence: trip!.depositPence,
           type: 'payment',
@@ -365,9 +356,9 @@ export async function seedDemo(db: Db, opts: { dataDir: string; files?: FileStor
         });
         if (status === 'cancelled') {
           if (faker.number.int(100) < 70) {
-            await tx.insert(transactions).values({
-              bookingId,
-              invoiceId: deposit!.id,
+            rows.transactions.push({
+              k,
+              i: deposit,
               invoiceType: 'deposit',
               amountPence: trip!.depositPence,
               type: 'refund',
@@ -388,10 +379,9 @@ export async function seedDemo(db: Db, opts: { dataDir: string; files?: FileStor
         const balancePence = trip!.costPence - trip!.depositPence;
         const addonPence = chosen.reduce((s, a) => s + a.pricePence, 0);
         const invoiceDate = new Date(Math.min(today.getTime(), departure.getTime() - 70 * DAY));
-        const [balance] = await tx
-          .insert(invoices)
-          .values({
-            bookingId,
+        const balance = rows.invoices.length;
+        rows.invoices.push({
+            k,
             invoiceRef: `INV-${invoiceNo}`,
             type: 'balance',
             description: `Balance for ${trip!.name}`,
@@ -401,13 +391,10 @@ export async function seedDemo(db: Db, opts: { dataDir: string; files?: FileStor
             discountPence: withDiscount ? 5000 : 0,
             createdBy: staff[0]!.id,
             createdAt: invoiceDate < received ? received : invoiceDate,
-          })
-          .returning();
-        await tx.insert(invoiceItems).values({ invoiceId: balance!.id, description: 'Trip balance', amountPence: balancePence });
-        if (chosen.length) {
-          await tx.insert(invoiceAddons).values(chosen.map((a) => ({ invoiceId: balance!.id, addonId: a.id, name: a.name, pricePence: a.pricePence })));
-          await tx.update(bookingAddons).set({ invoiced: true }).where(eq(bookingAddons.bookingId, bookingId));
-        }
+          });
+        rows.items.push({ i: balance, description: 'Trip balance', amountPence: balancePence });
+        rows.invoiceAddons.push(...chosen.map((a) => ({ i: balance, addonId: a.id, name: a.name, pricePence: a.pricePence })));
+        for (const added of rows.addons.slice(addonsAt)) added.invoiced = true;
         const due = balancePence + addonPence - (withDiscount ? 5000 : 0);
         const state = faker.helpers.weightedArrayElement([
           { weight: 45, value: 'paid' },
@@ -417,9 +404,9 @@ export async function seedDemo(db: Db, opts: { dataDir: string; files?: FileStor
         if (state === 'unpaid') continue;
         const part = state === 'paid' ? due : Math.round((due * faker.number.int({ min: 20, max: 70 })) / 100);
         const deleted = faker.number.int(100) < 4;
-        await tx.insert(transactions).values({
-          bookingId,
-          invoiceId: balance!.id,
+        rows.transactions.push({
+          k,
+          i: balance,
           invoiceType: 'balance',
           amountPence: part,
           type: 'payment',
@@ -433,11 +420,52 @@ export async function seedDemo(db: Db, opts: { dataDir: string; files?: FileStor
           deletedBy: deleted ? staff[0]!.id : null,
         });
       }
+      await insertTripRows(tx, tripId, rows);
     }
 
     await seedDiscounts(tx, today);
     return { bookings: bookingTotal, trips: TRIPS.length, charities: CHARITIES.length, invoices: invoiceTotal };
   });
+}
+
+/**
+ * A trip's travellers and their bookings, invoices and payments, gathered in memory and written a
+ * table at a time: the rollups are kept by statement triggers, so a trip costs a dozen statements
+ * rather than a dozen per booking. `k` is a booking's place in the trip, `i` an invoice's.
+ */
+type TripRows = {
+  users: Array<typeof users.$inferInsert>;
+  bookings: Array<Omit<typeof bookings.$inferInsert, 'userId'>>;
+  addons: Array<Omit<typeof bookingAddons.$inferInsert, 'bookingId'> & { k: number }>;
+  answers: Array<Omit<typeof bookingCustomFieldAnswers.$inferInsert, 'bookingId'> & { k: number }>;
+  notes: Array<Omit<typeof bookingNotes.$inferInsert, 'bookingId'> & { k: number }>;
+  invoices: Array<Omit<typeof invoices.$inferInsert, 'bookingId'> & { k: number }>;
+  items: Array<Omit<typeof invoiceItems.$inferInsert, 'invoiceId'> & { i: number }>;
+  invoiceAddons: Array<Omit<typeof invoiceAddons.$inferInsert, 'invoiceId'> & { i: number }>;
+  transactions: Array<Omit<typeof transactions.$inferInsert, 'bookingId' | 'invoiceId'> & { k: number; i: number }>;
+};
+
+const emptyTripRows = (): TripRows => ({ users: [], bookings: [], addons: [], answers: [], notes: [], invoices: [], items: [], invoiceAddons: [], transactions: [] });
+
+async function insertTripRows(tx: Tx, tripId: number, rows: TripRows) {
+  if (!rows.bookings.length) return;
+  // multi-row VALUES take their ids in the order given, and RETURNING gives them back in it
+  const userIds = (await tx.insert(users).values(rows.users).returning({ id: users.id })).map((row) => row.id);
+  const bookingIds = (
+    await tx.insert(bookings).values(rows.bookings.map((booking, k) => ({ ...booking, tripId, userId: userIds[k]! }))).returning({ id: bookings.id })
+  ).map((row) => row.id);
+  const bookingOf = <T extends { k: number }>({ k, ...row }: T) => ({ ...row, bookingId: bookingIds[k]! });
+  if (rows.addons.length) await tx.insert(bookingAddons).values(rows.addons.map(bookingOf));
+  if (rows.answers.length) await tx.insert(bookingCustomFieldAnswers).values(rows.answers.map(bookingOf));
+  if (rows.notes.length) await tx.insert(bookingNotes).values(rows.notes.map(bookingOf));
+  if (!rows.invoices.length) return;
+  const invoiceIds = (await tx.insert(invoices).values(rows.invoices.map(bookingOf)).returning({ id: invoices.id })).map((row) => row.id);
+  const invoiceOf = <T extends { i: number }>({ i, ...row }: T) => ({ ...row, invoiceId: invoiceIds[i]! });
+  await tx.insert(invoiceItems).values(rows.items.map(invoiceOf));
+  if (rows.invoiceAddons.length) await tx.insert(invoiceAddons).values(rows.invoiceAddons.map(invoiceOf));
+  if (rows.transactions.length) {
+    await tx.insert(transactions).values(rows.transactions.map(({ k, i, ...row }) => ({ ...row, bookingId: bookingIds[k]!, invoiceId: invoiceIds[i]! })));
+  }
 }
 
 async function seedDiscounts(tx: Tx, today: Date) {
