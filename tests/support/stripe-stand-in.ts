@@ -29,7 +29,13 @@ export type StandInSession = {
   product_name: string;
 };
 
-export type Recorded = { method: string; path: string; idempotencyKey: string | undefined; authorization: string | undefined; body: Record<string, unknown> };
+export type Recorded = {
+  method: string;
+  path: string;
+  idempotencyKey: string | undefined;
+  authorization: string | undefined;
+  body: Record<string, unknown>;
+};
 
 export type StripeStandIn = {
   /** STRIPE_API_BASE */
@@ -41,8 +47,8 @@ export type StripeStandIn = {
   requests: Recorded[];
   /** where the hosted page's Pay button delivers its events, when set (the e2e server) */
   webhookUrl: string | undefined;
-  /** the payer pays: the session is paid (and its payment intent and charge made); no event is sent */
-  pay(sessionId: string): StandInSession;
+  /** the payer pays (at `at`, seconds, default now): the session is paid, its payment intent and charge made; no event is sent */
+  pay(sessionId: string, at?: number): StandInSession;
   /** the session runs out unpaid */
   expire(sessionId: string): StandInSession;
   /** an event as Stripe would send it */
@@ -50,7 +56,11 @@ export type StripeStandIn = {
   /** the JSON body and a Stripe-Signature header for it (secret and time may be changed to test refusals) */
   signed(event: Stripe.Event, options?: { secret?: string; timestamp?: number }): { payload: string; header: string };
   /** a refund made in Stripe's dashboard: the refund, and the charge.refunded event that tells of it */
-  refund(paymentIntent: string, amount: number, status?: 'succeeded' | 'pending'): { refund: Stripe.Refund; event: Stripe.Event };
+  refund(
+    paymentIntent: string,
+    amount: number,
+    status?: 'succeeded' | 'pending',
+  ): { refund: Stripe.Refund; event: Stripe.Event };
   close(): Promise<void>;
 };
 
@@ -79,7 +89,7 @@ export function parseStripeForm(body: string): Record<string, unknown> {
 export async function startStripeStandIn(options: { webhookUrl?: string } = {}): Promise<StripeStandIn> {
   const sessions = new Map<string, StandInSession>();
   const refunds = new Map<string, Stripe.Refund>();
-  const charges = new Map<string, { id: string; payment_intent: string; amount: number }>();
+  const charges = new Map<string, { id: string; payment_intent: string; amount: number; created: number }>();
   const requests: Recorded[] = [];
   const idempotent = new Map<string, [string, string]>();
   const secretKey = 'sk_test_tripdesk_stand_in';
@@ -93,7 +103,8 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
       res.writeHead(status, { 'content-type': type });
       res.end(type === 'application/json' ? JSON.stringify(value) : String(value));
     };
-    const fail = (status: number, message: string) => send(status, { error: { type: 'invalid_request_error', message } });
+    const fail = (status: number, message: string) =>
+      send(status, { error: { type: 'invalid_request_error', message } });
 
     // the hosted payment page: what the payer sees at session.url
     const page = /^\/c\/pay\/(cs_[\w]+)$/.exec(url.pathname);
@@ -103,7 +114,8 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
       if (req.method === 'POST') {
         if (session.status === 'open') {
           t.pay(session.id);
-          if (t.webhookUrl) await deliver(t.webhookUrl, t.signed(t.event('checkout.session.completed', sessions.get(session.id)!)));
+          if (t.webhookUrl)
+            await deliver(t.webhookUrl, t.signed(t.event('checkout.session.completed', sessions.get(session.id)!)));
         }
         res.writeHead(303, { location: session.success_url.replace('{CHECKOUT_SESSION_ID}', session.id) });
         return res.end();
@@ -124,16 +136,27 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
     const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
     const form = req.method === 'GET' ? Object.fromEntries(url.searchParams) : parseStripeForm(body);
     requests.push({ method: req.method ?? 'GET', path: url.pathname, idempotencyKey, authorization, body: form });
-    if (authorization !== `Bearer ${secretKey}`) return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
+    if (authorization !== `Bearer ${secretKey}`)
+      return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
 
     if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
       if (idempotencyKey && idempotent.has(idempotencyKey)) {
         const [sessionId, sent] = idempotent.get(idempotencyKey)!;
         // as Stripe: a key used again with other parameters is refused
-        if (sent !== body) return send(400, { error: { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' } });
+        if (sent !== body)
+          return send(400, {
+            error: {
+              type: 'idempotency_error',
+              message:
+                'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+            },
+          });
         return send(200, sessions.get(sessionId));
       }
-      const items = (form.line_items ?? []) as Array<{ quantity: string; price_data: { currency: string; unit_amount: string; product_data: { name: string } } }>;
+      const items = (form.line_items ?? []) as Array<{
+        quantity: string;
+        price_data: { currency: string; unit_amount: string; product_data: { name: string } };
+      }>;
       const amount = items.reduce((sum, i) => sum + Number(i.price_data.unit_amount) * Number(i.quantity), 0);
       if (!items.length || !(amount > 0)) return fail(400, 'line_items must have a positive amount');
       const now = Math.floor(Date.now() / 1000);
@@ -164,7 +187,25 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
     const one = /^\/v1\/checkout\/sessions\/([\w]+)$/.exec(url.pathname);
     if (req.method === 'GET' && one) {
       const session = sessions.get(one[1]!);
-      return session ? send(200, session) : fail(404, `No such checkout.session: '${one[1]}'`);
+      if (!session) return fail(404, `No such checkout.session: '${one[1]}'`);
+      // expand[]=payment_intent: the payment intent itself in place of its id, as Stripe gives it
+      const expand = [...url.searchParams].filter(([key]) => key.startsWith('expand')).map(([, value]) => value);
+      const charge = session.payment_intent ? charges.get(session.payment_intent) : undefined;
+      if (!expand.includes('payment_intent') || !charge) return send(200, session);
+      return send(200, {
+        ...session,
+        payment_intent: {
+          id: charge.payment_intent,
+          object: 'payment_intent',
+          amount: charge.amount,
+          amount_received: charge.amount,
+          currency: 'gbp',
+          status: 'succeeded',
+          created: charge.created,
+          latest_charge: charge.id,
+          livemode: false,
+        },
+      });
     }
     if (req.method === 'GET' && url.pathname === '/v1/refunds') {
       const charge = url.searchParams.get('charge');
@@ -184,11 +225,16 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
     refunds,
     requests,
     webhookUrl: options.webhookUrl,
-    pay(sessionId) {
+    pay(sessionId, at = Math.floor(Date.now() / 1000)) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`no session ${sessionId}`);
       const paymentIntent = id('pi');
-      charges.set(paymentIntent, { id: id('ch'), payment_intent: paymentIntent, amount: session.amount_total });
+      charges.set(paymentIntent, {
+        id: id('ch'),
+        payment_intent: paymentIntent,
+        amount: session.amount_total,
+        created: at,
+      });
       Object.assign(session, { status: 'complete', payment_status: 'paid', payment_intent: paymentIntent, url: null });
       return session;
     },
@@ -198,21 +244,52 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
       return session;
     },
     event(type, object, created = Math.floor(Date.now() / 1000)) {
-      return { id: id('evt'), object: 'event', api_version: '2026-10-28.endive', created, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object } } as unknown as Stripe.Event;
+      return {
+        id: id('evt'),
+        object: 'event',
+        api_version: '2026-10-28.endive',
+        created,
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+        type,
+        data: { object },
+      } as unknown as Stripe.Event;
     },
     signed(event, o = {}) {
       const payload = JSON.stringify(event, null, 2);
-      const header = stripe.webhooks.generateTestHeaderString({ payload, secret: o.secret ?? webhookSecret, ...(o.timestamp ? { timestamp: o.timestamp } : {}) });
+      const header = stripe.webhooks.generateTestHeaderString({
+        payload,
+        secret: o.secret ?? webhookSecret,
+        ...(o.timestamp ? { timestamp: o.timestamp } : {}),
+      });
       return { payload, header };
     },
     refund(paymentIntent, amount, status = 'succeeded') {
       const charge = charges.get(paymentIntent);
       if (!charge) throw new Error(`no charge for ${paymentIntent}`);
-      const refund = { id: id('re'), object: 'refund', amount, charge: charge.id, payment_intent: paymentIntent, currency: 'gbp', status, created: Math.floor(Date.now() / 1000) } as unknown as Stripe.Refund;
+      const refund = {
+        id: id('re'),
+        object: 'refund',
+        amount,
+        charge: charge.id,
+        payment_intent: paymentIntent,
+        currency: 'gbp',
+        status,
+        created: Math.floor(Date.now() / 1000),
+      } as unknown as Stripe.Refund;
       refunds.set(refund.id, refund);
       const refunded = [...refunds.values()].filter((r) => r.charge === charge.id).reduce((s, r) => s + r.amount, 0);
       // as recent API versions send it: the refunds are not in the event, and are listed on request
-      const event = t.event('charge.refunded', { id: charge.id, object: 'charge', amount: charge.amount, amount_refunded: refunded, payment_intent: paymentIntent, refunded: refunded >= charge.amount, currency: 'gbp' });
+      const event = t.event('charge.refunded', {
+        id: charge.id,
+        object: 'charge',
+        amount: charge.amount,
+        amount_refunded: refunded,
+        payment_intent: paymentIntent,
+        refunded: refunded >= charge.amount,
+        currency: 'gbp',
+      });
       return { refund, event };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -222,7 +299,12 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
 
 /** Posts a signed event to a webhook endpoint, as Stripe does. */
 export async function deliver(url: string, signed: { payload: string; header: string }): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signed.header }, body: signed.payload });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signed.header },
+    body: signed.payload,
+  });
 }
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escape = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -1,10 +1,26 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq, gte, lte } from 'drizzle-orm';
 import { ukToday } from '../../../contract/dates.ts';
-import { CARD_PAYMENTS_OFF, PAY_PAGE_MESSAGES, type CheckoutOutcome, type PayLinkReply, type PayPage, type PayPageReason } from '../../../contract/card-payments.ts';
+import {
+  CARD_PAYMENTS_OFF,
+  PAY_PAGE_MESSAGES,
+  type CheckoutOutcome,
+  type PayLinkReply,
+  type PayPage,
+  type PayPageReason,
+} from '../../../contract/card-payments.ts';
 import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 import type { Db, Tx } from '../../../db/client.ts';
-import { bookingNotes, bookings, cardCheckouts, invoices, paymentReceipts, stripeEvents, transactions, trips } from '../../../db/schema/index.ts';
+import {
+  bookingNotes,
+  bookings,
+  cardCheckouts,
+  invoices,
+  paymentReceipts,
+  stripeEvents,
+  transactions,
+  trips,
+} from '../../../db/schema/index.ts';
 import { asCardProvider, audit } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import type { Mailer } from '../../common/mailer.ts';
@@ -32,7 +48,13 @@ export type CardPaymentDeps = {
 };
 
 /** The service as the configuration sets it up: without STRIPE_SECRET_KEY, card payments are off. */
-export function cardPaymentsFrom(d: { db: Db; config: Config; operator: Operator; mailer: Mailer; clock: Pick<Clock, 'now'> }): CardPaymentService {
+export function cardPaymentsFrom(d: {
+  db: Db;
+  config: Config;
+  operator: Operator;
+  mailer: Mailer;
+  clock: Pick<Clock, 'now'>;
+}): CardPaymentService {
   const { config } = d;
   return new CardPaymentService({
     db: d.db,
@@ -61,14 +83,25 @@ async function askStripe<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     if (error instanceof Stripe.errors.StripeError) {
-      throw Object.assign(new HttpError(502, 'The card payment service cannot be reached just now. Please try again in a minute.'), { cause: { stripe: { type: error.type, code: error.code ?? null, status: error.statusCode ?? null } } });
+      throw Object.assign(
+        new HttpError(502, 'The card payment service cannot be reached just now. Please try again in a minute.'),
+        { cause: { stripe: { type: error.type, code: error.code ?? null, status: error.statusCode ?? null } } },
+      );
     }
     throw error;
   }
 }
 
+/** A session asked for with its payment intent, whose time is when the payer paid. */
+const PAID_AT = { expand: ['payment_intent'] };
+const paidAtOf = (session: Stripe.Checkout.Session): Date | null =>
+  session.payment_intent && typeof session.payment_intent === 'object' && session.payment_intent.created
+    ? new Date(session.payment_intent.created * 1000)
+    : null;
+
 /** The id of an object Stripe may give expanded or as its id. */
-const idOf = (value: string | { id: string } | null | undefined): string | undefined => (typeof value === 'string' ? value : value?.id);
+const idOf = (value: string | { id: string } | null | undefined): string | undefined =>
+  typeof value === 'string' ? value : value?.id;
 
 /** Reconciliation asks Stripe about sessions still open this long after they were made. */
 export const RECONCILE_AFTER_MS = 3_600_000;
@@ -96,7 +129,8 @@ export class CardPaymentService {
     const state = await this.invoiceState(invoiceId);
     if (!state) throw notFound('Invoice not found.');
     if (state.cancelled) throw new HttpError(422, 'This booking is cancelled: its invoices cannot be paid by card.');
-    if (state.outstandingPence <= 0) throw new HttpError(422, 'Nothing is outstanding on this invoice, so it has no pay link.');
+    if (state.outstandingPence <= 0)
+      throw new HttpError(422, 'Nothing is outstanding on this invoice, so it has no pay link.');
     const link = payLinkOf(invoiceId, settings, nowOf(this.deps.clock));
     // a link is signed, not stored: the History says who was given one, and until when
     await audit(this.deps.db, {
@@ -127,31 +161,49 @@ export class CardPaymentService {
     const { state, stripe, settings } = await this.payable(token);
     const now = nowOf(this.deps.clock);
     const back = `${settings.publicUrl}/pay/${token}`;
-    const metadata = { invoice_id: String(state.invoiceId), booking_id: String(state.bookingId), invoice_ref: state.ref };
-    const session = await askStripe(() => stripe.checkout.sessions.create(
-      {
-        mode: 'payment',
-        line_items: [
-          {
-            quantity: 1,
-            price_data: { currency: 'gbp', unit_amount: state.outstandingPence, product_data: { name: `${state.tripName}: invoice ${state.ref}` } },
-          },
-        ],
-        client_reference_id: state.ref,
-        metadata,
-        payment_intent_data: { metadata, description: `${this.deps.operator.name}: invoice ${state.ref}` },
-        success_url: `${back}?session_id={CHECKOUT_SESSION_ID}`,
-        cancel_url: `${back}?cancelled=1`,
-      },
-      // a double press within the minute opens the same session; a new amount or another link (its
-      // return address differs, which Stripe refuses under one key), a new one
-      { idempotencyKey: `tripdesk-pay-${state.invoiceId}-${state.outstandingPence}-${Math.floor(now.getTime() / 60_000)}-${createHash('sha256').update(token).digest('hex').slice(0, 16)}` },
-    ));
+    const metadata = {
+      invoice_id: String(state.invoiceId),
+      booking_id: String(state.bookingId),
+      invoice_ref: state.ref,
+    };
+    const session = await askStripe(() =>
+      stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: 'gbp',
+                unit_amount: state.outstandingPence,
+                product_data: { name: `${state.tripName}: invoice ${state.ref}` },
+              },
+            },
+          ],
+          client_reference_id: state.ref,
+          metadata,
+          payment_intent_data: { metadata, description: `${this.deps.operator.name}: invoice ${state.ref}` },
+          success_url: `${back}?session_id={CHECKOUT_SESSION_ID}`,
+          cancel_url: `${back}?cancelled=1`,
+        },
+        // a double press within the minute opens the same session; a new amount or another link (its
+        // return address differs, which Stripe refuses under one key), a new one
+        {
+          idempotencyKey: `tripdesk-pay-${state.invoiceId}-${state.outstandingPence}-${Math.floor(now.getTime() / 60_000)}-${createHash('sha256').update(token).digest('hex').slice(0, 16)}`,
+        },
+      ),
+    );
     if (!session.url) throw new HttpError(502, 'The card payment page could not be opened. Please try again.');
     await this.deps.db.transaction(async (tx) => {
       const [made] = await tx
         .insert(cardCheckouts)
-        .values({ id: session.id, invoiceId: state.invoiceId, bookingId: state.bookingId, amountPence: state.outstandingPence, createdAt: now })
+        .values({
+          id: session.id,
+          invoiceId: state.invoiceId,
+          bookingId: state.bookingId,
+          amountPence: state.outstandingPence,
+          createdAt: now,
+        })
         .onConflictDoNothing()
         .returning({ id: cardCheckouts.id });
       // the same session again (a double press) is the same attempt
@@ -179,17 +231,35 @@ export class CardPaymentService {
     const [row] = await this.deps.db.select().from(cardCheckouts).where(eq(cardCheckouts.id, sessionId));
     // a session of another link's is none of this one's business
     if (!row || row.invoiceId !== reading.invoiceId) throw new PayLinkRefused('invalid');
-    const session = await askStripe(() => stripe.checkout.sessions.retrieve(sessionId));
+    const session = await askStripe(() => stripe.checkout.sessions.retrieve(sessionId, PAID_AT));
     const amount = penceToPounds(session.amount_total ?? row.amountPence);
     if (session.payment_status === 'paid') {
-      const applied = await asCardProvider('web', () => this.applyInTransaction((tx) => this.applySession(tx, session, nowOf(this.deps.clock))));
+      const applied = await asCardProvider('web', () =>
+        this.applyInTransaction((tx) => this.applySession(tx, session, paidAtOf(session) ?? nowOf(this.deps.clock))),
+      );
       await this.afterApplied(applied);
-      return { state: 'paid', amount, message: `Thank you: your payment of ${formatPounds(amount)} has been received.` };
+      return {
+        state: 'paid',
+        amount,
+        message: `Thank you: your payment of ${formatPounds(amount)} has been received.`,
+      };
     }
-    if (session.status === 'complete') return { state: 'processing', amount, message: `Your payment of ${formatPounds(amount)} is being processed. We will email you a receipt when it arrives.` };
+    if (session.status === 'complete')
+      return {
+        state: 'processing',
+        amount,
+        message: `Your payment of ${formatPounds(amount)} is being processed. We will email you a receipt when it arrives.`,
+      };
     if (session.status === 'expired') {
-      await this.deps.db.update(cardCheckouts).set({ status: 'expired' }).where(and(eq(cardCheckouts.id, sessionId), eq(cardCheckouts.status, 'open')));
-      return { state: 'expired', amount, message: 'This payment was not completed and has expired. Nothing has been taken.' };
+      await this.deps.db
+        .update(cardCheckouts)
+        .set({ status: 'expired' })
+        .where(and(eq(cardCheckouts.id, sessionId), eq(cardCheckouts.status, 'open')));
+      return {
+        state: 'expired',
+        amount,
+        message: 'This payment was not completed and has expired. Nothing has been taken.',
+      };
     }
     return { state: 'open', amount, message: 'This payment has not been made yet. Nothing has been taken.' };
   }
@@ -199,7 +269,10 @@ export class CardPaymentService {
    * it fails), then applied once by its event id. Every verified event is acknowledged, the
    * ones Tripdesk has no use for too.
    */
-  async receiveWebhook(raw: Buffer, signature: string | undefined): Promise<{ received: true; outcome: string; event: string; type: string }> {
+  async receiveWebhook(
+    raw: Buffer,
+    signature: string | undefined,
+  ): Promise<{ received: true; outcome: string; event: string; type: string }> {
     const stripe = this.deps.stripe;
     if (!stripe || !this.deps.webhookSecret) throw new HttpError(404, CARD_PAYMENTS_OFF);
     let event: Stripe.Event;
@@ -214,13 +287,20 @@ export class CardPaymentService {
 
   /** Applies one verified event, once, however many times or to however many servers it is delivered. */
   async applyEvent(event: Stripe.Event): Promise<string> {
-    const [seen] = await this.deps.db.select({ outcome: stripeEvents.outcome }).from(stripeEvents).where(eq(stripeEvents.id, event.id));
+    const [seen] = await this.deps.db
+      .select({ outcome: stripeEvents.outcome })
+      .from(stripeEvents)
+      .where(eq(stripeEvents.id, event.id));
     if (seen) return `already applied (${seen.outcome})`;
     // what needs asking of Stripe is asked before the transaction, which then only writes
     const refunds = event.type === 'charge.refunded' ? await askStripe(() => this.refundsOf(event.data.object)) : [];
     const takenAt = new Date(event.created * 1000);
     const applied = await this.applyInTransaction(async (tx): Promise<Applied> => {
-      const [fresh] = await tx.insert(stripeEvents).values({ id: event.id, type: event.type, outcome: 'applying' }).onConflictDoNothing().returning({ id: stripeEvents.id });
+      const [fresh] = await tx
+        .insert(stripeEvents)
+        .values({ id: event.id, type: event.type, outcome: 'applying' })
+        .onConflictDoNothing()
+        .returning({ id: stripeEvents.id });
       if (!fresh) return { outcome: 'already applied' };
       let result: Applied;
       switch (event.type) {
@@ -229,7 +309,10 @@ export class CardPaymentService {
           result = await this.applySession(tx, event.data.object, takenAt);
           break;
         case 'checkout.session.expired':
-          await tx.update(cardCheckouts).set({ status: 'expired' }).where(and(eq(cardCheckouts.id, event.data.object.id), eq(cardCheckouts.status, 'open')));
+          await tx
+            .update(cardCheckouts)
+            .set({ status: 'expired' })
+            .where(and(eq(cardCheckouts.id, event.data.object.id), eq(cardCheckouts.status, 'open')));
           result = { outcome: 'session expired' };
           break;
         case 'charge.refunded':
@@ -249,7 +332,8 @@ export class CardPaymentService {
       return result;
     });
     await this.afterApplied(applied);
-    if (event.type === 'charge.dispute.created' && applied.outcome.startsWith('dispute noted')) await this.tellOfficeOfDispute(event.data.object);
+    if (event.type === 'charge.dispute.created' && applied.outcome.startsWith('dispute noted'))
+      await this.tellOfficeOfDispute(event.data.object);
     return applied.outcome;
   }
 
@@ -267,7 +351,13 @@ export class CardPaymentService {
     const open = await this.deps.db
       .select({ id: cardCheckouts.id })
       .from(cardCheckouts)
-      .where(and(eq(cardCheckouts.status, 'open'), lte(cardCheckouts.createdAt, before), gte(cardCheckouts.createdAt, since)))
+      .where(
+        and(
+          eq(cardCheckouts.status, 'open'),
+          lte(cardCheckouts.createdAt, before),
+          gte(cardCheckouts.createdAt, since),
+        ),
+      )
       .orderBy(asc(cardCheckouts.createdAt))
       .limit(500);
     let recorded = 0;
@@ -275,14 +365,20 @@ export class CardPaymentService {
     for (const { id } of open) {
       if (stopping?.aborted) break;
       // one session Stripe cannot answer for does not hold up the others
-      const session = await stripe.checkout.sessions.retrieve(id).catch(() => null);
+      const session = await stripe.checkout.sessions.retrieve(id, PAID_AT).catch(() => null);
       if (!session) continue;
       if (session.payment_status === 'paid') {
-        const applied = await asCardProvider('system', () => this.applyInTransaction((tx) => this.applySession(tx, session, nowOf(this.deps.clock))));
+        // dated the day Stripe took it, which may be before the hour this job runs in
+        const applied = await asCardProvider('system', () =>
+          this.applyInTransaction((tx) => this.applySession(tx, session, paidAtOf(session) ?? nowOf(this.deps.clock))),
+        );
         if (applied.receiptFor) recorded += 1;
         await this.afterApplied(applied);
       } else if (session.status === 'expired') {
-        await this.deps.db.update(cardCheckouts).set({ status: 'expired' }).where(and(eq(cardCheckouts.id, id), eq(cardCheckouts.status, 'open')));
+        await this.deps.db
+          .update(cardCheckouts)
+          .set({ status: 'expired' })
+          .where(and(eq(cardCheckouts.id, id), eq(cardCheckouts.status, 'open')));
         expired += 1;
       }
     }
@@ -302,35 +398,54 @@ export class CardPaymentService {
     if (!row) {
       // a session made by another server that had not written its row, or by hand in Stripe: its metadata names the invoice
       const invoiceId = Number(session.metadata?.invoice_id);
-      if (!Number.isSafeInteger(invoiceId) || invoiceId <= 0) return { outcome: 'ignored: the session names no invoice of ours' };
-      if (!session.amount_total || session.currency !== 'gbp') return { outcome: 'ignored: the session is not a payment in pounds' };
-      const [invoice] = await tx.select({ bookingId: invoices.bookingId }).from(invoices).where(eq(invoices.id, invoiceId));
+      if (!Number.isSafeInteger(invoiceId) || invoiceId <= 0)
+        return { outcome: 'ignored: the session names no invoice of ours' };
+      if (!session.amount_total || session.currency !== 'gbp')
+        return { outcome: 'ignored: the session is not a payment in pounds' };
+      const [invoice] = await tx
+        .select({ bookingId: invoices.bookingId })
+        .from(invoices)
+        .where(eq(invoices.id, invoiceId));
       if (!invoice) return { outcome: `ignored: invoice ${invoiceId} is not ours` };
-      await tx.insert(cardCheckouts).values({ id: session.id, invoiceId, bookingId: invoice.bookingId, amountPence: session.amount_total }).onConflictDoNothing();
+      await tx
+        .insert(cardCheckouts)
+        .values({ id: session.id, invoiceId, bookingId: invoice.bookingId, amountPence: session.amount_total })
+        .onConflictDoNothing();
       [row] = await tx.select().from(cardCheckouts).where(eq(cardCheckouts.id, session.id)).for('update');
     }
     if (!row) return { outcome: 'ignored: the session could not be kept' };
     if (row.transactionId !== null || row.status === 'complete') return { outcome: 'already recorded' };
-    const paymentIntent = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? session.id);
+    const paymentIntent =
+      typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? session.id);
     const amountPence = session.amount_total ?? row.amountPence;
-    const recorded = row.invoiceId === null
-      ? null
-      : await this.transactions.recordFromProvider(tx, {
-          invoiceId: row.invoiceId,
-          type: 'payment',
-          amountPence,
-          processor: 'STRIPE',
-          date: ukToday(takenAt),
-          notes: `Paid by card through Stripe (${paymentIntent})`,
-          providerRef: paymentIntent,
-          typedAfter: row.createdAt,
-        });
+    const recorded =
+      row.invoiceId === null
+        ? null
+        : await this.transactions.recordFromProvider(tx, {
+            invoiceId: row.invoiceId,
+            type: 'payment',
+            amountPence,
+            processor: 'STRIPE',
+            date: ukToday(takenAt),
+            notes: `Paid by card through Stripe (${paymentIntent})`,
+            providerRef: paymentIntent,
+            typedAfter: row.createdAt,
+          });
     await tx
       .update(cardCheckouts)
-      .set({ status: 'complete', paymentIntent, transactionId: recorded?.id ?? null, appliedAt: nowOf(this.deps.clock) })
+      .set({
+        status: 'complete',
+        paymentIntent,
+        transactionId: recorded?.id ?? null,
+        appliedAt: nowOf(this.deps.clock),
+      })
       .where(eq(cardCheckouts.id, row.id));
     if (!recorded) {
-      await this.systemNote(tx, row.bookingId, `A card payment of ${formatPounds(penceToPounds(amountPence))} (Stripe ${paymentIntent}) came in for an invoice that has since been deleted. Please record it against the right invoice, or refund it in Stripe.`);
+      await this.systemNote(
+        tx,
+        row.bookingId,
+        `A card payment of ${formatPounds(penceToPounds(amountPence))} (Stripe ${paymentIntent}) came in for an invoice that has since been deleted. Please record it against the right invoice, or refund it in Stripe.`,
+      );
       return { outcome: 'paid, but the invoice is deleted: noted on the booking' };
     }
     if (recorded.outcome === 'recorded') return { outcome: 'payment recorded', receiptFor: recorded.id };
@@ -345,7 +460,12 @@ export class CardPaymentService {
   }
 
   /** A refund made in Stripe's dashboard: recorded on the invoice its payment was recorded on. */
-  private async applyRefunds(tx: Tx, paymentIntent: string | undefined, refunds: Stripe.Refund[], takenAt: Date): Promise<Applied> {
+  private async applyRefunds(
+    tx: Tx,
+    paymentIntent: string | undefined,
+    refunds: Stripe.Refund[],
+    takenAt: Date,
+  ): Promise<Applied> {
     if (!paymentIntent) return { outcome: 'ignored: the charge has no payment intent' };
     const [payment] = await tx
       .select({ invoiceId: transactions.invoiceId, createdAt: transactions.createdAt })
@@ -375,9 +495,14 @@ export class CardPaymentService {
 
   /** A dispute: a note on the booking (the office is emailed once the note is in). */
   private async noteDispute(tx: Tx, dispute: Stripe.Dispute): Promise<Applied> {
-    const paymentIntent = typeof dispute.payment_intent === 'string' ? dispute.payment_intent : dispute.payment_intent?.id;
+    const paymentIntent =
+      typeof dispute.payment_intent === 'string' ? dispute.payment_intent : dispute.payment_intent?.id;
     const [payment] = paymentIntent
-      ? await tx.select({ bookingId: transactions.bookingId }).from(transactions).where(and(eq(transactions.type, 'payment'), eq(transactions.providerRef, paymentIntent))).limit(1)
+      ? await tx
+          .select({ bookingId: transactions.bookingId })
+          .from(transactions)
+          .where(and(eq(transactions.type, 'payment'), eq(transactions.providerRef, paymentIntent)))
+          .limit(1)
       : [];
     if (!payment) return { outcome: 'ignored: no payment of ours for this dispute' };
     await this.systemNote(
@@ -389,11 +514,24 @@ export class CardPaymentService {
   }
 
   private async systemNote(tx: Tx, bookingId: number, text: string): Promise<void> {
-    const [booking] = await tx.select({ ref: bookings.ref, tripId: bookings.tripId }).from(bookings).where(eq(bookings.id, bookingId));
+    const [booking] = await tx
+      .select({ ref: bookings.ref, tripId: bookings.tripId })
+      .from(bookings)
+      .where(eq(bookings.id, bookingId));
     if (!booking) return;
     const html = `<p>${escapeHtml(text)}</p>`;
-    const [note] = await tx.insert(bookingNotes).values({ bookingId, noteText: html }).returning({ id: bookingNotes.id });
-    await audit(tx, { action: 'note.created', subject: { type: 'note', id: note!.id }, bookingId, tripId: booking.tripId, summary: `added a note to the booking ${booking.ref}`, details: { excerpt: text.slice(0, 200) } });
+    const [note] = await tx
+      .insert(bookingNotes)
+      .values({ bookingId, noteText: html })
+      .returning({ id: bookingNotes.id });
+    await audit(tx, {
+      action: 'note.created',
+      subject: { type: 'note', id: note!.id },
+      bookingId,
+      tripId: booking.tripId,
+      summary: `added a note to the booking ${booking.ref}`,
+      details: { excerpt: text.slice(0, 200) },
+    });
   }
 
   private async tellOfficeOfDispute(dispute: Stripe.Dispute): Promise<void> {
@@ -402,11 +540,29 @@ export class CardPaymentService {
     const subject = `A card payment is disputed: ${formatPounds(penceToPounds(dispute.amount))}`;
     const text = `A payer has disputed a card payment of ${formatPounds(penceToPounds(dispute.amount))} (reason: ${dispute.reason}; Stripe ${dispute.id}). A note is on the booking. Answer the dispute in Stripe's dashboard before its deadline.\n\nTripdesk`;
     try {
-      const sent = await this.deps.mailer.send({ to: { name: 'Office', address: to }, subject, text, html: `<p>${escapeHtml(text).replace(/\n\n/g, '</p><p>')}</p>` });
-      await audit(this.deps.db, { action: 'email.sent', subject: { type: 'dispute', id: dispute.id }, summary: `emailed the office of a disputed card payment (${to})`, details: { to, subject, text, attachments: [], outcome: sent.outcome, message_id: sent.messageId } });
+      const sent = await this.deps.mailer.send({
+        to: { name: 'Office', address: to },
+        subject,
+        text,
+        html: `<p>${escapeHtml(text).replace(/\n\n/g, '</p><p>')}</p>`,
+      });
+      await audit(this.deps.db, {
+        action: 'email.sent',
+        subject: { type: 'dispute', id: dispute.id },
+        summary: `emailed the office of a disputed card payment (${to})`,
+        details: { to, subject, text, attachments: [], outcome: sent.outcome, message_id: sent.messageId },
+      });
     } catch (error) {
-      const why = (error as { responseCode?: number; code?: string }).responseCode ?? (error as { code?: string }).code ?? 'refused';
-      await audit(this.deps.db, { action: 'email.failed', subject: { type: 'dispute', id: dispute.id }, summary: `could not email the office of a disputed card payment (${to}): ${why}`, details: { to, subject, text, attachments: [], outcome: 'refused', message_id: null } });
+      const why =
+        (error as { responseCode?: number; code?: string }).responseCode ??
+        (error as { code?: string }).code ??
+        'refused';
+      await audit(this.deps.db, {
+        action: 'email.failed',
+        subject: { type: 'dispute', id: dispute.id },
+        summary: `could not email the office of a disputed card payment (${to}): ${why}`,
+        details: { to, subject, text, attachments: [], outcome: 'refused', message_id: null },
+      });
     }
   }
 
@@ -443,11 +599,20 @@ export class CardPaymentService {
     await sendOnce(this.deps.db, this.deps.mailer, {
       template: 'payment_receipt',
       context: {
-        traveller: { title: booking.title, first_name: booking.firstName, last_name: booking.lastName, preferred_name: booking.preferredName },
+        traveller: {
+          title: booking.title,
+          first_name: booking.firstName,
+          last_name: booking.lastName,
+          preferred_name: booking.preferredName,
+        },
         booking: { ref: booking.ref },
         trip: { name: row.trip.name, departure: emailDate(row.trip.departure) },
         invoice: receiptInvoice(invoice.reply),
-        payment: { amount: formatPounds(penceToPounds(row.t.amountPence)), date: emailDate(row.t.date), reference: row.t.providerRef ?? '' },
+        payment: {
+          amount: formatPounds(penceToPounds(row.t.amountPence)),
+          date: emailDate(row.t.date),
+          reference: row.t.providerRef ?? '',
+        },
         operator: { name: this.deps.operator.name },
       },
       to: { name: `${booking.firstName} ${booking.lastName}`, address: email },
@@ -462,7 +627,10 @@ export class CardPaymentService {
         return claim?.id;
       },
       settle: async (tx, id, failure) => {
-        await tx.update(paymentReceipts).set(failure === null ? { outcome: 'sent' } : { outcome: 'failed', error: failure }).where(eq(paymentReceipts.id, id));
+        await tx
+          .update(paymentReceipts)
+          .set(failure === null ? { outcome: 'sent' } : { outcome: 'failed', error: failure })
+          .where(eq(paymentReceipts.id, id));
       },
     });
   }
@@ -492,7 +660,13 @@ export class CardPaymentService {
     const [loaded] = await loadInvoices(this.deps.db, eq(invoices.id, invoiceId));
     if (!loaded) return null;
     const [row] = await this.deps.db
-      .select({ status: bookings.status, firstName: bookings.firstName, tripId: trips.id, tripName: trips.name, departure: trips.departureDate })
+      .select({
+        status: bookings.status,
+        firstName: bookings.firstName,
+        tripId: trips.id,
+        tripName: trips.name,
+        departure: trips.departureDate,
+      })
       .from(bookings)
       .innerJoin(trips, eq(trips.id, bookings.tripId))
       .where(eq(bookings.id, loaded.reply.booking_id));
@@ -512,5 +686,10 @@ export class CardPaymentService {
 }
 
 function receiptInvoice(invoice: { invoice_ref: string; total: number; outstanding: number; due_date: string }) {
-  return { ref: invoice.invoice_ref, total: formatPounds(invoice.total), outstanding: formatPounds(invoice.outstanding), due_date: emailDate(invoice.due_date) };
+  return {
+    ref: invoice.invoice_ref,
+    total: formatPounds(invoice.total),
+    outstanding: formatPounds(invoice.outstanding),
+    due_date: emailDate(invoice.due_date),
+  };
 }
