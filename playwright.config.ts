@@ -4,7 +4,9 @@ const port = Number(process.env.E2E_PORT ?? 3210);
 
 // specs whose screens hold no date a moved clock could change: the clock-shifted CI runs leave them
 // out (E2E_DATED_ONLY=1), the run at today's date runs them
-const UNDATED = ['shell', 'developer', 'users', 'charities', 'email-templates', 'charity-link', 'multi-select'].map((name) => `**/${name}.spec.ts`);
+const UNDATED = ['shell', 'developer', 'users', 'charities', 'email-templates', 'charity-link', 'multi-select'].map(
+  (name) => `**/${name}.spec.ts`,
+);
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -14,7 +16,10 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: process.env.CI_REPORT_DIR
-    ? [['list'], ['json', { outputFile: `${process.env.CI_REPORT_DIR}/playwright-${process.env.CI_REPORT_NAME ?? 'run'}.json` }]]
+    ? [
+        ['list'],
+        ['json', { outputFile: `${process.env.CI_REPORT_DIR}/playwright-${process.env.CI_REPORT_NAME ?? 'run'}.json` }],
+      ]
     : [['list']],
   timeout: 30_000,
   use: {
@@ -28,7 +33,13 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     },
   },
   webServer: {

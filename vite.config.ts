@@ -22,9 +22,7 @@ export default defineConfig({
       treeshake: { manualPureFunctions: ['z'] },
       output: {
         codeSplitting: {
-          groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 10 },
-          ],
+          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 10 }],
         },
       },
     },

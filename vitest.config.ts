@@ -9,13 +9,21 @@ export default defineConfig({
     // vitest takes one core fewer than the machine has: one worker on CI's two cores. The API
     // files wait on their database half the time, so two workers there finish in two thirds
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    reporters: reportDir ? ['default', ['json', { outputFile: `${reportDir}/vitest-${reportName}.json` }]] : ['default'],
+    reporters: reportDir
+      ? ['default', ['json', { outputFile: `${reportDir}/vitest-${reportName}.json` }]]
+      : ['default'],
     projects: [
       {
         test: {
           name: 'api',
           environment: 'node',
-          include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts', 'src/db/**/*.test.ts', 'src/contract/**/*.test.ts', 'tests/fuzz/**/*.test.ts'],
+          include: [
+            'src/server/**/*.test.ts',
+            'src/shared/**/*.test.ts',
+            'src/db/**/*.test.ts',
+            'src/contract/**/*.test.ts',
+            'tests/fuzz/**/*.test.ts',
+          ],
           globalSetup: ['tests/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

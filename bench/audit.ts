@@ -49,7 +49,8 @@ const record = (text: unknown, params: unknown) => {
   const q = typeof text === 'string' ? { text, values: undefined } : (text as Partial<Statement>);
   const given = (params as unknown[] | undefined) ?? q.values ?? [];
   // the session, user and CSRF lookups are not the history's queries
-  if (recording && q.text && /audit_events|"bookings"|"trips"|ilike/i.test(q.text) && !/"sessions"/.test(q.text)) recording.push({ text: q.text, values: given });
+  if (recording && q.text && /audit_events|"bookings"|"trips"|ilike/i.test(q.text) && !/"sessions"/.test(q.text))
+    recording.push({ text: q.text, values: given });
 };
 
 let dropDb: (() => Promise<void>) | undefined;
@@ -103,14 +104,18 @@ const haveBookings = await countOf(sql`select count(*)::int as n from bookings w
 if (haveBookings < wantedBookings) {
   const started = Date.now();
   const missing = wantedBookings - haveBookings;
-  await seedScale(db, missing, (done) => process.stderr.write(`\rseeding bookings ${done.toLocaleString('en-GB')} / ${missing.toLocaleString('en-GB')}`));
+  await seedScale(db, missing, (done) =>
+    process.stderr.write(`\rseeding bookings ${done.toLocaleString('en-GB')} / ${missing.toLocaleString('en-GB')}`),
+  );
   process.stderr.write(`\nbookings seeded in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 }
 const haveEvents = await countOf(sql`select count(*)::int as n from audit_events`);
 if (haveEvents < wantedEvents) {
   const started = Date.now();
   const missing = wantedEvents - haveEvents;
-  await seedAuditEvents(db, missing, (done) => process.stderr.write(`\rseeding events ${done.toLocaleString('en-GB')} / ${missing.toLocaleString('en-GB')}`));
+  await seedAuditEvents(db, missing, (done) =>
+    process.stderr.write(`\rseeding events ${done.toLocaleString('en-GB')} / ${missing.toLocaleString('en-GB')}`),
+  );
   process.stderr.write(`\nevents seeded in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 } else {
   await db.execute(sql`analyze audit_events`);
@@ -160,19 +165,34 @@ const allScenarios: Array<[string, string]> = [
   ['subject booking + id', `/api/audit?subject_type=booking&subject_id=${busy!.id}`],
   ['subject_type = trip', '/api/audit?subject_type=trip'],
   ['booking_ref', `/api/audit?booking_ref=${busy!.ref}`],
-  ...(typical ? [['booking_ref of a generated booking, lower case', `/api/audit?booking_ref=${typical.ref.toLowerCase()}`] as [string, string]] : []),
+  ...(typical
+    ? [
+        ['booking_ref of a generated booking, lower case', `/api/audit?booking_ref=${typical.ref.toLowerCase()}`] as [
+          string,
+          string,
+        ],
+      ]
+    : []),
   ['booking_ref unknown', '/api/audit?booking_ref=TDS9999999'],
   ['source = api', '/api/audit?source=api'],
   ['source = system', '/api/audit?source=system'],
   ['from/to: one month', `/api/audit?from=${year - 1}-03-01&to=${year - 1}-03-31`],
   ['from only (last 2 years)', `/api/audit?from=${year - 2}-01-01`],
   ['to only (before 2 years ago)', `/api/audit?to=${year - 2}-06-30`],
-  ['combination: booking. + api + 6 months', `/api/audit?action=booking.&source=api&from=${year - 1}-01-01&to=${year - 1}-06-30`],
-  ['combination: actor_id + email.sent + year', `/api/audit?actor_id=${actorId}&action=email.sent&from=${year - 1}-01-01&to=${year - 1}-12-31`],
+  [
+    'combination: booking. + api + 6 months',
+    `/api/audit?action=booking.&source=api&from=${year - 1}-01-01&to=${year - 1}-06-30`,
+  ],
+  [
+    'combination: actor_id + email.sent + year',
+    `/api/audit?actor_id=${actorId}&action=email.sent&from=${year - 1}-01-01&to=${year - 1}-12-31`,
+  ],
   ['deep page (page 2000)', '/api/audit?page=2000'],
   ['deep page, action prefix (page 400)', '/api/audit?action=booking.&page=400'],
   [`booking history (busiest, ${busy!.n.toLocaleString('en-GB')} events)`, `/api/bookings/${busy!.id}/history`],
-  ...(typical ? [[`booking history (generated, ${typical.n} events)`, `/api/bookings/${typical.id}/history`] as [string, string]] : []),
+  ...(typical
+    ? [[`booking history (generated, ${typical.n} events)`, `/api/bookings/${typical.id}/history`] as [string, string]]
+    : []),
   [`trip history (${trip!.n.toLocaleString('en-GB')} trip events)`, `/api/trips/${trip!.id}/history`],
   ['trip history, page 100', `/api/trips/${trip!.id}/history?page=100`],
 ];
@@ -193,8 +213,12 @@ floorTimes.sort((a, b) => a - b);
 console.log(
   `\n${database.kind}, ${events.toLocaleString('en-GB')} history events, ${bookingCount.toLocaleString('en-GB')} bookings, ${runs} runs each (after 2 warm-up runs)\n`,
 );
-console.log('| query                                        | p50 ms | p95 ms | bare SQL p50 | bare p95 | total given        | rows |');
-console.log('|----------------------------------------------|--------|--------|--------------|----------|--------------------|------|');
+console.log(
+  '| query                                        | p50 ms | p95 ms | bare SQL p50 | bare p95 | total given        | rows |',
+);
+console.log(
+  '|----------------------------------------------|--------|--------|--------------|----------|--------------------|------|',
+);
 const explained: Array<[string, Statement[]]> = [];
 for (const [name, target] of scenarios) {
   const times: number[] = [];
@@ -227,7 +251,9 @@ for (const [name, target] of scenarios) {
     `| ${name.padEnd(44)} | ${f1(pct(times, 50))} | ${f1(pct(times, 95))} | ${f1(pct(bareTimes, 50)).padStart(12)} | ${f1(pct(bareTimes, 95)).padStart(8)} | ${shown.padStart(18)} | ${String(rows).padStart(4)} |`,
   );
 }
-console.log(`\nA signed-in request's floor (GET /api/me): p50 ${pct(floorTimes, 50).toFixed(1)} ms, p95 ${pct(floorTimes, 95).toFixed(1)} ms.`);
+console.log(
+  `\nA signed-in request's floor (GET /api/me): p50 ${pct(floorTimes, 50).toFixed(1)} ms, p95 ${pct(floorTimes, 95).toFixed(1)} ms.`,
+);
 
 if (values.explain) {
   for (const [name, statements] of explained) {
@@ -235,15 +261,24 @@ if (values.explain) {
     for (const s of statements) {
       if (/^\s*explain/i.test(s.text)) {
         console.log('```');
-        console.log(`${s.text.slice(0, 300)}${s.text.length > 300 ? '…' : ''}\n(the estimate of the total, planned and not run)`);
+        console.log(
+          `${s.text.slice(0, 300)}${s.text.length > 300 ? '…' : ''}\n(the estimate of the total, planned and not run)`,
+        );
         console.log('```');
         continue;
       }
       const inlined = s.text.replace(/\$(\d+)/g, (_, n: string) => {
         const v = s.values[Number(n) - 1];
-        return v === null || v === undefined ? 'null' : typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`;
+        return v === null || v === undefined
+          ? 'null'
+          : typeof v === 'number'
+            ? String(v)
+            : `'${String(v).replace(/'/g, "''")}'`;
       });
-      const plan = await queryRows<Record<string, string>>(db, sql.raw(`explain (analyze, buffers, costs off) ${inlined}`));
+      const plan = await queryRows<Record<string, string>>(
+        db,
+        sql.raw(`explain (analyze, buffers, costs off) ${inlined}`),
+      );
       console.log('```');
       console.log(inlined.length > 600 ? `${inlined.slice(0, 600)}…` : inlined);
       console.log(plan.map((r) => Object.values(r)[0]).join('\n'));

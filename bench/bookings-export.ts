@@ -62,10 +62,15 @@ await seedDemo(database.db, { dataDir });
 await seedScale(database.db, total, () => {});
 // every generated booking gets a passport image of its own (random bytes: they do not compress,
 // like the JPEGs people upload)
-const ids = await queryRows<{ id: number }>(database.db, sql`select id from bookings where ref like 'TDS%' order by id`);
+const ids = await queryRows<{ id: number }>(
+  database.db,
+  sql`select id from bookings where ref like 'TDS%' order by id`,
+);
 const files = createFileStore({ driver: 'local', dataDir });
 for (const { id } of ids) await files.put('passports', `bench-${id}.jpg`, randomBytes(imageKb * 1024));
-await database.db.execute(sql`update bookings set passport_image_file = 'bench-' || id || '.jpg' where ref like 'TDS%'`);
+await database.db.execute(
+  sql`update bookings set passport_image_file = 'bench-' || id || '.jpg' where ref like 'TDS%'`,
+);
 await database.db.execute(sql`analyze bookings`);
 
 const email = 'export-bench@example.test';
@@ -98,10 +103,18 @@ const formats: Array<[string, string]> = [
   [`.xlsx, all ${EXPORT_COLUMNS.length} columns`, `format=xls&perPage=5000&timing=all&columns=${columns}`],
   [`passport zip (${imageKb} KB images)`, `format=passportZip&perPage=5000&timing=all`],
 ];
-console.log(`\n${database.kind}, ${total.toLocaleString('en-GB')} generated bookings + the demo office, ${runs} runs each after one warm-up\n`);
-console.log('| export                       | rows  | size     | p50 s | max s | CPU p50 s | peak extra RSS | peak extra heap+external |');
-console.log('|------------------------------|-------|----------|-------|-------|-----------|----------------|--------------------------|');
-for (const [name, query] of formats.filter(([, q]) => values.format === 'both' || q.startsWith(`format=${values.format}&`))) {
+console.log(
+  `\n${database.kind}, ${total.toLocaleString('en-GB')} generated bookings + the demo office, ${runs} runs each after one warm-up\n`,
+);
+console.log(
+  '| export                       | rows  | size     | p50 s | max s | CPU p50 s | peak extra RSS | peak extra heap+external |',
+);
+console.log(
+  '|------------------------------|-------|----------|-------|-------|-----------|----------------|--------------------------|',
+);
+for (const [name, query] of formats.filter(
+  ([, q]) => values.format === 'both' || q.startsWith(`format=${values.format}&`),
+)) {
   const times: number[] = [];
   const cpu: number[] = [];
   let rss = 0;
@@ -148,10 +161,12 @@ async function latencyDuring(work: Promise<unknown>): Promise<number[]> {
   const me = () =>
     new Promise<number>((resolve, reject) => {
       const t0 = performance.now();
-      http.get({ host: '127.0.0.1', port, path: '/api/me', headers: { cookie }, agent }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(performance.now() - t0));
-      }).on('error', reject);
+      http
+        .get({ host: '127.0.0.1', port, path: '/api/me', headers: { cookie }, agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(performance.now() - t0));
+        })
+        .on('error', reject);
     });
   await me();
   let done = false;
@@ -173,7 +188,9 @@ for (const rows of [3000, 5000].filter((n) => n <= total)) {
   const times = await latencyDuring(download(`format=xls&perPage=${rows}&timing=all&columns=${columns}`));
   const s = (performance.now() - t0) / 1000;
   const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(1).padStart(6);
-  console.log(`| ${String(rows).padStart(5)} | ${s.toFixed(2).padStart(8)} | ${String(times.length).padStart(8)} | ${at(0.5)} | ${at(0.95)} | ${times.at(-1)!.toFixed(1).padStart(6)} |`);
+  console.log(
+    `| ${String(rows).padStart(5)} | ${s.toFixed(2).padStart(8)} | ${String(times.length).padStart(8)} | ${at(0.5)} | ${at(0.95)} | ${times.at(-1)!.toFixed(1).padStart(6)} |`,
+  );
 }
 
 await app.close();

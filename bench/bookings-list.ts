@@ -91,16 +91,23 @@ if (url) {
 }
 const database = await createDb(pglite ? { pglite } : { databaseUrl });
 await database.migrate();
-const [seeded] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from bookings where ref like 'TDS%'`);
+const [seeded] = await queryRows<{ n: number }>(
+  database.db,
+  sql`select count(*)::int as n from bookings where ref like 'TDS%'`,
+);
 if (Number(seeded?.n ?? 0) < total) {
   await seedDemo(database.db, { dataDir });
   const started = Date.now();
   const missing = total - Number(seeded?.n ?? 0);
-  await seedScale(database.db, missing, (done) => process.stderr.write(`\rseeding ${done.toLocaleString('en-GB')} / ${missing.toLocaleString('en-GB')}`));
+  await seedScale(database.db, missing, (done) =>
+    process.stderr.write(`\rseeding ${done.toLocaleString('en-GB')} / ${missing.toLocaleString('en-GB')}`),
+  );
   process.stderr.write(`\nseeded in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 } else {
   await database.db.execute(sql`analyze bookings`);
-  process.stderr.write(`reusing the seeded database (${Number(seeded!.n).toLocaleString('en-GB')} generated bookings)\n`);
+  process.stderr.write(
+    `reusing the seeded database (${Number(seeded!.n).toLocaleString('en-GB')} generated bookings)\n`,
+  );
 }
 
 const email = `bench-${Date.now()}@example.test`;
@@ -109,7 +116,9 @@ const app = await buildApp({ config: testConfig(dataDir), db: database.db });
 await app.ready();
 const client = new TestClient(app);
 await client.login(email, 'bench-password-123');
-const trips = (await queryRows<{ id: number }>(database.db, sql`select id from trips order by id limit 3`)).map((r) => r.id);
+const trips = (await queryRows<{ id: number }>(database.db, sql`select id from trips order by id limit 3`)).map(
+  (r) => r.id,
+);
 
 const scenarios: Array<[string, string]> = [
   ['default view (future, newest first)', ''],
@@ -118,18 +127,32 @@ const scenarios: Array<[string, string]> = [
   ['deep page (page 2000)', 'timing=all&page=2000'],
 ];
 if (values.fundraising) {
-  const [entries] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from fundraising_entries`);
+  const [entries] = await queryRows<{ n: number }>(
+    database.db,
+    sql`select count(*)::int as n from fundraising_entries`,
+  );
   if (!entries?.n) {
     // a third of the fundraisers have raised something, from nothing to a little over the minimum
-    await database.db.execute(sql`insert into fundraising_entries (booking_id, amount_pence, entry_date, source, created_at)
+    await database.db
+      .execute(sql`insert into fundraising_entries (booking_id, amount_pence, entry_date, source, created_at)
       select id, 1 + abs(hashint4(id::int)) % 300000, current_date, 'page_total', now() from bookings where funding_type in ('fundraise', 'flexi') and id % 3 = 0`);
     await database.db.execute(sql`analyze fundraising_entries`);
   }
-  for (const state of ['on_track', 'behind', 'met']) scenarios.push([`fundraising ${state}, all timings`, `timing=all&fundraising=${state}`]);
-  scenarios.push(['fundraising behind, three trips', `timing=all&fundraising=behind&${trips.map((t) => `trips[]=${t}`).join('&')}`]);
+  for (const state of ['on_track', 'behind', 'met'])
+    scenarios.push([`fundraising ${state}, all timings`, `timing=all&fundraising=${state}`]);
+  scenarios.push([
+    'fundraising behind, three trips',
+    `timing=all&fundraising=behind&${trips.map((t) => `trips[]=${t}`).join('&')}`,
+  ]);
 }
 if (values.sorts) {
-  for (const [field, label] of [['id', 'ID'], ['deposit_payment_date', 'Date Paid'], ['name', 'Traveller Name'], ['room_ref', 'Room Ref'], ['trip_name', 'Trip']]) {
+  for (const [field, label] of [
+    ['id', 'ID'],
+    ['deposit_payment_date', 'Date Paid'],
+    ['name', 'Traveller Name'],
+    ['room_ref', 'Room Ref'],
+    ['trip_name', 'Trip'],
+  ]) {
     for (const dir of ['asc', 'desc']) scenarios.push([`sort ${label} ${dir}`, `sort_field=${field}&sort_dir=${dir}`]);
   }
 }
@@ -147,9 +170,15 @@ for (let i = 0; i < runs + 2; i++) {
 }
 floorTimes.sort((a, b) => a - b);
 const floor = pct(floorTimes, 50);
-console.log(`\n${database.kind}, ${total.toLocaleString('en-GB')} generated bookings + the demo office, ${runs} runs each (after 2 warm-up runs)\n`);
-console.log('| view                                 | p50 ms | p95 ms | bare SQL p50 | bare p95 | p50 ratio | total (estimate?)  |');
-console.log('|--------------------------------------|--------|--------|--------------|----------|-----------|--------------------|');
+console.log(
+  `\n${database.kind}, ${total.toLocaleString('en-GB')} generated bookings + the demo office, ${runs} runs each (after 2 warm-up runs)\n`,
+);
+console.log(
+  '| view                                 | p50 ms | p95 ms | bare SQL p50 | bare p95 | p50 ratio | total (estimate?)  |',
+);
+console.log(
+  '|--------------------------------------|--------|--------|--------------|----------|-----------|--------------------|',
+);
 const explained: Array<[string, Statement[]]> = [];
 const ratios: string[] = [];
 for (const [name, qs] of scenarios) {
@@ -185,7 +214,9 @@ for (const [name, qs] of scenarios) {
   );
 }
 
-console.log(`\nA signed-in request's floor (GET /api/me: session, user, role, reply): p50 ${floor.toFixed(1)} ms, p95 ${pct(floorTimes, 95).toFixed(1)} ms.`);
+console.log(
+  `\nA signed-in request's floor (GET /api/me: session, user, role, reply): p50 ${floor.toFixed(1)} ms, p95 ${pct(floorTimes, 95).toFixed(1)} ms.`,
+);
 console.log(`The route's p50 less that floor, over the bare SQL's p50: ${ratios.join('; ')}.`);
 
 if (values.explain) {
@@ -194,16 +225,25 @@ if (values.explain) {
     for (const s of statements) {
       if (/^\s*explain/i.test(s.text)) {
         console.log('```');
-        console.log(`${s.text.slice(0, 300)}${s.text.length > 300 ? '…' : ''}\n(the estimate of the total, planned and not run)`);
+        console.log(
+          `${s.text.slice(0, 300)}${s.text.length > 300 ? '…' : ''}\n(the estimate of the total, planned and not run)`,
+        );
         console.log('```');
         continue;
       }
       // EXPLAIN cannot take parameters on every driver path: inline them as literals
       const inlined = s.text.replace(/\$(\d+)/g, (_, n: string) => {
         const v = s.values[Number(n) - 1];
-        return v === null || v === undefined ? 'null' : typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`;
+        return v === null || v === undefined
+          ? 'null'
+          : typeof v === 'number'
+            ? String(v)
+            : `'${String(v).replace(/'/g, "''")}'`;
       });
-      const plan = await queryRows<Record<string, string>>(database.db, sql.raw(`explain (analyze, buffers, costs off) ${inlined}`));
+      const plan = await queryRows<Record<string, string>>(
+        database.db,
+        sql.raw(`explain (analyze, buffers, costs off) ${inlined}`),
+      );
       console.log('```');
       console.log(inlined.length > 600 ? `${inlined.slice(0, 600)}…` : inlined);
       console.log(plan.map((r) => Object.values(r)[0]).join('\n'));

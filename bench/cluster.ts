@@ -41,7 +41,9 @@ const LAST_K = SHORT ? 40 : 200;
 
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) {
-  console.error('bench/cluster.ts needs a PostgreSQL server: DATABASE_URL=postgresql://user@host:5432/postgres npx tsx bench/cluster.ts [--short]');
+  console.error(
+    'bench/cluster.ts needs a PostgreSQL server: DATABASE_URL=postgresql://user@host:5432/postgres npx tsx bench/cluster.ts [--short]',
+  );
   process.exit(2);
 }
 
@@ -60,7 +62,11 @@ const tempDirs: string[] = [];
 
 /** Spawns `node --import tsx <script>` and waits for its ready line (the port, for a web server). */
 function startTripdesk(name: string, script: string, env: NodeJS.ProcessEnv, ready: RegExp): Promise<Proc> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const proc: Proc = { name, child, output: '', port: 0, exit };
   procs.push(proc);
@@ -96,11 +102,19 @@ function run(command: string, args: string[]): Promise<void> {
     child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited ${code}: ${output.slice(-2000)}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} exited ${code}: ${output.slice(-2000)}`)),
+    );
   });
 }
 
-const tail = (proc: Proc, lines = 30) => proc.output.trimEnd().split('\n').slice(-lines).map((l) => `    ${proc.name}| ${l}`).join('\n');
+const tail = (proc: Proc, lines = 30) =>
+  proc.output
+    .trimEnd()
+    .split('\n')
+    .slice(-lines)
+    .map((l) => `    ${proc.name}| ${l}`)
+    .join('\n');
 const alive = (proc: Proc) => proc.child.exitCode === null && proc.child.signalCode === null;
 
 /** SIGTERM (a clean stop), then SIGKILL after 8 s. */
@@ -124,8 +138,19 @@ process.on('exit', () => {
 
 type Backend = { name: string; port: number; up: boolean; downAt?: number };
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
-const endToEnd = (headers: http.IncomingHttpHeaders) => Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k.toLowerCase())));
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authorization',
+  'proxy-authenticate',
+]);
+const endToEnd = (headers: http.IncomingHttpHeaders) =>
+  Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP_BY_HOP.has(k.toLowerCase())));
 
 /**
  * Each request goes to the next live backend, body and reply piped; `x-backend` says which one
@@ -150,19 +175,31 @@ async function startProxy(backends: Backend[]): Promise<{ port: number; close():
     const attempt = () => {
       const backend = pick(tried);
       if (!backend) {
-        res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'No backend is up.' }));
+        res
+          .writeHead(502, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ message: 'No backend is up.' }));
         return;
       }
       tried.add(backend);
       let answered = false;
-      const upstream = http.request({ host: '127.0.0.1', port: backend.port, method: req.method, path: req.url, headers: endToEnd(req.headers), agent }, (reply) => {
-        answered = true;
-        res.writeHead(reply.statusCode ?? 502, { ...endToEnd(reply.headers), 'x-backend': backend.name });
-        reply.pipe(res);
-        // the backend died in the middle of its reply: the client must see a cut, not a short body
-        reply.on('aborted', () => res.destroy());
-        reply.on('error', () => res.destroy());
-      });
+      const upstream = http.request(
+        {
+          host: '127.0.0.1',
+          port: backend.port,
+          method: req.method,
+          path: req.url,
+          headers: endToEnd(req.headers),
+          agent,
+        },
+        (reply) => {
+          answered = true;
+          res.writeHead(reply.statusCode ?? 502, { ...endToEnd(reply.headers), 'x-backend': backend.name });
+          reply.pipe(res);
+          // the backend died in the middle of its reply: the client must see a cut, not a short body
+          reply.on('aborted', () => res.destroy());
+          reply.on('error', () => res.destroy());
+        },
+      );
       upstream.on('error', (error: NodeJS.ErrnoException) => {
         if (answered) return void res.destroy();
         const connectionLost = error.code === 'ECONNREFUSED' || error.code === 'ECONNRESET';
@@ -199,7 +236,15 @@ async function startProxy(backends: Backend[]): Promise<{ port: number; close():
 // ---------------------------------------------------------------------------------------------
 // The driver: a browser-like client (cookies, the page's CSRF token) over fetch
 
-type Reply = { status: number; headers: Headers; body: Buffer; backend: string; ms: number; text: string; json<T = unknown>(): T };
+type Reply = {
+  status: number;
+  headers: Headers;
+  body: Buffer;
+  backend: string;
+  ms: number;
+  text: string;
+  json<T = unknown>(): T;
+};
 
 const cookies = new Map<string, string>();
 let csrf = '';
@@ -225,7 +270,13 @@ async function call(
     headers['content-type'] = 'application/json';
   }
   const t0 = performance.now();
-  const res = await fetch(base + url, { method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(base + url, {
+    method,
+    headers,
+    body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(30_000),
+  });
   const bytes = Buffer.from(await res.arrayBuffer());
   for (const c of res.headers.getSetCookie()) {
     const [pair = ''] = c.split(';');
@@ -260,7 +311,10 @@ function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(message);
 }
 const expectStatus = (res: Reply, status: number, what: string) =>
-  check(res.status === status, `${what}: ${res.status} from ${res.backend} (expected ${status}): ${res.text.slice(0, 300)}`);
+  check(
+    res.status === status,
+    `${what}: ${res.status} from ${res.backend} (expected ${status}): ${res.text.slice(0, 300)}`,
+  );
 
 const fetchError = (error: unknown) => {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -278,7 +332,12 @@ async function step(name: string, work: () => Promise<string>): Promise<void> {
   try {
     row = { step: name, ok: true, result: await work(), ms: performance.now() - t0 };
   } catch (error) {
-    row = { step: name, ok: false, result: `FAILED: ${error instanceof Error ? error.message : String(error)}`, ms: performance.now() - t0 };
+    row = {
+      step: name,
+      ok: false,
+      result: `FAILED: ${error instanceof Error ? error.message : String(error)}`,
+      ms: performance.now() - t0,
+    };
   }
   rows.push(row);
   console.error(`${row.ok ? 'ok  ' : 'FAIL'} ${name} (${row.ms.toFixed(0)} ms)${row.ok ? '' : `\n     ${row.result}`}`);
@@ -360,7 +419,10 @@ try {
 
   // ---- a session made through the proxy works on both servers
   await step('sign in through the proxy; the session works on A and on B', async () => {
-    const login = await call(P, 'POST', '/login', { json: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }, session: false });
+    const login = await call(P, 'POST', '/login', {
+      json: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+      session: false,
+    });
     expectStatus(login, 204, 'POST /login');
     check(cookies.has('tripdesk_session'), 'POST /login set no tripdesk_session cookie');
     const page = await call(P, 'GET', '/', { headers: { accept: 'text/html' } });
@@ -384,7 +446,9 @@ try {
   await step('create a booking on one server, read it on the other', async () => {
     const trips = await call(P, 'GET', '/api/trips');
     expectStatus(trips, 200, 'GET /api/trips');
-    const trip = trips.json<{ data: Array<{ id: number; name: string; status: string }> }>().data.find((t) => t.status === 'open');
+    const trip = trips
+      .json<{ data: Array<{ id: number; name: string; status: string }> }>()
+      .data.find((t) => t.status === 'open');
     check(trip, 'no open trip in GET /api/trips');
     tripId = trip.id;
     const made = await call(P, 'POST', '/api/bookings', {
@@ -406,24 +470,38 @@ try {
     const read = await getVia(P, made.backend, `/api/bookings/${booking.id}`);
     expectStatus(read, 200, `GET /api/bookings/${booking.id}`);
     const got = read.json<{ id: number; ref: string }>();
-    check(got.id === booking.id && got.ref === booking.ref, `GET /api/bookings/${booking.id} via ${read.backend} says ${got.id} ${got.ref}, not ${booking.id} ${booking.ref}`);
+    check(
+      got.id === booking.id && got.ref === booking.ref,
+      `GET /api/bookings/${booking.id} via ${read.backend} says ${got.id} ${got.ref}, not ${booking.id} ${booking.ref}`,
+    );
     return `${booking.ref} made via ${made.backend} (201), read via ${read.backend} (200)`;
   });
 
   // ---- a document uploaded on one server, downloaded from the other
   await step('upload a document on one server, download it from the other', async () => {
-    const doc = await call(P, 'POST', '/api/documents', { json: { trip_id: need(tripId, 'the trip'), name: 'Cluster dossier' } });
+    const doc = await call(P, 'POST', '/api/documents', {
+      json: { trip_id: need(tripId, 'the trip'), name: 'Cluster dossier' },
+    });
     expectStatus(doc, 201, 'POST /api/documents');
     const { id } = doc.json<{ id: number }>();
-    const pdf = makePdf('Cluster dossier', ['Uploaded to one server, downloaded from the other.', `at ${new Date().toISOString()}`]);
-    const form = multipart({ document_id: String(id) }, { field: 'document_file', filename: 'dossier.pdf', contentType: 'application/pdf', bytes: pdf });
+    const pdf = makePdf('Cluster dossier', [
+      'Uploaded to one server, downloaded from the other.',
+      `at ${new Date().toISOString()}`,
+    ]);
+    const form = multipart(
+      { document_id: String(id) },
+      { field: 'document_file', filename: 'dossier.pdf', contentType: 'application/pdf', bytes: pdf },
+    );
     const up = await call(P, 'POST', `/api/documents/${id}/upload`, { body: form.payload, headers: form.headers });
     expectStatus(up, 200, `POST /api/documents/${id}/upload`);
     const signed = up.json<{ signed_url: string | null }>().signed_url;
     check(signed, 'the upload reply has no signed_url');
     const down = await getVia(P, up.backend, signed, { session: false });
     expectStatus(down, 200, `GET ${signed.split('?')[0]}`);
-    check(down.body.equals(pdf), `the file downloaded via ${down.backend} (${down.body.length} bytes) is not the one uploaded via ${up.backend} (${pdf.length} bytes)`);
+    check(
+      down.body.equals(pdf),
+      `the file downloaded via ${down.backend} (${down.body.length} bytes) is not the one uploaded via ${up.backend} (${pdf.length} bytes)`,
+    );
     return `${pdf.length} bytes uploaded via ${up.backend}, the same bytes downloaded via ${down.backend} (${down.headers.get('content-type')})`;
   });
 
@@ -457,25 +535,47 @@ try {
   await step('a payment with one Idempotency-Key sent to A and B at once', async () => {
     const due = await call(P, 'GET', '/api/money-due');
     expectStatus(due, 200, 'GET /api/money-due');
-    const row = due.json<{ data: Array<{ kind: string; invoice_id: number | null; booking_id: number; outstanding: number }> }>().data.find((r) => r.kind === 'invoice' && r.invoice_id !== null && r.outstanding >= 10);
+    const row = due
+      .json<{ data: Array<{ kind: string; invoice_id: number | null; booking_id: number; outstanding: number }> }>()
+      .data.find((r) => r.kind === 'invoice' && r.invoice_id !== null && r.outstanding >= 10);
     check(row, 'GET /api/money-due lists no invoice with £10 or more outstanding');
     const invoices = await call(P, 'GET', `/api/invoices?booking_id=${row.booking_id}`);
     expectStatus(invoices, 200, 'GET /api/invoices');
-    const invoice = invoices.json<Array<{ id: number; type: string; outstanding: number }>>().find((i) => i.id === row.invoice_id);
+    const invoice = invoices
+      .json<Array<{ id: number; type: string; outstanding: number }>>()
+      .find((i) => i.id === row.invoice_id);
     check(invoice, `invoice ${row.invoice_id} is not among booking ${row.booking_id}'s invoices`);
     // yesterday in UTC is never after today in London
     const date = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     const key = `cluster-payment-${Date.now()}`;
-    const body = { booking_id: row.booking_id, invoice_id: invoice.id, invoice_type: invoice.type, amount: '10.00', type: 'payment', processor: 'BACS', date, notes: 'cluster bench' };
-    const replies = await Promise.all([A, B].map((base) => call(base, 'POST', '/api/transactions', { json: body, headers: { 'idempotency-key': key } })));
+    const body = {
+      booking_id: row.booking_id,
+      invoice_id: invoice.id,
+      invoice_type: invoice.type,
+      amount: '10.00',
+      type: 'payment',
+      processor: 'BACS',
+      date,
+      notes: 'cluster bench',
+    };
+    const replies = await Promise.all(
+      [A, B].map((base) =>
+        call(base, 'POST', '/api/transactions', { json: body, headers: { 'idempotency-key': key } }),
+      ),
+    );
     const [ra, rb] = replies as [Reply, Reply];
     expectStatus(ra, 201, 'POST /api/transactions on A');
     expectStatus(rb, 201, 'POST /api/transactions on B');
     const ids = replies.map((r) => r.json<{ id: number }>().id);
     check(ids[0] === ids[1], `A recorded transaction ${ids[0]}, B transaction ${ids[1]}`);
     const replayed = replies.map((r) => r.headers.get('idempotent-replayed') === 'true');
-    check(replayed.filter(Boolean).length === 1, `idempotent-replayed: A ${replayed[0]}, B ${replayed[1]} (exactly one should be a replay)`);
-    const { rows: found } = await db!.query<{ id: number }>('select id from transactions where idempotency_key = $1', [key]);
+    check(
+      replayed.filter(Boolean).length === 1,
+      `idempotent-replayed: A ${replayed[0]}, B ${replayed[1]} (exactly one should be a replay)`,
+    );
+    const { rows: found } = await db!.query<{ id: number }>('select id from transactions where idempotency_key = $1', [
+      key,
+    ]);
     check(found.length === 1, `${found.length} rows in transactions with idempotency_key ${key}`);
     return `both 201 with transaction ${ids[0]} (replayed on ${replayed[0] ? 'A' : 'B'}); 1 row in transactions`;
   });
@@ -499,7 +599,9 @@ try {
 
   // ---- a token revoked on one server is refused on the other
   await step('revoke a personal access token on A; B refuses it', async () => {
-    const made = await call(P, 'POST', '/oauth/personal-access-tokens', { json: { name: 'cluster bench', scopes: ['bookings:read'] } });
+    const made = await call(P, 'POST', '/oauth/personal-access-tokens', {
+      json: { name: 'cluster bench', scopes: ['bookings:read'] },
+    });
     expectStatus(made, 201, 'POST /oauth/personal-access-tokens');
     const { token, accessToken } = made.json<{ token: { id: string }; accessToken: string }>();
     const bearer = { session: false, headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } };
@@ -528,14 +630,29 @@ try {
       await new Promise((r) => setTimeout(r, 500));
       jobs = await read();
     }
-    const said = jobs.map((j) => `${j.name}: ${j.n} job${j.n === 1 ? '' : 's'} in ${j.slots} slot${j.slots === 1 ? '' : 's'}, ${j.state}`).join('; ');
+    const said = jobs
+      .map(
+        (j) => `${j.name}: ${j.n} job${j.n === 1 ? '' : 's'} in ${j.slots} slot${j.slots === 1 ? '' : 's'}, ${j.state}`,
+      )
+      .join('; ');
     check(jobs.length === 2, `start-up jobs found: ${said || 'none'}`);
     // A and B each send them with singletonKey 'startup' and singletonSeconds 300: one job per
     // 5-minute slot (two only when the servers' starts straddle a slot's end)
-    check(jobs.every((j) => j.n === j.slots), `more than one start-up job in one slot: ${said}`);
-    check(jobs.every((j) => j.state === 'completed'), `not all done by the worker within 30 s: ${said}`);
-    const schedules = (await db!.query<{ name: string; n: number }>('select name, count(*)::int as n from pgboss.schedule group by name')).rows;
-    check(schedules.length > 0 && schedules.every((s) => s.n === 1), `schedules: ${schedules.map((s) => `${s.name}×${s.n}`).join(', ') || 'none'}`);
+    check(
+      jobs.every((j) => j.n === j.slots),
+      `more than one start-up job in one slot: ${said}`,
+    );
+    check(
+      jobs.every((j) => j.state === 'completed'),
+      `not all done by the worker within 30 s: ${said}`,
+    );
+    const schedules = (
+      await db!.query<{ name: string; n: number }>('select name, count(*)::int as n from pgboss.schedule group by name')
+    ).rows;
+    check(
+      schedules.length > 0 && schedules.every((s) => s.n === 1),
+      `schedules: ${schedules.map((s) => `${s.name}×${s.n}`).join(', ') || 'none'}`,
+    );
     return `${said}; ${schedules.length} schedules, each once`;
   });
 
@@ -556,7 +673,9 @@ try {
         const op: Op = { i, start: performance.now(), end: 0 };
         ops.push(op);
         try {
-          const res = await call(P, 'POST', '/api/bookingNotes', { json: { booking_id: booking, note_text: `<p>${marker(i)}</p>` } });
+          const res = await call(P, 'POST', '/api/bookingNotes', {
+            json: { booking_id: booking, note_text: `<p>${marker(i)}</p>` },
+          });
           op.status = res.status;
           op.backend = res.backend;
           if (res.status >= 200 && res.status < 300) op.id = res.json<{ id: number }>().id;
@@ -580,7 +699,10 @@ try {
 
     const acked = ops.filter((o) => o.id !== undefined);
     const failed = ops.filter((o) => o.id === undefined);
-    const { rows: notes } = await db!.query<{ id: number; note_text: string }>('select id, note_text from booking_notes where booking_id = $1 and note_text like $2', [booking, `%[cluster-${run} #%`]);
+    const { rows: notes } = await db!.query<{ id: number; note_text: string }>(
+      'select id, note_text from booking_notes where booking_id = $1 and note_text like $2',
+      [booking, `%[cluster-${run} #%`],
+    );
     const byId = new Map(notes.map((n) => [n.id, n.note_text]));
     const lost = acked.filter((o) => !byId.get(o.id!)?.includes(marker(o.i)));
     const count = new Map<number, number>();
@@ -591,7 +713,10 @@ try {
     const doubled = [...count].filter(([, n]) => n > 1);
     const failedButDone = failed.filter((o) => count.has(o.i));
     // the kill's failures: 502s and cut connections of requests sent before the proxy knew B was gone, ended after the kill
-    const notTheKill = failed.filter((o) => !(o.status === undefined || o.status === 502) || o.end < killedAt || downAt === undefined || o.start > downAt);
+    const notTheKill = failed.filter(
+      (o) =>
+        !(o.status === undefined || o.status === 502) || o.end < killedAt || downAt === undefined || o.start > downAt,
+    );
     const byStart = [...ops].sort((x, y) => x.start - y.start);
     const last = byStart.slice(-LAST_K);
     const lastBad = last.filter((o) => o.id === undefined || o.backend !== 'A');
@@ -602,15 +727,39 @@ try {
       `(${failed.filter((o) => o.status === 502).length} × 502, ${failed.filter((o) => o.status === undefined).length} cut; ${failedButDone.length} of them done all the same); ` +
       `found in db ${acked.length - lost.length} of ${acked.length}; last ${LAST_K} all 2xx via A: ${lastBad.length ? 'no' : 'yes'}`;
     console.error(`     ${detail}`);
-    check(!lost.length, `${lost.length} acknowledged writes are not in the database: #${lost.slice(0, 10).map((o) => `${o.i} (id ${o.id} via ${o.backend})`).join(', ')}`);
-    check(!doubled.length, `writes recorded twice: ${doubled.slice(0, 10).map(([i, n]) => `#${i}×${n}`).join(', ')}`);
+    check(
+      !lost.length,
+      `${lost.length} acknowledged writes are not in the database: #${lost
+        .slice(0, 10)
+        .map((o) => `${o.i} (id ${o.id} via ${o.backend})`)
+        .join(', ')}`,
+    );
+    check(
+      !doubled.length,
+      `writes recorded twice: ${doubled
+        .slice(0, 10)
+        .map(([i, n]) => `#${i}×${n}`)
+        .join(', ')}`,
+    );
     check(viaB > 0, 'B acknowledged no write before the kill: the load did not reach both servers');
     check(
       !notTheKill.length,
       `failures outside the kill (${(killedAt / 1000).toFixed(2)} s – ${downAt === undefined ? 'never marked down' : (downAt / 1000).toFixed(2) + ' s'}): ` +
-        notTheKill.slice(0, 5).map((o) => `#${o.i} ${o.status ?? 'cut'} ${o.backend ?? ''} ${o.error ?? ''} [${(o.start / 1000).toFixed(2)}–${(o.end / 1000).toFixed(2)} s]`).join('; '),
+        notTheKill
+          .slice(0, 5)
+          .map(
+            (o) =>
+              `#${o.i} ${o.status ?? 'cut'} ${o.backend ?? ''} ${o.error ?? ''} [${(o.start / 1000).toFixed(2)}–${(o.end / 1000).toFixed(2)} s]`,
+          )
+          .join('; '),
     );
-    check(!lastBad.length, `of the last ${LAST_K} writes, ${lastBad.length} were not 2xx via A: ${lastBad.slice(0, 5).map((o) => `#${o.i} ${o.status ?? o.error} via ${o.backend}`).join('; ')}`);
+    check(
+      !lastBad.length,
+      `of the last ${LAST_K} writes, ${lastBad.length} were not 2xx via A: ${lastBad
+        .slice(0, 5)
+        .map((o) => `#${o.i} ${o.status ?? o.error} via ${o.backend}`)
+        .join('; ')}`,
+    );
     return detail;
   });
 
@@ -626,17 +775,26 @@ try {
     await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME}_restored WITH (FORCE)`);
     await admin.query(`CREATE DATABASE ${DB_NAME}_restored`);
     await run('pg_restore', ['--no-owner', '--exit-on-error', `--dbname=${restoreUrl}`, dump]);
-    const c = await startTripdesk('C', 'src/server/main.ts', env('c', { WORKERS: '0', SEED_DEMO: '0', DATABASE_URL: restoreUrl.toString() }), READY);
+    const c = await startTripdesk(
+      'C',
+      'src/server/main.ts',
+      env('c', { WORKERS: '0', SEED_DEMO: '0', DATABASE_URL: restoreUrl.toString() }),
+      READY,
+    );
     const C = `http://127.0.0.1:${c.port}`;
     const ready = await call(C, 'GET', '/readyz', { session: false });
     expectStatus(ready, 200, 'GET /readyz on the restored copy');
     const copy = new pg.Client({ connectionString: restoreUrl.toString() });
     await copy.connect();
     try {
-      const counts = 'select (select count(*) from bookings)::int as b, (select count(*) from transactions)::int as t, (select count(*) from booking_notes)::int as n, (select count(*) from trip_documents where stored_file is not null)::int as d';
+      const counts =
+        'select (select count(*) from bookings)::int as b, (select count(*) from transactions)::int as t, (select count(*) from booking_notes)::int as n, (select count(*) from trip_documents where stored_file is not null)::int as d';
       const [was] = (await db!.query<{ b: number; t: number; n: number; d: number }>(counts)).rows;
       const [now] = (await copy.query<{ b: number; t: number; n: number; d: number }>(counts)).rows;
-      check(JSON.stringify(was) === JSON.stringify(now), `the copy holds ${JSON.stringify(now)}, the original ${JSON.stringify(was)}`);
+      check(
+        JSON.stringify(was) === JSON.stringify(now),
+        `the copy holds ${JSON.stringify(now)}, the original ${JSON.stringify(was)}`,
+      );
       // the session made at the start is in the copy: the same cookie signs in on C
       const list = await call(C, 'GET', '/api/bookings?per_page=1');
       expectStatus(list, 200, 'GET /api/bookings on C with the session of the original');
@@ -650,7 +808,12 @@ try {
     }
   });
 } catch (error) {
-  rows.push({ step: 'the bench itself', ok: false, result: `FAILED: ${error instanceof Error ? error.message : String(error)}`, ms: 0 });
+  rows.push({
+    step: 'the bench itself',
+    ok: false,
+    result: `FAILED: ${error instanceof Error ? error.message : String(error)}`,
+    ms: 0,
+  });
 } finally {
   await db?.end().catch(() => undefined);
   await proxy?.close();
@@ -664,14 +827,19 @@ try {
 // The report
 
 const width = Math.max(4, ...rows.map((r) => r.step.length));
-console.log(`\nSeveral servers as one (${SHORT ? 'short' : 'full'}: ${LOAD} writes in the kill step), ${((performance.now() - started) / 1000).toFixed(1)} s in all\n`);
+console.log(
+  `\nSeveral servers as one (${SHORT ? 'short' : 'full'}: ${LOAD} writes in the kill step), ${((performance.now() - started) / 1000).toFixed(1)} s in all\n`,
+);
 console.log(`| ${'step'.padEnd(width)} | result | ms |`);
 console.log(`|${'-'.repeat(width + 2)}|--------|---:|`);
 for (const r of rows) console.log(`| ${r.step.padEnd(width)} | ${r.result} | ${r.ms.toFixed(0)} |`);
 const failures = rows.filter((r) => !r.ok);
 if (failures.length) {
   console.log(`\n${failures.length} step${failures.length === 1 ? '' : 's'} failed. The servers' last words:`);
-  for (const proc of procs) console.log(`\n  ${proc.name} (${alive(proc) ? 'running' : `exited ${proc.child.signalCode ?? proc.child.exitCode}`}):\n${tail(proc)}`);
+  for (const proc of procs)
+    console.log(
+      `\n  ${proc.name} (${alive(proc) ? 'running' : `exited ${proc.child.signalCode ?? proc.child.exitCode}`}):\n${tail(proc)}`,
+    );
   process.exit(1);
 }
 console.log('\nEvery step passed.');

@@ -20,7 +20,16 @@
 // PostgreSQL: the server of DATABASE_URL, in a database tripdesk_crash of its own (made afresh,
 // dropped at the end unless --keep). --db both (the default) needs DATABASE_URL.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,26 +94,44 @@ async function dumpDatabase(input: DumpInput): Promise<Dump> {
     if (input.plant) {
       const p = input.plant;
       await database.db.execute(sql`delete from booking_notes where note_text like ${`%${p.deleteNote}<%`}`);
-      await database.db.execute(sql`insert into booking_notes (booking_id, note_text) select booking_id, note_text from booking_notes where note_text like ${`%${p.duplicateNote}<%`}`);
-      await database.db.execute(sql`update transactions set amount_pence = amount_pence + 10000000 where id = ${p.inflateTransaction}`);
+      await database.db.execute(
+        sql`insert into booking_notes (booking_id, note_text) select booking_id, note_text from booking_notes where note_text like ${`%${p.duplicateNote}<%`}`,
+      );
+      await database.db.execute(
+        sql`update transactions set amount_pence = amount_pence + 10000000 where id = ${p.inflateTransaction}`,
+      );
     }
     const num = <T extends Record<string, unknown>>(rows: T[], keys: string[]) =>
-      rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, keys.includes(k) && v !== null ? Number(v) : v])) as T);
+      rows.map(
+        (r) =>
+          Object.fromEntries(
+            Object.entries(r).map(([k, v]) => [k, keys.includes(k) && v !== null ? Number(v) : v]),
+          ) as T,
+      );
     return {
       bookings: num(await q(sql`select id, email from bookings where email like ${like}`), ['id']),
       invoices: num(
-        await q(sql`select i.id, i.booking_id, i.type from invoices i join bookings b on b.id = i.booking_id where b.email like ${like}`),
+        await q(
+          sql`select i.id, i.booking_id, i.type from invoices i join bookings b on b.id = i.booking_id where b.email like ${like}`,
+        ),
         ['id', 'booking_id'],
       ),
       transactions: num(
-        await q(sql`select id, idempotency_key as key, invoice_id, deleted_at is not null as deleted from transactions where idempotency_key like ${like}`),
+        await q(
+          sql`select id, idempotency_key as key, invoice_id, deleted_at is not null as deleted from transactions where idempotency_key like ${like}`,
+        ),
         ['id', 'invoice_id'],
       ),
       notes: num(
-        await q(sql`select id, substring(note_text from ${'(crash-[a-z0-9]+-[0-9]+)'}) as marker from booking_notes where note_text like ${`%${like}`}`),
+        await q(
+          sql`select id, substring(note_text from ${'(crash-[a-z0-9]+-[0-9]+)'}) as marker from booking_notes where note_text like ${`%${like}`}`,
+        ),
         ['id'],
       ),
-      documents: num(await q(sql`select id, name, stored_file, size_bytes as size from trip_documents where name like ${like}`), ['id', 'size']),
+      documents: num(
+        await q(sql`select id, name, stored_file, size_bytes as size from trip_documents where name like ${like}`),
+        ['id', 'size'],
+      ),
       charities: num(await q(sql`select id, logo_file from charities`), ['id']),
       fileRows: await q(sql`
         select 'logos' as kind, logo_file as name from charities where logo_file is not null
@@ -149,7 +176,10 @@ function readDatabase(input: DumpInput, workDir: string): Promise<DumpResult> {
   writeFileSync(file, JSON.stringify(input));
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--dump', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', SELF, '--dump', file], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -164,7 +194,11 @@ function readDatabase(input: DumpInput, workDir: string): Promise<DumpResult> {
         return resolve(result);
       }
       rmSync(file, { force: true });
-      resolve({ ok: false, ms: performance.now() - t0, error: `reader ended (${code ?? signal}) without an answer: ${output.trim().split('\n').slice(-3).join(' | ')}` });
+      resolve({
+        ok: false,
+        ms: performance.now() - t0,
+        error: `reader ended (${code ?? signal}) without an answer: ${output.trim().split('\n').slice(-3).join(' | ')}`,
+      });
     });
   });
 }
@@ -192,20 +226,39 @@ function rand(): number {
 const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
 const between = (a: number, b: number) => a + Math.floor(rand() * (b - a + 1));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]! : 0);
+const pct = (xs: number[], p: number) =>
+  xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]! : 0;
 const yesterday = () => new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
 
 type Reply = { status: number; headers: http.IncomingHttpHeaders; text: string };
 
 /** One HTTP request; rejects when no whole answer came back (reset, refused, timed out). */
-function send(agent: http.Agent, method: string, url: string, headers: Record<string, string>, body?: Buffer): Promise<Reply> {
+function send(
+  agent: http.Agent,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body?: Buffer,
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method, path: url, agent, headers: body ? { ...headers, 'content-length': String(body.length) } : headers, timeout: 30_000 },
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: url,
+        agent,
+        headers: body ? { ...headers, 'content-length': String(body.length) } : headers,
+        timeout: 30_000,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => (res.complete ? resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }) : reject(new Error('incomplete'))));
+        res.on('end', () =>
+          res.complete
+            ? resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() })
+            : reject(new Error('incomplete')),
+        );
         res.on('error', reject);
         res.on('aborted', () => reject(new Error('aborted')));
       },
@@ -216,11 +269,19 @@ function send(agent: http.Agent, method: string, url: string, headers: Record<st
   });
 }
 
-function multipart(fields: Record<string, string>, file: { field: string; filename: string; type: string; bytes: Buffer }) {
+function multipart(
+  fields: Record<string, string>,
+  file: { field: string; filename: string; type: string; bytes: Buffer },
+) {
   const boundary = `----crash${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`));
+  for (const [k, v] of Object.entries(fields))
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+    ),
+  );
   parts.push(file.bytes, Buffer.from(`\r\n--${boundary}--\r\n`));
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
@@ -247,7 +308,12 @@ class AppServer {
     this.agent.destroy();
     this.agent = new http.Agent({ keepAlive: true });
     const t0 = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: ROOT, env: this.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      cwd: ROOT,
+      env: this.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     this.all.add(child);
     child.once('exit', () => this.all.delete(child));
@@ -380,8 +446,19 @@ type RunResult = {
   restartMs: number[];
   serverReadyMs: number[];
   directMs: number[];
-  byKind: Record<Kind, { sent: number; acked: number; refused: number; unanswered: number; committedUnanswered: number }>;
-  retries: { sent: number; replayed: number; fresh: number; refused: number; unanswered: number; duplicate: number; phantom: number };
+  byKind: Record<
+    Kind,
+    { sent: number; acked: number; refused: number; unanswered: number; committedUnanswered: number }
+  >;
+  retries: {
+    sent: number;
+    replayed: number;
+    fresh: number;
+    refused: number;
+    unanswered: number;
+    duplicate: number;
+    phantom: number;
+  };
   relogins: number;
   apiCompared: number;
   twins: { sent: number; bothAnswered: number; sameAnswer: number };
@@ -436,7 +513,9 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
     restartMs: [],
     serverReadyMs: [],
     directMs: [],
-    byKind: Object.fromEntries(KINDS.map((k) => [k, { sent: 0, acked: 0, refused: 0, unanswered: 0, committedUnanswered: 0 }])) as RunResult['byKind'],
+    byKind: Object.fromEntries(
+      KINDS.map((k) => [k, { sent: 0, acked: 0, refused: 0, unanswered: 0, committedUnanswered: 0 }]),
+    ) as RunResult['byKind'],
     retries: { sent: 0, replayed: 0, fresh: 0, refused: 0, unanswered: 0, duplicate: 0, phantom: 0 },
     relogins: 0,
     apiCompared: 0,
@@ -465,12 +544,26 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
   const cookieHeader = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   const session: Auth = {
     name: 'session',
-    headers: () => ({ cookie: cookieHeader(), 'x-csrf-token': csrf, 'x-requested-with': 'XMLHttpRequest', accept: 'application/json' }),
+    headers: () => ({
+      cookie: cookieHeader(),
+      'x-csrf-token': csrf,
+      'x-requested-with': 'XMLHttpRequest',
+      accept: 'application/json',
+    }),
   };
-  const bearer: Auth = { name: 'token', headers: () => ({ authorization: `Bearer ${token}`, accept: 'application/json' }) };
+  const bearer: Auth = {
+    name: 'token',
+    headers: () => ({ authorization: `Bearer ${token}`, accept: 'application/json' }),
+  };
   async function login() {
     cookies.clear();
-    const res = await send(server.agent, 'POST', '/login', { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' }, Buffer.from(JSON.stringify({ email, password })));
+    const res = await send(
+      server.agent,
+      'POST',
+      '/login',
+      { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+      Buffer.from(JSON.stringify({ email, password })),
+    );
     if (res.status !== 204) throw new Error(`sign-in: ${res.status} ${res.text}`);
     keepCookies(res);
     const page = await send(server.agent, 'GET', '/', { cookie: cookieHeader(), accept: 'text/html' });
@@ -507,9 +600,29 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
   };
 
   let seq = 0;
-  async function write(o: { kind: Kind; marker?: string; target?: number; retry?: boolean; auth: Auth; method: string; url: string; json?: unknown; form?: ReturnType<typeof multipart>; headers?: Record<string, string> }): Promise<{ op: Op; data?: Record<string, unknown> } | null> {
+  async function write(o: {
+    kind: Kind;
+    marker?: string;
+    target?: number;
+    retry?: boolean;
+    auth: Auth;
+    method: string;
+    url: string;
+    json?: unknown;
+    form?: ReturnType<typeof multipart>;
+    headers?: Record<string, string>;
+  }): Promise<{ op: Op; data?: Record<string, unknown> } | null> {
     if (!running && !o.retry) return null; // nothing new once the kill is on its way
-    const op: Op = { n: ++seq, kind: o.kind, marker: o.marker ?? '', target: o.target, life, retry: o.retry, body: o.json, t0: performance.now() };
+    const op: Op = {
+      n: ++seq,
+      kind: o.kind,
+      marker: o.marker ?? '',
+      target: o.target,
+      life,
+      retry: o.retry,
+      body: o.json,
+      t0: performance.now(),
+    };
     ops.push(op);
     r.sent++;
     r.byKind[o.kind].sent++;
@@ -580,19 +693,50 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
       auth,
       method: 'POST',
       url: '/api/bookings',
-      json: { trip_id: pick(trips).id, title: 'Ms', first_name: 'Crash', last_name: `Bench${n}`, preferred_name: 'Crash', email: mail, mobile: null, as_on_passport: true, terms_accepted: true },
+      json: {
+        trip_id: pick(trips).id,
+        title: 'Ms',
+        first_name: 'Crash',
+        last_name: `Bench${n}`,
+        preferred_name: 'Crash',
+        email: mail,
+        mobile: null,
+        as_on_passport: true,
+        terms_accepted: true,
+      },
     });
     if (made?.op.outcome !== 'acked' || !made.op.id) return;
     const bookingId = made.op.id;
     noteBookings.push(bookingId);
-    const inv = await write({ kind: 'invoice', target: bookingId, auth, method: 'POST', url: `/api/bookings/${bookingId}/invoices`, json: { invoice_type: 'deposit' } });
+    const inv = await write({
+      kind: 'invoice',
+      target: bookingId,
+      auth,
+      method: 'POST',
+      url: `/api/bookings/${bookingId}/invoices`,
+      json: { invoice_type: 'deposit' },
+    });
     if (inv?.op.outcome === 'acked' && inv.data) {
-      invoicePool.push({ id: inv.op.id!, bookingId, type: 'deposit', outstanding: Math.round(Number(inv.data.outstanding) * 100) });
+      invoicePool.push({
+        id: inv.op.id!,
+        bookingId,
+        type: 'deposit',
+        outstanding: Math.round(Number(inv.data.outstanding) * 100),
+      });
     }
   }
 
   function paymentBody(inv: OpenInvoice, type: 'payment' | 'refund', amount: number, key: string) {
-    return { booking_id: inv.bookingId, invoice_id: inv.id, invoice_type: inv.type, amount: amount / 100, type, processor: type === 'refund' ? 'BACS' : pick(['BACS', 'STRIPE', 'CHEQUE']), date: yesterday(), notes: key };
+    return {
+      booking_id: inv.bookingId,
+      invoice_id: inv.id,
+      invoice_type: inv.type,
+      amount: amount / 100,
+      type,
+      processor: type === 'refund' ? 'BACS' : pick(['BACS', 'STRIPE', 'CHEQUE']),
+      date: yesterday(),
+      notes: key,
+    };
   }
 
   async function pay(auth: Auth) {
@@ -601,7 +745,16 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
     const inv = pick(open);
     const amount = Math.min(inv.outstanding, between(100, 500));
     const key = `${prefix}${seq + 1}`;
-    const req = { kind: 'payment' as const, marker: key, target: inv.id, auth, method: 'POST', url: '/api/transactions', json: paymentBody(inv, 'payment', amount, key), headers: { 'idempotency-key': key } };
+    const req = {
+      kind: 'payment' as const,
+      marker: key,
+      target: inv.id,
+      auth,
+      method: 'POST',
+      url: '/api/transactions',
+      json: paymentBody(inv, 'payment', amount, key),
+      headers: { 'idempotency-key': key },
+    };
     touchedBookings.add(inv.bookingId);
     // one in ten is sent twice at once (a double click): one entry, the same answer to both
     const twin = rand() < 0.1;
@@ -632,7 +785,16 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
     const p = pick(live);
     const key = `${prefix}${seq + 1}`;
     touchedBookings.add(p.invoice.bookingId);
-    const done = await write({ kind: 'refund', marker: key, target: p.invoice.id, auth, method: 'POST', url: '/api/transactions', json: paymentBody(p.invoice, 'refund', 50, key), headers: { 'idempotency-key': key } });
+    const done = await write({
+      kind: 'refund',
+      marker: key,
+      target: p.invoice.id,
+      auth,
+      method: 'POST',
+      url: '/api/transactions',
+      json: paymentBody(p.invoice, 'refund', 50, key),
+      headers: { 'idempotency-key': key },
+    });
     if (done?.op.outcome === 'acked') p.invoice.outstanding += 50;
   }
 
@@ -641,7 +803,13 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
     if (!live.length) return pay(auth);
     const p = pick(live);
     touchedBookings.add(p.invoice.bookingId);
-    const done = await write({ kind: 'strike', target: p.id, auth, method: 'DELETE', url: `/api/transactions/${p.id}` });
+    const done = await write({
+      kind: 'strike',
+      target: p.id,
+      auth,
+      method: 'DELETE',
+      url: `/api/transactions/${p.id}`,
+    });
     if (done?.op.outcome === 'acked') {
       p.struck = true;
       p.invoice.outstanding += p.amount;
@@ -651,25 +819,45 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
   async function note(auth: Auth) {
     const marker = `${prefix}${seq + 1}`;
     const bookingId = pick(noteBookings);
-    await write({ kind: 'note', marker, target: bookingId, auth, method: 'POST', url: '/api/bookingNotes', json: { booking_id: bookingId, note_text: `<p>Crash bench note <strong>${marker}</strong></p>` } });
+    await write({
+      kind: 'note',
+      marker,
+      target: bookingId,
+      auth,
+      method: 'POST',
+      url: '/api/bookingNotes',
+      json: { booking_id: bookingId, note_text: `<p>Crash bench note <strong>${marker}</strong></p>` },
+    });
   }
 
   async function upload(auth: Auth, documentId: number) {
     // the write's number is in the file, so an orphan file can be traced to the upload that made it
-    const bytes = Buffer.from(`Crash bench document ${documentId}, crash-write-${seq + 1}\n${'x'.repeat(between(1, 200) * 1024)}\n`);
+    const bytes = Buffer.from(
+      `Crash bench document ${documentId}, crash-write-${seq + 1}\n${'x'.repeat(between(1, 200) * 1024)}\n`,
+    );
     await write({
       kind: 'upload',
       target: documentId,
       auth,
       method: 'POST',
       url: `/api/documents/${documentId}/upload`,
-      form: multipart({ document_id: String(documentId) }, { field: 'document_file', filename: `crash-${documentId}.txt`, type: 'text/plain', bytes }),
+      form: multipart(
+        { document_id: String(documentId) },
+        { field: 'document_file', filename: `crash-${documentId}.txt`, type: 'text/plain', bytes },
+      ),
     });
   }
 
   async function document(auth: Auth) {
     const marker = `${prefix}${seq + 1}`;
-    const made = await write({ kind: 'document', marker, auth, method: 'POST', url: '/api/documents', json: { trip_id: pick(trips).id, name: marker } });
+    const made = await write({
+      kind: 'document',
+      marker,
+      auth,
+      method: 'POST',
+      url: '/api/documents',
+      json: { trip_id: pick(trips).id, name: marker },
+    });
     if (made?.op.outcome !== 'acked' || !made.op.id) return;
     documents.push(made.op.id);
     await upload(auth, made.op.id);
@@ -690,7 +878,15 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
       method: 'POST',
       url: `/api/charities/${id}/logo`,
       // bytes after IEND do not stop it being a PNG
-      form: multipart({ charity_id: String(id) }, { field: 'charity_logo', filename: 'logo.png', type: 'image/png', bytes: Buffer.concat([logoPng, Buffer.from(`crash-write-${seq + 1}`)]) }),
+      form: multipart(
+        { charity_id: String(id) },
+        {
+          field: 'charity_logo',
+          filename: 'logo.png',
+          type: 'image/png',
+          bytes: Buffer.concat([logoPng, Buffer.from(`crash-write-${seq + 1}`)]),
+        },
+      ),
     });
   }
 
@@ -736,7 +932,8 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
     for (const b of d.bookings) byEmail.set(b.email, [...(byEmail.get(b.email) ?? []), b.id]);
     const invoiceIds = new Set(d.invoices.map((i) => i.id));
     const depositsPerBooking = new Map<number, number>();
-    for (const i of d.invoices) if (i.type === 'deposit') depositsPerBooking.set(i.booking_id, (depositsPerBooking.get(i.booking_id) ?? 0) + 1);
+    for (const i of d.invoices)
+      if (i.type === 'deposit') depositsPerBooking.set(i.booking_id, (depositsPerBooking.get(i.booking_id) ?? 0) + 1);
     const byKey = new Map<string, Array<{ id: number; deleted: boolean }>>();
     for (const t of d.transactions) byKey.set(t.key, [...(byKey.get(t.key) ?? []), t]);
     const txById = new Map(d.transactions.map((t) => [t.id, t]));
@@ -777,26 +974,36 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
       const key = `${op.kind} ${op.marker || `#${op.target}`} (write ${op.n})`;
       const count = countFor(op);
       // counts that are more than one record for one write; uploads, logos and strike-outs set a field
-      const single = ['booking', 'payment', 'refund', 'note', 'document'].includes(op.kind) || (op.kind === 'invoice' && op.id === undefined);
+      const single =
+        ['booking', 'payment', 'refund', 'note', 'document'].includes(op.kind) ||
+        (op.kind === 'invoice' && op.id === undefined);
       if (single && count > 1) r.duplicates.set(`${op.kind} ${op.marker || `#${op.target}`}`, `${count} records`);
-      if (op.kind === 'invoice' && (depositsPerBooking.get(op.target!) ?? 0) > 1) r.duplicates.set(`deposit invoice of booking ${op.target}`, `${depositsPerBooking.get(op.target!)} deposit invoices`);
+      if (op.kind === 'invoice' && (depositsPerBooking.get(op.target!) ?? 0) > 1)
+        r.duplicates.set(
+          `deposit invoice of booking ${op.target}`,
+          `${depositsPerBooking.get(op.target!)} deposit invoices`,
+        );
       if (op.outcome === 'acked') {
-        if (count === 0 && !r.lost.has(key)) r.lost.set(key, `answered ${op.status} in server life ${op.life}, missing after kill ${r.kills}`);
+        if (count === 0 && !r.lost.has(key))
+          r.lost.set(key, `answered ${op.status} in server life ${op.life}, missing after kill ${r.kills}`);
         const found = idOf(op);
-        if (op.id !== undefined && found !== undefined && found !== op.id) r.lost.set(key, `answered with id ${op.id}, the database has ${found}`);
+        if (op.id !== undefined && found !== undefined && found !== op.id)
+          r.lost.set(key, `answered with id ${op.id}, the database has ${found}`);
       }
     }
     // money: nothing derived is stored, so the check is that received stays within 0..total
     lastMoney = new Map(d.money.map((m) => [m.id, { total: m.total, received: m.received, booking: m.booking_id }]));
     for (const m of d.money) {
-      if (m.received < 0 || m.received > m.total) r.mismatched.set(`invoice ${m.id}`, `received ${m.received}p of a total of ${m.total}p`);
+      if (m.received < 0 || m.received > m.total)
+        r.mismatched.set(`invoice ${m.id}`, `received ${m.received}p of a total of ${m.total}p`);
     }
     // files
     const named = new Set(d.fileRows.map((f) => `${f.kind}/${f.name}`));
     const onDisk = new Set(Object.entries(files).flatMap(([kind, names]) => names.map((n) => `${kind}/${n}`)));
-    for (const f of onDisk) if (!named.has(f)) {
-      if (!r.orphans.has(f)) r.orphans.set(f, { calm, kill: r.kills, cause: orphanCause(f) });
-    }
+    for (const f of onDisk)
+      if (!named.has(f)) {
+        if (!r.orphans.has(f)) r.orphans.set(f, { calm, kill: r.kills, cause: orphanCause(f) });
+      }
     for (const f of named) if (!onDisk.has(f) && !r.rowsWithoutFiles.has(f)) r.rowsWithoutFiles.set(f, r.kills);
     committedKeys = new Set(d.transactions.map((t) => t.key));
     countCommittedUnanswered(d);
@@ -817,8 +1024,13 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
     if (op.outcome === 'acked') {
       // two uploads to one record that overlap both read the same old file: one removes it, and
       // the file of the first to finish is replaced without anyone removing it
-      const overlapping = ops.some((o) => o !== op && o.kind === op.kind && o.target === op.target && o.t0! < op.t1! && (o.t1 ?? Infinity) > op.t0!);
-      return overlapping ? 'answered upload, replaced by an upload to the same record running at the same time' : 'answered upload, replaced by a later upload that did not remove it';
+      const overlapping = ops.some(
+        (o) =>
+          o !== op && o.kind === op.kind && o.target === op.target && o.t0! < op.t1! && (o.t1 ?? Infinity) > op.t0!,
+      );
+      return overlapping
+        ? 'answered upload, replaced by an upload to the same record running at the same time'
+        : 'answered upload, replaced by a later upload that did not remove it';
     }
     return `upload answered ${op.status}`;
   }
@@ -843,11 +1055,16 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
     if (values['self-check'] && checkpoint === 0) {
       const notes = ops.filter((o) => o.kind === 'note' && o.outcome === 'acked');
       const paid = ops.find((o) => o.kind === 'payment' && o.outcome === 'acked' && !o.retry);
-      input = { ...input, plant: { deleteNote: notes[0]!.marker, duplicateNote: notes[1]!.marker, inflateTransaction: paid!.id! } };
+      input = {
+        ...input,
+        plant: { deleteNote: notes[0]!.marker, duplicateNote: notes[1]!.marker, inflateTransaction: paid!.id! },
+      };
       writeFileSync(path.join(dataDir, 'files', 'documents', 'planted-orphan.txt'), 'planted');
       const logos = readdirSync(path.join(dataDir, 'files', 'logos'));
       rmSync(path.join(dataDir, 'files', 'logos', logos[0]!));
-      console.error(`self-check: planted a lost note ${notes[0]!.marker}, a doubled note ${notes[1]!.marker}, transaction ${paid!.id} overpaying its invoice, files/documents/planted-orphan.txt, and removed files/logos/${logos[0]}`);
+      console.error(
+        `self-check: planted a lost note ${notes[0]!.marker}, a doubled note ${notes[1]!.marker}, transaction ${paid!.id} overpaying its invoice, files/documents/planted-orphan.txt, and removed files/logos/${logos[0]}`,
+      );
     }
     const files = listFiles();
     const result = await readDatabase(input, workDir);
@@ -855,7 +1072,9 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
     r.directMs.push(result.ms);
     if (!result.ok) {
       r.failedOpens.direct++;
-      r.failedOpens.details.push(`kill ${r.kills}: reading a copy of the database failed: ${result.error.slice(0, 300)}`);
+      r.failedOpens.details.push(
+        `kill ${r.kills}: reading a copy of the database failed: ${result.error.slice(0, 300)}`,
+      );
       return false;
     }
     reconcile(result.dump, files);
@@ -867,13 +1086,21 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
     const bookings = [...touchedBookings].slice(-30);
     touchedBookings.clear();
     for (const b of bookings) {
-      const list = await get<Array<{ id: number; total: number; payment_received: number }>>(`/api/invoices?booking_id=${b}`);
+      const list = await get<Array<{ id: number; total: number; payment_received: number }>>(
+        `/api/invoices?booking_id=${b}`,
+      );
       for (const inv of list) {
         const sqlSide = lastMoney.get(inv.id);
         if (!sqlSide) continue;
         r.apiCompared++;
-        if (Math.round(inv.payment_received * 100) !== sqlSide.received || Math.round(inv.total * 100) !== sqlSide.total) {
-          r.mismatched.set(`invoice ${inv.id}`, `API says received ${inv.payment_received} of ${inv.total}, transactions say ${sqlSide.received / 100} of ${sqlSide.total / 100}`);
+        if (
+          Math.round(inv.payment_received * 100) !== sqlSide.received ||
+          Math.round(inv.total * 100) !== sqlSide.total
+        ) {
+          r.mismatched.set(
+            `invoice ${inv.id}`,
+            `API says received ${inv.payment_received} of ${inv.total}, transactions say ${sqlSide.received / 100} of ${sqlSide.total / 100}`,
+          );
         }
       }
     }
@@ -882,14 +1109,34 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
   /** Every payment or refund that got no answer is sent again, once, with its Idempotency-Key. */
   const retriedKeys = new Set<string>();
   async function retryUnanswered() {
-    const answered = new Set(ops.filter((o) => o.outcome !== 'unanswered' && (o.kind === 'payment' || o.kind === 'refund')).map((o) => o.marker));
-    const todo = ops.filter((o) => (o.kind === 'payment' || o.kind === 'refund') && o.outcome === 'unanswered' && !answered.has(o.marker) && !retriedKeys.has(o.marker));
+    const answered = new Set(
+      ops
+        .filter((o) => o.outcome !== 'unanswered' && (o.kind === 'payment' || o.kind === 'refund'))
+        .map((o) => o.marker),
+    );
+    const todo = ops.filter(
+      (o) =>
+        (o.kind === 'payment' || o.kind === 'refund') &&
+        o.outcome === 'unanswered' &&
+        !answered.has(o.marker) &&
+        !retriedKeys.has(o.marker),
+    );
     const committed = committedKeys;
     for (const o of todo) {
       if (retriedKeys.has(o.marker)) continue;
       retriedKeys.add(o.marker);
       r.retries.sent++;
-      const res = await write({ kind: o.kind, marker: o.marker, target: o.target, retry: true, auth: bearer, method: 'POST', url: '/api/transactions', json: o.body, headers: { 'idempotency-key': o.marker } });
+      const res = await write({
+        kind: o.kind,
+        marker: o.marker,
+        target: o.target,
+        retry: true,
+        auth: bearer,
+        method: 'POST',
+        url: '/api/transactions',
+        json: o.body,
+        headers: { 'idempotency-key': o.marker },
+      });
       if (!res || res.op.outcome === 'unanswered') r.retries.unanswered++;
       else if (res.op.outcome === 'refused') r.retries.refused++;
       else if (res.op.replayed) {
@@ -938,7 +1185,9 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
         return true;
       }
       r.failedOpens.server++;
-      r.failedOpens.details.push(`kill ${r.kills}: the server did not start (attempt ${attempt}): ${s.output.trim().split('\n').slice(-4).join(' | ').slice(0, 400)}`);
+      r.failedOpens.details.push(
+        `kill ${r.kills}: the server did not start (attempt ${attempt}): ${s.output.trim().split('\n').slice(-4).join(' | ').slice(0, 400)}`,
+      );
     }
     return false;
   }
@@ -953,11 +1202,18 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
       'POST',
       '/oauth/personal-access-tokens',
       { ...session.headers(), 'content-type': 'application/json' },
-      Buffer.from(JSON.stringify({ name: 'crash bench', scopes: ['bookings:read', 'bookings:write', 'trips:read', 'trips:write', 'finance:read', 'finance:write'] })),
+      Buffer.from(
+        JSON.stringify({
+          name: 'crash bench',
+          scopes: ['bookings:read', 'bookings:write', 'trips:read', 'trips:write', 'finance:read', 'finance:write'],
+        }),
+      ),
     );
     if (pat.status !== 201) throw new Error(`personal access token: ${pat.status} ${pat.text}`);
     token = (JSON.parse(pat.text) as { accessToken: string }).accessToken;
-    const tripPage = await get<{ data: Array<{ id: number; status: string; deposit: number }> }>('/api/trips?paged=false');
+    const tripPage = await get<{ data: Array<{ id: number; status: string; deposit: number }> }>(
+      '/api/trips?paged=false',
+    );
     trips = tripPage.data.filter((t) => t.status === 'open' && t.deposit > 0);
     if (!trips.length) throw new Error('no open trip with a deposit in the demo office');
     const bookingPage = await get<{ data: Array<{ id: number }> }>('/api/bookings?timing=all', bearer);
@@ -997,7 +1253,9 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
           await readAndReconcile();
         } else {
           r.failedOpens.server++;
-          r.failedOpens.details.push(`after kill ${r.kills}: the server ended while starting: ${s.output.trim().split('\n').slice(-4).join(' | ').slice(0, 400)}`);
+          r.failedOpens.details.push(
+            `after kill ${r.kills}: the server ended while starting: ${s.output.trim().split('\n').slice(-4).join(' | ').slice(0, 400)}`,
+          );
         }
       }
       if (!(await startUntilReady())) {
@@ -1039,7 +1297,11 @@ async function run(label: string, databaseUrl: string | undefined): Promise<RunR
         if (!line.startsWith('{')) continue;
         const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string; type?: string } };
         if ((entry.level ?? 0) < 50) continue;
-        const what = `${entry.msg ?? ''}${entry.err ? ` — ${entry.err.type ?? ''}: ${entry.err.message ?? ''}` : ''}`.slice(0, 200);
+        const what =
+          `${entry.msg ?? ''}${entry.err ? ` — ${entry.err.type ?? ''}: ${entry.err.message ?? ''}` : ''}`.slice(
+            0,
+            200,
+          );
         r.serverErrors.set(what, (r.serverErrors.get(what) ?? 0) + 1);
       }
     } catch {
@@ -1060,23 +1322,37 @@ function printRun(r: RunResult) {
   const dup = r.duplicates.size + r.retries.duplicate;
   const opens = r.failedOpens.server + r.failedOpens.direct;
   console.log(`\n### ${r.label}\n`);
-  console.log('| kills | requests sent | answered 2xx | answered 4xx/5xx | unanswered | lost acknowledged writes | duplicates | mismatched invoices | orphan files | rows without files | failed opens | time |');
-  console.log('|------:|--------------:|-------------:|-----------------:|-----------:|-------------------------:|-----------:|--------------------:|-------------:|-------------------:|-------------:|-----:|');
+  console.log(
+    '| kills | requests sent | answered 2xx | answered 4xx/5xx | unanswered | lost acknowledged writes | duplicates | mismatched invoices | orphan files | rows without files | failed opens | time |',
+  );
+  console.log(
+    '|------:|--------------:|-------------:|-----------------:|-----------:|-------------------------:|-----------:|--------------------:|-------------:|-------------------:|-------------:|-----:|',
+  );
   console.log(
     `| ${r.kills} (${r.startupKills - r.startupKillsAfterReady} while starting) | ${r.sent} | ${r.acked} | ${r.refused} (${r.status5xx} 5xx) | ${r.unanswered} | ${lost} | ${dup} | ${r.mismatched.size} | ${r.orphans.size} | ${r.rowsWithoutFiles.size} | ${opens} | ${r.seconds.toFixed(0)} s |`,
   );
-  console.log(`\n${r.ended === 'completed' ? 'Completed' : r.ended}. Restarts: ${r.restartMs.length}, ready in p50 ${pct(r.restartMs, 50).toFixed(0)} ms, max ${Math.max(0, ...r.restartMs).toFixed(0)} ms from the spawn (the server's own figure: p50 ${pct(r.serverReadyMs, 50)} ms, max ${Math.max(0, ...r.serverReadyMs)} ms); the reconciling reads took p50 ${pct(r.directMs, 50).toFixed(0)} ms. Clean stop at the end: exit code ${r.stopCode ?? '—'}. Sign-ins again after a restart: ${r.relogins}.`);
+  console.log(
+    `\n${r.ended === 'completed' ? 'Completed' : r.ended}. Restarts: ${r.restartMs.length}, ready in p50 ${pct(r.restartMs, 50).toFixed(0)} ms, max ${Math.max(0, ...r.restartMs).toFixed(0)} ms from the spawn (the server's own figure: p50 ${pct(r.serverReadyMs, 50)} ms, max ${Math.max(0, ...r.serverReadyMs)} ms); the reconciling reads took p50 ${pct(r.directMs, 50).toFixed(0)} ms. Clean stop at the end: exit code ${r.stopCode ?? '—'}. Sign-ins again after a restart: ${r.relogins}.`,
+  );
   console.log('\n| write | sent | 2xx | 4xx/5xx | unanswered | unanswered but made |');
   console.log('|-------|-----:|----:|--------:|-----------:|--------------------:|');
   for (const k of KINDS) {
     const b = r.byKind[k];
-    console.log(`| ${k} | ${b.sent} | ${b.acked} | ${b.refused} | ${b.unanswered} | ${['strike', 'upload', 'logo'].includes(k) ? '—' : b.committedUnanswered} |`);
+    console.log(
+      `| ${k} | ${b.sent} | ${b.acked} | ${b.refused} | ${b.unanswered} | ${['strike', 'upload', 'logo'].includes(k) ? '—' : b.committedUnanswered} |`,
+    );
   }
   const t = r.retries;
-  console.log(`\nUnanswered payments and refunds sent again with their Idempotency-Key: ${t.sent} — replayed (had been recorded) ${t.replayed}, recorded now ${t.fresh}, refused ${t.refused}, unanswered ${t.unanswered}; recorded a second time ${t.duplicate}, replayed although nothing had been recorded ${t.phantom}.`);
-  console.log(`Payments sent twice at once with one key: ${r.twins.sent}; both answered 2xx: ${r.twins.bothAnswered}, with the same entry: ${r.twins.sameAnswer}. Invoices whose API figures were compared with their transactions after a restart: ${r.apiCompared}.`);
+  console.log(
+    `\nUnanswered payments and refunds sent again with their Idempotency-Key: ${t.sent} — replayed (had been recorded) ${t.replayed}, recorded now ${t.fresh}, refused ${t.refused}, unanswered ${t.unanswered}; recorded a second time ${t.duplicate}, replayed although nothing had been recorded ${t.phantom}.`,
+  );
+  console.log(
+    `Payments sent twice at once with one key: ${r.twins.sent}; both answered 2xx: ${r.twins.bothAnswered}, with the same entry: ${r.twins.sameAnswer}. Invoices whose API figures were compared with their transactions after a restart: ${r.apiCompared}.`,
+  );
   const crashOrphans = r.orphans.size - r.finalOrphansNew;
-  console.log(`Orphan files: ${crashOrphans} appeared at a kill, ${r.finalOrphansNew} in the last stretch without a kill.`);
+  console.log(
+    `Orphan files: ${crashOrphans} appeared at a kill, ${r.finalOrphansNew} in the last stretch without a kill.`,
+  );
   const causes = new Map<string, number>();
   for (const [f, o] of r.orphans) {
     const k = `${f.split('/')[0]}: ${o.cause}${o.calm ? ' (in the last stretch, no kill)' : ''}`;
@@ -1094,14 +1370,19 @@ function printRun(r: RunResult) {
   show('Lost acknowledged writes', r.lost);
   show('Duplicates', r.duplicates);
   show('Mismatched invoices', r.mismatched);
-  show('Orphan files', new Map([...r.orphans].map(([f, o]) => [f, `${o.calm ? 'in the last stretch' : `after kill ${o.kill}`}, ${o.cause}`])));
+  show(
+    'Orphan files',
+    new Map(
+      [...r.orphans].map(([f, o]) => [f, `${o.calm ? 'in the last stretch' : `after kill ${o.kill}`}, ${o.cause}`]),
+    ),
+  );
   show('Rows without files (first seen after kill)', r.rowsWithoutFiles);
   if (r.failedOpens.details.length) {
     console.log(`\nFailed opens (server ${r.failedOpens.server}, reconciling copy ${r.failedOpens.direct}):`);
     for (const d of r.failedOpens.details.slice(0, 8)) console.log(`- ${d}`);
   }
   if (r.serverErrors.size) {
-    console.log('\nErrors in the server\'s log:');
+    console.log("\nErrors in the server's log:");
     for (const [k, n] of [...r.serverErrors].sort((a, b) => b[1] - a[1]).slice(0, 6)) console.log(`- ${n} × ${k}`);
   }
   if (r.refusals.size) {
@@ -1118,7 +1399,9 @@ if ((which === 'both' || which === 'postgres') && !url) {
   console.error('PostgreSQL needs DATABASE_URL (or run with --db pglite)');
   process.exit(1);
 }
-console.log(`\nCrash bench: ${kills} kills (every ${startupEvery || '—'}th while the server starts, the rest ${minMs}–${maxMs} ms into the load), ${writerCount} writers (half on a session with CSRF, half on a personal access token), seed ${values.seed}.`);
+console.log(
+  `\nCrash bench: ${kills} kills (every ${startupEvery || '—'}th while the server starts, the rest ${minMs}–${maxMs} ms into the load), ${writerCount} writers (half on a session with CSRF, half on a personal access token), seed ${values.seed}.`,
+);
 const results: RunResult[] = [];
 if (which === 'both' || which === 'postgres') {
   const admin = new pg.Client({ connectionString: url });
@@ -1137,7 +1420,9 @@ if (which === 'both' || which === 'postgres') {
   }
 }
 if (which === 'both' || which === 'pglite') {
-  const { version } = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string };
+  const { version } = JSON.parse(
+    readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8'),
+  ) as { version: string };
   results.push(await run(`PGlite ${version} (embedded)`, undefined));
   printRun(results.at(-1)!);
 }

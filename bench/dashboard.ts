@@ -53,16 +53,24 @@ if (Number(seeded?.n ?? 0) < total) {
   await seedDemo(db, { dataDir });
   const started = Date.now();
   const missing = total - Number(seeded?.n ?? 0);
-  await seedScale(db, missing, (done) => process.stderr.write(`\rseeding bookings ${done.toLocaleString('en-GB')} / ${missing.toLocaleString('en-GB')}`));
+  await seedScale(db, missing, (done) =>
+    process.stderr.write(`\rseeding bookings ${done.toLocaleString('en-GB')} / ${missing.toLocaleString('en-GB')}`),
+  );
   process.stderr.write(`\nseeded in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 }
 
 // their invoices: a deposit invoice for each booking that is not cancelled and has paid its
 // deposit, dated the day it was made, and its payment; made in batches by id so that the
 // money_owed triggers rebuild a batch at a time
-const [invoiced] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from invoices where invoice_ref like 'TDSI%'`);
+const [invoiced] = await queryRows<{ n: number }>(
+  db,
+  sql`select count(*)::int as n from invoices where invoice_ref like 'TDSI%'`,
+);
 if (!Number(invoiced?.n ?? 0)) {
-  const [range] = await queryRows<{ lo: number; hi: number }>(db, sql`select min(id)::int as lo, max(id)::int as hi from bookings where ref like 'TDS%'`);
+  const [range] = await queryRows<{ lo: number; hi: number }>(
+    db,
+    sql`select min(id)::int as lo, max(id)::int as hi from bookings where ref like 'TDS%'`,
+  );
   const started = Date.now();
   for (let lo = Number(range!.lo); lo <= Number(range!.hi); lo += 50_000) {
     const hi = lo + 49_999;
@@ -83,10 +91,12 @@ if (!Number(invoiced?.n ?? 0)) {
   process.stderr.write(`\ninvoiced in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   await db.execute(sql`vacuum analyze`);
 }
-const counts = (await queryRows<{ bookings: number; invoices: number; transactions: number; owed: number }>(
-  db,
-  sql`select (select count(*) from bookings)::int as bookings, (select count(*) from invoices)::int as invoices, (select count(*) from transactions)::int as transactions, (select count(*) from money_owed)::int as owed`,
-))[0]!;
+const counts = (
+  await queryRows<{ bookings: number; invoices: number; transactions: number; owed: number }>(
+    db,
+    sql`select (select count(*) from bookings)::int as bookings, (select count(*) from invoices)::int as invoices, (select count(*) from transactions)::int as transactions, (select count(*) from money_owed)::int as owed`,
+  )
+)[0]!;
 
 const email = `bench-${Date.now()}@example.test`;
 await insertUser(db, { email, password: 'bench-password-123', roleId: 1 });
@@ -103,7 +113,9 @@ const scenarios: Array<[string, string]> = [
 ];
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const f1 = (n: number) => n.toFixed(1).padStart(8);
-console.log(`\n${database.kind}: ${counts.bookings.toLocaleString('en-GB')} bookings, ${counts.invoices.toLocaleString('en-GB')} invoices, ${counts.transactions.toLocaleString('en-GB')} transactions, ${counts.owed.toLocaleString('en-GB')} money_owed entries; ${runs} runs each after 2 warm-up runs\n`);
+console.log(
+  `\n${database.kind}: ${counts.bookings.toLocaleString('en-GB')} bookings, ${counts.invoices.toLocaleString('en-GB')} invoices, ${counts.transactions.toLocaleString('en-GB')} transactions, ${counts.owed.toLocaleString('en-GB')} money_owed entries; ${runs} runs each after 2 warm-up runs\n`,
+);
 console.log('| season                           |   p50 ms |   p95 ms |');
 console.log('|----------------------------------|----------|----------|');
 for (const [name, query] of scenarios) {

@@ -54,7 +54,13 @@ const record = (text: unknown, params: unknown) => {
   const q = typeof text === 'string' ? { text, values: undefined } : (text as Partial<Statement>);
   const given = (params as unknown[] | undefined) ?? q.values ?? [];
   // the list's statements (and a `set local` before them); not the session, user and CSRF lookups
-  if (recording && q.text && (/money_owed|schedule_rows|invoices/.test(q.text) || /^\s*set local/i.test(q.text)) && !/"sessions"/.test(q.text)) recording.push({ text: q.text, values: given });
+  if (
+    recording &&
+    q.text &&
+    (/money_owed|schedule_rows|invoices/.test(q.text) || /^\s*set local/i.test(q.text)) &&
+    !/"sessions"/.test(q.text)
+  )
+    recording.push({ text: q.text, values: given });
 };
 // the list's statements alone, as the route sent them: in a transaction when it set something for
 // the transaction; the time of each statement that reads (a `set local` is not timed)
@@ -110,7 +116,9 @@ if (url) {
   pglite = await PGlite.create(dir, { extensions: pgliteExtensions() });
   const client = pglite;
   type Queryable = { query: (...a: unknown[]) => Promise<unknown> };
-  const litePrototype = Object.getPrototypeOf(client) as Queryable & { transaction: <T>(cb: (tx: Queryable) => Promise<T>) => Promise<T> };
+  const litePrototype = Object.getPrototypeOf(client) as Queryable & {
+    transaction: <T>(cb: (tx: Queryable) => Promise<T>) => Promise<T>;
+  };
   const liteQuery = litePrototype.query;
   const liteTransaction = litePrototype.transaction;
   litePrototype.query = function (this: PGlite, ...args: unknown[]) {
@@ -130,7 +138,9 @@ if (url) {
   };
   bare = (statements) =>
     statements.some((s) => !timed(s))
-      ? (liteTransaction.call(client, (tx: Queryable) => runEach(statements, (s) => tx.query(s.text, s.values))) as Promise<number[]>)
+      ? (liteTransaction.call(client, (tx: Queryable) =>
+          runEach(statements, (s) => tx.query(s.text, s.values)),
+        ) as Promise<number[]>)
       : runEach(statements, (s) => liteQuery.call(client, s.text, s.values));
 }
 const database = await createDb(pglite ? { pglite } : { databaseUrl });
@@ -175,7 +185,10 @@ async function seedMoney(database: Db, onProgress: (done: number, of: number) =>
   if (!range?.lo) return 0;
   const lo = Number(range.lo);
   const hi = Number(range.hi);
-  const [base] = await queryRows<{ n: string | number }>(database, sql`select coalesce(max(id), 0) + 1 as n from invoices`);
+  const [base] = await queryRows<{ n: string | number }>(
+    database,
+    sql`select coalesce(max(id), 0) + 1 as n from invoices`,
+  );
   const invoiceBase = Number(base!.n);
   await database.execute(sql.raw(`drop table if exists ${WORK}`));
   await database.execute(
@@ -278,15 +291,38 @@ async function seedMoney(database: Db, onProgress: (done: number, of: number) =>
       where w.invoiced and w.due between ${addDays(today, -60)}::date and ${addDays(today, 7)}::date and w.due + o.d <= ${today}::date
         and (w.state in ('unpaid', 'part') or (o.d = -7 and abs(hashint4(w.id + 9)) % 3 = 0))
       on conflict do nothing`);
-    done += Number((await queryRows<{ n: number }>(database, sql`select count(distinct booking_id)::int as n from ${work}`))[0]?.n ?? 0);
+    done += Number(
+      (await queryRows<{ n: number }>(database, sql`select count(distinct booking_id)::int as n from ${work}`))[0]?.n ??
+        0,
+    );
     onProgress(done, range.n);
   }
   await database.execute(sql.raw(`drop table ${WORK}`));
-  for (const [table, column] of [['schedule_rows', 'id'], ['invoices', 'id'], ['invoice_items', 'id'], ['transactions', 'id'], ['payment_reminders', 'id']] as const) {
-    await database.execute(sql.raw(`select setval(pg_get_serial_sequence('${table}', '${column}'), (select coalesce(max(${column}), 0) + 1 from ${table}), false)`));
+  for (const [table, column] of [
+    ['schedule_rows', 'id'],
+    ['invoices', 'id'],
+    ['invoice_items', 'id'],
+    ['transactions', 'id'],
+    ['payment_reminders', 'id'],
+  ] as const) {
+    await database.execute(
+      sql.raw(
+        `select setval(pg_get_serial_sequence('${table}', '${column}'), (select coalesce(max(${column}), 0) + 1 from ${table}), false)`,
+      ),
+    );
   }
   // a settled database, as autovacuum leaves it: statistics, and a visibility map for index-only scans
-  for (const table of ['schedule_rows', 'invoices', 'invoice_items', 'invoice_addons', 'transactions', 'payment_reminders', 'money_owed', 'money_owed_days']) await database.execute(sql.raw(`vacuum analyze ${table}`));
+  for (const table of [
+    'schedule_rows',
+    'invoices',
+    'invoice_items',
+    'invoice_addons',
+    'transactions',
+    'payment_reminders',
+    'money_owed',
+    'money_owed_days',
+  ])
+    await database.execute(sql.raw(`vacuum analyze ${table}`));
   return done;
 }
 
@@ -295,15 +331,31 @@ const haveBookings = await countOf(sql`select count(*)::int as n from bookings w
 if (haveBookings < wantedBookings) {
   const started = Date.now();
   const missing = wantedBookings - haveBookings;
-  await seedScale(db, missing, (done) => process.stderr.write(`\rseeding bookings ${done.toLocaleString('en-GB')} / ${missing.toLocaleString('en-GB')}`));
+  await seedScale(db, missing, (done) =>
+    process.stderr.write(`\rseeding bookings ${done.toLocaleString('en-GB')} / ${missing.toLocaleString('en-GB')}`),
+  );
   process.stderr.write(`\nbookings seeded in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 }
 {
   const started = Date.now();
-  const made = await seedMoney(db, (done, of) => process.stderr.write(`\rseeding schedules, invoices and payments: ${done.toLocaleString('en-GB')} / ${of.toLocaleString('en-GB')} bookings`));
+  const made = await seedMoney(db, (done, of) =>
+    process.stderr.write(
+      `\rseeding schedules, invoices and payments: ${done.toLocaleString('en-GB')} / ${of.toLocaleString('en-GB')} bookings`,
+    ),
+  );
   if (made) process.stderr.write(`\nmoney seeded in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   else {
-    for (const table of ['bookings', 'schedule_rows', 'invoices', 'invoice_items', 'transactions', 'payment_reminders', 'money_owed', 'money_owed_days']) await db.execute(sql.raw(`analyze ${table}`));
+    for (const table of [
+      'bookings',
+      'schedule_rows',
+      'invoices',
+      'invoice_items',
+      'transactions',
+      'payment_reminders',
+      'money_owed',
+      'money_owed_days',
+    ])
+      await db.execute(sql.raw(`analyze ${table}`));
     process.stderr.write('reusing the seeded database\n');
   }
 }
@@ -374,9 +426,15 @@ const n = (v: number) => v.toLocaleString('en-GB');
 console.log(
   `\n${database.kind}, ${n(sizes.bookings!)} bookings, ${n(sizes.schedule_rows!)} schedule rows (${n(sizes.uninvoiced!)} not invoiced or waived), ${n(sizes.invoices!)} invoices, ${n(sizes.transactions!)} transactions, ${n(sizes.reminders!)} reminders; ${runs} runs each (after ${warmup} warm-up runs)\n`,
 );
-console.log('Each statement the route sent is also run bare, one by one: "st. 1" and "st. 2" are their p50 / p95 ms (in the order sent).\n');
-console.log('| query                                        | p50 ms | p95 ms | st. 1 p50 / p95 | st. 2 p50 / p95 | total due | rows |');
-console.log('|----------------------------------------------|--------|--------|-----------------|-----------------|-----------|------|');
+console.log(
+  'Each statement the route sent is also run bare, one by one: "st. 1" and "st. 2" are their p50 / p95 ms (in the order sent).\n',
+);
+console.log(
+  '| query                                        | p50 ms | p95 ms | st. 1 p50 / p95 | st. 2 p50 / p95 | total due | rows |',
+);
+console.log(
+  '|----------------------------------------------|--------|--------|-----------------|-----------------|-----------|------|',
+);
 const explained: Array<[string, Statement[]]> = [];
 for (const [name, target] of scenarios) {
   const times: number[] = [];
@@ -406,9 +464,13 @@ for (const [name, target] of scenarios) {
     const xs = bareTimes[k]?.sort((a, b) => a - b);
     return xs?.length ? `${pct(xs, 50).toFixed(1)} / ${pct(xs, 95).toFixed(1)}`.padStart(15) : '–'.padStart(15);
   };
-  console.log(`| ${name.padEnd(44)} | ${f1(pct(times, 50))} | ${f1(pct(times, 95))} | ${st(0)} | ${st(1)} | ${shown.padStart(9)} | ${String(rows).padStart(4)} |`);
+  console.log(
+    `| ${name.padEnd(44)} | ${f1(pct(times, 50))} | ${f1(pct(times, 95))} | ${st(0)} | ${st(1)} | ${shown.padStart(9)} | ${String(rows).padStart(4)} |`,
+  );
 }
-console.log(`\nA signed-in request's floor (GET /api/me): p50 ${pct(floorTimes, 50).toFixed(1)} ms, p95 ${pct(floorTimes, 95).toFixed(1)} ms.`);
+console.log(
+  `\nA signed-in request's floor (GET /api/me): p50 ${pct(floorTimes, 50).toFixed(1)} ms, p95 ${pct(floorTimes, 95).toFixed(1)} ms.`,
+);
 
 if (values.explain) {
   for (const [name, statements] of explained) {
@@ -416,7 +478,11 @@ if (values.explain) {
     for (const s of statements.filter(timed)) {
       const inlined = s.text.replace(/\$(\d+)/g, (_, k: string) => {
         const v = s.values[Number(k) - 1];
-        return v === null || v === undefined ? 'null' : typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`;
+        return v === null || v === undefined
+          ? 'null'
+          : typeof v === 'number'
+            ? String(v)
+            : `'${String(v).replace(/'/g, "''")}'`;
       });
       // as the route ran it (with what it set for its transaction)
       const plan = await db.transaction(async (tx) => {

@@ -55,7 +55,10 @@ const database = await createDb(databaseUrl ? { databaseUrl } : { pgliteDir: pat
 const db = database.db;
 await database.migrate();
 await seedDemo(db, { dataDir });
-if (extra > 0) await seedScale(db, extra, (done) => process.stderr.write(`\rseeding bookings ${done.toLocaleString('en-GB')} / ${extra.toLocaleString('en-GB')}`));
+if (extra > 0)
+  await seedScale(db, extra, (done) =>
+    process.stderr.write(`\rseeding bookings ${done.toLocaleString('en-GB')} / ${extra.toLocaleString('en-GB')}`),
+  );
 
 // the trip: to Peru (6 months after the return), departing in 40 days (what is to do is red)
 const today = ukToday();
@@ -66,7 +69,9 @@ const [trip] = await queryRows<{ id: number }>(
       values ('Readiness Bench Trek', ${peru!.id}, ${addDays(today, 40)}, ${addDays(today, 52)}, 'charity', 2, 'open', 20000, 150000, true, 'both') returning id`,
 );
 const tripId = trip!.id;
-await db.execute(sql`insert into trip_custom_fields (trip_id, label) values (${tripId}, 'T-shirt size'), (${tripId}, 'Dietary needs'), (${tripId}, 'Emergency phone')`);
+await db.execute(
+  sql`insert into trip_custom_fields (trip_id, label) values (${tripId}, 'T-shirt size'), (${tripId}, 'Dietary needs'), (${tripId}, 'Emergency phone')`,
+);
 await db.execute(sql`
   insert into bookings (ref, trip_id, status, title, first_name, last_name, email, form_complete, passport_expiry_date, passport_image_file,
     medical_conditions, medical_detail, nok_name, nok_telephone, room_type, share_with, created_at)
@@ -98,7 +103,15 @@ await db.execute(sql`
   insert into transactions (booking_id, invoice_id, invoice_type, amount_pence, type, processor, date)
   select i.booking_id, i.id, i.type, 20000, 'payment', 'BACS', ${addDays(today, -20)}::date
   from invoices i join bookings b on b.id = i.booking_id where b.trip_id = ${tripId} and i.type = 'deposit' and b.id % 8 <> 0`);
-for (const table of ['bookings', 'invoices', 'invoice_items', 'transactions', 'money_owed', 'booking_custom_field_answers']) await db.execute(sql.raw(`analyze ${table}`));
+for (const table of [
+  'bookings',
+  'invoices',
+  'invoice_items',
+  'transactions',
+  'money_owed',
+  'booking_custom_field_answers',
+])
+  await db.execute(sql.raw(`analyze ${table}`));
 
 const email = `bench-${Date.now()}@example.test`;
 await insertUser(db, { email, password: 'bench-password-123', roleId: 1 });
@@ -106,7 +119,10 @@ const app = await buildApp({ config: testConfig(dataDir), db });
 await app.ready();
 const client = new TestClient(app);
 await client.login(email, 'bench-password-123');
-const [one] = await queryRows<{ id: number }>(db, sql`select id from bookings where trip_id = ${tripId} order by id limit 1 offset 7`);
+const [one] = await queryRows<{ id: number }>(
+  db,
+  sql`select id from bookings where trip_id = ${tripId} order by id limit 1 offset 7`,
+);
 
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const scenarios: Array<[string, string]> = [
@@ -114,7 +130,9 @@ const scenarios: Array<[string, string]> = [
   ['one booking', `/api/bookings/${one!.id}/readiness`],
 ];
 const [counts] = await queryRows<{ bookings: number }>(db, sql`select count(*)::int as bookings from bookings`);
-console.log(`\n${database.kind}, ${counts!.bookings.toLocaleString('en-GB')} bookings in all; ${runs} runs each (after 3 warm-up runs)\n`);
+console.log(
+  `\n${database.kind}, ${counts!.bookings.toLocaleString('en-GB')} bookings in all; ${runs} runs each (after 3 warm-up runs)\n`,
+);
 console.log('| request                          | p50 ms | p95 ms | ready / rows |');
 console.log('|----------------------------------|--------|--------|--------------|');
 for (const [name, target] of scenarios) {
@@ -130,7 +148,9 @@ for (const [name, target] of scenarios) {
     if (i >= 3) times.push(ms);
   }
   times.sort((a, b) => a - b);
-  console.log(`| ${name.padEnd(32)} | ${pct(times, 50).toFixed(1).padStart(6)} | ${pct(times, 95).toFixed(1).padStart(6)} | ${shown.padStart(12)} |`);
+  console.log(
+    `| ${name.padEnd(32)} | ${pct(times, 50).toFixed(1).padStart(6)} | ${pct(times, 95).toFixed(1).padStart(6)} | ${shown.padStart(12)} |`,
+  );
 }
 
 await app.close();

@@ -66,7 +66,8 @@ async function measure(name: string, call: () => Promise<unknown>) {
 }
 
 const check = await client.get(`/api/bookings?booking_ref=${ref}`);
-if (check.statusCode !== 200 || check.json().data.length !== 1) throw new Error(`the call does not find one booking: ${check.statusCode} ${check.body.slice(0, 200)}`);
+if (check.statusCode !== 200 || check.json().data.length !== 1)
+  throw new Error(`the call does not find one booking: ${check.statusCode} ${check.body.slice(0, 200)}`);
 
 console.log(`\n${database.kind}, the demo office; ${runs} calls each after a warm-up, one at a time\n`);
 console.log('| call                                                     |   p50 ms |   p95 ms |');
@@ -78,7 +79,9 @@ await measure('SQL: the session row and the user row (two queries)', async () =>
 });
 await measure('GET /healthz (no session)', () => app.inject({ method: 'GET', url: '/healthz' }));
 await measure('GET /api/me (signed in: the session and the user only)', () => client.get('/api/me'));
-await measure(`SQL: the call's own queries (EXPLAIN ANALYZE-free, through Drizzle)`, () => db.execute(sql`select id from bookings where ref = ${ref}`));
+await measure(`SQL: the call's own queries (EXPLAIN ANALYZE-free, through Drizzle)`, () =>
+  db.execute(sql`select id from bookings where ref = ${ref}`),
+);
 const filter = bookingListQuery.parse({ booking_ref: ref });
 await measure(`the route's service alone: listBookings (no HTTP, no session)`, () => listBookings(db, filter));
 await measure(`GET /api/bookings?booking_ref=${ref} (signed in)`, () => client.get(`/api/bookings?booking_ref=${ref}`));

@@ -7,7 +7,14 @@ import path from 'node:path';
 
 const runs = Number(process.argv[2] ?? 5);
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tripdesk-bench-start-'));
-const env = { ...process.env, DATA_DIR: dataDir, PORT: '3299', LOG_LEVEL: 'warn', ADMIN_EMAIL: 'bench@example.test', ADMIN_PASSWORD: 'bench-password-123' };
+const env = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  PORT: '3299',
+  LOG_LEVEL: 'warn',
+  ADMIN_EMAIL: 'bench@example.test',
+  ADMIN_PASSWORD: 'bench-password-123',
+};
 
 function startOnce() {
   return new Promise((resolve, reject) => {
@@ -18,7 +25,10 @@ function startOnce() {
       out += d;
       if (!out.includes('Tripdesk is ready')) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const ok = await fetch('http://127.0.0.1:3299/login').then((r) => r.status === 200, () => false);
+      const ok = await fetch('http://127.0.0.1:3299/login').then(
+        (r) => r.status === 200,
+        () => false,
+      );
       child.kill('SIGTERM');
       child.on('exit', () => resolve({ ms, ok }));
     });

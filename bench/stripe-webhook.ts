@@ -53,31 +53,44 @@ if (url) {
 }
 const database = await createDb(databaseUrl ? { databaseUrl } : { pgliteDir: path.join(dataDir, 'pglite') });
 await database.migrate();
-const [seeded] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from bookings where ref like 'TDS%'`);
+const [seeded] = await queryRows<{ n: number }>(
+  database.db,
+  sql`select count(*)::int as n from bookings where ref like 'TDS%'`,
+);
 if (Number(seeded?.n ?? 0) < total) {
   await seedDemo(database.db, { dataDir });
   const started = Date.now();
   const missing = total - Number(seeded?.n ?? 0);
-  await seedScale(database.db, missing, (done) => process.stderr.write(`\rseeding ${done.toLocaleString('en-GB')} / ${missing.toLocaleString('en-GB')}`));
+  await seedScale(database.db, missing, (done) =>
+    process.stderr.write(`\rseeding ${done.toLocaleString('en-GB')} / ${missing.toLocaleString('en-GB')}`),
+  );
   process.stderr.write(`\nseeded in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 }
 await database.db.execute(sql`analyze`);
 
 // one deposit invoice of £300 on each of `runs` generated bookings that are not cancelled, spread over the office
 const stamp = Date.now().toString(36);
-const picked = await queryRows<{ id: number }>(database.db, sql`select id from bookings where ref like 'TDS%' and status <> 'cancelled' order by hashint4(id::int + ${Number(stamp.length)}) limit ${runs}`);
+const picked = await queryRows<{ id: number }>(
+  database.db,
+  sql`select id from bookings where ref like 'TDS%' and status <> 'cancelled' order by hashint4(id::int + ${Number(stamp.length)}) limit ${runs}`,
+);
 const invoiceIds: number[] = [];
 for (const [i, b] of picked.entries()) {
   const [inv] = await queryRows<{ id: number }>(
     database.db,
     sql`insert into invoices (booking_id, invoice_date, due_date, type, invoice_ref, description) values (${b.id}, current_date, current_date + 14, 'deposit', ${`BENCH-${stamp}-${i}`}, 'Deposit') returning id`,
   );
-  await database.db.execute(sql`insert into invoice_items (invoice_id, description, amount_pence, sort_order) values (${inv!.id}, 'Deposit', 30000, 0)`);
+  await database.db.execute(
+    sql`insert into invoice_items (invoice_id, description, amount_pence, sort_order) values (${inv!.id}, 'Deposit', 30000, 0)`,
+  );
   invoiceIds.push(inv!.id);
 }
 
 const stripe = await startStripeStandIn();
-const config = testConfig(dataDir, { stripe: { secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiBase: stripe.url }, publicUrl: 'http://bench.test' });
+const config = testConfig(dataDir, {
+  stripe: { secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiBase: stripe.url },
+  publicUrl: 'http://bench.test',
+});
 const app = await buildApp({ config, db: database.db });
 await app.ready();
 
@@ -104,14 +117,21 @@ for (const [i, invoiceId] of invoiceIds.entries()) {
     livemode: false,
     product_name: 'Deposit',
   };
-  await database.db.execute(sql`insert into card_checkouts (id, invoice_id, booking_id, amount_pence) values (${id}, ${invoiceId}, ${picked[i]!.id}, 30000)`);
+  await database.db.execute(
+    sql`insert into card_checkouts (id, invoice_id, booking_id, amount_pence) values (${id}, ${invoiceId}, ${picked[i]!.id}, 30000)`,
+  );
   sessions.push(session);
 }
 const events = sessions.map((s) => stripe.signed(stripe.event('checkout.session.completed', s)));
 
 const deliver = async (signed: { payload: string; header: string }) => {
   const started = process.hrtime.bigint();
-  const res = await app.inject({ method: 'POST', url: '/webhooks/stripe', payload: signed.payload, headers: { 'content-type': 'application/json', 'stripe-signature': signed.header } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/webhooks/stripe',
+    payload: signed.payload,
+    headers: { 'content-type': 'application/json', 'stripe-signature': signed.header },
+  });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);
   return { ms, outcome: (res.json() as { outcome: string }).outcome };
@@ -120,7 +140,9 @@ const summary = (name: string, times: number[], outcomes: string[]) => {
   const sorted = [...times].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
   const kinds = [...new Set(outcomes)].join(', ');
-  console.log(`| ${name.padEnd(44)} | ${String(times.length).padStart(4)} | ${at(0.5).toFixed(1).padStart(6)} | ${at(0.95).toFixed(1).padStart(6)} | ${sorted.at(-1)!.toFixed(1).padStart(7)} | ${kinds}`);
+  console.log(
+    `| ${name.padEnd(44)} | ${String(times.length).padStart(4)} | ${at(0.5).toFixed(1).padStart(6)} | ${at(0.95).toFixed(1).padStart(6)} | ${sorted.at(-1)!.toFixed(1).padStart(7)} | ${kinds}`,
+  );
 };
 
 // a few first, to warm the connections and the plans
@@ -131,11 +153,21 @@ const again = [];
 for (const e of events.slice(3)) again.push(await deliver(e));
 
 const [count] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from bookings`);
-console.log(`\n${Number(count!.n).toLocaleString('en-GB')} bookings, ${database.kind === 'pglite' ? 'PGlite' : 'PostgreSQL'}; ms per webhook through app.inject\n`);
+console.log(
+  `\n${Number(count!.n).toLocaleString('en-GB')} bookings, ${database.kind === 'pglite' ? 'PGlite' : 'PostgreSQL'}; ms per webhook through app.inject\n`,
+);
 console.log('| event                                        | runs |    p50 |    p95 |     max | outcome');
 console.log('|----------------------------------------------|------|--------|--------|---------|--------');
-summary('checkout.session.completed, a new payment', first.map((r) => r.ms), first.map((r) => r.outcome));
-summary('the same events delivered again', again.map((r) => r.ms), again.map((r) => r.outcome));
+summary(
+  'checkout.session.completed, a new payment',
+  first.map((r) => r.ms),
+  first.map((r) => r.outcome),
+);
+summary(
+  'the same events delivered again',
+  again.map((r) => r.ms),
+  again.map((r) => r.outcome),
+);
 
 await app.close();
 await stripe.close();

@@ -29,13 +29,21 @@ for (const key of dynamic.filter((k) => k !== layoutKey)) {
   const inLayout = layoutKey && !key.endsWith('login-page.tsx');
   if (inLayout) for (const f of closure(layoutKey)) files.add(f);
   const total = [...files].reduce((s, f) => s + size(f), 0);
-  rows.push([`first visit to ${path.basename(key).replace(/^_/, '').replace(/(-[\w-]{8})?\.(tsx?|js)$/, '')}${inLayout ? ' (+ layout)' : ''}`, total]);
+  rows.push([
+    `first visit to ${path
+      .basename(key)
+      .replace(/^_/, '')
+      .replace(/(-[\w-]{8})?\.(tsx?|js)$/, '')}${inLayout ? ' (+ layout)' : ''}`,
+    total,
+  ]);
 }
 console.log('| what loads                               | gzip KB |');
 console.log('|------------------------------------------|---------|');
 for (const [name, bytes] of rows) console.log(`| ${name.padEnd(40)} | ${kb(bytes)} |`);
 const worst = Math.max(...rows.map(([, b]) => b));
-console.log(`\nlargest first visit: ${kb(worst).trim()} KB gzip (budget 200 KB) ${worst <= 200 * 1024 ? 'within budget' : 'OVER BUDGET'}`);
+console.log(
+  `\nlargest first visit: ${kb(worst).trim()} KB gzip (budget 200 KB) ${worst <= 200 * 1024 ? 'within budget' : 'OVER BUDGET'}`,
+);
 
 // the traveller's side (/pay): its own entry, 150 KB on a phone, none of the back office's code
 const travellerKey = Object.keys(manifest).find((k) => manifest[k].isEntry && k.endsWith('traveller.html'));
@@ -44,6 +52,8 @@ if (travellerKey) {
   const bytes = [...files].reduce((s, f) => s + size(f), 0);
   const css = [...files].flatMap((f) => Object.values(manifest).find((c) => c.file === f)?.css ?? []);
   const office = [...files].filter((f) => shell.has(f) && !/react-/.test(f));
-  console.log(`\ntraveller entry (/pay): ${kb(bytes).trim()} KB gzip of JavaScript in ${files.size} files, ${css.length} stylesheets (budget 150 KB) ${bytes <= 150 * 1024 ? 'within budget' : 'OVER BUDGET'}`);
+  console.log(
+    `\ntraveller entry (/pay): ${kb(bytes).trim()} KB gzip of JavaScript in ${files.size} files, ${css.length} stylesheets (budget 150 KB) ${bytes <= 150 * 1024 ? 'within budget' : 'OVER BUDGET'}`,
+  );
   console.log(`files it shares with the back office's shell: ${office.length ? office.join(', ') : 'none but React'}`);
 }

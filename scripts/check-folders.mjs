@@ -44,7 +44,9 @@ for (const key of edges.keys()) {
   }
 }
 if (pairs) {
-  console.error(`\n${pairs} pair${pairs === 1 ? '' : 's'} of folders in ${root} import each other: move what both need down a floor (server/common, server/mail).`);
+  console.error(
+    `\n${pairs} pair${pairs === 1 ? '' : 's'} of folders in ${root} import each other: move what both need down a floor (server/common, server/mail).`,
+  );
   process.exit(1);
 }
 console.log(`folders of ${root}: none import each other`);

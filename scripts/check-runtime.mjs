@@ -13,7 +13,9 @@ const running = process.version;
 
 const problems = [];
 if (!semver.satisfies(running, pkg.engines.node)) {
-  problems.push(`scripts run on Node ${running}, not the pinned ${pinned}: run them through npm (npm start, npm test, npm run …)`);
+  problems.push(
+    `scripts run on Node ${running}, not the pinned ${pinned}: run them through npm (npm start, npm test, npm run …)`,
+  );
 }
 
 function* packages(dir) {
@@ -47,6 +49,8 @@ for (const [dir, manifest] of packages(path.join(root, 'node_modules'))) {
   }
 }
 
-console.log(`runtime: Node ${running} (pinned ${pinned} by package.json and the lockfile); npm runs on ${process.env.npm_config_user_agent?.match(/node\/(v[\d.]+)/)?.[1] ?? 'unknown'}; ${checked} packages' engines checked`);
+console.log(
+  `runtime: Node ${running} (pinned ${pinned} by package.json and the lockfile); npm runs on ${process.env.npm_config_user_agent?.match(/node\/(v[\d.]+)/)?.[1] ?? 'unknown'}; ${checked} packages' engines checked`,
+);
 for (const p of problems) console.error(`runtime: ${p}`);
 process.exit(problems.length ? 1 : 0);

@@ -15,7 +15,8 @@ for (const file of files) {
   if (file.startsWith('vitest-')) {
     const report = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
     p = report.numPassedTests ?? 0;
-    f = (report.numFailedTests ?? 0) +
+    f =
+      (report.numFailedTests ?? 0) +
       // a file that failed to load has no tests, but must not pass quietly
       (report.testResults ?? []).filter((r) => r.status === 'failed' && r.assertionResults.length === 0).length;
   } else if (file.startsWith('playwright-')) {

@@ -3,13 +3,17 @@ import { int4, pageParam, paged, recordId } from './common.ts';
 import { AUDIT_SOURCES, AUDIT_ACTOR_TYPES } from './constants.ts';
 export { AUDIT_PER_PAGE, AUDIT_SOURCES, AUDIT_ACTOR_TYPES } from './constants.ts';
 
-
-
 /** One event of the history, as the API gives it. */
 export const auditEventSchema = z.object({
   id: z.number().int(),
   at: z.string(),
-  actor: z.object({ type: z.enum(AUDIT_ACTOR_TYPES), id: z.number().int().nullable(), name: z.string(), token_id: z.string().nullable(), client_id: z.string().nullable() }),
+  actor: z.object({
+    type: z.enum(AUDIT_ACTOR_TYPES),
+    id: z.number().int().nullable(),
+    name: z.string(),
+    token_id: z.string().nullable(),
+    client_id: z.string().nullable(),
+  }),
   source: z.enum(AUDIT_SOURCES),
   ip_address: z.string().nullable(),
   action: z.string(),
@@ -68,7 +72,8 @@ export const auditQuery = z
     to: isoDay('to date'),
   })
   .superRefine((q, ctx) => {
-    if (q.from && q.to && q.to < q.from) ctx.addIssue({ code: 'custom', path: ['to'], message: 'The to date must not be before the from date.' });
+    if (q.from && q.to && q.to < q.from)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'The to date must not be before the from date.' });
   });
 export type AuditQuery = z.output<typeof auditQuery>;
 

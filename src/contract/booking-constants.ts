@@ -6,10 +6,22 @@ export const BOOKING_TITLES = ['Mr', 'Mrs', 'Miss', 'Ms', 'Mx', 'Dr'] as const;
 
 export const BOOKING_STATUSES = ['confirmed', 'provisional', 'cancelled'] as const;
 export const PASSPORT_STATES = ['missing', 'expired', 'expires', 'ok'] as const;
-export const BOOKING_SORT_FIELDS = ['id', 'created_at', 'deposit_payment_date', 'trip_name', 'name', 'room_ref'] as const;
+export const BOOKING_SORT_FIELDS = [
+  'id',
+  'created_at',
+  'deposit_payment_date',
+  'trip_name',
+  'name',
+  'room_ref',
+] as const;
 export const BOOKINGS_PER_PAGE = 25;
 /** Spec §9 */
-export const BOOKING_LIST_DEFAULTS = { status: 'all', timing: 'future', sort_field: 'created_at', sort_dir: 'desc' } as const;
+export const BOOKING_LIST_DEFAULTS = {
+  status: 'all',
+  timing: 'future',
+  sort_field: 'created_at',
+  sort_dir: 'desc',
+} as const;
 
 // ---- the export (spec §7 GET /bookings/export) ----
 
@@ -61,4 +73,9 @@ export const EXPORT_PAGE_SIZE = 5000;
 export const PASSPORT_ZIP_DELAY_MS = 2000;
 
 /** A booking's funding, as staff read it. */
-export const FUNDING_TYPE_LABELS: Record<'free' | 'flexi' | 'self' | 'fundraise', string> = { free: 'Free place', flexi: 'Flexi', self: 'Self-funded', fundraise: 'Fundraising' };
+export const FUNDING_TYPE_LABELS: Record<'free' | 'flexi' | 'self' | 'fundraise', string> = {
+  free: 'Free place',
+  flexi: 'Flexi',
+  self: 'Self-funded',
+  fundraise: 'Fundraising',
+};

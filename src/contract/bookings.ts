@@ -1,10 +1,30 @@
 import { z } from 'zod';
 import { int4, MAX_ID, pageParam, paged, recordId } from './common.ts';
 import { isoDate } from './invoices.ts';
-import { BOOKING_STATUSES, PASSPORT_STATES, BOOKING_SORT_FIELDS, BOOKINGS_PER_PAGE, BOOKING_LIST_DEFAULTS, EXPORT_COLUMNS, type ExportColumn, DEFAULT_EXPORT_COLUMNS, EXPORT_PAGE_SIZE } from './booking-constants.ts';
-export { BOOKING_TITLES, BOOKING_STATUSES, PASSPORT_STATES, BOOKING_SORT_FIELDS, BOOKINGS_PER_PAGE, BOOKING_LIST_DEFAULTS, EXPORT_COLUMNS, type ExportColumn, DEFAULT_EXPORT_COLUMNS, EXPORT_PAGE_SIZE, PASSPORT_ZIP_DELAY_MS } from './booking-constants.ts';
-
-
+import {
+  BOOKING_STATUSES,
+  PASSPORT_STATES,
+  BOOKING_SORT_FIELDS,
+  BOOKINGS_PER_PAGE,
+  BOOKING_LIST_DEFAULTS,
+  EXPORT_COLUMNS,
+  type ExportColumn,
+  DEFAULT_EXPORT_COLUMNS,
+  EXPORT_PAGE_SIZE,
+} from './booking-constants.ts';
+export {
+  BOOKING_TITLES,
+  BOOKING_STATUSES,
+  PASSPORT_STATES,
+  BOOKING_SORT_FIELDS,
+  BOOKINGS_PER_PAGE,
+  BOOKING_LIST_DEFAULTS,
+  EXPORT_COLUMNS,
+  type ExportColumn,
+  DEFAULT_EXPORT_COLUMNS,
+  EXPORT_PAGE_SIZE,
+  PASSPORT_ZIP_DELAY_MS,
+} from './booking-constants.ts';
 
 const required = (label: string, max = 255) =>
   z
@@ -14,10 +34,11 @@ const required = (label: string, max = 255) =>
     .max(max, { error: `The ${label} must not be longer than ${max} characters.` });
 
 const accepted = (message: string) =>
-  z.union([z.boolean(), z.literal(1), z.literal(0), z.literal('1'), z.literal('0'), z.literal('on')], { error: message }).refine(
-    (v) => v === true || v === 1 || v === '1' || v === 'on',
-    { error: message },
-  );
+  z
+    .union([z.boolean(), z.literal(1), z.literal(0), z.literal('1'), z.literal('0'), z.literal('on')], {
+      error: message,
+    })
+    .refine((v) => v === true || v === 1 || v === '1' || v === 'on', { error: message });
 
 /** Spec §5: the Create Booking dialog. */
 export const createBookingSchema = z.object({
@@ -57,8 +78,6 @@ export type CreatedBooking = z.infer<typeof createdBookingSchema>;
 
 // ---- the booking list (spec §7 GET /api/bookings) ----
 
-
-
 const optionalText = (label: string) =>
   z
     .string({ error: `The ${label} must be text.` })
@@ -69,13 +88,23 @@ const optionalText = (label: string) =>
 
 const optionalId = (label: string) =>
   z
-    .union([z.literal(''), int4(`The ${label} must be a whole number.`).positive({ error: `The ${label} must be a positive number.` })])
+    .union([
+      z.literal(''),
+      int4(`The ${label} must be a whole number.`).positive({ error: `The ${label} must be a positive number.` }),
+    ])
     .optional()
     .transform((v) => (v === '' ? undefined : v));
 
 const age = (label: string) =>
   z
-    .union([z.literal(''), z.coerce.number({ error: `The ${label} must be a number.` }).int({ error: `The ${label} must be a whole number.` }).min(0, { error: `The ${label} must be at least 0.` }).max(120, { error: `The ${label} must not be more than 120.` })])
+    .union([
+      z.literal(''),
+      z.coerce
+        .number({ error: `The ${label} must be a number.` })
+        .int({ error: `The ${label} must be a whole number.` })
+        .min(0, { error: `The ${label} must be at least 0.` })
+        .max(120, { error: `The ${label} must not be more than 120.` }),
+    ])
     .optional()
     .transform((v) => (v === '' ? undefined : v));
 
@@ -107,46 +136,61 @@ const tripIds = z
 const optionalDay = (label: string) => z.preprocess((v) => (v === '' ? undefined : v), isoDate(label).optional());
 
 const bookingFilterShape = {
-    page: pageParam(),
-    per_page: z.coerce.number({ error: 'The per page must be a number.' }).int().min(1, { error: 'The per page must be at least 1.' }).max(100, { error: 'The per page must not be more than 100.' }).default(BOOKINGS_PER_PAGE),
-    status: enumOrAll(BOOKING_STATUSES, 'status'),
-    timing: z.enum(['future', 'past', 'all'], { error: 'The timing must be future, past or all.' }).default(BOOKING_LIST_DEFAULTS.timing),
-    passport: enumOrAll(PASSPORT_STATES, 'passport state'),
-    // how a fundraiser stands against the milestones
-    fundraising: enumOrAll(['on_track', 'behind', 'met'] as const, 'fundraising state'),
-    // the dashboard's cards land here: trips departing in a season, bookings made before a day
-    departure_from: optionalDay('departure from date'),
-    departure_to: optionalDay('departure to date'),
-    booked_before: optionalDay('booked before date'),
-    sort_field: z.enum(BOOKING_SORT_FIELDS, { error: 'The list cannot be sorted by that field.' }).default(BOOKING_LIST_DEFAULTS.sort_field),
-    sort_dir: z.enum(['asc', 'desc'], { error: 'The sort direction must be asc or desc.' }).default(BOOKING_LIST_DEFAULTS.sort_dir),
-    trips: tripIds,
-    trip_id: optionalId('trip id'),
-    user_id: optionalId('user id'),
-    booking_ref: optionalText('booking reference'),
-    name: optionalText('name'),
-    age_min: age('minimum age'),
-    age_max: age('maximum age'),
-    medical: z
-      .union([z.literal(''), z.enum(['yes', 'no', '1', '0'])], { error: 'The medical filter must be yes or no.' })
-      .optional()
-      .transform((v) => (v === 'yes' || v === '1' ? true : v === 'no' || v === '0' ? false : undefined)),
-    address: optionalText('address'),
-    gender: z
-      .union([z.literal(''), z.enum(['female', 'male', 'other'])], { error: 'The selected gender is invalid.' })
-      .optional()
-      .transform((v) => (v ? v : undefined)),
-    email: optionalText('email'),
-    telephone: optionalText('telephone'),
-    withCustomFields: z
-      .union([z.boolean(), z.enum(['1', '0', 'true', 'false', ''])])
-      .optional()
-      .transform((v) => v === true || v === '1' || v === 'true'),
+  page: pageParam(),
+  per_page: z.coerce
+    .number({ error: 'The per page must be a number.' })
+    .int()
+    .min(1, { error: 'The per page must be at least 1.' })
+    .max(100, { error: 'The per page must not be more than 100.' })
+    .default(BOOKINGS_PER_PAGE),
+  status: enumOrAll(BOOKING_STATUSES, 'status'),
+  timing: z
+    .enum(['future', 'past', 'all'], { error: 'The timing must be future, past or all.' })
+    .default(BOOKING_LIST_DEFAULTS.timing),
+  passport: enumOrAll(PASSPORT_STATES, 'passport state'),
+  // how a fundraiser stands against the milestones
+  fundraising: enumOrAll(['on_track', 'behind', 'met'] as const, 'fundraising state'),
+  // the dashboard's cards land here: trips departing in a season, bookings made before a day
+  departure_from: optionalDay('departure from date'),
+  departure_to: optionalDay('departure to date'),
+  booked_before: optionalDay('booked before date'),
+  sort_field: z
+    .enum(BOOKING_SORT_FIELDS, { error: 'The list cannot be sorted by that field.' })
+    .default(BOOKING_LIST_DEFAULTS.sort_field),
+  sort_dir: z
+    .enum(['asc', 'desc'], { error: 'The sort direction must be asc or desc.' })
+    .default(BOOKING_LIST_DEFAULTS.sort_dir),
+  trips: tripIds,
+  trip_id: optionalId('trip id'),
+  user_id: optionalId('user id'),
+  booking_ref: optionalText('booking reference'),
+  name: optionalText('name'),
+  age_min: age('minimum age'),
+  age_max: age('maximum age'),
+  medical: z
+    .union([z.literal(''), z.enum(['yes', 'no', '1', '0'])], { error: 'The medical filter must be yes or no.' })
+    .optional()
+    .transform((v) => (v === 'yes' || v === '1' ? true : v === 'no' || v === '0' ? false : undefined)),
+  address: optionalText('address'),
+  gender: z
+    .union([z.literal(''), z.enum(['female', 'male', 'other'])], { error: 'The selected gender is invalid.' })
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  email: optionalText('email'),
+  telephone: optionalText('telephone'),
+  withCustomFields: z
+    .union([z.boolean(), z.enum(['1', '0', 'true', 'false', ''])])
+    .optional()
+    .transform((v) => v === true || v === '1' || v === 'true'),
 };
 
 const agesInOrder = (q: { age_min?: number | undefined; age_max?: number | undefined }, ctx: z.RefinementCtx) => {
   if (q.age_min !== undefined && q.age_max !== undefined && q.age_min > q.age_max) {
-    ctx.addIssue({ code: 'custom', path: ['age_max'], message: 'The maximum age must not be less than the minimum age.' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['age_max'],
+      message: 'The maximum age must not be less than the minimum age.',
+    });
   }
 };
 
@@ -214,7 +258,15 @@ export const bookingDetailSchema = z.object({
   form_complete: z.boolean(),
   passport_valid: z.enum(PASSPORT_STATES),
   medical_conditions: z.boolean(),
-  trip: z.object({ id: z.number().int(), name: z.string(), departure: z.string(), return: z.string(), status: z.string(), country: z.string(), deleted: z.boolean() }),
+  trip: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    departure: z.string(),
+    return: z.string(),
+    status: z.string(),
+    country: z.string(),
+    deleted: z.boolean(),
+  }),
   charity: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   user_id: z.number().int().nullable(),
   user_url: text,
@@ -260,8 +312,12 @@ export const bookingDetailSchema = z.object({
   personal_data_erased_at: text,
   keep_until: text,
   keep_reason: text,
-  addons: z.array(z.object({ id: z.number().int(), name: z.string(), price: z.number(), pivot: z.object({ invoiced: z.boolean() }) })),
-  custom_fields: z.array(z.object({ id: z.number().int(), label: z.string(), note: z.string().nullable(), answer: z.string().nullable() })),
+  addons: z.array(
+    z.object({ id: z.number().int(), name: z.string(), price: z.number(), pivot: z.object({ invoiced: z.boolean() }) }),
+  ),
+  custom_fields: z.array(
+    z.object({ id: z.number().int(), label: z.string(), note: z.string().nullable(), answer: z.string().nullable() }),
+  ),
 });
 export type BookingDetail = z.infer<typeof bookingDetailSchema>;
 
@@ -277,11 +333,25 @@ const optional = (label: string, max = 255) =>
 export const updateBookingSchema = z.object({
   status: z.enum(BOOKING_STATUSES, { error: 'The selected status is invalid.' }),
   title: optional('title', 20),
-  first_name: z.string({ error: 'The first name field is required.' }).trim().min(1, { error: 'The first name field is required.' }).max(255),
-  last_name: z.string({ error: 'The last name field is required.' }).trim().min(1, { error: 'The last name field is required.' }).max(255),
+  first_name: z
+    .string({ error: 'The first name field is required.' })
+    .trim()
+    .min(1, { error: 'The first name field is required.' })
+    .max(255),
+  last_name: z
+    .string({ error: 'The last name field is required.' })
+    .trim()
+    .min(1, { error: 'The last name field is required.' })
+    .max(255),
   preferred_name: optional('preferred name'),
-  email: z.string({ error: 'The email field is required.' }).trim().min(1, { error: 'The email field is required.', abort: true }).pipe(z.email({ error: 'The email must be a valid email address.' })),
-  mobile: optional('mobile', 30).refine((v) => v === null || /^[+\d\s()-]+$/.test(v), { error: 'The mobile may only contain digits, spaces, +, ( ) and -.' }),
+  email: z
+    .string({ error: 'The email field is required.' })
+    .trim()
+    .min(1, { error: 'The email field is required.', abort: true })
+    .pipe(z.email({ error: 'The email must be a valid email address.' })),
+  mobile: optional('mobile', 30).refine((v) => v === null || /^[+\d\s()-]+$/.test(v), {
+    error: 'The mobile may only contain digits, spaces, +, ( ) and -.',
+  }),
   address_1: optional('address line 1'),
   address_2: optional('address line 2'),
   address_3: optional('town'),
@@ -296,15 +366,18 @@ export type UpdateBookingInput = z.input<typeof updateBookingSchema>;
 
 // ---- the export (spec §7 GET /bookings/export) ----
 
-
-
 const exportColumnKeys = EXPORT_COLUMNS.map((c) => c.key) as string[];
 
 export const bookingExportQuery = z
   .object({
     ...bookingFilterShape,
     format: z.enum(['xls', 'passportZip'], { error: 'The format must be xls or passportZip.' }).default('xls'),
-    perPage: z.coerce.number({ error: 'The per page must be a number.' }).int().min(1, { error: 'The per page must be at least 1.' }).max(EXPORT_PAGE_SIZE, { error: `The per page must not be more than ${EXPORT_PAGE_SIZE}.` }).default(EXPORT_PAGE_SIZE),
+    perPage: z.coerce
+      .number({ error: 'The per page must be a number.' })
+      .int()
+      .min(1, { error: 'The per page must be at least 1.' })
+      .max(EXPORT_PAGE_SIZE, { error: `The per page must not be more than ${EXPORT_PAGE_SIZE}.` })
+      .default(EXPORT_PAGE_SIZE),
     columns: z
       .string()
       .optional()
@@ -317,7 +390,11 @@ export const bookingExportQuery = z
           ctx.addIssue({ code: 'custom', message: 'The columns must be a JSON list of column names.' });
           return z.NEVER;
         }
-        if (!Array.isArray(parsed) || parsed.length === 0 || parsed.some((c) => typeof c !== 'string' || !exportColumnKeys.includes(c))) {
+        if (
+          !Array.isArray(parsed) ||
+          parsed.length === 0 ||
+          parsed.some((c) => typeof c !== 'string' || !exportColumnKeys.includes(c))
+        ) {
           ctx.addIssue({ code: 'custom', message: 'The columns must be a list of known column names.' });
           return z.NEVER;
         }

@@ -14,7 +14,9 @@ export const PAY_PAGE_MESSAGES: Record<PayPageReason, string> = {
   invalid: 'This pay link is not valid. Please check that you have the whole link, or ask us for a new one.',
   expired: 'This pay link has expired. Please ask us for a new one.',
   paid: 'This invoice has been paid in full. Thank you.',
-  withdrawn: 'This invoice has been withdrawn, so there is nothing to pay on this link. Please contact us if you have any questions.',
-  cancelled: 'This booking has been cancelled, so there is nothing to pay on this link. Please contact us if you have any questions.',
+  withdrawn:
+    'This invoice has been withdrawn, so there is nothing to pay on this link. Please contact us if you have any questions.',
+  cancelled:
+    'This booking has been cancelled, so there is nothing to pay on this link. Please contact us if you have any questions.',
   off: 'Card payments are not set up. Please contact us to pay another way.',
 };

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { CARD_PAYMENTS_OFF, CHECKOUT_STATES, PAY_PAGE_REASONS } from './card-payment-constants.ts';
-export { CARD_PAYMENTS_OFF, PAY_PAGE_REASONS, PAY_PAGE_MESSAGES, type PayPageReason, CHECKOUT_STATES, type CheckoutState } from './card-payment-constants.ts';
+export {
+  CARD_PAYMENTS_OFF,
+  PAY_PAGE_REASONS,
+  PAY_PAGE_MESSAGES,
+  type PayPageReason,
+  CHECKOUT_STATES,
+  type CheckoutState,
+} from './card-payment-constants.ts';
 
 // ---- card payments: pay links, the pay page, Stripe Checkout ----
 

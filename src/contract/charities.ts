@@ -3,8 +3,6 @@ import { int2 } from './common.ts';
 import { DEFAULT_CHARITY_TYPE } from './constants.ts';
 export { CHARITY_TYPE_IDS, DEFAULT_CHARITY_TYPE } from './constants.ts';
 
-
-
 const name = z
   .string({ error: 'The name field is required.' })
   .trim()
@@ -22,7 +20,9 @@ const url = z
   .max(2048, { error: 'The url must not be longer than 2048 characters.' })
   .nullish()
   .transform((v) => (v ? v : null))
-  .refine((v) => v === null || isHttpUrl(v), { error: 'The url must be a valid URL starting with http:// or https://.' });
+  .refine((v) => v === null || isHttpUrl(v), {
+    error: 'The url must be a valid URL starting with http:// or https://.',
+  });
 
 export function isHttpUrl(value: string): boolean {
   try {

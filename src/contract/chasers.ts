@@ -17,7 +17,9 @@ const bookingIds = (verb: string) =>
 export const chaserInputSchema = z.object({
   booking_ids: bookingIds('chase'),
   checks: z
-    .array(z.enum(CHASER_CHECKS, { error: 'A chaser can be sent for the passport or the forms.' }), { error: 'Choose what to chase: the passport, the forms or both.' })
+    .array(z.enum(CHASER_CHECKS, { error: 'A chaser can be sent for the passport or the forms.' }), {
+      error: 'Choose what to chase: the passport, the forms or both.',
+    })
     .min(1, { error: 'Choose what to chase: the passport, the forms or both.' })
     .max(CHASER_CHECKS.length, { error: 'Choose each check once.' }),
 });
@@ -43,5 +45,8 @@ export const chasersSettingSchema = z
     send: z.boolean({ error: 'Say whether to send automatic chasers (true or false).' }),
     reason: reasonText.optional(),
   })
-  .refine((v) => v.send || (v.reason ?? '').length > 0, { error: 'Say why automatic chasers are turned off.', path: ['reason'] });
+  .refine((v) => v.send || (v.reason ?? '').length > 0, {
+    error: 'Say why automatic chasers are turned off.',
+    path: ['reason'],
+  });
 export type ChasersSetting = z.input<typeof chasersSettingSchema>;

@@ -58,7 +58,9 @@ export const pageParam = () =>
  */
 export const recordId = (label: string) =>
   z
-    .union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)], { error: `The ${label} field is required.` })
+    .union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)], {
+      error: `The ${label} field is required.`,
+    })
     .pipe(
       z
         .number()
@@ -68,7 +70,8 @@ export const recordId = (label: string) =>
     );
 
 /** What PostgreSQL cannot keep in text, and what is not a character at all. */
-export const UNSTORABLE_TEXT_MESSAGE = 'This field contains a character that cannot be stored (a NUL or a broken character).';
+export const UNSTORABLE_TEXT_MESSAGE =
+  'This field contains a character that cannot be stored (a NUL or a broken character).';
 // NUL, or a UTF-16 surrogate without its pair
 // eslint-disable-next-line no-control-regex -- finding NUL is the point
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

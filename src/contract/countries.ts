@@ -23,7 +23,11 @@ export const passportRuleListSchema = z.array(passportRuleSchema);
 const MONTHS_MESSAGE = `The months must be a whole number from 0 to ${PASSPORT_MONTHS_MAX}.`;
 
 export const passportRuleInputSchema = z.object({
-  months: z.number({ error: MONTHS_MESSAGE }).int({ error: MONTHS_MESSAGE }).min(0, { error: MONTHS_MESSAGE }).max(PASSPORT_MONTHS_MAX, { error: MONTHS_MESSAGE }),
+  months: z
+    .number({ error: MONTHS_MESSAGE })
+    .int({ error: MONTHS_MESSAGE })
+    .min(0, { error: MONTHS_MESSAGE })
+    .max(PASSPORT_MONTHS_MAX, { error: MONTHS_MESSAGE }),
   note: z
     .string({ error: 'The note must be text.' })
     .trim()

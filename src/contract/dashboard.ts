@@ -14,8 +14,10 @@ export const dashboardQuery = z
     to: isoDate('to date').optional(),
   })
   .superRefine((q, ctx) => {
-    if (q.from && q.to && q.to < q.from) ctx.addIssue({ code: 'custom', path: ['to'], message: 'The to date must be on or after the from date.' });
-    if (q.from && q.to && Date.parse(q.to) - Date.parse(q.from) > 5 * 366 * 86_400_000) ctx.addIssue({ code: 'custom', path: ['to'], message: 'A season can be at most five years long.' });
+    if (q.from && q.to && q.to < q.from)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'The to date must be on or after the from date.' });
+    if (q.from && q.to && Date.parse(q.to) - Date.parse(q.from) > 5 * 366 * 86_400_000)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'A season can be at most five years long.' });
   });
 export type DashboardQuery = z.input<typeof dashboardQuery>;
 
@@ -28,7 +30,17 @@ const attention = z.object({
   /** the screen that lists them, filtered to them */
   href: z.string(),
   /** for the departures not ready: each departure with its travellers not ready */
-  departures: z.array(z.object({ trip_id: z.number().int(), name: z.string(), departure: z.string(), not_ready: z.number().int(), href: z.string() })).optional(),
+  departures: z
+    .array(
+      z.object({
+        trip_id: z.number().int(),
+        name: z.string(),
+        departure: z.string(),
+        not_ready: z.number().int(),
+        href: z.string(),
+      }),
+    )
+    .optional(),
 });
 
 export const dashboardSchema = z.object({
@@ -36,14 +48,39 @@ export const dashboardSchema = z.object({
   today: z.string(),
   attention: z.array(attention),
   /** bookings made each week (Monday) of the last 52, of trips in the season, by trip type; previous_year: the same week a year before, of the season a year before */
-  bookings_per_week: z.array(z.object({ week: z.string(), charity: z.number().int(), open: z.number().int(), school: z.number().int(), previous_year: z.number().int() })),
+  bookings_per_week: z.array(
+    z.object({
+      week: z.string(),
+      charity: z.number().int(),
+      open: z.number().int(),
+      school: z.number().int(),
+      previous_year: z.number().int(),
+    }),
+  ),
   /** pounds each week of the last 52: payments less refunds received, and invoiced (by invoice date), of trips in the season */
   money_per_week: z.array(z.object({ week: z.string(), received: z.number(), invoiced: z.number() })),
   /** pounds outstanding by departure month (yyyy-mm) in the season: due later, and overdue */
   outstanding_by_month: z.array(z.object({ month: z.string(), not_yet_due: z.number(), overdue: z.number() })),
   /** bookings of the season's trips by status and funding type */
-  bookings_by_status: z.array(z.object({ status: z.enum(BOOKING_STATUSES), free: z.number().int(), flexi: z.number().int(), self: z.number().int(), fundraise: z.number().int() })),
+  bookings_by_status: z.array(
+    z.object({
+      status: z.enum(BOOKING_STATUSES),
+      free: z.number().int(),
+      flexi: z.number().int(),
+      self: z.number().int(),
+      fundraise: z.number().int(),
+    }),
+  ),
   /** the next 12 departures of the season, from today: confirmed and provisional bookings against the trip's capacity */
-  next_departures: z.array(z.object({ trip_id: z.number().int(), name: z.string(), departure: z.string(), confirmed: z.number().int(), provisional: z.number().int(), capacity: z.number().int().nullable() })),
+  next_departures: z.array(
+    z.object({
+      trip_id: z.number().int(),
+      name: z.string(),
+      departure: z.string(),
+      confirmed: z.number().int(),
+      provisional: z.number().int(),
+      capacity: z.number().int().nullable(),
+    }),
+  ),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;

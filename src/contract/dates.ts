@@ -1,4 +1,3 @@
-
 /** A real calendar date from dd/mm/yyyy, or null; 31/02/2026 is not a date. */
 export function parseDdMmYyyy(value: string): string | null {
   if (value.length !== 10) return null;
@@ -6,7 +5,8 @@ export function parseDdMmYyyy(value: string): string | null {
   if (!m) return null;
   const [, dd, mm, yyyy] = m;
   const d = new Date(Date.UTC(Number(yyyy), Number(mm) - 1, Number(dd)));
-  if (d.getUTCFullYear() !== Number(yyyy) || d.getUTCMonth() !== Number(mm) - 1 || d.getUTCDate() !== Number(dd)) return null;
+  if (d.getUTCFullYear() !== Number(yyyy) || d.getUTCMonth() !== Number(mm) - 1 || d.getUTCDate() !== Number(dd))
+    return null;
   if (Number(yyyy) < 1900) return null;
   return `${yyyy}-${mm}-${dd}`;
 }
@@ -18,11 +18,14 @@ export function toDdMmYyyy(iso: string | null | undefined): string {
   return `${d}/${m}/${y}`;
 }
 
-
-
 /** yyyy-mm-dd of now in the operator's time zone: invoices are raised, due and paid on UK days. */
 export function ukToday(now = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Europe/London',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
 }
 
 /** yyyy-mm-dd moved by whole days (negative goes back). */

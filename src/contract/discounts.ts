@@ -42,7 +42,9 @@ export const discountInputSchema = z
       .max(255, { error: 'The description must not be longer than 255 characters.' }),
     invoice_type: z.enum(DISCOUNT_INVOICE_TYPES, { error: 'The selected invoice type is invalid.' }).default('any'),
     trip_id: z
-      .union([z.literal(''), z.null(), int4('The selected trip is invalid.').positive()], { error: 'The selected trip is invalid.' })
+      .union([z.literal(''), z.null(), int4('The selected trip is invalid.').positive()], {
+        error: 'The selected trip is invalid.',
+      })
       .optional()
       .transform((v) => (v === '' || v === undefined ? null : v)),
     amount: poundsToPence('amount'),
@@ -55,7 +57,11 @@ export const discountInputSchema = z
   })
   .superRefine((v, ctx) => {
     if (v.valid_from && v.valid_until && v.valid_until < v.valid_from) {
-      ctx.addIssue({ code: 'custom', path: ['valid_until'], message: 'The valid until date must be on or after the valid from date.' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['valid_until'],
+        message: 'The valid until date must be on or after the valid from date.',
+      });
     }
   });
 export type DiscountInput = z.input<typeof discountInputSchema>;

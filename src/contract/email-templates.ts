@@ -3,7 +3,17 @@ import { recordId } from './common.ts';
 
 // ---- the emails staff word themselves (/settings/emails) ----
 
-export const TEMPLATE_KEYS = ['reminder_before', 'reminder_due', 'reminder_overdue', 'chaser_passport', 'chaser_forms', 'trip_documents', 'fundraising_milestone', 'fundraising_summary', 'payment_receipt'] as const;
+export const TEMPLATE_KEYS = [
+  'reminder_before',
+  'reminder_due',
+  'reminder_overdue',
+  'chaser_passport',
+  'chaser_forms',
+  'trip_documents',
+  'fundraising_milestone',
+  'fundraising_summary',
+  'payment_receipt',
+] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
   reminder_before: 'Reminder before an instalment is due',
@@ -16,8 +26,24 @@ export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
   fundraising_summary: 'Monthly fundraising summary to a charity',
   payment_receipt: 'Receipt for a card payment',
 };
-const EVERY = ['traveller.title', 'traveller.first_name', 'traveller.last_name', 'traveller.preferred_name', 'booking.ref', 'trip.name', 'trip.departure'] as const;
-const INVOICE = ['invoice.ref', 'invoice.total', 'invoice.outstanding', 'invoice.due_date', 'invoice.days_until_due', 'invoice.days_overdue', 'invoice.pay_url'] as const;
+const EVERY = [
+  'traveller.title',
+  'traveller.first_name',
+  'traveller.last_name',
+  'traveller.preferred_name',
+  'booking.ref',
+  'trip.name',
+  'trip.departure',
+] as const;
+const INVOICE = [
+  'invoice.ref',
+  'invoice.total',
+  'invoice.outstanding',
+  'invoice.due_date',
+  'invoice.days_until_due',
+  'invoice.days_overdue',
+  'invoice.pay_url',
+] as const;
 const CHASE = ['trip.return', 'trip.country', 'trip.passport_months', 'chase.reason'] as const;
 /** The placeholders each template may use, as staff type them. */
 export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, readonly string[]> = {
@@ -39,8 +65,30 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, readonly string[]> = {
     'fundraising.page_url',
     'operator.name',
   ],
-  payment_receipt: [...EVERY, 'invoice.ref', 'invoice.total', 'invoice.outstanding', 'invoice.due_date', 'payment.amount', 'payment.date', 'payment.reference', 'operator.name'],
-  fundraising_summary: ['recipient.first_name', 'recipient.last_name', 'charity.name', 'summary.month', 'summary.count', 'summary.behind', 'summary.met', 'summary.raised', 'summary.pledged', 'summary.lines', 'operator.name'],
+  payment_receipt: [
+    ...EVERY,
+    'invoice.ref',
+    'invoice.total',
+    'invoice.outstanding',
+    'invoice.due_date',
+    'payment.amount',
+    'payment.date',
+    'payment.reference',
+    'operator.name',
+  ],
+  fundraising_summary: [
+    'recipient.first_name',
+    'recipient.last_name',
+    'charity.name',
+    'summary.month',
+    'summary.count',
+    'summary.behind',
+    'summary.met',
+    'summary.raised',
+    'summary.pledged',
+    'summary.lines',
+    'operator.name',
+  ],
 };
 export const TEMPLATE_SUBJECT_MAX = 200;
 export const TEMPLATE_BODY_MAX = 20_000;
@@ -73,8 +121,15 @@ export const emailTemplateInputSchema = z.object({
 });
 export type EmailTemplateInput = z.input<typeof emailTemplateInputSchema>;
 
-export const templatePreviewInputSchema = emailTemplateInputSchema.partial().extend({ booking_id: recordId('booking') });
-export const renderedEmailSchema = z.object({ to: z.string(), subject: z.string(), text: z.string(), html: z.string() });
+export const templatePreviewInputSchema = emailTemplateInputSchema
+  .partial()
+  .extend({ booking_id: recordId('booking') });
+export const renderedEmailSchema = z.object({
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string(),
+});
 export type RenderedEmail = z.infer<typeof renderedEmailSchema>;
 
 /** "Send reminder now" for the ticked rows of the money-due screen. */

@@ -34,7 +34,10 @@ const milestonesSchema = z
         return;
       }
       if (sorted[i]!.percent <= sorted[i - 1]!.percent) {
-        ctx.addIssue({ code: 'custom', message: 'Each milestone nearer departure must ask for a higher percentage than the one before it.' });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'Each milestone nearer departure must ask for a higher percentage than the one before it.',
+        });
         return;
       }
     }
@@ -52,7 +55,9 @@ export const tripFundraisingInputSchema = z.object({
       { error: 'The rules must be a list.' },
     )
     .max(FUNDRAISING_TYPES.length, { error: 'Give each funding type once.' })
-    .refine((rules) => new Set(rules.map((r) => r.funding_type)).size === rules.length, { error: 'Give each funding type once.' }),
+    .refine((rules) => new Set(rules.map((r) => r.funding_type)).size === rules.length, {
+      error: 'Give each funding type once.',
+    }),
 });
 export type TripFundraisingInput = z.input<typeof tripFundraisingInputSchema>;
 
@@ -123,9 +128,14 @@ export const bookingFundraisingInputSchema = z
       .max(2048, { error: 'The fundraising page must not be longer than 2048 characters.' })
       .nullish()
       .transform((v) => (v ? v : null))
-      .refine((v) => v === null || isHttpUrl(v), { error: 'The fundraising page must be a web address starting with http:// or https://.' }),
+      .refine((v) => v === null || isHttpUrl(v), {
+        error: 'The fundraising page must be a web address starting with http:// or https://.',
+      }),
   })
-  .refine((v) => v.target === undefined || v.target === null || (v.reason ?? '').length > 0, { error: 'Say why the target differs from the trip’s minimum.', path: ['reason'] });
+  .refine((v) => v.target === undefined || v.target === null || (v.reason ?? '').length > 0, {
+    error: 'Say why the target differs from the trip’s minimum.',
+    path: ['reason'],
+  });
 export type BookingFundraisingInput = z.input<typeof bookingFundraisingInputSchema>;
 
 /** POST /api/bookings/{id}/fundraising/entries: what was raised, when, and where the figure comes from. */
@@ -166,7 +176,14 @@ export const FUNDRAISER_FIELDS = Object.keys(fundraiserSchema.shape);
 
 /** GET /api/charities/{id}/fundraisers: the charity's fundraisers (provisional and confirmed), with totals. */
 export const charityFundraisersSchema = z.object({
-  totals: z.object({ fundraisers: z.number().int(), raised: z.number(), pledged: z.number(), shortfall: z.number(), behind: z.number().int(), met: z.number().int() }),
+  totals: z.object({
+    fundraisers: z.number().int(),
+    raised: z.number(),
+    pledged: z.number(),
+    shortfall: z.number(),
+    behind: z.number().int(),
+    met: z.number().int(),
+  }),
   fundraisers: z.array(fundraiserSchema),
   /** the Charity users who follow them in the portal */
   portal_users: z.array(z.object({ id: z.number().int(), name: z.string(), email: z.string() })),
@@ -175,7 +192,9 @@ export type CharityFundraisers = z.infer<typeof charityFundraisersSchema>;
 
 export const fundraisersQuery = z.object({
   trip_id: recordId('trip').optional(),
-  state: z.enum(FUNDRAISING_STATES, { error: 'The state must be on_track, behind, met or not_fundraising.' }).optional(),
+  state: z
+    .enum(FUNDRAISING_STATES, { error: 'The state must be on_track, behind, met or not_fundraising.' })
+    .optional(),
 });
 
 // ---- the charity portal: what a Charity user sees of their own charity's fundraisers ----
@@ -204,8 +223,22 @@ export const portalFundraiserSchema = fundraiserSchema.extend({
   milestones: z.array(datedMilestone),
   next: datedMilestone.nullable(),
   missed: datedMilestone.nullable(),
-  entries: z.array(fundraisingEntrySchema.pick({ id: true, amount: true, date: true, source: true, note: true, recorded_by: true, recorded_at: true, struck_at: true, struck_reason: true })),
-  notes: z.array(z.object({ id: z.number().int(), html: z.string(), author: z.string().nullable(), created_at: z.string() })),
+  entries: z.array(
+    fundraisingEntrySchema.pick({
+      id: true,
+      amount: true,
+      date: true,
+      source: true,
+      note: true,
+      recorded_by: true,
+      recorded_at: true,
+      struck_at: true,
+      struck_reason: true,
+    }),
+  ),
+  notes: z.array(
+    z.object({ id: z.number().int(), html: z.string(), author: z.string().nullable(), created_at: z.string() }),
+  ),
 });
 export type PortalFundraiser = z.infer<typeof portalFundraiserSchema>;
 export const PORTAL_FUNDRAISER_FIELDS = Object.keys(portalFundraiserSchema.shape);

@@ -2,7 +2,12 @@
 
 export const INVOICE_TYPES = ['deposit', 'balance', 'addon', 'other'] as const;
 export type InvoiceType = (typeof INVOICE_TYPES)[number];
-export const INVOICE_TYPE_LABELS: Record<InvoiceType, string> = { deposit: 'Deposit', balance: 'Balance', addon: 'Add-on', other: 'Other' };
+export const INVOICE_TYPE_LABELS: Record<InvoiceType, string> = {
+  deposit: 'Deposit',
+  balance: 'Balance',
+  addon: 'Add-on',
+  other: 'Other',
+};
 /** The two invoices Tripdesk works out by itself (POST /api/bookings/{id}/invoices). */
 export const STANDARD_INVOICE_TYPES = ['deposit', 'balance'] as const;
 
@@ -14,7 +19,12 @@ export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 /** STRIPE is the card payment provider. */
 export const PROCESSORS = ['STRIPE', 'BACS', 'CHEQUE', 'OTHER'] as const;
 export type Processor = (typeof PROCESSORS)[number];
-export const PROCESSOR_LABELS: Record<Processor, string> = { STRIPE: 'Card (Stripe)', BACS: 'BACS', CHEQUE: 'Cheque', OTHER: 'Other' };
+export const PROCESSOR_LABELS: Record<Processor, string> = {
+  STRIPE: 'Card (Stripe)',
+  BACS: 'BACS',
+  CHEQUE: 'Cheque',
+  OTHER: 'Other',
+};
 
 /** A standard deposit invoice is due this many days after it is raised. */
 export const DEPOSIT_DUE_DAYS = 14;

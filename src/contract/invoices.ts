@@ -1,12 +1,35 @@
 import { z } from 'zod';
 import { recordId } from './common.ts';
 import { poundsToPence } from './money.ts';
-import { INVOICE_TYPES, STANDARD_INVOICE_TYPES, INVOICE_STATUSES, TRANSACTION_TYPES, PROCESSORS, NO_ITEMS_MESSAGE } from './invoice-constants.ts';
-export { INVOICE_TYPES, type InvoiceType, INVOICE_TYPE_LABELS, STANDARD_INVOICE_TYPES, INVOICE_STATUSES, type InvoiceStatus, TRANSACTION_TYPES, type TransactionType, PROCESSORS, type Processor, PROCESSOR_LABELS, DEPOSIT_DUE_DAYS, BALANCE_DUE_DAYS_BEFORE_DEPARTURE, NO_ITEMS_MESSAGE, TRANSACTION_DONE_MESSAGE, INVOICE_SENT_MESSAGE, REFUND_WARNING } from './invoice-constants.ts';
+import {
+  INVOICE_TYPES,
+  STANDARD_INVOICE_TYPES,
+  INVOICE_STATUSES,
+  TRANSACTION_TYPES,
+  PROCESSORS,
+  NO_ITEMS_MESSAGE,
+} from './invoice-constants.ts';
+export {
+  INVOICE_TYPES,
+  type InvoiceType,
+  INVOICE_TYPE_LABELS,
+  STANDARD_INVOICE_TYPES,
+  INVOICE_STATUSES,
+  type InvoiceStatus,
+  TRANSACTION_TYPES,
+  type TransactionType,
+  PROCESSORS,
+  type Processor,
+  PROCESSOR_LABELS,
+  DEPOSIT_DUE_DAYS,
+  BALANCE_DUE_DAYS_BEFORE_DEPARTURE,
+  NO_ITEMS_MESSAGE,
+  TRANSACTION_DONE_MESSAGE,
+  INVOICE_SENT_MESSAGE,
+  REFUND_WARNING,
+} from './invoice-constants.ts';
 
 // ---- invoices, payments and refunds (spec §2 Invoices panel, §3, §4, §5, §7) ----
-
-
 
 const MIN_DATE = '2000-01-01';
 const MAX_DATE = '2099-12-31';
@@ -15,10 +38,16 @@ export const isoDate = (label: string) =>
     .string({ error: `The ${label} field is required.` })
     .trim()
     .min(1, { error: `The ${label} field is required.`, abort: true })
-    .refine((v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v + 'T00:00:00Z')) && new Date(v + 'T00:00:00Z').toISOString().startsWith(v), {
-      error: `The ${label} must be a real date.`,
-      abort: true,
-    })
+    .refine(
+      (v) =>
+        /^\d{4}-\d{2}-\d{2}$/.test(v) &&
+        !Number.isNaN(Date.parse(v + 'T00:00:00Z')) &&
+        new Date(v + 'T00:00:00Z').toISOString().startsWith(v),
+      {
+        error: `The ${label} must be a real date.`,
+        abort: true,
+      },
+    )
     .refine((v) => v >= MIN_DATE && v <= MAX_DATE, { error: `The ${label} must be between 2000 and 2099.` });
 
 const requiredText = (label: string, max: number) =>
@@ -61,14 +90,24 @@ export const createInvoiceSchema = z
     type: z.enum(INVOICE_TYPES, { error: 'The type must be deposit, balance, add-on or other.' }).default('other'),
     invoice_ref: requiredText('reference', 50),
     description: requiredText('description', 255),
-    items: z.array(invoiceItemInputSchema, { error: 'The items must be a list.' }).max(50, { error: 'An invoice may have at most 50 items.' }).default([]),
+    items: z
+      .array(invoiceItemInputSchema, { error: 'The items must be a list.' })
+      .max(50, { error: 'An invoice may have at most 50 items.' })
+      .default([]),
     addons: z.array(recordId('add-on'), { error: 'The add-ons must be a list.' }).default([]),
     discount_code: discountCode,
   })
   .superRefine((v, ctx) => {
-    if (v.items.length === 0 && v.addons.length === 0) ctx.addIssue({ code: 'custom', path: ['items'], message: NO_ITEMS_MESSAGE });
-    if (v.due_date < v.invoice_date) ctx.addIssue({ code: 'custom', path: ['due_date'], message: 'The due date must not be before the invoice date.' });
-    if (new Set(v.addons).size !== v.addons.length) ctx.addIssue({ code: 'custom', path: ['addons'], message: 'Each add-on may be billed only once.' });
+    if (v.items.length === 0 && v.addons.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['items'], message: NO_ITEMS_MESSAGE });
+    if (v.due_date < v.invoice_date)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['due_date'],
+        message: 'The due date must not be before the invoice date.',
+      });
+    if (new Set(v.addons).size !== v.addons.length)
+      ctx.addIssue({ code: 'custom', path: ['addons'], message: 'Each add-on may be billed only once.' });
   });
 export type CreateInvoiceInput = z.input<typeof createInvoiceSchema>;
 

@@ -32,6 +32,10 @@ export type JobsOverview = z.infer<typeof jobsOverviewSchema>;
 export type FailedJob = z.infer<typeof failedJobSchema>;
 
 export const jobParams = z.object({
-  queue: z.string().min(1).max(100).regex(/^[a-z0-9-]+$/, { error: 'There is no such queue.' }),
+  queue: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[a-z0-9-]+$/, { error: 'There is no such queue.' }),
   id: z.uuid({ error: 'There is no such job.' }),
 });

@@ -1,7 +1,15 @@
 // The money-due list's values, without zod: the /money screen imports them without
 // loading the contract's schemas (decision 005), and money-due.ts builds its schemas from them.
 
-export const MONEY_DUE_SORTS = ['due_date', 'days_overdue', 'outstanding', 'departure', 'traveller', 'trip', 'last_reminder'] as const;
+export const MONEY_DUE_SORTS = [
+  'due_date',
+  'days_overdue',
+  'outstanding',
+  'departure',
+  'traveller',
+  'trip',
+  'last_reminder',
+] as const;
 export type MoneyDueSort = (typeof MONEY_DUE_SORTS)[number];
 export const AGE_BUCKETS = ['not_due', 'days_1_30', 'days_31_60', 'days_61_90', 'days_90_plus'] as const;
 export type AgeBucket = (typeof AGE_BUCKETS)[number];

@@ -6,7 +6,13 @@ import { TRIP_TYPES } from './trip-constants.ts';
 
 // ---- money due (/money) ----
 
-export { AGE_BUCKET_LABELS, AGE_BUCKETS, MONEY_DUE_PER_PAGE, MONEY_DUE_SORTS, type AgeBucket } from './money-due-constants.ts';
+export {
+  AGE_BUCKET_LABELS,
+  AGE_BUCKETS,
+  MONEY_DUE_PER_PAGE,
+  MONEY_DUE_SORTS,
+  type AgeBucket,
+} from './money-due-constants.ts';
 
 const flag = z
   .union([z.boolean(), z.enum(['1', '0', 'true', 'false'])], { error: 'The overdue filter must be 1 or 0.' })
@@ -22,7 +28,10 @@ export const moneyDueQuery = z.object({
   // the dashboard's overdue card: the season's trips, by departure
   departure_from: isoDate('departure from date').optional(),
   departure_to: isoDate('departure to date').optional(),
-  due_within: int2(DUE_WITHIN_MESSAGE).min(0, { error: DUE_WITHIN_MESSAGE }).max(DUE_WITHIN_MAX, { error: DUE_WITHIN_MESSAGE }).optional(),
+  due_within: int2(DUE_WITHIN_MESSAGE)
+    .min(0, { error: DUE_WITHIN_MESSAGE })
+    .max(DUE_WITHIN_MAX, { error: DUE_WITHIN_MESSAGE })
+    .optional(),
   sort: z.enum(MONEY_DUE_SORTS, { error: 'The list cannot be sorted by that field.' }).default('due_date'),
   dir: z.enum(['asc', 'desc'], { error: 'The sort direction must be asc or desc.' }).default('asc'),
 });

@@ -5,11 +5,9 @@ export { NOTES_EMPTY_TEXT, NOTE_MAX_LENGTH } from './constants.ts';
 
 // ---- booking notes (spec §2 Notes panel, §3 Booking note, §7 Booking notes) ----
 
-
-
-const noteText = z
-  .string({ error: 'The note field is required.' })
-  .max(NOTE_MAX_LENGTH, { error: `The note must not be longer than ${NOTE_MAX_LENGTH.toLocaleString('en-GB')} characters.` });
+const noteText = z.string({ error: 'The note field is required.' }).max(NOTE_MAX_LENGTH, {
+  error: `The note must not be longer than ${NOTE_MAX_LENGTH.toLocaleString('en-GB')} characters.`,
+});
 
 export const noteQuery = z.object({
   booking_id: recordId('booking'),

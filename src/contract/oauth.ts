@@ -33,12 +33,18 @@ export const redirectUrl = z
       return;
     }
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) {
-      ctx.addIssue({ code: 'custom', message: 'The redirect must start with https:// (http:// is accepted for localhost only).' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'The redirect must start with https:// (http:// is accepted for localhost only).',
+      });
     } else if (value.includes('#')) {
       ctx.addIssue({ code: 'custom', message: 'The redirect must not contain a fragment (#).' });
     } else if (!/^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/i.test(url.hostname)) {
       // letters, digits, dots and dashes only: the host also goes into the consent page's CSP
-      ctx.addIssue({ code: 'custom', message: 'The redirect’s host name may only contain letters, digits, dots and dashes.' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'The redirect’s host name may only contain letters, digits, dots and dashes.',
+      });
     } else if (url.username || url.password) {
       ctx.addIssue({ code: 'custom', message: 'The redirect must not contain a user name or password.' });
     }
@@ -66,7 +72,9 @@ export type OAuthClient = z.infer<typeof clientSchema>;
 export const personalTokenInputSchema = z.object({
   name: clientName,
   scopes: z
-    .array(z.string({ error: 'Each scope must be a scope id.' }).max(100), { error: 'The scopes must be a list of scope ids.' })
+    .array(z.string({ error: 'Each scope must be a scope id.' }).max(100), {
+      error: 'The scopes must be a list of scope ids.',
+    })
     .max(50, { error: 'Too many scopes.' })
     .default([]),
 });

@@ -1,7 +1,16 @@
 // The readiness board's values, without zod: the board and the booking page show them
 // without loading the contract's schemas (decision 005).
 
-export const READINESS_CHECKS = ['passport', 'forms', 'money', 'medical', 'next_of_kin', 'room', 'documents', 'fundraising'] as const;
+export const READINESS_CHECKS = [
+  'passport',
+  'forms',
+  'money',
+  'medical',
+  'next_of_kin',
+  'room',
+  'documents',
+  'fundraising',
+] as const;
 export type ReadinessCheck = (typeof READINESS_CHECKS)[number];
 export const READINESS_CHECK_LABELS: Record<ReadinessCheck, string> = {
   passport: 'Passport',

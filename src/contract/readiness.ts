@@ -1,12 +1,24 @@
 import { z } from 'zod';
 import { READINESS_CHECKS, READINESS_STATES } from './readiness-constants.ts';
 
-export { READINESS_CHECK_LABELS, READINESS_CHECKS, READINESS_STATES, READINESS_URGENT_DAYS, type ReadinessCheck, type ReadinessState } from './readiness-constants.ts';
+export {
+  READINESS_CHECK_LABELS,
+  READINESS_CHECKS,
+  READINESS_STATES,
+  READINESS_URGENT_DAYS,
+  type ReadinessCheck,
+  type ReadinessState,
+} from './readiness-constants.ts';
 
 export const checkResultSchema = z.object({ state: z.enum(READINESS_STATES), reason: z.string() });
 export type CheckResult = z.infer<typeof checkResultSchema>;
 
-const checksSchema = z.object(Object.fromEntries(READINESS_CHECKS.map((c) => [c, checkResultSchema])) as Record<(typeof READINESS_CHECKS)[number], typeof checkResultSchema>);
+const checksSchema = z.object(
+  Object.fromEntries(READINESS_CHECKS.map((c) => [c, checkResultSchema])) as Record<
+    (typeof READINESS_CHECKS)[number],
+    typeof checkResultSchema
+  >,
+);
 
 /** One live booking's checks. */
 export const readinessRowSchema = z.object({
@@ -27,11 +39,29 @@ export type ReadinessRow = z.infer<typeof readinessRowSchema>;
 
 /** GET /api/trips/{id}/readiness: every live booking (provisional and confirmed) and the summary. */
 export const tripReadinessSchema = z.object({
-  trip: z.object({ id: z.number().int(), name: z.string(), departure: z.string(), return: z.string(), country: z.string(), passport_months: z.number().int(), passport_note: z.string().nullable() }),
+  trip: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    departure: z.string(),
+    return: z.string(),
+    country: z.string(),
+    passport_months: z.number().int(),
+    passport_note: z.string().nullable(),
+  }),
   summary: z.object({
     bookings: z.number().int(),
     ready: z.number().int(),
-    checks: z.object(Object.fromEntries(READINESS_CHECKS.map((c) => [c, z.object({ green: z.number().int(), amber: z.number().int(), red: z.number().int() })])) as Record<(typeof READINESS_CHECKS)[number], z.ZodObject<{ green: z.ZodNumber; amber: z.ZodNumber; red: z.ZodNumber }>>),
+    checks: z.object(
+      Object.fromEntries(
+        READINESS_CHECKS.map((c) => [
+          c,
+          z.object({ green: z.number().int(), amber: z.number().int(), red: z.number().int() }),
+        ]),
+      ) as Record<
+        (typeof READINESS_CHECKS)[number],
+        z.ZodObject<{ green: z.ZodNumber; amber: z.ZodNumber; red: z.ZodNumber }>
+      >,
+    ),
   }),
   rows: z.array(readinessRowSchema),
 });

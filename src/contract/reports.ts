@@ -6,7 +6,8 @@ export * from './report-constants.ts';
 
 /** GET /api/reports/{name}: the report's days (from–to, or at for the aged debt) and json (its first rows) or xlsx (all of them). */
 export const reportParams = z.object({ name: z.string().max(100) });
-export const isReportName = (name: string): name is (typeof REPORT_NAMES)[number] => (REPORT_NAMES as readonly string[]).includes(name);
+export const isReportName = (name: string): name is (typeof REPORT_NAMES)[number] =>
+  (REPORT_NAMES as readonly string[]).includes(name);
 export const reportQuery = z
   .object({
     from: isoDate('from date').optional(),
@@ -15,7 +16,8 @@ export const reportQuery = z
     format: z.enum(['json', 'xlsx'], { error: 'The format must be json or xlsx.' }).default('json'),
   })
   .superRefine((q, ctx) => {
-    if (q.from && q.to && q.to < q.from) ctx.addIssue({ code: 'custom', path: ['to'], message: 'The to date must be on or after the from date.' });
+    if (q.from && q.to && q.to < q.from)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'The to date must be on or after the from date.' });
   });
 export type ReportQuery = z.input<typeof reportQuery>;
 

@@ -47,9 +47,18 @@ export type RetentionPreview = z.infer<typeof retentionPreviewSchema>;
 export const keepUntilSchema = z
   .object({
     keep_until: isoDate('keep until date').nullable(),
-    reason: z.string({ error: 'The reason must be text.' }).trim().max(500, { error: 'The reason may be at most 500 characters.' }).nullish(),
+    reason: z
+      .string({ error: 'The reason must be text.' })
+      .trim()
+      .max(500, { error: 'The reason may be at most 500 characters.' })
+      .nullish(),
   })
   .superRefine((v, ctx) => {
-    if (v.keep_until && !v.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'Say why the details are kept (a claim, an incident).' });
+    if (v.keep_until && !v.reason)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reason'],
+        message: 'Say why the details are kept (a claim, an incident).',
+      });
   });
 export type KeepUntilInput = z.input<typeof keepUntilSchema>;

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { intFor, recordId } from './common.ts';
 import { isoDate } from './invoices.ts';
 import { poundsToPence } from './money.ts';
-import { AMOUNT_KINDS, DUE_KINDS, INSTALMENT_LABEL_MAX, MAX_INSTALMENTS, SCHEDULE_STATES } from './schedule-constants.ts';
+import {
+  AMOUNT_KINDS,
+  DUE_KINDS,
+  INSTALMENT_LABEL_MAX,
+  MAX_INSTALMENTS,
+  SCHEDULE_STATES,
+} from './schedule-constants.ts';
 
 // ---- payment plans and schedules ----
 
@@ -15,7 +21,9 @@ const percentSchema = z.coerce
   .number({ error: 'The percentage must be a number.' })
   .min(0.01, { error: 'The percentage must be between 0.01 and 100.' })
   .max(100, { error: 'The percentage must be between 0.01 and 100.' })
-  .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-9, { error: 'The percentage may have at most two decimals.' });
+  .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-9, {
+    error: 'The percentage may have at most two decimals.',
+  });
 const DAYS_ERROR = 'The number of days must be a whole number from 0 to 3650.';
 const daysSchema = intFor('int2', DAYS_ERROR).min(0, { error: DAYS_ERROR }).max(3650, { error: DAYS_ERROR });
 
@@ -41,14 +49,38 @@ export const instalmentInputSchema = z
       return null;
     };
     const label = field(labelSchema, v.label, 'label');
-    const amountKind = field(z.enum(AMOUNT_KINDS, { error: 'The amount must be a fixed amount, a percentage, the deposit or the rest.' }), v.amount_kind, 'amount_kind');
-    const dueKind = field(z.enum(DUE_KINDS, { error: 'The due date must be days after booking, days before departure or a fixed date.' }), v.due_kind, 'due_kind');
-    const amountPence = amountKind === 'fixed' ? field(poundsToPence('amount').refine((p) => p > 0, { error: 'The amount must be more than £0.00.' }), v.amount, 'amount') : null;
+    const amountKind = field(
+      z.enum(AMOUNT_KINDS, { error: 'The amount must be a fixed amount, a percentage, the deposit or the rest.' }),
+      v.amount_kind,
+      'amount_kind',
+    );
+    const dueKind = field(
+      z.enum(DUE_KINDS, { error: 'The due date must be days after booking, days before departure or a fixed date.' }),
+      v.due_kind,
+      'due_kind',
+    );
+    const amountPence =
+      amountKind === 'fixed'
+        ? field(
+            poundsToPence('amount').refine((p) => p > 0, { error: 'The amount must be more than £0.00.' }),
+            v.amount,
+            'amount',
+          )
+        : null;
     const percent = amountKind === 'percent' ? field(percentSchema, v.percent, 'percent') : null;
     const dueDate = dueKind === 'fixed_date' ? field(isoDate('due date'), v.due_date, 'due_date') : null;
-    const dueDays = dueKind === 'after_booking' || dueKind === 'before_departure' ? field(daysSchema, v.due_days, 'due_days') : null;
+    const dueDays =
+      dueKind === 'after_booking' || dueKind === 'before_departure' ? field(daysSchema, v.due_days, 'due_days') : null;
     if (label === null || amountKind === null || dueKind === null) return z.NEVER;
-    return { label, amountKind, amountPence, percentHundredths: percent === null ? null : Math.round(percent * 100), dueKind, dueDays, dueDate };
+    return {
+      label,
+      amountKind,
+      amountPence,
+      percentHundredths: percent === null ? null : Math.round(percent * 100),
+      dueKind,
+      dueDays,
+      dueDate,
+    };
   });
 
 export const paymentPlanInputSchema = z.object({
@@ -72,7 +104,12 @@ export const instalmentSchema = z.object({
 });
 export type PlanInstalment = z.infer<typeof instalmentSchema>;
 
-export const scheduledInstalmentSchema = z.object({ position: z.number().int(), label: z.string(), due_date: z.string(), amount: z.number() });
+export const scheduledInstalmentSchema = z.object({
+  position: z.number().int(),
+  label: z.string(),
+  due_date: z.string(),
+  amount: z.number(),
+});
 
 export const paymentPlanSchema = z.object({
   trip_id: z.number().int(),
@@ -128,8 +165,13 @@ export const scheduleRowPatchSchema = z
     waived: z.boolean({ error: 'Waived must be true or false.' }).optional(),
     reason: reasonText.optional(),
   })
-  .refine((v) => v.due_date !== undefined || v.amount !== undefined || v.waived !== undefined, { error: 'Say what to change: the due date, the amount or whether it is waived.' })
-  .refine((v) => !v.waived || (v.reason ?? '').length > 0, { error: 'Say why the instalment is waived.', path: ['reason'] });
+  .refine((v) => v.due_date !== undefined || v.amount !== undefined || v.waived !== undefined, {
+    error: 'Say what to change: the due date, the amount or whether it is waived.',
+  })
+  .refine((v) => !v.waived || (v.reason ?? '').length > 0, {
+    error: 'Say why the instalment is waived.',
+    path: ['reason'],
+  });
 export type ScheduleRowPatch = z.input<typeof scheduleRowPatchSchema>;
 
 export const scheduleRowParam = z.object({ id: recordId('instalment') });
@@ -139,5 +181,8 @@ export const remindersSettingSchema = z
     send: z.boolean({ error: 'Say whether to send automatic reminders (true or false).' }),
     reason: reasonText.optional(),
   })
-  .refine((v) => v.send || (v.reason ?? '').length > 0, { error: 'Say why automatic reminders are turned off.', path: ['reason'] });
+  .refine((v) => v.send || (v.reason ?? '').length > 0, {
+    error: 'Say why automatic reminders are turned off.',
+    path: ['reason'],
+  });
 export type RemindersSetting = z.input<typeof remindersSettingSchema>;

@@ -1,7 +1,11 @@
 // Plain values of the contract (no zod), so that a screen which shows them does not load zod.
 
 export const TRIP_TYPES = ['charity', 'open', 'school'] as const;
-export const TRIP_TYPE_LABELS: Record<(typeof TRIP_TYPES)[number], string> = { charity: 'Charity', open: 'Open', school: 'School' };
+export const TRIP_TYPE_LABELS: Record<(typeof TRIP_TYPES)[number], string> = {
+  charity: 'Charity',
+  open: 'Open',
+  school: 'School',
+};
 export const TRIP_LEVELS: Record<number, string> = {
   1: 'Project Trip',
   2: 'Moderate',

@@ -3,9 +3,18 @@ import { parseDdMmYyyy } from './dates.ts';
 import { poundsToPence } from './money.ts';
 import { int2, pageParam, paged, recordId } from './common.ts';
 import { TRIP_TYPES, TRIP_STATUSES, TRIP_FUNDING, TRIP_DEFAULTS } from './trip-constants.ts';
-export { TRIP_TYPES, TRIP_TYPE_LABELS, TRIP_LEVELS, TRIP_STATUSES, TRIP_FUNDING, TRIP_FUNDING_LABELS, TRIP_DEFAULTS, TRIP_CREATE_FIXED, TRIPS_PER_PAGE, TRIP_SEARCH_DEBOUNCE_MS } from './trip-constants.ts';
-
-
+export {
+  TRIP_TYPES,
+  TRIP_TYPE_LABELS,
+  TRIP_LEVELS,
+  TRIP_STATUSES,
+  TRIP_FUNDING,
+  TRIP_FUNDING_LABELS,
+  TRIP_DEFAULTS,
+  TRIP_CREATE_FIXED,
+  TRIPS_PER_PAGE,
+  TRIP_SEARCH_DEBOUNCE_MS,
+} from './trip-constants.ts';
 
 const requiredDate = (label: string) =>
   z.string({ error: `The ${label} field is required.` }).transform((v, ctx) => {
@@ -28,15 +37,26 @@ const name = z
   .min(1, { error: 'The name field is required.' })
   .max(255, { error: 'The name must not be longer than 255 characters.' });
 // countries.id is a smallint: a number beyond it is a country that cannot exist
-const countryId = int2('The selected country is invalid.', 'The country field is required.').positive({ error: 'The country field is required.' });
+const countryId = int2('The selected country is invalid.', 'The country field is required.').positive({
+  error: 'The country field is required.',
+});
 const type = z.enum(TRIP_TYPES, { error: 'The selected type is invalid.' });
 const level = int2('The selected level is invalid.')
   .min(1, { error: 'The selected level is invalid.' })
   .max(5, { error: 'The selected level is invalid.' });
-const flag = z.union([z.boolean(), z.literal(1), z.literal(0), z.literal('1'), z.literal('0')], { error: 'The value must be yes or no.' }).transform((v) => v === true || v === 1 || v === '1');
+const flag = z
+  .union([z.boolean(), z.literal(1), z.literal(0), z.literal('1'), z.literal('0')], {
+    error: 'The value must be yes or no.',
+  })
+  .transform((v) => v === true || v === 1 || v === '1');
 
 const returnAfterDeparture = (v: { departure: string; return: string }, ctx: z.RefinementCtx) => {
-  if (v.return < v.departure) ctx.addIssue({ code: 'custom', path: ['return'], message: 'The return date must be on or after the departure date.' });
+  if (v.return < v.departure)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['return'],
+      message: 'The return date must be on or after the departure date.',
+    });
 };
 
 const fixed = <T extends string | number>(value: T, message: string) =>
@@ -54,7 +74,9 @@ export const createTripSchema = z
     status: fixed('open', 'A new trip starts open.'),
     deposit: fixed(0, 'A new trip starts with no deposit: set it on the trip’s page.'),
     cost: fixed(0, 'A new trip starts with no cost: set it on the trip’s page.'),
-    require_passport: z.union([z.literal(1), z.literal('1'), z.literal(true)], { error: 'A new trip requires passports.' }).optional(),
+    require_passport: z
+      .union([z.literal(1), z.literal('1'), z.literal(true)], { error: 'A new trip requires passports.' })
+      .optional(),
     funding: fixed('both', 'A new trip takes any funding.'),
   })
   .superRefine(returnAfterDeparture);
@@ -90,12 +112,15 @@ export const updateTripSchema = z
   })
   .superRefine(returnAfterDeparture)
   .superRefine((v, ctx) => {
-    if (v.deposit > v.cost && v.cost > 0) ctx.addIssue({ code: 'custom', path: ['deposit'], message: 'The deposit must not be more than the cost.' });
+    if (v.deposit > v.cost && v.cost > 0)
+      ctx.addIssue({ code: 'custom', path: ['deposit'], message: 'The deposit must not be more than the cost.' });
   });
 export type UpdateTripInput = z.input<typeof updateTripSchema>;
 
 const boolParam = z
-  .union([z.literal('1'), z.literal('0'), z.literal('true'), z.literal('false'), z.boolean()], { error: 'The value must be 1 or 0.' })
+  .union([z.literal('1'), z.literal('0'), z.literal('true'), z.literal('false'), z.boolean()], {
+    error: 'The value must be 1 or 0.',
+  })
   .transform((v) => v === true || v === '1' || v === 'true');
 
 export const tripListQuery = z.object({
@@ -174,7 +199,12 @@ export const updateCustomFieldSchema = z.object({ label, note });
 export const customFieldQuery = z.object({
   trip_id: recordId('trip'),
 });
-export const customFieldSchema = z.object({ id: z.number().int(), trip_id: z.number().int(), label: z.string(), note: z.string().nullable() });
+export const customFieldSchema = z.object({
+  id: z.number().int(),
+  trip_id: z.number().int(),
+  label: z.string(),
+  note: z.string().nullable(),
+});
 export type CustomField = z.infer<typeof customFieldSchema>;
 
 // ---- documents ----

@@ -3,8 +3,6 @@ import { int2, pageParam, recordId } from './common.ts';
 import { MIN_PASSWORD_LENGTH } from './constants.ts';
 export { DEFAULT_ROLE, USERS_PER_PAGE, MIN_PASSWORD_LENGTH, userCreatedMessage } from './constants.ts';
 
-
-
 const required = (label: string) =>
   z
     .string({ error: `The ${label} field is required.` })
@@ -53,12 +51,18 @@ export const updateUserSchema = z
       .refine((v) => v === null || v.length >= MIN_PASSWORD_LENGTH, {
         error: `The password must be at least ${MIN_PASSWORD_LENGTH} characters.`,
       })
-      .refine((v) => v === null || v.length <= 1024, { error: 'The password must not be longer than 1024 characters.' }),
+      .refine((v) => v === null || v.length <= 1024, {
+        error: 'The password must not be longer than 1024 characters.',
+      }),
     confirm_password: z.string().optional().nullable(),
   })
   .superRefine((v, ctx) => {
     if (v.password && v.password !== (v.confirm_password ?? '')) {
-      ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: 'The password confirmation does not match.' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['confirm_password'],
+        message: 'The password confirmation does not match.',
+      });
     }
   });
 export type UpdateUserInput = z.input<typeof updateUserSchema>;
@@ -88,5 +92,3 @@ export const createdUserSchema = userSchema.extend({
   password: z.string(),
 });
 export type CreatedUser = z.infer<typeof createdUserSchema>;
-
-

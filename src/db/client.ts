@@ -67,7 +67,10 @@ export async function createDb(options: DbOptions): Promise<Database> {
       unlock = lockDataDir(options.pgliteDir);
     }
     const fromTemplate =
-      options.pgliteDir && options.template && !existsSync(path.join(options.pgliteDir, 'PG_VERSION')) && existsSync(options.template)
+      options.pgliteDir &&
+      options.template &&
+      !existsSync(path.join(options.pgliteDir, 'PG_VERSION')) &&
+      existsSync(options.template)
         ? { loadDataDir: new Blob([readFileSync(options.template)]) }
         : {};
     try {
@@ -132,7 +135,10 @@ export function lockDataDir(dir: string): () => void {
       if ((error as { code?: string }).code !== 'EEXIST') throw error;
       const holder = Number(readFileSync(file, 'utf8').trim());
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isRunning(holder)) {
-        throw new Error(`The embedded database in ${dir} is in use by process ${holder}. Stop that process first, or use a PostgreSQL server (DATABASE_URL) to run several.`, { cause: error });
+        throw new Error(
+          `The embedded database in ${dir} is in use by process ${holder}. Stop that process first, or use a PostgreSQL server (DATABASE_URL) to run several.`,
+          { cause: error },
+        );
       }
       unlinkSync(file);
     }

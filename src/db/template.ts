@@ -14,14 +14,21 @@ const root = path.resolve(migrationsFolder, '../../..');
 export function embeddedTemplateFile(): string {
   const digest = createHash('sha256');
   for (const pkg of ['@electric-sql/pglite', 'pg-boss']) {
-    digest.update(`${pkg}@${(JSON.parse(readFileSync(path.join(root, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version}\n`);
+    digest.update(
+      `${pkg}@${(JSON.parse(readFileSync(path.join(root, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version}\n`,
+    );
   }
-  for (const file of listFiles(migrationsFolder)) digest.update(file).update(readFileSync(path.join(migrationsFolder, file)));
+  for (const file of listFiles(migrationsFolder))
+    digest.update(file).update(readFileSync(path.join(migrationsFolder, file)));
   return path.join(root, 'node_modules/.cache/tripdesk', `pglite-${digest.digest('hex').slice(0, 16)}.tar`);
 }
 
 function listFiles(dir: string, prefix = ''): string[] {
   return readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? listFiles(path.join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`]))
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? listFiles(path.join(dir, entry.name), `${prefix}${entry.name}/`)
+        : [`${prefix}${entry.name}`],
+    )
     .sort();
 }

@@ -122,7 +122,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(scopesPlugin);
   await app.register(storableTextPlugin);
 
-  await app.register(opsRoutes, { db, files, metrics, metricsToken: config.metricsToken, metricsAllow: config.metricsAllow });
+  await app.register(opsRoutes, {
+    db,
+    files,
+    metrics,
+    metricsToken: config.metricsToken,
+    metricsAllow: config.metricsAllow,
+  });
 
   await app.register(authRoutes, { db, loginRateLimit: config.loginRateLimit });
   await app.register(countryRoutes, { db });
@@ -133,7 +139,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(userRoutes, { db });
   await app.register(customFieldRoutes, { db });
   await app.register(documentRoutes, { db, files, secret: config.sessionSecret });
-  await app.register(bookingRoutes, { db, files, fundraisingDefaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
+  await app.register(bookingRoutes, {
+    db,
+    files,
+    fundraisingDefaults: config.fundraisingDefaults,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
   await app.register(invoiceRoutes, {
     db,
     operator: operatorOf(config),
@@ -142,13 +153,40 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(noteRoutes, { db });
   await app.register(auditRoutes, { db });
   await app.register(jobRoutes, { db, jobs: deps.jobs });
-  await app.register(scheduleRoutes, { db, mailer, operator: operatorOf(config), reminderDays: config.reminderDays, ...(deps.clock ? { clock: deps.clock } : {}) });
+  await app.register(scheduleRoutes, {
+    db,
+    mailer,
+    operator: operatorOf(config),
+    reminderDays: config.reminderDays,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
   await app.register(moneyDueRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
-  await app.register(readinessRoutes, { db, fundraisingDefaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
-  await app.register(retentionRoutes, { db, files, days: config.retentionDaysAfterReturn, ...(deps.clock ? { clock: deps.clock } : {}) });
-  await app.register(fundraisingRoutes, { db, defaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
-  await app.register(portalRoutes, { db, defaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
-  await app.register(dashboardRoutes, { db, fundraisingDefaults: config.fundraisingDefaults, ...(deps.clock ? { clock: deps.clock } : {}) });
+  await app.register(readinessRoutes, {
+    db,
+    fundraisingDefaults: config.fundraisingDefaults,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
+  await app.register(retentionRoutes, {
+    db,
+    files,
+    days: config.retentionDaysAfterReturn,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
+  await app.register(fundraisingRoutes, {
+    db,
+    defaults: config.fundraisingDefaults,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
+  await app.register(portalRoutes, {
+    db,
+    defaults: config.fundraisingDefaults,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
+  await app.register(dashboardRoutes, {
+    db,
+    fundraisingDefaults: config.fundraisingDefaults,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
   await app.register(reportRoutes, { db, ...(deps.clock ? { clock: deps.clock } : {}) });
   await app.register(chaserRoutes, {
     db,
@@ -161,8 +199,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(emailRoutes, {
     db,
     mailer,
-    operator: operatorOf(config),
-    previews: emailPreviews({ db, operator: operatorOf(config), clock: deps.clock ?? systemClock, fundraisingDefaults: config.fundraisingDefaults }),
+    previews: emailPreviews({
+      db,
+      operator: operatorOf(config),
+      clock: deps.clock ?? systemClock,
+      fundraisingDefaults: config.fundraisingDefaults,
+    }),
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
   await app.register(oauthRoutes, { db, personalTokenDays: config.personalTokenDays });

@@ -11,7 +11,10 @@ const flag = z
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
 const positiveInt = (what: string) =>
-  z.coerce.number({ error: `must be ${what}` }).int({ error: `must be ${what}` }).positive({ error: `must be ${what}` });
+  z.coerce
+    .number({ error: `must be ${what}` })
+    .int({ error: `must be ${what}` })
+    .positive({ error: `must be ${what}` });
 
 const envSchema = z
   .object({
@@ -43,26 +46,60 @@ const envSchema = z
     OPERATOR_ADDRESS: z.string().default('1 High Street|London|EC1A 1AA'),
     PERSONAL_TOKEN_DAYS: positiveInt('a whole number of days').default(365),
     // seven years: how long financial records are kept
-    AUDIT_RETENTION_DAYS: positiveInt('a whole number of days').min(365, { error: 'must be at least 365 days' }).default(2555),
+    AUDIT_RETENTION_DAYS: positiveInt('a whole number of days')
+      .min(365, { error: 'must be at least 365 days' })
+      .default(2555),
     SEED_DEMO: flag.optional(),
     // an instalment's invoice is raised and emailed this many days before it is due
-    INVOICE_LEAD_DAYS: z.coerce.number({ error: 'must be a whole number of days from 0 to 365' }).int({ error: 'must be a whole number of days from 0 to 365' }).min(0, { error: 'must be a whole number of days from 0 to 365' }).max(365, { error: 'must be a whole number of days from 0 to 365' }).default(21),
+    INVOICE_LEAD_DAYS: z.coerce
+      .number({ error: 'must be a whole number of days from 0 to 365' })
+      .int({ error: 'must be a whole number of days from 0 to 365' })
+      .min(0, { error: 'must be a whole number of days from 0 to 365' })
+      .max(365, { error: 'must be a whole number of days from 0 to 365' })
+      .default(21),
     // where the evening money digest goes (overdue instalments, reminders not sent); none: no digest
     OFFICE_EMAIL: z.email({ error: 'must be an email address' }).optional(),
     // days from an instalment's due date that reminders go (negative: before)
     REMINDER_DAYS: z
       .string()
-      .regex(/^\s*-?\d{1,3}(\s*,\s*-?\d{1,3})*\s*$/, { error: 'must be whole numbers of days separated by commas, such as -7,-3,0,2,7' })
+      .regex(/^\s*-?\d{1,3}(\s*,\s*-?\d{1,3})*\s*$/, {
+        error: 'must be whole numbers of days separated by commas, such as -7,-3,0,2,7',
+      })
       .default('-7,-3,0,2,7'),
     // passport, medical and next-of-kin details are erased this many days after the trip's return
-    RETENTION_DAYS_AFTER_RETURN: z.coerce.number({ error: 'must be a whole number of days from 0 to 3650' }).int({ error: 'must be a whole number of days from 0 to 3650' }).min(0, { error: 'must be a whole number of days from 0 to 3650' }).max(3650, { error: 'must be a whole number of days from 0 to 3650' }).default(180),
+    RETENTION_DAYS_AFTER_RETURN: z.coerce
+      .number({ error: 'must be a whole number of days from 0 to 3650' })
+      .int({ error: 'must be a whole number of days from 0 to 3650' })
+      .min(0, { error: 'must be a whole number of days from 0 to 3650' })
+      .max(3650, { error: 'must be a whole number of days from 0 to 3650' })
+      .default(180),
     // fundraising defaults for a trip that has not set its own: the minimum sponsorship in pounds per funding type, and the milestones (percent:weeks before departure)
-    FUNDRAISING_MINIMUM: z.coerce.number({ error: 'must be a whole number of pounds' }).int({ error: 'must be a whole number of pounds' }).min(0, { error: 'must be a whole number of pounds' }).max(1_000_000, { error: 'must be at most 1000000' }).default(2500),
-    FUNDRAISING_MINIMUM_FLEXI: z.coerce.number({ error: 'must be a whole number of pounds' }).int({ error: 'must be a whole number of pounds' }).min(0, { error: 'must be a whole number of pounds' }).max(1_000_000, { error: 'must be at most 1000000' }).default(1250),
+    FUNDRAISING_MINIMUM: z.coerce
+      .number({ error: 'must be a whole number of pounds' })
+      .int({ error: 'must be a whole number of pounds' })
+      .min(0, { error: 'must be a whole number of pounds' })
+      .max(1_000_000, { error: 'must be at most 1000000' })
+      .default(2500),
+    FUNDRAISING_MINIMUM_FLEXI: z.coerce
+      .number({ error: 'must be a whole number of pounds' })
+      .int({ error: 'must be a whole number of pounds' })
+      .min(0, { error: 'must be a whole number of pounds' })
+      .max(1_000_000, { error: 'must be at most 1000000' })
+      .default(1250),
     FUNDRAISING_MILESTONES: z
       .string()
-      .regex(/^\s*\d{1,3}:\d{1,3}(\s*,\s*\d{1,3}:\d{1,3})*\s*$/, { error: 'must be percent:weeks pairs separated by commas, such as 50:16,80:12,100:4', abort: true })
-      .refine((v) => v.split(',').every((p) => { const [pc, wk] = p.split(':').map((x) => Number(x.trim())); return pc! >= 1 && pc! <= 100 && wk! <= 104; }), { error: 'each percentage must be 1 to 100 and each number of weeks at most 104' })
+      .regex(/^\s*\d{1,3}:\d{1,3}(\s*,\s*\d{1,3}:\d{1,3})*\s*$/, {
+        error: 'must be percent:weeks pairs separated by commas, such as 50:16,80:12,100:4',
+        abort: true,
+      })
+      .refine(
+        (v) =>
+          v.split(',').every((p) => {
+            const [pc, wk] = p.split(':').map((x) => Number(x.trim()));
+            return pc! >= 1 && pc! <= 100 && wk! <= 104;
+          }),
+        { error: 'each percentage must be 1 to 100 and each number of weeks at most 104' },
+      )
       .default('50:16,80:12,100:4'),
     // 1: npm start also works the job queue; 0: a web-only server (run npm run worker beside it)
     WORKERS: flag.default(true),
@@ -71,41 +108,90 @@ const envSchema = z
     // then any client could name its own address and walk past the sign-in limits and METRICS_ALLOW
     TRUST_PROXY: z
       .string()
-      .refine((v) => !['true', 'yes', 'on'].includes(v.trim().toLowerCase()), { error: 'cannot be true (that would believe any client about its own address): give the proxies\' addresses or CIDR ranges, such as 10.0.0.5 or 10.0.0.0/8', abort: true })
-      .refine((v) => ['false', '0', 'off', 'no'].includes(v.trim().toLowerCase()) || v.split(',').every((a) => PROXY_KEYWORDS.has(a.trim()) || isAddressOrRange(a.trim())), { error: 'must be the proxies\' IP addresses or CIDR ranges separated by commas (or loopback, linklocal, uniquelocal)' })
+      .refine((v) => !['true', 'yes', 'on'].includes(v.trim().toLowerCase()), {
+        error:
+          "cannot be true (that would believe any client about its own address): give the proxies' addresses or CIDR ranges, such as 10.0.0.5 or 10.0.0.0/8",
+        abort: true,
+      })
+      .refine(
+        (v) =>
+          ['false', '0', 'off', 'no'].includes(v.trim().toLowerCase()) ||
+          v.split(',').every((a) => PROXY_KEYWORDS.has(a.trim()) || isAddressOrRange(a.trim())),
+        {
+          error:
+            "must be the proxies' IP addresses or CIDR ranges separated by commas (or loopback, linklocal, uniquelocal)",
+        },
+      )
       .optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // how long in-flight requests and the job in hand get after SIGTERM/SIGINT
-    SHUTDOWN_GRACE_SECONDS: z.coerce.number({ error: 'must be a whole number of seconds from 1 to 600' }).int({ error: 'must be a whole number of seconds from 1 to 600' }).min(1, { error: 'must be a whole number of seconds from 1 to 600' }).max(600, { error: 'must be a whole number of seconds from 1 to 600' }).default(25),
+    SHUTDOWN_GRACE_SECONDS: z.coerce
+      .number({ error: 'must be a whole number of seconds from 1 to 600' })
+      .int({ error: 'must be a whole number of seconds from 1 to 600' })
+      .min(1, { error: 'must be a whole number of seconds from 1 to 600' })
+      .max(600, { error: 'must be a whole number of seconds from 1 to 600' })
+      .default(25),
     // /metrics for a scraper that sends `Authorization: Bearer <token>` (decision 016)
-    METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{24,256}$/, { error: 'must be 24 to 256 printable characters without spaces' }).optional(),
+    METRICS_TOKEN: z
+      .string()
+      .regex(/^[\x21-\x7e]{24,256}$/, { error: 'must be 24 to 256 printable characters without spaces' })
+      .optional(),
     // /metrics for these addresses without a token: IPs or CIDR ranges, separated by commas
     METRICS_ALLOW: z
       .string()
-      .refine((v) => v.split(',').every((a) => isAddressOrRange(a.trim())), { error: 'must be IP addresses or CIDR ranges separated by commas, such as 10.0.0.5,192.168.1.0/24' })
+      .refine((v) => v.split(',').every((a) => isAddressOrRange(a.trim())), {
+        error: 'must be IP addresses or CIDR ranges separated by commas, such as 10.0.0.5,192.168.1.0/24',
+      })
       .optional(),
     // where uploaded files live: DATA_DIR/files (local) or an S3-compatible bucket
     STORAGE: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
-    S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens' }).optional(),
+    S3_BUCKET: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, {
+        error: 'must be a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens',
+      })
+      .optional(),
     S3_REGION: z.string().default('us-east-1'),
     // any S3-compatible store (MinIO, R2, …); none: AWS S3 itself
     S3_ENDPOINT: z.url({ error: 'must be a URL such as https://s3.example.com' }).optional(),
     // address buckets as https://endpoint/bucket (MinIO and most non-AWS stores need it); on by default with S3_ENDPOINT
     S3_FORCE_PATH_STYLE: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
     // a folder inside the bucket, for a bucket shared with other things
-    S3_PREFIX: z.string().regex(/^[\w./-]*$/, { error: 'may hold letters, digits, dots, hyphens, underscores and slashes' }).default(''),
+    S3_PREFIX: z
+      .string()
+      .regex(/^[\w./-]*$/, { error: 'may hold letters, digits, dots, hyphens, underscores and slashes' })
+      .default(''),
     // card payments through Stripe Checkout; without a key Tripdesk offers none
-    STRIPE_SECRET_KEY: z.string().regex(/^[\x21-\x7e]{8,255}$/, { error: 'must be a Stripe secret key, such as sk_live_…' }).optional(),
-    STRIPE_WEBHOOK_SECRET: z.string().regex(/^[\x21-\x7e]{8,255}$/, { error: 'must be the webhook endpoint\'s signing secret, such as whsec_…' }).optional(),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^[\x21-\x7e]{8,255}$/, { error: 'must be a Stripe secret key, such as sk_live_…' })
+      .optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^[\x21-\x7e]{8,255}$/, { error: "must be the webhook endpoint's signing secret, such as whsec_…" })
+      .optional(),
     // another address for Stripe's API (a local stand-in in tests, or a staging office)
-    STRIPE_API_BASE: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, such as http://127.0.0.1:12111' }).optional(),
+    STRIPE_API_BASE: z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, such as http://127.0.0.1:12111' })
+      .optional(),
     // the address travellers reach Tripdesk at: every link in an email starts with it
-    PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, such as https://book.example.com' }).optional(),
+    PUBLIC_URL: z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, such as https://book.example.com' })
+      .optional(),
     PAY_LINK_DAYS: positiveInt('a whole number of days').max(365, { error: 'must be at most 365 days' }).default(30),
   })
-  .refine((env) => !env.STRIPE_SECRET_KEY || Boolean(env.STRIPE_WEBHOOK_SECRET), { path: ['STRIPE_WEBHOOK_SECRET'], error: 'must be set with STRIPE_SECRET_KEY: without it no card payment could be recorded' })
-  .refine((env) => !env.STRIPE_SECRET_KEY || Boolean(env.PUBLIC_URL), { path: ['PUBLIC_URL'], error: 'must be set with STRIPE_SECRET_KEY: every pay link in an email starts with it' })
-  .refine((env) => env.STORAGE !== 's3' || Boolean(env.S3_BUCKET), { path: ['S3_BUCKET'], error: 'must be set when STORAGE is s3' })
+  .refine((env) => !env.STRIPE_SECRET_KEY || Boolean(env.STRIPE_WEBHOOK_SECRET), {
+    path: ['STRIPE_WEBHOOK_SECRET'],
+    error: 'must be set with STRIPE_SECRET_KEY: without it no card payment could be recorded',
+  })
+  .refine((env) => !env.STRIPE_SECRET_KEY || Boolean(env.PUBLIC_URL), {
+    path: ['PUBLIC_URL'],
+    error: 'must be set with STRIPE_SECRET_KEY: every pay link in an email starts with it',
+  })
+  .refine((env) => env.STORAGE !== 's3' || Boolean(env.S3_BUCKET), {
+    path: ['S3_BUCKET'],
+    error: 'must be set when STORAGE is s3',
+  })
   .refine((env) => Boolean(env.ADMIN_EMAIL) === Boolean(env.ADMIN_PASSWORD), {
     path: ['ADMIN_PASSWORD'],
     error: 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together',
@@ -138,7 +224,10 @@ export type Config = {
   /** days from an instalment's due date that its reminders go */
   reminderDays: number[];
   /** a trip's fundraising rule when it has not set its own */
-  fundraisingDefaults: { minimumPence: Record<'fundraise' | 'flexi', number>; milestones: Array<{ percent: number; weeks_before: number }> };
+  fundraisingDefaults: {
+    minimumPence: Record<'fundraise' | 'flexi', number>;
+    milestones: Array<{ percent: number; weeks_before: number }>;
+  };
   /** days after a trip's return that its travellers' passport, medical and next-of-kin details are erased */
   retentionDaysAfterReturn: number;
   /** whether this server works the job queue (WORKERS) */
@@ -173,7 +262,9 @@ export function operatorOf(config: Config): Operator {
   return {
     name: config.operatorName,
     address: config.operatorAddress,
-    payLinks: config.stripe ? { secret: config.sessionSecret, publicUrl: config.publicUrl, days: config.payLinkDays } : undefined,
+    payLinks: config.stripe
+      ? { secret: config.sessionSecret, publicUrl: config.publicUrl, days: config.payLinkDays }
+      : undefined,
   };
 }
 
@@ -185,7 +276,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const key = String(issue.path[0] ?? 'environment');
-      const got = key in cleaned && !/SECRET|PASSWORD|TOKEN|DATABASE_URL|SMTP_URL/.test(key) ? ` (got "${cleaned[key]}")` : '';
+      const got =
+        key in cleaned && !/SECRET|PASSWORD|TOKEN|DATABASE_URL|SMTP_URL/.test(key) ? ` (got "${cleaned[key]}")` : '';
       return `  ${key}: ${issue.message}${got}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -207,7 +299,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     operatorName: env.OPERATOR_NAME,
-    operatorAddress: env.OPERATOR_ADDRESS.split(/\||\n/).map((line) => line.trim()).filter(Boolean),
+    operatorAddress: env.OPERATOR_ADDRESS.split(/\||\n/)
+      .map((line) => line.trim())
+      .filter(Boolean),
     personalTokenDays: env.PERSONAL_TOKEN_DAYS,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     seedDemo: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
@@ -228,7 +322,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL,
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
     metricsToken: env.METRICS_TOKEN,
-    metricsAllow: (env.METRICS_ALLOW ?? '').split(',').map((a) => a.trim()).filter(Boolean),
+    metricsAllow: (env.METRICS_ALLOW ?? '')
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean),
     storage:
       env.STORAGE === 's3'
         ? {
@@ -240,7 +337,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
             prefix: env.S3_PREFIX.replace(/^\/+|\/+$/g, ''),
           }
         : { driver: 'local', dataDir },
-    stripe: env.STRIPE_SECRET_KEY ? { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET!, apiBase: env.STRIPE_API_BASE } : undefined,
+    stripe: env.STRIPE_SECRET_KEY
+      ? { secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET!, apiBase: env.STRIPE_API_BASE }
+      : undefined,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     payLinkDays: env.PAY_LINK_DAYS,
   };
@@ -275,5 +374,8 @@ const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
 function parseTrustProxy(value: string | undefined): false | string {
   if (!value || ['false', '0', 'off', 'no'].includes(value.trim().toLowerCase())) return false;
   // a comma list of addresses or CIDR ranges of the proxies in front of us
-  return value.split(',').map((a) => a.trim()).join(',');
+  return value
+    .split(',')
+    .map((a) => a.trim())
+    .join(',');
 }

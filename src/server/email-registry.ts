@@ -14,9 +14,17 @@ import { previews as schedules } from './modules/schedules/emails.ts';
  * The one place the emails staff word are gathered: each domain says, in its own emails.ts, how
  * its emails are previewed for a booking; the template editor (modules/emails) imports no domain.
  */
-export type EmailDeps = { db: Db; operator: Operator; clock: Pick<Clock, 'now'>; fundraisingDefaults: FundraisingDefaults };
+export type EmailDeps = {
+  db: Db;
+  operator: Operator;
+  clock: Pick<Clock, 'now'>;
+  fundraisingDefaults: FundraisingDefaults;
+};
 
 /** Every email's preview; a key with none fails to compile. */
 export function emailPreviews(d: EmailDeps): Record<TemplateKey, PreviewContext> {
-  return { ...schedules(d), ...chasers(d), ...documents(d), ...fundraising(d), ...cardPayments(d) } as Record<TemplateKey, PreviewContext> satisfies Record<TemplateKey, PreviewContext>;
+  return { ...schedules(d), ...chasers(d), ...documents(d), ...fundraising(d), ...cardPayments(d) } as Record<
+    TemplateKey,
+    PreviewContext
+  > satisfies Record<TemplateKey, PreviewContext>;
 }

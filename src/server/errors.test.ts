@@ -40,7 +40,12 @@ describe('error replies', () => {
   });
 
   it('never puts a stack trace in a reply', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/login', headers: { 'content-type': 'application/xml' }, payload: '<x/>' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/login',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<x/>',
+    });
     expect(res.statusCode).toBe(415);
     expect(res.body).not.toMatch(/at .+\.(ts|js):\d+/);
     expect(Object.keys(res.json())).toEqual(['message']);

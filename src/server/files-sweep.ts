@@ -16,7 +16,12 @@ const OWNERS: Record<FileKind, ReturnType<typeof sql>> = {
  * This removes such files once they are older than `graceMs`, so an upload still on its way is
  * never touched. Run at start and hourly with the other purges; returns what it removed.
  */
-export async function sweepOrphanFiles(db: Db, files: FileStore, graceMs = 3_600_000, now = Date.now()): Promise<Record<FileKind, number>> {
+export async function sweepOrphanFiles(
+  db: Db,
+  files: FileStore,
+  graceMs = 3_600_000,
+  now = Date.now(),
+): Promise<Record<FileKind, number>> {
   const removed: Record<FileKind, number> = { logos: 0, documents: 0, passports: 0 };
   for (const kind of FILE_KINDS) {
     // the files first, then the names: a file stored after the list is not looked at, and one

@@ -47,7 +47,12 @@ describe('a NUL character', () => {
   });
 
   it('as a broken character (a lone surrogate) is refused the same way', async () => {
-    const res = await admin.request({ method: 'POST', url: '/api/charities', payload: '{"name":"a\\ud800b"}', headers: { 'content-type': 'application/json' } });
+    const res = await admin.request({
+      method: 'POST',
+      url: '/api/charities',
+      payload: '{"name":"a\\ud800b"}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.name).toBeDefined();
   });
@@ -83,11 +88,24 @@ describe('a NUL character', () => {
 
 describe('numbers beyond their column', () => {
   it('a country id past smallint answers 422, not 500', async () => {
-    const res = await admin.post('/api/trips', { name: 'Overflow', departure: '01/06/2030', return: '10/06/2030', country_id: 987654321, type: 'open', level: 2 });
+    const res = await admin.post('/api/trips', {
+      name: 'Overflow',
+      departure: '01/06/2030',
+      return: '10/06/2030',
+      country_id: 987654321,
+      type: 'open',
+      level: 2,
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.country_id).toEqual(['The selected country is invalid.']);
     // no country at all is still "required", as before the bound
-    const missing = await admin.post('/api/trips', { name: 'No country', departure: '01/06/2030', return: '10/06/2030', type: 'open', level: 2 });
+    const missing = await admin.post('/api/trips', {
+      name: 'No country',
+      departure: '01/06/2030',
+      return: '10/06/2030',
+      type: 'open',
+      level: 2,
+    });
     expect(missing.json().errors.country_id).toEqual(['The country field is required.']);
   });
 
@@ -104,13 +122,22 @@ describe('numbers beyond their column', () => {
     expect(res.json().errors[field]).toBeDefined();
   });
 
-  it.each(['/api/bookings/99999999999', '/api/trips/99999999999', '/api/invoices/9223372036854775808'])('a path id past every record (%s) is not a server error', async (path) => {
-    const res = await admin.get(path);
-    expect([404, 422]).toContain(res.statusCode);
-  });
+  it.each(['/api/bookings/99999999999', '/api/trips/99999999999', '/api/invoices/9223372036854775808'])(
+    'a path id past every record (%s) is not a server error',
+    async (path) => {
+      const res = await admin.get(path);
+      expect([404, 422]).toContain(res.statusCode);
+    },
+  );
 
   it('a usage limit or a charity type past its column answers 422', async () => {
-    const discount = await admin.post('/api/discounts', { code: 'BIG', name: 'Big', amount: 5, invoice_type: 'any', usage_limit: 3_000_000_000 });
+    const discount = await admin.post('/api/discounts', {
+      code: 'BIG',
+      name: 'Big',
+      amount: 5,
+      invoice_type: 'any',
+      usage_limit: 3_000_000_000,
+    });
     expect(discount.statusCode).toBe(422);
     const charity = await admin.post('/api/charities', { name: 'Type', charity_type_id: 70000 });
     expect(charity.statusCode).toBe(422);

@@ -18,7 +18,11 @@ import { jobs as schedules } from './modules/schedules/jobs.ts';
  */
 
 /** Every queue Tripdesk runs: each domain's, from its jobs.ts. */
-export function tripdeskQueues(database: Database, config: Config, deps: { clock?: Clock; mailer?: Mailer; files?: FileStore } = {}): QueueDefinition[] {
+export function tripdeskQueues(
+  database: Database,
+  config: Config,
+  deps: { clock?: Clock; mailer?: Mailer; files?: FileStore } = {},
+): QueueDefinition[] {
   const d: JobDeps = {
     db: database.db,
     config,
@@ -34,7 +38,12 @@ export function tripdeskQueues(database: Database, config: Config, deps: { clock
  * The job queue of a server (work = WORKERS) or of the worker process (work = true); `mailer`:
  * how its jobs send email (counted, in main.ts); `files`: the process's one file store.
  */
-export function startTripdeskJobs(database: Database, config: Config, work: boolean, deps: { clock?: Clock; mailer?: Mailer; files?: FileStore } = {}) {
+export function startTripdeskJobs(
+  database: Database,
+  config: Config,
+  work: boolean,
+  deps: { clock?: Clock; mailer?: Mailer; files?: FileStore } = {},
+) {
   const { clock } = deps;
   return startJobQueue({
     database,

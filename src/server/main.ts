@@ -39,7 +39,10 @@ async function main() {
   // what /metrics reports, made first so that the email the jobs send is counted too
   const metrics = createMetrics({ db: database.db });
   // the job queue: this server works it too unless WORKERS=0 (then `npm run worker` does)
-  const jobs = await startTripdeskJobs(database, config, config.workers, { mailer: metrics.countMail(createMailer(config)), files });
+  const jobs = await startTripdeskJobs(database, config, config.workers, {
+    mailer: metrics.countMail(createMailer(config)),
+    files,
+  });
   // housekeeping once at start (one job, however many servers start together), then hourly
   await jobs.send('housekeeping', {}, { singletonKey: 'startup', singletonSeconds: 300 });
   // bookings made before payment plans existed get their schedules
@@ -77,7 +80,9 @@ async function main() {
   // SHUTDOWN_GRACE_SECONDS, then close the database
   onStopSignals(config.shutdownGraceSeconds, async (signal) => {
     app.log.info({ signal, graceSeconds: config.shutdownGraceSeconds }, 'shutting down');
-    console.log(`Tripdesk is stopping (${signal}): finishing the requests and the job in hand (up to ${config.shutdownGraceSeconds} s)`);
+    console.log(
+      `Tripdesk is stopping (${signal}): finishing the requests and the job in hand (up to ${config.shutdownGraceSeconds} s)`,
+    );
     const code = await shutDown({
       app,
       jobs,

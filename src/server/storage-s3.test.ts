@@ -36,16 +36,28 @@ async function stored(kind: FileKind): Promise<string[]> {
   return out;
 }
 
-const send = (url: string, field: string, fields: Record<string, string>, file: { filename: string; contentType: string; bytes: Buffer }) => {
+const send = (
+  url: string,
+  field: string,
+  fields: Record<string, string>,
+  file: { filename: string; contentType: string; bytes: Buffer },
+) => {
   const body = multipart(fields, { field, ...file });
   return admin.request({ method: 'POST', url, payload: body.payload, headers: body.headers });
 };
 
 describe('STORAGE=s3', () => {
   it('keeps a charity logo in the bucket, serves it, replaces it and removes it', async () => {
-    const charity = (await admin.post('/api/charities', { name: 'Bucket Trust', charity_type_id: 1 })).json() as { id: number };
+    const charity = (await admin.post('/api/charities', { name: 'Bucket Trust', charity_type_id: 1 })).json() as {
+      id: number;
+    };
     const png = makeLogoPng(40, 20, [200, 10, 10]);
-    const up = await send(`/api/charities/${charity.id}/logo`, 'charity_logo', { charity_id: String(charity.id) }, { filename: 'logo.png', contentType: 'image/png', bytes: png });
+    const up = await send(
+      `/api/charities/${charity.id}/logo`,
+      'charity_logo',
+      { charity_id: String(charity.id) },
+      { filename: 'logo.png', contentType: 'image/png', bytes: png },
+    );
     expect(up.statusCode, up.body).toBe(200);
     expect(await stored('logos')).toHaveLength(1);
     const logo = await admin.get(`/api/charities/${charity.id}/logo`);
@@ -53,7 +65,12 @@ describe('STORAGE=s3', () => {
     expect(logo.headers['content-type']).toBe('image/png');
     expect(logo.rawPayload.equals(png)).toBe(true);
 
-    const again = await send(`/api/charities/${charity.id}/logo`, 'charity_logo', {}, { filename: 'new.png', contentType: 'image/png', bytes: makeLogoPng(10, 10, [0, 0, 0]) });
+    const again = await send(
+      `/api/charities/${charity.id}/logo`,
+      'charity_logo',
+      {},
+      { filename: 'new.png', contentType: 'image/png', bytes: makeLogoPng(10, 10, [0, 0, 0]) },
+    );
     expect(again.statusCode).toBe(200);
     expect(await stored('logos')).toHaveLength(1);
     expect((await admin.delete(`/api/charities/${charity.id}/logo`)).statusCode).toBe(200);
@@ -61,9 +78,20 @@ describe('STORAGE=s3', () => {
   });
 
   it('stores nothing of a refused upload: wrong content, too large, or the wrong id', async () => {
-    const charity = (await admin.post('/api/charities', { name: 'Refusing Trust', charity_type_id: 1 })).json() as { id: number };
+    const charity = (await admin.post('/api/charities', { name: 'Refusing Trust', charity_type_id: 1 })).json() as {
+      id: number;
+    };
     const url = `/api/charities/${charity.id}/logo`;
-    const exe = await send(url, 'charity_logo', {}, { filename: 'logo.png', contentType: 'image/png', bytes: Buffer.concat([Buffer.from([0x4d, 0x5a, 0x90, 0x00]), Buffer.alloc(5000)]) });
+    const exe = await send(
+      url,
+      'charity_logo',
+      {},
+      {
+        filename: 'logo.png',
+        contentType: 'image/png',
+        bytes: Buffer.concat([Buffer.from([0x4d, 0x5a, 0x90, 0x00]), Buffer.alloc(5000)]),
+      },
+    );
     expect(exe.statusCode).toBe(422);
     expect(exe.json().errors).toEqual({ charity_logo: ['The charity logo must be a JPG or PNG image.'] });
     // a real PNG's head, then past the 5 MB limit
@@ -71,7 +99,12 @@ describe('STORAGE=s3', () => {
     const tooLarge = await send(url, 'charity_logo', {}, { filename: 'big.png', contentType: 'image/png', bytes: big });
     expect(tooLarge.statusCode).toBe(422);
     expect(tooLarge.json().errors).toEqual({ charity_logo: ['The charity logo must not be greater than 5 MB.'] });
-    const wrongId = await send(url, 'charity_logo', { charity_id: String(charity.id + 1) }, { filename: 'logo.png', contentType: 'image/png', bytes: makeLogoPng(10, 10, [1, 2, 3]) });
+    const wrongId = await send(
+      url,
+      'charity_logo',
+      { charity_id: String(charity.id + 1) },
+      { filename: 'logo.png', contentType: 'image/png', bytes: makeLogoPng(10, 10, [1, 2, 3]) },
+    );
     expect(wrongId.statusCode).toBe(422);
     expect(await stored('logos')).toEqual([]);
   });
@@ -80,7 +113,12 @@ describe('STORAGE=s3', () => {
     const trip = await insertTrip(t.db, { name: 'Bucket Trek' });
     const doc = (await admin.post('/api/documents', { trip_id: trip.id, name: 'Kit list' })).json() as { id: number };
     const pdf = makePdf('Kit list', ['Boots', 'Head torch']);
-    const up = await send(`/api/documents/${doc.id}/upload`, 'document_file', {}, { filename: 'kit.pdf', contentType: 'application/pdf', bytes: pdf });
+    const up = await send(
+      `/api/documents/${doc.id}/upload`,
+      'document_file',
+      {},
+      { filename: 'kit.pdf', contentType: 'application/pdf', bytes: pdf },
+    );
     expect(up.statusCode, up.body).toBe(200);
     const signed = up.json().signed_url as string;
     const download = await t.client().get(signed);
@@ -90,9 +128,16 @@ describe('STORAGE=s3', () => {
 
     // 100 KB of text, then a NUL: the head passes, the rest does not
     const text = Buffer.concat([Buffer.from('Bring a hat.\n'.repeat(8000)), Buffer.from([0x00])]);
-    const notText = await send(`/api/documents/${doc.id}/upload`, 'document_file', {}, { filename: 'notes.txt', contentType: 'text/plain', bytes: text });
+    const notText = await send(
+      `/api/documents/${doc.id}/upload`,
+      'document_file',
+      {},
+      { filename: 'notes.txt', contentType: 'text/plain', bytes: text },
+    );
     expect(notText.statusCode).toBe(422);
-    expect(notText.json().errors.document_file).toEqual(['The document file must be a PDF, an image, a Word or Excel file, or a text file.']);
+    expect(notText.json().errors.document_file).toEqual([
+      'The document file must be a PDF, an image, a Word or Excel file, or a text file.',
+    ]);
     expect(await stored('documents')).toHaveLength(1);
     // the document still has its PDF
     expect((await t.client().get(signed)).rawPayload.equals(pdf)).toBe(true);
@@ -102,8 +147,20 @@ describe('STORAGE=s3', () => {
     const trip = await insertTrip(t.db, { name: 'Passport Trek' });
     const scan = makeLogoPng(30, 20, [10, 20, 30]);
     const image = await storeFile(t.files, 'passports', scan, 'png');
-    await insertBooking(t.db, trip.id, { ref: 'TD-S3S3S3', firstName: 'Ada', lastName: 'Byron', status: 'confirmed', passportImageFile: image });
-    await insertBooking(t.db, trip.id, { ref: 'TD-GONEGO', firstName: 'Gus', lastName: 'Gone', status: 'confirmed', passportImageFile: 'missing.png' });
+    await insertBooking(t.db, trip.id, {
+      ref: 'TD-S3S3S3',
+      firstName: 'Ada',
+      lastName: 'Byron',
+      status: 'confirmed',
+      passportImageFile: image,
+    });
+    await insertBooking(t.db, trip.id, {
+      ref: 'TD-GONEGO',
+      firstName: 'Gus',
+      lastName: 'Gone',
+      status: 'confirmed',
+      passportImageFile: 'missing.png',
+    });
     const res = await admin.get(`/bookings/export?format=passportZip&trip_id=${trip.id}`);
     expect(res.statusCode).toBe(200);
     const zip = await JSZip.loadAsync(res.rawPayload);
@@ -121,14 +178,28 @@ describe('STORAGE=s3', () => {
     expect(swept.documents).toBe(1);
     expect(await stored('documents')).not.toContain(orphan);
     // named files stay
-    const [named] = await t.db.select({ file: bookings.passportImageFile }).from(bookings).where(eq(bookings.ref, 'TD-S3S3S3'));
+    const [named] = await t.db
+      .select({ file: bookings.passportImageFile })
+      .from(bookings)
+      .where(eq(bookings.ref, 'TD-S3S3S3'));
     expect(await stored('passports')).toContain(named!.file);
   });
 
   it('is ready while the bucket answers; when it does not, says storage, and answers 503 to a file asked for or sent, changing nothing', async () => {
-    const charity = (await admin.post('/api/charities', { name: 'Outage Trust', charity_type_id: 1 })).json() as { id: number };
+    const charity = (await admin.post('/api/charities', { name: 'Outage Trust', charity_type_id: 1 })).json() as {
+      id: number;
+    };
     const png = makeLogoPng(12, 12, [9, 9, 9]);
-    expect((await send(`/api/charities/${charity.id}/logo`, 'charity_logo', {}, { filename: 'logo.png', contentType: 'image/png', bytes: png })).statusCode).toBe(200);
+    expect(
+      (
+        await send(
+          `/api/charities/${charity.id}/logo`,
+          'charity_logo',
+          {},
+          { filename: 'logo.png', contentType: 'image/png', bytes: png },
+        )
+      ).statusCode,
+    ).toBe(200);
     const before = (await admin.get(`/api/charities/${charity.id}`)).json();
     expect(before.logo_url).toMatch(/^\/api\/charities\/\d+\/logo/);
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json().checks.storage).toEqual({ status: 'ok' });
@@ -141,7 +212,12 @@ describe('STORAGE=s3', () => {
     const logo = await admin.get(`/api/charities/${charity.id}/logo`);
     expect(logo.statusCode).toBe(503);
     expect(logo.json()).toEqual(message);
-    const upload = await send(`/api/charities/${charity.id}/logo`, 'charity_logo', {}, { filename: 'new.png', contentType: 'image/png', bytes: makeLogoPng(8, 8, [1, 1, 1]) });
+    const upload = await send(
+      `/api/charities/${charity.id}/logo`,
+      'charity_logo',
+      {},
+      { filename: 'new.png', contentType: 'image/png', bytes: makeLogoPng(8, 8, [1, 1, 1]) },
+    );
     expect(upload.statusCode).toBe(503);
     expect(upload.json()).toEqual(message);
     expect((await admin.get(`/api/charities/${charity.id}`)).json()).toEqual(before);

@@ -29,14 +29,29 @@ afterAll(async () => {
   await t.close();
 });
 
-function send(method: string, path: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; body: string; socket: unknown }> {
+function send(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: Buffer,
+): Promise<{ status: number; body: string; socket: unknown }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path, agent, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, socket: req.socket }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, socket: req.socket }));
+      },
+    );
     req.setTimeout(5_000, () => req.destroy(new Error(`${method} ${path} was not answered within 5 s`)));
     req.on('error', reject);
     req.end(body);
@@ -45,18 +60,33 @@ function send(method: string, path: string, headers: Record<string, string>, bod
 
 describe('a refused upload', () => {
   it('is answered, and the next request on the same connection is too', async () => {
-    const charity = (await admin.post('/api/charities', { name: 'Keep-alive Trust', charity_type_id: 1 })).json() as { id: number };
+    const charity = (await admin.post('/api/charities', { name: 'Keep-alive Trust', charity_type_id: 1 })).json() as {
+      id: number;
+    };
     const cookie = [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const headers = { cookie, 'x-csrf-token': admin.csrfToken!, 'x-requested-with': 'XMLHttpRequest' };
     const cases: Array<[string, Buffer, string]> = [
       // refused on its first bytes, with 1 MB still to come
-      ['not an image', Buffer.concat([Buffer.from([0x4d, 0x5a, 0x90, 0x00]), Buffer.alloc(1024 * 1024)]), 'The charity logo must be a JPG or PNG image.'],
+      [
+        'not an image',
+        Buffer.concat([Buffer.from([0x4d, 0x5a, 0x90, 0x00]), Buffer.alloc(1024 * 1024)]),
+        'The charity logo must be a JPG or PNG image.',
+      ],
       // a PNG's head, then past the 5 MB limit
-      ['too large', Buffer.concat([makeLogoPng(10, 10, [1, 2, 3]), Buffer.alloc(6 * 1024 * 1024)]), 'The charity logo must not be greater than 5 MB.'],
+      [
+        'too large',
+        Buffer.concat([makeLogoPng(10, 10, [1, 2, 3]), Buffer.alloc(6 * 1024 * 1024)]),
+        'The charity logo must not be greater than 5 MB.',
+      ],
     ];
     for (const [what, bytes, message] of cases) {
       const form = multipart({}, { field: 'charity_logo', filename: 'logo.png', contentType: 'image/png', bytes });
-      const refused = await send('POST', `/api/charities/${charity.id}/logo`, { ...headers, ...form.headers }, form.payload);
+      const refused = await send(
+        'POST',
+        `/api/charities/${charity.id}/logo`,
+        { ...headers, ...form.headers },
+        form.payload,
+      );
       expect(refused.status, what).toBe(422);
       expect(JSON.parse(refused.body).errors.charity_logo, what).toEqual([message]);
       const next = await send('GET', '/healthz', {});
@@ -64,8 +94,13 @@ describe('a refused upload', () => {
       // the same connection
       expect(next.socket, what).toBe(refused.socket);
     }
-    const ok = multipart({}, { field: 'charity_logo', filename: 'logo.png', contentType: 'image/png', bytes: makeLogoPng(10, 10, [1, 2, 3]) });
-    expect((await send('POST', `/api/charities/${charity.id}/logo`, { ...headers, ...ok.headers }, ok.payload)).status).toBe(200);
+    const ok = multipart(
+      {},
+      { field: 'charity_logo', filename: 'logo.png', contentType: 'image/png', bytes: makeLogoPng(10, 10, [1, 2, 3]) },
+    );
+    expect(
+      (await send('POST', `/api/charities/${charity.id}/logo`, { ...headers, ...ok.headers }, ok.payload)).status,
+    ).toBe(200);
   });
 });
 
@@ -99,7 +134,17 @@ describe('a body over the limit', () => {
   it('is answered 413 with its message, which the client reads whole, with no broken pipe', async () => {
     const cookie = [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     for (const type of ['application/json', 'application/x-www-form-urlencoded']) {
-      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', CLIENT, String(port), '/api/bookingNotes', type, String(40 * 1024 * 1024), cookie, admin.csrfToken!]);
+      const { stdout } = await run(process.execPath, [
+        '--input-type=module',
+        '-e',
+        CLIENT,
+        String(port),
+        '/api/bookingNotes',
+        type,
+        String(40 * 1024 * 1024),
+        cookie,
+        admin.csrfToken!,
+      ]);
       const seen = JSON.parse(stdout) as { reply: { status: number; body: string } | null; error: string | null };
       expect(seen.error, type).toBeNull();
       expect(seen.reply?.status, type).toBe(413);

@@ -43,9 +43,14 @@ export async function readUpload(
   const discard = async () => {
     if (file) await opts.files.remove(opts.kind, file.name).catch(() => undefined);
   };
-  const tooLarge = () => validationError({ [opts.fileField]: [`The ${opts.label} must not be greater than ${Math.round(opts.maxBytes / MB)} MB.`] });
+  const tooLarge = () =>
+    validationError({
+      [opts.fileField]: [`The ${opts.label} must not be greater than ${Math.round(opts.maxBytes / MB)} MB.`],
+    });
   try {
-    for await (const part of request.parts({ limits: { fileSize: opts.maxBytes, files: 1, fields: 20, fieldSize: 10_000 } })) {
+    for await (const part of request.parts({
+      limits: { fileSize: opts.maxBytes, files: 1, fields: 20, fieldSize: 10_000 },
+    })) {
       if (part.type !== 'file') {
         fields[part.fieldname] = String(part.value);
         continue;

@@ -12,7 +12,9 @@ import { shutDown } from './ops/shutdown.ts';
 async function main() {
   const config = configOrExit();
   if (!config.databaseUrl) {
-    console.error('npm run worker needs a PostgreSQL server (DATABASE_URL). With the embedded database, the workers run inside npm start (WORKERS=1).');
+    console.error(
+      'npm run worker needs a PostgreSQL server (DATABASE_URL). With the embedded database, the workers run inside npm start (WORKERS=1).',
+    );
     process.exit(1);
   }
   const database = await createDb({ databaseUrl: config.databaseUrl });
@@ -22,8 +24,15 @@ async function main() {
   console.log(`Tripdesk worker is ready (Node ${process.version}, postgres)`);
 
   onStopSignals(config.shutdownGraceSeconds, async (signal) => {
-    console.log(`Tripdesk worker stopping (${signal}): finishing the job in hand (up to ${config.shutdownGraceSeconds} s)`);
-    const code = await shutDown({ jobs, database, graceMs: config.shutdownGraceSeconds * 1000, log: (message) => console.error(message) });
+    console.log(
+      `Tripdesk worker stopping (${signal}): finishing the job in hand (up to ${config.shutdownGraceSeconds} s)`,
+    );
+    const code = await shutDown({
+      jobs,
+      database,
+      graceMs: config.shutdownGraceSeconds * 1000,
+      log: (message) => console.error(message),
+    });
     files.close();
     return code;
   });

@@ -1,7 +1,9 @@
 import { expect, expectAccessible, signIn, test } from './fixtures.ts';
 
 test.describe('bookings', () => {
-  test('filter by trip through the multi-select, sort, page, choose columns, and find the filters kept on return', async ({ page }) => {
+  test('filter by trip through the multi-select, sort, page, choose columns, and find the filters kept on return', async ({
+    page,
+  }) => {
     await signIn(page, 'admin', '/bookings');
     await expect(page.getByRole('heading', { name: 'Bookings' })).toBeVisible();
     await expect(page.getByLabel('Status')).toHaveValue('all');
@@ -45,7 +47,9 @@ test.describe('bookings', () => {
     await expect(page.getByText(/^Showing 26 to 50 of \d+ bookings$/)).toBeVisible();
   });
 
-  test('the trip list’s List link opens that trip’s bookings, and a booking opens with every group', async ({ page }) => {
+  test('the trip list’s List link opens that trip’s bookings, and a booking opens with every group', async ({
+    page,
+  }) => {
     await signIn(page, 'admin', '/trips');
     await page.getByRole('button', { name: /^Bookings menu for Petra & Wadi Rum Trek/ }).click();
     await page.getByRole('menuitem', { name: 'List' }).click();
@@ -57,7 +61,16 @@ test.describe('bookings', () => {
     await first.getByRole('link', { name: /^View booking/ }).click();
 
     await expect(page).toHaveURL(/\/bookings\/\d+$/);
-    for (const group of ['Traveller', 'Booking, trip and room', 'Passport', 'Insurance', 'Next of kin', 'Medical and dietary', 'Add-ons', 'Trip questions']) {
+    for (const group of [
+      'Traveller',
+      'Booking, trip and room',
+      'Passport',
+      'Insurance',
+      'Next of kin',
+      'Medical and dietary',
+      'Add-ons',
+      'Trip questions',
+    ]) {
       await expect(page.getByRole('heading', { name: group, exact: true })).toBeVisible();
     }
     await expect(page.getByText(/\d{1,2}(st|nd|rd|th) [A-Z][a-z]{2} \d{4}/).first()).toBeVisible();
@@ -84,7 +97,8 @@ test.describe('booking downloads', () => {
     await signIn(page, 'admin', '/bookings');
     await page.getByRole('button', { name: 'Download' }).click();
     const dialog = page.getByRole('dialog', { name: 'Download bookings' });
-    for (const label of ['Date Received', 'ID', 'Status', 'Trip']) await expect(dialog.getByLabel(label, { exact: true })).toBeChecked();
+    for (const label of ['Date Received', 'ID', 'Status', 'Trip'])
+      await expect(dialog.getByLabel(label, { exact: true })).toBeChecked();
     await expect(dialog.getByLabel('Email', { exact: true })).not.toBeChecked();
     await expectAccessible(page);
     await dialog.getByLabel('Email', { exact: true }).check();

@@ -1,9 +1,16 @@
 import { bookingThroughApi, expect, expectAccessible, signIn, test } from './fixtures.ts';
 
 test.describe('card payments', () => {
-  test('staff copy a pay link; a payer on a phone pays it by card; staff see the payment from Stripe', async ({ page, browser }) => {
+  test('staff copy a pay link; a payer on a phone pays it by card; staff see the payment from Stripe', async ({
+    page,
+    browser,
+  }) => {
     await signIn(page, 'admin', '/bookings');
-    const id = await bookingThroughApi(page, { title: 'Mr', first_name: 'Cardo', last_name: 'Payer', preferred_name: 'Cardo', email_name: 'cardo' }, { deposit: true });
+    const id = await bookingThroughApi(
+      page,
+      { title: 'Mr', first_name: 'Cardo', last_name: 'Payer', preferred_name: 'Cardo', email_name: 'cardo' },
+      { deposit: true },
+    );
     await page.goto(`/bookings/${id}`);
     const panel = page.locator('#invoices');
     const row = panel.locator('tbody tr').first();
@@ -13,7 +20,12 @@ test.describe('card payments', () => {
     const url = /(http:\/\/\S+\/pay\/\S+)/.exec(await notice.innerText())![1]!;
 
     // the payer: another browser, on a phone, signed in to nothing
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB', timezoneId: 'Europe/London', bypassCSP: true });
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      locale: 'en-GB',
+      timezoneId: 'Europe/London',
+      bypassCSP: true,
+    });
     const payer = await phone.newPage();
     await payer.goto(url);
     await expect(payer.getByRole('heading', { level: 1 })).toHaveText(/^Pay invoice INV-\d+$/);
@@ -31,7 +43,9 @@ test.describe('card payments', () => {
     await expect(payer.getByRole('heading', { name: 'Stand-in checkout' })).toBeVisible();
     await payer.getByRole('button', { name: /^Pay £/ }).click();
     await expect(payer.getByRole('heading', { level: 1 })).toHaveText('Payment received');
-    await expect(payer.getByRole('status')).toContainText(/Thank you: your payment of £[\d,]+\.\d\d has been received\./);
+    await expect(payer.getByRole('status')).toContainText(
+      /Thank you: your payment of £[\d,]+\.\d\d has been received\./,
+    );
     await expectAccessible(payer);
     await payer.screenshot({ path: 'test-results/screens/pay-page-paid-phone.png', fullPage: true });
 
@@ -50,7 +64,11 @@ test.describe('card payments', () => {
     await expect(payments.locator('tbody tr').first()).toContainText('Stripe');
     await page.screenshot({ path: 'test-results/screens/payment-history-stripe.png' });
     await page.keyboard.press('Escape');
-    await expect(page.getByRole('region', { name: 'History' }).getByText(/Stripe recorded a payment of £[\d,]+\.\d\d \(STRIPE\) on INV-\d+/)).toBeVisible();
+    await expect(
+      page
+        .getByRole('region', { name: 'History' })
+        .getByText(/Stripe recorded a payment of £[\d,]+\.\d\d \(STRIPE\) on INV-\d+/),
+    ).toBeVisible();
   });
 
   test('a link that is not valid says so, on a page of its own', async ({ page }) => {

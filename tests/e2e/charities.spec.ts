@@ -31,7 +31,9 @@ test.describe('charities', () => {
     await page.screenshot({ path: 'test-results/screens/charity-list.png', fullPage: true });
   });
 
-  test('add a charity from the inline form: it clears, resets to Hospice, hides and the list shows it', async ({ page }) => {
+  test('add a charity from the inline form: it clears, resets to Hospice, hides and the list shows it', async ({
+    page,
+  }) => {
     await signIn(page, 'admin', '/charities');
     await expect(page.getByLabel('Charity Name')).toHaveCount(0);
     await page.getByRole('button', { name: 'Add New Charity' }).click();
@@ -44,7 +46,9 @@ test.describe('charities', () => {
     await page.getByRole('button', { name: 'Add Charity' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Charity record has been added' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Add Charity' })).toHaveCount(0);
-    await expect(page.locator('tbody tr').filter({ hasText: 'Mountain Rescue Volunteers' })).toContainText('Community Charity');
+    await expect(page.locator('tbody tr').filter({ hasText: 'Mountain Rescue Volunteers' })).toContainText(
+      'Community Charity',
+    );
 
     await page.getByRole('button', { name: 'Add New Charity' }).click();
     await expect(page.getByLabel('Charity Name')).toHaveValue('');
@@ -67,11 +71,15 @@ test.describe('charities', () => {
     await expect(page.getByText('The url must be a valid URL starting with http:// or https://.')).toBeVisible();
 
     // a forged logo is refused by its bytes
-    await page.locator('input[type=file]').setInputFiles({ name: 'forged.png', mimeType: 'image/png', buffer: Buffer.from('this is not an image') });
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'forged.png', mimeType: 'image/png', buffer: Buffer.from('this is not an image') });
     await expect(page.getByText('The charity logo must be a JPG or PNG image.')).toBeVisible();
     await expect(page.getByText('Current Logo', { exact: true })).toHaveCount(0);
 
-    await page.locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: makeLogoPng(200, 100, [40, 120, 200]) });
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: makeLogoPng(200, 100, [40, 120, 200]) });
     await expect(page.getByText('Current Logo', { exact: true })).toBeVisible();
     await expect(page.getByRole('img', { name: 'Harbour Lights Trust logo' })).toBeVisible();
     await page.screenshot({ path: 'test-results/screens/charity-edit.png', fullPage: true });
@@ -92,11 +100,16 @@ test.describe('charities', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Charity details updated' })).toBeVisible();
     const row = page.locator('tbody tr').filter({ hasText: 'Harbour Lights Foundation' });
     await expect(row).toContainText('Other');
-    await expect(row.getByRole('link', { name: 'Website' })).toHaveAttribute('href', 'https://www.harbourlights.example');
+    await expect(row.getByRole('link', { name: 'Website' })).toHaveAttribute(
+      'href',
+      'https://www.harbourlights.example',
+    );
 
     await row.getByRole('link', { name: /^Edit/ }).click();
     await page.getByRole('button', { name: 'Delete Charity Record' }).click();
-    await expect(page.getByText('Are you sure you want to delete this charity? This action is irreversible!')).toBeVisible();
+    await expect(
+      page.getByText('Are you sure you want to delete this charity? This action is irreversible!'),
+    ).toBeVisible();
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Yes, Delete the Record' }).click();
     await expect(page).toHaveURL(/\/charities$/);

@@ -1,9 +1,14 @@
 import { expect, expectAccessible, signIn, test } from './fixtures.ts';
 import { E2E_USERS } from './users.ts';
 
-test('an Administrator links a Charity user to their charity; the select is there for the Charity role only', async ({ page, consoleErrors }) => {
+test('an Administrator links a Charity user to their charity; the select is there for the Charity role only', async ({
+  page,
+  consoleErrors,
+}) => {
   await signIn(page, 'admin', '/users');
-  const found = (await (await page.request.get(`/api/users?search=${encodeURIComponent(E2E_USERS.charity.email)}`)).json()) as { data: Array<{ id: number }> };
+  const found = (await (
+    await page.request.get(`/api/users?search=${encodeURIComponent(E2E_USERS.charity.email)}`)
+  ).json()) as { data: Array<{ id: number }> };
   const id = found.data[0]!.id;
   await page.goto(`/users/${id}/edit`);
   const charity = page.getByLabel('Charity', { exact: true });

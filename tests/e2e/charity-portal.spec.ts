@@ -3,17 +3,30 @@ import { E2E_USERS } from './users.ts';
 
 type Fundraisers = { fundraisers: Array<{ booking_id: number; traveller: string; acknowledged_at: string | null }> };
 
-test('the charity portal: an Administrator links a Charity user, who sees only their fundraisers, acknowledges one and records an amount; staff see both on the booking', async ({ page, consoleErrors }) => {
+test('the charity portal: an Administrator links a Charity user, who sees only their fundraisers, acknowledges one and records an amount; staff see both on the booking', async ({
+  page,
+  consoleErrors,
+}) => {
   test.setTimeout(90_000);
   // ---- staff: link the partner to the charity with the most fundraisers ----
   await signIn(page, 'admin', '/users');
   const charities = (await (await page.request.get('/api/charities')).json()) as Array<{ id: number; name: string }>;
-  const lists = await Promise.all(charities.map(async (c) => ({ charity: c, list: (await (await page.request.get(`/api/charities/${c.id}/fundraisers`)).json()) as Fundraisers })));
+  const lists = await Promise.all(
+    charities.map(async (c) => ({
+      charity: c,
+      list: (await (await page.request.get(`/api/charities/${c.id}/fundraisers`)).json()) as Fundraisers,
+    })),
+  );
   lists.sort((a, b) => b.list.fundraisers.length - a.list.fundraisers.length);
   const ours = lists[0]!;
   const theirs = lists.find((l) => l !== ours && l.list.fundraisers.length > 0);
-  expect(ours.list.fundraisers.filter((f) => !f.acknowledged_at).length, 'a demo charity with fundraisers to acknowledge').toBeGreaterThan(0);
-  const found = (await (await page.request.get(`/api/users?search=${encodeURIComponent(E2E_USERS.partner.email)}`)).json()) as { data: Array<{ id: number }> };
+  expect(
+    ours.list.fundraisers.filter((f) => !f.acknowledged_at).length,
+    'a demo charity with fundraisers to acknowledge',
+  ).toBeGreaterThan(0);
+  const found = (await (
+    await page.request.get(`/api/users?search=${encodeURIComponent(E2E_USERS.partner.email)}`)
+  ).json()) as { data: Array<{ id: number }> };
   await page.goto(`/users/${found.data[0]!.id}/edit`);
   await page.getByLabel('Charity', { exact: true }).selectOption({ label: ours.charity.name });
   await page.getByRole('button', { name: 'Save User' }).click();
@@ -26,10 +39,17 @@ test('the charity portal: an Administrator links a Charity user, who sees only t
   await expect(page).toHaveURL(/\/charity$/);
   await expect(page.getByRole('heading', { name: 'Fundraisers', level: 1 })).toBeVisible();
   await expect(page.getByText(`The travellers fundraising for ${ours.charity.name}`)).toBeVisible();
-  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText(['Fundraisers', 'Developer']);
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText([
+    'Fundraisers',
+    'Developer',
+  ]);
   const table = page.getByRole('table', { name: /Each traveller fundraising for your charity/ });
   await expect(table.locator('tbody tr')).toHaveCount(ours.list.fundraisers.length);
-  if (theirs) for (const f of theirs.list.fundraisers.slice(0, 3)) await expect(table.getByText(f.traveller, { exact: true })).toHaveCount(ours.list.fundraisers.some((o) => o.traveller === f.traveller) ? 1 : 0);
+  if (theirs)
+    for (const f of theirs.list.fundraisers.slice(0, 3))
+      await expect(table.getByText(f.traveller, { exact: true })).toHaveCount(
+        ours.list.fundraisers.some((o) => o.traveller === f.traveller) ? 1 : 0,
+      );
   await expectAccessible(page);
   await page.screenshot({ path: 'test-results/screens/charity-portal.png', fullPage: true });
 
@@ -40,12 +60,18 @@ test('the charity portal: an Administrator links a Charity user, who sees only t
 
   // acknowledge one
   const pick = ours.list.fundraisers.find((f) => !f.acknowledged_at)!;
-  await page.getByRole('button', { name: `Acknowledge ${pick.traveller}` }).first().click();
+  await page
+    .getByRole('button', { name: `Acknowledge ${pick.traveller}` })
+    .first()
+    .click();
   await expect(page.getByRole('status')).toContainText(`${pick.traveller} has been acknowledged.`);
   await expect(page.getByRole('button', { name: `Acknowledge ${pick.traveller}` })).toHaveCount(0);
 
   // record an amount the charity confirms, and send the office a note
-  await page.getByRole('button', { name: `Show the details of ${pick.traveller}` }).first().click();
+  await page
+    .getByRole('button', { name: `Show the details of ${pick.traveller}` })
+    .first()
+    .click();
   const details = page.getByRole('region', { name: `Details of ${pick.traveller}` });
   await details.getByRole('button', { name: 'Record amount raised…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Record amount raised' });
@@ -69,7 +95,10 @@ test('the charity portal: an Administrator links a Charity user, who sees only t
   await page.screenshot({ path: 'test-results/screens/charity-portal-details.png', fullPage: true });
 
   // the download
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download .xlsx' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download .xlsx' }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^fundraisers-.+\.xlsx$/);
 
   // the back office stays closed

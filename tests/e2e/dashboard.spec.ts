@@ -1,11 +1,20 @@
 import { expect, expectAccessible, signIn, test } from './fixtures.ts';
 
 test.describe('the dashboard', () => {
-  test('what needs attention, the charts with their tables, the season in the address, a card followed to its list', async ({ page, consoleErrors }) => {
+  test('what needs attention, the charts with their tables, the season in the address, a card followed to its list', async ({
+    page,
+    consoleErrors,
+  }) => {
     await signIn(page, 'admin');
     await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
     const attention = page.getByRole('region', { name: 'Needs attention today' });
-    for (const title of ['Overdue payments', 'Travellers not ready', 'Provisional for 14 days', 'Fundraisers behind', 'Failed jobs and emails']) {
+    for (const title of [
+      'Overdue payments',
+      'Travellers not ready',
+      'Provisional for 14 days',
+      'Fundraisers behind',
+      'Failed jobs and emails',
+    ]) {
       await expect(attention.getByRole('article', { name: title })).toBeVisible();
     }
     // every chart drawn as an SVG
@@ -20,8 +29,16 @@ test.describe('the dashboard', () => {
     await byStatus.getByRole('button', { name: 'Show as table' }).click();
     const table = byStatus.getByRole('table', { name: 'Bookings by status and funding' });
     await expect(table.getByRole('row')).toHaveCount(4);
-    const api = (await (await page.request.get('/api/dashboard')).json()) as { bookings_by_status: Array<{ status: string; self: number }>; attention: Array<{ key: string; count: number }> };
-    await expect(table.getByRole('row', { name: /^Confirmed/ }).getByRole('cell').nth(1)).toHaveText(String(api.bookings_by_status.find((s) => s.status === 'confirmed')!.self));
+    const api = (await (await page.request.get('/api/dashboard')).json()) as {
+      bookings_by_status: Array<{ status: string; self: number }>;
+      attention: Array<{ key: string; count: number }>;
+    };
+    await expect(
+      table
+        .getByRole('row', { name: /^Confirmed/ })
+        .getByRole('cell')
+        .nth(1),
+    ).toHaveText(String(api.bookings_by_status.find((s) => s.status === 'confirmed')!.self));
     await expectAccessible(page);
 
     // the season, kept in the address
@@ -49,7 +66,10 @@ test.describe('the dashboard', () => {
 });
 
 test.describe('the reports', () => {
-  test('a report previewed with its totals, its days in the address, downloaded and recorded', async ({ page, consoleErrors }) => {
+  test('a report previewed with its totals, its days in the address, downloaded and recorded', async ({
+    page,
+    consoleErrors,
+  }) => {
     await signIn(page, 'admin', '/reports');
     await expect(page.getByRole('heading', { name: 'Reports', level: 1 })).toBeVisible();
     const section = page.getByRole('region', { name: 'Payments received' });
@@ -59,12 +79,17 @@ test.describe('the reports', () => {
     await expect(page).toHaveURL(/from=2020-01-01/);
     await expect(page).toHaveURL(/to=2030-12-31/);
     await expect(section.getByRole('status')).toContainText('Payments and refunds dated 01/01/2020 to 31/12/2030');
-    const api = (await (await page.request.get('/api/reports/payments?from=2020-01-01&to=2030-12-31')).json()) as { totals: { net: number } };
+    const api = (await (await page.request.get('/api/reports/payments?from=2020-01-01&to=2030-12-31')).json()) as {
+      totals: { net: number };
+    };
     const net = `£${api.totals.net.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
     await expect(section.getByRole('row', { name: /^Total/ })).toContainText(net);
     await expectAccessible(page);
     await page.screenshot({ path: 'test-results/screens/reports.png', fullPage: true });
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download .xlsx' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download .xlsx' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('payments-2020-01-01-to-2030-12-31.xlsx');
 
     await page.getByLabel('Report', { exact: true }).selectOption({ label: 'Aged debt' });

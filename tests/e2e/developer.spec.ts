@@ -14,7 +14,9 @@ test.describe('developer area', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Developer' })).toBeVisible();
     const clients = panel(page, 'OAuth Clients');
     await expect(clients.getByText('You have not created any OAuth clients.')).toBeVisible();
-    await expect(panel(page, 'Personal Access Tokens').getByText('You have not created any personal access tokens.')).toBeVisible();
+    await expect(
+      panel(page, 'Personal Access Tokens').getByText('You have not created any personal access tokens.'),
+    ).toBeVisible();
 
     await clients.getByRole('button', { name: 'Create New Client' }).click();
     const create = page.getByRole('dialog', { name: 'Create Client' });
@@ -24,7 +26,10 @@ test.describe('developer area', () => {
     await create.getByRole('button', { name: 'Create' }).click();
     const whoops = create.getByRole('alert');
     await expect(whoops).toContainText('Whoops! Something went wrong!');
-    await expect(whoops.getByRole('listitem')).toHaveText(['The name field is required.', 'The redirect field is required.']);
+    await expect(whoops.getByRole('listitem')).toHaveText([
+      'The name field is required.',
+      'The redirect field is required.',
+    ]);
     await page.screenshot({ path: `${SHOTS}/developer-create-client-errors.png` });
 
     await create.getByLabel('Name').fill('Charity Fundraising Sync');
@@ -44,12 +49,16 @@ test.describe('developer area', () => {
     await expect(edit.getByLabel('Redirect URL')).toHaveValue('https://fundraising.example/oauth/callback');
     await edit.getByLabel('Redirect URL').fill('http://not-local.example/cb');
     await edit.getByRole('button', { name: 'Save Changes' }).click();
-    await expect(edit.getByRole('alert').getByRole('listitem')).toHaveText(['The redirect must start with https:// (http:// is accepted for localhost only).']);
+    await expect(edit.getByRole('alert').getByRole('listitem')).toHaveText([
+      'The redirect must start with https:// (http:// is accepted for localhost only).',
+    ]);
     await edit.getByLabel('Redirect URL').fill('https://fundraising.example/v2/callback');
     await edit.getByLabel('Name').fill('Fundraising Sync v2');
     await edit.getByLabel('Name').press('Enter');
     await expect(edit).toBeHidden();
-    await expect(clients.getByRole('row', { name: /Fundraising Sync v2/ })).toContainText('https://fundraising.example/v2/callback');
+    await expect(clients.getByRole('row', { name: /Fundraising Sync v2/ })).toContainText(
+      'https://fundraising.example/v2/callback',
+    );
 
     // after a save the create form is empty again, with no errors left over
     await clients.getByRole('button', { name: 'Create New Client' }).click();
@@ -63,7 +72,10 @@ test.describe('developer area', () => {
     await expect(clients.getByText('You have not created any OAuth clients.')).toBeVisible();
   });
 
-  test('personal access tokens: create with scopes, read it once, call the API with it, delete it', async ({ page, baseURL }) => {
+  test('personal access tokens: create with scopes, read it once, call the API with it, delete it', async ({
+    page,
+    baseURL,
+  }) => {
     await signIn(page, 'admin', '/developer');
     const tokens = panel(page, 'Personal Access Tokens');
     await tokens.getByRole('button', { name: 'Create New Token' }).click();
@@ -152,7 +164,14 @@ test.describe('developer area', () => {
     const res = await fetch(`${baseURL}/oauth/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirect, code_verifier: verifier, client_id: client.id, client_secret: client.secret }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirect,
+        code_verifier: verifier,
+        client_id: client.id,
+        client_secret: client.secret,
+      }),
     });
     expect(res.status).toBe(200);
     const { access_token: accessToken } = (await res.json()) as { access_token: string };

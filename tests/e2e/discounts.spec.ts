@@ -1,10 +1,19 @@
 import { expect, expectAccessible, signIn, test } from './fixtures.ts';
 
 test.describe('discounts', () => {
-  test('the list shows value, capitalised invoice type and every form of validity; search runs on Enter', async ({ page }) => {
+  test('the list shows value, capitalised invoice type and every form of validity; search runs on Enter', async ({
+    page,
+  }) => {
     await signIn(page, 'admin', '/discounts');
     await expect(page.getByRole('heading', { name: 'Discounts' })).toBeVisible();
-    await expect(page.getByRole('columnheader')).toHaveText(['Code', 'Description', 'Value', 'Invoice Type', 'Validity', 'Edit']);
+    await expect(page.getByRole('columnheader')).toHaveText([
+      'Code',
+      'Description',
+      'Value',
+      'Invoice Type',
+      'Validity',
+      'Edit',
+    ]);
     const row = (code: string) => page.locator('tbody tr').filter({ hasText: code });
     await expect(row('STAFF100')).toContainText('£100.00');
     await expect(row('STAFF100')).toContainText('Unrestricted');
@@ -40,7 +49,11 @@ test.describe('discounts', () => {
     await page.getByLabel('Description').fill('Winter warmer');
     await page.getByLabel('Invoice Type').selectOption('deposit');
     // the demo trips are named by the year they depart, which follows the clock
-    const kilimanjaro = await page.getByLabel('Trip (Optional)').locator('option', { hasText: 'Kilimanjaro Summit Trek' }).first().textContent();
+    const kilimanjaro = await page
+      .getByLabel('Trip (Optional)')
+      .locator('option', { hasText: 'Kilimanjaro Summit Trek' })
+      .first()
+      .textContent();
     await page.getByLabel('Trip (Optional)').selectOption({ label: kilimanjaro! });
     await page.getByLabel('Value').fill('20');
     await page.getByLabel('Valid From (Optional)').fill('31/02/2027');

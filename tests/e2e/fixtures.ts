@@ -14,12 +14,16 @@ export async function expectAccessible(page: Page): Promise<void> {
   await page.mouse.move(0, 0);
   await page.addScriptTag({ path: axePath });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (
+      window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations;
   });
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 }
 
 export async function signIn(page: Page, who: keyof typeof E2E_USERS = 'admin', next = '/') {
@@ -32,14 +36,24 @@ export async function signIn(page: Page, who: keyof typeof E2E_USERS = 'admin', 
   await page.getByRole('heading', { level: 1 }).first().waitFor();
 }
 
-export type NewTraveller = { title: string; first_name: string; last_name: string; preferred_name: string; email_name: string };
+export type NewTraveller = {
+  title: string;
+  first_name: string;
+  last_name: string;
+  preferred_name: string;
+  email_name: string;
+};
 
 /**
  * A fresh provisional booking on an open trip that takes a deposit, made through the API as the
  * Create Booking dialog does (in the page, with its CSRF token); with `deposit`, its deposit
  * invoice too. Its id.
  */
-export async function bookingThroughApi(page: Page, who: NewTraveller, options: { deposit?: boolean } = {}): Promise<number> {
+export async function bookingThroughApi(
+  page: Page,
+  who: NewTraveller,
+  options: { deposit?: boolean } = {},
+): Promise<number> {
   return page.evaluate(
     async ({ who, deposit }) => {
       const headers = {
@@ -48,12 +62,27 @@ export async function bookingThroughApi(page: Page, who: NewTraveller, options: 
         'X-Requested-With': 'XMLHttpRequest',
         'X-CSRF-TOKEN': document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content,
       };
-      const trips = (await (await fetch('/api/trips?paged=1&page=1&sort_by=date', { headers })).json()) as { data: Array<{ id: number; status: string; deposit: number }> };
+      const trips = (await (await fetch('/api/trips?paged=1&page=1&sort_by=date', { headers })).json()) as {
+        data: Array<{ id: number; status: string; deposit: number }>;
+      };
       const trip = trips.data.find((t) => t.status === 'open' && t.deposit > 0)!;
       const { email_name, ...names } = who;
-      const body = { trip_id: trip.id, ...names, email: `${email_name}.${Date.now()}@example.test`, as_on_passport: true, terms_accepted: true };
-      const booking = (await (await fetch('/api/bookings', { method: 'POST', headers, body: JSON.stringify(body) })).json()) as { id: number };
-      if (deposit) await fetch(`/api/bookings/${booking.id}/invoices`, { method: 'POST', headers, body: JSON.stringify({ invoice_type: 'deposit' }) });
+      const body = {
+        trip_id: trip.id,
+        ...names,
+        email: `${email_name}.${Date.now()}@example.test`,
+        as_on_passport: true,
+        terms_accepted: true,
+      };
+      const booking = (await (
+        await fetch('/api/bookings', { method: 'POST', headers, body: JSON.stringify(body) })
+      ).json()) as { id: number };
+      if (deposit)
+        await fetch(`/api/bookings/${booking.id}/invoices`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ invoice_type: 'deposit' }),
+        });
       return booking.id;
     },
     { who, deposit: options.deposit ?? false },

@@ -1,16 +1,26 @@
 import { expect, expectAccessible, signIn, test } from './fixtures.ts';
 
 test.describe('fundraising', () => {
-  test("a fundraiser's amounts raised recorded and struck out on the booking page; the trip's minimum and milestones", async ({ page, consoleErrors }) => {
+  test("a fundraiser's amounts raised recorded and struck out on the booking page; the trip's minimum and milestones", async ({
+    page,
+    consoleErrors,
+  }) => {
     await signIn(page, 'admin', '/bookings');
-    const list = (await (await page.request.get('/api/bookings?per_page=100')).json()) as { data: Array<{ id: number; funding_type: string; status: string; trip_id?: number }> };
+    const list = (await (await page.request.get('/api/bookings?per_page=100')).json()) as {
+      data: Array<{ id: number; funding_type: string; status: string; trip_id?: number }>;
+    };
     const booking = list.data.find((b) => b.funding_type === 'fundraise' && b.status !== 'cancelled');
     expect(booking, 'a demo booking that fundraises').toBeTruthy();
     await page.goto(`/bookings/${booking!.id}`);
 
     const panel = page.getByRole('region', { name: 'Fundraising' });
     await expect(panel.getByTestId('fundraising-standing')).toBeVisible();
-    const raisedBefore = (await panel.getByText(/^£[\d,.]+ of £[\d,.]+$/).first().innerText()).split(' of ')[0]!;
+    const raisedBefore = (
+      await panel
+        .getByText(/^£[\d,.]+ of £[\d,.]+$/)
+        .first()
+        .innerText()
+    ).split(' of ')[0]!;
 
     await panel.getByRole('button', { name: 'Record amount raised…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Record amount raised' });
@@ -39,7 +49,10 @@ test.describe('fundraising', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test("the trip's fundraising: the office's defaults until saved, refused milestones explained", async ({ page, consoleErrors }) => {
+  test("the trip's fundraising: the office's defaults until saved, refused milestones explained", async ({
+    page,
+    consoleErrors,
+  }) => {
     await signIn(page, 'admin', '/trips');
     // a trip staff can still change (not departed, not archived)
     const trips = (await (await page.request.get('/api/trips?per_page=100')).json()) as { data: Array<{ id: number }> };
@@ -60,7 +73,9 @@ test.describe('fundraising', () => {
     await flexi.getByLabel('Flexi milestone 4: percent of the target').fill('10');
     await flexi.getByLabel('Flexi milestone 4: weeks before departure').fill('1');
     await panel.getByRole('button', { name: 'Save Fundraising' }).click();
-    await expect(flexi.getByRole('alert')).toHaveText('Each milestone nearer departure must ask for a higher percentage than the one before it.');
+    await expect(flexi.getByRole('alert')).toHaveText(
+      'Each milestone nearer departure must ask for a higher percentage than the one before it.',
+    );
     await flexi.getByRole('button', { name: 'Remove Flexi milestone 4' }).click();
     await panel.getByRole('button', { name: 'Save Fundraising' }).click();
     await expect(panel.getByRole('status')).toHaveText('The fundraising has been saved.');
@@ -71,12 +86,19 @@ test.describe('fundraising', () => {
   });
 });
 
-test("a charity's fundraisers on its page: totals, states, a filter, its portal users", async ({ page, consoleErrors }) => {
+test("a charity's fundraisers on its page: totals, states, a filter, its portal users", async ({
+  page,
+  consoleErrors,
+}) => {
   await signIn(page, 'admin', '/charities');
   const charities = (await (await page.request.get('/api/charities')).json()) as Array<{ id: number; name: string }>;
   let found: { id: number; n: number } | undefined;
   for (const c of charities) {
-    const n = ((await (await page.request.get(`/api/charities/${c.id}/fundraisers`)).json()) as { totals: { fundraisers: number } }).totals.fundraisers;
+    const n = (
+      (await (await page.request.get(`/api/charities/${c.id}/fundraisers`)).json()) as {
+        totals: { fundraisers: number };
+      }
+    ).totals.fundraisers;
     if (n > 0) {
       found = { id: c.id, n };
       break;

@@ -1,9 +1,17 @@
 import { bookingThroughApi, expect, expectAccessible, signIn, test } from './fixtures.ts';
 
 test.describe('history', () => {
-  test('a status change, a payment recorded and struck out, and an invoice sent are all in the booking History; /audit filters by who', async ({ page }) => {
+  test('a status change, a payment recorded and struck out, and an invoice sent are all in the booking History; /audit filters by who', async ({
+    page,
+  }) => {
     await signIn(page, 'admin', '/bookings');
-    const id = await bookingThroughApi(page, { title: 'Mr', first_name: 'Hector', last_name: 'History', preferred_name: 'Hec', email_name: 'hector' });
+    const id = await bookingThroughApi(page, {
+      title: 'Mr',
+      first_name: 'Hector',
+      last_name: 'History',
+      preferred_name: 'Hec',
+      email_name: 'hector',
+    });
     await page.goto(`/bookings/${id}`);
 
     // the status, through Edit Booking
@@ -30,7 +38,10 @@ test.describe('history', () => {
     await row.getByRole('button', { name: /^Part Paid/ }).click();
     const payments = page.getByRole('dialog', { name: /Payment History/ });
     await payments.locator('tbody tr').first().getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('dialog', { name: 'Delete transaction' }).getByRole('button', { name: 'Yes, Delete it' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete transaction' })
+      .getByRole('button', { name: 'Yes, Delete it' })
+      .click();
     await expect(payments.locator('tbody tr[data-deleted]')).toHaveCount(1);
     await payments.getByRole('button', { name: 'Close' }).click();
     await row.getByRole('button', { name: 'Send' }).click();

@@ -2,10 +2,20 @@ import type { Page } from '@playwright/test';
 import { bookingThroughApi, expect, expectAccessible, signIn, test } from './fixtures.ts';
 
 /** A fresh provisional booking on an open trip that takes a deposit. */
-const freshBooking = (page: Page) => bookingThroughApi(page, { title: 'Ms', first_name: 'Edith', last_name: 'Invoiced', preferred_name: 'Edie', email_name: 'edith' });
+const freshBooking = (page: Page) =>
+  bookingThroughApi(page, {
+    title: 'Ms',
+    first_name: 'Edith',
+    last_name: 'Invoiced',
+    preferred_name: 'Edie',
+    email_name: 'edith',
+  });
 
 test.describe('invoices and payments', () => {
-  test('raise a deposit invoice, take a part payment, refund, see the history and the invoice page', async ({ page, context }) => {
+  test('raise a deposit invoice, take a part payment, refund, see the history and the invoice page', async ({
+    page,
+    context,
+  }) => {
     await signIn(page, 'admin', '/bookings');
     const id = await freshBooking(page);
     await page.goto(`/bookings/${id}`);
@@ -33,7 +43,9 @@ test.describe('invoices and payments', () => {
     await payment.getByRole('button', { name: 'Record Payment' }).click();
     await expect(panel.getByRole('status')).toHaveText('Transaction has been processed.');
     const outstanding = Number(total.replace(/[£,]/g, '')) - 100;
-    await expect(row).toContainText(`£${outstanding.toLocaleString('en-GB', { minimumFractionDigits: 2 })} outstanding`);
+    await expect(row).toContainText(
+      `£${outstanding.toLocaleString('en-GB', { minimumFractionDigits: 2 })} outstanding`,
+    );
 
     // an overpayment is refused and says so
     await row.getByRole('button', { name: 'Payment', exact: true }).click();
@@ -49,7 +61,11 @@ test.describe('invoices and payments', () => {
     await expect(panel.getByRole('status')).toHaveText('Transaction has been processed.');
     await expect(row.getByRole('button', { name: /^Paid/ })).toBeVisible();
     await row.getByRole('button', { name: 'Payment', exact: true }).click();
-    await expect(payment.getByText(/Refunds are not automatically processed against card transactions and should be done through the card payment provider's dashboard\./)).toBeVisible();
+    await expect(
+      payment.getByText(
+        /Refunds are not automatically processed against card transactions and should be done through the card payment provider's dashboard\./,
+      ),
+    ).toBeVisible();
     await payment.getByLabel('Amount').fill('40');
     await payment.getByRole('button', { name: 'Record Refund' }).click();
     await expect(panel.getByRole('status')).toHaveText('Transaction has been processed.');
@@ -61,7 +77,10 @@ test.describe('invoices and payments', () => {
     const history = page.getByRole('dialog', { name: /Payment History/ });
     await expect(history.locator('tbody tr')).toHaveCount(3);
     await history.locator('tbody tr').nth(2).getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('dialog', { name: 'Delete transaction' }).getByRole('button', { name: 'Yes, Delete it' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete transaction' })
+      .getByRole('button', { name: 'Yes, Delete it' })
+      .click();
     await expect(history.locator('tbody tr[data-deleted]')).toHaveCount(1);
     await expect(history.getByText(/^Deleted by/)).toBeVisible();
     await page.screenshot({ path: 'test-results/screens/payment-history.png' });
@@ -70,7 +89,10 @@ test.describe('invoices and payments', () => {
     await page.locator('#invoices').screenshot({ path: 'test-results/screens/invoices-panel.png' });
 
     // the invoice page opens in a new tab
-    const [invoiceTab] = await Promise.all([context.waitForEvent('page'), row.getByRole('link', { name: 'View' }).click()]);
+    const [invoiceTab] = await Promise.all([
+      context.waitForEvent('page'),
+      row.getByRole('link', { name: 'View' }).click(),
+    ]);
     await invoiceTab.waitForLoadState();
     await expect(invoiceTab.getByRole('heading', { name: 'Invoice', exact: true })).toBeVisible();
     await expect(invoiceTab.getByText('Payments received')).toBeVisible();
@@ -115,7 +137,10 @@ test.describe('invoices and payments', () => {
     await expect(row).toContainText('£65.50');
 
     await row.getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('dialog', { name: 'Delete invoice' }).getByRole('button', { name: 'Yes, Delete the Invoice' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete invoice' })
+      .getByRole('button', { name: 'Yes, Delete the Invoice' })
+      .click();
     await expect(panel.getByText('This booking has no invoices yet.')).toBeVisible();
   });
 });
@@ -164,7 +189,10 @@ test.describe('booking notes', () => {
     await panel.screenshot({ path: 'test-results/screens/notes-panel.png' });
 
     await note.getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('dialog', { name: 'Delete note' }).getByRole('button', { name: 'Yes, Delete the Note' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete note' })
+      .getByRole('button', { name: 'Yes, Delete the Note' })
+      .click();
     await expect(panel.getByText('There are no notes for this booking.')).toBeVisible();
   });
 });

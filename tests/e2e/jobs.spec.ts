@@ -2,7 +2,10 @@ import { expect, expectAccessible, signIn, test } from './fixtures.ts';
 
 // the e2e server runs the queue without Tripdesk's workers, and one queue of its own whose first job fails
 test.describe('jobs', () => {
-  test('Administrators see each queue with its counts and schedule, a failed job with its error, and Retry runs it again', async ({ page, consoleErrors }) => {
+  test('Administrators see each queue with its counts and schedule, a failed job with its error, and Retry runs it again', async ({
+    page,
+    consoleErrors,
+  }) => {
     await signIn(page, 'admin', '/');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Jobs' }).click();
     await expect(page).toHaveURL(/\/admin\/jobs$/);
@@ -21,7 +24,12 @@ test.describe('jobs', () => {
       await page.getByRole('button', { name: 'Refresh' }).click();
       await expect(row).toContainText('The mail server refused the connection', { timeout: 1000 });
     }).toPass({ timeout: 15_000 });
-    await expect(queues.getByRole('row', { name: /^e2e-flaky/ }).getByRole('cell').nth(4)).toHaveText('1');
+    await expect(
+      queues
+        .getByRole('row', { name: /^e2e-flaky/ })
+        .getByRole('cell')
+        .nth(4),
+    ).toHaveText('1');
     await expectAccessible(page);
     await page.screenshot({ path: 'test-results/screens/jobs.png', fullPage: true });
 
@@ -34,7 +42,12 @@ test.describe('jobs', () => {
       await page.getByRole('button', { name: 'Refresh' }).click();
       await expect(failed).toContainText('No job has failed.', { timeout: 1000 });
     }).toPass({ timeout: 15_000 });
-    await expect(queues.getByRole('row', { name: /^e2e-flaky/ }).getByRole('cell').nth(4)).toHaveText('0');
+    await expect(
+      queues
+        .getByRole('row', { name: /^e2e-flaky/ })
+        .getByRole('cell')
+        .nth(4),
+    ).toHaveText('0');
     expect(consoleErrors).toEqual([]);
   });
 

@@ -3,26 +3,53 @@ import { expect, expectAccessible, signIn, test } from './fixtures.ts';
 const pounds = (text: string) => Number(text.replace(/[£,]/g, ''));
 
 test.describe('money due', () => {
-  test('the bucket totals and rows, "Overdue only", sort by outstanding, and a reminder for a ticked row', async ({ page, consoleErrors }) => {
+  test('the bucket totals and rows, "Overdue only", sort by outstanding, and a reminder for a ticked row', async ({
+    page,
+    consoleErrors,
+  }) => {
     await signIn(page, 'admin', '/');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Money' }).click();
     await expect(page).toHaveURL(/\/money$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Money due' })).toBeVisible();
 
     const totals = page.getByRole('region', { name: 'Totals by how overdue' });
-    for (const label of ['Not yet due', '1–30 days overdue', '31–60 days overdue', '61–90 days overdue', 'Over 90 days overdue', 'Total outstanding']) {
+    for (const label of [
+      'Not yet due',
+      '1–30 days overdue',
+      '31–60 days overdue',
+      '61–90 days overdue',
+      'Over 90 days overdue',
+      'Total outstanding',
+    ]) {
       await expect(totals.getByText(label, { exact: true })).toBeVisible();
     }
     await expect(page.getByTestId('bucket-total')).toContainText('£');
     const total = pounds((await page.getByTestId('bucket-total').locator('p').last().innerText()).trim());
     expect(total).toBeGreaterThan(0);
-    const buckets = await Promise.all(['not_due', 'days_1_30', 'days_31_60', 'days_61_90', 'days_90_plus'].map(async (b) => pounds(await page.getByTestId(`bucket-${b}`).locator('p').last().innerText())));
+    const buckets = await Promise.all(
+      ['not_due', 'days_1_30', 'days_31_60', 'days_61_90', 'days_90_plus'].map(async (b) =>
+        pounds(await page.getByTestId(`bucket-${b}`).locator('p').last().innerText()),
+      ),
+    );
     expect(Math.round(buckets.reduce((a, b) => a + b, 0) * 100)).toBe(Math.round(total * 100));
 
     const rows = page.locator('tbody tr');
     await expect(rows.first().getByRole('link').first()).toBeVisible();
-    await expect(page.getByRole('columnheader')).toHaveText(['', 'Traveller', 'Trip', 'Departure', /^Due/, 'Days overdue', 'What', 'Outstanding', 'Last reminder']);
-    await expect(page.getByRole('columnheader', { name: 'Due', exact: true })).toHaveAttribute('aria-sort', 'ascending');
+    await expect(page.getByRole('columnheader')).toHaveText([
+      '',
+      'Traveller',
+      'Trip',
+      'Departure',
+      /^Due/,
+      'Days overdue',
+      'What',
+      'Outstanding',
+      'Last reminder',
+    ]);
+    await expect(page.getByRole('columnheader', { name: 'Due', exact: true })).toHaveAttribute(
+      'aria-sort',
+      'ascending',
+    );
     const allCount = await rows.count();
     await expectAccessible(page);
     await page.screenshot({ path: 'test-results/screens/money-due.png', fullPage: true });

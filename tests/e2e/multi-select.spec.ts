@@ -17,7 +17,10 @@ test('the trips multi-select shows three pills and "and N more" inside the field
   await expect(field.locator('.mantine-Pill-root')).toHaveCount(3);
   await expect(field.getByText('and 2 more', { exact: true })).toBeVisible();
   // the demo trips are named by the year they depart, which follows the clock
-  await expect(field.getByText('and 2 more')).toHaveAttribute('title', /^Sahara Desert Trek \d{4}, Iceland Fire & Ice Trek \d{4}$/);
+  await expect(field.getByText('and 2 more')).toHaveAttribute(
+    'title',
+    /^Sahara Desert Trek \d{4}, Iceland Fire & Ice Trek \d{4}$/,
+  );
   await expectAccessible(page);
   await page.locator('form[role=search]').screenshot({ path: 'scratch/multi-select-and-more.png' });
 

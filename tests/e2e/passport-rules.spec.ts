@@ -1,7 +1,10 @@
 import { expect, expectAccessible, signIn, test } from './fixtures.ts';
 
 test.describe('passport rules by destination', () => {
-  test('an Administrator finds a country, changes its months and note, with a mistake first', async ({ page, consoleErrors }) => {
+  test('an Administrator finds a country, changes its months and note, with a mistake first', async ({
+    page,
+    consoleErrors,
+  }) => {
     await signIn(page, 'admin', '/');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Passport rules' }).click();
@@ -30,7 +33,9 @@ test.describe('passport rules by destination', () => {
     await page.screenshot({ path: 'test-results/screens/passport-rule-dialog.png' });
     await dialog.getByRole('button', { name: 'Save Rule' }).click();
     await expect(dialog).toHaveCount(0);
-    await expect(page.getByRole('status').filter({ hasText: 'The passport rule for Iceland has been saved.' })).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'The passport rule for Iceland has been saved.' }),
+    ).toBeVisible();
     await expect(rows.first().locator('td').nth(2)).toHaveText('4');
     await expect(rows.first()).toContainText('Two blank pages, and issued within 10 years.');
     await page.screenshot({ path: 'test-results/screens/passport-rules.png', fullPage: false });
@@ -43,7 +48,9 @@ test.describe('passport rules by destination', () => {
     await page.getByLabel('Find a country').fill('iceland');
     await rows.first().getByRole('button', { name: 'Edit the passport rule for Iceland' }).click();
     await dialog.getByLabel('Months valid after the return').fill('3');
-    await dialog.getByLabel('Note').fill('Schengen area: valid 3 months after you leave, and issued less than 10 years before the day you arrive.');
+    await dialog
+      .getByLabel('Note')
+      .fill('Schengen area: valid 3 months after you leave, and issued less than 10 years before the day you arrive.');
     await dialog.getByRole('button', { name: 'Save Rule' }).click();
     await expect(dialog).toHaveCount(0);
     expect(consoleErrors).toEqual([]);

@@ -16,7 +16,19 @@ async function freshTrip(page: Page, name: string, departure: string): Promise<n
       const res = await fetch('/api/trips', {
         method: 'POST',
         headers,
-        body: JSON.stringify({ name, country_id: countries[0]!.id, departure, return: back, type: 'school', level: 1, status: 'open', deposit: 0, cost: 0, require_passport: 1, funding: 'both' }),
+        body: JSON.stringify({
+          name,
+          country_id: countries[0]!.id,
+          departure,
+          return: back,
+          type: 'school',
+          level: 1,
+          status: 'open',
+          deposit: 0,
+          cost: 0,
+          require_passport: 1,
+          funding: 'both',
+        }),
       });
       const body = (await res.json()) as { id: number };
       if (res.status !== 201) throw new Error(`POST /api/trips: ${res.status} ${JSON.stringify(body)}`);
@@ -38,7 +50,16 @@ async function freshBooking(page: Page, tripId: number, lastName: string): Promi
           'X-Requested-With': 'XMLHttpRequest',
           'X-CSRF-TOKEN': document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content,
         },
-        body: JSON.stringify({ trip_id: tripId, title: 'Mr', first_name: 'Moritz', last_name: lastName, preferred_name: 'Moritz', email: `moritz.${Date.now()}@example.test`, as_on_passport: true, terms_accepted: true }),
+        body: JSON.stringify({
+          trip_id: tripId,
+          title: 'Mr',
+          first_name: 'Moritz',
+          last_name: lastName,
+          preferred_name: 'Moritz',
+          email: `moritz.${Date.now()}@example.test`,
+          as_on_passport: true,
+          terms_accepted: true,
+        }),
       });
       const body = (await res.json()) as { id: number };
       if (res.status !== 201) throw new Error(`POST /api/bookings: ${res.status} ${JSON.stringify(body)}`);
@@ -51,7 +72,10 @@ async function freshBooking(page: Page, tripId: number, lastName: string): Promi
 /** The money job, run as if it were 10:00 UK time on a day (the e2e server's control port moves the job's clock). */
 async function moneyRunOn(day: string) {
   const port = Number(process.env.E2E_PORT ?? 3210) + 1;
-  const res = await fetch(`http://127.0.0.1:${port}/money-run`, { method: 'POST', body: JSON.stringify({ at: `${day}T10:00:00Z` }) });
+  const res = await fetch(`http://127.0.0.1:${port}/money-run`, {
+    method: 'POST',
+    body: JSON.stringify({ at: `${day}T10:00:00Z` }),
+  });
   expect(res.status, await res.clone().text()).toBe(200);
   return (await res.json()) as { raised: number; sent: number; reminders: { sent: number } };
 }
@@ -62,7 +86,9 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 const formatLong = (iso: string) => `${iso.slice(8, 10)} ${MONTHS[Number(iso.slice(5, 7)) - 1]} ${iso.slice(0, 4)}`;
 
 test.describe('payment plans and schedules', () => {
-  test('make a monthly plan on a trip, book it, see the schedule, waive an instalment and turn reminders off', async ({ page }) => {
+  test('make a monthly plan on a trip, book it, see the schedule, waive an instalment and turn reminders off', async ({
+    page,
+  }) => {
     // a whole journey across two screens and five dialogs
     test.setTimeout(90_000);
     await signIn(page, 'admin', '/trips');
@@ -87,12 +113,18 @@ test.describe('payment plans and schedules', () => {
     await expect(helper.getByLabel('Number of instalments')).toBeFocused();
     await helper.getByLabel('Number of instalments').fill('4');
     await helper.getByLabel('Each (% of the trip cost)').fill('15');
-    await expect(helper.getByText('Deposit £300.00, then 4 × 15% (about £300.00 each), and a balance of £500.00: £2,000.00 in all.')).toBeVisible();
+    await expect(
+      helper.getByText(
+        'Deposit £300.00, then 4 × 15% (about £300.00 each), and a balance of £500.00: £2,000.00 in all.',
+      ),
+    ).toBeVisible();
     await helper.getByRole('button', { name: 'Fill the plan' }).click();
     await expect(plan.getByRole('textbox', { name: /^Instalment \d+ name$/ })).toHaveCount(6);
     await expect(plan.getByLabel('Instalment 3 percentage')).toHaveValue('15');
     await expect(plan.getByLabel('Instalment 6 amount', { exact: true })).toHaveValue('rest');
-    await expect(plan.getByText("This is the saved plan's schedule: save the plan to see your changes here.")).toBeVisible();
+    await expect(
+      plan.getByText("This is the saved plan's schedule: save the plan to see your changes here."),
+    ).toBeVisible();
 
     // a mistake comes back under its row's field
     await plan.getByLabel('Instalment 2 percentage').fill('0');
@@ -126,7 +158,9 @@ test.describe('payment plans and schedules', () => {
     for (const [label, due, amount] of expected) {
       await expect(preview.getByRole('row').filter({ hasText: label })).toContainText(`${shortDate(due)}${amount}`);
     }
-    await expect(plan.getByText("£2,000.00 in all: the trip's cost of £2,000.00, with a deposit of £300.00.")).toBeVisible();
+    await expect(
+      plan.getByText("£2,000.00 in all: the trip's cost of £2,000.00, with a deposit of £300.00."),
+    ).toBeVisible();
     await expectAccessible(page);
     await plan.screenshot({ path: 'test-results/screens/payment-plan.png' });
 
@@ -146,7 +180,9 @@ test.describe('payment plans and schedules', () => {
     await booking.getByLabel(/details as shown on the passport/).check();
     await booking.getByLabel('Terms & conditions accepted').check();
     await booking.getByRole('button', { name: 'Create Booking' }).click();
-    await expect(page.getByRole('status').filter({ hasText: /Booking TD-\w{6} has been created for Frida Instalment\./ })).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: /Booking TD-\w{6} has been created for Frida Instalment\./ }),
+    ).toBeVisible();
     await row.getByRole('button', { name: /^Bookings menu/ }).click();
     await page.getByRole('menuitem', { name: 'List' }).click();
     await page.getByRole('link', { name: /^View booking TD-/ }).click();
@@ -173,7 +209,9 @@ test.describe('payment plans and schedules', () => {
     await expect(change.getByLabel('Due date')).toHaveValue(formatLong(addDays(today, 31)));
     await change.getByRole('button', { name: 'Save Instalment' }).click();
     await expect(schedule.getByRole('status')).toHaveText('Instalment 1 has been changed.');
-    await expect(schedule.getByRole('row').filter({ hasText: 'Instalment 1' })).toContainText(shortDate(addDays(today, 31)));
+    await expect(schedule.getByRole('row').filter({ hasText: 'Instalment 1' })).toContainText(
+      shortDate(addDays(today, 31)),
+    );
 
     await schedule.getByRole('button', { name: 'Waive Instalment 2' }).click();
     const waive = page.getByRole('dialog', { name: 'Waive Instalment 2' });
@@ -191,10 +229,14 @@ test.describe('payment plans and schedules', () => {
 
     // it is in the booking's history, with the reason
     const history = page.getByRole('region', { name: 'History' });
-    const entry = history.getByTestId('history-entry').filter({ hasText: /changed waived and waived reason of the instalment Instalment 2 of TD-/ });
+    const entry = history
+      .getByTestId('history-entry')
+      .filter({ hasText: /changed waived and waived reason of the instalment Instalment 2 of TD-/ });
     await expect(entry).toHaveCount(1);
     await entry.getByRole('button', { name: 'Show changes' }).click();
-    await expect(entry.getByRole('row').filter({ hasText: 'waived reason' })).toContainText('Paid from the school hardship fund');
+    await expect(entry.getByRole('row').filter({ hasText: 'waived reason' })).toContainText(
+      'Paid from the school hardship fund',
+    );
 
     // reminders off for this booking, with the reason (by keyboard)
     const reminders = schedule.getByRole('switch', { name: 'Send automatic reminders' });
@@ -207,12 +249,18 @@ test.describe('payment plans and schedules', () => {
     await expect(reminders).not.toBeChecked();
     await expect(reminders).toBeFocused();
     await expect(schedule.getByText('Off for this booking: The school collects the money and pays us')).toBeVisible();
-    await expect(history.getByTestId('history-entry').filter({ hasText: /turned automatic reminders off for the booking TD-\w+ \(The school collects the money and pays us\)/ })).toHaveCount(1);
+    await expect(
+      history.getByTestId('history-entry').filter({
+        hasText: /turned automatic reminders off for the booking TD-\w+ \(The school collects the money and pays us\)/,
+      }),
+    ).toHaveCount(1);
     await expectAccessible(page);
     await schedule.screenshot({ path: 'test-results/screens/payment-schedule.png' });
   });
 
-  test('move the clock: the money job raises the deposit, emails it, reminds and chases, all on the booking and in /money', async ({ page }) => {
+  test('move the clock: the money job raises the deposit, emails it, reminds and chases, all on the booking and in /money', async ({
+    page,
+  }) => {
     test.setTimeout(60_000);
     await signIn(page, 'admin', '/trips');
     const today = ukToday();
@@ -234,12 +282,21 @@ test.describe('payment plans and schedules', () => {
     const invoices = page.getByRole('region', { name: 'Invoices' });
     const invoiceRow = invoices.locator('tbody tr').filter({ hasText: 'Deposit' });
     await expect(invoiceRow).toContainText('£250.00');
-    const invoiceRef = ((await invoiceRow.getByText(/^INV-\d+$/).first().innerText()) || '').trim();
+    const invoiceRef = (
+      (await invoiceRow
+        .getByText(/^INV-\d+$/)
+        .first()
+        .innerText()) || ''
+    ).trim();
     const schedule = page.getByRole('region', { name: 'Payment schedule' });
     await expect(schedule.getByRole('row').filter({ hasText: 'Deposit' })).toContainText('Invoiced');
     const emails = page.getByRole('region', { name: 'Emails' });
-    await expect(emails.locator('tbody tr').filter({ hasText: new RegExp(`Invoice ${invoiceRef} from`) })).toHaveCount(1);
-    await expect(emails.locator('tbody tr').filter({ hasText: `Payment reminder: ${invoiceRef} for ${name}` })).toHaveCount(1);
+    await expect(emails.locator('tbody tr').filter({ hasText: new RegExp(`Invoice ${invoiceRef} from`) })).toHaveCount(
+      1,
+    );
+    await expect(
+      emails.locator('tbody tr').filter({ hasText: `Payment reminder: ${invoiceRef} for ${name}` }),
+    ).toHaveCount(1);
 
     // the same day again: nothing twice
     await moneyRunOn(addDays(today, 7));
@@ -248,10 +305,16 @@ test.describe('payment plans and schedules', () => {
     await page.reload();
     await expect(emails.locator('tbody tr').filter({ hasText: `Payment reminder: ${invoiceRef}` })).toHaveCount(1);
     await expect(emails.locator('tbody tr').filter({ hasText: `Overdue: ${invoiceRef} for ${name}` })).toHaveCount(1);
-    await expect(emails.locator('tbody tr').filter({ hasText: new RegExp(`Invoice ${invoiceRef} from`) })).toHaveCount(1);
+    await expect(emails.locator('tbody tr').filter({ hasText: new RegExp(`Invoice ${invoiceRef} from`) })).toHaveCount(
+      1,
+    );
     const history = page.getByRole('region', { name: 'History' });
-    await expect(history.getByTestId('history-entry').filter({ hasText: /emailed the reminder "Overdue:/ })).toHaveCount(1);
-    await expect(history.getByTestId('history-entry').filter({ hasText: /emailed the reminder "Payment reminder:/ })).toHaveCount(1);
+    await expect(
+      history.getByTestId('history-entry').filter({ hasText: /emailed the reminder "Overdue:/ }),
+    ).toHaveCount(1);
+    await expect(
+      history.getByTestId('history-entry').filter({ hasText: /emailed the reminder "Payment reminder:/ }),
+    ).toHaveCount(1);
     await page.screenshot({ path: 'test-results/screens/money-job-booking.png', fullPage: true });
 
     // and in /money, filtered to the trip: the deposit invoice and the balance still to invoice, reminded

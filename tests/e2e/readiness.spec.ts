@@ -1,10 +1,16 @@
 import { expect, expectAccessible, signIn, test } from './fixtures.ts';
 
 test.describe('ready to depart', () => {
-  test("a demo trip's board: counts, a check's reason on focus, a count followed as a filter, a traveller's own checks", async ({ page, consoleErrors }) => {
+  test("a demo trip's board: counts, a check's reason on focus, a count followed as a filter, a traveller's own checks", async ({
+    page,
+    consoleErrors,
+  }) => {
     await signIn(page, 'admin', '/trips');
     // the first trip with travellers, from its Bookings menu
-    const row = page.locator('tbody tr').filter({ has: page.locator('td:nth-child(8)', { hasNotText: /^0$/ }) }).first();
+    const row = page
+      .locator('tbody tr')
+      .filter({ has: page.locator('td:nth-child(8)', { hasNotText: /^0$/ }) })
+      .first();
     const tripName = (await row.locator('td').first().innerText()).trim();
     await row.getByRole('button', { name: /^Bookings menu/ }).click();
     await page.getByRole('menuitem', { name: 'Readiness' }).click();
@@ -18,7 +24,18 @@ test.describe('ready to depart', () => {
     expect(total).toBeGreaterThan(0);
     const rows = page.locator('tbody tr');
     await expect(rows).toHaveCount(total);
-    await expect(page.getByRole('columnheader')).toHaveText(['', 'Traveller', 'Passport', 'Forms', 'Money', 'Medical', 'Next of kin', 'Room', 'Documents', 'Fundraising']);
+    await expect(page.getByRole('columnheader')).toHaveText([
+      '',
+      'Traveller',
+      'Passport',
+      'Forms',
+      'Money',
+      'Medical',
+      'Next of kin',
+      'Room',
+      'Documents',
+      'Fundraising',
+    ]);
 
     // a check's reason: in its accessible name, and shown on hover and on keyboard focus
     const badge = rows.first().getByRole('img', { name: /^Passport: (Ready|To do|Problem)\. / });
@@ -51,12 +68,21 @@ test.describe('ready to depart', () => {
 
     // the ground team's sheets
     const downloads = page.getByRole('region', { name: 'Downloads' });
-    const [download] = await Promise.all([page.waitForEvent('download'), downloads.getByRole('link', { name: 'Rooming list (xlsx)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      downloads.getByRole('link', { name: 'Rooming list (xlsx)' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^rooming-.+\.xlsx$/);
     expect((await download.failure()) ?? null).toBeNull();
     await downloads.getByLabel('Include provisional bookings').check();
-    await expect(downloads.getByRole('link', { name: 'Manifest (xlsx)' })).toHaveAttribute('href', /kind=manifest&format=xlsx&include=provisional$/);
-    const [pdf] = await Promise.all([page.waitForEvent('download'), downloads.getByRole('link', { name: 'Manifest as PDF' }).click()]);
+    await expect(downloads.getByRole('link', { name: 'Manifest (xlsx)' })).toHaveAttribute(
+      'href',
+      /kind=manifest&format=xlsx&include=provisional$/,
+    );
+    const [pdf] = await Promise.all([
+      page.waitForEvent('download'),
+      downloads.getByRole('link', { name: 'Manifest as PDF' }).click(),
+    ]);
     expect(pdf.suggestedFilename()).toMatch(/^manifest-.+\.pdf$/);
     expect((await pdf.failure()) ?? null).toBeNull();
 
@@ -66,16 +92,31 @@ test.describe('ready to depart', () => {
     await traveller.click();
     await expect(page.getByRole('heading', { level: 1 })).toContainText(name);
     const ready = page.getByRole('region', { name: 'Ready to depart' });
-    await expect(ready.getByRole('rowheader')).toHaveText(['Passport', 'Forms', 'Money', 'Medical', 'Next of kin', 'Room', 'Documents', 'Fundraising']);
+    await expect(ready.getByRole('rowheader')).toHaveText([
+      'Passport',
+      'Forms',
+      'Money',
+      'Medical',
+      'Next of kin',
+      'Room',
+      'Documents',
+      'Fundraising',
+    ]);
     await expect(ready.getByRole('row').filter({ hasText: 'Passport' })).toContainText(reason);
     await ready.getByRole('link', { name: "The trip's board" }).click();
     await expect(page).toHaveURL(/\/trips\/\d+\/readiness$/);
     expect(consoleErrors).toEqual([]);
   });
 
-  test('a chaser sent from the board, and a booking\'s automatic chasers turned off with a reason', async ({ page, consoleErrors }) => {
+  test("a chaser sent from the board, and a booking's automatic chasers turned off with a reason", async ({
+    page,
+    consoleErrors,
+  }) => {
     await signIn(page, 'admin', '/trips');
-    const row = page.locator('tbody tr').filter({ has: page.locator('td:nth-child(8)', { hasNotText: /^0$/ }) }).first();
+    const row = page
+      .locator('tbody tr')
+      .filter({ has: page.locator('td:nth-child(8)', { hasNotText: /^0$/ }) })
+      .first();
     await row.getByRole('button', { name: /^Bookings menu/ }).click();
     await page.getByRole('menuitem', { name: 'Readiness' }).click();
     await expect(page).toHaveURL(/\/trips\/\d+\/readiness$/);

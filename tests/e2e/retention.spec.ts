@@ -6,7 +6,10 @@ test.describe('erasure after return', () => {
     await page.getByRole('link', { name: 'what the next run will erase' }).click();
     await expect(page).toHaveURL(/\/admin\/retention$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Erasure after return' })).toBeVisible();
-    const status = page.getByRole('status').filter({ hasText: /^The next run erases the details of \d+ bookings?: trips back before \d{2}\/\d{2}\/\d{4} \(180 days\)\./ });
+    const status = page.getByRole('status').filter({
+      hasText:
+        /^The next run erases the details of \d+ bookings?: trips back before \d{2}\/\d{2}\/\d{4} \(180 days\)\./,
+    });
     await expect(status).toBeVisible();
     const due = Number(((await status.innerText()).match(/details of (\d+) /) ?? [])[1]);
     const rows = page.locator('tbody tr');

@@ -43,7 +43,8 @@ await insertUser(database.db, { ...E2E_USERS.partner, firstName: 'Pat', lastName
 // send reminders under the other specs' feet), but their queues and schedules are shown; one queue
 // of the specs' own fails its first job, for Retry.
 const jobs = await startTripdeskJobs(database, config, false);
-for (const queue of tripdeskQueues(database, config)) if (queue.cron) await jobs.boss.schedule(queue.name, queue.cron, null, { tz: TIME_ZONE });
+for (const queue of tripdeskQueues(database, config))
+  if (queue.cron) await jobs.boss.schedule(queue.name, queue.cron, null, { tz: TIME_ZONE });
 let e2eRuns = 0;
 await jobs.boss.createQueue('e2e-flaky', { retryLimit: 0 });
 await jobs.boss.work('e2e-flaky', { pollingIntervalSeconds: 1 }, async () => {
@@ -70,7 +71,13 @@ const control = http.createServer(async (req, res) => {
   const at = new Date((JSON.parse(body) as { at: string }).at);
   const clock = { now: () => at.getTime() };
   try {
-    const result = await moneyRun(database.db, new InvoiceService(database.db, operator, mailer), new ReminderService(database.db, mailer, operator, clock, config.reminderDays), clock, config.invoiceLeadDays);
+    const result = await moneyRun(
+      database.db,
+      new InvoiceService(database.db, operator, mailer),
+      new ReminderService(database.db, mailer, operator, clock, config.reminderDays),
+      clock,
+      config.invoiceLeadDays,
+    );
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify(result));
   } catch (error) {

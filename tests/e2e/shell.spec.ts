@@ -2,7 +2,10 @@ import { expect, expectAccessible, signIn, test } from './fixtures.ts';
 import { E2E_USERS } from './users.ts';
 
 test.describe('sign-in', () => {
-  test('a visitor is sent to sign in, a wrong password is refused, the right one lands in the shell with the demo office', async ({ page, consoleErrors }) => {
+  test('a visitor is sent to sign in, a wrong password is refused, the right one lands in the shell with the demo office', async ({
+    page,
+    consoleErrors,
+  }) => {
     await page.goto('/charities');
     await expect(page).toHaveURL(/\/login\?next=%2Fcharities$/);
     await expect(page.getByRole('heading', { name: 'Tripdesk' })).toBeVisible();
@@ -68,7 +71,9 @@ test.describe('the shell', () => {
 
   test('flash messages show as info alerts on the next screen, once', async ({ page }) => {
     await signIn(page);
-    await page.evaluate(() => sessionStorage.setItem('tripdesk.flash', JSON.stringify(['Charity record has been added'])));
+    await page.evaluate(() =>
+      sessionStorage.setItem('tripdesk.flash', JSON.stringify(['Charity record has been added'])),
+    );
     await page.getByRole('link', { name: 'Charities' }).click();
     const alert = page.getByRole('status').filter({ hasText: 'Charity record has been added' });
     await expect(alert).toBeVisible();
@@ -104,7 +109,9 @@ test.describe('roles', () => {
       const links = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts();
       expect(links.filter((l) => l !== 'Fundraisers')).toEqual(['Developer']);
       await expectAccessible(page);
-      const status = await page.evaluate(async () => (await fetch('/api/overview', { headers: { 'X-Requested-With': 'XMLHttpRequest' } })).status);
+      const status = await page.evaluate(
+        async () => (await fetch('/api/overview', { headers: { 'X-Requested-With': 'XMLHttpRequest' } })).status,
+      );
       expect(status).toBe(403);
       await page.getByRole('link', { name: 'Go to the developer area' }).click();
       await expect(page).toHaveURL(/\/developer$/);

@@ -2,7 +2,9 @@ import { makePdf } from '../../src/db/seed/images.ts';
 import { expect, expectAccessible, signIn, test } from './fixtures.ts';
 
 test.describe('trips', () => {
-  test('the list sorts, searches (after a pause), shows archived trips and offers the right menus', async ({ page }) => {
+  test('the list sorts, searches (after a pause), shows archived trips and offers the right menus', async ({
+    page,
+  }) => {
     await signIn(page, 'admin', '/trips');
     await expect(page.getByRole('heading', { name: 'Trips' })).toBeVisible();
     await expectAccessible(page);
@@ -28,7 +30,9 @@ test.describe('trips', () => {
     await expect(rows.filter({ hasText: 'Kilimanjaro' })).toHaveCount(0);
   });
 
-  test('create a trip, edit it, add an add-on, a custom field and a document, then book, archive and delete it', async ({ page }) => {
+  test('create a trip, edit it, add an add-on, a custom field and a document, then book, archive and delete it', async ({
+    page,
+  }) => {
     await signIn(page, 'admin', '/trips');
     await page.getByRole('button', { name: 'Create New Trip' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create New Trip' });
@@ -68,7 +72,9 @@ test.describe('trips', () => {
     await page.getByLabel('Label').fill('Walking boots size');
     await page.getByLabel('Note').fill('UK sizes, for the boot hire');
     await page.getByRole('button', { name: 'Add Field' }).click();
-    await expect(page.locator('tr').filter({ hasText: 'Walking boots size' })).toContainText('UK sizes, for the boot hire');
+    await expect(page.locator('tr').filter({ hasText: 'Walking boots size' })).toContainText(
+      'UK sizes, for the boot hire',
+    );
 
     await page.getByRole('button', { name: 'Add Document' }).click();
     // the server's message above, the field error under the field
@@ -82,8 +88,15 @@ test.describe('trips', () => {
       await new Promise((r) => setTimeout(r, 700));
       await route.continue();
     });
-    const progressSeen = page.waitForSelector('[role=progressbar]', { timeout: 10_000, state: 'attached' }).then(() => true, () => false);
-    await docRow.locator('input[type=file]').setInputFiles({ name: 'route-map.pdf', mimeType: 'application/pdf', buffer: makePdf('Route map', ['Day 1: Scafell Pike']) });
+    const progressSeen = page.waitForSelector('[role=progressbar]', { timeout: 10_000, state: 'attached' }).then(
+      () => true,
+      () => false,
+    );
+    await docRow.locator('input[type=file]').setInputFiles({
+      name: 'route-map.pdf',
+      mimeType: 'application/pdf',
+      buffer: makePdf('Route map', ['Day 1: Scafell Pike']),
+    });
     await expect(docRow.getByRole('link', { name: 'route-map.pdf' })).toBeVisible();
     expect(await progressSeen).toBe(true);
     const href = await docRow.getByRole('link', { name: 'route-map.pdf' }).getAttribute('href');
@@ -91,8 +104,12 @@ test.describe('trips', () => {
     expect(download.status()).toBe(200);
     expect((await download.body()).subarray(0, 5).toString()).toBe('%PDF-');
 
-    await docRow.locator('input[type=file]').setInputFiles({ name: 'evil.pdf', mimeType: 'application/pdf', buffer: Buffer.from('MZ not a pdf') });
-    await expect(page.getByText('The document file must be a PDF, an image, a Word or Excel file, or a text file.')).toBeVisible();
+    await docRow
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'evil.pdf', mimeType: 'application/pdf', buffer: Buffer.from('MZ not a pdf') });
+    await expect(
+      page.getByText('The document file must be a PDF, an image, a Word or Excel file, or a text file.'),
+    ).toBeVisible();
     await expectAccessible(page);
     await page.screenshot({ path: 'test-results/screens/trip-edit.png', fullPage: true });
 
@@ -102,15 +119,24 @@ test.describe('trips', () => {
     await expect(page.locator('tr').filter({ hasText: 'Route map' })).toHaveCount(0);
 
     await page.locator('tr').filter({ hasText: 'Walking boots size' }).getByRole('button', { name: 'Delete' }).click();
-    await expect(page.getByText('Are you sure you want to delete this field? All the data entered for it will be lost.')).toBeVisible();
+    await expect(
+      page.getByText('Are you sure you want to delete this field? All the data entered for it will be lost.'),
+    ).toBeVisible();
     await page.getByRole('button', { name: 'Yes, Delete the Field' }).click();
     await expect(page.locator('tr').filter({ hasText: 'Walking boots size' })).toHaveCount(0);
 
     // the trip's history: its own changes and its add-ons', questions' and documents'
     const history = page.getByRole('region', { name: 'History' });
     await history.getByRole('button', { name: 'Refresh' }).click();
-    await expect(history.getByTestId('history-entry').filter({ hasText: /deleted the custom field Walking boots size/ })).toHaveCount(1);
-    await expect(history.getByTestId('history-entry').filter({ hasText: /uploaded|route-map\.pdf/ }).first()).toBeVisible();
+    await expect(
+      history.getByTestId('history-entry').filter({ hasText: /deleted the custom field Walking boots size/ }),
+    ).toHaveCount(1);
+    await expect(
+      history
+        .getByTestId('history-entry')
+        .filter({ hasText: /uploaded|route-map\.pdf/ })
+        .first(),
+    ).toBeVisible();
     await expect(history.getByTestId('history-entry').filter({ hasText: /added the trip/ })).toHaveCount(1);
 
     // book it from the list
@@ -131,7 +157,9 @@ test.describe('trips', () => {
     await booking.getByLabel(/details as shown on the passport/).check();
     await booking.getByLabel('Terms & conditions accepted').check();
     await booking.getByRole('button', { name: 'Create Booking' }).click();
-    await expect(page.getByRole('status').filter({ hasText: /Booking TD-\w{6} has been created for Margaret Fell\./ })).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: /Booking TD-\w{6} has been created for Margaret Fell\./ }),
+    ).toBeVisible();
     await expect(row.locator('td').nth(7)).toHaveText('1');
 
     await row.getByRole('button', { name: /^Trip menu/ }).click();

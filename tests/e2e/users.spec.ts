@@ -1,7 +1,10 @@
 import { expect, expectAccessible, signIn, test } from './fixtures.ts';
 
 test.describe('users', () => {
-  test('add a user, sign in as them with the password from the flash, edit and delete them', async ({ page, browser }) => {
+  test('add a user, sign in as them with the password from the flash, edit and delete them', async ({
+    page,
+    browser,
+  }) => {
     await signIn(page, 'admin', '/users');
     await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible();
     await expect(page.getByLabel('Role')).toHaveValue('3');
@@ -65,9 +68,15 @@ test.describe('users', () => {
     await expect(page.getByRole('status').filter({ hasText: 'User record updated' })).toBeVisible();
     await expect(page.locator('tbody tr').filter({ hasText: 'Robin Leader' })).toBeVisible();
 
-    await page.locator('tbody tr').filter({ hasText: 'Robin Leader' }).getByRole('link', { name: /Update User/ }).click();
+    await page
+      .locator('tbody tr')
+      .filter({ hasText: 'Robin Leader' })
+      .getByRole('link', { name: /Update User/ })
+      .click();
     await page.getByRole('button', { name: 'Delete User' }).click();
-    await expect(page.getByText('Are you sure you want to delete this user? Their bookings and payments are kept.')).toBeVisible();
+    await expect(
+      page.getByText('Are you sure you want to delete this user? Their bookings and payments are kept.'),
+    ).toBeVisible();
     await page.getByRole('button', { name: 'Yes, Delete the User' }).click();
     await expect(page).toHaveURL(/\/users$/);
     await expect(page.getByRole('status').filter({ hasText: 'User record deleted' })).toBeVisible();
@@ -88,7 +97,11 @@ test.describe('users', () => {
   test('an administrator cannot change their own role or delete themselves from their page', async ({ page }) => {
     await signIn(page, 'admin', '/users');
     await page.getByLabel('Search').fill('admin@e2e.test');
-    await page.locator('tbody tr').filter({ hasText: 'admin@e2e.test' }).getByRole('link', { name: /Update User/ }).click();
+    await page
+      .locator('tbody tr')
+      .filter({ hasText: 'admin@e2e.test' })
+      .getByRole('link', { name: /Update User/ })
+      .click();
     await expect(page.getByText('You cannot change your own role.')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Delete User' })).toHaveCount(0);
     await page.getByRole('button', { name: 'Save User' }).click();

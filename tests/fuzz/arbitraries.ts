@@ -32,7 +32,11 @@ export type JsonSchema = {
 export type Hints = Record<string, fc.Arbitrary<unknown>>;
 
 const ddmmyyyy = fc
-  .record({ d: fc.integer({ min: 1, max: 28 }), m: fc.integer({ min: 1, max: 12 }), y: fc.integer({ min: 2020, max: 2035 }) })
+  .record({
+    d: fc.integer({ min: 1, max: 28 }),
+    m: fc.integer({ min: 1, max: 12 }),
+    y: fc.integer({ min: 2020, max: 2035 }),
+  })
   .map(({ d, m, y }) => `${String(d).padStart(2, '0')}/${String(m).padStart(2, '0')}/${y}`);
 const isoDate = ddmmyyyy.map((s) => s.split('/').reverse().join('-'));
 
@@ -58,8 +62,14 @@ export const defaultHints: Hints = {
   note_text: fc.constantFrom('<p>Hello <strong>there</strong></p>', '<script>alert(1)</script><p>x</p>'),
 };
 
-export function arbitraryFor(schema: JsonSchema | undefined, hints: Hints = {}, name?: string, depth = 0): fc.Arbitrary<unknown> {
-  if (name && hints[name]) return fc.oneof({ weight: 3, arbitrary: hints[name] }, { weight: 1, arbitrary: plain(schema, hints, depth) });
+export function arbitraryFor(
+  schema: JsonSchema | undefined,
+  hints: Hints = {},
+  name?: string,
+  depth = 0,
+): fc.Arbitrary<unknown> {
+  if (name && hints[name])
+    return fc.oneof({ weight: 3, arbitrary: hints[name] }, { weight: 1, arbitrary: plain(schema, hints, depth) });
   return plain(schema, hints, depth);
 }
 
@@ -77,15 +87,22 @@ function shape(schema: JsonSchema, hints: Hints, depth: number): fc.Arbitrary<un
   switch (type) {
     case 'object': {
       const props = schema.properties ?? {};
-      const model = Object.fromEntries(Object.entries(props).map(([k, s]) => [k, arbitraryFor(s, hints, k, depth + 1)]));
+      const model = Object.fromEntries(
+        Object.entries(props).map(([k, s]) => [k, arbitraryFor(s, hints, k, depth + 1)]),
+      );
       return fc.record(model, { requiredKeys: (schema.required ?? []).filter((k) => k in props) });
     }
     case 'array':
-      return fc.array(arbitraryFor(schema.items, hints, undefined, depth + 1), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, 4) });
+      return fc.array(arbitraryFor(schema.items, hints, undefined, depth + 1), {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.min(schema.maxItems ?? 4, 4),
+      });
     case 'string': {
       if (schema.pattern) {
         try {
-          return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length >= (schema.minLength ?? 0) && s.length <= (schema.maxLength ?? Infinity));
+          return fc
+            .stringMatching(new RegExp(schema.pattern))
+            .filter((s) => s.length >= (schema.minLength ?? 0) && s.length <= (schema.maxLength ?? Infinity));
         } catch {
           // a pattern fast-check cannot read: any string will do
         }
@@ -96,9 +113,20 @@ function shape(schema: JsonSchema, hints: Hints, depth: number): fc.Arbitrary<un
     case 'integer':
     case 'number': {
       const excl = (v: boolean | number | undefined, n: number | undefined) => (v === true && n !== undefined ? 1 : 0);
-      const min = schema.minimum !== undefined ? schema.minimum + excl(schema.exclusiveMinimum, schema.minimum) : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : -1000;
-      const max = schema.maximum !== undefined ? schema.maximum - excl(schema.exclusiveMaximum, schema.maximum) : typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : 100_000;
-      if (type === 'integer') return fc.integer({ min: Math.max(min, Number.MIN_SAFE_INTEGER), max: Math.min(max, Number.MAX_SAFE_INTEGER) });
+      const min =
+        schema.minimum !== undefined
+          ? schema.minimum + excl(schema.exclusiveMinimum, schema.minimum)
+          : typeof schema.exclusiveMinimum === 'number'
+            ? schema.exclusiveMinimum + 1
+            : -1000;
+      const max =
+        schema.maximum !== undefined
+          ? schema.maximum - excl(schema.exclusiveMaximum, schema.maximum)
+          : typeof schema.exclusiveMaximum === 'number'
+            ? schema.exclusiveMaximum - 1
+            : 100_000;
+      if (type === 'integer')
+        return fc.integer({ min: Math.max(min, Number.MIN_SAFE_INTEGER), max: Math.min(max, Number.MAX_SAFE_INTEGER) });
       return fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
     }
     case 'boolean':

@@ -57,16 +57,31 @@ const statuses = new Map<number, number>();
 
 async function signInAdmin() {
   const email = `fuzz.admin.${Date.now()}.${Math.random().toString(36).slice(2)}@example.test`;
-  const user = await insertUser(database.db, { email, password: PASSWORD, roleId: 1, firstName: 'Fuzz', lastName: 'Admin' });
+  const user = await insertUser(database.db, {
+    email,
+    password: PASSWORD,
+    roleId: 1,
+    firstName: 'Fuzz',
+    lastName: 'Admin',
+  });
   session = new TestClient(app);
   const res = await session.login(email, PASSWORD);
   if (res.statusCode !== 204) throw new Error(`sign-in failed: ${res.statusCode}`);
   (ids.users ??= []).push(user.id);
   const token = await session.post('/oauth/personal-access-tokens', {
     name: 'fuzz',
-    scopes: ['bookings:read', 'bookings:write', 'trips:read', 'trips:write', 'finance:read', 'finance:write', 'users:read'],
+    scopes: [
+      'bookings:read',
+      'bookings:write',
+      'trips:read',
+      'trips:write',
+      'finance:read',
+      'finance:write',
+      'users:read',
+    ],
   });
-  if (token.statusCode !== 200 && token.statusCode !== 201) throw new Error(`token failed: ${token.statusCode} ${token.body}`);
+  if (token.statusCode !== 200 && token.statusCode !== 201)
+    throw new Error(`token failed: ${token.statusCode} ${token.body}`);
   bearer = token.json().accessToken;
 }
 
@@ -79,20 +94,52 @@ async function buildOffice() {
   const trip = await insertTrip(database.db, {});
   const addon = await insertAddon(database.db, trip.id);
   const charity = await made(await session.post('/api/charities', { name: 'Fuzz Charity' }), 'charity');
-  const discount = await made(await session.post('/api/discounts', { code: 'FUZZ10', name: 'Fuzz', amount: 10, invoice_type: 'any' }), 'discount');
-  const field = await made(await session.post('/api/customFields', { trip_id: trip.id, label: 'T-shirt size' }), 'custom field');
+  const discount = await made(
+    await session.post('/api/discounts', { code: 'FUZZ10', name: 'Fuzz', amount: 10, invoice_type: 'any' }),
+    'discount',
+  );
+  const field = await made(
+    await session.post('/api/customFields', { trip_id: trip.id, label: 'T-shirt size' }),
+    'custom field',
+  );
   const doc = await made(await session.post('/api/documents', { trip_id: trip.id, name: 'Kit list' }), 'document');
   const booking = await made(
-    await session.post('/api/bookings', { trip_id: trip.id, title: 'Ms', first_name: 'Ada', last_name: 'Lovelace', preferred_name: 'Ada', email: 'ada@example.test', terms_accepted: true, as_on_passport: true }),
+    await session.post('/api/bookings', {
+      trip_id: trip.id,
+      title: 'Ms',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      preferred_name: 'Ada',
+      email: 'ada@example.test',
+      terms_accepted: true,
+      as_on_passport: true,
+    }),
     'booking',
   );
-  const invoice = await made(await session.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' }), 'invoice');
+  const invoice = await made(
+    await session.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' }),
+    'invoice',
+  );
   const payment = await made(
-    await session.post('/api/transactions', { booking_id: booking.id, invoice_id: invoice.id, invoice_type: 'deposit', amount: 50, type: 'payment', processor: 'BACS', date: new Date().toISOString().slice(0, 10) }),
+    await session.post('/api/transactions', {
+      booking_id: booking.id,
+      invoice_id: invoice.id,
+      invoice_type: 'deposit',
+      amount: 50,
+      type: 'payment',
+      processor: 'BACS',
+      date: new Date().toISOString().slice(0, 10),
+    }),
     'payment',
   );
-  const note = await made(await session.post('/api/bookingNotes', { booking_id: booking.id, note_text: '<p>hello</p>' }), 'note');
-  const client = await made(await session.post('/oauth/clients', { name: 'Fuzz client', redirect: 'https://partner.example/cb' }), 'client');
+  const note = await made(
+    await session.post('/api/bookingNotes', { booking_id: booking.id, note_text: '<p>hello</p>' }),
+    'note',
+  );
+  const client = await made(
+    await session.post('/oauth/clients', { name: 'Fuzz client', redirect: 'https://partner.example/cb' }),
+    'client',
+  );
   Object.assign(ids, {
     trips: [trip.id],
     addons: [addon.id],
@@ -136,7 +183,12 @@ async function checksum(): Promise<string> {
 
 const idHints = (segment: string | undefined): fc.Arbitrary<unknown> => {
   const known = (segment && ids[segment]) || [];
-  return known.length ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 50 }) }) : fc.integer({ min: 1, max: 50 });
+  return known.length
+    ? fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...known) },
+        { weight: 1, arbitrary: fc.integer({ min: 1, max: 50 }) },
+      )
+    : fc.integer({ min: 1, max: 50 });
 };
 
 function hintsFor(route: Route): Hints {
@@ -170,20 +222,36 @@ const encodeQuery = (query: Record<string, unknown>) =>
     .map(([k, v]) => `${enc(k)}=${enc(typeof v === 'string' ? v : JSON.stringify(v))}`)
     .join('&');
 
-const multipartBody = (fields: Record<string, unknown>, file?: { field: string; name: string; bytes: Buffer; type: string }) => {
+const multipartBody = (
+  fields: Record<string, unknown>,
+  file?: { field: string; name: string; bytes: Buffer; type: string },
+) => {
   const boundary = '----tripdeskfuzz';
   const parts: Buffer[] = [];
   for (const [k, v] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${typeof v === 'string' ? v : JSON.stringify(v)}\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${typeof v === 'string' ? v : JSON.stringify(v)}\r\n`,
+      ),
+    );
   }
   if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`), file.bytes, Buffer.from('\r\n'));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+      file.bytes,
+      Buffer.from('\r\n'),
+    );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 };
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  'hex',
+);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 const fileArb = fc.record({
   field: fc.constantFrom('charity_logo', 'document', 'file', 'x'),
@@ -192,7 +260,13 @@ const fileArb = fc.record({
   type: fc.constantFrom('image/png', 'application/pdf', 'text/plain'),
 });
 
-type Shape = { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown; bodyType: 'json' | 'multipart' | 'form' | 'none'; file?: fc.Arbitrary<unknown> };
+type Shape = {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+  bodyType: 'json' | 'multipart' | 'form' | 'none';
+  file?: fc.Arbitrary<unknown>;
+};
 
 function validArb(route: Route): fc.Arbitrary<Shape> {
   const hints = hintsFor(route);
@@ -210,12 +284,33 @@ function validArb(route: Route): fc.Arbitrary<Shape> {
   }
   const json = route.op.requestBody?.content['application/json']?.schema;
   const writes = !['GET', 'HEAD', 'DELETE'].includes(route.method);
-  const bodyType: Shape['bodyType'] = json ? 'json' : route.path === '/oauth/token' ? 'form' : writes && /logo|upload/.test(route.path) ? 'multipart' : 'none';
-  const bodyArb: fc.Arbitrary<unknown> =
-    json ? arbitraryFor(json, hints)
-    : bodyType === 'form' ? fc.record({ grant_type: fc.constantFrom('client_credentials', 'authorization_code', 'refresh_token', 'password', ''), client_id: hints.client_id!, client_secret: fc.string(), scope: fc.constantFrom('', 'trips:read', 'nope') }, { requiredKeys: [] })
-    : bodyType === 'multipart' ? fc.record({ fields: fc.dictionary(fc.constantFrom('charity_id', 'id', 'name'), fc.string({ maxLength: 10 }), { maxKeys: 2 }), file: fc.option(fileArb, { nil: undefined }) })
-    : fc.constant(undefined);
+  const bodyType: Shape['bodyType'] = json
+    ? 'json'
+    : route.path === '/oauth/token'
+      ? 'form'
+      : writes && /logo|upload/.test(route.path)
+        ? 'multipart'
+        : 'none';
+  const bodyArb: fc.Arbitrary<unknown> = json
+    ? arbitraryFor(json, hints)
+    : bodyType === 'form'
+      ? fc.record(
+          {
+            grant_type: fc.constantFrom('client_credentials', 'authorization_code', 'refresh_token', 'password', ''),
+            client_id: hints.client_id!,
+            client_secret: fc.string(),
+            scope: fc.constantFrom('', 'trips:read', 'nope'),
+          },
+          { requiredKeys: [] },
+        )
+      : bodyType === 'multipart'
+        ? fc.record({
+            fields: fc.dictionary(fc.constantFrom('charity_id', 'id', 'name'), fc.string({ maxLength: 10 }), {
+              maxKeys: 2,
+            }),
+            file: fc.option(fileArb, { nil: undefined }),
+          })
+        : fc.constant(undefined);
   return fc.record({
     params: fc.record(pathArbs),
     query: fc.record(queryArbs, { requiredKeys: required }),
@@ -224,7 +319,11 @@ function validArb(route: Route): fc.Arbitrary<Shape> {
   });
 }
 
-type Mutation = (s: Shape, v: unknown, key: string) => { shape?: Shape; raw?: { payload: string | Buffer; contentType: string }; extraQuery?: string };
+type Mutation = (
+  s: Shape,
+  v: unknown,
+  key: string,
+) => { shape?: Shape; raw?: { payload: string | Buffer; contentType: string }; extraQuery?: string };
 
 const fieldOf = (o: unknown, key: string): string | undefined => {
   if (!o || typeof o !== 'object') return undefined;
@@ -246,13 +345,25 @@ const mutations: Record<string, Mutation> = {
     if (f) delete copy[f];
     return { shape: { ...s, body: copy } };
   },
-  'extra field': (s, v, key) => ({ shape: { ...s, body: { ...((s.body && typeof s.body === 'object' ? s.body : {}) as object), [`extra_${key}`]: v, __proto__x: v } } }),
+  'extra field': (s, v, key) => ({
+    shape: {
+      ...s,
+      body: { ...((s.body && typeof s.body === 'object' ? s.body : {}) as object), [`extra_${key}`]: v, __proto__x: v },
+    },
+  }),
   'array where a scalar goes': (s, v, key) => {
     const f = fieldOf(s.body, key);
     return f ? { shape: { ...s, body: { ...(s.body as object), [f]: [v, v] } } } : { shape: { ...s, body: [v] } };
   },
   'whole body hostile': (s, v) => ({ shape: { ...s, body: v } }),
-  'malformed JSON': (_s, _v, key) => ({ raw: { payload: ['{"a":', '{"a":1}}', '\u0000', '[', '{"a":"\\ud800"}', 'null', '"x"', '{"__proto__":{"x":1}}'][Math.abs(hash(key)) % 8]!, contentType: 'application/json' } }),
+  'malformed JSON': (_s, _v, key) => ({
+    raw: {
+      payload: ['{"a":', '{"a":1}}', '\u0000', '[', '{"a":"\\ud800"}', 'null', '"x"', '{"__proto__":{"x":1}}'][
+        Math.abs(hash(key)) % 8
+      ]!,
+      contentType: 'application/json',
+    },
+  }),
   'wrong content type': (s, _v, key) => {
     const body = s.body && typeof s.body === 'object' ? (s.body as Record<string, unknown>) : { a: String(s.body) };
     const kind = Math.abs(hash(key)) % 4;
@@ -295,7 +406,10 @@ function toRequest(route: Route, shape: Shape, auth: Auth, extra?: ReturnType<Mu
     payload = encodeQuery((shape.body ?? {}) as Record<string, unknown>);
     headers['content-type'] = 'application/x-www-form-urlencoded';
   } else if (shape.bodyType === 'multipart') {
-    const b = (shape.body ?? {}) as { fields?: Record<string, unknown>; file?: { field: string; name: string; bytes: Buffer; type: string } };
+    const b = (shape.body ?? {}) as {
+      fields?: Record<string, unknown>;
+      file?: { field: string; name: string; bytes: Buffer; type: string };
+    };
     const fields = b.fields && typeof b.fields === 'object' ? b.fields : { value: b.fields ?? b };
     const m = multipartBody(fields, Buffer.isBuffer(b.file?.bytes) ? b.file : undefined);
     payload = m.payload;
@@ -322,18 +436,29 @@ function problems(route: Route, status: number, body: string, contentType: strin
     return `a ${status} that is not JSON`;
   }
   const o = json as Record<string, unknown>;
-  if (route.path === '/oauth/token') return typeof o.error === 'string' || typeof o.message === 'string' ? null : 'an OAuth error without error';
+  if (route.path === '/oauth/token')
+    return typeof o.error === 'string' || typeof o.message === 'string' ? null : 'an OAuth error without error';
   if (typeof o.message !== 'string') return `a ${status} without a message`;
   if (o.errors !== undefined) {
     const e = o.errors as Record<string, unknown>;
-    if (typeof e !== 'object' || e === null || Object.values(e).some((v) => !Array.isArray(v) || v.some((m) => typeof m !== 'string'))) return 'errors not as {field: [message]}';
+    if (
+      typeof e !== 'object' ||
+      e === null ||
+      Object.values(e).some((v) => !Array.isArray(v) || v.some((m) => typeof m !== 'string'))
+    )
+      return 'errors not as {field: [message]}';
   }
   return null;
 }
 
 async function send(req: Req, auth: Auth) {
   if (auth === 'session') {
-    return session.request({ method: req.method as InjectOptions['method'] & string, url: req.url, headers: req.headers, payload: req.payload as never });
+    return session.request({
+      method: req.method as InjectOptions['method'] & string,
+      url: req.url,
+      headers: req.headers,
+      payload: req.payload as never,
+    });
   }
   return app.inject({ method: req.method as never, url: req.url, headers: req.headers, payload: req.payload as never });
 }
@@ -342,7 +467,10 @@ async function fuzzRoute(route: Route, auth: Auth, failures: Failure[]) {
   const name = `${route.method} ${route.path}`;
   const seed = SEED + hash(`${name} ${auth}`);
   const valid = fc.sample(validArb(route), { seed, numRuns: RUNS });
-  const hostile = fc.sample(fc.tuple(fc.constantFrom(...Object.keys(mutations)), hostileValue, fc.string({ minLength: 1, maxLength: 6 })), { seed: seed + 1, numRuns: RUNS * 2 });
+  const hostile = fc.sample(
+    fc.tuple(fc.constantFrom(...Object.keys(mutations)), hostileValue, fc.string({ minLength: 1, maxLength: 6 })),
+    { seed: seed + 1, numRuns: RUNS * 2 },
+  );
   const cases: Req[] = [
     ...valid.map((s) => toRequest(route, s, auth)),
     ...hostile.map(([m, v, key], i) => {
@@ -357,11 +485,22 @@ async function fuzzRoute(route: Route, auth: Auth, failures: Failure[]) {
   const fields = [
     ...Object.keys(base.params).map((k) => ['params', k] as const),
     ...(route.op.parameters ?? []).filter((p) => p.in === 'query').map((p) => ['query', p.name] as const),
-    ...Object.keys(route.op.requestBody?.content['application/json']?.schema.properties ?? {}).map((k) => ['body', k] as const),
+    ...Object.keys(route.op.requestBody?.content['application/json']?.schema.properties ?? {}).map(
+      (k) => ['body', k] as const,
+    ),
   ];
   fields.forEach(([part, key], i) => {
-    for (const value of ['a\u0000b', CRITICAL[(i + (auth === 'bearer' ? 5 : 0) + Math.abs(hash(name))) % CRITICAL.length]]) {
-      const shape: Shape = { ...base, [part]: { ...((base[part] as object | undefined) ?? {}), [key]: part === 'body' ? value : typeof value === 'string' ? value : JSON.stringify(value) } };
+    for (const value of [
+      'a\u0000b',
+      CRITICAL[(i + (auth === 'bearer' ? 5 : 0) + Math.abs(hash(name))) % CRITICAL.length],
+    ]) {
+      const shape: Shape = {
+        ...base,
+        [part]: {
+          ...((base[part] as object | undefined) ?? {}),
+          [key]: part === 'body' ? value : typeof value === 'string' ? value : JSON.stringify(value),
+        },
+      };
       sweep.push(toRequest(route, shape, auth));
     }
   });
@@ -376,7 +515,15 @@ async function fuzzRoute(route: Route, auth: Auth, failures: Failure[]) {
     const why = problems(route, res.statusCode, body, String(res.headers['content-type'] ?? ''));
     const after = await checksum();
     if (why) failures.push({ route: name, auth, why, request: req, status: res.statusCode, body: body.slice(0, 300) });
-    else if (res.statusCode >= 400 && after !== before) failures.push({ route: name, auth, why: `refused with ${res.statusCode} but the database changed`, request: req, status: res.statusCode, body: body.slice(0, 300) });
+    else if (res.statusCode >= 400 && after !== before)
+      failures.push({
+        route: name,
+        auth,
+        why: `refused with ${res.statusCode} but the database changed`,
+        request: req,
+        status: res.statusCode,
+        body: body.slice(0, 300),
+      });
     before = after;
     // the fuzzer may sign itself out, revoke its token or change its own account: start again
     if (res.statusCode === 401 || res.statusCode === 419) {
@@ -386,10 +533,27 @@ async function fuzzRoute(route: Route, auth: Auth, failures: Failure[]) {
   }
 }
 
-const CRITICAL: unknown[] = [2_147_483_648, '9223372036854775808', ['x', 'y'], 'x'.repeat(100 * 1024), -1, 'x\ud800', 1e308, 32_768, { a: 1 }, '', 1.5];
+const CRITICAL: unknown[] = [
+  2_147_483_648,
+  '9223372036854775808',
+  ['x', 'y'],
+  'x'.repeat(100 * 1024),
+  -1,
+  'x\ud800',
+  1e308,
+  32_768,
+  { a: 1 },
+  '',
+  1.5,
+];
 
 const replay = (f: Failure) => {
-  const payload = f.request.payload === undefined ? '' : typeof f.request.payload === 'string' ? f.request.payload.slice(0, 400) : `<${f.request.payload.length} bytes>`;
+  const payload =
+    f.request.payload === undefined
+      ? ''
+      : typeof f.request.payload === 'string'
+        ? f.request.payload.slice(0, 400)
+        : `<${f.request.payload.length} bytes>`;
   return `${f.why} — ${f.auth}: ${f.request.method} ${f.request.url.slice(0, 300)} ${JSON.stringify(f.request.headers['content-type'] ?? '')} ${JSON.stringify(payload)} → ${f.status} ${f.body}`;
 };
 
@@ -408,12 +572,19 @@ export function fuzzShard(shard: number) {
     });
     // the job queue (sending only) for the Administrators' job routes
     jobs = await startJobQueue({ database, work: false, queues: [] });
-    app = await buildApp({ config: testConfig(dataDir, { logLevel: 'warn' }), db: database.db, jobs, logger: { level: 'warn', stream } });
+    app = await buildApp({
+      config: testConfig(dataDir, { logLevel: 'warn' }),
+      db: database.db,
+      jobs,
+      logger: { level: 'warn', stream },
+    });
     await app.ready();
     await signInAdmin();
     await buildOffice();
     const doc = (await session.get('/api/docs/json')).json() as { paths: Record<string, Record<string, Operation>> };
-    allRoutes = Object.entries(doc.paths).flatMap(([p, ops]) => Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: p, op })));
+    allRoutes = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: p, op })),
+    );
     // deletions last, so that the rest works on an office that still has one of everything
     allRoutes.sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
     routes = allRoutes.filter((_route, i) => i % SHARDS === shard);
@@ -442,8 +613,16 @@ export function fuzzShard(shard: number) {
         }
       }
       const report = failures.slice(0, 15).map(replay).join('\n');
-      console.log(`fuzz: ${sentTotal} requests over ${routes.length} routes (seed ${SEED}, ${RUNS} runs); replies: ${[...statuses].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}×${v}`).join(' ')}`);
-      expect(failures.length, `${failures.length} failures (FUZZ_SEED=${SEED}); replay with FUZZ_ROUTE='<method> <path>':\n${report}`).toBe(0);
+      console.log(
+        `fuzz: ${sentTotal} requests over ${routes.length} routes (seed ${SEED}, ${RUNS} runs); replies: ${[...statuses]
+          .sort((a, b) => a[0] - b[0])
+          .map(([k, v]) => `${k}×${v}`)
+          .join(' ')}`,
+      );
+      expect(
+        failures.length,
+        `${failures.length} failures (FUZZ_SEED=${SEED}); replay with FUZZ_ROUTE='<method> <path>':\n${report}`,
+      ).toBe(0);
       expect(sentTotal).toBeGreaterThan(ONLY ? -1 : 2000 / SHARDS);
     }, 600_000);
 

@@ -14,12 +14,25 @@ export type S3Server = { storage: Extract<StorageConfig, { driver: 's3' }>; clos
  */
 export async function startS3(bucket = 'tripdesk-test'): Promise<S3Server> {
   const directory = mkdtempSync(path.join(os.tmpdir(), 'tripdesk-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = (await server.run()) as { port: number };
   process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
   process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
   return {
-    storage: { driver: 's3', bucket, region: 'us-east-1', endpoint: `http://127.0.0.1:${port}`, forcePathStyle: true, prefix: '' },
+    storage: {
+      driver: 's3',
+      bucket,
+      region: 'us-east-1',
+      endpoint: `http://127.0.0.1:${port}`,
+      forcePathStyle: true,
+      prefix: '',
+    },
     close: async () => {
       (server as unknown as { httpServer: Server }).httpServer.closeAllConnections();
       await server.close();

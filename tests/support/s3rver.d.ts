@@ -1,5 +1,12 @@
 declare module 's3rver' {
-  type Options = { address?: string; port?: number; silent?: boolean; directory?: string; configureBuckets?: Array<{ name: string; configs?: string[] }>; resetOnClose?: boolean };
+  type Options = {
+    address?: string;
+    port?: number;
+    silent?: boolean;
+    directory?: string;
+    configureBuckets?: Array<{ name: string; configs?: string[] }>;
+    resetOnClose?: boolean;
+  };
   export default class S3rver {
     constructor(options?: Options);
     run(): Promise<{ address: string; port: number }>;

@@ -65,7 +65,14 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     retentionDaysAfterReturn: 180,
     officeEmail: undefined,
     reminderDays: [-7, -3, 0, 2, 7],
-    fundraisingDefaults: { minimumPence: { fundraise: 250_000, flexi: 125_000 }, milestones: [{ percent: 50, weeks_before: 16 }, { percent: 80, weeks_before: 12 }, { percent: 100, weeks_before: 4 }] },
+    fundraisingDefaults: {
+      minimumPence: { fundraise: 250_000, flexi: 125_000 },
+      milestones: [
+        { percent: 50, weeks_before: 16 },
+        { percent: 80, weeks_before: 12 },
+        { percent: 100, weeks_before: 4 },
+      ],
+    },
     // tests sign in many times from one address; the limit itself has a test of its own
     loginRateLimit: 10_000,
     trustProxy: false,
@@ -111,10 +118,22 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tripdesk-data-'));
   const config = testConfig(dataDir, overrides);
   const jobs = options.queues
-    ? await startJobQueue({ database, work: true, queues: options.queues(database, config), pollingIntervalSeconds: 0.5, ...(options.clock ? { clock: options.clock } : {}) })
+    ? await startJobQueue({
+        database,
+        work: true,
+        queues: options.queues(database, config),
+        pollingIntervalSeconds: 0.5,
+        ...(options.clock ? { clock: options.clock } : {}),
+      })
     : undefined;
   const files = createFileStore(config.storage);
-  const app = await buildApp({ config, db: database.db, files, ...(jobs ? { jobs } : {}), ...(options.appClock ? { clock: options.appClock } : {}) });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    files,
+    ...(jobs ? { jobs } : {}),
+    ...(options.appClock ? { clock: options.appClock } : {}),
+  });
   await app.ready();
   let users = 0;
   const t: TestApp = {
@@ -134,7 +153,13 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
     signedIn: async (roleId = 1, email?: string) => {
       users += 1;
       const address = email ?? `user${users}.role${roleId}@example.test`;
-      await insertUser(database.db, { email: address, password: PASSWORD, roleId, firstName: 'Sam', lastName: `Tester${users}` });
+      await insertUser(database.db, {
+        email: address,
+        password: PASSWORD,
+        roleId,
+        firstName: 'Sam',
+        lastName: `Tester${users}`,
+      });
       const client = t.client();
       await client.login(address, PASSWORD);
       return client;

@@ -35,13 +35,18 @@ export const auditEvents = pgTable(
     index('audit_events_booking_idx').on(t.bookingId, t.at, t.id),
     // a trip's own history (its bookings have theirs): only the few events with no booking, so
     // that a page and its count read the trip's own events and not every booking's beside them
-    index('audit_events_trip_own_idx').on(t.tripId, t.at, t.id).where(sql`${t.bookingId} is null and ${t.tripId} is not null`),
+    index('audit_events_trip_own_idx')
+      .on(t.tripId, t.at, t.id)
+      .where(sql`${t.bookingId} is null and ${t.tripId} is not null`),
     index('audit_events_actor_idx').on(t.actorUserId, t.at, t.id),
     // text_pattern_ops: serves "booking." (LIKE 'booking.%') as a range under any collation, as
     // well as an exact action; a plain index serves LIKE only under the C collation
     index('audit_events_action_idx').on(t.action.op('text_pattern_ops'), t.at, t.id),
     index('audit_events_subject_idx').on(t.subjectType, t.subjectId, t.at),
-    check('audit_events_actor_type', sql`${t.actorType} in ('user', 'personal_token', 'oauth_client', 'system', 'anonymous')`),
+    check(
+      'audit_events_actor_type',
+      sql`${t.actorType} in ('user', 'personal_token', 'oauth_client', 'system', 'anonymous')`,
+    ),
     check('audit_events_source', sql`${t.source} in ('web', 'api', 'system', 'webhook')`),
   ],
 );

@@ -29,7 +29,9 @@ export const cardCheckouts = pgTable(
   (t) => [
     check('card_checkouts_status_check', sql`${t.status} in ('open', 'complete', 'expired')`),
     check('card_checkouts_amount_check', sql`${t.amountPence} > 0`),
-    index('card_checkouts_open_idx').on(t.createdAt).where(sql`${t.status} = 'open'`),
+    index('card_checkouts_open_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'open'`),
     index('card_checkouts_invoice_idx').on(t.invoiceId),
   ],
 );

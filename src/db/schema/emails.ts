@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, index, integer, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { bookings } from './bookings.ts';
 import { invoices } from './invoices.ts';
 import { scheduleRows } from './schedules.ts';
@@ -38,8 +49,12 @@ export const paymentReminders = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('payment_reminders_row_offset_unique').on(t.scheduleRowId, t.offsetDays).where(sql`${t.offsetDays} is not null`),
-    uniqueIndex('payment_reminders_one_a_day').on(t.email, t.sentOn).where(sql`${t.outcome} in ('sending', 'sent') and ${t.offsetDays} is not null`),
+    uniqueIndex('payment_reminders_row_offset_unique')
+      .on(t.scheduleRowId, t.offsetDays)
+      .where(sql`${t.offsetDays} is not null`),
+    uniqueIndex('payment_reminders_one_a_day')
+      .on(t.email, t.sentOn)
+      .where(sql`${t.outcome} in ('sending', 'sent') and ${t.offsetDays} is not null`),
     index('payment_reminders_booking_idx').on(t.bookingId, t.createdAt),
   ],
 );
@@ -72,8 +87,12 @@ export const chasers = pgTable(
   (t) => [
     check('chasers_check_check', sql`${t.check} in ('passport', 'forms')`),
     check('chasers_outcome_check', sql`${t.outcome} in ('sending', 'sent', 'failed', 'skipped')`),
-    uniqueIndex('chasers_due_unique').on(t.bookingId, t.check, t.dueOn).where(sql`${t.dueOn} is not null`),
-    uniqueIndex('chasers_one_a_day').on(t.bookingId, t.sentOn).where(sql`${t.outcome} in ('sending', 'sent') and ${t.dueOn} is not null`),
+    uniqueIndex('chasers_due_unique')
+      .on(t.bookingId, t.check, t.dueOn)
+      .where(sql`${t.dueOn} is not null`),
+    uniqueIndex('chasers_one_a_day')
+      .on(t.bookingId, t.sentOn)
+      .where(sql`${t.outcome} in ('sending', 'sent') and ${t.dueOn} is not null`),
     index('chasers_booking_idx').on(t.bookingId, t.check, t.createdAt),
   ],
 );

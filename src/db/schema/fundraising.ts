@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import type { Milestone } from '../../contract/fundraising-constants.ts';
 import { bookings } from './bookings.ts';
 import { charities } from './charities.ts';
@@ -53,7 +65,10 @@ export const fundraisingEntries = pgTable(
   },
   (t) => [
     check('fundraising_entries_amount_check', sql`${t.amountPence} > 0`),
-    check('fundraising_entries_source_check', sql`${t.source} in ('page_total', 'offline', 'gift_aid', 'charity_confirmed')`),
+    check(
+      'fundraising_entries_source_check',
+      sql`${t.source} in ('page_total', 'offline', 'gift_aid', 'charity_confirmed')`,
+    ),
     index('fundraising_entries_booking_idx').on(t.bookingId, t.entryDate),
   ],
 );
@@ -77,7 +92,10 @@ export const fundraisingReminders = pgTable(
     reason: text(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('fundraising_reminders_unique').on(t.bookingId, t.milestoneDue), check('fundraising_reminders_outcome_check', sql`${t.outcome} in ('sending', 'sent', 'failed', 'skipped')`)],
+  (t) => [
+    uniqueIndex('fundraising_reminders_unique').on(t.bookingId, t.milestoneDue),
+    check('fundraising_reminders_outcome_check', sql`${t.outcome} in ('sending', 'sent', 'failed', 'skipped')`),
+  ],
 );
 
 /** The monthly fundraising summary: one per charity user and month, even with several workers. */
@@ -98,5 +116,8 @@ export const charitySummaries = pgTable(
     reason: text(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('charity_summaries_unique').on(t.userId, t.month), check('charity_summaries_outcome_check', sql`${t.outcome} in ('sending', 'sent', 'failed')`)],
+  (t) => [
+    uniqueIndex('charity_summaries_unique').on(t.userId, t.month),
+    check('charity_summaries_outcome_check', sql`${t.outcome} in ('sending', 'sent', 'failed')`),
+  ],
 );

@@ -118,7 +118,9 @@ export const transactions = pgTable(
     check('transactions_invoice_type_check', sql`${t.invoiceType} in ('deposit', 'balance', 'addon', 'other')`),
     index('transactions_invoice_idx').on(t.invoiceId),
     // one entry per card payment or refund, however many times Stripe tells of it
-    uniqueIndex('transactions_provider_ref_unique').on(t.type, t.providerRef).where(sql`${t.providerRef} is not null and ${t.deletedAt} is null`),
+    uniqueIndex('transactions_provider_ref_unique')
+      .on(t.type, t.providerRef)
+      .where(sql`${t.providerRef} is not null and ${t.deletedAt} is null`),
     index('transactions_booking_idx').on(t.bookingId),
   ],
 );

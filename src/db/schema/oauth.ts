@@ -38,7 +38,10 @@ export const oauthAuthCodes = pgTable(
     clientId: uuid('client_id')
       .notNull()
       .references(() => oauthClients.id, { onDelete: 'cascade' }),
-    scopes: text().array().notNull().default(sql`'{}'::text[]`),
+    scopes: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     redirectUri: text('redirect_uri').notNull(),
     codeChallenge: text('code_challenge').notNull(),
     codeChallengeMethod: text('code_challenge_method').notNull().default('S256'),
@@ -62,16 +65,16 @@ export const oauthAccessTokens = pgTable(
       .notNull()
       .references(() => oauthClients.id, { onDelete: 'cascade' }),
     authCodeId: uuid('auth_code_id').references(() => oauthAuthCodes.id, { onDelete: 'set null' }),
-    scopes: text().array().notNull().default(sql`'{}'::text[]`),
+    scopes: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     revoked: boolean().notNull().default(false),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index('oauth_access_tokens_user_idx').on(t.userId),
-    index('oauth_access_tokens_client_idx').on(t.clientId),
-  ],
+  (t) => [index('oauth_access_tokens_user_idx').on(t.userId), index('oauth_access_tokens_client_idx').on(t.clientId)],
 );
 
 export const oauthRefreshTokens = pgTable(
@@ -101,7 +104,10 @@ export const personalAccessTokens = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     name: text().notNull(),
     tokenHash: text('token_hash').notNull().unique(),
-    scopes: text().array().notNull().default(sql`'{}'::text[]`),
+    scopes: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     revoked: boolean().notNull().default(false),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),

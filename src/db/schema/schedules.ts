@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, index, integer, pgTable, smallint, text, timestamp, unique, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { bookings } from './bookings.ts';
 import { invoices } from './invoices.ts';
 import { trips } from './trips.ts';
@@ -33,9 +46,18 @@ export const paymentPlanInstalments = pgTable(
     unique('payment_plan_position_unique').on(t.tripId, t.position),
     check('payment_plan_amount_kind_check', sql`${t.amountKind} in ('fixed', 'percent', 'deposit', 'rest')`),
     check('payment_plan_due_kind_check', sql`${t.dueKind} in ('after_booking', 'before_departure', 'fixed_date')`),
-    check('payment_plan_fixed_check', sql`(${t.amountKind} = 'fixed') = (${t.amountPence} is not null) and coalesce(${t.amountPence}, 0) >= 0`),
-    check('payment_plan_percent_check', sql`(${t.amountKind} = 'percent') = (${t.percentHundredths} is not null) and coalesce(${t.percentHundredths}, 1) between 1 and 10000`),
-    check('payment_plan_due_check', sql`(${t.dueKind} = 'fixed_date') = (${t.dueDate} is not null) and (${t.dueKind} = 'fixed_date') = (${t.dueDays} is null) and coalesce(${t.dueDays}, 0) between 0 and 3650`),
+    check(
+      'payment_plan_fixed_check',
+      sql`(${t.amountKind} = 'fixed') = (${t.amountPence} is not null) and coalesce(${t.amountPence}, 0) >= 0`,
+    ),
+    check(
+      'payment_plan_percent_check',
+      sql`(${t.amountKind} = 'percent') = (${t.percentHundredths} is not null) and coalesce(${t.percentHundredths}, 1) between 1 and 10000`,
+    ),
+    check(
+      'payment_plan_due_check',
+      sql`(${t.dueKind} = 'fixed_date') = (${t.dueDate} is not null) and (${t.dueKind} = 'fixed_date') = (${t.dueDays} is null) and coalesce(${t.dueDays}, 0) between 0 and 3650`,
+    ),
   ],
 );
 
@@ -69,6 +91,8 @@ export const scheduleRows = pgTable(
     uniqueIndex('schedule_rows_invoice_unique').on(t.invoiceId),
     check('schedule_rows_amount_check', sql`${t.amountPence} >= 0`),
     check('schedule_rows_invoice_type_check', sql`${t.invoiceType} in ('deposit', 'balance')`),
-    index('schedule_rows_due_idx').on(t.dueDate).where(sql`${t.invoiceId} is null and not ${t.waived}`),
+    index('schedule_rows_due_idx')
+      .on(t.dueDate)
+      .where(sql`${t.invoiceId} is null and not ${t.waived}`),
   ],
 );

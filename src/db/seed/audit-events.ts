@@ -45,9 +45,19 @@ const KINDS: Array<{ action: string; subject: string; scope: 'booking' | 'trip' 
 
 const JOBS = ['payment reminders', 'invoice reminders', 'passport reminders'];
 const PROCESSORS = ['Stripe', 'Bank transfer', 'Cheque', 'Cash', 'PayPal'];
-const BOOKING_FIELDS = ['room_ref', 'mobile', 'passport_number', 'medical_detail', 'address_1', 'dietary', 'share_with', 'emergency_contact_name'];
+const BOOKING_FIELDS = [
+  'room_ref',
+  'mobile',
+  'passport_number',
+  'medical_detail',
+  'address_1',
+  'dietary',
+  'share_with',
+  'emergency_contact_name',
+];
 
-const text = (values: string[]) => sql.raw(`ARRAY[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',')}]::text[]`);
+const text = (values: string[]) =>
+  sql.raw(`ARRAY[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',')}]::text[]`);
 const ints = (values: number[]) => sql.raw(`ARRAY[${values.join(',')}]::int[]`);
 
 /** The helper table of the run: the bookings numbered 1…n, so that a hash picks one with an index probe. */
@@ -65,7 +75,8 @@ export async function seedAuditEvents(db: Db, total: number, onProgress: (done: 
     db,
     sql`select id, trim(first_name || ' ' || last_name) as name from users where user_role_id in (1, 2) order by id`,
   );
-  if (!staff.length) throw new Error('There are no administrators or charity users to act: load the demo office first.');
+  if (!staff.length)
+    throw new Error('There are no administrators or charity users to act: load the demo office first.');
   const tripRows = await queryRows<{ id: number; name: string }>(db, sql`select id, name from trips order by id`);
   if (!tripRows.length) throw new Error('There are no trips to record history about: load the demo office first.');
   const [last] = await queryRows<{ n: string | number | null }>(db, sql`select max(id) as n from audit_events`);

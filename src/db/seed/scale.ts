@@ -1,8 +1,70 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../client.ts';
 
-const FIRST = ['Olivia', 'Amelia', 'Isla', 'Ava', 'Mia', 'Ivy', 'Lily', 'Freya', 'Grace', 'Sophia', 'Oliver', 'George', 'Noah', 'Arthur', 'Leo', 'Harry', 'Oscar', 'Jack', 'Charlie', 'Thomas', 'Aisha', 'Priya', 'Mohammed', 'Yusuf', 'Chloe', 'Emily', 'James', 'William', 'Daniel', 'Ella'];
-const LAST = ['Smith', 'Jones', 'Taylor', 'Brown', 'Williams', 'Wilson', 'Johnson', 'Davies', 'Patel', 'Wright', 'Robinson', 'Thompson', 'Evans', 'Walker', 'White', 'Roberts', 'Green', 'Hall', 'Wood', 'Jackson', 'Clarke', 'Khan', 'Lewis', 'Hughes', 'Edwards', 'Turner', 'Hill', 'Moore', 'Scott', 'Cooper'];
+const FIRST = [
+  'Olivia',
+  'Amelia',
+  'Isla',
+  'Ava',
+  'Mia',
+  'Ivy',
+  'Lily',
+  'Freya',
+  'Grace',
+  'Sophia',
+  'Oliver',
+  'George',
+  'Noah',
+  'Arthur',
+  'Leo',
+  'Harry',
+  'Oscar',
+  'Jack',
+  'Charlie',
+  'Thomas',
+  'Aisha',
+  'Priya',
+  'Mohammed',
+  'Yusuf',
+  'Chloe',
+  'Emily',
+  'James',
+  'William',
+  'Daniel',
+  'Ella',
+];
+const LAST = [
+  'Smith',
+  'Jones',
+  'Taylor',
+  'Brown',
+  'Williams',
+  'Wilson',
+  'Johnson',
+  'Davies',
+  'Patel',
+  'Wright',
+  'Robinson',
+  'Thompson',
+  'Evans',
+  'Walker',
+  'White',
+  'Roberts',
+  'Green',
+  'Hall',
+  'Wood',
+  'Jackson',
+  'Clarke',
+  'Khan',
+  'Lewis',
+  'Hughes',
+  'Edwards',
+  'Turner',
+  'Hill',
+  'Moore',
+  'Scott',
+  'Cooper',
+];
 const TOWNS = ['Leeds', 'York', 'Bristol', 'Cardiff', 'Norwich', 'Exeter', 'Derby', 'Bath', 'Chester', 'Durham'];
 
 const arr = (values: string[]) => sql.raw(`ARRAY[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',')}]`);
@@ -16,7 +78,10 @@ export async function seedScale(db: Db, total: number, onProgress: (done: number
   const tripRows = await queryRows<{ id: number }>(db, sql`select id from trips order by id`);
   const tripIds = tripRows.map((r) => Number(r.id));
   if (!tripIds.length) throw new Error('There are no trips to add bookings to: load the demo office first.');
-  const [startRow] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from bookings where ref like 'TDS%'`);
+  const [startRow] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from bookings where ref like 'TDS%'`,
+  );
   const offset = Number(startRow?.n ?? 0);
   const trips = sql.raw(`ARRAY[${tripIds.join(',')}]::int[]`);
   for (let done = 0; done < total; done += batch) {

@@ -21,7 +21,9 @@ describe('the history is append-only, by the database', () => {
     await admin.post('/api/charities', { name: 'Kept for ever' });
     const [event] = await eventsOf('charity.created');
     expect(event).toBeDefined();
-    await expect(t.db.execute(sql`update audit_events set summary = 'nothing happened' where id = ${event!.id}`)).rejects.toThrow();
+    await expect(
+      t.db.execute(sql`update audit_events set summary = 'nothing happened' where id = ${event!.id}`),
+    ).rejects.toThrow();
     await expect(t.db.execute(sql`delete from audit_events where id = ${event!.id}`)).rejects.toThrow();
     await expect(t.db.execute(sql`truncate audit_events`)).rejects.toThrow();
     const [still] = await t.db.select().from(auditEvents).where(eq(auditEvents.id, event!.id));
@@ -35,7 +37,11 @@ describe('one transaction for a change and its event', () => {
     await expect(
       t.db.transaction(async (tx) => {
         await tx.insert(charities).values({ name: 'Never was' });
-        await audit(tx, { action: 'charity.created', subject: { type: 'charity', id: 0 }, summary: 'added the charity Never was' });
+        await audit(tx, {
+          action: 'charity.created',
+          subject: { type: 'charity', id: 0 },
+          summary: 'added the charity Never was',
+        });
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
@@ -61,8 +67,15 @@ describe('who acted', () => {
   });
 
   it('names the personal access token when one acts, with the source api', async () => {
-    const token = (await admin.post('/oauth/personal-access-tokens', { name: 'Script', scopes: ['trips:write'] })).json().accessToken;
-    const res = await t.app.inject({ method: 'POST', url: '/api/charities', headers: { authorization: `Bearer ${token}` }, payload: { name: 'By script' } });
+    const token = (
+      await admin.post('/oauth/personal-access-tokens', { name: 'Script', scopes: ['trips:write'] })
+    ).json().accessToken;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/charities',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { name: 'By script' },
+    });
     expect(res.statusCode).toBe(201);
     const [event] = (await eventsOf('charity.created')).filter((e) => e.subjectId === String(res.json().id));
     expect(event).toMatchObject({ actorType: 'personal_token', source: 'api' });
@@ -73,7 +86,10 @@ describe('who acted', () => {
   it('records sign-in and sign-out', async () => {
     const someone = await t.signedIn(1, 'history.person@example.test');
     expect((await someone.post('/logout')).statusCode).toBe(204);
-    const rows = await queryRows<{ action: string }>(t.db, sql`select action from audit_events where action like 'auth.%' order by id`);
+    const rows = await queryRows<{ action: string }>(
+      t.db,
+      sql`select action from audit_events where action like 'auth.%' order by id`,
+    );
     expect(rows.map((r) => r.action)).toEqual(expect.arrayContaining(['auth.signed_in', 'auth.signed_out']));
   });
 });
@@ -88,8 +104,14 @@ describe('diffs', () => {
       passport_number: ['123456789', '987654321'],
       medical_detail: ['Asthma', 'Asthma and diabetes'],
     });
-    expect(changes).toEqual({ first_name: ['Ann', 'Anne'], passport_number: ['•••789', '•••321'], medical_detail: ['(hidden)', '(hidden)'] });
-    expect(describeChanges({ status: ['provisional', 'confirmed'] })).toBe('changed status from provisional to confirmed');
+    expect(changes).toEqual({
+      first_name: ['Ann', 'Anne'],
+      passport_number: ['•••789', '•••321'],
+      medical_detail: ['(hidden)', '(hidden)'],
+    });
+    expect(describeChanges({ status: ['provisional', 'confirmed'] })).toBe(
+      'changed status from provisional to confirmed',
+    );
     expect(describeChanges({ a: [1, 2], b_c: [1, 3] }, 'the trip X')).toBe('changed a and b c of the trip X');
   });
 });
@@ -129,7 +151,9 @@ describe('reading the history', () => {
   it('is for Administrators, and for tokens with users:read only', async () => {
     const charity = await t.signedIn(2);
     expect((await charity.get('/api/audit')).statusCode).toBe(403);
-    const token = (await admin.post('/oauth/personal-access-tokens', { name: 'Reader', scopes: ['bookings:read'] })).json().accessToken;
+    const token = (
+      await admin.post('/oauth/personal-access-tokens', { name: 'Reader', scopes: ['bookings:read'] })
+    ).json().accessToken;
     const res = await t.app.inject({ method: 'GET', url: '/api/audit', headers: { authorization: `Bearer ${token}` } });
     expect(res.statusCode).toBe(403);
   });
@@ -144,8 +168,24 @@ describe('retention', () => {
   it('removes only events older than the retention period, and records how many it removed', async () => {
     const old = (years: number) => new Date(Date.now() - years * 365.25 * 86_400_000);
     await t.db.insert(auditEvents).values([
-      { at: old(8), actorType: 'system', actorName: 'System', source: 'system', action: 'test.ancient', subjectType: 'test', summary: 'System did something long ago' },
-      { at: old(6), actorType: 'system', actorName: 'System', source: 'system', action: 'test.kept', subjectType: 'test', summary: 'System did something within seven years' },
+      {
+        at: old(8),
+        actorType: 'system',
+        actorName: 'System',
+        source: 'system',
+        action: 'test.ancient',
+        subjectType: 'test',
+        summary: 'System did something long ago',
+      },
+      {
+        at: old(6),
+        actorType: 'system',
+        actorName: 'System',
+        source: 'system',
+        action: 'test.kept',
+        subjectType: 'test',
+        summary: 'System did something within seven years',
+      },
     ]);
     // outside the job, even an ancient event cannot be deleted
     await expect(t.db.execute(sql`delete from audit_events where action = 'test.ancient'`)).rejects.toThrow();
@@ -153,14 +193,26 @@ describe('retention', () => {
     expect(await eventsOf('test.ancient')).toHaveLength(0);
     expect(await eventsOf('test.kept')).toHaveLength(1);
     const [purged] = await eventsOf('audit.purged');
-    expect(purged).toMatchObject({ actorType: 'system', source: 'system', summary: 'System (audit retention) removed 1 history event older than 2555 days' });
+    expect(purged).toMatchObject({
+      actorType: 'system',
+      source: 'system',
+      summary: 'System (audit retention) removed 1 history event older than 2555 days',
+    });
     // nothing more to remove: no event
     expect(await purgeAuditEvents(t.db, 2555)).toBe(0);
     expect(await eventsOf('audit.purged')).toHaveLength(1);
   });
 
   it('never lets the job remove an event less than a year old, whatever it is told', async () => {
-    await t.db.insert(auditEvents).values({ at: new Date(Date.now() - 100 * 86_400_000), actorType: 'system', actorName: 'System', source: 'system', action: 'test.recent', subjectType: 'test', summary: 'System did something recently' });
+    await t.db.insert(auditEvents).values({
+      at: new Date(Date.now() - 100 * 86_400_000),
+      actorType: 'system',
+      actorName: 'System',
+      source: 'system',
+      action: 'test.recent',
+      subjectType: 'test',
+      summary: 'System did something recently',
+    });
     await expect(
       t.db.transaction(async (tx) => {
         await tx.execute(sql`select set_config('tripdesk.audit_retention', 'purge', true)`);
@@ -175,12 +227,28 @@ describe('emails of a booking', () => {
   it('lists what was sent with its full text, and sends an invoice again', async () => {
     const { insertTrip } = await import('../../db/factories/trips.ts');
     const trip = await insertTrip(t.db, {});
-    const booking = (await admin.post('/api/bookings', { trip_id: trip.id, title: 'Ms', first_name: 'Erin', last_name: 'Mail', preferred_name: 'Erin', email: 'erin.mail@example.test', as_on_passport: true, terms_accepted: true })).json();
+    const booking = (
+      await admin.post('/api/bookings', {
+        trip_id: trip.id,
+        title: 'Ms',
+        first_name: 'Erin',
+        last_name: 'Mail',
+        preferred_name: 'Erin',
+        email: 'erin.mail@example.test',
+        as_on_passport: true,
+        terms_accepted: true,
+      })
+    ).json();
     const invoice = (await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' })).json();
     expect((await admin.post(`/api/bookings/${booking.id}/invoices/${invoice.id}/send`)).statusCode).toBe(200);
     const emails = (await admin.get(`/api/bookings/${booking.id}/emails`)).json();
     expect(emails).toHaveLength(1);
-    expect(emails[0]).toMatchObject({ to: 'erin.mail@example.test', outcome: 'written_to_eml', attachments: [`${invoice.invoice_ref}.pdf`], about: { type: 'invoice', id: String(invoice.id) } });
+    expect(emails[0]).toMatchObject({
+      to: 'erin.mail@example.test',
+      outcome: 'written_to_eml',
+      attachments: [`${invoice.invoice_ref}.pdf`],
+      about: { type: 'invoice', id: String(invoice.id) },
+    });
     expect(emails[0].subject).toContain(invoice.invoice_ref);
     expect(emails[0].text).toContain('Dear Ms Erin Mail');
     expect((await admin.post(`/api/bookings/${booking.id}/emails/${emails[0].id}/resend`)).statusCode).toBe(200);

@@ -12,7 +12,13 @@ import type { AUDIT_SOURCES } from '../../contract/constants.ts';
  * running), carried by AsyncLocalStorage, so no route or service passes it by hand.
  */
 export type ActorType = 'user' | 'personal_token' | 'oauth_client' | 'system' | 'anonymous';
-export type Actor = { type: ActorType; userId: number | null; name: string; tokenId: string | null; clientId: string | null };
+export type Actor = {
+  type: ActorType;
+  userId: number | null;
+  name: string;
+  tokenId: string | null;
+  clientId: string | null;
+};
 export type AuditSource = (typeof AUDIT_SOURCES)[number];
 export type AuditContext = { actor: () => Actor; source: () => AuditSource; ip: string | null };
 
@@ -41,7 +47,13 @@ const SYSTEM: AuditContext = {
 
 /** Runs `fn` as a job of the system: its events name the job. */
 export function asSystem<T>(job: string, fn: () => Promise<T>): Promise<T> {
-  return storage.run({ ...SYSTEM, actor: () => ({ type: 'system', userId: null, name: `System (${job})`, tokenId: null, clientId: null }) }, fn);
+  return storage.run(
+    {
+      ...SYSTEM,
+      actor: () => ({ type: 'system', userId: null, name: `System (${job})`, tokenId: null, clientId: null }),
+    },
+    fn,
+  );
 }
 
 /**
@@ -50,7 +62,14 @@ export function asSystem<T>(job: string, fn: () => Promise<T>): Promise<T> {
  */
 export function asCardProvider<T>(source: AuditSource, fn: () => Promise<T>): Promise<T> {
   const ip = storage.getStore()?.ip ?? null;
-  return storage.run({ actor: () => ({ type: 'system', userId: null, name: 'Stripe', tokenId: null, clientId: null }), source: () => source, ip }, fn);
+  return storage.run(
+    {
+      actor: () => ({ type: 'system', userId: null, name: 'Stripe', tokenId: null, clientId: null }),
+      source: () => source,
+      ip,
+    },
+    fn,
+  );
 }
 
 export function currentActor(): Actor {
@@ -89,8 +108,22 @@ function actorOf(request: FastifyRequest): Actor {
   const user = request.user;
   const name = user ? `${user.firstName} ${user.lastName}`.trim() : 'Someone not signed in';
   const grant = request.bearer;
-  if (grant?.kind === 'personal') return { type: 'personal_token', userId: user?.id ?? null, name: `${name} (personal access token)`, tokenId: grant.tokenId, clientId: null };
-  if (grant?.kind === 'oauth') return { type: 'oauth_client', userId: user?.id ?? null, name: `${name} (through an OAuth client)`, tokenId: grant.tokenId, clientId: grant.clientId };
+  if (grant?.kind === 'personal')
+    return {
+      type: 'personal_token',
+      userId: user?.id ?? null,
+      name: `${name} (personal access token)`,
+      tokenId: grant.tokenId,
+      clientId: null,
+    };
+  if (grant?.kind === 'oauth')
+    return {
+      type: 'oauth_client',
+      userId: user?.id ?? null,
+      name: `${name} (through an OAuth client)`,
+      tokenId: grant.tokenId,
+      clientId: grant.clientId,
+    };
   if (user) return { type: 'user', userId: user.id, name, tokenId: null, clientId: null };
   return { type: 'anonymous', userId: null, name, tokenId: null, clientId: null };
 }
@@ -98,7 +131,10 @@ function actorOf(request: FastifyRequest): Actor {
 /** Every request runs inside its own audit context. */
 export const auditPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRequest', (request, _reply, done) => {
-    storage.run({ actor: () => actorOf(request), source: () => (request.bearer ? 'api' : 'web'), ip: request.ip }, done);
+    storage.run(
+      { actor: () => actorOf(request), source: () => (request.bearer ? 'api' : 'web'), ip: request.ip },
+      done,
+    );
   });
 });
 
@@ -106,8 +142,20 @@ export const auditPlugin = fp(async (app: FastifyInstance) => {
 
 /** Fields whose values never enter the history, and fields shown masked. */
 const SECRET = /password|secret|token|hash/i;
-const MASKED_KEEP_TAIL = new Set(['passport_number', 'passportNumber', 'insurance_policy_number', 'insurancePolicyNumber']);
-const MASKED_TEXT = new Set(['medical_detail', 'medicalDetail', 'medication', 'dietary', 'medical_conditions', 'medicalConditions']);
+const MASKED_KEEP_TAIL = new Set([
+  'passport_number',
+  'passportNumber',
+  'insurance_policy_number',
+  'insurancePolicyNumber',
+]);
+const MASKED_TEXT = new Set([
+  'medical_detail',
+  'medicalDetail',
+  'medication',
+  'dietary',
+  'medical_conditions',
+  'medicalConditions',
+]);
 
 export function maskValue(field: string, value: unknown): unknown {
   if (value === null || value === undefined || value === '') return value ?? null;
@@ -135,7 +183,11 @@ export function diff(fields: Record<string, [unknown, unknown]>): Changes {
 }
 
 /** diff of two records over the keys of `after` that the caller changed */
-export function diffObjects(before: Record<string, unknown>, after: Record<string, unknown>, keys: string[] = Object.keys(after)): Changes {
+export function diffObjects(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  keys: string[] = Object.keys(after),
+): Changes {
   return diff(Object.fromEntries(keys.filter((k) => k in after).map((k) => [k, [before[k], after[k]]])));
 }
 

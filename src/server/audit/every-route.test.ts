@@ -21,7 +21,20 @@ let stripe: StripeStandIn;
 beforeAll(async () => {
   stripe = await startStripeStandIn();
   // a queue whose job fails, for Retry; card payments through the stand-in Stripe
-  t = await createTestApp({ stripe: { secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiBase: stripe.url } }, { queues: () => [{ name: 'walk-fail', options: { retryLimit: 0 }, handler: async () => { throw new Error('walked into a wall'); } }] });
+  t = await createTestApp(
+    { stripe: { secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiBase: stripe.url } },
+    {
+      queues: () => [
+        {
+          name: 'walk-fail',
+          options: { retryLimit: 0 },
+          handler: async () => {
+            throw new Error('walked into a wall');
+          },
+        },
+      ],
+    },
+  );
   admin = await t.signedIn(1, 'walker@example.test');
 });
 afterAll(async () => {
@@ -29,11 +42,16 @@ afterAll(async () => {
   await stripe.close();
 });
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  'hex',
+);
 const multipart = (field: string, filename: string, bytes: Buffer, type: string) => {
   const boundary = '----walk';
   const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+    ),
     bytes,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -60,123 +78,507 @@ async function steps(): Promise<Step[]> {
   s.trip = tripRow.id;
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const form = (fields: Record<string, string>) => ({ payload: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const form = (fields: Record<string, string>) => ({
+    payload: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
 
   return [
     ['POST /login', async () => t.client().login('walker@example.test', 'correct horse battery staple')],
     ['POST /api/charities', async () => keep('charity', await admin.post('/api/charities', { name: 'Walk Charity' }))],
-    ['PATCH /api/charities/{id}', async () => admin.patch(`/api/charities/${s.charity}`, { name: 'Walk Charity Trust', charity_type_id: 3 })],
-    ['POST /api/charities/{id}/logo', async () => { const m = multipart('charity_logo', 'logo.png', PNG, 'image/png'); return admin.request({ method: 'POST', url: `/api/charities/${s.charity}/logo`, payload: m.payload, headers: m.headers }); }],
+    [
+      'PATCH /api/charities/{id}',
+      async () => admin.patch(`/api/charities/${s.charity}`, { name: 'Walk Charity Trust', charity_type_id: 3 }),
+    ],
+    [
+      'POST /api/charities/{id}/logo',
+      async () => {
+        const m = multipart('charity_logo', 'logo.png', PNG, 'image/png');
+        return admin.request({
+          method: 'POST',
+          url: `/api/charities/${s.charity}/logo`,
+          payload: m.payload,
+          headers: m.headers,
+        });
+      },
+    ],
     ['DELETE /api/charities/{id}/logo', async () => admin.delete(`/api/charities/${s.charity}/logo`)],
     ['DELETE /api/charities/{id}', async () => admin.delete(`/api/charities/${s.charity}`)],
-    ['POST /api/discounts', async () => keep('discount', await admin.post('/api/discounts', { code: 'WALK10', name: 'Walk', amount: 10, invoice_type: 'any' }))],
-    ['PATCH /api/discounts/{id}', async () => admin.patch(`/api/discounts/${s.discount}`, { code: 'WALK15', name: 'Walk', amount: 15, invoice_type: 'any' })],
+    [
+      'POST /api/discounts',
+      async () =>
+        keep(
+          'discount',
+          await admin.post('/api/discounts', { code: 'WALK10', name: 'Walk', amount: 10, invoice_type: 'any' }),
+        ),
+    ],
+    [
+      'PATCH /api/discounts/{id}',
+      async () =>
+        admin.patch(`/api/discounts/${s.discount}`, { code: 'WALK15', name: 'Walk', amount: 15, invoice_type: 'any' }),
+    ],
     ['DELETE /api/discounts/{id}', async () => admin.delete(`/api/discounts/${s.discount}`)],
-    ['POST /api/trips', async () => keep('newTrip', await admin.post('/api/trips', { name: 'Walk Trek', country_id: 834, departure: ddmmyyyy(200), return: ddmmyyyy(209) }))],
-    ['PATCH /api/trips/{id}', async () => admin.patch(`/api/trips/${s.newTrip}`, { name: 'Walk Trek II', country_id: 834, departure: ddmmyyyy(200), return: ddmmyyyy(209), type: 'open', level: 3, status: 'open', deposit: 100, cost: 1000, require_passport: 1, funding: 'both' })],
+    [
+      'POST /api/trips',
+      async () =>
+        keep(
+          'newTrip',
+          await admin.post('/api/trips', {
+            name: 'Walk Trek',
+            country_id: 834,
+            departure: ddmmyyyy(200),
+            return: ddmmyyyy(209),
+          }),
+        ),
+    ],
+    [
+      'PATCH /api/trips/{id}',
+      async () =>
+        admin.patch(`/api/trips/${s.newTrip}`, {
+          name: 'Walk Trek II',
+          country_id: 834,
+          departure: ddmmyyyy(200),
+          return: ddmmyyyy(209),
+          type: 'open',
+          level: 3,
+          status: 'open',
+          deposit: 100,
+          cost: 1000,
+          require_passport: 1,
+          funding: 'both',
+        }),
+    ],
     ['POST /api/trips/{id}/archive', async () => admin.post(`/api/trips/${s.newTrip}/archive`)],
     ['DELETE /api/trips/{id}', async () => admin.delete(`/api/trips/${s.newTrip}`)],
-    ['POST /api/trips/{id}/addons', async () => keep('addon', await admin.post(`/api/trips/${s.trip}/addons`, { name: 'Kit bag', price: 20 }))],
+    [
+      'POST /api/trips/{id}/addons',
+      async () => keep('addon', await admin.post(`/api/trips/${s.trip}/addons`, { name: 'Kit bag', price: 20 })),
+    ],
     ['PATCH /api/addons/{id}', async () => admin.patch(`/api/addons/${s.addon}`, { name: 'Kit bag', price: 25 })],
     ['DELETE /api/addons/{id}', async () => admin.delete(`/api/addons/${s.addon}`)],
-    ['POST /api/customFields', async () => keep('field', await admin.post('/api/customFields', { trip_id: s.trip, label: 'T-shirt size' }))],
-    ['PUT /api/customFields/{id}', async () => admin.put(`/api/customFields/${s.field}`, { label: 'Shirt size', note: 'S to XL' })],
+    [
+      'POST /api/customFields',
+      async () => keep('field', await admin.post('/api/customFields', { trip_id: s.trip, label: 'T-shirt size' })),
+    ],
+    [
+      'PUT /api/customFields/{id}',
+      async () => admin.put(`/api/customFields/${s.field}`, { label: 'Shirt size', note: 'S to XL' }),
+    ],
     ['DELETE /api/customFields/{id}', async () => admin.delete(`/api/customFields/${s.field}`)],
-    ['POST /api/documents', async () => keep('document', await admin.post('/api/documents', { trip_id: s.trip, name: 'Kit list' }))],
-    ['POST /api/documents/{id}/upload', async () => { const m = multipart('document_file', 'kit.png', PNG, 'image/png'); return admin.request({ method: 'POST', url: `/api/documents/${s.document}/upload`, payload: m.payload, headers: m.headers }); }],
+    [
+      'POST /api/documents',
+      async () => keep('document', await admin.post('/api/documents', { trip_id: s.trip, name: 'Kit list' })),
+    ],
+    [
+      'POST /api/documents/{id}/upload',
+      async () => {
+        const m = multipart('document_file', 'kit.png', PNG, 'image/png');
+        return admin.request({
+          method: 'POST',
+          url: `/api/documents/${s.document}/upload`,
+          payload: m.payload,
+          headers: m.headers,
+        });
+      },
+    ],
     ['DELETE /api/documents/{id}', async () => admin.delete(`/api/documents/${s.document}`)],
-    ['POST /api/users', async () => keep('user', await admin.post('/api/users', { email: 'walked@example.test', first_name: 'Wal', last_name: 'Ker', user_role_id: 3 }))],
-    ['PATCH /api/users/update', async () => admin.patch('/api/users/update', { id: s.user, email: 'walked@example.test', first_name: 'Walt', last_name: 'Ker', user_role_id: 2 })],
+    [
+      'POST /api/users',
+      async () =>
+        keep(
+          'user',
+          await admin.post('/api/users', {
+            email: 'walked@example.test',
+            first_name: 'Wal',
+            last_name: 'Ker',
+            user_role_id: 3,
+          }),
+        ),
+    ],
+    [
+      'PATCH /api/users/update',
+      async () =>
+        admin.patch('/api/users/update', {
+          id: s.user,
+          email: 'walked@example.test',
+          first_name: 'Walt',
+          last_name: 'Ker',
+          user_role_id: 2,
+        }),
+    ],
     ['DELETE /api/users/{id}', async () => admin.delete(`/api/users/${s.user}`)],
-    ['POST /api/bookings', async () => keep('booking', await admin.post('/api/bookings', { trip_id: s.trip, title: 'Ms', first_name: 'Ada', last_name: 'Walker', preferred_name: 'Ada', email: 'ada.walker@example.test', as_on_passport: true, terms_accepted: true }))],
-    ['PATCH /api/bookings/{id}', async () => admin.patch(`/api/bookings/${s.booking}`, { status: 'confirmed', first_name: 'Ada', last_name: 'Walker', email: 'ada.walker@example.test', double_room: false })],
-    ['PUT /api/trips/{id}/payment-plan', async () => admin.put(`/api/trips/${s.trip}/payment-plan`, { instalments: [{ label: 'Deposit', amount_kind: 'deposit', due_kind: 'after_booking', due_days: 7 }, { label: 'Balance', amount_kind: 'rest', due_kind: 'before_departure', due_days: 60 }] })],
+    [
+      'POST /api/bookings',
+      async () =>
+        keep(
+          'booking',
+          await admin.post('/api/bookings', {
+            trip_id: s.trip,
+            title: 'Ms',
+            first_name: 'Ada',
+            last_name: 'Walker',
+            preferred_name: 'Ada',
+            email: 'ada.walker@example.test',
+            as_on_passport: true,
+            terms_accepted: true,
+          }),
+        ),
+    ],
+    [
+      'PATCH /api/bookings/{id}',
+      async () =>
+        admin.patch(`/api/bookings/${s.booking}`, {
+          status: 'confirmed',
+          first_name: 'Ada',
+          last_name: 'Walker',
+          email: 'ada.walker@example.test',
+          double_room: false,
+        }),
+    ],
+    [
+      'PUT /api/trips/{id}/payment-plan',
+      async () =>
+        admin.put(`/api/trips/${s.trip}/payment-plan`, {
+          instalments: [
+            { label: 'Deposit', amount_kind: 'deposit', due_kind: 'after_booking', due_days: 7 },
+            { label: 'Balance', amount_kind: 'rest', due_kind: 'before_departure', due_days: 60 },
+          ],
+        }),
+    ],
     ['POST /api/bookings/{id}/schedule/rebuild', async () => admin.post(`/api/bookings/${s.booking}/schedule/rebuild`)],
-    ['PATCH /api/schedule-rows/{id}', async () => { const rows = (await admin.get(`/api/bookings/${s.booking}/schedule`)).json().rows; return admin.patch(`/api/schedule-rows/${rows[1].id}`, { due_date: rows[1].due_date, waived: true, reason: 'Walked' }); }],
-    ['POST /api/bookings/{id}/invoices', async () => keep('invoice', await admin.post(`/api/bookings/${s.booking}/invoices`, { invoice_type: 'deposit' }))],
-    ['POST /api/bookings/{id}/invoices/{invoiceId}/send', async () => admin.post(`/api/bookings/${s.booking}/invoices/${s.invoice}/send`)],
-    ['POST /api/invoices/{id}/pay-link', async () => {
-      // an invoice of its own, which the card payment pays in full
-      keep('cardInvoice', await admin.post('/api/invoices', { booking_id: s.booking, invoice_date: today(), due_date: today(), invoice_ref: 'WALK-CARD', description: 'Paid by card', items: [{ description: 'Kit', amount: 25 }] }));
-      const res = await admin.post(`/api/invoices/${s.cardInvoice}/pay-link`);
-      if (res.statusCode === 200) s.payToken = (res.json() as { url: string }).url.split('/pay/')[1]!;
-      return res;
-    }],
-    ['POST /api/public/pay/{token}/checkout', async () => {
-      const payer = t.client();
-      await payer.refreshCsrf(`/pay/${s.payToken}`);
-      const res = await payer.post(`/api/public/pay/${s.payToken}/checkout`);
-      if (res.statusCode === 200) s.session = /(cs_\w+)$/.exec((res.json() as { url: string }).url)![1]!;
-      return res;
-    }],
-    ['POST /webhooks/stripe', async () => {
-      const signed = stripe.signed(stripe.event('checkout.session.completed', stripe.pay(String(s.session))));
-      return t.client().request({ method: 'POST', url: '/webhooks/stripe', payload: signed.payload, headers: { 'content-type': 'application/json', 'stripe-signature': signed.header }, csrf: false });
-    }],
-    ['POST /api/bookings/{id}/emails/{emailId}/resend', async () => { const emails = (await admin.get(`/api/bookings/${s.booking}/emails`)).json() as Array<{ id: number; subject: string }>; return admin.post(`/api/bookings/${s.booking}/emails/${emails.find((e) => e.subject.startsWith('Invoice '))?.id}/resend`); }],
-    ['POST /api/transactions', async () => keep('transaction', await admin.post('/api/transactions', { booking_id: s.booking, invoice_id: s.invoice, invoice_type: 'deposit', amount: 50, type: 'payment', processor: 'BACS', date: today() }))],
+    [
+      'PATCH /api/schedule-rows/{id}',
+      async () => {
+        const rows = (await admin.get(`/api/bookings/${s.booking}/schedule`)).json().rows;
+        return admin.patch(`/api/schedule-rows/${rows[1].id}`, {
+          due_date: rows[1].due_date,
+          waived: true,
+          reason: 'Walked',
+        });
+      },
+    ],
+    [
+      'POST /api/bookings/{id}/invoices',
+      async () => keep('invoice', await admin.post(`/api/bookings/${s.booking}/invoices`, { invoice_type: 'deposit' })),
+    ],
+    [
+      'POST /api/bookings/{id}/invoices/{invoiceId}/send',
+      async () => admin.post(`/api/bookings/${s.booking}/invoices/${s.invoice}/send`),
+    ],
+    [
+      'POST /api/invoices/{id}/pay-link',
+      async () => {
+        // an invoice of its own, which the card payment pays in full
+        keep(
+          'cardInvoice',
+          await admin.post('/api/invoices', {
+            booking_id: s.booking,
+            invoice_date: today(),
+            due_date: today(),
+            invoice_ref: 'WALK-CARD',
+            description: 'Paid by card',
+            items: [{ description: 'Kit', amount: 25 }],
+          }),
+        );
+        const res = await admin.post(`/api/invoices/${s.cardInvoice}/pay-link`);
+        if (res.statusCode === 200) s.payToken = (res.json() as { url: string }).url.split('/pay/')[1]!;
+        return res;
+      },
+    ],
+    [
+      'POST /api/public/pay/{token}/checkout',
+      async () => {
+        const payer = t.client();
+        await payer.refreshCsrf(`/pay/${s.payToken}`);
+        const res = await payer.post(`/api/public/pay/${s.payToken}/checkout`);
+        if (res.statusCode === 200) s.session = /(cs_\w+)$/.exec((res.json() as { url: string }).url)![1]!;
+        return res;
+      },
+    ],
+    [
+      'POST /webhooks/stripe',
+      async () => {
+        const signed = stripe.signed(stripe.event('checkout.session.completed', stripe.pay(String(s.session))));
+        return t.client().request({
+          method: 'POST',
+          url: '/webhooks/stripe',
+          payload: signed.payload,
+          headers: { 'content-type': 'application/json', 'stripe-signature': signed.header },
+          csrf: false,
+        });
+      },
+    ],
+    [
+      'POST /api/bookings/{id}/emails/{emailId}/resend',
+      async () => {
+        const emails = (await admin.get(`/api/bookings/${s.booking}/emails`)).json() as Array<{
+          id: number;
+          subject: string;
+        }>;
+        return admin.post(
+          `/api/bookings/${s.booking}/emails/${emails.find((e) => e.subject.startsWith('Invoice '))?.id}/resend`,
+        );
+      },
+    ],
+    [
+      'POST /api/transactions',
+      async () =>
+        keep(
+          'transaction',
+          await admin.post('/api/transactions', {
+            booking_id: s.booking,
+            invoice_id: s.invoice,
+            invoice_type: 'deposit',
+            amount: 50,
+            type: 'payment',
+            processor: 'BACS',
+            date: today(),
+          }),
+        ),
+    ],
     ['DELETE /api/transactions/{id}', async () => admin.delete(`/api/transactions/${s.transaction}`)],
     ['POST /api/bookings/{id}/reminders', async () => admin.post(`/api/bookings/${s.booking}/reminders`)],
     ['POST /api/reminders', async () => admin.post('/api/reminders', { booking_ids: [s.booking] })],
-    ['POST /api/email-templates/{key}/test', async () => admin.post('/api/email-templates/reminder_before/test', { booking_id: s.booking })],
-    ['PUT /api/bookings/{id}/reminders', async () => admin.put(`/api/bookings/${s.booking}/reminders`, { send: false, reason: 'Pays by standing order' })],
-    ['PUT /api/trips/{id}/reminders', async () => admin.put(`/api/trips/${s.trip}/reminders`, { send: false, reason: 'Group pays by invoice to the school' })],
-    ['PUT /api/bookings/{id}/keep-until', async () => admin.put(`/api/bookings/${s.booking}/keep-until`, { keep_until: '2099-01-01', reason: 'An insurance claim is open' })],
-    ['PUT /api/bookings/{id}/chasers', async () => admin.put(`/api/bookings/${s.booking}/chasers`, { send: false, reason: 'Renewing the passport' })],
-    ['POST /api/trips/{id}/chasers', async () => { await admin.put(`/api/bookings/${s.booking}/chasers`, { send: true }); return admin.post(`/api/trips/${s.trip}/chasers`, { booking_ids: [s.booking], checks: ['passport', 'forms'] }); }],
-    ['POST /api/trips/{id}/documents/send', async () => {
-      const doc = (await admin.post('/api/documents', { trip_id: s.trip, name: 'Itinerary' })).json() as { id: number };
-      const m = multipart('document_file', 'itinerary.png', PNG, 'image/png');
-      await admin.request({ method: 'POST', url: `/api/documents/${doc.id}/upload`, payload: m.payload, headers: m.headers });
-      return admin.post(`/api/trips/${s.trip}/documents/send`, { booking_ids: [s.booking] });
-    }],
-    ['PUT /api/trips/{id}/fundraising', async () => admin.put(`/api/trips/${s.trip}/fundraising`, { rules: [{ funding_type: 'fundraise', minimum: 2000, milestones: [{ percent: 50, weeks_before: 12 }] }] })],
-    ['PUT /api/bookings/{id}/fundraising', async () => {
-      s.fundraiser = (await insertBooking(t.db, Number(s.trip), { fundingType: 'fundraise' })).id;
-      return admin.put(`/api/bookings/${s.fundraiser}/fundraising`, { target: 3000, reason: 'Pledged more', page_url: 'https://www.justgiving.com/page/walker' });
-    }],
-    ['POST /api/bookings/{id}/fundraising/entries', async () => {
-      const res = await admin.post(`/api/bookings/${s.fundraiser}/fundraising/entries`, { amount: 120, date: today(), source: 'offline' });
-      if (res.statusCode < 300) s.entry = (res.json() as { entries: Array<{ id: number }> }).entries[0]!.id;
-      return res;
-    }],
-    ['POST /api/fundraising-entries/{id}/strike', async () => admin.post(`/api/fundraising-entries/${s.entry}/strike`, { reason: 'Counted twice' })],
-    ['POST /api/charity/fundraisers/{booking_id}/acknowledge', async () => {
-      const [charity] = await t.db.insert(charities).values({ name: 'Walk Aid' }).returning();
-      await t.db.update(bookings).set({ charityId: charity!.id, status: 'confirmed' }).where(eq(bookings.id, Number(s.fundraiser)));
-      await insertUser(t.db, { email: 'walk.aid@example.test', password: PASSWORD, roleId: 2, charityId: charity!.id });
-      partner = t.client();
-      await partner.login('walk.aid@example.test', PASSWORD);
-      return partner.post(`/api/charity/fundraisers/${s.fundraiser}/acknowledge`);
-    }],
-    ['POST /api/charity/fundraisers/{booking_id}/entries', async () => partner!.post(`/api/charity/fundraisers/${s.fundraiser}/entries`, { amount: 40, date: today() })],
-    ['POST /api/charity/fundraisers/{booking_id}/notes', async () => partner!.post(`/api/charity/fundraisers/${s.fundraiser}/notes`, { note: 'Cheque received.' })],
-    ['PUT /api/countries/{id}/passport-rule', async () => admin.put('/api/countries/604/passport-rule', { months: 7, note: 'Two blank pages.' })],
-    ['PUT /api/email-templates/{key}', async () => admin.put('/api/email-templates/reminder_due', { subject: 'Due today: {{ invoice.ref }}', body: 'Dear {{ traveller.first_name }}, {{ invoice.outstanding }} is due today.' })],
+    [
+      'POST /api/email-templates/{key}/test',
+      async () => admin.post('/api/email-templates/reminder_before/test', { booking_id: s.booking }),
+    ],
+    [
+      'PUT /api/bookings/{id}/reminders',
+      async () => admin.put(`/api/bookings/${s.booking}/reminders`, { send: false, reason: 'Pays by standing order' }),
+    ],
+    [
+      'PUT /api/trips/{id}/reminders',
+      async () =>
+        admin.put(`/api/trips/${s.trip}/reminders`, { send: false, reason: 'Group pays by invoice to the school' }),
+    ],
+    [
+      'PUT /api/bookings/{id}/keep-until',
+      async () =>
+        admin.put(`/api/bookings/${s.booking}/keep-until`, {
+          keep_until: '2099-01-01',
+          reason: 'An insurance claim is open',
+        }),
+    ],
+    [
+      'PUT /api/bookings/{id}/chasers',
+      async () => admin.put(`/api/bookings/${s.booking}/chasers`, { send: false, reason: 'Renewing the passport' }),
+    ],
+    [
+      'POST /api/trips/{id}/chasers',
+      async () => {
+        await admin.put(`/api/bookings/${s.booking}/chasers`, { send: true });
+        return admin.post(`/api/trips/${s.trip}/chasers`, { booking_ids: [s.booking], checks: ['passport', 'forms'] });
+      },
+    ],
+    [
+      'POST /api/trips/{id}/documents/send',
+      async () => {
+        const doc = (await admin.post('/api/documents', { trip_id: s.trip, name: 'Itinerary' })).json() as {
+          id: number;
+        };
+        const m = multipart('document_file', 'itinerary.png', PNG, 'image/png');
+        await admin.request({
+          method: 'POST',
+          url: `/api/documents/${doc.id}/upload`,
+          payload: m.payload,
+          headers: m.headers,
+        });
+        return admin.post(`/api/trips/${s.trip}/documents/send`, { booking_ids: [s.booking] });
+      },
+    ],
+    [
+      'PUT /api/trips/{id}/fundraising',
+      async () =>
+        admin.put(`/api/trips/${s.trip}/fundraising`, {
+          rules: [{ funding_type: 'fundraise', minimum: 2000, milestones: [{ percent: 50, weeks_before: 12 }] }],
+        }),
+    ],
+    [
+      'PUT /api/bookings/{id}/fundraising',
+      async () => {
+        s.fundraiser = (await insertBooking(t.db, Number(s.trip), { fundingType: 'fundraise' })).id;
+        return admin.put(`/api/bookings/${s.fundraiser}/fundraising`, {
+          target: 3000,
+          reason: 'Pledged more',
+          page_url: 'https://www.justgiving.com/page/walker',
+        });
+      },
+    ],
+    [
+      'POST /api/bookings/{id}/fundraising/entries',
+      async () => {
+        const res = await admin.post(`/api/bookings/${s.fundraiser}/fundraising/entries`, {
+          amount: 120,
+          date: today(),
+          source: 'offline',
+        });
+        if (res.statusCode < 300) s.entry = (res.json() as { entries: Array<{ id: number }> }).entries[0]!.id;
+        return res;
+      },
+    ],
+    [
+      'POST /api/fundraising-entries/{id}/strike',
+      async () => admin.post(`/api/fundraising-entries/${s.entry}/strike`, { reason: 'Counted twice' }),
+    ],
+    [
+      'POST /api/charity/fundraisers/{booking_id}/acknowledge',
+      async () => {
+        const [charity] = await t.db.insert(charities).values({ name: 'Walk Aid' }).returning();
+        await t.db
+          .update(bookings)
+          .set({ charityId: charity!.id, status: 'confirmed' })
+          .where(eq(bookings.id, Number(s.fundraiser)));
+        await insertUser(t.db, {
+          email: 'walk.aid@example.test',
+          password: PASSWORD,
+          roleId: 2,
+          charityId: charity!.id,
+        });
+        partner = t.client();
+        await partner.login('walk.aid@example.test', PASSWORD);
+        return partner.post(`/api/charity/fundraisers/${s.fundraiser}/acknowledge`);
+      },
+    ],
+    [
+      'POST /api/charity/fundraisers/{booking_id}/entries',
+      async () => partner!.post(`/api/charity/fundraisers/${s.fundraiser}/entries`, { amount: 40, date: today() }),
+    ],
+    [
+      'POST /api/charity/fundraisers/{booking_id}/notes',
+      async () => partner!.post(`/api/charity/fundraisers/${s.fundraiser}/notes`, { note: 'Cheque received.' }),
+    ],
+    [
+      'PUT /api/countries/{id}/passport-rule',
+      async () => admin.put('/api/countries/604/passport-rule', { months: 7, note: 'Two blank pages.' }),
+    ],
+    [
+      'PUT /api/email-templates/{key}',
+      async () =>
+        admin.put('/api/email-templates/reminder_due', {
+          subject: 'Due today: {{ invoice.ref }}',
+          body: 'Dear {{ traveller.first_name }}, {{ invoice.outstanding }} is due today.',
+        }),
+    ],
     ['DELETE /api/email-templates/{key}', async () => admin.delete('/api/email-templates/reminder_due')],
-    ['POST /api/email-templates/{key}/preview', async () => admin.post('/api/email-templates/reminder_due/preview', { booking_id: s.booking })],
-    ['POST /api/invoices', async () => keep('custom', await admin.post('/api/invoices', { booking_id: s.booking, invoice_date: today(), due_date: today(), invoice_ref: 'WALK-1', description: 'Extras', items: [{ description: 'Flight change', amount: 40 }] }))],
+    [
+      'POST /api/email-templates/{key}/preview',
+      async () => admin.post('/api/email-templates/reminder_due/preview', { booking_id: s.booking }),
+    ],
+    [
+      'POST /api/invoices',
+      async () =>
+        keep(
+          'custom',
+          await admin.post('/api/invoices', {
+            booking_id: s.booking,
+            invoice_date: today(),
+            due_date: today(),
+            invoice_ref: 'WALK-1',
+            description: 'Extras',
+            items: [{ description: 'Flight change', amount: 40 }],
+          }),
+        ),
+    ],
     ['DELETE /api/invoices/{id}', async () => admin.delete(`/api/invoices/${s.custom}`)],
-    ['POST /api/bookingNotes', async () => keep('note', await admin.post('/api/bookingNotes', { booking_id: s.booking, note_text: '<p>Called about the passport.</p>' }))],
-    ['PATCH /api/bookingNotes/{id}', async () => admin.patch(`/api/bookingNotes/${s.note}`, { note_text: '<p>Called twice.</p>' })],
+    [
+      'POST /api/bookingNotes',
+      async () =>
+        keep(
+          'note',
+          await admin.post('/api/bookingNotes', {
+            booking_id: s.booking,
+            note_text: '<p>Called about the passport.</p>',
+          }),
+        ),
+    ],
+    [
+      'PATCH /api/bookingNotes/{id}',
+      async () => admin.patch(`/api/bookingNotes/${s.note}`, { note_text: '<p>Called twice.</p>' }),
+    ],
     ['DELETE /api/bookingNotes/{id}', async () => admin.delete(`/api/bookingNotes/${s.note}`)],
-    ['POST /oauth/clients', async () => { const res = await admin.post('/oauth/clients', { name: 'Walk app', redirect: 'https://partner.example/cb' }); keep('client', res); keep('clientSecret', res, 'secret'); return res; }],
-    ['PUT /oauth/clients/{id}', async () => admin.put(`/oauth/clients/${s.client}`, { name: 'Walk app 2', redirect: 'https://partner.example/cb' })],
-    ['POST /oauth/authorize', async () => {
-      const res = await admin.request({ method: 'POST', url: '/oauth/authorize', ...form({ response_type: 'code', client_id: String(s.client), redirect_uri: 'https://partner.example/cb', scope: 'trips:read', state: 'x', code_challenge: challenge, code_challenge_method: 'S256', decision: 'approve', _csrf: admin.csrfToken ?? '' }) });
-      s.code = new URL(String(res.headers.location)).searchParams.get('code') ?? '';
-      return res;
-    }],
-    ['POST /oauth/token', async () => t.app.inject({ method: 'POST', url: '/oauth/token', ...form({ grant_type: 'authorization_code', code: String(s.code), redirect_uri: 'https://partner.example/cb', code_verifier: verifier, client_id: String(s.client), client_secret: String(s.clientSecret) }) })],
-    ['DELETE /oauth/tokens/{id}', async () => { const apps = (await admin.get('/oauth/tokens')).json(); return admin.delete(`/oauth/tokens/${apps[0]?.id}`); }],
+    [
+      'POST /oauth/clients',
+      async () => {
+        const res = await admin.post('/oauth/clients', { name: 'Walk app', redirect: 'https://partner.example/cb' });
+        keep('client', res);
+        keep('clientSecret', res, 'secret');
+        return res;
+      },
+    ],
+    [
+      'PUT /oauth/clients/{id}',
+      async () =>
+        admin.put(`/oauth/clients/${s.client}`, { name: 'Walk app 2', redirect: 'https://partner.example/cb' }),
+    ],
+    [
+      'POST /oauth/authorize',
+      async () => {
+        const res = await admin.request({
+          method: 'POST',
+          url: '/oauth/authorize',
+          ...form({
+            response_type: 'code',
+            client_id: String(s.client),
+            redirect_uri: 'https://partner.example/cb',
+            scope: 'trips:read',
+            state: 'x',
+            code_challenge: challenge,
+            code_challenge_method: 'S256',
+            decision: 'approve',
+            _csrf: admin.csrfToken ?? '',
+          }),
+        });
+        s.code = new URL(String(res.headers.location)).searchParams.get('code') ?? '';
+        return res;
+      },
+    ],
+    [
+      'POST /oauth/token',
+      async () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/oauth/token',
+          ...form({
+            grant_type: 'authorization_code',
+            code: String(s.code),
+            redirect_uri: 'https://partner.example/cb',
+            code_verifier: verifier,
+            client_id: String(s.client),
+            client_secret: String(s.clientSecret),
+          }),
+        }),
+    ],
+    [
+      'DELETE /oauth/tokens/{id}',
+      async () => {
+        const apps = (await admin.get('/oauth/tokens')).json();
+        return admin.delete(`/oauth/tokens/${apps[0]?.id}`);
+      },
+    ],
     ['DELETE /oauth/clients/{id}', async () => admin.delete(`/oauth/clients/${s.client}`)],
-    ['POST /oauth/personal-access-tokens', async () => keep('pat', await admin.post('/oauth/personal-access-tokens', { name: 'Walk token', scopes: ['trips:read'] }), 'token')],
-    ['DELETE /oauth/personal-access-tokens/{id}', async () => admin.delete(`/oauth/personal-access-tokens/${(s.pat as unknown as { id: string }).id}`)],
-    ['POST /api/admin/jobs/{queue}/{id}/retry', async () => {
-      const id = await t.jobs!.send('walk-fail', {});
-      for (let i = 0; i < 200 && (await t.jobs!.boss.getJobById('walk-fail', id!))?.state !== 'failed'; i++) await new Promise((r) => setTimeout(r, 50));
-      return admin.post(`/api/admin/jobs/walk-fail/${id}/retry`);
-    }],
+    [
+      'POST /oauth/personal-access-tokens',
+      async () =>
+        keep(
+          'pat',
+          await admin.post('/oauth/personal-access-tokens', { name: 'Walk token', scopes: ['trips:read'] }),
+          'token',
+        ),
+    ],
+    [
+      'DELETE /oauth/personal-access-tokens/{id}',
+      async () => admin.delete(`/oauth/personal-access-tokens/${(s.pat as unknown as { id: string }).id}`),
+    ],
+    [
+      'POST /api/admin/jobs/{queue}/{id}/retry',
+      async () => {
+        const id = await t.jobs!.send('walk-fail', {});
+        for (let i = 0; i < 200 && (await t.jobs!.boss.getJobById('walk-fail', id!))?.state !== 'failed'; i++)
+          await new Promise((r) => setTimeout(r, 50));
+        return admin.post(`/api/admin/jobs/walk-fail/${id}/retry`);
+      },
+    ],
     ['POST /logout', async () => admin.post('/logout')],
   ];
 }
@@ -186,7 +588,11 @@ const eventCount = async () => Number((await t.db.select({ n: count() }).from(au
 describe('every state-changing route writes history', () => {
   it('has a step for every POST, PUT, PATCH and DELETE of the OpenAPI document', async () => {
     const doc = (await admin.get('/api/docs/json')).json() as { paths: Record<string, Record<string, unknown>> };
-    const writing = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).filter((m) => ['post', 'put', 'patch', 'delete'].includes(m)).map((m) => `${m.toUpperCase()} ${p}`));
+    const writing = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.keys(ops)
+        .filter((m) => ['post', 'put', 'patch', 'delete'].includes(m))
+        .map((m) => `${m.toUpperCase()} ${p}`),
+    );
     const walked = new Set((await steps()).map(([route]) => route));
     expect(writing.filter((r) => !walked.has(r))).toEqual([]);
   });

@@ -11,8 +11,14 @@ export async function purgeAuditEvents(db: Db, retentionDays: number): Promise<n
   return asSystem('audit retention', () =>
     db.transaction(async (tx) => {
       await tx.execute(sql`select set_config('tripdesk.audit_retention', 'purge', true)`);
-      const removed = await tx.execute(sql`delete from audit_events where at < now() - make_interval(days => ${retentionDays})`);
-      const n = Number((removed as { affectedRows?: number; rowCount?: number }).affectedRows ?? (removed as { rowCount?: number }).rowCount ?? 0);
+      const removed = await tx.execute(
+        sql`delete from audit_events where at < now() - make_interval(days => ${retentionDays})`,
+      );
+      const n = Number(
+        (removed as { affectedRows?: number; rowCount?: number }).affectedRows ??
+          (removed as { rowCount?: number }).rowCount ??
+          0,
+      );
       await tx.execute(sql`select set_config('tripdesk.audit_retention', '', true)`);
       if (n > 0) {
         await audit(tx, {

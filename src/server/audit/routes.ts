@@ -31,19 +31,43 @@ export async function auditRoutes(app: FastifyInstance, opts: { db: Db }) {
 
   r.get(
     '/api/bookings/:id/history',
-    { schema: { tags, summary: "A booking's history, newest first: changes, money, emails, notes and sensitive reads", params: idParam, querystring: historyQuery, response: { 200: auditPageSchema, 404: messageSchema, 422: validationErrorSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "A booking's history, newest first: changes, money, emails, notes and sensitive reads",
+        params: idParam,
+        querystring: historyQuery,
+        response: { 200: auditPageSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
     async (request) => forRequest(request, await service.forBooking(request.params.id, request.query.page)),
   );
 
   r.get(
     '/api/trips/:id/history',
-    { schema: { tags, summary: "A trip's history and its add-ons', custom fields' and documents', newest first", params: idParam, querystring: historyQuery, response: { 200: auditPageSchema, 404: messageSchema, 422: validationErrorSchema } } },
+    {
+      schema: {
+        tags,
+        summary: "A trip's history and its add-ons', custom fields' and documents', newest first",
+        params: idParam,
+        querystring: historyQuery,
+        response: { 200: auditPageSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
     async (request) => forRequest(request, await service.forTrip(request.params.id, request.query.page)),
   );
 
   r.get(
     '/api/bookings/:id/emails',
-    { schema: { tags, summary: 'Every email sent about a booking (or refused by the mail server), newest first, with its full text (a token needs users:read as well)', params: idParam, response: { 200: z.array(sentEmailSchema), 403: messageSchema, 404: messageSchema } } },
+    {
+      schema: {
+        tags,
+        summary:
+          'Every email sent about a booking (or refused by the mail server), newest first, with its full text (a token needs users:read as well)',
+        params: idParam,
+        response: { 200: z.array(sentEmailSchema), 403: messageSchema, 404: messageSchema },
+      },
+    },
     async (request) => {
       if (!mayReadDetails(request)) throw new HttpError(403, DETAILS_NEED);
       return service.emailsFor(request.params.id);
@@ -53,7 +77,14 @@ export async function auditRoutes(app: FastifyInstance, opts: { db: Db }) {
   // a download the browser asks for with a form GET, like the booking export
   r.get(
     '/audit/export',
-    { config: { access: 'admin' }, schema: { tags, summary: 'The events of a search as a .xlsx workbook (newest first, at most 10,000)', querystring: auditQuery } },
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: 'The events of a search as a .xlsx workbook (newest first, at most 10,000)',
+        querystring: auditQuery,
+      },
+    },
     async (request, reply) =>
       reply
         .header('cache-control', 'no-store')
@@ -64,7 +95,14 @@ export async function auditRoutes(app: FastifyInstance, opts: { db: Db }) {
 
   r.get(
     '/api/audit',
-    { schema: { tags, summary: 'Every event, filtered by actor, action, subject, booking reference, dates and source', querystring: auditQuery, response: { 200: auditPageSchema, 422: validationErrorSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Every event, filtered by actor, action, subject, booking reference, dates and source',
+        querystring: auditQuery,
+        response: { 200: auditPageSchema, 422: validationErrorSchema },
+      },
+    },
     async (request) => forRequest(request, await service.search(request.query)),
   );
 }

@@ -1,7 +1,13 @@
 import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { and, count, desc, eq, gte, ilike, inArray, like, lt, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { AUDIT_PER_PAGE, type AuditEventReply, type AuditPage, type AuditQuery, type SentEmail } from '../../contract/audit.ts';
+import {
+  AUDIT_PER_PAGE,
+  type AuditEventReply,
+  type AuditPage,
+  type AuditQuery,
+  type SentEmail,
+} from '../../contract/audit.ts';
 import { queryRows, type Db } from '../../db/client.ts';
 import { auditEvents, bookings, trips, users } from '../../db/schema/index.ts';
 import { escapeLike } from '../sql.ts';
@@ -10,14 +16,19 @@ import { escapeCell } from '../common/spreadsheet.ts';
 import { EXACT_COUNT_BELOW, pageOf, roundEstimate } from '../common/paging.ts';
 import { audit } from './audit.ts';
 
-
 type Row = typeof auditEvents.$inferSelect;
 
 export function toAuditEvent(row: Row): AuditEventReply {
   return {
     id: row.id,
     at: row.at.toISOString(),
-    actor: { type: row.actorType as AuditEventReply['actor']['type'], id: row.actorUserId, name: row.actorName, token_id: row.actorTokenId, client_id: row.actorClientId },
+    actor: {
+      type: row.actorType as AuditEventReply['actor']['type'],
+      id: row.actorUserId,
+      name: row.actorName,
+      token_id: row.actorTokenId,
+      client_id: row.actorClientId,
+    },
     source: row.source as AuditEventReply['source'],
     ip_address: row.ipAddress,
     action: row.action,
@@ -32,7 +43,14 @@ export function toAuditEvent(row: Row): AuditEventReply {
 }
 
 function toSentEmail(row: Row): SentEmail {
-  const d = (row.details ?? {}) as { to?: string; subject?: string; text?: string; attachments?: string[]; outcome?: SentEmail['outcome']; message_id?: string | null };
+  const d = (row.details ?? {}) as {
+    to?: string;
+    subject?: string;
+    text?: string;
+    attachments?: string[];
+    outcome?: SentEmail['outcome'];
+    message_id?: string | null;
+  };
   return {
     id: row.id,
     at: row.at.toISOString(),
@@ -80,7 +98,12 @@ export class AuditService {
    * trip's history are always counted (up to COUNT_AT_MOST): each has an index of its own that
    * the count reads alone, and the estimate of "this trip, no booking" is several times too high.
    */
-  private async page(where: SQL | undefined, page: number, perPage = AUDIT_PER_PAGE, countAlways = false): Promise<AuditPage> {
+  private async page(
+    where: SQL | undefined,
+    page: number,
+    perPage = AUDIT_PER_PAGE,
+    countAlways = false,
+  ): Promise<AuditPage> {
     const offset = (page - 1) * perPage;
     // the page's ids first, from an index alone where the filters allow (a deep page walks
     // 50,000 index entries, not 50,000 rows), then the page's rows by primary key
@@ -91,7 +114,11 @@ export class AuditService {
       .orderBy(...newestFirst)
       .limit(perPage + 1)
       .offset(offset);
-    const found = await this.db.select().from(auditEvents).where(inArray(auditEvents.id, ids)).orderBy(...newestFirst);
+    const found = await this.db
+      .select()
+      .from(auditEvents)
+      .where(inArray(auditEvents.id, ids))
+      .orderBy(...newestFirst);
     const rows = found.slice(0, perPage);
 
     let n: number;
@@ -100,9 +127,22 @@ export class AuditService {
       // the last page: the total is known without counting
       n = offset + found.length;
     } else {
-      const estimate = countAlways ? 0 : await estimateRows(this.db, this.db.select({ one: sql`1` }).from(auditEvents).where(where));
+      const estimate = countAlways
+        ? 0
+        : await estimateRows(
+            this.db,
+            this.db
+              .select({ one: sql`1` })
+              .from(auditEvents)
+              .where(where),
+          );
       if (estimate < EXACT_COUNT_BELOW) {
-        const capped = this.db.select({ one: sql`1` }).from(auditEvents).where(where).limit(COUNT_AT_MOST).as('m');
+        const capped = this.db
+          .select({ one: sql`1` })
+          .from(auditEvents)
+          .where(where)
+          .limit(COUNT_AT_MOST)
+          .as('m');
         const [total] = await this.db.select({ n: count() }).from(capped);
         n = Number(total?.n ?? 0);
       } else {
@@ -125,7 +165,12 @@ export class AuditService {
   async forTrip(tripId: number, page: number): Promise<AuditPage> {
     const [t] = await this.db.select({ id: trips.id }).from(trips).where(eq(trips.id, tripId));
     if (!t) throw notFound('Trip not found.');
-    return this.page(and(eq(auditEvents.tripId, tripId), sql`${auditEvents.bookingId} is null`), page, AUDIT_PER_PAGE, true);
+    return this.page(
+      and(eq(auditEvents.tripId, tripId), sql`${auditEvents.bookingId} is null`),
+      page,
+      AUDIT_PER_PAGE,
+      true,
+    );
   }
 
   /** Every email sent (or refused) about a booking, newest first, with its full text. */
@@ -146,7 +191,13 @@ export class AuditService {
     const [row] = await this.db
       .select()
       .from(auditEvents)
-      .where(and(eq(auditEvents.id, emailId), eq(auditEvents.bookingId, bookingId), inArray(auditEvents.action, ['email.sent', 'email.failed'])));
+      .where(
+        and(
+          eq(auditEvents.id, emailId),
+          eq(auditEvents.bookingId, bookingId),
+          inArray(auditEvents.action, ['email.sent', 'email.failed']),
+        ),
+      );
     if (!row) throw notFound('Email not found.');
     return toSentEmail(row);
   }
@@ -180,7 +231,11 @@ export class AuditService {
       actorIds !== undefined ? (actorIds.length ? inArray(auditEvents.actorUserId, actorIds) : sql`false`) : undefined,
       q.actor_id !== undefined ? eq(auditEvents.actorUserId, q.actor_id) : undefined,
       q.actor_type ? eq(auditEvents.actorType, q.actor_type) : undefined,
-      q.action ? (q.action.endsWith('.') ? like(auditEvents.action, `${escapeLike(q.action)}%`) : eq(auditEvents.action, q.action)) : undefined,
+      q.action
+        ? q.action.endsWith('.')
+          ? like(auditEvents.action, `${escapeLike(q.action)}%`)
+          : eq(auditEvents.action, q.action)
+        : undefined,
       q.subject_type ? eq(auditEvents.subjectType, q.subject_type) : undefined,
       q.subject_id ? eq(auditEvents.subjectId, q.subject_id) : undefined,
       bookingId !== undefined ? eq(auditEvents.bookingId, bookingId) : undefined,
@@ -226,7 +281,10 @@ export function auditSpreadsheet(db: Db, q: AuditQuery): Readable {
       action: 'export.audit',
       subject: { type: 'audit_export', id: null },
       summary: `exported ${kept.length.toLocaleString('en-GB')} history event${kept.length === 1 ? '' : 's'} to a spreadsheet`,
-      details: { filters: Object.fromEntries(Object.entries(q).filter(([k, v]) => k !== 'page' && v !== undefined)), rows: kept.length },
+      details: {
+        filters: Object.fromEntries(Object.entries(q).filter(([k, v]) => k !== 'page' && v !== undefined)),
+        rows: kept.length,
+      },
     });
     for (const e of kept) {
       sheet

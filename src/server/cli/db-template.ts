@@ -12,10 +12,14 @@ try {
     await writeEmbeddedTemplate(file);
     // the templates of older migrations are of no further use
     for (const old of readdirSync(path.dirname(file))) {
-      if (old.startsWith('pglite-') && old !== path.basename(file)) rmSync(path.join(path.dirname(file), old), { force: true });
+      if (old.startsWith('pglite-') && old !== path.basename(file))
+        rmSync(path.join(path.dirname(file), old), { force: true });
     }
     console.log(`Made the embedded database's template (${Date.now() - started} ms).`);
   }
 } catch (error) {
-  console.warn("Could not make the embedded database's template; the first start will take longer:", error instanceof Error ? error.message : error);
+  console.warn(
+    "Could not make the embedded database's template; the first start will take longer:",
+    error instanceof Error ? error.message : error,
+  );
 }

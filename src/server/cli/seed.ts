@@ -35,7 +35,11 @@ await ensureAdministrator(database.db, { email: config.adminEmail, password: con
 const files = createFileStore(config.storage);
 const demo = await seedDemo(database.db, { dataDir: config.dataDir, files });
 files.close();
-console.log(demo ? `Loaded the demo office: ${demo.bookings} bookings on ${demo.trips} trips.` : 'The database already holds trips: the demo office was not loaded again.');
+console.log(
+  demo
+    ? `Loaded the demo office: ${demo.bookings} bookings on ${demo.trips} trips.`
+    : 'The database already holds trips: the demo office was not loaded again.',
+);
 
 /** "███░░░ 150,000 / 1,000,000 bookings (12,000/s)", rewritten in place */
 function progress(total: number, noun: string) {
@@ -45,7 +49,9 @@ function progress(total: number, noun: string) {
     const share = done / total;
     const bar = '█'.repeat(Math.round(share * width)).padEnd(width, '░');
     const rate = Math.round(done / Math.max(0.001, (Date.now() - started) / 1000));
-    process.stderr.write(`\r${bar} ${done.toLocaleString('en-GB')} / ${total.toLocaleString('en-GB')} ${noun} (${rate.toLocaleString('en-GB')}/s)`);
+    process.stderr.write(
+      `\r${bar} ${done.toLocaleString('en-GB')} / ${total.toLocaleString('en-GB')} ${noun} (${rate.toLocaleString('en-GB')}/s)`,
+    );
   };
 }
 
@@ -59,6 +65,8 @@ if (events > 0) {
   const started = Date.now();
   await seedAuditEvents(database.db, events, progress(events, 'history events'));
   process.stderr.write('\n');
-  console.log(`Added ${events.toLocaleString('en-GB')} history events in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  console.log(
+    `Added ${events.toLocaleString('en-GB')} history events in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+  );
 }
 await database.close();

@@ -27,13 +27,20 @@ const to = createFileStore(config.storage);
 try {
   await to.check();
 } catch (error) {
-  console.error(`The bucket cannot be reached: ${error instanceof Error ? error.name || error.message : String(error)}`);
+  console.error(
+    `The bucket cannot be reached: ${error instanceof Error ? error.name || error.message : String(error)}`,
+  );
   process.exit(1);
 }
 
 console.log(`Copying the files of ${from.where} to ${to.where}`);
 const bar = new cliProgress.SingleBar(
-  { format: '{bar} {value}/{total} files | {percentage}% | {kind}', hideCursor: true, noTTYOutput: true, notTTYSchedule: 5_000 },
+  {
+    format: '{bar} {value}/{total} files | {percentage}% | {kind}',
+    hideCursor: true,
+    noTTYOutput: true,
+    notTTYSchedule: 5_000,
+  },
   cliProgress.Presets.shades_classic,
 );
 let started = false;
@@ -47,7 +54,9 @@ const result = await migrateFiles(from, to, ({ done, total, kind }) => {
 if (started) bar.stop();
 to.close();
 
-console.log(`${result.total} files: ${result.copied} copied, ${result.alreadyThere} already there, ${result.failed.length} failed.`);
+console.log(
+  `${result.total} files: ${result.copied} copied, ${result.alreadyThere} already there, ${result.failed.length} failed.`,
+);
 for (const f of result.failed) console.log(`  ${f.kind}/${f.name}: ${f.reason}`);
 if (result.failed.length) {
   console.log('Run it again to retry the files that failed.');

@@ -2,6 +2,8 @@
 export const SENDING_HOURS = { from: 9, to: 18 } as const;
 
 export function ukHour(at: Date): number {
-  return Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', hourCycle: 'h23' }).format(at));
+  return Number(
+    new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', hourCycle: 'h23' }).format(at),
+  );
 }
 export const inSendingHours = (at: Date) => ukHour(at) >= SENDING_HOURS.from && ukHour(at) < SENDING_HOURS.to;

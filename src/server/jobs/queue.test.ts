@@ -55,11 +55,27 @@ describe('the job queue', () => {
 
   it('a web-only server sends jobs that a worker then works', async () => {
     const seen: number[] = [];
-    const web = await startJobQueue({ database, work: false, queues: [{ name: 'test-split', handler: async () => { throw new Error('a web-only server must not work jobs'); } }] });
+    const web = await startJobQueue({
+      database,
+      work: false,
+      queues: [
+        {
+          name: 'test-split',
+          handler: async () => {
+            throw new Error('a web-only server must not work jobs');
+          },
+        },
+      ],
+    });
     queues.push(web);
     await web.send('test-split', { n: 1 });
     await new Promise((r) => setTimeout(r, 300));
-    const worker = await startJobQueue({ database, work: true, pollingIntervalSeconds: 0.5, queues: [{ name: 'test-split', handler: async (job) => void seen.push((job.data as { n: number }).n) }] });
+    const worker = await startJobQueue({
+      database,
+      work: true,
+      pollingIntervalSeconds: 0.5,
+      queues: [{ name: 'test-split', handler: async (job) => void seen.push((job.data as { n: number }).n) }],
+    });
     queues.push(worker);
     await until(() => seen.length === 1);
     expect(seen).toEqual([1]);
@@ -68,7 +84,13 @@ describe('the job queue', () => {
   it('runs a schedule when the injected clock reaches it', async () => {
     const clock = new TestClock('2030-03-04T08:59:30Z');
     const runs: number[] = [];
-    const q = await startJobQueue({ database, work: true, clock, pollingIntervalSeconds: 0.5, queues: [{ name: 'test-cron', cron: '0 9 * * *', handler: async () => void runs.push(clock.now()) }] });
+    const q = await startJobQueue({
+      database,
+      work: true,
+      clock,
+      pollingIntervalSeconds: 0.5,
+      queues: [{ name: 'test-cron', cron: '0 9 * * *', handler: async () => void runs.push(clock.now()) }],
+    });
     queues.push(q);
     expect(runs).toEqual([]);
     await clock.tick(5 * 60_000);
@@ -82,7 +104,16 @@ describe('the job queue', () => {
       database,
       work: true,
       pollingIntervalSeconds: 0.5,
-      queues: [{ name: 'test-slow', handler: async () => { started = true; await new Promise((r) => setTimeout(r, 800)); finished = true; } }],
+      queues: [
+        {
+          name: 'test-slow',
+          handler: async () => {
+            started = true;
+            await new Promise((r) => setTimeout(r, 800));
+            finished = true;
+          },
+        },
+      ],
     });
     const id = await q.send('test-slow', {});
     await until(() => started);

@@ -35,7 +35,10 @@ type Options = {
  * on PostgreSQL or on the embedded database through pg-boss's own PGlite adapter.
  */
 export async function startJobQueue(o: Options): Promise<JobQueue> {
-  const connection = 'pglite' in o.database.connection ? { db: fromPglite(o.database.connection.pglite), backend: 'pglite' as const } : { connectionString: o.database.connection.connectionString, max: 4 };
+  const connection =
+    'pglite' in o.database.connection
+      ? { db: fromPglite(o.database.connection.pglite), backend: 'pglite' as const }
+      : { connectionString: o.database.connection.connectionString, max: 4 };
   const boss = new PgBoss({
     ...connection,
     schema: JOBS_SCHEMA,
@@ -47,13 +50,25 @@ export async function startJobQueue(o: Options): Promise<JobQueue> {
   boss.on('error', (error) => (o.onError ?? ((e: Error) => console.error('job queue:', e.message)))(error));
   await boss.start();
   for (const queue of o.queues) {
-    await boss.createQueue(queue.name, { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 300, ...queue.options });
+    await boss.createQueue(queue.name, {
+      retryLimit: 3,
+      retryDelay: 30,
+      retryBackoff: true,
+      expireInSeconds: 300,
+      ...queue.options,
+    });
   }
-  const send: JobQueue['send'] = (name, data, options) => (options ? boss.send(name, data, options) : boss.send(name, data));
+  const send: JobQueue['send'] = (name, data, options) =>
+    options ? boss.send(name, data, options) : boss.send(name, data);
   const stopping = new AbortController();
   if (o.work) {
     for (const queue of o.queues) {
-      await boss.work(queue.name, { pollingIntervalSeconds: o.pollingIntervalSeconds ?? 2, batchSize: 1 }, async ([job]) => asSystem(queue.name, () => queue.handler(job as Job<object>, { send, stopping: stopping.signal })));
+      await boss.work(
+        queue.name,
+        { pollingIntervalSeconds: o.pollingIntervalSeconds ?? 2, batchSize: 1 },
+        async ([job]) =>
+          asSystem(queue.name, () => queue.handler(job as Job<object>, { send, stopping: stopping.signal })),
+      );
       if (queue.cron) await boss.schedule(queue.name, queue.cron, null, { tz: TIME_ZONE });
       else await boss.unschedule(queue.name).catch(() => undefined);
     }

@@ -19,19 +19,22 @@ describe('/api/admin/jobs', () => {
   let failNext = true;
   let runs = 0;
   beforeAll(async () => {
-    t = await createTestApp({}, {
-      queues: (database, config) => [
-        ...housekeeping({ db: database.db, config, files: createFileStore(config.storage) }),
-        {
-          name: 'test-flaky',
-          options: { retryLimit: 0 },
-          handler: async () => {
-            runs += 1;
-            if (failNext) throw new Error('The mail server refused the connection');
+    t = await createTestApp(
+      {},
+      {
+        queues: (database, config) => [
+          ...housekeeping({ db: database.db, config, files: createFileStore(config.storage) }),
+          {
+            name: 'test-flaky',
+            options: { retryLimit: 0 },
+            handler: async () => {
+              runs += 1;
+              if (failNext) throw new Error('The mail server refused the connection');
+            },
           },
-        },
-      ],
-    });
+        ],
+      },
+    );
     admin = await t.signedIn(1);
   });
   afterAll(() => t.close());
@@ -42,9 +45,21 @@ describe('/api/admin/jobs', () => {
     const res = await admin.get('/api/admin/jobs');
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.queues.find((q: { name: string }) => q.name === 'housekeeping')).toMatchObject({ schedule: '17 * * * *' });
-    expect(body.queues.find((q: { name: string }) => q.name === 'test-flaky')).toMatchObject({ failed: 1, schedule: null });
-    expect(body.failed).toEqual([expect.objectContaining({ id, queue: 'test-flaky', error: 'The mail server refused the connection', attempts: 1 })]);
+    expect(body.queues.find((q: { name: string }) => q.name === 'housekeeping')).toMatchObject({
+      schedule: '17 * * * *',
+    });
+    expect(body.queues.find((q: { name: string }) => q.name === 'test-flaky')).toMatchObject({
+      failed: 1,
+      schedule: null,
+    });
+    expect(body.failed).toEqual([
+      expect.objectContaining({
+        id,
+        queue: 'test-flaky',
+        error: 'The mail server refused the connection',
+        attempts: 1,
+      }),
+    ]);
     expect(res.body).not.toContain('traveller@example.test');
   });
 
@@ -72,7 +87,9 @@ describe('/api/admin/jobs', () => {
   });
 
   it('the hourly housekeeping job removes expired sessions, as the system', async () => {
-    await t.db.insert(sessions).values({ id: 'stale-session', userId: null, data: {}, expiresAt: new Date(Date.now() - 60_000) });
+    await t.db
+      .insert(sessions)
+      .values({ id: 'stale-session', userId: null, data: {}, expiresAt: new Date(Date.now() - 60_000) });
     const id = await t.jobs!.send('housekeeping', {});
     await until(async () => (await t.jobs!.boss.getJobById('housekeeping', id!))?.state === 'completed');
     expect(await t.db.select().from(sessions).where(lt(sessions.expiresAt, new Date()))).toEqual([]);

@@ -15,13 +15,29 @@ export async function jobRoutes(app: FastifyInstance, opts: { db: Db; jobs: JobQ
 
   r.get(
     '/api/admin/jobs',
-    { config: { access: 'admin', scope: null }, schema: { tags, summary: 'The queues with their counts, and the jobs that failed after their retries (newest first, at most 100)', response: { 200: jobsOverviewSchema, 503: messageSchema } } },
+    {
+      config: { access: 'admin', scope: null },
+      schema: {
+        tags,
+        summary:
+          'The queues with their counts, and the jobs that failed after their retries (newest first, at most 100)',
+        response: { 200: jobsOverviewSchema, 503: messageSchema },
+      },
+    },
     async () => service.overview(),
   );
 
   r.post(
     '/api/admin/jobs/:queue/:id/retry',
-    { config: { access: 'admin', scope: null }, schema: { tags, summary: 'Runs a failed job again', params: jobParams, response: { 200: messageSchema, 404: messageSchema, 422: validationErrorSchema, 503: messageSchema } } },
+    {
+      config: { access: 'admin', scope: null },
+      schema: {
+        tags,
+        summary: 'Runs a failed job again',
+        params: jobParams,
+        response: { 200: messageSchema, 404: messageSchema, 422: validationErrorSchema, 503: messageSchema },
+      },
+    },
     async (request) => service.retry(request.params.queue, request.params.id),
   );
 }

@@ -32,7 +32,14 @@ export class JobsService {
     const boss = this.queue().boss;
     const [queues, schedules] = await Promise.all([boss.getQueues(), boss.getSchedules()]);
     const cron = new Map(schedules.map((s) => [s.name, s.cron]));
-    type Row = { id: string; name: string; output: unknown; retry_count: number; created_on: Date | string; completed_on: Date | string | null };
+    type Row = {
+      id: string;
+      name: string;
+      output: unknown;
+      retry_count: number;
+      created_on: Date | string;
+      completed_on: Date | string | null;
+    };
     // both drivers answer { rows }
     const { rows } = (await this.db.execute(sql`
       select id, name, output, retry_count, created_on, completed_on
@@ -58,13 +65,22 @@ export class JobsService {
         count(*) filter (where state = 'failed')::int as failed
       from ${sql.identifier(JOBS_SCHEMA)}.job
       where state in ('created', 'retry', 'active', 'failed')
-      group by name`)) as unknown as { rows: Array<{ name: string; queued: number; deferred: number; active: number; failed: number }> };
+      group by name`)) as unknown as {
+      rows: Array<{ name: string; queued: number; deferred: number; active: number; failed: number }>;
+    };
     const counts = new Map(counted.rows.map((c) => [c.name, c]));
     return {
       queues: queues
         .map((q) => {
           const c = counts.get(q.name);
-          return { name: q.name, queued: c?.queued ?? 0, deferred: c?.deferred ?? 0, active: c?.active ?? 0, failed: c?.failed ?? 0, schedule: cron.get(q.name) ?? null };
+          return {
+            name: q.name,
+            queued: c?.queued ?? 0,
+            deferred: c?.deferred ?? 0,
+            active: c?.active ?? 0,
+            failed: c?.failed ?? 0,
+            schedule: cron.get(q.name) ?? null,
+          };
         })
         .sort((a, b) => a.name.localeCompare(b.name)),
       failed,
@@ -76,7 +92,12 @@ export class JobsService {
     const job = await boss.getJobById(queue, id).catch(() => null);
     if (!job || job.state !== 'failed') throw new HttpError(404, 'There is no failed job with that id in that queue.');
     await this.db.transaction(async (tx) => {
-      await audit(tx, { action: 'job.retried', subject: { type: 'job', id }, summary: `ran the failed ${queue} job again`, details: { queue } });
+      await audit(tx, {
+        action: 'job.retried',
+        subject: { type: 'job', id },
+        summary: `ran the failed ${queue} job again`,
+        details: { queue },
+      });
     });
     await boss.retry(queue, id);
     return { message: 'The job will run again shortly.' };

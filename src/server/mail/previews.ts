@@ -3,7 +3,10 @@ import type { bookings } from '../../db/schema/index.ts';
 import type { TemplateContext } from './templates.ts';
 
 /** The booking a preview is made for, as the template editor picked it. */
-export type PreviewBooking = { booking: typeof bookings.$inferSelect; trip: { name: string; departure: string; return: string; deletedAt: Date | null } };
+export type PreviewBooking = {
+  booking: typeof bookings.$inferSelect;
+  trip: { name: string; departure: string; return: string; deletedAt: Date | null };
+};
 
 /**
  * What an email would say to this booking's traveller today: its own figures where it has them,

@@ -43,20 +43,37 @@ export async function sendOnce(db: Db, mailer: Mailer, email: OnceEmail): Promis
     throw error;
   }
   if (claimId === undefined) return 'skipped';
-  const details = { to: mail.to.address, subject: mail.subject, text: mail.text, attachments: [], template: email.template, ...email.details };
+  const details = {
+    to: mail.to.address,
+    subject: mail.subject,
+    text: mail.text,
+    attachments: [],
+    template: email.template,
+    ...email.details,
+  };
   const named = email.named(mail.subject);
   try {
     const sent = await mailer.send(mail);
     await db.transaction(async (tx) => {
       await email.settle(tx, claimId, null);
-      await audit(tx, { action: 'email.sent', ...email.about, summary: `emailed ${named}`, details: { ...details, outcome: sent.outcome, message_id: sent.messageId } });
+      await audit(tx, {
+        action: 'email.sent',
+        ...email.about,
+        summary: `emailed ${named}`,
+        details: { ...details, outcome: sent.outcome, message_id: sent.messageId },
+      });
     });
     return 'sent';
   } catch (error) {
     const { why, code, responseCode } = mailRefusal(error);
     await db.transaction(async (tx) => {
       await email.settle(tx, claimId, why);
-      await audit(tx, { action: 'email.failed', ...email.about, summary: `could not email ${named}: ${why}`, details: { ...details, outcome: 'refused', message_id: null, error: { code, response_code: responseCode } } });
+      await audit(tx, {
+        action: 'email.failed',
+        ...email.about,
+        summary: `could not email ${named}: ${why}`,
+        details: { ...details, outcome: 'refused', message_id: null, error: { code, response_code: responseCode } },
+      });
     });
     return 'failed';
   }

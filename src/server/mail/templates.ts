@@ -55,13 +55,37 @@ export type TemplateContext = {
   trip?: { name: string; departure: string; return?: string; country?: string; passport_months?: number };
   /** the member of a charity an email to a charity goes to */
   recipient?: { first_name: string; last_name: string };
-  summary?: { month: string; count: number; behind: number; met: number; raised: string; pledged: string; lines: string };
-  invoice?: { ref: string; total: string; outstanding: string; due_date: string; days_until_due?: number; days_overdue?: number; pay_url?: string };
+  summary?: {
+    month: string;
+    count: number;
+    behind: number;
+    met: number;
+    raised: string;
+    pledged: string;
+    lines: string;
+  };
+  invoice?: {
+    ref: string;
+    total: string;
+    outstanding: string;
+    due_date: string;
+    days_until_due?: number;
+    days_overdue?: number;
+    pay_url?: string;
+  };
   payment?: { amount: string; date: string; reference: string };
   chase?: { reason: string };
   documents?: { names: string; count: number };
   charity?: { name: string | null };
-  fundraising?: { raised: string; target: string; percent: number; milestone_amount: string; due: string; short: string; page_url: string | null };
+  fundraising?: {
+    raised: string;
+    target: string;
+    percent: number;
+    milestone_amount: string;
+    due: string;
+    short: string;
+    page_url: string | null;
+  };
   operator: { name: string };
 };
 
@@ -88,7 +112,20 @@ const noFiles = {
 export const RENDER_LIMIT_MS = 50;
 // renderLimit is a time in milliseconds, checked as each part of a template is rendered: no
 // template, however it loops, holds the server's event loop for much longer than that
-const options = { strictFilters: true, strictVariables: false, ownPropertyOnly: true, cache: false, relativeReference: false, fs: noFiles, root: [], partials: [], layouts: [], memoryLimit: 1e6, renderLimit: RENDER_LIMIT_MS, parseLimit: TEMPLATE_BODY_MAX * 2 };
+const options = {
+  strictFilters: true,
+  strictVariables: false,
+  ownPropertyOnly: true,
+  cache: false,
+  relativeReference: false,
+  fs: noFiles,
+  root: [],
+  partials: [],
+  layouts: [],
+  memoryLimit: 1e6,
+  renderLimit: RENDER_LIMIT_MS,
+  parseLimit: TEMPLATE_BODY_MAX * 2,
+};
 const htmlEngine = new Liquid({ ...options, outputEscape: 'escape' });
 const textEngine = new Liquid(options);
 // the two ways around the escaping: the raw filter, and the raw tag (its content is printed as
@@ -102,20 +139,26 @@ const AROUND_ESCAPING = /\|\s*raw\b|{%-?\s*(?:end)?raw\b/;
 // inside {% liquid %}, a tag is a line of its own
 const LIQUID_BLOCK = /{%-?\s*liquid\b([\s\S]*?)-?%}/g;
 const RAW_TAG_LINE = /^\s*(?:end)?raw\b/m;
-const printsUnescaped = (source: string) => AROUND_ESCAPING.test(source) || [...source.matchAll(LIQUID_BLOCK)].some((m) => RAW_TAG_LINE.test(m[1]!));
+const printsUnescaped = (source: string) =>
+  AROUND_ESCAPING.test(source) || [...source.matchAll(LIQUID_BLOCK)].some((m) => RAW_TAG_LINE.test(m[1]!));
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A template that does not parse, or that would print a value unescaped, is refused with the reason, under the field at fault. */
 export function checkTemplate(t: { subject: string; body: string }) {
   for (const field of ['subject', 'body'] as const) {
     if (printsUnescaped(t[field])) {
-      throw validationError({ [field]: [`Every value in an email is printed as text: remove “raw” from the ${field}.`] });
+      throw validationError({
+        [field]: [`Every value in an email is printed as text: remove “raw” from the ${field}.`],
+      });
     }
     try {
       textEngine.parse(t[field]);
     } catch (error) {
-      throw validationError({ [field]: [`The ${field} cannot be read: ${(error as Error).message.split(', line:')[0]}.`] });
+      throw validationError({
+        [field]: [`The ${field} cannot be read: ${(error as Error).message.split(', line:')[0]}.`],
+      });
     }
   }
 }
@@ -126,12 +169,35 @@ const SAMPLE_CONTEXT: TemplateContext = {
   booking: { ref: 'TD-SAMPLE' },
   trip: { name: 'Sample Trek', departure: '01 Jun 2031', return: '10 Jun 2031', country: 'Peru', passport_months: 6 },
   recipient: { first_name: 'Sam', last_name: 'Sample' },
-  summary: { month: 'June 2031', count: 40, behind: 5, met: 10, raised: '£40,000.00', pledged: '£100,000.00', lines: 'Sam Sample, Sample Trek: £1,000.00 of £2,500.00 (behind)\n'.repeat(40) },
-  invoice: { ref: 'INV-0000', total: '£2,000.00', outstanding: '£1,700.00', due_date: '06 Apr 2031', days_until_due: 7, days_overdue: 3 },
+  summary: {
+    month: 'June 2031',
+    count: 40,
+    behind: 5,
+    met: 10,
+    raised: '£40,000.00',
+    pledged: '£100,000.00',
+    lines: 'Sam Sample, Sample Trek: £1,000.00 of £2,500.00 (behind)\n'.repeat(40),
+  },
+  invoice: {
+    ref: 'INV-0000',
+    total: '£2,000.00',
+    outstanding: '£1,700.00',
+    due_date: '06 Apr 2031',
+    days_until_due: 7,
+    days_overdue: 3,
+  },
   chase: { reason: 'No passport details yet.' },
   documents: { names: 'Kit list, Itinerary', count: 2 },
   charity: { name: 'Sample Charity' },
-  fundraising: { raised: '£1,000.00', target: '£2,500.00', percent: 50, milestone_amount: '£1,250.00', due: '01 Mar 2031', short: '£250.00', page_url: 'https://example.org/sam' },
+  fundraising: {
+    raised: '£1,000.00',
+    target: '£2,500.00',
+    percent: 50,
+    milestone_amount: '£1,250.00',
+    due: '01 Mar 2031',
+    short: '£250.00',
+    page_url: 'https://example.org/sam',
+  },
   operator: { name: 'Tripdesk Adventures Ltd' },
 };
 
@@ -150,7 +216,10 @@ export async function checkTemplateWork(t: { subject: string; body: string }) {
         htmlEngine.parseAndRenderSync(t[field], SAMPLE_CONTEXT);
         took = performance.now() - started;
       } catch (error) {
-        if (!/limit exceeded/.test((error as Error).message)) throw validationError({ [field]: [`The ${field} cannot be read: ${(error as Error).message.split(', line:')[0]}.`] });
+        if (!/limit exceeded/.test((error as Error).message))
+          throw validationError({
+            [field]: [`The ${field} cannot be read: ${(error as Error).message.split(', line:')[0]}.`],
+          });
       }
     }
     if (took > RENDER_LIMIT_MS) throw validationError({ [field]: ['This template does too much work.'] });
@@ -166,7 +235,10 @@ export async function renderTemplate(t: { subject: string; body: string }, conte
   const subject = textEngine.parseAndRenderSync(t.subject, context).replace(/\s+/g, ' ').trim();
   const text = textEngine.parseAndRenderSync(t.body, context).replace(/\r\n/g, '\n').trim();
   // the literal text is escaped before Liquid sees it; Liquid's own markup keeps its < and >
-  const escapedSource = t.body.replace(/({{[\s\S]*?}}|{%[\s\S]*?%})|([^{]+|{)/g, (_m, tag: string | undefined, literal: string | undefined) => tag ?? escapeHtml(literal ?? ''));
+  const escapedSource = t.body.replace(
+    /({{[\s\S]*?}}|{%[\s\S]*?%})|([^{]+|{)/g,
+    (_m, tag: string | undefined, literal: string | undefined) => tag ?? escapeHtml(literal ?? ''),
+  );
   const rendered = htmlEngine.parseAndRenderSync(escapedSource, context).replace(/\r\n/g, '\n').trim();
   const html = rendered
     .split(/\n{2,}/)
@@ -176,7 +248,12 @@ export async function renderTemplate(t: { subject: string; body: string }, conte
 }
 
 /** A template as staff have worded it, or Tripdesk's own wording when they have not. */
-export async function templateOf(db: Db | Tx, key: TemplateKey): Promise<{ subject: string; body: string; isDefault: boolean; updatedAt: Date | null }> {
+export async function templateOf(
+  db: Db | Tx,
+  key: TemplateKey,
+): Promise<{ subject: string; body: string; isDefault: boolean; updatedAt: Date | null }> {
   const [row] = await db.select().from(emailTemplates).where(eq(emailTemplates.key, key));
-  return row ? { subject: row.subject, body: row.body, isDefault: false, updatedAt: row.updatedAt } : { ...DEFAULT_TEMPLATES[key], isDefault: true, updatedAt: null };
+  return row
+    ? { subject: row.subject, body: row.body, isDefault: false, updatedAt: row.updatedAt }
+    : { ...DEFAULT_TEMPLATES[key], isDefault: true, updatedAt: null };
 }

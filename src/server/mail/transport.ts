@@ -38,6 +38,7 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
 /** What the history keeps of a message the mail server refused: its codes, never the message. */
 export function mailRefusal(error: unknown): { why: string; code: string | null; responseCode: number | null } {
   const { code, responseCode } = (error ?? {}) as { code?: string; responseCode?: number };
-  const why = [responseCode, code].filter((v) => v !== undefined && v !== null).join(' ') || 'the mail server did not take it';
+  const why =
+    [responseCode, code].filter((v) => v !== undefined && v !== null).join(' ') || 'the mail server did not take it';
   return { why, code: code ?? null, responseCode: responseCode ?? null };
 }

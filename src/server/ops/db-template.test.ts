@@ -27,7 +27,9 @@ describe("the embedded database's template (what a first start copies)", () => {
     const fresh = await createDb({ pgliteDir: dir, template });
     // migrated before migrate() is called, with pg-boss's tables in place
     expect(await migrated(fresh.db)).toBeGreaterThan(25);
-    expect(await queryRows(fresh.db, sql`SELECT 1 FROM pg_tables WHERE schemaname = 'pgboss' AND tablename = 'job'`)).toHaveLength(1);
+    expect(
+      await queryRows(fresh.db, sql`SELECT 1 FROM pg_tables WHERE schemaname = 'pgboss' AND tablename = 'job'`),
+    ).toHaveLength(1);
     await fresh.migrate();
     await fresh.db.execute(sql`INSERT INTO charities (name, charity_type_id) VALUES ('Kept across restarts', 1)`);
     await fresh.close();
@@ -38,7 +40,10 @@ describe("the embedded database's template (what a first start copies)", () => {
   });
 
   it('is optional: a missing file means the long way, initdb and every migration', async () => {
-    const database = await createDb({ pgliteDir: path.join(tmp('no-template-'), 'pglite'), template: path.join(tmp('none-'), 'absent.tar') });
+    const database = await createDb({
+      pgliteDir: path.join(tmp('no-template-'), 'pglite'),
+      template: path.join(tmp('none-'), 'absent.tar'),
+    });
     expect(await queryRows(database.db, sql`SELECT 1 FROM pg_tables WHERE tablename = 'bookings'`)).toHaveLength(0);
     await database.migrate();
     expect(await queryRows(database.db, sql`SELECT 1 FROM pg_tables WHERE tablename = 'bookings'`)).toHaveLength(1);

@@ -75,11 +75,15 @@ async function databaseCheck(db: Db, ms: number): Promise<Check> {
 async function migrationsCheck(db: Db, folder: string, ms: number): Promise<Check> {
   const shipped = await shippedMigrations(folder);
   const [row] = await within(ms, 'the database', () =>
-    queryRows<{ applied: number; latest: string | null }>(db, sql`select count(*)::int as applied, max(created_at)::text as latest from drizzle.__drizzle_migrations`),
+    queryRows<{ applied: number; latest: string | null }>(
+      db,
+      sql`select count(*)::int as applied, max(created_at)::text as latest from drizzle.__drizzle_migrations`,
+    ),
   );
   const applied = Number(row?.applied ?? 0);
   const latest = Number(row?.latest ?? 0);
-  if (latest < shipped.latest) return failed(`${Math.max(1, shipped.count - applied)} of ${shipped.count} migrations not applied`);
+  if (latest < shipped.latest)
+    return failed(`${Math.max(1, shipped.count - applied)} of ${shipped.count} migrations not applied`);
   return ok(`${applied} applied, ${shipped.count} shipped`);
 }
 
@@ -106,7 +110,9 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
     run('storage', () => storageCheck(deps.files, ms)),
   ]);
   const checks: ReadinessChecks = { database, migrations, storage };
-  const failing = Object.entries(checks).filter(([, c]) => c.status === 'failed').map(([name]) => name);
+  const failing = Object.entries(checks)
+    .filter(([, c]) => c.status === 'failed')
+    .map(([name]) => name);
   if (failing.length) return { status: 'not_ready', message: `Not ready: ${failing.join(', ')}`, checks };
   return { status: 'ready', checks };
 }

@@ -33,7 +33,9 @@ type PoolLike = { totalCount: number; idleCount: number; waitingCount: number };
 /** node-postgres's pool behind Drizzle; the embedded database has none (one connection, in process). */
 function poolOf(db: Db | undefined): PoolLike | undefined {
   const client = (db as unknown as { $client?: Partial<PoolLike> } | undefined)?.$client;
-  return client && typeof client.totalCount === 'number' && typeof client.idleCount === 'number' ? (client as PoolLike) : undefined;
+  return client && typeof client.totalCount === 'number' && typeof client.idleCount === 'number'
+    ? (client as PoolLike)
+    : undefined;
 }
 
 const MAIL_OUTCOMES: Array<MailOutcome['outcome'] | 'failed'> = ['sent', 'written_to_eml', 'failed'];
@@ -44,7 +46,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
 
   const labelNames = ['method', 'route', 'status_code'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route pattern, method and status', labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by route pattern, method and status',
+    labelNames,
+    registers: [registry],
+  });
   const durations = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by route pattern, method and status',
@@ -96,7 +103,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
             db,
             sql`select name, state::text as state, count(*)::int as n from ${sql.identifier(JOBS_SCHEMA)}.job where state in ('created', 'retry', 'active', 'failed') group by name, state`,
           );
-          for (const row of rows) if ((JOB_STATES as readonly string[]).includes(row.state)) this.set({ queue: row.name, state: row.state }, Number(row.n));
+          for (const row of rows)
+            if ((JOB_STATES as readonly string[]).includes(row.state))
+              this.set({ queue: row.name, state: row.state }, Number(row.n));
         } catch {
           // no job queue in this database yet (it installs itself on first start): nothing to count
         }
@@ -141,7 +150,10 @@ function plainAddress(ip: string): string {
  * constant time), or a client from a METRICS_ALLOW address (request.ip, so TRUST_PROXY applies).
  * Nobody when neither is set (decision 016).
  */
-export function metricsGate(options: { token: string | undefined; allow: string[] }): (request: Pick<FastifyRequest, 'headers' | 'ip'>) => boolean {
+export function metricsGate(options: {
+  token: string | undefined;
+  allow: string[];
+}): (request: Pick<FastifyRequest, 'headers' | 'ip'>) => boolean {
   const wanted = options.token ? digest(options.token) : undefined;
   const allowed = new BlockList();
   for (const entry of options.allow) {

@@ -19,7 +19,20 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 let t: TestApp;
 beforeAll(async () => {
   // a queue whose job fails at once, for the failures gauge
-  t = await createTestApp({ metricsToken: TOKEN, metricsAllow: ['10.1.0.0/16', '192.0.2.7'] }, { queues: () => [{ name: 'ops-fail', options: { retryLimit: 0 }, handler: async () => { throw new Error('no'); } }] });
+  t = await createTestApp(
+    { metricsToken: TOKEN, metricsAllow: ['10.1.0.0/16', '192.0.2.7'] },
+    {
+      queues: () => [
+        {
+          name: 'ops-fail',
+          options: { retryLimit: 0 },
+          handler: async () => {
+            throw new Error('no');
+          },
+        },
+      ],
+    },
+  );
 });
 afterAll(() => t.close());
 
@@ -34,7 +47,9 @@ describe('GET /healthz', () => {
   });
 
   it('is not rate limited', async () => {
-    const replies = await Promise.all(Array.from({ length: 60 }, () => t.app.inject({ method: 'GET', url: '/healthz' })));
+    const replies = await Promise.all(
+      Array.from({ length: 60 }, () => t.app.inject({ method: 'GET', url: '/healthz' })),
+    );
     expect(replies.every((r) => r.statusCode === 200)).toBe(true);
   });
 });
@@ -58,7 +73,11 @@ describe('GET /readyz', () => {
     try {
       const res = await t.app.inject({ method: 'GET', url: '/readyz' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toMatchObject({ status: 'not_ready', message: 'Not ready: storage', checks: { database: { status: 'ok' }, storage: { status: 'failed' } } });
+      expect(res.json()).toMatchObject({
+        status: 'not_ready',
+        message: 'Not ready: storage',
+        checks: { database: { status: 'ok' }, storage: { status: 'failed' } },
+      });
       // the code only: no path of the server's disk in an unauthenticated reply
       expect(res.body).not.toContain(t.config.dataDir);
     } finally {
@@ -72,12 +91,27 @@ describe('GET /readyz', () => {
     const hung = { execute: () => new Promise(() => {}) } as unknown as Db;
     const failures: string[] = [];
     const started = Date.now();
-    const result = await checkReadiness({ db: hung, files: createFileStore({ driver: 'local', dataDir }), timeoutMs: 50, onFailure: (part) => failures.push(part) });
+    const result = await checkReadiness({
+      db: hung,
+      files: createFileStore({ driver: 'local', dataDir }),
+      timeoutMs: 50,
+      onFailure: (part) => failures.push(part),
+    });
     expect(Date.now() - started).toBeLessThan(1000);
-    expect(result).toMatchObject({ status: 'not_ready', message: 'Not ready: database, migrations', checks: { database: { status: 'failed', detail: 'the database did not answer within 50 ms' }, storage: { status: 'ok' } } });
+    expect(result).toMatchObject({
+      status: 'not_ready',
+      message: 'Not ready: database, migrations',
+      checks: {
+        database: { status: 'failed', detail: 'the database did not answer within 50 ms' },
+        storage: { status: 'ok' },
+      },
+    });
     expect(failures.sort()).toEqual(['database', 'migrations']);
 
-    const refused = { execute: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:5432'), { code: 'ECONNREFUSED' })) } as unknown as Db;
+    const refused = {
+      execute: () =>
+        Promise.reject(Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:5432'), { code: 'ECONNREFUSED' })),
+    } as unknown as Db;
     const down = await checkReadiness({ db: refused, files: createFileStore({ driver: 'local', dataDir }) });
     expect(down.checks.database).toEqual({ status: 'failed', detail: 'error ECONNREFUSED' });
     expect(JSON.stringify(down)).not.toContain('10.0.0.1');
@@ -88,17 +122,30 @@ describe('GET /readyz', () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'tripdesk-migrations-'));
     mkdirSync(path.join(folder, 'meta'));
     // a migration from far in the future: never applied to the test database
-    writeFileSync(path.join(folder, 'meta', '_journal.json'), JSON.stringify({ entries: [{ idx: 0, when: 1, tag: '0000_old' }, { idx: 1, when: 99_999_999_999_999, tag: '9999_next' }] }));
+    writeFileSync(
+      path.join(folder, 'meta', '_journal.json'),
+      JSON.stringify({
+        entries: [
+          { idx: 0, when: 1, tag: '0000_old' },
+          { idx: 1, when: 99_999_999_999_999, tag: '9999_next' },
+        ],
+      }),
+    );
     const result = await checkReadiness({ db: t.db, files: t.files, migrationsFolder: folder });
     expect(result.status).toBe('not_ready');
-    expect(result.checks.migrations).toEqual({ status: 'failed', detail: expect.stringMatching(/^\d+ of 2 migrations not applied$/) });
+    expect(result.checks.migrations).toEqual({
+      status: 'failed',
+      detail: expect.stringMatching(/^\d+ of 2 migrations not applied$/),
+    });
     rmSync(folder, { recursive: true, force: true });
   });
 });
 
 describe('the API documentation', () => {
   it('describes the probes and leaves /metrics out', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { paths: Record<string, unknown> };
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
+      paths: Record<string, unknown>;
+    };
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/healthz', '/readyz']));
     expect(doc.paths['/metrics']).toBeUndefined();
   });
@@ -115,7 +162,11 @@ describe('X-Request-Id', () => {
   });
 
   it('keeps a sane id from the caller and replaces one too long or with odd characters', async () => {
-    const kept = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'lb-7f3a.2026:42_x' } });
+    const kept = await t.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'lb-7f3a.2026:42_x' },
+    });
     expect(kept.headers['x-request-id']).toBe('lb-7f3a.2026:42_x');
     for (const bad of ['x'.repeat(129), 'a b', '<script>', '{"a":1}', 'ünïcode', '-leading-dash', '']) {
       const res = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': bad } });
@@ -145,20 +196,39 @@ describe('request logs', () => {
     const client = new TestClient(app);
     await client.login(email, PASSWORD);
     lines.length = 0;
-    const res = await client.get('/api/bookings?email=someone.secret%40example.test&name=Passport123', { 'x-request-id': 'trace-me-1' });
+    const res = await client.get('/api/bookings?email=someone.secret%40example.test&name=Passport123', {
+      'x-request-id': 'trace-me-1',
+    });
     expect(res.statusCode).toBe(200);
     const mine = lines.filter((l) => l.reqId === 'trace-me-1');
     expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({ level: 30, msg: 'request', method: 'GET', route: '/api/bookings', status: 200, userId: user.id });
+    expect(mine[0]).toMatchObject({
+      level: 30,
+      msg: 'request',
+      method: 'GET',
+      route: '/api/bookings',
+      status: 200,
+      userId: user.id,
+    });
     expect(typeof mine[0]!.ms).toBe('number');
     const text = JSON.stringify(lines);
-    for (const secret of ['someone.secret', email, 'Passport123', 'tripdesk_session', client.csrfToken!, [...client.cookies.values()][0]!]) expect(text).not.toContain(secret);
+    for (const secret of [
+      'someone.secret',
+      email,
+      'Passport123',
+      'tripdesk_session',
+      client.csrfToken!,
+      [...client.cookies.values()][0]!,
+    ])
+      expect(text).not.toContain(secret);
   });
 
   it('logs an unknown address by its pattern, and a bearer-less anonymous call with no user', async () => {
     lines.length = 0;
     await app.inject({ method: 'GET', url: '/api/bookings/123456789', headers: { 'x-request-id': 'anon-1' } });
-    expect(lines.filter((l) => l.reqId === 'anon-1')).toEqual([expect.objectContaining({ route: '/api/bookings/:id', status: 401, userId: null })]);
+    expect(lines.filter((l) => l.reqId === 'anon-1')).toEqual([
+      expect.objectContaining({ route: '/api/bookings/:id', status: 401, userId: null }),
+    ]);
   });
 
   it('keeps the probes and /metrics out of the log at info level', async () => {
@@ -175,7 +245,12 @@ describe('GET /metrics', () => {
     t.app.inject({ method: 'GET', url: '/metrics', headers, ...(remoteAddress ? { remoteAddress } : {}) });
 
   it('answers 404, as any unknown address does, without the token or an allowed address', async () => {
-    for (const res of [await scrape(), await scrape({ authorization: `Bearer ${TOKEN}x` }), await scrape({ authorization: 'Bearer ' }), await scrape({ authorization: TOKEN })]) {
+    for (const res of [
+      await scrape(),
+      await scrape({ authorization: `Bearer ${TOKEN}x` }),
+      await scrape({ authorization: 'Bearer ' }),
+      await scrape({ authorization: TOKEN }),
+    ]) {
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ message: 'Not Found' });
     }
@@ -192,8 +267,12 @@ describe('GET /metrics', () => {
     await t.app.inject({ method: 'GET', url: '/api/bookings/424242' });
     const res = await scrape({ authorization: `Bearer ${TOKEN}` });
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
-    expect(res.body).toMatch(/^http_requests_total\{method="GET",route="\/api\/bookings\/:id",status_code="401"\} [1-9]/m);
-    expect(res.body).toMatch(/^http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/api\/bookings\/:id",status_code="401"\} \d+/m);
+    expect(res.body).toMatch(
+      /^http_requests_total\{method="GET",route="\/api\/bookings\/:id",status_code="401"\} [1-9]/m,
+    );
+    expect(res.body).toMatch(
+      /^http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/api\/bookings\/:id",status_code="401"\} \d+/m,
+    );
     expect(res.body).not.toContain('424242');
     // answered requests are counted out: only the scrape itself is in flight
     expect(res.body).toMatch(/^http_requests_in_flight 1$/m);
@@ -206,7 +285,8 @@ describe('GET /metrics', () => {
 
   it('reports the job queue by queue and state: a job that failed is counted', async () => {
     const id = await t.jobs!.send('ops-fail', {});
-    for (let i = 0; i < 200 && (await t.jobs!.boss.getJobById('ops-fail', id!))?.state !== 'failed'; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 200 && (await t.jobs!.boss.getJobById('ops-fail', id!))?.state !== 'failed'; i++)
+      await new Promise((r) => setTimeout(r, 25));
     const res = await scrape({ authorization: `Bearer ${TOKEN}` });
     expect(res.body).toMatch(/^tripdesk_jobs\{queue="ops-fail",state="failed"\} 1$/m);
   });
@@ -237,7 +317,10 @@ describe('metrics, unit by unit', () => {
   });
 
   it('reports a PostgreSQL pool in use and idle; the embedded database has none', async () => {
-    const pooled = { $client: { totalCount: 7, idleCount: 3, waitingCount: 1 }, execute: () => Promise.reject(new Error('no job queue')) } as unknown as Db;
+    const pooled = {
+      $client: { totalCount: 7, idleCount: 3, waitingCount: 1 },
+      execute: () => Promise.reject(new Error('no job queue')),
+    } as unknown as Db;
     const text = await createMetrics({ db: pooled, processMetrics: false }).registry.metrics();
     expect(text).toMatch(/^tripdesk_db_pool_connections\{state="in_use"\} 4$/m);
     expect(text).toMatch(/^tripdesk_db_pool_connections\{state="idle"\} 3$/m);
@@ -245,7 +328,10 @@ describe('metrics, unit by unit', () => {
     // a scrape does not fail when the job counts cannot be read
     expect(text).toContain('# TYPE tripdesk_jobs gauge');
     // PGlite behind Drizzle: a client with no pool counts (the suite may itself run on PostgreSQL)
-    const inProcess = { $client: { query: () => undefined }, execute: () => Promise.reject(new Error('no job queue')) } as unknown as Db;
+    const inProcess = {
+      $client: { query: () => undefined },
+      execute: () => Promise.reject(new Error('no job queue')),
+    } as unknown as Db;
     const embedded = await createMetrics({ db: inProcess, processMetrics: false }).registry.metrics();
     expect(embedded).not.toContain('tripdesk_db_pool_connections');
   });

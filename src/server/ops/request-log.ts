@@ -53,7 +53,13 @@ export const requestLogPlugin = fp(async (app: FastifyInstance, opts: { metrics:
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     const status = reply.statusCode;
     opts.metrics.observeRequest({ method: request.method, route, status, seconds: reply.elapsedTime / 1000 });
-    const line = { method: request.method, route, status, ms: Math.round(reply.elapsedTime * 10) / 10, userId: request.user?.id ?? null };
+    const line = {
+      method: request.method,
+      route,
+      status,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+      userId: request.user?.id ?? null,
+    };
     if (status >= 500 && !request.routeOptions.config?.probe) request.log.error(line, 'request failed');
     else request.log.info(line, 'request');
   });

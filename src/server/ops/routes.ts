@@ -26,7 +26,11 @@ export async function opsRoutes(app: FastifyInstance, opts: OpsOptions) {
 
   r.get(
     '/healthz',
-    { logLevel: 'warn', config: { access: 'public', scope: null }, schema: { tags, summary: 'Liveness: the process is up and answering', response: { 200: healthSchema } } },
+    {
+      logLevel: 'warn',
+      config: { access: 'public', scope: null },
+      schema: { tags, summary: 'Liveness: the process is up and answering', response: { 200: healthSchema } },
+    },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
       return { status: 'ok' as const };
@@ -40,7 +44,8 @@ export async function opsRoutes(app: FastifyInstance, opts: OpsOptions) {
       config: { access: 'public', scope: null, probe: true },
       schema: {
         tags,
-        summary: 'Readiness: the database answers, its migrations are current and the file store is writable; 503 names the failing part',
+        summary:
+          'Readiness: the database answers, its migrations are current and the file store is writable; 503 names the failing part',
         response: { 200: readySchema, 503: notReadySchema },
       },
     },
@@ -56,10 +61,14 @@ export async function opsRoutes(app: FastifyInstance, opts: OpsOptions) {
   );
 
   // not in the API's documentation: an operator's endpoint, in Prometheus's text format
-  app.get('/metrics', { logLevel: 'warn', config: { access: 'public', scope: null }, schema: { hide: true } }, async (request, reply) => {
-    // 404, the same as any unknown address, to whoever may not read it (decision 016)
-    if (!gate(request)) return reply.status(404).send({ message: 'Not Found' });
-    const text = await opts.metrics.registry.metrics();
-    return reply.header('cache-control', 'no-store').type(opts.metrics.registry.contentType).send(text);
-  });
+  app.get(
+    '/metrics',
+    { logLevel: 'warn', config: { access: 'public', scope: null }, schema: { hide: true } },
+    async (request, reply) => {
+      // 404, the same as any unknown address, to whoever may not read it (decision 016)
+      if (!gate(request)) return reply.status(404).send({ message: 'Not Found' });
+      const text = await opts.metrics.registry.metrics();
+      return reply.header('cache-control', 'no-store').type(opts.metrics.registry.contentType).send(text);
+    },
+  );
 }

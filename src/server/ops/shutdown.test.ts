@@ -34,14 +34,20 @@ const PASSWORD = 'correct horse battery staple';
 
 type Reply = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
-function request(port: number, options: { method: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Reply> {
+function request(
+  port: number,
+  options: { method: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: options.method, path: options.path, headers: options.headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method: options.method, path: options.path, headers: options.headers, agent: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
@@ -113,7 +119,10 @@ async function prepareDatabase(): Promise<string> {
   // the embedded database: the template unpacked into DATA_DIR/pglite, where main.ts opens it
   const template = process.env.TRIPDESK_TEST_TEMPLATE;
   if (!template) throw new Error('The test template database is missing: run the tests through vitest.');
-  const client = await PGlite.create(path.join(dataDir, 'pglite'), { loadDataDir: new Blob([readFileSync(template)]), extensions: pgliteExtensions() });
+  const client = await PGlite.create(path.join(dataDir, 'pglite'), {
+    loadDataDir: new Blob([readFileSync(template)]),
+    extensions: pgliteExtensions(),
+  });
   await client.close();
   return '';
 }
@@ -126,9 +135,18 @@ async function seed(databaseUrl: string) {
     tripId = trip.id;
     const refs = new Set<string>();
     while (refs.size < BOOKINGS) refs.add(makeBookingRef());
-    const rows = [...refs].map((ref, i) => ({ ref, tripId, firstName: 'Traveller', lastName: `Number${i}`, email: `traveller${i}@example.test` }));
+    const rows = [...refs].map((ref, i) => ({
+      ref,
+      tripId,
+      firstName: 'Traveller',
+      lastName: `Number${i}`,
+      email: `traveller${i}@example.test`,
+    }));
     for (let i = 0; i < rows.length; i += 500) {
-      const written = await database.db.insert(bookings).values(rows.slice(i, i + 500)).returning({ id: bookings.id });
+      const written = await database.db
+        .insert(bookings)
+        .values(rows.slice(i, i + 500))
+        .returning({ id: bookings.id });
       if (!bookingId) bookingId = written[0]!.id;
     }
   } finally {
@@ -182,7 +200,14 @@ function halfSent(options: { method: string; path: string; headers: Record<strin
   let finish = () => {};
   const reply = new Promise<Reply>((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method: options.method, path: options.path, agent: false, headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method,
+        path: options.path,
+        agent: false,
+        headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -205,7 +230,13 @@ function unread(path: string, headers: Record<string, string>) {
       res.pause();
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          type: String(res.headers['content-type']),
+          body: Buffer.concat(chunks),
+        }),
+      );
       resume = () => res.resume();
     });
     req.on('error', reject);
@@ -217,17 +248,32 @@ function unread(path: string, headers: Record<string, string>) {
 describe('SIGTERM', () => {
   it('refuses new connections, finishes the payment and the export in flight, and exits 0', async () => {
     // sign in as the first Administrator, and read the page's CSRF token
-    const login = await request(port, { method: 'POST', path: '/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }) });
+    const login = await request(port, {
+      method: 'POST',
+      path: '/login',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+    });
     expect(login.status, login.body).toBe(204);
     let cookies = cookiesOf(login);
     const page = await request(port, { method: 'GET', path: '/', headers: { cookie: cookies.join('; ') } });
     cookies = [...new Map([...cookies, ...cookiesOf(page)].map((c) => [c.split('=')[0], c])).values()];
     const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(page.body)?.[1];
     expect(csrf).toBeTruthy();
-    const headers = { 'content-type': 'application/json', cookie: cookies.join('; '), 'x-csrf-token': csrf!, 'x-requested-with': 'XMLHttpRequest' };
+    const headers = {
+      'content-type': 'application/json',
+      cookie: cookies.join('; '),
+      'x-csrf-token': csrf!,
+      'x-requested-with': 'XMLHttpRequest',
+    };
 
     // the balance invoice of the first traveller, to be paid while the server stops
-    const invoiced = await request(port, { method: 'POST', path: `/api/bookings/${bookingId}/invoices`, headers, body: JSON.stringify({ invoice_type: 'balance' }) });
+    const invoiced = await request(port, {
+      method: 'POST',
+      path: `/api/bookings/${bookingId}/invoices`,
+      headers,
+      body: JSON.stringify({ invoice_type: 'balance' }),
+    });
     expect(invoiced.status, invoiced.body).toBe(201);
     const invoice = JSON.parse(invoiced.body) as { id: number; type: string };
 
@@ -238,13 +284,25 @@ describe('SIGTERM', () => {
       method: 'POST',
       path: '/api/transactions',
       headers: { ...headers, 'idempotency-key': 'shutdown-payment-1' },
-      body: JSON.stringify({ booking_id: bookingId, invoice_id: invoice.id, invoice_type: invoice.type, amount: '250.00', type: 'payment', processor: 'BACS', date: new Date().toISOString().slice(0, 10) }),
+      body: JSON.stringify({
+        booking_id: bookingId,
+        invoice_id: invoice.id,
+        invoice_type: invoice.type,
+        amount: '250.00',
+        type: 'payment',
+        processor: 'BACS',
+        date: new Date().toISOString().slice(0, 10),
+      }),
     });
     // the server has read both requests' headers
-    await until('the export and the payment in the server\'s hands', async () => (await inFlight()) >= 2);
+    await until("the export and the payment in the server's hands", async () => (await inFlight()) >= 2);
 
     child!.kill('SIGTERM');
-    await until('the server says it no longer accepts connections', () => output.includes('Tripdesk no longer accepts connections'), GRACE_SECONDS * 1000);
+    await until(
+      'the server says it no longer accepts connections',
+      () => output.includes('Tripdesk no longer accepts connections'),
+      GRACE_SECONDS * 1000,
+    );
     expect(await refused(port), output).toBe(true);
     // still up, still holding both
     expect(child!.exitCode).toBeNull();
@@ -253,7 +311,12 @@ describe('SIGTERM', () => {
     download.read();
     const [paid, sheet] = await Promise.all([payment.reply, download.reply]);
     expect(paid.status, paid.body).toBe(201);
-    expect(JSON.parse(paid.body)).toMatchObject({ booking_id: bookingId, invoice_id: invoice.id, amount: 250, type: 'payment' });
+    expect(JSON.parse(paid.body)).toMatchObject({
+      booking_id: bookingId,
+      invoice_id: invoice.id,
+      amount: 250,
+      type: 'payment',
+    });
     expect(sheet.status).toBe(200);
     expect(sheet.type).toContain('spreadsheetml');
     // the whole workbook: a row per booking under the heading
@@ -263,9 +326,14 @@ describe('SIGTERM', () => {
     expect(await exited, output).toBe(0);
 
     // and the payment is there after the restart: the database closed cleanly with it
-    const database = await createDb(process.env.DATABASE_URL ? { databaseUrl: databaseUrlOfChild } : { pgliteDir: path.join(dataDir, 'pglite') });
+    const database = await createDb(
+      process.env.DATABASE_URL ? { databaseUrl: databaseUrlOfChild } : { pgliteDir: path.join(dataDir, 'pglite') },
+    );
     try {
-      const rows = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from transactions where booking_id = ${bookingId} and deleted_at is null`);
+      const rows = await queryRows<{ n: number }>(
+        database.db,
+        sql`select count(*)::int as n from transactions where booking_id = ${bookingId} and deleted_at is null`,
+      );
       expect(rows[0]!.n).toBe(1);
     } finally {
       await database.close();
@@ -277,8 +345,18 @@ describe('shutDown', () => {
   it('closes the database after the web server and the job queue, and says 1 when one of them failed', async () => {
     const order: string[] = [];
     const code = await shutDown({
-      jobs: { stop: async () => { await sleep(20); order.push('jobs'); throw new Error('stuck'); } },
-      database: { close: async () => { order.push('database'); } },
+      jobs: {
+        stop: async () => {
+          await sleep(20);
+          order.push('jobs');
+          throw new Error('stuck');
+        },
+      },
+      database: {
+        close: async () => {
+          order.push('database');
+        },
+      },
       graceMs: 1000,
       log: (message) => order.push(message),
     });
@@ -296,11 +374,25 @@ describe('shutDown', () => {
     const stuck = halfSent({ method: 'POST', path: '/slow', headers: { 'content-type': 'application/json' }, body });
     await sleep(100);
     const order: string[] = [];
-    const code = shutDown({ app, database: { close: async () => { order.push('database'); } }, graceMs: 300, log: (m) => order.push(m), onStoppedListening: () => order.push('stopped listening') });
+    const code = shutDown({
+      app,
+      database: {
+        close: async () => {
+          order.push('database');
+        },
+      },
+      graceMs: 300,
+      log: (m) => order.push(m),
+      onStoppedListening: () => order.push('stopped listening'),
+    });
     expect(order).toEqual(['stopped listening']);
     expect(await refused(port)).toBe(true);
     expect(await code).toBe(1);
-    expect(order).toEqual(['stopped listening', 'requests still open after 0 s: closing their connections', 'database']);
+    expect(order).toEqual([
+      'stopped listening',
+      'requests still open after 0 s: closing their connections',
+      'database',
+    ]);
     await expect(stuck.reply).rejects.toThrow();
   });
 });

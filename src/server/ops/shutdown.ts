@@ -48,7 +48,12 @@ export async function shutDown(parts: ShutdownParts): Promise<number> {
  * only: a keep-alive connection whose request finishes later would stay open until its keep-alive
  * timeout, so idle ones are closed as they appear. Past the grace, the rest are cut.
  */
-async function closeHttp(app: FastifyInstance, graceMs: number, log: (message: string) => void, onStoppedListening?: () => void): Promise<boolean> {
+async function closeHttp(
+  app: FastifyInstance,
+  graceMs: number,
+  log: (message: string) => void,
+  onStoppedListening?: () => void,
+): Promise<boolean> {
   // the callback would only say when the last connection ended: app.close() below waits for that
   if (app.server.listening) app.server.close(() => {});
   onStoppedListening?.();

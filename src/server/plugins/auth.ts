@@ -62,7 +62,11 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthOptions) => 
     const expired =
       now - (session.lastSeenAt ?? 0) > opts.timeouts.idleMs ||
       now - (session.createdAt ?? 0) > opts.timeouts.absoluteMs;
-    const user = expired ? null : prefetched !== undefined && (prefetched === null || prefetched.id === session.userId) ? prefetched : await findAuthUser(opts.db, session.userId);
+    const user = expired
+      ? null
+      : prefetched !== undefined && (prefetched === null || prefetched.id === session.userId)
+        ? prefetched
+        : await findAuthUser(opts.db, session.userId);
     if (!user) {
       await session.destroy();
       return;
@@ -92,8 +96,10 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthOptions) => 
     if (!request.user) throw unauthenticated();
     if (access === 'admin' && request.user.roleId !== ROLES.administrator) throw forbidden();
     if (access === 'charity') {
-      if (request.user.roleId !== ROLES.charity) throw forbidden('The charity portal is for the accounts of charity partners.');
-      if (request.user.charityId === null) throw forbidden('Your account is not linked to a charity yet: ask the office to link it.');
+      if (request.user.roleId !== ROLES.charity)
+        throw forbidden('The charity portal is for the accounts of charity partners.');
+      if (request.user.charityId === null)
+        throw forbidden('Your account is not linked to a charity yet: ask the office to link it.');
     }
   });
 });
@@ -113,4 +119,3 @@ function checkCsrf(app: FastifyInstance, request: FastifyRequest, reply: Fastify
     });
   });
 }
-

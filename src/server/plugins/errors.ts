@@ -84,11 +84,12 @@ export const storableTextPlugin = fp(async (app: FastifyInstance) => {
     };
     if (!Object.keys(errors).length) return;
     if (request.routeOptions.config.errorShape === 'oauth') {
-      return reply.status(400).send({ error: 'invalid_request', error_description: 'The request has a malformed parameter.' });
+      return reply
+        .status(400)
+        .send({ error: 'invalid_request', error_description: 'The request has a malformed parameter.' });
     }
     throw validationError(errors);
   });
-
 });
 
 type Answer = { status: number; body: { message: string; errors?: Record<string, string[]> } };
@@ -97,12 +98,18 @@ function answer(error: FastifyError, request: FastifyRequest): Answer {
   if (error instanceof HttpError) {
     // a dependency that failed (the mail server, say): what went wrong goes to the log only
     if (error.statusCode >= 500) request.log.error({ err: error.cause ?? error, reqId: request.id }, error.message);
-    return { status: error.statusCode, body: error.errors ? { message: error.message, errors: error.errors } : { message: error.message } };
+    return {
+      status: error.statusCode,
+      body: error.errors ? { message: error.message, errors: error.errors } : { message: error.message },
+    };
   }
   if (error instanceof StorageUnavailable) {
     // S3 or the disk did not answer: the request may be sent again; the reason goes to the log only
     request.log.error({ err: error.cause ?? error, reqId: request.id }, error.message);
-    return { status: 503, body: { message: 'The file store cannot be reached just now. Please try again in a moment.' } };
+    return {
+      status: 503,
+      body: { message: 'The file store cannot be reached just now. Please try again in a moment.' },
+    };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const errors: Record<string, string[]> = {};

@@ -53,7 +53,11 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: WebOptions) => {
   const render = (request: FastifyRequest, reply: FastifyReply, status: number, file = 'index.html') => {
     const flash = request.session.flash ?? [];
     if (flash.length) request.session.flash = [];
-    const boot: Bootstrap = { user: request.user ? toCurrentUser(request.user) : null, flash, card_payments: opts.cardPayments };
+    const boot: Bootstrap = {
+      user: request.user ? toCurrentUser(request.user) : null,
+      flash,
+      card_payments: opts.cardPayments,
+    };
     const head =
       `<meta name="csrf-token" content="${reply.generateCsrf()}">` +
       `<script id="tripdesk-bootstrap" type="application/json">${jsonForHtml(boot)}</script>`;

@@ -37,7 +37,11 @@ export class LocalFileStore implements FileStore {
       await rename(partial, file);
     } catch (error) {
       await rm(partial, { force: true }).catch(() => undefined);
-      if (DISK.has((error as NodeJS.ErrnoException).code ?? '')) throw new StorageUnavailable(`the file store could not store a file: ${(error as NodeJS.ErrnoException).code}`, { cause: error });
+      if (DISK.has((error as NodeJS.ErrnoException).code ?? ''))
+        throw new StorageUnavailable(
+          `the file store could not store a file: ${(error as NodeJS.ErrnoException).code}`,
+          { cause: error },
+        );
       throw error;
     }
     return (await stat(file)).size;
@@ -52,7 +56,9 @@ export class LocalFileStore implements FileStore {
     } catch (error) {
       stream.destroy();
       if (missing(error)) return null;
-      throw new StorageUnavailable(`the file store could not read a file: ${(error as NodeJS.ErrnoException).code}`, { cause: error });
+      throw new StorageUnavailable(`the file store could not read a file: ${(error as NodeJS.ErrnoException).code}`, {
+        cause: error,
+      });
     }
     return stream;
   }

@@ -69,10 +69,18 @@ describe('migrateFiles, local to S3', () => {
       AWS_ACCESS_KEY_ID: 'S3RVER',
       AWS_SECRET_ACCESS_KEY: 'S3RVER',
     };
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/server/cli/storage-migrate.ts', '--to', 's3'], { cwd: root, env });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'src/server/cli/storage-migrate.ts', '--to', 's3'],
+      { cwd: root, env },
+    );
     expect(stdout).toContain('5 files: 1 copied, 4 already there, 0 failed.');
     expect(stdout).toContain('Set STORAGE=s3 and restart.');
-    const refused = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/server/cli/storage-migrate.ts'], { cwd: root, env }).catch((e: { code: number; stderr: string }) => e);
+    const refused = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'src/server/cli/storage-migrate.ts'],
+      { cwd: root, env },
+    ).catch((e: { code: number; stderr: string }) => e);
     expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining('--to s3') });
   }, 60_000);
 });

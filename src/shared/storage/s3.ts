@@ -1,20 +1,41 @@
 import { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { safeName, StorageUnavailable, type FileKind, type FileStore, type StorageConfig, type StoredFile } from './types.ts';
+import {
+  safeName,
+  StorageUnavailable,
+  type FileKind,
+  type FileStore,
+  type StorageConfig,
+  type StoredFile,
+} from './types.ts';
 
 type S3Config = Extract<StorageConfig, { driver: 's3' }>;
 
 /** What the store said, or that it could not be reached: a request's own trouble is not this. */
 const fromStore = (error: unknown) =>
   error instanceof S3ServiceException ||
-  ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE'].includes((error as { code?: string }).code ?? '') ||
+  ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE'].includes(
+    (error as { code?: string }).code ?? '',
+  ) ||
   ['TimeoutError', 'RequestTimeout'].includes((error as { name?: string }).name ?? '');
 const unavailable = (what: string, error: unknown) =>
-  new StorageUnavailable(`the S3 store could not ${what}: ${(error as { name?: string }).name ?? 'error'} ${(error as { code?: string }).code ?? ''}`.trim(), { cause: error });
+  new StorageUnavailable(
+    `the S3 store could not ${what}: ${(error as { name?: string }).name ?? 'error'} ${(error as { code?: string }).code ?? ''}`.trim(),
+    { cause: error },
+  );
 
 const notFound = (error: unknown) =>
-  error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
+  error instanceof S3ServiceException &&
+  (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
 
 /**
  * Files in an S3-compatible bucket (AWS S3, MinIO, R2…), keys `<prefix>/<kind>/<name>`.
@@ -60,7 +81,12 @@ export class S3FileStore implements FileStore {
     }
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.bucket, Key: this.key(kind, name), Body: source, ...(contentType ? { ContentType: contentType } : {}) },
+      params: {
+        Bucket: this.bucket,
+        Key: this.key(kind, name),
+        Body: source,
+        ...(contentType ? { ContentType: contentType } : {}),
+      },
       queueSize: 2,
       leavePartsOnError: false,
     });
@@ -93,7 +119,11 @@ export class S3FileStore implements FileStore {
   async stat(kind: FileKind, name: string): Promise<StoredFile | null> {
     try {
       const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(kind, name) }));
-      return { name: safeName(name), bytes: Number(head.ContentLength ?? 0), modifiedMs: head.LastModified?.getTime() ?? 0 };
+      return {
+        name: safeName(name),
+        bytes: Number(head.ContentLength ?? 0),
+        modifiedMs: head.LastModified?.getTime() ?? 0,
+      };
     } catch (error) {
       if (notFound(error)) return null;
       throw unavailable('look at a file', error);
@@ -112,9 +142,11 @@ export class S3FileStore implements FileStore {
     const prefix = `${this.prefix}${kind}/`;
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token })).catch((error: unknown) => {
-        throw unavailable('list files', error);
-      });
+      const page = await this.client
+        .send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }))
+        .catch((error: unknown) => {
+          throw unavailable('list files', error);
+        });
       for (const o of page.Contents ?? []) {
         const name = o.Key!.slice(prefix.length);
         // a deeper key is not one of ours

@@ -64,9 +64,11 @@ describe.each(['local', 's3'] as const)('the %s driver', (driver) => {
     const count = 192;
     const hash = createHash('sha256');
     for (let i = 0; i < count; i++) hash.update(chunk);
-    const body = Readable.from((function* () {
-      for (let i = 0; i < count; i++) yield chunk;
-    })());
+    const body = Readable.from(
+      (function* () {
+        for (let i = 0; i < count; i++) yield chunk;
+      })(),
+    );
     expect(await files.put('documents', 'large.pdf', body, 'application/pdf')).toBe(count * chunk.length);
     const back = await bytesOf((await files.open('documents', 'large.pdf'))!);
     expect(back.length).toBe(count * chunk.length);
@@ -87,10 +89,12 @@ describe.each(['local', 's3'] as const)('the %s driver', (driver) => {
 
   it('keeps nothing of a stream that fails half way', async () => {
     const before = await names(files, 'documents');
-    const failing = Readable.from((async function* () {
-      yield randomBytes(1000);
-      throw new Error('the upload broke off');
-    })());
+    const failing = Readable.from(
+      (async function* () {
+        yield randomBytes(1000);
+        throw new Error('the upload broke off');
+      })(),
+    );
     await expect(files.put('documents', 'broken.pdf', failing)).rejects.toThrow();
     expect(await files.stat('documents', 'broken.pdf')).toBeNull();
     expect(await names(files, 'documents')).toEqual(before);
@@ -104,7 +108,9 @@ describe.each(['local', 's3'] as const)('the %s driver', (driver) => {
   });
 
   it('lists every file of a kind, past one page of a listing', async () => {
-    const made = await Promise.all(Array.from({ length: 25 }, () => storeFile(files, 'passports', Buffer.from('p'), 'jpg')));
+    const made = await Promise.all(
+      Array.from({ length: 25 }, () => storeFile(files, 'passports', Buffer.from('p'), 'jpg')),
+    );
     const listed = await names(files, 'passports');
     for (const n of made) expect(listed).toContain(n);
     for (const f of [...listed]) await files.remove('passports', f);

@@ -45,7 +45,14 @@ export type FileStore = {
 
 export type StorageConfig =
   | { driver: 'local'; dataDir: string }
-  | { driver: 's3'; bucket: string; region: string; endpoint: string | undefined; forcePathStyle: boolean; prefix: string };
+  | {
+      driver: 's3';
+      bucket: string;
+      region: string;
+      endpoint: string | undefined;
+      forcePathStyle: boolean;
+      prefix: string;
+    };
 
 /** A fresh, unguessable name with the extension the content was found to have. */
 export function newFileName(extension: string): string {

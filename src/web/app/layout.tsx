@@ -26,7 +26,14 @@ export function Layout() {
   const user = useCurrentUser();
   const { pathname } = useLocation();
   const [fullWidth, setFullWidth] = useLocalStorage({ key: 'tripdesk.fullWidth', defaultValue: false });
-  const nav: Array<[RouteName, string]> = isStaff(user) ? STAFF_NAV : isCharityPartner(user) ? [['charity-portal', 'Fundraisers'], ['developer', 'Developer']] : STAFF_NAV.filter(([name]) => name === 'developer');
+  const nav: Array<[RouteName, string]> = isStaff(user)
+    ? STAFF_NAV
+    : isCharityPartner(user)
+      ? [
+          ['charity-portal', 'Fundraisers'],
+          ['developer', 'Developer'],
+        ]
+      : STAFF_NAV.filter(([name]) => name === 'developer');
 
   const signOut = async () => {
     try {
@@ -53,7 +60,11 @@ export function Layout() {
                     <NavLink
                       key={name}
                       to={path(name as 'booking-list')}
-                      className={({ isActive }) => (isActive || (name === 'settings-emails' && pathname.startsWith('/settings/')) ? `${classes.link} active` : classes.link)}
+                      className={({ isActive }) =>
+                        isActive || (name === 'settings-emails' && pathname.startsWith('/settings/'))
+                          ? `${classes.link} active`
+                          : classes.link
+                      }
                     >
                       {label}
                     </NavLink>

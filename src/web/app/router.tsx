@@ -46,49 +46,235 @@ function Page({ children }: { children: ReactNode }) {
  */
 function StaffOnly() {
   const user = useCurrentUser();
-  return isStaff(user) ? <Outlet /> : <Page><StaffOnlyPage /></Page>;
+  return isStaff(user) ? (
+    <Outlet />
+  ) : (
+    <Page>
+      <StaffOnlyPage />
+    </Page>
+  );
 }
 
 const staffScreens: Array<[string, ComponentType]> = [
-  [routes['booking-list'], () => <Page><BookingListPage /></Page>],
-  [routes['booking-view'], () => <Page><BookingPage /></Page>],
-  [routes['trip-list'], () => <Page><TripListPage /></Page>],
-  [routes['trip-edit'], () => <Page><TripEditPage /></Page>],
-  [routes['trip-readiness'], () => <Page><ReadinessPage /></Page>],
-  [routes['charity-list'], () => <Page><CharityListPage /></Page>],
-  [routes['charity-edit'], () => <Page><CharityEditPage /></Page>],
-  [routes['discount-list'], () => <Page><DiscountListPage /></Page>],
-  [routes['discount-new'], () => <Page><DiscountFormPage key="new" /></Page>],
-  [routes['discount-edit'], () => <Page><DiscountFormPage /></Page>],
-  [routes['user-list'], () => <Page><UserListPage /></Page>],
-  [routes['user-edit'], () => <Page><UserEditPage /></Page>],
-  [routes['invoice-view'], () => <Page><InvoicePage /></Page>],
-  [routes.audit, () => <Page><AuditPage /></Page>],
-  [routes['admin-jobs'], () => <Page><JobsPage /></Page>],
-  [routes['admin-retention'], () => <Page><RetentionPage /></Page>],
-  [routes['money-due'], () => <Page><MoneyDuePage /></Page>],
-  [routes.reports, () => <Page><ReportsPage /></Page>],
-  [routes['settings-emails'], () => <Page><EmailTemplatesPage /></Page>],
-  [routes['settings-countries'], () => <Page><CountriesPage /></Page>],
+  [
+    routes['booking-list'],
+    () => (
+      <Page>
+        <BookingListPage />
+      </Page>
+    ),
+  ],
+  [
+    routes['booking-view'],
+    () => (
+      <Page>
+        <BookingPage />
+      </Page>
+    ),
+  ],
+  [
+    routes['trip-list'],
+    () => (
+      <Page>
+        <TripListPage />
+      </Page>
+    ),
+  ],
+  [
+    routes['trip-edit'],
+    () => (
+      <Page>
+        <TripEditPage />
+      </Page>
+    ),
+  ],
+  [
+    routes['trip-readiness'],
+    () => (
+      <Page>
+        <ReadinessPage />
+      </Page>
+    ),
+  ],
+  [
+    routes['charity-list'],
+    () => (
+      <Page>
+        <CharityListPage />
+      </Page>
+    ),
+  ],
+  [
+    routes['charity-edit'],
+    () => (
+      <Page>
+        <CharityEditPage />
+      </Page>
+    ),
+  ],
+  [
+    routes['discount-list'],
+    () => (
+      <Page>
+        <DiscountListPage />
+      </Page>
+    ),
+  ],
+  [
+    routes['discount-new'],
+    () => (
+      <Page>
+        <DiscountFormPage key="new" />
+      </Page>
+    ),
+  ],
+  [
+    routes['discount-edit'],
+    () => (
+      <Page>
+        <DiscountFormPage />
+      </Page>
+    ),
+  ],
+  [
+    routes['user-list'],
+    () => (
+      <Page>
+        <UserListPage />
+      </Page>
+    ),
+  ],
+  [
+    routes['user-edit'],
+    () => (
+      <Page>
+        <UserEditPage />
+      </Page>
+    ),
+  ],
+  [
+    routes['invoice-view'],
+    () => (
+      <Page>
+        <InvoicePage />
+      </Page>
+    ),
+  ],
+  [
+    routes.audit,
+    () => (
+      <Page>
+        <AuditPage />
+      </Page>
+    ),
+  ],
+  [
+    routes['admin-jobs'],
+    () => (
+      <Page>
+        <JobsPage />
+      </Page>
+    ),
+  ],
+  [
+    routes['admin-retention'],
+    () => (
+      <Page>
+        <RetentionPage />
+      </Page>
+    ),
+  ],
+  [
+    routes['money-due'],
+    () => (
+      <Page>
+        <MoneyDuePage />
+      </Page>
+    ),
+  ],
+  [
+    routes.reports,
+    () => (
+      <Page>
+        <ReportsPage />
+      </Page>
+    ),
+  ],
+  [
+    routes['settings-emails'],
+    () => (
+      <Page>
+        <EmailTemplatesPage />
+      </Page>
+    ),
+  ],
+  [
+    routes['settings-countries'],
+    () => (
+      <Page>
+        <CountriesPage />
+      </Page>
+    ),
+  ],
 ];
 
 export const router = createBrowserRouter([
-  { path: routes.login, element: <Page><LoginPage /></Page>, errorElement: <ErrorPage /> },
   {
-    element: <Page><Layout /></Page>,
+    path: routes.login,
+    element: (
+      <Page>
+        <LoginPage />
+      </Page>
+    ),
+    errorElement: <ErrorPage />,
+  },
+  {
+    element: (
+      <Page>
+        <Layout />
+      </Page>
+    ),
     errorElement: <ErrorPage />,
     children: [
-      { path: routes.developer, element: <Page><DeveloperPage /></Page> },
-      { path: routes['charity-portal'], element: <Page><CharityPortalPage /></Page> },
+      {
+        path: routes.developer,
+        element: (
+          <Page>
+            <DeveloperPage />
+          </Page>
+        ),
+      },
+      {
+        path: routes['charity-portal'],
+        element: (
+          <Page>
+            <CharityPortalPage />
+          </Page>
+        ),
+      },
       {
         element: <StaffOnly />,
         errorElement: <ErrorPage />,
         children: [
-          { path: routes.home, element: <Page><DashboardPage /></Page> },
+          {
+            path: routes.home,
+            element: (
+              <Page>
+                <DashboardPage />
+              </Page>
+            ),
+          },
           ...staffScreens.map(([path, Component]) => ({ path, Component })),
         ],
       },
-      { path: '*', element: <Page><NotFoundPage /></Page> },
+      {
+        path: '*',
+        element: (
+          <Page>
+            <NotFoundPage />
+          </Page>
+        ),
+      },
     ],
   },
 ]);

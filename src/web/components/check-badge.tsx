@@ -1,6 +1,10 @@
 import { Badge, Tooltip } from '@mantine/core';
 import type { CheckResult } from '../../contract/readiness.ts';
-import { READINESS_CHECK_LABELS, type ReadinessCheck, type ReadinessState } from '../../contract/readiness-constants.ts';
+import {
+  READINESS_CHECK_LABELS,
+  type ReadinessCheck,
+  type ReadinessState,
+} from '../../contract/readiness-constants.ts';
 
 export const STATE_WORDS: Record<ReadinessState, string> = { green: 'Ready', amber: 'To do', red: 'Problem' };
 const COLORS: Record<ReadinessState, string> = { green: 'green', amber: 'yellow', red: 'red' };
@@ -10,7 +14,14 @@ export const STATE_TEXT: Record<ReadinessState, string> = { green: '#1d5b2c', am
 /** One check's state as a badge; the reason on hover and on focus, and in its accessible name. */
 export function CheckBadge({ check, result }: { check: ReadinessCheck; result: CheckResult }) {
   return (
-    <Tooltip label={result.reason} multiline w={280} withArrow openDelay={150} events={{ hover: true, focus: true, touch: true }}>
+    <Tooltip
+      label={result.reason}
+      multiline
+      w={280}
+      withArrow
+      openDelay={150}
+      events={{ hover: true, focus: true, touch: true }}
+    >
       <Badge
         color={COLORS[result.state]}
         variant="light"

@@ -12,7 +12,16 @@ export type ConfirmProps = {
 };
 
 /** The dialog of ConfirmDialog, in a chunk of its own (it loads when first asked). */
-export function ConfirmModal({ opened, message, confirmLabel, cancelLabel, onConfirm, onCancel, busy, title = 'Please confirm' }: ConfirmProps) {
+export function ConfirmModal({
+  opened,
+  message,
+  confirmLabel,
+  cancelLabel,
+  onConfirm,
+  onCancel,
+  busy,
+  title = 'Please confirm',
+}: ConfirmProps) {
   return (
     <Modal opened={opened} onClose={onCancel} title={title} centered closeButtonProps={{ 'aria-label': 'Close' }}>
       <Text mb="lg">{message}</Text>

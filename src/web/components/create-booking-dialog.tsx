@@ -28,10 +28,28 @@ export function CreateBookingDialog({ trip, onClose, onCreated }: Props) {
   return trip && <BookingForm key={trip.id} trip={trip} onClose={onClose} onCreated={onCreated} />;
 }
 
-function BookingForm({ trip, onClose, onCreated }: { trip: Trip; onClose: () => void; onCreated: (b: CreatedBooking) => void }) {
+function BookingForm({
+  trip,
+  onClose,
+  onCreated,
+}: {
+  trip: Trip;
+  onClose: () => void;
+  onCreated: (b: CreatedBooking) => void;
+}) {
   const form = useForm<Values, unknown, z.output<typeof createBookingSchema>>({
     resolver: lazyZodResolver(() => import('../../contract/bookings.ts').then((m) => m.createBookingSchema)) as never,
-    defaultValues: { trip_id: trip.id, title: '', first_name: '', last_name: '', preferred_name: '', email: '', mobile: '', as_on_passport: false, terms_accepted: false },
+    defaultValues: {
+      trip_id: trip.id,
+      title: '',
+      first_name: '',
+      last_name: '',
+      preferred_name: '',
+      email: '',
+      mobile: '',
+      as_on_passport: false,
+      terms_accepted: false,
+    },
   });
   const creating = useFormMutation({
     mutationFn: (values: Values) => api<CreatedBooking>('/api/bookings', { method: 'POST', body: values }),
@@ -72,7 +90,12 @@ function BookingForm({ trip, onClose, onCreated }: { trip: Trip; onClose: () => 
           />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 8 }}>
-          <TextInput label="Preferred Name" required error={errors.preferred_name?.message} {...form.register('preferred_name')} />
+          <TextInput
+            label="Preferred Name"
+            required
+            error={errors.preferred_name?.message}
+            {...form.register('preferred_name')}
+          />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 6 }}>
           <TextInput label="First Name" required error={errors.first_name?.message} {...form.register('first_name')} />
@@ -87,8 +110,16 @@ function BookingForm({ trip, onClose, onCreated }: { trip: Trip; onClose: () => 
           <TextInput label="Mobile (optional)" type="tel" error={errors.mobile?.message} {...form.register('mobile')} />
         </Grid.Col>
       </Grid>
-      <Checkbox label="First name, last name and details as shown on the passport" error={errors.as_on_passport?.message} {...form.register('as_on_passport')} />
-      <Checkbox label="Terms & conditions accepted" error={errors.terms_accepted?.message} {...form.register('terms_accepted')} />
+      <Checkbox
+        label="First name, last name and details as shown on the passport"
+        error={errors.as_on_passport?.message}
+        {...form.register('as_on_passport')}
+      />
+      <Checkbox
+        label="Terms & conditions accepted"
+        error={errors.terms_accepted?.message}
+        {...form.register('terms_accepted')}
+      />
     </FormDialog>
   );
 }

@@ -55,7 +55,27 @@ const isPaged = <T,>(data: T[] | Paged<T>): data is Paged<T> => !Array.isArray(d
  * empty text, sortable headers with aria-sort (the ▲/▼ glyph hidden from the accessible name),
  * and the 5-link pagination.
  */
-export function DataTable<T>({ columns, data, rowKey, isPending, isFetching, error, empty, sort, onSort, page, onPage, noun = 'records', totalIsEstimate, rowProps, rowDetail, tableProps, caption, query, failed }: Props<T>) {
+export function DataTable<T>({
+  columns,
+  data,
+  rowKey,
+  isPending,
+  isFetching,
+  error,
+  empty,
+  sort,
+  onSort,
+  page,
+  onPage,
+  noun = 'records',
+  totalIsEstimate,
+  rowProps,
+  rowDetail,
+  tableProps,
+  caption,
+  query,
+  failed,
+}: Props<T>) {
   const shown = columns.filter((c) => !c.hidden);
   if (query) {
     data ??= query.data;
@@ -74,14 +94,24 @@ export function DataTable<T>({ columns, data, rowKey, isPending, isFetching, err
   return (
     <>
       <Table.ScrollContainer minWidth={Math.min(900, shown.length * 130)}>
-        <Table striped highlightOnHover verticalSpacing="sm" aria-busy={Boolean(isPending || isFetching)} {...tableProps}>
+        <Table
+          striped
+          highlightOnHover
+          verticalSpacing="sm"
+          aria-busy={Boolean(isPending || isFetching)}
+          {...tableProps}
+        >
           {caption && <Table.Caption>{caption}</Table.Caption>}
           <Table.Thead>
             <Table.Tr>
               {shown.map((c) => {
                 const sorted = c.sort !== undefined && sort?.field === c.sort;
                 return (
-                  <Table.Th key={c.key} ta={c.align} aria-sort={sorted ? (sort!.dir === 'asc' ? 'ascending' : 'descending') : undefined}>
+                  <Table.Th
+                    key={c.key}
+                    ta={c.align}
+                    aria-sort={sorted ? (sort!.dir === 'asc' ? 'ascending' : 'descending') : undefined}
+                  >
                     {c.sort !== undefined && onSort ? (
                       <UnstyledButton onClick={() => onSort(c.sort!)} fw={700} fz="sm">
                         {c.label}
@@ -139,7 +169,16 @@ export function DataTable<T>({ columns, data, rowKey, isPending, isFetching, err
         </Table>
       </Table.ScrollContainer>
       {data && isPaged(data) && page !== undefined && onPage && (
-        <Pagination page={page} lastPage={data.last_page} onChange={onPage} from={data.from} to={data.to} total={data.total} totalIsEstimate={totalIsEstimate} noun={noun} />
+        <Pagination
+          page={page}
+          lastPage={data.last_page}
+          onChange={onPage}
+          from={data.from}
+          to={data.to}
+          total={data.total}
+          totalIsEstimate={totalIsEstimate}
+          noun={noun}
+        />
       )}
     </>
   );

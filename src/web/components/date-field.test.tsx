@@ -6,7 +6,16 @@ import { DateField, parseTypedDate } from './date-field.tsx';
 
 beforeAll(() => {
   // jsdom has no matchMedia; Mantine asks it for the colour scheme
-  window.matchMedia ??= ((query: string) => ({ matches: false, media: query, onchange: null, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, dispatchEvent: () => false })) as never;
+  window.matchMedia ??= ((query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addEventListener() {},
+    removeEventListener() {},
+    addListener() {},
+    removeListener() {},
+    dispatchEvent: () => false,
+  })) as never;
 });
 afterEach(cleanup);
 
@@ -28,7 +37,14 @@ function Harness({ initial, seen }: { initial: string | null; seen: Array<string
   const [value, setValue] = useState<string | null>(initial);
   return (
     <MantineProvider>
-      <DateField label="Due Date" value={value} onChange={(v) => { seen.push(v); setValue(v); }} />
+      <DateField
+        label="Due Date"
+        value={value}
+        onChange={(v) => {
+          seen.push(v);
+          setValue(v);
+        }}
+      />
     </MantineProvider>
   );
 }

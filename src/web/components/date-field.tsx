@@ -8,7 +8,15 @@ dayjs.extend(customParseFormat);
 
 /** Spec §9: the date picker's format 'dd MMM yyyy', in dayjs's words. */
 export const DATE_FIELD_FORMAT = 'DD MMM YYYY';
-const TYPED_FORMATS = [DATE_FIELD_FORMAT, 'D MMM YYYY', 'DD MMMM YYYY', 'D MMMM YYYY', 'DD/MM/YYYY', 'D/M/YYYY', 'YYYY-MM-DD'];
+const TYPED_FORMATS = [
+  DATE_FIELD_FORMAT,
+  'D MMM YYYY',
+  'DD MMMM YYYY',
+  'D MMMM YYYY',
+  'DD/MM/YYYY',
+  'D/M/YYYY',
+  'YYYY-MM-DD',
+];
 
 /** A typed date in any of the forms staff use, or null. */
 export function parseTypedDate(text: string): string | null {
@@ -121,7 +129,24 @@ export function DateField({ value, onChange, onBlur, ...rest }: Props) {
     );
   }
 
-  const { label, description, error, required, withAsterisk, placeholder, disabled, readOnly, size, radius, className, style, w, leftSection, rightSection, 'aria-label': ariaLabel } = rest;
+  const {
+    label,
+    description,
+    error,
+    required,
+    withAsterisk,
+    placeholder,
+    disabled,
+    readOnly,
+    size,
+    radius,
+    className,
+    style,
+    w,
+    leftSection,
+    rightSection,
+    'aria-label': ariaLabel,
+  } = rest;
   const wake = () => {
     if (disabled || readOnly) return;
     loadPicker().then(

@@ -23,7 +23,18 @@ type FormDialogProps = {
  * message, the fields, and the footer of Cancel and the submit button (busy while saving).
  * It is open while mounted: open it by rendering it.
  */
-export function FormDialog({ title, onClose, onSubmit, failure, submitLabel, submitting, cancelLabel = 'Cancel', size, above, children }: FormDialogProps) {
+export function FormDialog({
+  title,
+  onClose,
+  onSubmit,
+  failure,
+  submitLabel,
+  submitting,
+  cancelLabel = 'Cancel',
+  size,
+  above,
+  children,
+}: FormDialogProps) {
   return (
     <Modal opened onClose={onClose} title={title} size={size} closeButtonProps={{ 'aria-label': 'Close' }}>
       <form onSubmit={onSubmit} noValidate>

@@ -8,7 +8,13 @@ import { PageLoader } from './page-loader.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 
 /** The danger alert for what the server said (or the screen's fallback); nothing when all is well. */
-export function ServerAlert({ failure, variant = 'filled' }: { failure: string | null | undefined; variant?: 'filled' | 'light' }) {
+export function ServerAlert({
+  failure,
+  variant = 'filled',
+}: {
+  failure: string | null | undefined;
+  variant?: 'filled' | 'light';
+}) {
   if (!failure) return null;
   return (
     <Alert color="red" variant={variant} role="alert" className="alert alert-danger" style={{ whiteSpace: 'pre-line' }}>
@@ -21,7 +27,15 @@ export function ServerAlert({ failure, variant = 'filled' }: { failure: string |
  * A record screen's three first states, in one place: loading, not found (404), and could not be
  * loaded (with the screen's words); then the record itself.
  */
-export function RecordLoader<T>({ query, failed, children }: { query: UseQueryResult<T>; failed: string; children: (record: T) => ReactNode }) {
+export function RecordLoader<T>({
+  query,
+  failed,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  failed: string;
+  children: (record: T) => ReactNode;
+}) {
   if (query.isPending) return <PageLoader />;
   if (query.error instanceof ApiError && query.error.status === 404) return <NotFoundPage />;
   if (query.isError) {
@@ -73,7 +87,22 @@ type FormPageProps = {
  * the form in a card, and its footer: submit (busy while saving), the back link, and the
  * destructive button with its confirm dialog.
  */
-export function FormPage({ title, label, failure, onSubmit, submitLabel, submitting, back, destructive, actions, above, below, maw = 720, readOnly, children }: FormPageProps) {
+export function FormPage({
+  title,
+  label,
+  failure,
+  onSubmit,
+  submitLabel,
+  submitting,
+  back,
+  destructive,
+  actions,
+  above,
+  below,
+  maw = 720,
+  readOnly,
+  children,
+}: FormPageProps) {
   return (
     <Stack maw={maw}>
       <Title order={1}>{title}</Title>
@@ -106,7 +135,21 @@ export function FormPage({ title, label, failure, onSubmit, submitLabel, submitt
 }
 
 /** A red button that asks first; "yes" runs the action with the dialog busy. */
-export function DestructiveButton({ label, message, confirmLabel, cancelLabel, title, onConfirm, size, variant = 'light', ariaLabel }: Destructive & { size?: 'xs' | 'sm'; variant?: 'light' | 'outline'; /** the button's accessible name when its label alone is ambiguous (a row's Delete) */ ariaLabel?: string }) {
+export function DestructiveButton({
+  label,
+  message,
+  confirmLabel,
+  cancelLabel,
+  title,
+  onConfirm,
+  size,
+  variant = 'light',
+  ariaLabel,
+}: Destructive & {
+  size?: 'xs' | 'sm';
+  variant?: 'light' | 'outline';
+  /** the button's accessible name when its label alone is ambiguous (a row's Delete) */ ariaLabel?: string;
+}) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const confirm = async () => {
@@ -123,7 +166,16 @@ export function DestructiveButton({ label, message, confirmLabel, cancelLabel, t
       <Button color="red" variant={variant} size={size} onClick={() => setAsking(true)} aria-label={ariaLabel}>
         {label}
       </Button>
-      <ConfirmDialog opened={asking} title={title} message={message} cancelLabel={cancelLabel} confirmLabel={confirmLabel} onCancel={() => setAsking(false)} onConfirm={confirm} busy={busy} />
+      <ConfirmDialog
+        opened={asking}
+        title={title}
+        message={message}
+        cancelLabel={cancelLabel}
+        confirmLabel={confirmLabel}
+        onCancel={() => setAsking(false)}
+        onConfirm={confirm}
+        busy={busy}
+      />
     </>
   );
 }

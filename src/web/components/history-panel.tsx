@@ -6,9 +6,15 @@ import { api } from '../lib/api.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { Pagination } from './pagination.tsx';
 
-const SOURCE_LABELS: Record<AuditEventReply['source'], string> = { web: 'Web', api: 'API', system: 'System', webhook: 'Webhook' };
+const SOURCE_LABELS: Record<AuditEventReply['source'], string> = {
+  web: 'Web',
+  api: 'API',
+  system: 'System',
+  webhook: 'Webhook',
+};
 
-const shown = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
+const shown = (v: unknown) =>
+  v === null || v === undefined || v === '' ? '—' : typeof v === 'string' ? v : JSON.stringify(v);
 
 /** The field-by-field changes of one event, shown on demand. */
 export function ChangesTable({ changes }: { changes: NonNullable<AuditEventReply['changes']> }) {
@@ -46,7 +52,11 @@ export function HistoryEntry({ event }: { event: AuditEventReply }) {
           {formatDateTime(event.at)}
           {event.ip_address && ` · IP ${event.ip_address}`}
         </Text>
-        <Badge size="xs" variant="light" color={event.source === 'system' ? 'grape' : event.source === 'api' ? 'orange' : 'gray'}>
+        <Badge
+          size="xs"
+          variant="light"
+          color={event.source === 'system' ? 'grape' : event.source === 'api' ? 'orange' : 'gray'}
+        >
           {SOURCE_LABELS[event.source]}
         </Badge>
         {changes && (
@@ -64,7 +74,15 @@ export function HistoryEntry({ event }: { event: AuditEventReply }) {
 export const historyKey = (owner: readonly unknown[]) => [...owner, 'history'] as const;
 
 /** The history of a booking or a trip: newest first, 25 to a page. */
-export function HistoryPanel({ url, queryKey, title = 'History' }: { url: string; queryKey: readonly unknown[]; title?: string }) {
+export function HistoryPanel({
+  url,
+  queryKey,
+  title = 'History',
+}: {
+  url: string;
+  queryKey: readonly unknown[];
+  title?: string;
+}) {
   const [page, setPage] = useState(1);
   const history = useQuery({
     queryKey: [...historyKey(queryKey), page],
@@ -83,13 +101,17 @@ export function HistoryPanel({ url, queryKey, title = 'History' }: { url: string
         </Button>
       </Group>
       {history.isPending ? (
-        <Text size="sm" c="dimmed">Loading the history…</Text>
+        <Text size="sm" c="dimmed">
+          Loading the history…
+        </Text>
       ) : history.isError ? (
         <Alert color="red" role="alert">
           The history could not be loaded. Please refresh the page and try again.
         </Alert>
       ) : history.data.data.length === 0 ? (
-        <Text size="sm" c="dimmed">Nothing has been recorded yet.</Text>
+        <Text size="sm" c="dimmed">
+          Nothing has been recorded yet.
+        </Text>
       ) : (
         <>
           <Stack gap={6} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
@@ -97,7 +119,16 @@ export function HistoryPanel({ url, queryKey, title = 'History' }: { url: string
               <HistoryEntry key={e.id} event={e} />
             ))}
           </Stack>
-          <Pagination page={page} lastPage={history.data.last_page} onChange={setPage} from={history.data.from} to={history.data.to} total={history.data.total} totalIsEstimate={history.data.total_is_estimate} noun="events" />
+          <Pagination
+            page={page}
+            lastPage={history.data.last_page}
+            onChange={setPage}
+            from={history.data.from}
+            to={history.data.to}
+            total={history.data.total}
+            totalIsEstimate={history.data.total_is_estimate}
+            noun="events"
+          />
         </>
       )}
     </Paper>

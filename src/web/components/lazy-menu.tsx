@@ -1,5 +1,14 @@
 import type { Menu, MenuProps } from '@mantine/core';
-import { cloneElement, lazy, Suspense, useId, useState, type MouseEvent, type ReactElement, type ReactNode } from 'react';
+import {
+  cloneElement,
+  lazy,
+  Suspense,
+  useId,
+  useState,
+  type MouseEvent,
+  type ReactElement,
+  type ReactNode,
+} from 'react';
 
 const MenuDropdown = lazy(() => import('./menu-dropdown.tsx').then((m) => ({ default: m.MenuDropdown })));
 
@@ -20,11 +29,25 @@ export function LazyMenu({ target, menuProps, children }: Props) {
   // the button is drawn anew when the menu arrives: the menu gives focus back to it by this mark
   const mark = useId();
   const marked = cloneElement(target, { 'data-lazy-menu': mark } as never);
-  const button = cloneElement(marked, { 'aria-haspopup': 'menu', 'aria-expanded': false, onClick: () => setWanted(true) });
+  const button = cloneElement(marked, {
+    'aria-haspopup': 'menu',
+    'aria-expanded': false,
+    onClick: () => setWanted(true),
+  });
   if (!wanted) return button;
   return (
     <Suspense fallback={button}>
-      <MenuDropdown target={marked} menuProps={{ ...menuProps, returnFocus: false, onClose: () => { menuProps?.onClose?.(); requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-lazy-menu="${mark}"]`)?.focus()); } }}>
+      <MenuDropdown
+        target={marked}
+        menuProps={{
+          ...menuProps,
+          returnFocus: false,
+          onClose: () => {
+            menuProps?.onClose?.();
+            requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-lazy-menu="${mark}"]`)?.focus());
+          },
+        }}
+      >
         {children}
       </MenuDropdown>
     </Suspense>

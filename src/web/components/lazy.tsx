@@ -24,7 +24,10 @@ export function lazyComponent<P extends Record<string, any>>(load: () => Promise
  *   const CreateTripDialog = lazyDialog(() => import('./create-trip-dialog.tsx').then((m) => m.CreateTripDialog), (p) => p.opened);
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any dialog, its props kept
-export function lazyDialog<P extends Record<string, any>>(load: () => Promise<ComponentType<P>>, isOpen: (props: P) => boolean) {
+export function lazyDialog<P extends Record<string, any>>(
+  load: () => Promise<ComponentType<P>>,
+  isOpen: (props: P) => boolean,
+) {
   const Lazy = lazyComponent(load);
   return function LazyDialog(props: P) {
     const [wanted, setWanted] = useState(false);

@@ -45,7 +45,9 @@ export function MultiSelectField({ data, value, onChange, max, readOnly, disable
       maxDropdownHeight={MULTI_SELECT.maxDropdownHeight}
       maxValues={max}
       placeholder={value.length ? undefined : MULTI_SELECT.placeholder}
-      nothingFoundMessage={full ? MULTI_SELECT.maxReached(max!) : data.length === 0 ? MULTI_SELECT.noOptions : MULTI_SELECT.noResult}
+      nothingFoundMessage={
+        full ? MULTI_SELECT.maxReached(max!) : data.length === 0 ? MULTI_SELECT.noOptions : MULTI_SELECT.noResult
+      }
       styles={{ option: { minHeight: MULTI_SELECT.optionHeight } }}
       // the first few choices as pills, then the spec's 'and N more' inside the field; the
       // others stay chosen (ticked in the list, removable there or with Backspace)
@@ -53,14 +55,25 @@ export function MultiSelectField({ data, value, onChange, max, readOnly, disable
         const index = value.indexOf(String(v));
         if (index < shown) {
           return (
-            <Pill withRemoveButton={!readOnly && !disabled && !option?.disabled} onRemove={onRemove} disabled={disabled}>
+            <Pill
+              withRemoveButton={!readOnly && !disabled && !option?.disabled}
+              onRemove={onRemove}
+              disabled={disabled}
+            >
               {option?.label ?? v}
             </Pill>
           );
         }
         if (index > shown) return null;
         return (
-          <Text span size="sm" c="dimmed" className="multiselect-more" title={hiddenLabels.join(', ')} style={{ alignSelf: 'center', whiteSpace: 'nowrap' }}>
+          <Text
+            span
+            size="sm"
+            c="dimmed"
+            className="multiselect-more"
+            title={hiddenLabels.join(', ')}
+            style={{ alignSelf: 'center', whiteSpace: 'nowrap' }}
+          >
             {MULTI_SELECT.more(hidden)}
           </Text>
         );

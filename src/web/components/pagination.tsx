@@ -9,8 +9,16 @@ export function pageWindow(current: number, last: number, size = 5): number[] {
 }
 
 /** "Showing 1 to 25 of 1,234 bookings", "… of about 710,000 bookings" when the total is an estimate. */
-export function pageSummary(from: number | null | undefined, to: number | null | undefined, total: number | undefined, noun: string, totalIsEstimate = false): string {
-  return total ? `Showing ${from} to ${to} of ${totalIsEstimate ? 'about ' : ''}${total.toLocaleString('en-GB')} ${noun}` : `No ${noun}`;
+export function pageSummary(
+  from: number | null | undefined,
+  to: number | null | undefined,
+  total: number | undefined,
+  noun: string,
+  totalIsEstimate = false,
+): string {
+  return total
+    ? `Showing ${from} to ${to} of ${totalIsEstimate ? 'about ' : ''}${total.toLocaleString('en-GB')} ${noun}`
+    : `No ${noun}`;
 }
 
 type Props = {
@@ -25,7 +33,16 @@ type Props = {
   noun?: string;
 };
 
-export function Pagination({ page, lastPage, onChange, from, to, total, totalIsEstimate = false, noun = 'records' }: Props) {
+export function Pagination({
+  page,
+  lastPage,
+  onChange,
+  from,
+  to,
+  total,
+  totalIsEstimate = false,
+  noun = 'records',
+}: Props) {
   return (
     <Group justify="space-between" mt="sm">
       <Text size="sm" c="dimmed">

@@ -24,9 +24,26 @@ type Props<T> = {
  * A change that must say why (waive an instalment, turn automatic reminders off): a dialog with
  * one Reason field; the reason is recorded with the change in the history.
  */
-export function ReasonDialog<T>({ title, above, submitLabel, required, save, invalidate, fallback, onDone, onClose }: Props<T>) {
+export function ReasonDialog<T>({
+  title,
+  above,
+  submitLabel,
+  required,
+  save,
+  invalidate,
+  fallback,
+  onDone,
+  onClose,
+}: Props<T>) {
   const form = useForm<{ reason: string }>({ defaultValues: { reason: '' } });
-  const saving = useFormMutation({ mutationFn: save, invalidate, setError: form.setError, alertWithFieldErrors: false, fallback, onSuccess: onDone });
+  const saving = useFormMutation({
+    mutationFn: save,
+    invalidate,
+    setError: form.setError,
+    alertWithFieldErrors: false,
+    fallback,
+    onSuccess: onDone,
+  });
   const submit = form.handleSubmit(async ({ reason }) => {
     if (reason.trim() === '') {
       form.setError('reason', { message: required });
@@ -35,8 +52,25 @@ export function ReasonDialog<T>({ title, above, submitLabel, required, save, inv
     await saving.submit(reason.trim());
   });
   return (
-    <FormDialog title={title} onClose={onClose} onSubmit={submit} failure={saving.failure} submitLabel={submitLabel} submitting={saving.isPending} above={above}>
-      <Textarea label="Reason" required autosize minRows={2} maxLength={500} error={form.formState.errors.reason?.message} {...form.register('reason')} data-autofocus />
+    <FormDialog
+      title={title}
+      onClose={onClose}
+      onSubmit={submit}
+      failure={saving.failure}
+      submitLabel={submitLabel}
+      submitting={saving.isPending}
+      above={above}
+    >
+      <Textarea
+        label="Reason"
+        required
+        autosize
+        minRows={2}
+        maxLength={500}
+        error={form.formState.errors.reason?.message}
+        {...form.register('reason')}
+        data-autofocus
+      />
     </FormDialog>
   );
 }

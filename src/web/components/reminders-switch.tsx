@@ -7,7 +7,9 @@ import { ServerAlert } from './form-frame.tsx';
 import { lazyComponent } from './lazy.tsx';
 
 // the reason's dialog (and react-hook-form) loads when reminders are first turned off
-const ReasonDialog = lazyComponent(() => import('./reason-dialog.tsx').then((m) => m.ReasonDialog<{ message: string }>));
+const ReasonDialog = lazyComponent(() =>
+  import('./reason-dialog.tsx').then((m) => m.ReasonDialog<{ message: string }>),
+);
 
 type Props = {
   /** reminders are off; undefined while not yet known */
@@ -28,16 +30,19 @@ const WORDS = {
     label: 'Send automatic reminders',
     on: (whom: string) => `Payment reminders are emailed for ${whom} before and after each instalment is due.`,
     title: 'Turn automatic reminders off',
-    above: (none: string) => `No payment reminders will be emailed for ${none} until they are turned on again. Say why, for the history.`,
+    above: (none: string) =>
+      `No payment reminders will be emailed for ${none} until they are turned on again. Say why, for the history.`,
     submit: 'Turn Reminders Off',
     required: 'Say why automatic reminders are turned off.',
     fallback: 'Sorry, the reminders setting could not be changed. Please try again.',
   },
   chasers: {
     label: 'Send automatic chasers',
-    on: () => 'While the passport or the forms are not green, the traveller is emailed a week after booking, then every two weeks, then weekly from 8 weeks before departure; a fundraiser, a week before each milestone not yet reached.',
+    on: () =>
+      'While the passport or the forms are not green, the traveller is emailed a week after booking, then every two weeks, then weekly from 8 weeks before departure; a fundraiser, a week before each milestone not yet reached.',
     title: 'Turn automatic chasers off',
-    above: (none: string) => `No passport, forms or fundraising chasers will be emailed for ${none} until they are turned on again (each one skipped is in the history). Say why, for the history.`,
+    above: (none: string) =>
+      `No passport, forms or fundraising chasers will be emailed for ${none} until they are turned on again (each one skipped is in the history). Say why, for the history.`,
     submit: 'Turn Chasers Off',
     required: 'Say why automatic chasers are turned off.',
     fallback: 'Sorry, the chasers setting could not be changed. Please try again.',
@@ -59,7 +64,12 @@ export function RemindersSwitch({ off, reason, scope, save, invalidate, note, ki
     requestAnimationFrame(() => switchRef.current?.focus());
   };
   const [notice, setNotice] = useState<string | null>(null);
-  const turningOn = useFormMutation({ mutationFn: save, invalidate, fallback: words.fallback, onSuccess: (res) => setNotice(res.message) });
+  const turningOn = useFormMutation({
+    mutationFn: save,
+    invalidate,
+    fallback: words.fallback,
+    onSuccess: (res) => setNotice(res.message),
+  });
   const whom = scope === 'booking' ? 'this booking' : 'every booking of this trip';
   const none = scope === 'booking' ? 'this booking' : 'any booking of this trip';
   const toggle = (send: boolean) => {
@@ -76,12 +86,22 @@ export function RemindersSwitch({ off, reason, scope, save, invalidate, note, ki
         checked={off === false}
         disabled={off === undefined || turningOn.isPending}
         onChange={(e) => toggle(e.currentTarget.checked)}
-        description={off ? `Off for ${whom}${reason ? `: ${reason}` : '.'}` : off === false && !note ? words.on(whom) : undefined}
+        description={
+          off ? `Off for ${whom}${reason ? `: ${reason}` : '.'}` : off === false && !note ? words.on(whom) : undefined
+        }
         styles={{ description: off ? { color: '#7a4100', fontWeight: 600 } : undefined }}
       />
       {note}
       {notice && (
-        <Alert color="blue" variant="light" role="status" py={6} withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+        <Alert
+          color="blue"
+          variant="light"
+          role="status"
+          py={6}
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setNotice(null)}
+        >
           <Text size="sm">{notice}</Text>
         </Alert>
       )}

@@ -39,7 +39,10 @@ describe('the api client', () => {
 
   it('turns a 422 into an ApiError with the message and the field errors', async () => {
     document.head.innerHTML = '<meta name="csrf-token" content="t">';
-    reply = new Response(JSON.stringify({ message: 'The name field is required.', errors: { name: ['The name field is required.'] } }), { status: 422 });
+    reply = new Response(
+      JSON.stringify({ message: 'The name field is required.', errors: { name: ['The name field is required.'] } }),
+      { status: 422 },
+    );
     const error = await api('/api/charities', { method: 'POST', body: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(422);
@@ -47,6 +50,8 @@ describe('the api client', () => {
   });
 
   it('builds query strings without empty values, with arrays as name[]', () => {
-    expect(withQuery('/api/bookings', { page: 2, name: '', trips: [3, 4], user_id: undefined })).toBe('/api/bookings?page=2&trips%5B%5D=3&trips%5B%5D=4');
+    expect(withQuery('/api/bookings', { page: 2, name: '', trips: [3, 4], user_id: undefined })).toBe(
+      '/api/bookings?page=2&trips%5B%5D=3&trips%5B%5D=4',
+    );
   });
 });

@@ -24,7 +24,13 @@ export function csrfToken(): string | undefined {
   return token;
 }
 
-type Options = { method?: string; body?: unknown; query?: Record<string, unknown>; signal?: AbortSignal; headers?: Record<string, string> };
+type Options = {
+  method?: string;
+  body?: unknown;
+  query?: Record<string, unknown>;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+};
 
 export function withQuery(url: string, query?: Record<string, unknown>): string {
   if (!query) return url;
@@ -39,7 +45,11 @@ export function withQuery(url: string, query?: Record<string, unknown>): string 
 }
 
 export async function api<T>(url: string, options: Options = {}): Promise<T> {
-  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
+  const headers: Record<string, string> = {
+    ...options.headers,
+    Accept: 'application/json',
+    'X-Requested-With': 'XMLHttpRequest',
+  };
   const token = csrfToken();
   if (token) headers['X-CSRF-TOKEN'] = token;
   let body: BodyInit | undefined;
@@ -64,7 +74,10 @@ export async function api<T>(url: string, options: Options = {}): Promise<T> {
     data = text;
   }
   if (!res.ok) {
-    const obj = (data && typeof data === 'object' ? data : {}) as { message?: string; errors?: Record<string, string[]> };
+    const obj = (data && typeof data === 'object' ? data : {}) as {
+      message?: string;
+      errors?: Record<string, string[]>;
+    };
     throw new ApiError(res.status, obj.message ?? res.statusText, obj.errors, data);
   }
   return data as T;

@@ -1,6 +1,11 @@
 import { formatPounds } from '../../contract/pounds.ts';
 
-const shortDate = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/London' });
+const shortDate = new Intl.DateTimeFormat('en-GB', {
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  timeZone: 'Europe/London',
+});
 
 /** £1,234.50 */
 export const formatMoney = formatPounds;
@@ -16,7 +21,8 @@ export function formatShortDate(value: string | Date | null | undefined): string
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const ordinal = (d: number) => `${d}${d % 100 >= 11 && d % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][d % 10] ?? 'th')}`;
+const ordinal = (d: number) =>
+  `${d}${d % 100 >= 11 && d % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][d % 10] ?? 'th')}`;
 
 /**
  * 22nd Nov 2026 — booking views (spec §9 'Do MMM YYYY'). A plain date is that calendar day, a
@@ -32,9 +38,21 @@ export function formatLongDate(value: string | Date | null | undefined): string 
   return `${ordinal(d)} ${MONTHS[m - 1]} ${y}`;
 }
 // en-CA writes yyyy-mm-dd
-const londonDay = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'Europe/London' });
+const londonDay = new Intl.DateTimeFormat('en-CA', {
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  timeZone: 'Europe/London',
+});
 
-const dateTime = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'Europe/London' });
+const dateTime = new Intl.DateTimeFormat('en-GB', {
+  day: '2-digit',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'Europe/London',
+});
 
 /** 22 Nov 2026, 14:05 — when something happened (the history), in the office's time zone. */
 export function formatDateTime(value: string | Date | null | undefined): string {

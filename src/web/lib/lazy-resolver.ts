@@ -15,7 +15,8 @@ export function lazyZodResolver<TValues extends FieldValues, TOutput = TValues>(
   let resolver: Promise<Resolver<TValues, unknown, TOutput>> | undefined;
   return (values, context, resolverOptions) => {
     resolver ??= Promise.all([import('@hookform/resolvers/zod'), loadSchema()]).then(
-      ([{ zodResolver }, schema]) => zodResolver(schema as never, undefined, options as never) as unknown as Resolver<TValues, unknown, TOutput>,
+      ([{ zodResolver }, schema]) =>
+        zodResolver(schema as never, undefined, options as never) as unknown as Resolver<TValues, unknown, TOutput>,
     );
     // a chunk that failed to load (a deploy in between) is tried again on the next submit
     resolver.catch(() => (resolver = undefined));

@@ -29,7 +29,9 @@ type Options<TVars, TResult, TForm extends FieldValues> = {
  * errors under the form's fields and its message (or the screen's fallback) in `failure`, for
  * the form's alert. No screen writes that try/catch again.
  */
-export function useFormMutation<TVars, TResult = unknown, TForm extends FieldValues = FieldValues>(o: Options<TVars, TResult, TForm>) {
+export function useFormMutation<TVars, TResult = unknown, TForm extends FieldValues = FieldValues>(
+  o: Options<TVars, TResult, TForm>,
+) {
   const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string | null>(null);
   const mutation = useMutation({
@@ -49,7 +51,11 @@ export function useFormMutation<TVars, TResult = unknown, TForm extends FieldVal
   });
   return {
     /** resolves whether or not the call succeeded: the outcome is in `failure` and the form */
-    submit: (vars: TVars) => mutation.mutateAsync(vars).then(() => true, () => false),
+    submit: (vars: TVars) =>
+      mutation.mutateAsync(vars).then(
+        () => true,
+        () => false,
+      ),
     isPending: mutation.isPending,
     failure,
     clearFailure: () => setFailure(null),

@@ -9,4 +9,5 @@ export const useCurrentUser = () => useContext(SessionContext);
 export const isStaff = (user: CurrentUser | null) => user?.user_role_id === ROLES.administrator;
 
 /** A Charity user linked to a charity, whose own screen is the charity portal. */
-export const isCharityPartner = (user: CurrentUser | null) => user?.user_role_id === ROLES.charity && user.charity_id !== null;
+export const isCharityPartner = (user: CurrentUser | null) =>
+  user?.user_role_id === ROLES.charity && user.charity_id !== null;

@@ -14,6 +14,9 @@ export const theme = createTheme({
 export const cssVariables: CSSVariablesResolver = () => ({
   variables: {},
   // error text in red.9: red.8 is just under AA contrast on white
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-error': 'var(--mantine-color-red-9)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
+  },
   dark: {},
 });

@@ -26,7 +26,10 @@ export function uploadWithProgress<T>(url: string, form: FormData, onProgress: (
         onProgress(100);
         resolve(body as T);
       } else {
-        const obj = (body && typeof body === 'object' ? body : {}) as { message?: string; errors?: Record<string, string[]> };
+        const obj = (body && typeof body === 'object' ? body : {}) as {
+          message?: string;
+          errors?: Record<string, string[]>;
+        };
         reject(new ApiError(xhr.status, obj.message ?? xhr.statusText, obj.errors, body));
       }
     };

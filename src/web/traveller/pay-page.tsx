@@ -14,7 +14,8 @@ type State =
 const base = (token: string) => `/api/public/pay/${encodeURIComponent(token)}`;
 
 function refusalOf(error: unknown): PayPageRefusal | null {
-  if (error instanceof ApiError && error.body && typeof error.body === 'object' && 'reason' in error.body) return error.body as PayPageRefusal;
+  if (error instanceof ApiError && error.body && typeof error.body === 'object' && 'reason' in error.body)
+    return error.body as PayPageRefusal;
   return null;
 }
 
@@ -27,7 +28,9 @@ export function PayPage({ token }: { token: string }) {
   const sessionId = query.get('session_id');
   const cancelled = query.get('cancelled') === '1';
   const [state, setState] = useState<State>({ kind: 'loading' });
-  const [notice, setNotice] = useState<string | null>(cancelled ? 'The payment was cancelled: nothing has been taken.' : null);
+  const [notice, setNotice] = useState<string | null>(
+    cancelled ? 'The payment was cancelled: nothing has been taken.' : null,
+  );
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string | null>(null);
 
@@ -54,7 +57,11 @@ export function PayPage({ token }: { token: string }) {
         const refusal = refusalOf(error);
         if (!live) return;
         if (refusal) setState({ kind: 'refused', refusal });
-        else setState({ kind: 'failed', message: 'This page could not be loaded. Please check your connection and try again.' });
+        else
+          setState({
+            kind: 'failed',
+            message: 'This page could not be loaded. Please check your connection and try again.',
+          });
       }
     };
     void load();
@@ -72,7 +79,12 @@ export function PayPage({ token }: { token: string }) {
     } catch (error) {
       const refusal = refusalOf(error);
       if (refusal) setState({ kind: 'refused', refusal });
-      else setStartError(error instanceof ApiError && error.status < 500 ? error.message : 'The card payment page could not be opened. Please try again.');
+      else
+        setStartError(
+          error instanceof ApiError && error.status < 500
+            ? error.message
+            : 'The card payment page could not be opened. Please try again.',
+        );
       setStarting(false);
     }
   };
@@ -130,7 +142,8 @@ export function PayPage({ token }: { token: string }) {
             <Paper withBorder p="lg">
               <Stack gap="xs">
                 <Text>
-                  {state.page.first_name}’s place on <strong>{state.page.trip.name}</strong>, departing {formatLongDate(state.page.trip.departure)}
+                  {state.page.first_name}’s place on <strong>{state.page.trip.name}</strong>, departing{' '}
+                  {formatLongDate(state.page.trip.departure)}
                 </Text>
                 <Box>
                   <Text size="sm" c="dimmed">
@@ -151,7 +164,8 @@ export function PayPage({ token }: { token: string }) {
               Pay {formatMoney(state.page.outstanding)} by card
             </Button>
             <Text size="sm" c="dimmed">
-              You will pay on Stripe’s secure page: your card details go to Stripe, never to {state.page.operator}. Anyone may pay this invoice with this link.
+              You will pay on Stripe’s secure page: your card details go to Stripe, never to {state.page.operator}.
+              Anyone may pay this invoice with this link.
             </Text>
           </>
         )}

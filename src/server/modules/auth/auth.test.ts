@@ -12,7 +12,13 @@ import { createTestApp, PASSWORD, TestClient, type TestApp } from '../../../../t
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  await insertUser(t.db, { email: 'Admin@Example.test', password: PASSWORD, roleId: 1, firstName: 'Ada', lastName: 'Admin' });
+  await insertUser(t.db, {
+    email: 'Admin@Example.test',
+    password: PASSWORD,
+    roleId: 1,
+    firstName: 'Ada',
+    lastName: 'Admin',
+  });
   await insertUser(t.db, { email: 'charity@example.test', password: PASSWORD, roleId: 2 });
   await insertUser(t.db, { email: 'traveller@example.test', password: PASSWORD, roleId: 3 });
 });
@@ -30,7 +36,11 @@ describe('sign-in', () => {
     expect(cookie!.secure).toBeFalsy();
     const me = await c.get('/api/me');
     expect(me.statusCode).toBe(200);
-    expect(me.json()).toMatchObject({ email: 'Admin@Example.test', user_role_id: 1, role: { display_name: 'Administrator' } });
+    expect(me.json()).toMatchObject({
+      email: 'Admin@Example.test',
+      user_role_id: 1,
+      role: { display_name: 'Administrator' },
+    });
   });
 
   it('marks the cookie Secure behind HTTPS', async () => {
@@ -58,7 +68,9 @@ describe('sign-in', () => {
   });
 
   it('refuses an empty form with field errors', async () => {
-    const res = await t.client().request({ method: 'POST', url: '/login', payload: { email: '', password: '' }, csrf: false });
+    const res = await t
+      .client()
+      .request({ method: 'POST', url: '/login', payload: { email: '', password: '' }, csrf: false });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({
       email: ['The email field is required.'],
@@ -77,7 +89,10 @@ describe('sign-in', () => {
     // another address from the same IP is not held back
     expect((await t.client().login('charity@example.test', PASSWORD)).statusCode).toBe(204);
     // and a minute later the address may try again
-    await t.db.update(loginFailures).set({ attemptedAt: new Date(Date.now() - 61_000) }).where(eq(loginFailures.email, email));
+    await t.db
+      .update(loginFailures)
+      .set({ attemptedAt: new Date(Date.now() - 61_000) })
+      .where(eq(loginFailures.email, email));
     expect((await c.login(email, PASSWORD)).statusCode).toBe(204);
   });
 
@@ -90,7 +105,11 @@ describe('sign-in', () => {
     const after = c.cookies.get(SESSION_COOKIE);
     expect(after).toBeDefined();
     expect(after).not.toBe(before);
-    const replay = await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie: `${SESSION_COOKIE}=${before}` } });
+    const replay = await t.app.inject({
+      method: 'GET',
+      url: '/api/me',
+      headers: { cookie: `${SESSION_COOKIE}=${before}` },
+    });
     expect(replay.statusCode).toBe(401);
   });
 
@@ -112,7 +131,9 @@ describe('sign-in', () => {
     const ok = await form(`email=admin%40example.test&password=${encodeURIComponent(PASSWORD)}&next=%2Fcharities`);
     expect(ok.statusCode).toBe(303);
     expect(ok.headers.location).toBe('/charities');
-    const offsite = await form(`email=admin%40example.test&password=${encodeURIComponent(PASSWORD)}&next=%2F%2Fevil.test`);
+    const offsite = await form(
+      `email=admin%40example.test&password=${encodeURIComponent(PASSWORD)}&next=%2F%2Fevil.test`,
+    );
     expect(offsite.headers.location).toBe('/');
   });
 
@@ -150,7 +171,11 @@ describe('sessions end', () => {
     const cookie = c.cookies.get(SESSION_COOKIE);
     const out = await c.post('/logout');
     expect(out.statusCode).toBe(204);
-    const after = await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie: `${SESSION_COOKIE}=${cookie}` } });
+    const after = await t.app.inject({
+      method: 'GET',
+      url: '/api/me',
+      headers: { cookie: `${SESSION_COOKIE}=${cookie}` },
+    });
     expect(after.statusCode).toBe(401);
   });
 
@@ -197,9 +222,13 @@ describe('sessions end', () => {
 
       const d = await t.signedIn(1, 'gone@example.test');
       const dCookie = `${SESSION_COOKIE}=${d.cookies.get(SESSION_COOKIE)}`;
-      expect((await other.inject({ method: 'GET', url: '/api/me', headers: { cookie: dCookie } })).statusCode).toBe(200);
+      expect((await other.inject({ method: 'GET', url: '/api/me', headers: { cookie: dCookie } })).statusCode).toBe(
+        200,
+      );
       await t.db.delete(users).where(eq(users.email, 'gone@example.test'));
-      expect((await other.inject({ method: 'GET', url: '/api/me', headers: { cookie: dCookie } })).statusCode).toBe(401);
+      expect((await other.inject({ method: 'GET', url: '/api/me', headers: { cookie: dCookie } })).statusCode).toBe(
+        401,
+      );
     } finally {
       await other.close();
     }
@@ -217,7 +246,12 @@ describe('CSRF', () => {
 
   it('refuses a wrong token and accepts the one from the page', async () => {
     const c = await t.signedIn(1);
-    const wrong = await c.request({ method: 'POST', url: '/logout', csrf: false, headers: { 'x-csrf-token': 'forged' } });
+    const wrong = await c.request({
+      method: 'POST',
+      url: '/logout',
+      csrf: false,
+      headers: { 'x-csrf-token': 'forged' },
+    });
     expect(wrong.statusCode).toBe(419);
     const right = await c.post('/logout');
     expect(right.statusCode).toBe(204);
@@ -226,7 +260,12 @@ describe('CSRF', () => {
   it('does not accept a token from another session', async () => {
     const a = await t.signedIn(1);
     const b = await t.signedIn(1);
-    const res = await b.request({ method: 'POST', url: '/logout', csrf: false, headers: { 'x-csrf-token': a.csrfToken! } });
+    const res = await b.request({
+      method: 'POST',
+      url: '/logout',
+      csrf: false,
+      headers: { 'x-csrf-token': a.csrfToken! },
+    });
     expect(res.statusCode).toBe(419);
   });
 
@@ -267,7 +306,12 @@ describe('encoded paths', () => {
     for (const url of ['/%61pi/users', '/%61pi/countries', '/ap%69/charities']) {
       expect((await t.client().get(url)).statusCode, url).toBe(401);
     }
-    const forged = await t.client().request({ method: 'POST', url: '/%61pi/users', payload: { email: 'x@evil.test', first_name: 'X', last_name: 'Y', user_role_id: 1 }, csrf: false });
+    const forged = await t.client().request({
+      method: 'POST',
+      url: '/%61pi/users',
+      payload: { email: 'x@evil.test', first_name: 'X', last_name: 'Y', user_role_id: 1 },
+      csrf: false,
+    });
     expect(forged.statusCode).toBe(401);
     const traveller = await t.signedIn(3);
     expect((await traveller.get('/%61pi/users')).statusCode).toBe(403);
@@ -278,7 +322,16 @@ describe('where a sign-in leads', () => {
   it('is only ever a path of this site', async () => {
     const { safeNextPath } = await import('../../../contract/paths.ts');
     expect(safeNextPath('/charities?name=x#top')).toBe('/charities?name=x#top');
-    for (const bad of ['//evil.test', '/\\evil.test', '/\tevil.test', '/\t/evil.test', 'https://evil.test', 'javascript:alert(1)', '', null]) {
+    for (const bad of [
+      '//evil.test',
+      '/\\evil.test',
+      '/\tevil.test',
+      '/\t/evil.test',
+      'https://evil.test',
+      'javascript:alert(1)',
+      '',
+      null,
+    ]) {
       expect(safeNextPath(bad as string), String(bad)).toBe('/');
     }
   });
@@ -299,7 +352,8 @@ describe('sign-in from one address', () => {
     const LOGINS_PER_MINUTE_PER_IP = 30;
     const fresh = await createTestApp({ loginRateLimit: LOGINS_PER_MINUTE_PER_IP });
     const codes: number[] = [];
-    for (let i = 0; i <= LOGINS_PER_MINUTE_PER_IP; i++) codes.push((await fresh.client().login(`spray${i}@example.test`, 'Summer2026!')).statusCode);
+    for (let i = 0; i <= LOGINS_PER_MINUTE_PER_IP; i++)
+      codes.push((await fresh.client().login(`spray${i}@example.test`, 'Summer2026!')).statusCode);
     expect(codes.slice(0, LOGINS_PER_MINUTE_PER_IP).every((c) => c === 422)).toBe(true);
     expect(codes[LOGINS_PER_MINUTE_PER_IP]).toBe(429);
     await fresh.close();
@@ -313,11 +367,17 @@ describe('sign-in from one address', () => {
     const login = (app: typeof two, i: number) => new TestClient(app).login(`spread${i}@example.test`, 'Summer2026!');
     const codes: number[] = [];
     for (let i = 0; i < LIMIT; i++) codes.push((await login(i % 2 ? two : one.app, i)).statusCode);
-    expect(codes.every((c) => c === 422), codes.join()).toBe(true);
+    expect(
+      codes.every((c) => c === 422),
+      codes.join(),
+    ).toBe(true);
     expect((await login(one.app, 98)).statusCode).toBe(429);
     expect((await login(two, 99)).statusCode).toBe(429);
     // the window is one row per route and address, with when it ends
-    const [row] = await queryRows<{ hits: number; reset_at: Date | string }>(one.db, sql`select hits, reset_at from rate_limits where key like 'POST /login %'`);
+    const [row] = await queryRows<{ hits: number; reset_at: Date | string }>(
+      one.db,
+      sql`select hits, reset_at from rate_limits where key like 'POST /login %'`,
+    );
     expect(Number(row!.hits)).toBe(LIMIT + 2);
     // an ended window starts again from one
     await one.db.execute(sql`update rate_limits set reset_at = now() - interval '1 second'`);
@@ -369,9 +429,15 @@ describe('pages', () => {
     expect(res.headers['content-type']).toContain('text/html');
   });
 
-  it('keeps a name with replacement patterns ($\' and $&) out of the page template', async () => {
+  it("keeps a name with replacement patterns ($' and $&) out of the page template", async () => {
     const c = t.client();
-    await insertUser(t.db, { email: 'dollar@example.test', password: PASSWORD, roleId: 3, firstName: "Dollar$'", lastName: '$&' });
+    await insertUser(t.db, {
+      email: 'dollar@example.test',
+      password: PASSWORD,
+      roleId: 3,
+      firstName: "Dollar$'",
+      lastName: '$&',
+    });
     await c.login('dollar@example.test', PASSWORD);
     const page = await c.get('/developer');
     const boot = /<script id="tripdesk-bootstrap" type="application\/json">(.*?)<\/script>/.exec(page.body);
@@ -380,7 +446,12 @@ describe('pages', () => {
 
   it('keeps script-closing text out of the page bootstrap', async () => {
     const c = t.client();
-    await insertUser(t.db, { email: 'x</script>@example.test', password: PASSWORD, roleId: 3, firstName: '</script><script>alert(1)</script>' });
+    await insertUser(t.db, {
+      email: 'x</script>@example.test',
+      password: PASSWORD,
+      roleId: 3,
+      firstName: '</script><script>alert(1)</script>',
+    });
     await c.login('x</script>@example.test', PASSWORD);
     const page = await c.get('/developer');
     expect(page.body).not.toContain('<script>alert(1)');

@@ -15,7 +15,10 @@ afterEach(() => database.close());
 
 describe('the first Administrator', () => {
   it('is made from ADMIN_EMAIL and ADMIN_PASSWORD, with an argon2id hash', async () => {
-    const result = await ensureAdministrator(database.db, { email: 'boss@example.test', password: 'a long enough password' });
+    const result = await ensureAdministrator(database.db, {
+      email: 'boss@example.test',
+      password: 'a long enough password',
+    });
     expect(result).toEqual({ created: true, email: 'boss@example.test', generatedPassword: null });
     const [row] = await database.db.select().from(users).where(eq(users.email, 'boss@example.test'));
     expect(row!.userRoleId).toBe(1);
@@ -34,7 +37,9 @@ describe('the first Administrator', () => {
 
   it('is not made again when an Administrator exists', async () => {
     await insertUser(database.db, { email: 'already@example.test', roleId: 1, password: 'whatever-password' });
-    expect(await ensureAdministrator(database.db, { email: 'boss@example.test', password: 'a long enough password' })).toEqual({ created: false });
+    expect(
+      await ensureAdministrator(database.db, { email: 'boss@example.test', password: 'a long enough password' }),
+    ).toEqual({ created: false });
     expect(await database.db.select().from(users)).toHaveLength(1);
   });
 

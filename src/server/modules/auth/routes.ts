@@ -62,7 +62,11 @@ export async function authRoutes(app: FastifyInstance, opts: { db: Db; loginRate
       schema: { tags: ['auth'], summary: 'Sign out and end the session', response: { 204: z.null() } },
     },
     async (request, reply) => {
-      await audit(opts.db, { action: 'auth.signed_out', subject: { type: 'user', id: request.user!.id }, summary: 'signed out' });
+      await audit(opts.db, {
+        action: 'auth.signed_out',
+        subject: { type: 'user', id: request.user!.id },
+        summary: 'signed out',
+      });
       await request.session.destroy();
       if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
         return reply.redirect('/login', 303);

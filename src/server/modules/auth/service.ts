@@ -61,7 +61,14 @@ export async function attemptLogin(db: Db, email: string, password: string, ip: 
   const [recent] = await db
     .select({ n: count(), oldest: sql<string>`min(${loginFailures.attemptedAt})` })
     .from(loginFailures)
-    .where(and(eq(loginFailures.email, key), eq(loginFailures.ip, ip), gt(loginFailures.attemptedAt, since), lt(loginFailures.id, attempt!.id + 1)));
+    .where(
+      and(
+        eq(loginFailures.email, key),
+        eq(loginFailures.ip, ip),
+        gt(loginFailures.attemptedAt, since),
+        lt(loginFailures.id, attempt!.id + 1),
+      ),
+    );
   if ((recent?.n ?? 0) > MAX_FAILURES_PER_MINUTE) {
     // a refused attempt is not a failure of its own: it does not lengthen the wait
     await db.delete(loginFailures).where(eq(loginFailures.id, attempt!.id));
@@ -78,13 +85,20 @@ export async function attemptLogin(db: Db, email: string, password: string, ip: 
     .where(sql`lower(${users.email}) = ${key}`)
     .limit(1);
   const found = rows[0];
-  const ok = found?.passwordHash ? await verifyPassword(found.passwordHash, password) : (await verifyDecoy(password), false);
+  const ok = found?.passwordHash
+    ? await verifyPassword(found.passwordHash, password)
+    : (await verifyDecoy(password), false);
   if (!found || !ok) throw validationError({ email: [LOGIN_FAILED] });
   const { passwordHash: _, ...user } = found;
   await db.transaction(async (tx) => {
     await tx.delete(loginFailures).where(and(eq(loginFailures.email, key), eq(loginFailures.ip, ip)));
     const name = `${user.firstName} ${user.lastName}`.trim();
-    await audit(tx, { action: 'auth.signed_in', subject: { type: 'user', id: user.id }, actor: { type: 'user', userId: user.id, name, tokenId: null, clientId: null }, summary: 'signed in' });
+    await audit(tx, {
+      action: 'auth.signed_in',
+      subject: { type: 'user', id: user.id },
+      actor: { type: 'user', userId: user.id, name, tokenId: null, clientId: null },
+      summary: 'signed in',
+    });
   });
   return user;
 }
@@ -96,9 +110,7 @@ export async function purgeExpired(db: Db): Promise<void> {
   await db.delete(rateLimits).where(lt(rateLimits.resetAt, new Date()));
 }
 
-export type AdminBootstrap =
-  | { created: false }
-  | { created: true; email: string; generatedPassword: string | null };
+export type AdminBootstrap = { created: false } | { created: true; email: string; generatedPassword: string | null };
 
 /**
  * When no Administrator exists, makes one from ADMIN_EMAIL/ADMIN_PASSWORD, or with a
@@ -108,10 +120,7 @@ export async function ensureAdministrator(
   db: Db,
   given: { email?: string | undefined; password?: string | undefined },
 ): Promise<AdminBootstrap> {
-  const [existing] = await db
-    .select({ n: count() })
-    .from(users)
-    .where(eq(users.userRoleId, ROLES.administrator));
+  const [existing] = await db.select({ n: count() }).from(users).where(eq(users.userRoleId, ROLES.administrator));
   if ((existing?.n ?? 0) > 0) return { created: false };
   const email = given.email ?? 'admin@tripdesk.local';
   const generatedPassword = given.password ? null : generatePassword();
@@ -123,9 +132,13 @@ export async function ensureAdministrator(
     .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
     .returning({ id: users.id });
   if (updated.length === 0) {
-    await db
-      .insert(users)
-      .values({ firstName: 'Tripdesk', lastName: 'Administrator', email, passwordHash, userRoleId: ROLES.administrator });
+    await db.insert(users).values({
+      firstName: 'Tripdesk',
+      lastName: 'Administrator',
+      email,
+      passwordHash,
+      userRoleId: ROLES.administrator,
+    });
   }
   return { created: true, email, generatedPassword };
 }

@@ -33,7 +33,13 @@ describe('POST /api/bookings', () => {
     const res = await admin.post('/api/bookings', booking());
     expect(res.statusCode, res.body).toBe(201);
     const b = res.json();
-    expect(b).toMatchObject({ status: 'provisional', trip_id: tripId, first_name: 'Joanne', preferred_name: 'Jo', mobile: '07700 900123' });
+    expect(b).toMatchObject({
+      status: 'provisional',
+      trip_id: tripId,
+      first_name: 'Joanne',
+      preferred_name: 'Jo',
+      mobile: '07700 900123',
+    });
     expect(b.ref).toMatch(/^TD-[2-9A-HJKMNP-Z]{6}$/);
     const [user] = await t.db.select().from(users).where(eq(users.id, b.user_id));
     expect(user).toMatchObject({ email: 'jo.walker@example.test', userRoleId: 3, passwordHash: null });
@@ -46,7 +52,16 @@ describe('POST /api/bookings', () => {
   });
 
   it('wants title, names, preferred name, email and both confirmations; mobile is optional', async () => {
-    const res = await admin.post('/api/bookings', { trip_id: tripId, title: '', first_name: '', last_name: '', preferred_name: '', email: '', as_on_passport: false, terms_accepted: false });
+    const res = await admin.post('/api/bookings', {
+      trip_id: tripId,
+      title: '',
+      first_name: '',
+      last_name: '',
+      preferred_name: '',
+      email: '',
+      as_on_passport: false,
+      terms_accepted: false,
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({
       title: ['The title field is required.'],
@@ -57,8 +72,12 @@ describe('POST /api/bookings', () => {
       as_on_passport: ['Please confirm the details are as shown on the passport.'],
       terms_accepted: ['The terms and conditions must be accepted.'],
     });
-    expect((await admin.post('/api/bookings', booking({ email: 'no.mobile@example.test', mobile: '' }))).json().mobile).toBeNull();
-    expect((await admin.post('/api/bookings', booking({ mobile: 'call me' }))).json().errors).toEqual({ mobile: ['The mobile may only contain digits, spaces, +, ( ) and -.'] });
+    expect(
+      (await admin.post('/api/bookings', booking({ email: 'no.mobile@example.test', mobile: '' }))).json().mobile,
+    ).toBeNull();
+    expect((await admin.post('/api/bookings', booking({ mobile: 'call me' }))).json().errors).toEqual({
+      mobile: ['The mobile may only contain digits, spaces, +, ( ) and -.'],
+    });
   });
 
   it('only books trips that are open and not deleted', async () => {
@@ -66,7 +85,9 @@ describe('POST /api/bookings', () => {
     const res = await admin.post('/api/bookings', booking({ trip_id: closed.id }));
     expect(res.json().errors).toEqual({ trip_id: ['This trip is closed and is not taking bookings.'] });
     const deleted = await insertTrip(t.db, { deletedAt: new Date() });
-    expect((await admin.post('/api/bookings', booking({ trip_id: deleted.id }))).json().errors).toEqual({ trip_id: ['The selected trip is invalid.'] });
+    expect((await admin.post('/api/bookings', booking({ trip_id: deleted.id }))).json().errors).toEqual({
+      trip_id: ['The selected trip is invalid.'],
+    });
   });
 
   it('gives two bookings made at once for the same new person one user between them', async () => {
@@ -81,7 +102,12 @@ describe('POST /api/bookings', () => {
 });
 
 describe('the history of making a booking', () => {
-  const eventsOfTrip = (id: number) => t.db.select().from(auditEvents).where(and(eq(auditEvents.tripId, id), eq(auditEvents.action, 'booking.created'))).orderBy(asc(auditEvents.id));
+  const eventsOfTrip = (id: number) =>
+    t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.tripId, id), eq(auditEvents.action, 'booking.created')))
+      .orderBy(asc(auditEvents.id));
 
   it('records booking.created with the booking, its trip and who made it, in the same transaction', async () => {
     const trip = await insertTrip(t.db, { name: 'History Trek' });
@@ -120,13 +146,26 @@ describe('the history of making a booking', () => {
 
   it('names the personal access token a booking was made with', async () => {
     const trip = await insertTrip(t.db);
-    const made = await admin.post('/oauth/personal-access-tokens', { name: 'Booking robot', scopes: ['bookings:write'] });
+    const made = await admin.post('/oauth/personal-access-tokens', {
+      name: 'Booking robot',
+      scopes: ['bookings:write'],
+    });
     expect(made.statusCode, made.body).toBe(201);
     const { token, accessToken } = made.json() as { token: { id: string }; accessToken: string };
-    const res = await t.app.inject({ method: 'POST', url: '/api/bookings', payload: booking({ trip_id: trip.id }), headers: { authorization: `Bearer ${accessToken}` } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/bookings',
+      payload: booking({ trip_id: trip.id }),
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const [event] = await eventsOfTrip(trip.id);
-    expect(event).toMatchObject({ actorType: 'personal_token', actorTokenId: token.id, source: 'api', bookingId: res.json().id });
+    expect(event).toMatchObject({
+      actorType: 'personal_token',
+      actorTokenId: token.id,
+      source: 'api',
+      bookingId: res.json().id,
+    });
     expect(event!.actorName).toMatch(/^Sam Tester\d+ \(personal access token\)$/);
     expect(event!.summary).toMatch(/^Sam Tester\d+ \(personal access token\) made the booking /);
   });

@@ -2,7 +2,16 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { BookingDetail } from '../../../contract/bookings.ts';
 import { penceToPounds } from '../../../contract/money.ts';
 import type { Db } from '../../../db/client.ts';
-import { bookingAddons, bookingCustomFieldAnswers, bookings, charities, countries, tripAddons, tripCustomFields, trips } from '../../../db/schema/index.ts';
+import {
+  bookingAddons,
+  bookingCustomFieldAnswers,
+  bookings,
+  charities,
+  countries,
+  tripAddons,
+  tripCustomFields,
+  trips,
+} from '../../../db/schema/index.ts';
 import { audit, type Changes as FieldChanges, describeChanges, diff } from '../../audit/audit.ts';
 import { notFound } from '../../errors.ts';
 import { ageOnDeparture, passportState } from './list.ts';
@@ -12,7 +21,14 @@ export async function getBooking(db: Db, id: number): Promise<BookingDetail> {
   const [row] = await db
     .select({
       b: bookings,
-      trip: { id: trips.id, name: trips.name, departure: trips.departureDate, return: trips.returnDate, status: trips.status, deletedAt: trips.deletedAt },
+      trip: {
+        id: trips.id,
+        name: trips.name,
+        departure: trips.departureDate,
+        return: trips.returnDate,
+        status: trips.status,
+        deletedAt: trips.deletedAt,
+      },
       country: countries.name,
       charity: { id: charities.id, name: charities.name },
       passport: passportState,
@@ -28,15 +44,28 @@ export async function getBooking(db: Db, id: number): Promise<BookingDetail> {
   const { b } = row;
   const [addons, fields] = await Promise.all([
     db
-      .select({ id: tripAddons.id, name: tripAddons.name, price: bookingAddons.pricePence, invoiced: bookingAddons.invoiced })
+      .select({
+        id: tripAddons.id,
+        name: tripAddons.name,
+        price: bookingAddons.pricePence,
+        invoiced: bookingAddons.invoiced,
+      })
       .from(bookingAddons)
       .innerJoin(tripAddons, eq(tripAddons.id, bookingAddons.addonId))
       .where(eq(bookingAddons.bookingId, id))
       .orderBy(asc(tripAddons.id)),
     db
-      .select({ id: tripCustomFields.id, label: tripCustomFields.label, note: tripCustomFields.note, answer: bookingCustomFieldAnswers.answer })
+      .select({
+        id: tripCustomFields.id,
+        label: tripCustomFields.label,
+        note: tripCustomFields.note,
+        answer: bookingCustomFieldAnswers.answer,
+      })
       .from(tripCustomFields)
-      .leftJoin(bookingCustomFieldAnswers, sql`${bookingCustomFieldAnswers.customFieldId} = ${tripCustomFields.id} and ${bookingCustomFieldAnswers.bookingId} = ${id}`)
+      .leftJoin(
+        bookingCustomFieldAnswers,
+        sql`${bookingCustomFieldAnswers.customFieldId} = ${tripCustomFields.id} and ${bookingCustomFieldAnswers.bookingId} = ${id}`,
+      )
       .where(eq(tripCustomFields.tripId, b.tripId))
       .orderBy(asc(tripCustomFields.sortOrder), asc(tripCustomFields.id)),
   ]);
@@ -48,7 +77,15 @@ export async function getBooking(db: Db, id: number): Promise<BookingDetail> {
     status: b.status as BookingDetail['status'],
     ...ownFields(b),
     passport_valid: row.passport,
-    trip: { id: row.trip.id, name: row.trip.name, departure: row.trip.departure, return: row.trip.return, status: row.trip.status, country: row.country, deleted: row.trip.deletedAt !== null },
+    trip: {
+      id: row.trip.id,
+      name: row.trip.name,
+      departure: row.trip.departure,
+      return: row.trip.return,
+      status: row.trip.status,
+      country: row.country,
+      deleted: row.trip.deletedAt !== null,
+    },
     charity: row.charity?.id ? { id: row.charity.id, name: row.charity.name } : null,
     user_id: b.userId,
     user_url: b.userId ? `/users/${b.userId}/edit` : null,
@@ -56,7 +93,12 @@ export async function getBooking(db: Db, id: number): Promise<BookingDetail> {
     personal_data_erased_at: b.personalDataErasedAt ? b.personalDataErasedAt.toISOString() : null,
     keep_until: b.keepUntil,
     keep_reason: b.keepReason,
-    addons: addons.map((a) => ({ id: a.id, name: a.name, price: penceToPounds(a.price), pivot: { invoiced: a.invoiced } })),
+    addons: addons.map((a) => ({
+      id: a.id,
+      name: a.name,
+      price: penceToPounds(a.price),
+      pivot: { invoiced: a.invoiced },
+    })),
     custom_fields: fields.map((f) => ({ id: f.id, label: f.label, note: f.note, answer: f.answer })),
   };
 }
@@ -133,9 +175,22 @@ export function bookingDiff(before: BookingRow, after: BookingRow): FieldChanges
 }
 
 type Changes = {
-  status: string; title: string | null; first_name: string; last_name: string; preferred_name: string | null; email: string;
-  mobile: string | null; address_1: string | null; address_2: string | null; address_3: string | null; address_4: string | null;
-  post_code: string | null; room_type: string | null; room_ref: string | null; share_with: string | null; double_room: boolean;
+  status: string;
+  title: string | null;
+  first_name: string;
+  last_name: string;
+  preferred_name: string | null;
+  email: string;
+  mobile: string | null;
+  address_1: string | null;
+  address_2: string | null;
+  address_3: string | null;
+  address_4: string | null;
+  post_code: string | null;
+  room_type: string | null;
+  room_ref: string | null;
+  share_with: string | null;
+  double_room: boolean;
 };
 
 /**
@@ -175,12 +230,20 @@ export async function updateBooking(db: Db, id: number, c: Changes): Promise<Boo
     // a save that only changes the status is told by its own event; one that changes nothing is still a save
     if (Object.keys(fields).length || !status) {
       // (describeChanges says "saved of …" for no change at all)
-      const summary = Object.keys(fields).length ? describeChanges(fields, `the booking ${after!.ref}`) : `saved the booking ${after!.ref} without changes`;
+      const summary = Object.keys(fields).length
+        ? describeChanges(fields, `the booking ${after!.ref}`)
+        : `saved the booking ${after!.ref} without changes`;
       await audit(tx, { action: 'booking.updated', ...about, changes: fields, summary });
     }
     if (status) {
       const changes = { status };
-      await audit(tx, { action: 'booking.status_changed', ...about, changes, summary: describeChanges(changes), details: { ref: after!.ref } });
+      await audit(tx, {
+        action: 'booking.status_changed',
+        ...about,
+        changes,
+        summary: describeChanges(changes),
+        details: { ref: after!.ref },
+      });
     }
   });
   return getBooking(db, id);

@@ -21,9 +21,28 @@ beforeAll(async () => {
   admin = await t.signedIn(1);
   tripId = (await insertTrip(t.db, { name: 'Export Trek', departureDate: '2099-03-01', returnDate: '2099-03-08' })).id;
   const image = await storeFile(t.files, 'passports', makeLogoPng(30, 20, [10, 20, 30]), 'png');
-  await insertBooking(t.db, tripId, { ref: 'TD-AAAAAA', firstName: 'Ada', lastName: 'Byron', status: 'confirmed', createdAt: new Date('2026-01-02T10:00:00Z'), passportImageFile: image });
-  await insertBooking(t.db, tripId, { ref: 'TD-BBBBBB', firstName: '=HYPERLINK("http://evil.test")', lastName: '+44', status: 'provisional', createdAt: new Date('2026-01-03T10:00:00Z') });
-  await insertBooking(t.db, tripId, { ref: 'TD-CCCCCC', firstName: '@SUM(A1)', lastName: '-1', status: 'cancelled', createdAt: new Date('2026-01-04T10:00:00Z') });
+  await insertBooking(t.db, tripId, {
+    ref: 'TD-AAAAAA',
+    firstName: 'Ada',
+    lastName: 'Byron',
+    status: 'confirmed',
+    createdAt: new Date('2026-01-02T10:00:00Z'),
+    passportImageFile: image,
+  });
+  await insertBooking(t.db, tripId, {
+    ref: 'TD-BBBBBB',
+    firstName: '=HYPERLINK("http://evil.test")',
+    lastName: '+44',
+    status: 'provisional',
+    createdAt: new Date('2026-01-03T10:00:00Z'),
+  });
+  await insertBooking(t.db, tripId, {
+    ref: 'TD-CCCCCC',
+    firstName: '@SUM(A1)',
+    lastName: '-1',
+    status: 'cancelled',
+    createdAt: new Date('2026-01-04T10:00:00Z'),
+  });
 });
 afterAll(() => t.close());
 
@@ -51,7 +70,9 @@ describe('GET /bookings/export', () => {
 
   it('takes the chosen columns and the search fields, and escapes cells that would run as formulas', async () => {
     const columns = encodeURIComponent(JSON.stringify(['ref', 'first_name', 'last_name']));
-    const { rows } = await workbook(`format=xls&trips[]=${tripId}&columns=${columns}&status=all&sort_field=id&sort_dir=asc`);
+    const { rows } = await workbook(
+      `format=xls&trips[]=${tripId}&columns=${columns}&status=all&sort_field=id&sort_dir=asc`,
+    );
     expect(rows).toEqual([
       ['Booking Ref', 'First Name', 'Last Name'],
       ['TD-AAAAAA', 'Ada', 'Byron'],
@@ -79,7 +100,13 @@ describe('GET /bookings/export', () => {
   });
 
   it('refuses bad columns, formats and sizes with 422, and anyone but staff', async () => {
-    for (const qs of ['format=pdf', 'perPage=5001', 'columns=notjson', `columns=${encodeURIComponent('["password_hash"]')}`, 'status=lost']) {
+    for (const qs of [
+      'format=pdf',
+      'perPage=5001',
+      'columns=notjson',
+      `columns=${encodeURIComponent('["password_hash"]')}`,
+      'status=lost',
+    ]) {
       expect((await admin.get(`/bookings/export?${qs}`)).statusCode, qs).toBe(422);
     }
     expect((await t.client().get('/bookings/export')).statusCode).toBe(401);
@@ -87,7 +114,16 @@ describe('GET /bookings/export', () => {
   });
 
   it('escapes every formula lead character', () => {
-    expect(['=1', '+1', '-1', '@a', '\tx', '\rx', 'plain', '1-2'].map(escapeCell)).toEqual(["'=1", "'+1", "'-1", "'@a", "'\tx", "'\rx", 'plain', '1-2']);
+    expect(['=1', '+1', '-1', '@a', '\tx', '\rx', 'plain', '1-2'].map(escapeCell)).toEqual([
+      "'=1",
+      "'+1",
+      "'-1",
+      "'@a",
+      "'\tx",
+      "'\rx",
+      'plain',
+      '1-2',
+    ]);
   });
 });
 
@@ -95,7 +131,11 @@ describe('the history of exports', () => {
   /** The export events written since the last call. */
   let seen = 0;
   async function newExportEvents(db = t.db) {
-    const rows = await db.select().from(auditEvents).where(and(gt(auditEvents.id, seen), like(auditEvents.action, 'export.%'))).orderBy(asc(auditEvents.id));
+    const rows = await db
+      .select()
+      .from(auditEvents)
+      .where(and(gt(auditEvents.id, seen), like(auditEvents.action, 'export.%')))
+      .orderBy(asc(auditEvents.id));
     if (rows.length) seen = rows.at(-1)!.id;
     return rows;
   }
@@ -103,7 +143,9 @@ describe('the history of exports', () => {
   it('records every spreadsheet export with its filters, columns, row count and format', async () => {
     await newExportEvents();
     const columns = ['ref', 'first_name', 'passport_number'];
-    await workbook(`format=xls&trip_id=${tripId}&status=all&columns=${encodeURIComponent(JSON.stringify(columns))}&name=a`);
+    await workbook(
+      `format=xls&trip_id=${tripId}&status=all&columns=${encodeURIComponent(JSON.stringify(columns))}&name=a`,
+    );
     await workbook(`format=xls&trips[]=${tripId}&perPage=2`);
     const events = await newExportEvents();
     expect(events).toHaveLength(2);
@@ -117,14 +159,25 @@ describe('the history of exports', () => {
       actorName: expect.stringMatching(/^Sam Tester\d+$/),
       source: 'web',
       details: {
-        filters: { trip_id: tripId, name: 'a', timing: 'future', sort_field: 'created_at', sort_dir: 'desc', page: 1, per_page: 5000 },
+        filters: {
+          trip_id: tripId,
+          name: 'a',
+          timing: 'future',
+          sort_field: 'created_at',
+          sort_dir: 'desc',
+          page: 1,
+          per_page: 5000,
+        },
         columns,
         rows: 2,
         format: 'xls',
       },
     });
     expect(events[0]!.summary).toMatch(/^Sam Tester\d+ exported 2 bookings to a spreadsheet$/);
-    expect(events[1]).toMatchObject({ tripId, details: { filters: { trips: [tripId], per_page: 2 }, columns: ['date', 'id', 'status', 'trip_name'], rows: 2 } });
+    expect(events[1]).toMatchObject({
+      tripId,
+      details: { filters: { trips: [tripId], per_page: 2 }, columns: ['date', 'id', 'status', 'trip_name'], rows: 2 },
+    });
   });
 
   it('records the passport zip with the number of images in it', async () => {
@@ -154,10 +207,20 @@ describe('the history of exports', () => {
     const made = await admin.post('/oauth/personal-access-tokens', { name: 'Exporter', scopes: ['bookings:read'] });
     const { token, accessToken } = made.json() as { token: { id: string }; accessToken: string };
     await newExportEvents();
-    const res = await t.app.inject({ method: 'GET', url: `/bookings/export?format=xls&trip_id=${tripId}`, headers: { authorization: `Bearer ${accessToken}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/bookings/export?format=xls&trip_id=${tripId}`,
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
     expect(res.statusCode).toBe(200);
     const [event] = await newExportEvents();
-    expect(event).toMatchObject({ action: 'export.bookings', actorType: 'personal_token', actorTokenId: token.id, source: 'api', details: { rows: 3 } });
+    expect(event).toMatchObject({
+      action: 'export.bookings',
+      actorType: 'personal_token',
+      actorTokenId: token.id,
+      source: 'api',
+      details: { rows: 3 },
+    });
     expect(event!.actorName).toMatch(/\(personal access token\)$/);
   });
 });
@@ -197,15 +260,27 @@ describe('an export larger than one read batch', () => {
     const second = await read('perPage=1500&page=2&sort_field=id&sort_dir=asc');
     expect(second[0]![0]).toBe(ids[1_500]);
     const events = await big.db.select().from(auditEvents).orderBy(asc(auditEvents.id));
-    expect(events.filter((e) => e.action === 'export.bookings').map((e) => (e.details as { rows: number }).rows)).toEqual([2_100, 1_500, 600]);
+    expect(
+      events.filter((e) => e.action === 'export.bookings').map((e) => (e.details as { rows: number }).rows),
+    ).toEqual([2_100, 1_500, 600]);
   });
 });
 
 describe('the passport zip, when an image goes missing after it is listed', () => {
   it('ends the download with an error, and the server carries on', async () => {
     // the real store, but the image is gone by the time the zip comes to it (erased, replaced)
-    const gone: FileStore = { ...t.files, driver: t.files.driver, where: t.files.where, stat: (k, n) => t.files.stat(k, n), open: async () => null, list: (k) => t.files.list(k) };
-    const filter = { ...bookingListQuery.parse({ trip_id: String(tripId), timing: 'all', status: 'all' }), per_page: 1 };
+    const gone: FileStore = {
+      ...t.files,
+      driver: t.files.driver,
+      where: t.files.where,
+      stat: (k, n) => t.files.stat(k, n),
+      open: async () => null,
+      list: (k) => t.files.list(k),
+    };
+    const filter = {
+      ...bookingListQuery.parse({ trip_id: String(tripId), timing: 'all', status: 'all' }),
+      per_page: 1,
+    };
     const out = passportZip(t.db, gone, filter, 100);
     const failure = await new Promise<unknown>((resolve) => {
       out.on('error', resolve);

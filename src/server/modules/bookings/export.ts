@@ -80,52 +80,94 @@ const rowsById = (db: Db, ids: number[], fundraising?: FundraisingSql) =>
     .leftJoin(countries, tripCountry)
     .where(inArray(bookings.id, ids));
 type Row = Awaited<ReturnType<typeof rowsById>>[number];
-const STATE_WORDS: Record<string, string> = { not_fundraising: 'Not fundraising', on_track: 'On track', behind: 'Behind', met: 'Target met' };
+const STATE_WORDS: Record<string, string> = {
+  not_fundraising: 'Not fundraising',
+  on_track: 'On track',
+  behind: 'Behind',
+  met: 'Target met',
+};
 const pounds = (pence: number | string | null) => (pence === null ? null : Number(pence) / 100);
-
 
 const asDate = (iso: string | null) => (iso ? new Date(`${iso.slice(0, 10)}T00:00:00Z`) : null);
 
 function value(r: Row, key: ExportColumn): string | number | Date | null {
   switch (key) {
-    case 'date': return r.createdAt;
-    case 'id': return r.id;
-    case 'ref': return r.ref;
-    case 'status': return r.status;
-    case 'trip_name': return r.tripName;
-    case 'departure': return asDate(r.departure);
-    case 'title': return r.title;
-    case 'first_name': return r.firstName;
-    case 'last_name': return r.lastName;
-    case 'preferred_name': return r.preferredName;
-    case 'email': return r.email;
-    case 'mobile': return r.mobile;
-    case 'address': return [r.address1, r.address2, r.address3, r.address4].filter(Boolean).join(', ') || null;
-    case 'post_code': return r.postCode;
-    case 'date_of_birth': return asDate(r.dateOfBirth);
-    case 'age': return r.age === null ? null : Number(r.age);
-    case 'gender': return r.gender;
-    case 'passport_number': return r.passportNumber;
-    case 'passport_expiry': return asDate(r.passportExpiryDate);
-    case 'passport_valid': return r.passport;
-    case 'room_type': return r.roomType;
-    case 'room_ref': return r.roomRef;
-    case 'share_with': return r.shareWith;
-    case 'funding_type': return r.fundingType;
-    case 'deposit_payment_date': return asDate(r.depositPaymentDate);
-    case 'dietary': return r.dietary;
-    case 'medical_conditions': return r.medicalConditions ? 'Yes' : 'No';
-    case 'medication': return r.medication;
-    case 'medical_detail': return r.medicalDetail;
-    case 'insurance_company': return r.insuranceCompany;
-    case 'insurance_policy_number': return r.insurancePolicyNumber;
-    case 'nok_name': return r.nokName;
-    case 'nok_relationship': return r.nokRelationship;
-    case 'nok_telephone': return r.nokTelephone;
-    case 'referred_by': return r.referredBy;
-    case 'fundraising_target': return pounds(r.fundraisingTarget);
-    case 'fundraising_raised': return pounds(r.fundraisingRaised);
-    case 'fundraising_state': return r.fundraisingState === null ? null : (STATE_WORDS[r.fundraisingState] ?? r.fundraisingState);
+    case 'date':
+      return r.createdAt;
+    case 'id':
+      return r.id;
+    case 'ref':
+      return r.ref;
+    case 'status':
+      return r.status;
+    case 'trip_name':
+      return r.tripName;
+    case 'departure':
+      return asDate(r.departure);
+    case 'title':
+      return r.title;
+    case 'first_name':
+      return r.firstName;
+    case 'last_name':
+      return r.lastName;
+    case 'preferred_name':
+      return r.preferredName;
+    case 'email':
+      return r.email;
+    case 'mobile':
+      return r.mobile;
+    case 'address':
+      return [r.address1, r.address2, r.address3, r.address4].filter(Boolean).join(', ') || null;
+    case 'post_code':
+      return r.postCode;
+    case 'date_of_birth':
+      return asDate(r.dateOfBirth);
+    case 'age':
+      return r.age === null ? null : Number(r.age);
+    case 'gender':
+      return r.gender;
+    case 'passport_number':
+      return r.passportNumber;
+    case 'passport_expiry':
+      return asDate(r.passportExpiryDate);
+    case 'passport_valid':
+      return r.passport;
+    case 'room_type':
+      return r.roomType;
+    case 'room_ref':
+      return r.roomRef;
+    case 'share_with':
+      return r.shareWith;
+    case 'funding_type':
+      return r.fundingType;
+    case 'deposit_payment_date':
+      return asDate(r.depositPaymentDate);
+    case 'dietary':
+      return r.dietary;
+    case 'medical_conditions':
+      return r.medicalConditions ? 'Yes' : 'No';
+    case 'medication':
+      return r.medication;
+    case 'medical_detail':
+      return r.medicalDetail;
+    case 'insurance_company':
+      return r.insuranceCompany;
+    case 'insurance_policy_number':
+      return r.insurancePolicyNumber;
+    case 'nok_name':
+      return r.nokName;
+    case 'nok_relationship':
+      return r.nokRelationship;
+    case 'nok_telephone':
+      return r.nokTelephone;
+    case 'referred_by':
+      return r.referredBy;
+    case 'fundraising_target':
+      return pounds(r.fundraisingTarget);
+    case 'fundraising_raised':
+      return pounds(r.fundraisingRaised);
+    case 'fundraising_state':
+      return r.fundraisingState === null ? null : (STATE_WORDS[r.fundraisingState] ?? r.fundraisingState);
   }
 }
 
@@ -135,11 +177,22 @@ function value(r: Row, key: ExportColumn): string | number | Date | null {
  * sort index where it can be; a few kilobytes even at 5,000), then the rows by primary key a
  * batch at a time. (Batches by OFFSET sorted and skipped the same matches again for every batch.)
  */
-async function idsOf(db: Db, f: BookingFilter, perPage: number, onlyWithImages = false, fundraising?: FundraisingSql): Promise<number[]> {
-  const where = and(bookingConditions(f, fundraising), onlyWithImages ? isNotNull(bookings.passportImageFile) : undefined);
+async function idsOf(
+  db: Db,
+  f: BookingFilter,
+  perPage: number,
+  onlyWithImages = false,
+  fundraising?: FundraisingSql,
+): Promise<number[]> {
+  const where = and(
+    bookingConditions(f, fundraising),
+    onlyWithImages ? isNotNull(bookings.passportImageFile) : undefined,
+  );
   const idQuery = db.select({ id: bookings.id }).from(bookings);
   return (
-    await (needsTrip(f) ? idQuery.innerJoin(trips, eq(trips.id, bookings.tripId)).leftJoin(countries, tripCountry) : idQuery)
+    await (
+      needsTrip(f) ? idQuery.innerJoin(trips, eq(trips.id, bookings.tripId)).leftJoin(countries, tripCountry) : idQuery
+    )
       .where(where)
       .orderBy(...bookingOrder(f))
       .limit(perPage)
@@ -147,7 +200,10 @@ async function idsOf(db: Db, f: BookingFilter, perPage: number, onlyWithImages =
   ).map((r) => r.id);
 }
 
-async function* batchesOf<T extends { id: number }>(ids: number[], read: (batch: number[]) => Promise<T[]>): AsyncGenerator<T[]> {
+async function* batchesOf<T extends { id: number }>(
+  ids: number[],
+  read: (batch: number[]) => Promise<T[]>,
+): AsyncGenerator<T[]> {
   for (let at = 0; at < ids.length; at += BATCH) {
     const batch = ids.slice(at, at + BATCH);
     const position = new Map(batch.map((id, i) => [id, i]));
@@ -174,12 +230,24 @@ export function exportFileName(ext: string, now = new Date()): string {
   return `bookings-${now.toISOString().slice(0, 10)}.${ext}`;
 }
 
-const DATE_COLUMNS = new Set<ExportColumn>(['date', 'departure', 'date_of_birth', 'passport_expiry', 'deposit_payment_date']);
+const DATE_COLUMNS = new Set<ExportColumn>([
+  'date',
+  'departure',
+  'date_of_birth',
+  'passport_expiry',
+  'deposit_payment_date',
+]);
 const DATE_STYLE: Partial<ExcelJS.Style> = Object.freeze({ numFmt: 'dd/mm/yyyy' });
 const PLAIN_STYLE: Partial<ExcelJS.Style> = Object.freeze({});
 
 /** A real .xlsx, written as it is read: the reply starts before the last row is fetched. */
-export function spreadsheet(db: Db, f: BookingFilter, perPage: number, columns: ExportColumn[], fundraising?: FundraisingSql): Readable {
+export function spreadsheet(
+  db: Db,
+  f: BookingFilter,
+  perPage: number,
+  columns: ExportColumn[],
+  fundraising?: FundraisingSql,
+): Readable {
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Bookings');
@@ -204,10 +272,12 @@ export function spreadsheet(db: Db, f: BookingFilter, perPage: number, columns: 
     const withFundraising = columns.some((c) => FUNDRAISING_COLUMNS.has(c)) ? fundraising : undefined;
     for await (const batch of batchesOf(ids, (batch) => rowsById(db, batch, withFundraising))) {
       for (const r of batch) {
-        const row = sheet.addRow(columns.map((key) => {
-          const v = value(r, key);
-          return typeof v === 'string' ? escapeCell(v) : v;
-        }));
+        const row = sheet.addRow(
+          columns.map((key) => {
+            const v = value(r, key);
+            return typeof v === 'string' ? escapeCell(v) : v;
+          }),
+        );
         for (let i = 0; i < columns.length; i++) row.getCell(i + 1).style = styles[i]!;
         row.commit();
       }
@@ -239,7 +309,13 @@ function openedWhenRead(open: () => Promise<Readable | null>): Readable {
 const safe = (s: string) => s.replace(/[^\w .'-]+/g, '_').trim();
 
 /** The passport images of the listed bookings, one entry each, named by reference and traveller. */
-export function passportZip(db: Db, files: FileStore, f: BookingFilter, perPage: number, fundraising?: FundraisingSql): Readable {
+export function passportZip(
+  db: Db,
+  files: FileStore,
+  f: BookingFilter,
+  perPage: number,
+  fundraising?: FundraisingSql,
+): Readable {
   const zip = new yazl.ZipFile();
   (async () => {
     // which images there are first (names and sizes only), so that the history records how many
@@ -248,16 +324,28 @@ export function passportZip(db: Db, files: FileStore, f: BookingFilter, perPage:
     const ids = await idsOf(db, f, perPage, true, fundraising);
     const read = (batch: number[]) =>
       db
-        .select({ id: bookings.id, ref: bookings.ref, firstName: bookings.firstName, lastName: bookings.lastName, passportImageFile: bookings.passportImageFile })
+        .select({
+          id: bookings.id,
+          ref: bookings.ref,
+          firstName: bookings.firstName,
+          lastName: bookings.lastName,
+          passportImageFile: bookings.passportImageFile,
+        })
         .from(bookings)
         .where(inArray(bookings.id, batch));
     for await (const batch of batchesOf(ids, read)) {
       // a few at a time: on S3 each is a request
       for (let i = 0; i < batch.length; i += 16) {
-        const found = await Promise.all(batch.slice(i, i + 16).map(async (r) => ({ r, stat: await files.stat('passports', r.passportImageFile!) })));
+        const found = await Promise.all(
+          batch.slice(i, i + 16).map(async (r) => ({ r, stat: await files.stat('passports', r.passportImageFile!) })),
+        );
         for (const { r, stat } of found) {
           if (!stat) continue;
-          entries.push({ file: stat.name, bytes: stat.bytes, name: `${safe(`${r.ref} ${r.firstName} ${r.lastName}`)}${path.extname(stat.name)}` });
+          entries.push({
+            file: stat.name,
+            bytes: stat.bytes,
+            name: `${safe(`${r.ref} ${r.firstName} ${r.lastName}`)}${path.extname(stat.name)}`,
+          });
         }
       }
     }
@@ -278,8 +366,11 @@ export function passportZip(db: Db, files: FileStore, f: BookingFilter, perPage:
       entry.on('error', (error) => output.destroy(error));
       zip.addReadStream(entry, e.name, { compress: false, size: e.bytes });
     }
-    if (entries.length === 0) zip.addBuffer(Buffer.from('No booking in this list has a passport image.\n'), 'no-passport-images.txt');
+    if (entries.length === 0)
+      zip.addBuffer(Buffer.from('No booking in this list has a passport image.\n'), 'no-passport-images.txt');
     zip.end();
-  })().catch((error: unknown) => (zip.outputStream as unknown as Readable).destroy(error instanceof Error ? error : new Error(String(error))));
+  })().catch((error: unknown) =>
+    (zip.outputStream as unknown as Readable).destroy(error instanceof Error ? error : new Error(String(error))),
+  );
   return zip.outputStream as unknown as Readable;
 }

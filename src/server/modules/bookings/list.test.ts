@@ -26,11 +26,68 @@ beforeAll(async () => {
     ids[key] = (await insertBooking(t.db, tripId, over)).id;
   };
   // created_at spaced a day apart, oldest first
-  await add('ann', future, { firstName: 'Ann', lastName: 'Zephyr', preferredName: 'Annie', email: 'ann@alpha.test', status: 'confirmed', createdAt: new Date(day(-10)), passportExpiryDate: day(1000), dateOfBirth: '1990-01-01', gender: 'female', mobile: '07700 900001', address1: '1 Lake Road', postCode: 'LA22 9AB', roomRef: 'R02', depositPaymentDate: day(-9), medicalConditions: true });
-  await add('bob', future, { firstName: 'Bob', lastName: 'Young', email: 'bob@alpha.test', status: 'provisional', createdAt: new Date(day(-9)), passportExpiryDate: null, dateOfBirth: day(-365 * 17 - 30), gender: 'male', mobile: '+44 7700 900002', roomRef: 'R01' });
-  await add('cat', later, { firstName: 'Cat', lastName: 'Xavier', email: 'cat@beta.test', status: 'cancelled', createdAt: new Date(day(-8)), passportExpiryDate: day(100), dateOfBirth: '1950-06-15', gender: 'female', depositPaymentDate: day(-5) });
-  await add('dan', later, { firstName: 'Dan', lastName: 'Walker', preferredName: 'Danny', email: 'dan@beta.test', status: 'confirmed', createdAt: new Date(day(-7)), passportExpiryDate: day(300), dateOfBirth: '2000-03-03', gender: 'male', ref: 'TD-DANREF' });
-  await add('eve', past, { firstName: 'Eve', lastName: 'Vance', email: 'eve@gamma.test', status: 'confirmed', createdAt: new Date(day(-200)), passportExpiryDate: day(2000), dateOfBirth: '1985-05-05', gender: 'other' });
+  await add('ann', future, {
+    firstName: 'Ann',
+    lastName: 'Zephyr',
+    preferredName: 'Annie',
+    email: 'ann@alpha.test',
+    status: 'confirmed',
+    createdAt: new Date(day(-10)),
+    passportExpiryDate: day(1000),
+    dateOfBirth: '1990-01-01',
+    gender: 'female',
+    mobile: '07700 900001',
+    address1: '1 Lake Road',
+    postCode: 'LA22 9AB',
+    roomRef: 'R02',
+    depositPaymentDate: day(-9),
+    medicalConditions: true,
+  });
+  await add('bob', future, {
+    firstName: 'Bob',
+    lastName: 'Young',
+    email: 'bob@alpha.test',
+    status: 'provisional',
+    createdAt: new Date(day(-9)),
+    passportExpiryDate: null,
+    dateOfBirth: day(-365 * 17 - 30),
+    gender: 'male',
+    mobile: '+44 7700 900002',
+    roomRef: 'R01',
+  });
+  await add('cat', later, {
+    firstName: 'Cat',
+    lastName: 'Xavier',
+    email: 'cat@beta.test',
+    status: 'cancelled',
+    createdAt: new Date(day(-8)),
+    passportExpiryDate: day(100),
+    dateOfBirth: '1950-06-15',
+    gender: 'female',
+    depositPaymentDate: day(-5),
+  });
+  await add('dan', later, {
+    firstName: 'Dan',
+    lastName: 'Walker',
+    preferredName: 'Danny',
+    email: 'dan@beta.test',
+    status: 'confirmed',
+    createdAt: new Date(day(-7)),
+    passportExpiryDate: day(300),
+    dateOfBirth: '2000-03-03',
+    gender: 'male',
+    ref: 'TD-DANREF',
+  });
+  await add('eve', past, {
+    firstName: 'Eve',
+    lastName: 'Vance',
+    email: 'eve@gamma.test',
+    status: 'confirmed',
+    createdAt: new Date(day(-200)),
+    passportExpiryDate: day(2000),
+    dateOfBirth: '1985-05-05',
+    gender: 'other',
+  });
 });
 afterAll(() => t.close());
 
@@ -45,9 +102,22 @@ describe('GET /api/bookings defaults', () => {
   it('shows every status of future trips, newest first, in the paged shape', async () => {
     const page = await list();
     expect(page.data.map((b: { first_name: string }) => b.first_name)).toEqual(['Dan', 'Cat', 'Bob', 'Ann']);
-    expect(page).toMatchObject({ total: 4, total_is_estimate: false, from: 1, to: 4, current_page: 1, last_page: 1, per_page: 25 });
+    expect(page).toMatchObject({
+      total: 4,
+      total_is_estimate: false,
+      from: 1,
+      to: 4,
+      current_page: 1,
+      last_page: 1,
+      per_page: 25,
+    });
     const ann = page.data.find((b: { first_name: string }) => b.first_name === 'Ann');
-    expect(ann).toMatchObject({ trip: { id: future, name: 'Alpha Future Trek' }, passport_valid: 'ok', status: 'confirmed', room_ref: 'R02' });
+    expect(ann).toMatchObject({
+      trip: { id: future, name: 'Alpha Future Trek' },
+      passport_valid: 'ok',
+      status: 'confirmed',
+      room_ref: 'R02',
+    });
     expect(ann.user_url).toBeNull();
   });
 });
@@ -109,7 +179,9 @@ describe('filters', () => {
     const [field] = await t.db.insert(tripCustomFields).values({ tripId: future, label: 'T-shirt size' }).returning();
     await t.db.insert(bookingCustomFieldAnswers).values({ bookingId: ids.ann!, customFieldId: field!.id, answer: 'M' });
     const page = await list(`trip_id=${future}&withCustomFields=1`);
-    expect(page.data.find((b: { first_name: string }) => b.first_name === 'Ann').custom_fields).toEqual({ 'T-shirt size': 'M' });
+    expect(page.data.find((b: { first_name: string }) => b.first_name === 'Ann').custom_fields).toEqual({
+      'T-shirt size': 'M',
+    });
     expect((await list(`trip_id=${future}`)).data[0].custom_fields).toBeUndefined();
   });
 });
@@ -119,10 +191,23 @@ describe('sorting', () => {
     const ours = `trips=${future},${later}`;
     expect(await names(`sort_field=created_at&sort_dir=asc&${ours}`)).toEqual(['Ann', 'Bob', 'Cat', 'Dan']);
     expect(await names(`sort_field=name&sort_dir=asc&${ours}`)).toEqual(['Dan', 'Cat', 'Bob', 'Ann']);
-    expect(await names('sort_field=trip_name&sort_dir=asc&trips=' + `${future},${later}`)).toEqual(['Ann', 'Bob', 'Cat', 'Dan']);
+    expect(await names('sort_field=trip_name&sort_dir=asc&trips=' + `${future},${later}`)).toEqual([
+      'Ann',
+      'Bob',
+      'Cat',
+      'Dan',
+    ]);
     expect(await names(`sort_field=room_ref&sort_dir=asc&trip_id=${future}`)).toEqual(['Bob', 'Ann']);
-    expect((await names(`sort_field=deposit_payment_date&sort_dir=desc&trips=${future},${later}`)).slice(0, 2)).toEqual(['Cat', 'Ann']);
-    expect(await names('sort_field=id&sort_dir=asc&timing=all&trips=' + `${future},${later},${past}`)).toEqual(['Ann', 'Bob', 'Cat', 'Dan', 'Eve']);
+    expect((await names(`sort_field=deposit_payment_date&sort_dir=desc&trips=${future},${later}`)).slice(0, 2)).toEqual(
+      ['Cat', 'Ann'],
+    );
+    expect(await names('sort_field=id&sort_dir=asc&timing=all&trips=' + `${future},${later},${past}`)).toEqual([
+      'Ann',
+      'Bob',
+      'Cat',
+      'Dan',
+      'Eve',
+    ]);
   });
 
   it('by trip name, exactly as one sort of every match would order them, on every page', async () => {
@@ -132,7 +217,15 @@ describe('sorting', () => {
     const twin = await insertTrip(t.db, { name: 'Alpha Sort Trek', departureDate: day(60), returnDate: day(65) });
     const made: Array<{ id: number; name: string; at: number }> = [];
     let k = 0;
-    for (const [trip, name] of [[zulu, 'Zulu Sort Trek'], [alpha, 'Alpha Sort Trek'], [twin, 'Alpha Sort Trek'], [alpha, 'Alpha Sort Trek'], [zulu, 'Zulu Sort Trek'], [twin, 'Alpha Sort Trek'], [alpha, 'Alpha Sort Trek']] as const) {
+    for (const [trip, name] of [
+      [zulu, 'Zulu Sort Trek'],
+      [alpha, 'Alpha Sort Trek'],
+      [twin, 'Alpha Sort Trek'],
+      [alpha, 'Alpha Sort Trek'],
+      [zulu, 'Zulu Sort Trek'],
+      [twin, 'Alpha Sort Trek'],
+      [alpha, 'Alpha Sort Trek'],
+    ] as const) {
       k += 1;
       const at = Date.UTC(2026, 0, 10 - k);
       const b = await insertBooking(t.db, trip.id, { firstName: `Sorted${k}`, createdAt: new Date(at) });
@@ -171,7 +264,21 @@ describe('paging and bad input', () => {
   });
 
   it('answers 422, never 500, to bad values', async () => {
-    for (const qs of ['page=0', 'page=x', 'per_page=0', 'per_page=101', 'status=pending', 'timing=soon', 'passport=fine', 'trips=a,b', 'trip_id=-1', 'age_min=abc', 'age_min=50&age_max=20', 'medical=maybe', 'gender=unknown']) {
+    for (const qs of [
+      'page=0',
+      'page=x',
+      'per_page=0',
+      'per_page=101',
+      'status=pending',
+      'timing=soon',
+      'passport=fine',
+      'trips=a,b',
+      'trip_id=-1',
+      'age_min=abc',
+      'age_min=50&age_max=20',
+      'medical=maybe',
+      'gender=unknown',
+    ]) {
       const res = await admin.get(`/api/bookings?${qs}`);
       expect(res.statusCode, qs).toBe(422);
     }
@@ -186,8 +293,10 @@ describe('paging and bad input', () => {
 describe('the total: counted, or estimated when large', () => {
   // the five bookings of the three trips above; the threshold is injected, so a handful of rows
   // can take either path
-  const ours = () => ({ trips: [future, later, past].join(','), timing: 'all', sort_field: 'id', sort_dir: 'asc' }) as BookingListQuery;
-  const page = (q: BookingListQuery, exactCountBelow?: number) => listBookings(t.db, bookingListQuery.parse({ ...ours(), ...q }), { exactCountBelow });
+  const ours = () =>
+    ({ trips: [future, later, past].join(','), timing: 'all', sort_field: 'id', sort_dir: 'asc' }) as BookingListQuery;
+  const page = (q: BookingListQuery, exactCountBelow?: number) =>
+    listBookings(t.db, bookingListQuery.parse({ ...ours(), ...q }), { exactCountBelow });
 
   it('counts exactly when the estimate is under the threshold', async () => {
     const p = await page({ per_page: 2 }, 1_000_000);
@@ -205,28 +314,47 @@ describe('the total: counted, or estimated when large', () => {
   });
 
   it('knows the total without counting on the last page, or when everything fits on one', async () => {
-    expect(await page({ per_page: 2, page: 3 }, 0)).toMatchObject({ total: 5, total_is_estimate: false, from: 5, to: 5, last_page: 3 });
+    expect(await page({ per_page: 2, page: 3 }, 0)).toMatchObject({
+      total: 5,
+      total_is_estimate: false,
+      from: 5,
+      to: 5,
+      last_page: 3,
+    });
     expect(await page({ per_page: 10 }, 0)).toMatchObject({ total: 5, total_is_estimate: false, last_page: 1 });
-    expect(await page({ per_page: 2, name: 'nobody-by-this-name' }, 0)).toMatchObject({ total: 0, total_is_estimate: false, data: [], last_page: 1 });
+    expect(await page({ per_page: 2, name: 'nobody-by-this-name' }, 0)).toMatchObject({
+      total: 0,
+      total_is_estimate: false,
+      data: [],
+      last_page: 1,
+    });
   });
 
   it('pages through every row exactly once on either path', async () => {
     for (const threshold of [0, 1_000_000]) {
       const seen: string[] = [];
-      for (let n = 1; n <= 3; n++) seen.push(...(await page({ per_page: 2, page: n }, threshold)).data.map((b) => b.first_name));
+      for (let n = 1; n <= 3; n++)
+        seen.push(...(await page({ per_page: 2, page: n }, threshold)).data.map((b) => b.first_name));
       expect(seen).toEqual(['Ann', 'Bob', 'Cat', 'Dan', 'Eve']);
     }
   });
 
   it('also when the filters join the trip (passport, age, trip name sort)', async () => {
-    expect(await page({ per_page: 1, sort_field: 'trip_name', age_min: 0 }, 1_000_000)).toMatchObject({ total: 5, total_is_estimate: false });
+    expect(await page({ per_page: 1, sort_field: 'trip_name', age_min: 0 }, 1_000_000)).toMatchObject({
+      total: 5,
+      total_is_estimate: false,
+    });
     const estimated = await page({ per_page: 1, sort_field: 'trip_name', age_min: 0 }, 0);
     expect(estimated.total_is_estimate).toBe(true);
     expect(estimated.data.map((b) => b.trip.name)).toEqual(['Alpha Future Trek']);
   });
 
   it('counts no further than the threshold when the planner misjudges the filter, and then estimates from a sample', async () => {
-    const misjudged = (q: BookingListQuery, threshold: number) => listBookings(t.db, bookingListQuery.parse({ ...ours(), ...q }), { exactCountBelow: threshold, estimate: async () => 0 });
+    const misjudged = (q: BookingListQuery, threshold: number) =>
+      listBookings(t.db, bookingListQuery.parse({ ...ours(), ...q }), {
+        exactCountBelow: threshold,
+        estimate: async () => 0,
+      });
     expect(await misjudged({ per_page: 2 }, 10)).toMatchObject({ total: 5, total_is_estimate: false });
     expect(await misjudged({ per_page: 2 }, 5)).toMatchObject({ total: 5, total_is_estimate: false });
     const capped = await misjudged({ per_page: 2 }, 3);
@@ -237,6 +365,8 @@ describe('the total: counted, or estimated when large', () => {
   });
 
   it('rounds an estimate to two significant figures', () => {
-    expect([0, 7, 99, 123, 706_865, 1_000_379, 33_279].map(roundEstimate)).toEqual([0, 7, 99, 120, 710_000, 1_000_000, 33_000]);
+    expect([0, 7, 99, 123, 706_865, 1_000_379, 33_279].map(roundEstimate)).toEqual([
+      0, 7, 99, 120, 710_000, 1_000_000, 33_000,
+    ]);
   });
 });

@@ -7,9 +7,6 @@ import { containsPattern as contains } from '../../sql.ts';
 import type { FundraisingSql } from '../fundraising/sql.ts';
 import { EXACT_COUNT_BELOW, pageOf, roundEstimate } from '../../common/paging.ts';
 
-
-
-
 /**
  * The day a passport must still be valid on, by the destination's rule: the trip's
  * return plus the country's months (the end of a shorter month when the day is not in it).
@@ -31,7 +28,9 @@ export const passportState = sql<'missing' | 'expired' | 'expires' | 'ok'>`case
   else 'ok' end`;
 
 /** Age in whole years on the day the trip departs. */
-export const ageOnDeparture = sql<number | null>`date_part('year', age(${trips.departureDate}, ${bookings.dateOfBirth}))::int`;
+export const ageOnDeparture = sql<
+  number | null
+>`date_part('year', age(${trips.departureDate}, ${bookings.dateOfBirth}))::int`;
 
 // the same expression as the trigram index bookings_name_trgm_idx, so the index serves it
 const fullName = sql`(${bookings.firstName} || ' ' || ${bookings.lastName} || ' ' || coalesce(${bookings.preferredName}, ''))`;
@@ -54,20 +53,30 @@ export function bookingConditions(f: BookingFilter, fundraising?: FundraisingSql
   return and(
     f.status ? eq(bookings.status, f.status) : undefined,
     // on the booking's own copy of the departure date: one index range, and statistics the planner can use
-    f.timing === 'future' ? sql`${bookings.tripDeparture} >= current_date` : f.timing === 'past' ? sql`${bookings.tripDeparture} < current_date` : undefined,
+    f.timing === 'future'
+      ? sql`${bookings.tripDeparture} >= current_date`
+      : f.timing === 'past'
+        ? sql`${bookings.tripDeparture} < current_date`
+        : undefined,
     f.passport ? passportCondition(f.passport) : undefined,
     f.fundraising && fundraising ? fundraising.condition(f.fundraising) : undefined,
     f.departure_from ? sql`${bookings.tripDeparture} >= ${f.departure_from}::date` : undefined,
     f.departure_to ? sql`${bookings.tripDeparture} <= ${f.departure_to}::date` : undefined,
     // made before the start of that day in the office's time zone
-    f.booked_before ? sql`${bookings.createdAt} < (${f.booked_before}::date)::timestamp at time zone 'Europe/London'` : undefined,
+    f.booked_before
+      ? sql`${bookings.createdAt} < (${f.booked_before}::date)::timestamp at time zone 'Europe/London'`
+      : undefined,
     f.trips ? inArray(bookings.tripId, f.trips) : undefined,
     f.trip_id ? eq(bookings.tripId, f.trip_id) : undefined,
     f.user_id ? eq(bookings.userId, f.user_id) : undefined,
     f.booking_ref ? ilike(bookings.ref, contains(f.booking_ref)) : undefined,
     f.name ? sql`${fullName} ilike ${contains(f.name)}` : undefined,
-    f.age_min !== undefined ? sql`${bookings.dateOfBirth} <= ${trips.departureDate} - make_interval(years => ${f.age_min}::int)` : undefined,
-    f.age_max !== undefined ? sql`${bookings.dateOfBirth} > ${trips.departureDate} - make_interval(years => ${f.age_max + 1}::int)` : undefined,
+    f.age_min !== undefined
+      ? sql`${bookings.dateOfBirth} <= ${trips.departureDate} - make_interval(years => ${f.age_min}::int)`
+      : undefined,
+    f.age_max !== undefined
+      ? sql`${bookings.dateOfBirth} > ${trips.departureDate} - make_interval(years => ${f.age_max + 1}::int)`
+      : undefined,
     f.medical !== undefined ? eq(bookings.medicalConditions, f.medical) : undefined,
     f.address
       ? sql`concat_ws(' ', ${bookings.address1}, ${bookings.address2}, ${bookings.address3}, ${bookings.address4}, ${bookings.postCode}) ilike ${contains(f.address)}`
@@ -102,7 +111,13 @@ const iso = (d: Date) => d.toISOString();
 
 /** Whether the filters or the sort look at the trip; when they do not, the trip is joined only to the page's rows. */
 export function needsTrip(f: BookingFilter): boolean {
-  return Boolean(f.passport) || Boolean(f.fundraising) || f.age_min !== undefined || f.age_max !== undefined || f.sort_field === 'trip_name';
+  return (
+    Boolean(f.passport) ||
+    Boolean(f.fundraising) ||
+    f.age_min !== undefined ||
+    f.age_max !== undefined ||
+    f.sort_field === 'trip_name'
+  );
 }
 
 export type ListOptions = {
@@ -117,7 +132,6 @@ export type ListOptions = {
   /** the fundraising rule in SQL (with the office's defaults and today), for the fundraising filter */
   fundraising?: FundraisingSql;
 };
-
 
 type Plan = { Plan: { 'Plan Rows': number } };
 
@@ -182,11 +196,21 @@ const t = { id: sql.raw('t.id'), name: sql.raw('t.name'), departureDate: sql.raw
  * offset + limit matches from its (trip_id, created_at, id) index, a prefix that holds all of
  * that trip's rows of the page. Exact, and fast because there are few trips and many bookings.
  */
-async function idsByTripName(db: Db, f: BookingFilter, where: SQL | undefined, limit: number, offset: number): Promise<number[]> {
+async function idsByTripName(
+  db: Db,
+  f: BookingFilter,
+  where: SQL | undefined,
+  limit: number,
+  offset: number,
+): Promise<number[]> {
   const dir = sql.raw(f.sort_dir === 'asc' ? 'asc' : 'desc');
   // trips that cannot have a match are skipped whole (the booking keeps a copy of the date)
   const tripFilter = and(
-    f.timing === 'future' ? sql`${t.departureDate} >= current_date` : f.timing === 'past' ? sql`${t.departureDate} < current_date` : undefined,
+    f.timing === 'future'
+      ? sql`${t.departureDate} >= current_date`
+      : f.timing === 'past'
+        ? sql`${t.departureDate} < current_date`
+        : undefined,
     f.trips ? sql`${t.id} in ${f.trips}` : undefined,
     f.trip_id ? sql`${t.id} = ${f.trip_id}` : undefined,
   );
@@ -219,7 +243,9 @@ export async function listBookings(db: Db, f: BookingFilter, options: ListOption
     f.sort_field === 'trip_name'
       ? await idsByTripName(db, f, where, f.per_page + 1, offset)
       : (
-          await (joined ? idQuery.innerJoin(trips, eq(trips.id, bookings.tripId)).leftJoin(countries, tripCountry) : idQuery)
+          await (
+            joined ? idQuery.innerJoin(trips, eq(trips.id, bookings.tripId)).leftJoin(countries, tripCountry) : idQuery
+          )
             .where(where)
             .orderBy(...bookingOrder(f))
             .limit(f.per_page + 1)
@@ -234,16 +260,25 @@ export async function listBookings(db: Db, f: BookingFilter, options: ListOption
     n = offset + found.length;
   } else {
     const matches = db.select({ one: sql`1` }).from(bookings);
-    const matching = (joined ? matches.innerJoin(trips, eq(trips.id, bookings.tripId)).leftJoin(countries, tripCountry) : matches).where(where);
+    const matching = (
+      joined ? matches.innerJoin(trips, eq(trips.id, bookings.tripId)).leftJoin(countries, tripCountry) : matches
+    ).where(where);
     const estimate = await (options.estimate ?? ((q) => estimateRows(db, q)))(matching);
     if (estimate < exactCountBelow) {
       // counted, but never past the threshold: the planner can misjudge a filter it cannot see
       // into (a fundraising state is a CASE over several columns) by a hundred times, and an
       // exact count of a quarter of a million rows is what the threshold is there to avoid
-      const [counted] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from (${matching.limit(exactCountBelow + 1)}) m`);
+      const [counted] = await queryRows<{ n: number }>(
+        db,
+        sql`select count(*)::int as n from (${matching.limit(exactCountBelow + 1)}) m`,
+      );
       n = Number(counted?.n ?? 0);
       if (n > exactCountBelow) {
-        n = Math.max(roundEstimate(await sampledRows(db, joined, where)), n, found.length > f.per_page ? offset + f.per_page + 1 : 0);
+        n = Math.max(
+          roundEstimate(await sampledRows(db, joined, where)),
+          n,
+          found.length > f.per_page ? offset + f.per_page + 1 : 0,
+        );
         estimated = true;
       }
     } else {
@@ -264,7 +299,8 @@ export async function listBookings(db: Db, f: BookingFilter, options: ListOption
           age: ageOnDeparture,
         })
         .from(bookings)
-        .innerJoin(trips, eq(trips.id, bookings.tripId)).leftJoin(countries, tripCountry)
+        .innerJoin(trips, eq(trips.id, bookings.tripId))
+        .leftJoin(countries, tripCountry)
         .where(inArray(bookings.id, pageIds))
     : [];
   const position = new Map(pageIds.map((id, i) => [id, i]));
@@ -273,10 +309,19 @@ export async function listBookings(db: Db, f: BookingFilter, options: ListOption
   let answers = new Map<number, Record<string, string>>();
   if (f.withCustomFields && rows.length) {
     const found = await db
-      .select({ bookingId: bookingCustomFieldAnswers.bookingId, label: tripCustomFields.label, answer: bookingCustomFieldAnswers.answer })
+      .select({
+        bookingId: bookingCustomFieldAnswers.bookingId,
+        label: tripCustomFields.label,
+        answer: bookingCustomFieldAnswers.answer,
+      })
       .from(bookingCustomFieldAnswers)
       .innerJoin(tripCustomFields, eq(tripCustomFields.id, bookingCustomFieldAnswers.customFieldId))
-      .where(inArray(bookingCustomFieldAnswers.bookingId, rows.map((r) => r.b.id)));
+      .where(
+        inArray(
+          bookingCustomFieldAnswers.bookingId,
+          rows.map((r) => r.b.id),
+        ),
+      );
     answers = new Map();
     for (const a of found) answers.set(a.bookingId, { ...(answers.get(a.bookingId) ?? {}), [a.label]: a.answer });
   }

@@ -2,7 +2,15 @@ import type { FileStore } from '../../../shared/storage/index.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validationErrorSchema, idParam, messageSchema } from '../../../contract/common.ts';
-import { bookingDetailSchema, bookingExportQuery, bookingListQuery, bookingPageSchema, createBookingSchema, createdBookingSchema, updateBookingSchema } from '../../../contract/bookings.ts';
+import {
+  bookingDetailSchema,
+  bookingExportQuery,
+  bookingListQuery,
+  bookingPageSchema,
+  createBookingSchema,
+  createdBookingSchema,
+  updateBookingSchema,
+} from '../../../contract/bookings.ts';
 import type { Db } from '../../../db/client.ts';
 import { updateBooking, viewBooking } from './detail.ts';
 import { exportFileName, passportZip, spreadsheet } from './export.ts';
@@ -13,11 +21,17 @@ import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { ukToday } from '../../../contract/dates.ts';
 import { BookingService } from './service.ts';
 
-export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; files: FileStore; fundraisingDefaults: FundraisingDefaults; clock?: Clock }) {
+export async function bookingRoutes(
+  app: FastifyInstance,
+  opts: { db: Db; files: FileStore; fundraisingDefaults: FundraisingDefaults; clock?: Clock },
+) {
   const service = new BookingService(opts.db);
   const r = app.withTypeProvider<ZodTypeProvider>();
   // the fundraising filter's rule, read on today's UK date; worked out only when a filter or a column needs it
-  const fundraising = (needed: boolean) => (needed ? fundraisingSql(opts.db, opts.fundraisingDefaults, ukToday(nowOf(opts.clock ?? systemClock))) : Promise.resolve(undefined));
+  const fundraising = (needed: boolean) =>
+    needed
+      ? fundraisingSql(opts.db, opts.fundraisingDefaults, ukToday(nowOf(opts.clock ?? systemClock)))
+      : Promise.resolve(undefined);
   const FUNDRAISING_COLUMNS = new Set(['fundraising_target', 'fundraising_raised', 'fundraising_state']);
   r.get(
     '/api/bookings',
@@ -49,11 +63,16 @@ export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; files:
       const { format, perPage, columns, ...filter } = request.query;
       const f = { ...filter, per_page: 1 };
       reply.header('cache-control', 'no-store');
-      const rule = await fundraising(Boolean(f.fundraising) || (format !== 'passportZip' && columns.some((c) => FUNDRAISING_COLUMNS.has(c))));
+      const rule = await fundraising(
+        Boolean(f.fundraising) || (format !== 'passportZip' && columns.some((c) => FUNDRAISING_COLUMNS.has(c))),
+      );
       if (format === 'passportZip') {
         return reply
           .type('application/zip')
-          .header('content-disposition', `attachment; filename="${exportFileName('zip').replace('bookings-', 'passports-')}"`)
+          .header(
+            'content-disposition',
+            `attachment; filename="${exportFileName('zip').replace('bookings-', 'passports-')}"`,
+          )
           .send(passportZip(opts.db, opts.files, f, perPage, rule));
       }
       return reply
@@ -64,7 +83,14 @@ export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; files:
   );
   r.get(
     '/api/bookings/:id',
-    { schema: { tags: ['bookings'], summary: 'One booking with every field, its add-ons and its answers', params: idParam, response: { 200: bookingDetailSchema, 404: messageSchema } } },
+    {
+      schema: {
+        tags: ['bookings'],
+        summary: 'One booking with every field, its add-ons and its answers',
+        params: idParam,
+        response: { 200: bookingDetailSchema, 404: messageSchema },
+      },
+    },
     async (request) => viewBooking(opts.db, request.params.id),
   );
   r.patch(

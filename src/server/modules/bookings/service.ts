@@ -22,7 +22,10 @@ type NewBooking = {
 // a clash of random references, or two bookings making the same new user at once: both pass on a retry
 const isRetryable = (error: unknown) => {
   const cause = pgError(error);
-  return cause.code === '23505' && (cause.constraint === 'bookings_ref_unique' || cause.constraint === 'users_email_lower_unique');
+  return (
+    cause.code === '23505' &&
+    (cause.constraint === 'bookings_ref_unique' || cause.constraint === 'users_email_lower_unique')
+  );
 };
 
 export class BookingService {
@@ -33,21 +36,36 @@ export class BookingService {
    * and belongs to the user with that email, made as an End User when there is none.
    */
   async create(v: NewBooking): Promise<CreatedBooking> {
-    const [trip] = await this.db.select({ id: trips.id, name: trips.name, status: trips.status, deletedAt: trips.deletedAt, charityId: trips.charityId }).from(trips).where(eq(trips.id, v.trip_id));
+    const [trip] = await this.db
+      .select({
+        id: trips.id,
+        name: trips.name,
+        status: trips.status,
+        deletedAt: trips.deletedAt,
+        charityId: trips.charityId,
+      })
+      .from(trips)
+      .where(eq(trips.id, v.trip_id));
     if (!trip || trip.deletedAt) throw validationError({ trip_id: ['The selected trip is invalid.'] });
-    if (trip.status !== 'open') throw validationError({ trip_id: [`This trip is ${trip.status} and is not taking bookings.`] });
+    if (trip.status !== 'open')
+      throw validationError({ trip_id: [`This trip is ${trip.status} and is not taking bookings.`] });
 
     // a reference is random; on the rare clash, draw again
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.db.transaction(async (tx) => {
-          const [existing] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${v.email.toLowerCase()}`);
+          const [existing] = await tx
+            .select({ id: users.id })
+            .from(users)
+            .where(sql`lower(${users.email}) = ${v.email.toLowerCase()}`);
           const userId =
             existing?.id ??
-            (await tx
-              .insert(users)
-              .values({ email: v.email, firstName: v.first_name, lastName: v.last_name, userRoleId: 3 })
-              .returning({ id: users.id }))[0]!.id;
+            (
+              await tx
+                .insert(users)
+                .values({ email: v.email, firstName: v.first_name, lastName: v.last_name, userRoleId: 3 })
+                .returning({ id: users.id })
+            )[0]!.id;
           const now = new Date();
           const [row] = await tx
             .insert(bookings)
@@ -76,7 +94,11 @@ export class BookingService {
             details: { ref: row!.ref, status: row!.status, new_user: !existing },
           });
           // what the traveller will pay when, from the trip's payment plan
-          await new ScheduleService(this.db).createFor(tx, { id: row!.id, tripId: row!.tripId, bookedOn: ukToday(now) });
+          await new ScheduleService(this.db).createFor(tx, {
+            id: row!.id,
+            tripId: row!.tripId,
+            bookedOn: ukToday(now),
+          });
           return {
             id: row!.id,
             ref: row!.ref,

@@ -10,7 +10,12 @@ import { ReportService } from '../reports/service.ts';
  * card-payments report's .xlsx, to OFFICE_EMAIL: for checking against Stripe's payouts. Nothing
  * when there were none, or nowhere to send it.
  */
-export async function sendCardPaymentsReport(db: Db, mailer: Mailer, officeEmail: string | undefined, clock: Pick<Clock, 'now'>): Promise<{ sent: boolean; rows: number }> {
+export async function sendCardPaymentsReport(
+  db: Db,
+  mailer: Mailer,
+  officeEmail: string | undefined,
+  clock: Pick<Clock, 'now'>,
+): Promise<{ sent: boolean; rows: number }> {
   const day = addDays(ukToday(nowOf(clock)), -1);
   const reports = new ReportService(db);
   const report = await reports.report('card-payments', { from: day, to: day, at: day });
@@ -23,8 +28,19 @@ export async function sendCardPaymentsReport(db: Db, mailer: Mailer, officeEmail
     subject,
     text,
     html: `<p>${text.replace(/\n\n/g, '</p><p>')}</p>`,
-    attachments: [{ filename: file, content: body, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }],
+    attachments: [
+      {
+        filename: file,
+        content: body,
+        contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      },
+    ],
   });
-  await audit(db, { action: 'email.sent', subject: { type: 'report', id: `card-payments ${day}` }, summary: `emailed the card payments of ${toDdMmYyyy(day)} to ${officeEmail}`, details: { to: officeEmail, subject, text, attachments: [file], outcome: sent.outcome, message_id: sent.messageId } });
+  await audit(db, {
+    action: 'email.sent',
+    subject: { type: 'report', id: `card-payments ${day}` },
+    summary: `emailed the card payments of ${toDdMmYyyy(day)} to ${officeEmail}`,
+    details: { to: officeEmail, subject, text, attachments: [file], outcome: sent.outcome, message_id: sent.messageId },
+  });
   return { sent: true, rows: report.total_rows };
 }

@@ -23,13 +23,19 @@ async function orRefusal<T>(reply: FastifyReply, operator: string, fn: () => Pro
     return await fn();
   } catch (error) {
     if (error instanceof PayLinkRefused) {
-      return reply.status(error.statusCode).header('cache-control', 'no-store').send({ message: error.message, reason: error.reason, operator: error.reason === 'invalid' ? null : operator });
+      return reply
+        .status(error.statusCode)
+        .header('cache-control', 'no-store')
+        .send({ message: error.message, reason: error.reason, operator: error.reason === 'invalid' ? null : operator });
     }
     throw error;
   }
 }
 
-export async function cardPaymentRoutes(app: FastifyInstance, opts: { service: CardPaymentService; operatorName: string }) {
+export async function cardPaymentRoutes(
+  app: FastifyInstance,
+  opts: { service: CardPaymentService; operatorName: string },
+) {
   const { service } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const refusals = { 404: payPageRefusalSchema, 410: payPageRefusalSchema };
@@ -38,19 +44,31 @@ export async function cardPaymentRoutes(app: FastifyInstance, opts: { service: C
     '/api/public/pay/:token',
     {
       config: { access: 'guest', rateLimit: PUBLIC_LIMIT },
-      schema: { tags, summary: 'What a pay link pays: the operator, the trip, the invoice reference, the traveller’s first name and the amount outstanding', params: payTokenParam, response: { 200: payPageSchema, ...refusals } },
+      schema: {
+        tags,
+        summary:
+          'What a pay link pays: the operator, the trip, the invoice reference, the traveller’s first name and the amount outstanding',
+        params: payTokenParam,
+        response: { 200: payPageSchema, ...refusals },
+      },
     },
-    async (request, reply) => orRefusal(reply, opts.operatorName, async () => {
-      reply.header('cache-control', 'no-store');
-      return service.payPage(request.params.token);
-    }),
+    async (request, reply) =>
+      orRefusal(reply, opts.operatorName, async () => {
+        reply.header('cache-control', 'no-store');
+        return service.payPage(request.params.token);
+      }),
   );
 
   r.post(
     '/api/public/pay/:token/checkout',
     {
       config: { access: 'guest', rateLimit: PUBLIC_LIMIT },
-      schema: { tags, summary: 'Pay what is outstanding by card: a Stripe Checkout Session, and the address of its page', params: payTokenParam, response: { 200: checkoutStartedSchema, ...refusals, 502: messageSchema } },
+      schema: {
+        tags,
+        summary: 'Pay what is outstanding by card: a Stripe Checkout Session, and the address of its page',
+        params: payTokenParam,
+        response: { 200: checkoutStartedSchema, ...refusals, 502: messageSchema },
+      },
     },
     async (request, reply) => orRefusal(reply, opts.operatorName, () => service.startCheckout(request.params.token)),
   );
@@ -59,18 +77,30 @@ export async function cardPaymentRoutes(app: FastifyInstance, opts: { service: C
     '/api/public/pay/:token/checkouts/:session',
     {
       config: { access: 'guest', rateLimit: PUBLIC_LIMIT },
-      schema: { tags, summary: 'Back from Stripe: whether that payment was made (asked of Stripe, and recorded if no webhook has yet)', params: payCheckoutParam, response: { 200: checkoutOutcomeSchema, ...refusals, 422: validationErrorSchema } },
+      schema: {
+        tags,
+        summary:
+          'Back from Stripe: whether that payment was made (asked of Stripe, and recorded if no webhook has yet)',
+        params: payCheckoutParam,
+        response: { 200: checkoutOutcomeSchema, ...refusals, 422: validationErrorSchema },
+      },
     },
-    async (request, reply) => orRefusal(reply, opts.operatorName, async () => {
-      reply.header('cache-control', 'no-store');
-      return service.checkoutOutcome(request.params.token, request.params.session);
-    }),
+    async (request, reply) =>
+      orRefusal(reply, opts.operatorName, async () => {
+        reply.header('cache-control', 'no-store');
+        return service.checkoutOutcome(request.params.token, request.params.session);
+      }),
   );
 
   r.post(
     '/api/invoices/:id/pay-link',
     {
-      schema: { tags, summary: 'The invoice’s pay link, for staff to send', params: idParam, response: { 200: payLinkSchema, 404: messageSchema, 409: messageSchema, 422: messageSchema } },
+      schema: {
+        tags,
+        summary: 'The invoice’s pay link, for staff to send',
+        params: idParam,
+        response: { 200: payLinkSchema, 404: messageSchema, 409: messageSchema, 422: messageSchema },
+      },
     },
     async (request) => service.payLink(request.params.id),
   );
@@ -87,7 +117,11 @@ export async function cardPaymentRoutes(app: FastifyInstance, opts: { service: C
           tags,
           summary: 'Stripe’s events, verified by their Stripe-Signature; each applied once',
           headers: z.object({ 'stripe-signature': z.string().max(2000).optional() }),
-          response: { 200: z.object({ received: z.literal(true), outcome: z.string() }), 400: messageSchema, 404: messageSchema },
+          response: {
+            200: z.object({ received: z.literal(true), outcome: z.string() }),
+            400: messageSchema,
+            404: messageSchema,
+          },
         },
       },
       async (request) => {

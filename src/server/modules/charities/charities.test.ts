@@ -16,7 +16,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const png = makeLogoPng(60, 30, [200, 30, 30]);
-const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]), Buffer.alloc(200, 7)]);
+const jpeg = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]),
+  Buffer.alloc(200, 7),
+]);
 const logosDir = () => path.join(t.config.dataDir, 'files', 'logos');
 
 async function create(name: string, type?: number) {
@@ -25,9 +28,20 @@ async function create(name: string, type?: number) {
   return res.json() as { id: number; name: string; logo_url: string | null };
 }
 
-function uploadLogo(id: number, bytes: Buffer, filename = 'logo.png', contentType = 'image/png', fields: Record<string, string> = { charity_id: String(id) }) {
+function uploadLogo(
+  id: number,
+  bytes: Buffer,
+  filename = 'logo.png',
+  contentType = 'image/png',
+  fields: Record<string, string> = { charity_id: String(id) },
+) {
   const body = multipart(fields, { field: 'charity_logo', filename, contentType, bytes });
-  return admin.request({ method: 'POST', url: `/api/charities/${id}/logo`, payload: body.payload, headers: body.headers });
+  return admin.request({
+    method: 'POST',
+    url: `/api/charities/${id}/logo`,
+    payload: body.payload,
+    headers: body.headers,
+  });
 }
 
 describe('GET /api/charities', () => {
@@ -37,9 +51,16 @@ describe('GET /api/charities', () => {
     await create('Hill Walkers 100% Fund', 8);
     const all = (await admin.get('/api/charities')).json() as Array<{ name: string }>;
     expect(all.map((c) => c.name)).toEqual(['Hill Walkers 100% Fund', 'Hillside Hospice', 'Zebra Rescue Trust']);
-    expect((await admin.get('/api/charities?name=HILL')).json().map((c: { name: string }) => c.name)).toEqual(['Hill Walkers 100% Fund', 'Hillside Hospice']);
-    expect((await admin.get('/api/charities?type=5')).json().map((c: { name: string }) => c.name)).toEqual(['Hillside Hospice']);
-    expect((await admin.get('/api/charities?name=hill&type=8')).json().map((c: { name: string }) => c.name)).toEqual(['Hill Walkers 100% Fund']);
+    expect((await admin.get('/api/charities?name=HILL')).json().map((c: { name: string }) => c.name)).toEqual([
+      'Hill Walkers 100% Fund',
+      'Hillside Hospice',
+    ]);
+    expect((await admin.get('/api/charities?type=5')).json().map((c: { name: string }) => c.name)).toEqual([
+      'Hillside Hospice',
+    ]);
+    expect((await admin.get('/api/charities?name=hill&type=8')).json().map((c: { name: string }) => c.name)).toEqual([
+      'Hill Walkers 100% Fund',
+    ]);
     // a % is a character to find, not a wildcard
     expect((await admin.get('/api/charities?name=100%25')).json()).toHaveLength(1);
     expect((await admin.get('/api/charities?name=&type=')).json()).toHaveLength(3);
@@ -56,19 +77,33 @@ describe('POST /api/charities', () => {
   it('adds a charity as a Hospice (type 5) unless told otherwise, with its type description', async () => {
     const res = await admin.post('/api/charities', { name: '  Meadow Hospice  ' });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ name: 'Meadow Hospice', charity_type_id: 5, charity_type: { description: 'Hospice' }, url: null, logo_url: null });
+    expect(res.json()).toMatchObject({
+      name: 'Meadow Hospice',
+      charity_type_id: 5,
+      charity_type: { description: 'Hospice' },
+      url: null,
+      logo_url: null,
+    });
   });
 
   it('wants a name and a real type, and adds nothing when they are wrong', async () => {
     const before = (await admin.get('/api/charities')).json().length;
     const res = await admin.post('/api/charities', { name: '   ', charity_type_id: 9 });
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toEqual({ name: ['The name field is required.'], charity_type_id: ['The selected type of charity is invalid.'] });
+    expect(res.json().errors).toEqual({
+      name: ['The name field is required.'],
+      charity_type_id: ['The selected type of charity is invalid.'],
+    });
     expect((await admin.get('/api/charities')).json()).toHaveLength(before);
   });
 
   it('is refused without the CSRF token, and to accounts that are not staff', async () => {
-    const forged = await admin.request({ method: 'POST', url: '/api/charities', payload: { name: 'Forged' }, csrf: false });
+    const forged = await admin.request({
+      method: 'POST',
+      url: '/api/charities',
+      payload: { name: 'Forged' },
+      csrf: false,
+    });
     expect(forged.statusCode).toBe(419);
     const traveller = await t.signedIn(3);
     expect((await traveller.post('/api/charities', { name: 'Nope' })).statusCode).toBe(403);
@@ -80,7 +115,10 @@ describe('POST /api/charities', () => {
 describe('GET, PATCH and DELETE /api/charities/{id}', () => {
   it('reads one charity, and answers 404 for one that does not exist and 422 for a bad id', async () => {
     const c = await create('Readable Charity', 3);
-    expect((await admin.get(`/api/charities/${c.id}`)).json()).toMatchObject({ id: c.id, charity_type: { description: "Children's Charity" } });
+    expect((await admin.get(`/api/charities/${c.id}`)).json()).toMatchObject({
+      id: c.id,
+      charity_type: { description: "Children's Charity" },
+    });
     expect((await admin.get('/api/charities/999999')).statusCode).toBe(404);
     expect((await admin.get('/api/charities/999999')).json()).toEqual({ message: 'Charity not found.' });
     expect((await admin.get('/api/charities/abc')).statusCode).toBe(422);
@@ -88,9 +126,18 @@ describe('GET, PATCH and DELETE /api/charities/{id}', () => {
 
   it('changes name, type and website; a blank website is none', async () => {
     const c = await create('Old Name');
-    const res = await admin.patch(`/api/charities/${c.id}`, { name: 'New Name', charity_type_id: 4, url: 'https://www.example.org/give' });
+    const res = await admin.patch(`/api/charities/${c.id}`, {
+      name: 'New Name',
+      charity_type_id: 4,
+      url: 'https://www.example.org/give',
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ name: 'New Name', charity_type_id: 4, charity_type: { description: 'Health/Medical Charity' }, url: 'https://www.example.org/give' });
+    expect(res.json()).toMatchObject({
+      name: 'New Name',
+      charity_type_id: 4,
+      charity_type: { description: 'Health/Medical Charity' },
+      url: 'https://www.example.org/give',
+    });
     const cleared = await admin.patch(`/api/charities/${c.id}`, { name: 'New Name', charity_type_id: 4, url: '' });
     expect(cleared.json().url).toBeNull();
   });
@@ -103,7 +150,10 @@ describe('GET, PATCH and DELETE /api/charities/{id}', () => {
       expect(res.json().errors.url).toEqual(['The url must be a valid URL starting with http:// or https://.']);
     }
     const blank = await admin.patch(`/api/charities/${c.id}`, { name: '', charity_type_id: 5 });
-    expect(blank.json()).toEqual({ message: 'The name field is required.', errors: { name: ['The name field is required.'] } });
+    expect(blank.json()).toEqual({
+      message: 'The name field is required.',
+      errors: { name: ['The name field is required.'] },
+    });
     expect((await admin.get(`/api/charities/${c.id}`)).json().name).toBe('Careful Charity');
     expect((await admin.patch('/api/charities/999999', { name: 'x', charity_type_id: 5 })).statusCode).toBe(404);
   });
@@ -122,7 +172,9 @@ describe('GET, PATCH and DELETE /api/charities/{id}', () => {
     await insertBooking(t.db, trip.id, { charityId: c.id });
     const res = await admin.delete(`/api/charities/${c.id}`);
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ message: 'This charity cannot be deleted because 1 trip and 2 bookings refer to it.' });
+    expect(res.json()).toEqual({
+      message: 'This charity cannot be deleted because 1 trip and 2 bookings refer to it.',
+    });
     expect((await admin.get(`/api/charities/${c.id}`)).statusCode).toBe(200);
   });
 });
@@ -153,7 +205,11 @@ describe('logos', () => {
   it('leaves one file for one logo when uploads to a charity arrive at once (bench/crash.ts found orphans)', async () => {
     const c = await create('Busy Charity');
     const before = readdirSync(logosDir()).length;
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => uploadLogo(c.id, i % 2 ? png : jpeg, i % 2 ? 'a.png' : 'a.jpg', i % 2 ? 'image/png' : 'image/jpeg')));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        uploadLogo(c.id, i % 2 ? png : jpeg, i % 2 ? 'a.png' : 'a.jpg', i % 2 ? 'image/png' : 'image/jpeg'),
+      ),
+    );
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(readdirSync(logosDir())).toHaveLength(before + 1);
   });
@@ -172,7 +228,12 @@ describe('logos', () => {
     const forged = await uploadLogo(c.id, Buffer.from('<?php echo "not an image"; ?>'), 'logo.png', 'image/png');
     expect(forged.statusCode).toBe(422);
     expect(forged.json().errors).toEqual({ charity_logo: ['The charity logo must be a JPG or PNG image.'] });
-    const gif = await uploadLogo(c.id, Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'), 'logo.gif', 'image/gif');
+    const gif = await uploadLogo(
+      c.id,
+      Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'),
+      'logo.gif',
+      'image/gif',
+    );
     expect(gif.statusCode).toBe(422);
     expect((await admin.get(`/api/charities/${c.id}`)).json().logo_url).toBe(good.logo_url);
     expect((await admin.get(good.logo_url)).statusCode).toBe(200);
@@ -190,7 +251,12 @@ describe('logos', () => {
   it('wants a file, a multipart request and the right charity id', async () => {
     const c = await create('Picky Charity');
     const none = multipart({ charity_id: String(c.id) });
-    const empty = await admin.request({ method: 'POST', url: `/api/charities/${c.id}/logo`, payload: none.payload, headers: none.headers });
+    const empty = await admin.request({
+      method: 'POST',
+      url: `/api/charities/${c.id}/logo`,
+      payload: none.payload,
+      headers: none.headers,
+    });
     expect(empty.json().errors).toEqual({ charity_logo: ['The charity logo field is required.'] });
     const json = await admin.post(`/api/charities/${c.id}/logo`, { charity_logo: 'x' });
     expect(json.statusCode).toBe(422);

@@ -23,13 +23,27 @@ export async function charityRoutes(app: FastifyInstance, opts: { db: Db; files:
 
   r.get(
     '/api/charities',
-    { schema: { tags, summary: 'Charities by name, optionally filtered by name and type', querystring: charityListQuery, response: { 200: z.array(charitySchema) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Charities by name, optionally filtered by name and type',
+        querystring: charityListQuery,
+        response: { 200: z.array(charitySchema) },
+      },
+    },
     async (request) => service.list(request.query),
   );
 
   r.post(
     '/api/charities',
-    { schema: { tags, summary: 'Add a charity', body: createCharitySchema, response: { 201: charitySchema, 422: validationErrorSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Add a charity',
+        body: createCharitySchema,
+        response: { 201: charitySchema, 422: validationErrorSchema },
+      },
+    },
     async (request, reply) => reply.status(201).send(await service.create(request.body)),
   );
 
@@ -55,7 +69,14 @@ export async function charityRoutes(app: FastifyInstance, opts: { db: Db; files:
 
   r.delete(
     '/api/charities/:id',
-    { schema: { tags, summary: 'Delete a charity no trip or booking refers to', params: idParam, response: { 204: z.null(), 404: messageSchema, 422: messageSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete a charity no trip or booking refers to',
+        params: idParam,
+        response: { 204: z.null(), 404: messageSchema, 422: messageSchema },
+      },
+    },
     async (request, reply) => {
       await service.delete(request.params.id);
       return reply.status(204).send(null);
@@ -95,7 +116,14 @@ export async function charityRoutes(app: FastifyInstance, opts: { db: Db; files:
 
   r.delete(
     '/api/charities/:id/logo',
-    { schema: { tags, summary: 'Remove the logo', params: idParam, response: { 200: charitySchema, 404: messageSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Remove the logo',
+        params: idParam,
+        response: { 200: charitySchema, 404: messageSchema },
+      },
+    },
     async (request) => service.removeLogo(request.params.id),
   );
 

@@ -24,7 +24,6 @@ function toCharity(row: Row): Charity {
   };
 }
 
-
 export class CharityService {
   constructor(
     private readonly db: Db,
@@ -36,7 +35,11 @@ export class CharityService {
       filter.name ? ilike(charities.name, `%${escapeLike(filter.name)}%`) : undefined,
       filter.type ? eq(charities.charityTypeId, filter.type) : undefined,
     );
-    const rows = await this.db.select().from(charities).where(where).orderBy(asc(sql`lower(${charities.name})`), asc(charities.id));
+    const rows = await this.db
+      .select()
+      .from(charities)
+      .where(where)
+      .orderBy(asc(sql`lower(${charities.name})`), asc(charities.id));
     return rows.map(toCharity);
   }
 
@@ -52,8 +55,15 @@ export class CharityService {
 
   async create(input: CreateCharityInput & { charity_type_id: number }): Promise<Charity> {
     return this.db.transaction(async (tx) => {
-      const [row] = await tx.insert(charities).values({ name: input.name, charityTypeId: input.charity_type_id }).returning();
-      await audit(tx, { action: 'charity.created', subject: { type: 'charity', id: row!.id }, summary: `added the charity ${row!.name}` });
+      const [row] = await tx
+        .insert(charities)
+        .values({ name: input.name, charityTypeId: input.charity_type_id })
+        .returning();
+      await audit(tx, {
+        action: 'charity.created',
+        subject: { type: 'charity', id: row!.id },
+        summary: `added the charity ${row!.name}`,
+      });
       return toCharity(row!);
     });
   }
@@ -77,7 +87,12 @@ export class CharityService {
         charity_type_id: [before.charityTypeId, row!.charityTypeId],
         url: [before.url, row!.url],
       });
-      await audit(tx, { action: 'charity.updated', subject: { type: 'charity', id }, changes, summary: describeChanges(changes, `the charity ${row!.name}`) });
+      await audit(tx, {
+        action: 'charity.updated',
+        subject: { type: 'charity', id },
+        changes,
+        summary: describeChanges(changes, `the charity ${row!.name}`),
+      });
       return toCharity(row!);
     });
   }
@@ -101,10 +116,15 @@ export class CharityService {
     await this.db
       .transaction(async (tx) => {
         await tx.delete(charities).where(eq(charities.id, id));
-        await audit(tx, { action: 'charity.deleted', subject: { type: 'charity', id }, summary: `deleted the charity ${row.name}` });
+        await audit(tx, {
+          action: 'charity.deleted',
+          subject: { type: 'charity', id },
+          summary: `deleted the charity ${row.name}`,
+        });
       })
       .catch((error: unknown) => {
-        if (isForeignKeyViolation(error)) throw new HttpError(422, 'This charity cannot be deleted because trips or bookings refer to it.');
+        if (isForeignKeyViolation(error))
+          throw new HttpError(422, 'This charity cannot be deleted because trips or bookings refer to it.');
         throw error;
       });
     await this.removeFile(row.logoFile);
@@ -121,10 +141,23 @@ export class CharityService {
       const { updated, replaced } = await this.db.transaction(async (tx) => {
         // the logo being replaced is read under the row's lock: of two uploads at once, each
         // replaces the one before it, and no file is left that no row names
-        const [current] = await tx.select({ logoFile: charities.logoFile }).from(charities).where(eq(charities.id, id)).for('update');
+        const [current] = await tx
+          .select({ logoFile: charities.logoFile })
+          .from(charities)
+          .where(eq(charities.id, id))
+          .for('update');
         if (!current) throw notFound('Charity not found.');
-        const [u] = await tx.update(charities).set({ logoFile: file.name, updatedAt: new Date() }).where(eq(charities.id, id)).returning();
-        await audit(tx, { action: 'charity.logo_uploaded', subject: { type: 'charity', id }, summary: `uploaded a logo for the charity ${row.name}`, details: { bytes: file.bytes, type: file.mime } });
+        const [u] = await tx
+          .update(charities)
+          .set({ logoFile: file.name, updatedAt: new Date() })
+          .where(eq(charities.id, id))
+          .returning();
+        await audit(tx, {
+          action: 'charity.logo_uploaded',
+          subject: { type: 'charity', id },
+          summary: `uploaded a logo for the charity ${row.name}`,
+          details: { bytes: file.bytes, type: file.mime },
+        });
         return { updated: u, replaced: current.logoFile };
       });
       await this.removeFile(replaced);
@@ -138,9 +171,21 @@ export class CharityService {
   async removeLogo(id: number): Promise<Charity> {
     const row = await this.row(id);
     const { updated, removed } = await this.db.transaction(async (tx) => {
-      const [current] = await tx.select({ logoFile: charities.logoFile }).from(charities).where(eq(charities.id, id)).for('update');
-      const [u] = await tx.update(charities).set({ logoFile: null, updatedAt: new Date() }).where(eq(charities.id, id)).returning();
-      await audit(tx, { action: 'charity.logo_removed', subject: { type: 'charity', id }, summary: `removed the logo of the charity ${row.name}` });
+      const [current] = await tx
+        .select({ logoFile: charities.logoFile })
+        .from(charities)
+        .where(eq(charities.id, id))
+        .for('update');
+      const [u] = await tx
+        .update(charities)
+        .set({ logoFile: null, updatedAt: new Date() })
+        .where(eq(charities.id, id))
+        .returning();
+      await audit(tx, {
+        action: 'charity.logo_removed',
+        subject: { type: 'charity', id },
+        summary: `removed the logo of the charity ${row.name}`,
+      });
       return { updated: u, removed: current?.logoFile ?? null };
     });
     await this.removeFile(removed);

@@ -21,4 +21,5 @@ export function nextChaseOn(bookedOn: string, lastOn: string | null, departure: 
 }
 
 /** A chaser is due today when its day has come and the trip has not left. */
-export const chaseDue = (today: string, bookedOn: string, lastOn: string | null, departure: string) => today < departure && nextChaseOn(bookedOn, lastOn, departure) <= today;
+export const chaseDue = (today: string, bookedOn: string, lastOn: string | null, departure: string) =>
+  today < departure && nextChaseOn(bookedOn, lastOn, departure) <= today;

@@ -8,11 +8,22 @@ import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { chaserContext } from './service.ts';
 
 /** The chasers' previews: with the booking's own reason, or an example one when its check is green. */
-export function previews(d: { db: Db; operator: Operator; clock: Pick<Clock, 'now'>; fundraisingDefaults: FundraisingDefaults }): EmailPreviews {
+export function previews(d: {
+  db: Db;
+  operator: Operator;
+  clock: Pick<Clock, 'now'>;
+  fundraisingDefaults: FundraisingDefaults;
+}): EmailPreviews {
   const chaser = (check: 'passport' | 'forms') => async (b: PreviewBooking) => {
-    if (b.trip.deletedAt) throw new HttpError(422, "The selected booking's trip has been deleted: choose another booking.");
+    if (b.trip.deletedAt)
+      throw new HttpError(422, "The selected booking's trip has been deleted: choose another booking.");
     const { trip, row } = await new ReadinessService(d.db, d.fundraisingDefaults, d.clock).ofBooking(b.booking.id);
-    const reason = row.checks[check].state === 'green' ? (check === 'passport' ? 'No passport details yet.' : 'The booking form is not complete.') : row.checks[check].reason;
+    const reason =
+      row.checks[check].state === 'green'
+        ? check === 'passport'
+          ? 'No passport details yet.'
+          : 'The booking form is not complete.'
+        : row.checks[check].reason;
     return chaserContext(b.booking, trip, reason, d.operator);
   };
   return { chaser_passport: chaser('passport'), chaser_forms: chaser('forms') };

@@ -1,7 +1,12 @@
 import type { FileStore } from '../../../shared/storage/index.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { chaserInputSchema, chaserResultSchema, chasersSettingSchema, sendDocumentsInputSchema } from '../../../contract/chasers.ts';
+import {
+  chaserInputSchema,
+  chaserResultSchema,
+  chasersSettingSchema,
+  sendDocumentsInputSchema,
+} from '../../../contract/chasers.ts';
 import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
 import type { Db } from '../../../db/client.ts';
 import type { Clock } from '../../clock.ts';
@@ -12,7 +17,17 @@ import { ChaserService } from './service.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
 
 /** Chasers and the trip's documents, sent from the readiness board; a booking's chasers on or off. */
-export async function chaserRoutes(app: FastifyInstance, opts: { db: Db; files: FileStore; mailer: Mailer; operator: Operator; fundraisingDefaults: FundraisingDefaults; clock?: Clock }) {
+export async function chaserRoutes(
+  app: FastifyInstance,
+  opts: {
+    db: Db;
+    files: FileStore;
+    mailer: Mailer;
+    operator: Operator;
+    fundraisingDefaults: FundraisingDefaults;
+    clock?: Clock;
+  },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const service = new ChaserService(opts.db, opts.mailer, opts.operator, opts.fundraisingDefaults, opts.clock);
   const documents = new TripDocumentsMailer(opts.db, opts.files, opts.mailer, opts.operator, opts.clock);
@@ -21,20 +36,23 @@ export async function chaserRoutes(app: FastifyInstance, opts: { db: Db; files: 
     {
       schema: {
         tags: ['readiness'],
-        summary: 'Email a chaser now to each chosen booking of the trip for each chosen check (passport, forms) that is not green; says what became of each',
+        summary:
+          'Email a chaser now to each chosen booking of the trip for each chosen check (passport, forms) that is not green; says what became of each',
         params: idParam,
         body: chaserInputSchema,
         response: { 200: chaserResultSchema, 404: messageSchema, 422: validationErrorSchema },
       },
     },
-    async (request) => service.sendNow(request.params.id, request.body.booking_ids, request.body.checks, request.user?.id ?? null),
+    async (request) =>
+      service.sendNow(request.params.id, request.body.booking_ids, request.body.checks, request.user?.id ?? null),
   );
   r.post(
     '/api/trips/:id/documents/send',
     {
       schema: {
         tags: ['readiness'],
-        summary: "Email the trip's uploaded documents, attached, to each chosen provisional or confirmed booking's traveller; says what became of each",
+        summary:
+          "Email the trip's uploaded documents, attached, to each chosen provisional or confirmed booking's traveller; says what became of each",
         params: idParam,
         body: sendDocumentsInputSchema,
         response: { 200: chaserResultSchema, 404: messageSchema, 422: validationErrorSchema },

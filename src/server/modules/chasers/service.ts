@@ -17,18 +17,44 @@ import { inSendingHours } from '../../common/sending-hours.ts';
 import { chaseDue, nextChaseOn } from './cadence.ts';
 import { sendOnce } from '../../mail/send-once.ts';
 
-export const CHASER_TEMPLATES: Record<ChaserCheck, TemplateKey> = { passport: 'chaser_passport', forms: 'chaser_forms' };
+export const CHASER_TEMPLATES: Record<ChaserCheck, TemplateKey> = {
+  passport: 'chaser_passport',
+  forms: 'chaser_forms',
+};
 const label = (check: ChaserCheck) => READINESS_CHECK_LABELS[check].toLowerCase();
 
-type Traveller = { id: number; ref: string; tripId: number; title: string | null; firstName: string; lastName: string; preferredName: string | null; email: string; bookedOn: string; chasersOff: boolean; chasersOffReason: string | null };
+type Traveller = {
+  id: number;
+  ref: string;
+  tripId: number;
+  title: string | null;
+  firstName: string;
+  lastName: string;
+  preferredName: string | null;
+  email: string;
+  bookedOn: string;
+  chasersOff: boolean;
+  chasersOffReason: string | null;
+};
 type Outcome = 'sent' | 'failed' | 'skipped';
 
 /** The values a chaser's template prints. */
-export function chaserContext(b: Pick<Traveller, 'title' | 'firstName' | 'lastName' | 'preferredName' | 'ref'>, trip: TripReadiness['trip'], reason: string, operator: Operator): TemplateContext {
+export function chaserContext(
+  b: Pick<Traveller, 'title' | 'firstName' | 'lastName' | 'preferredName' | 'ref'>,
+  trip: TripReadiness['trip'],
+  reason: string,
+  operator: Operator,
+): TemplateContext {
   return {
     traveller: { title: b.title, first_name: b.firstName, last_name: b.lastName, preferred_name: b.preferredName },
     booking: { ref: b.ref },
-    trip: { name: trip.name, departure: emailDate(trip.departure), return: emailDate(trip.return), country: trip.country, passport_months: trip.passport_months },
+    trip: {
+      name: trip.name,
+      departure: emailDate(trip.departure),
+      return: emailDate(trip.return),
+      country: trip.country,
+      passport_months: trip.passport_months,
+    },
     chase: { reason },
     operator: { name: operator.name },
   };
@@ -57,8 +83,17 @@ export class ChaserService {
   private async travellers(tripId: number): Promise<Map<number, Traveller>> {
     const rows = await this.db
       .select({
-        id: bookings.id, ref: bookings.ref, tripId: bookings.tripId, title: bookings.title, firstName: bookings.firstName, lastName: bookings.lastName, preferredName: bookings.preferredName,
-        email: bookings.email, createdAt: bookings.createdAt, chasersOff: bookings.chasersOff, chasersOffReason: bookings.chasersOffReason,
+        id: bookings.id,
+        ref: bookings.ref,
+        tripId: bookings.tripId,
+        title: bookings.title,
+        firstName: bookings.firstName,
+        lastName: bookings.lastName,
+        preferredName: bookings.preferredName,
+        email: bookings.email,
+        createdAt: bookings.createdAt,
+        chasersOff: bookings.chasersOff,
+        chasersOffReason: bookings.chasersOffReason,
       })
       .from(bookings)
       .where(and(eq(bookings.tripId, tripId), sql`${bookings.status} in ('provisional', 'confirmed')`));
@@ -110,13 +145,26 @@ export class ChaserService {
         const before = last.get(`${b.id}:${check}`) ?? null;
         if (result.state === 'green') {
           // chasing stops as soon as the check is green: said once, in the booking's history
-          if (before?.outcome === 'sent' && (await this.skip(b, check, today, today, `the ${label(check)} check is now green (${result.reason})`))) counts.skipped += 1;
+          if (
+            before?.outcome === 'sent' &&
+            (await this.skip(b, check, today, today, `the ${label(check)} check is now green (${result.reason})`))
+          )
+            counts.skipped += 1;
           continue;
         }
         if (!chaseDue(today, b.bookedOn, before?.on ?? null, board.trip.departure)) continue;
         const dueOn = nextChaseOn(b.bookedOn, before?.on ?? null, board.trip.departure);
         if (b.chasersOff) {
-          if (await this.skip(b, check, dueOn, today, `automatic chasers are off for this booking${b.chasersOffReason ? ` (${b.chasersOffReason})` : ''}`)) counts.skipped += 1;
+          if (
+            await this.skip(
+              b,
+              check,
+              dueOn,
+              today,
+              `automatic chasers are off for this booking${b.chasersOffReason ? ` (${b.chasersOffReason})` : ''}`,
+            )
+          )
+            counts.skipped += 1;
           continue;
         }
         counts[await this.send(b, board.trip, check, result.reason, today, { dueOn, userId: null })] += 1;
@@ -130,7 +178,15 @@ export class ChaserService {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(chasers)
-        .values({ bookingId: b.id, check, dueOn, sentOn: today, outcome: 'skipped', reason: why, createdAt: nowOf(this.clock) })
+        .values({
+          bookingId: b.id,
+          check,
+          dueOn,
+          sentOn: today,
+          outcome: 'skipped',
+          reason: why,
+          createdAt: nowOf(this.clock),
+        })
         .onConflictDoNothing()
         .returning({ id: chasers.id });
       if (!row) return false;
@@ -150,7 +206,14 @@ export class ChaserService {
    * One chaser email. Automatic ones (dueOn set) are claimed first, so that of two workers one
    * sends; a traveller already chased today waits for tomorrow. Staff's own (dueOn null) go at once.
    */
-  private async send(b: Traveller, trip: TripReadiness['trip'], check: ChaserCheck, reason: string, today: string, by: { dueOn: string | null; userId: number | null }): Promise<Outcome> {
+  private async send(
+    b: Traveller,
+    trip: TripReadiness['trip'],
+    check: ChaserCheck,
+    reason: string,
+    today: string,
+    by: { dueOn: string | null; userId: number | null },
+  ): Promise<Outcome> {
     return sendOnce(this.db, this.mailer, {
       template: CHASER_TEMPLATES[check],
       context: chaserContext(b, trip, reason, this.operator),
@@ -159,19 +222,35 @@ export class ChaserService {
       named: (subject) => `the ${label(check)} chaser "${subject}" to ${b.email}`,
       details: { check, due_on: by.dueOn },
       claim: async () => {
-        const values = { bookingId: b.id, check, dueOn: by.dueOn, sentOn: today, outcome: 'sending', sentBy: by.userId, createdAt: nowOf(this.clock) };
+        const values = {
+          bookingId: b.id,
+          check,
+          dueOn: by.dueOn,
+          sentOn: today,
+          outcome: 'sending',
+          sentBy: by.userId,
+          createdAt: nowOf(this.clock),
+        };
         const [claim] =
           by.dueOn === null
             ? await this.db.insert(chasers).values(values).returning({ id: chasers.id })
             : await this.db
                 .insert(chasers)
                 .values(values)
-                .onConflictDoUpdate({ target: [chasers.bookingId, chasers.check, chasers.dueOn], targetWhere: sql`${chasers.dueOn} is not null`, set: { outcome: 'sending', sentOn: today, reason: null }, setWhere: sql`${chasers.outcome} = 'failed'` })
+                .onConflictDoUpdate({
+                  target: [chasers.bookingId, chasers.check, chasers.dueOn],
+                  targetWhere: sql`${chasers.dueOn} is not null`,
+                  set: { outcome: 'sending', sentOn: today, reason: null },
+                  setWhere: sql`${chasers.outcome} = 'failed'`,
+                })
                 .returning({ id: chasers.id });
         return claim?.id;
       },
       settle: async (tx, id, failure) => {
-        await tx.update(chasers).set(failure === null ? { outcome: 'sent' } : { outcome: 'failed', reason: failure }).where(eq(chasers.id, id));
+        await tx
+          .update(chasers)
+          .set(failure === null ? { outcome: 'sent' } : { outcome: 'failed', reason: failure })
+          .where(eq(chasers.id, id));
       },
     });
   }
@@ -181,7 +260,12 @@ export class ChaserService {
    * chosen booking and check that is not green gets its chaser now; a green check, a booking not
    * live on this trip and a booking whose chasers are off are left alone, each with why.
    */
-  async sendNow(tripId: number, bookingIds: number[], checks: ChaserCheck[], userId: number | null): Promise<ChaserResult> {
+  async sendNow(
+    tripId: number,
+    bookingIds: number[],
+    checks: ChaserCheck[],
+    userId: number | null,
+  ): Promise<ChaserResult> {
     const board = await this.readiness.forTrip(tripId);
     const travellers = await this.travellers(tripId);
     const rows = new Map<number, ReadinessRow>(board.rows.map((r) => [r.booking_id, r]));
@@ -191,11 +275,25 @@ export class ChaserService {
       const row = rows.get(id);
       const b = travellers.get(id);
       for (const check of [...new Set(checks)]) {
-        if (!row || !b) result.skipped.push({ booking_id: id, check, reason: 'Not a provisional or confirmed booking of this trip.' });
-        else if (row.checks[check].state === 'green') result.skipped.push({ booking_id: id, check, reason: `The ${label(check)} check is already green.` });
-        else if (b.chasersOff) result.skipped.push({ booking_id: id, check, reason: `Automatic chasers are off for this booking${b.chasersOffReason ? ` (${b.chasersOffReason})` : ''}.` });
+        if (!row || !b)
+          result.skipped.push({
+            booking_id: id,
+            check,
+            reason: 'Not a provisional or confirmed booking of this trip.',
+          });
+        else if (row.checks[check].state === 'green')
+          result.skipped.push({ booking_id: id, check, reason: `The ${label(check)} check is already green.` });
+        else if (b.chasersOff)
+          result.skipped.push({
+            booking_id: id,
+            check,
+            reason: `Automatic chasers are off for this booking${b.chasersOffReason ? ` (${b.chasersOffReason})` : ''}.`,
+          });
         else {
-          const outcome = await this.send(b, board.trip, check, row.checks[check].reason, today, { dueOn: null, userId });
+          const outcome = await this.send(b, board.trip, check, row.checks[check].reason, today, {
+            dueOn: null,
+            userId,
+          });
           if (outcome === 'sent') result.sent.push({ booking_id: id, check });
           else result.failed.push({ booking_id: id, check, reason: 'The mail server did not take it.' });
         }
@@ -204,7 +302,10 @@ export class ChaserService {
     const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
     const parts = [`${n(result.sent.length, 'chaser', 'chasers')} sent`];
     if (result.skipped.length) parts.push(`${n(result.skipped.length, 'was', 'were')} not needed or not wanted`);
-    if (result.failed.length) parts.push(`${n(result.failed.length, 'could', 'could')} not be sent: the mail server did not take ${result.failed.length === 1 ? 'it' : 'them'}`);
+    if (result.failed.length)
+      parts.push(
+        `${n(result.failed.length, 'could', 'could')} not be sent: the mail server did not take ${result.failed.length === 1 ? 'it' : 'them'}`,
+      );
     result.message = `${parts.join('; ')}.`;
     return result;
   }
@@ -212,10 +313,22 @@ export class ChaserService {
   /** "Send automatic chasers" on or off for one booking; the reason is recorded. */
   async setChasers(bookingId: number, v: { send: boolean; reason?: string | undefined }): Promise<{ message: string }> {
     return this.db.transaction(async (tx) => {
-      const [row] = await tx.select({ off: bookings.chasersOff, reason: bookings.chasersOffReason, ref: bookings.ref, tripId: bookings.tripId }).from(bookings).where(eq(bookings.id, bookingId)).for('update');
+      const [row] = await tx
+        .select({
+          off: bookings.chasersOff,
+          reason: bookings.chasersOffReason,
+          ref: bookings.ref,
+          tripId: bookings.tripId,
+        })
+        .from(bookings)
+        .where(eq(bookings.id, bookingId))
+        .for('update');
       if (!row) throw new HttpError(404, 'Booking not found');
       const next = { chasersOff: !v.send, chasersOffReason: v.send ? null : (v.reason ?? null) };
-      const changes = diff({ send_automatic_chasers: [!row.off, v.send], chasers_off_reason: [row.reason, next.chasersOffReason] });
+      const changes = diff({
+        send_automatic_chasers: [!row.off, v.send],
+        chasers_off_reason: [row.reason, next.chasersOffReason],
+      });
       if (Object.keys(changes).length) {
         await tx.update(bookings).set(next).where(eq(bookings.id, bookingId));
         await audit(tx, {

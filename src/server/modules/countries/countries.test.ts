@@ -22,7 +22,11 @@ afterAll(() => t.close());
 
 describe('passport rules', () => {
   it('start at 6 months, 3 for the Schengen area and Iceland, with notes', async () => {
-    const rules = (await admin.get('/api/countries/passport-rules')).json() as Array<{ code: string; months: number; note: string | null }>;
+    const rules = (await admin.get('/api/countries/passport-rules')).json() as Array<{
+      code: string;
+      months: number;
+      note: string | null;
+    }>;
     expect(rules.length).toBeGreaterThan(200);
     const byCode = Object.fromEntries(rules.map((r) => [r.code, r]));
     expect(byCode.PE).toMatchObject({ months: 6, note: null });
@@ -30,7 +34,13 @@ describe('passport rules', () => {
     expect(byCode.FR!.months).toBe(3);
     expect(byCode.GB!.months).toBe(6);
     expect(byCode.ZA!.note).toBe('At least 2 blank pages.');
-    expect((await admin.get(`/api/countries/${peru}/passport-rule`)).json()).toEqual({ country_id: peru, code: 'PE', name: expect.any(String), months: 6, note: null });
+    expect((await admin.get(`/api/countries/${peru}/passport-rule`)).json()).toEqual({
+      country_id: peru,
+      code: 'PE',
+      name: expect.any(String),
+      months: 6,
+      note: null,
+    });
   });
 
   it('are changed by an Administrator, as an event in the history; bad input changes nothing', async () => {
@@ -52,19 +62,34 @@ describe('passport rules', () => {
     const res = await admin.put(`/api/countries/${peru}/passport-rule`, { months: 9, note: '  Two blank pages.  ' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ months: 9, note: 'Two blank pages.' });
-    const [event] = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'country.passport_rule_changed'));
-    expect(event).toMatchObject({ subjectType: 'country', subjectId: String(peru), changes: { passport_months: [6, 9], passport_note: [null, 'Two blank pages.'] } });
+    const [event] = await t.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.action, 'country.passport_rule_changed'));
+    expect(event).toMatchObject({
+      subjectType: 'country',
+      subjectId: String(peru),
+      changes: { passport_months: [6, 9], passport_note: [null, 'Two blank pages.'] },
+    });
     expect(event!.summary).toContain('the passport rule for Peru');
     // the same again: nothing to record
     await admin.put(`/api/countries/${peru}/passport-rule`, { months: 9, note: 'Two blank pages.' });
-    expect(await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'country.passport_rule_changed'))).toHaveLength(1);
+    expect(
+      await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'country.passport_rule_changed')),
+    ).toHaveLength(1);
     await admin.put(`/api/countries/${peru}/passport-rule`, { months: 6, note: null });
   });
 
   it("decide the booking list's passport state, its filter and the booking page, at their edges", async () => {
     // back on 31 August 2027: 6 months after is 29 February 2028 (a leap year), 3 months after 30 November
-    const trip = await insertTrip(t.db, { name: 'Andes Edge Trek', countryId: peru, departureDate: '2027-08-20', returnDate: '2027-08-31' });
-    const book = (lastName: string, passportExpiryDate: string | null) => insertBooking(t.db, trip.id, { firstName: 'Pia', lastName, passportExpiryDate, status: 'confirmed' });
+    const trip = await insertTrip(t.db, {
+      name: 'Andes Edge Trek',
+      countryId: peru,
+      departureDate: '2027-08-20',
+      returnDate: '2027-08-31',
+    });
+    const book = (lastName: string, passportExpiryDate: string | null) =>
+      insertBooking(t.db, trip.id, { firstName: 'Pia', lastName, passportExpiryDate, status: 'confirmed' });
     const ids = {
       missing: (await book('Missing', null)).id,
       beforeReturn: (await book('BeforeReturn', '2027-08-30')).id,
@@ -74,11 +99,29 @@ describe('passport rules', () => {
       exactly: (await book('Exactly', '2028-02-29')).id,
     };
     const states = async () => {
-      const list = (await admin.get(`/api/bookings?trip_id=${trip.id}&timing=all`)).json() as { data: Array<{ id: number; passport_valid: string }> };
-      return Object.fromEntries(Object.entries(ids).map(([k, id]) => [k, list.data.find((b) => b.id === id)!.passport_valid]));
+      const list = (await admin.get(`/api/bookings?trip_id=${trip.id}&timing=all`)).json() as {
+        data: Array<{ id: number; passport_valid: string }>;
+      };
+      return Object.fromEntries(
+        Object.entries(ids).map(([k, id]) => [k, list.data.find((b) => b.id === id)!.passport_valid]),
+      );
     };
-    expect(await states()).toEqual({ missing: 'missing', beforeReturn: 'expired', onReturn: 'expires', dayShort: 'expires', yearAfter: 'ok', exactly: 'ok' });
-    const filtered = async (state: string) => ((await admin.get(`/api/bookings?trip_id=${trip.id}&timing=all&passport=${state}`)).json().data as Array<{ id: number }>).map((b) => b.id).sort();
+    expect(await states()).toEqual({
+      missing: 'missing',
+      beforeReturn: 'expired',
+      onReturn: 'expires',
+      dayShort: 'expires',
+      yearAfter: 'ok',
+      exactly: 'ok',
+    });
+    const filtered = async (state: string) =>
+      (
+        (await admin.get(`/api/bookings?trip_id=${trip.id}&timing=all&passport=${state}`)).json().data as Array<{
+          id: number;
+        }>
+      )
+        .map((b) => b.id)
+        .sort();
     expect(await filtered('expires')).toEqual([ids.onReturn, ids.dayShort].sort());
     expect(await filtered('ok')).toEqual([ids.yearAfter, ids.exactly].sort());
 
@@ -94,8 +137,18 @@ describe('passport rules', () => {
   });
 
   it('a rule of Iceland leaves another trip alone', async () => {
-    const trip = await insertTrip(t.db, { name: 'Iceland Edge', countryId: iceland, departureDate: '2027-08-20', returnDate: '2027-08-31' });
-    const b = await insertBooking(t.db, trip.id, { firstName: 'Ida', lastName: 'Iceland', passportExpiryDate: '2027-12-01', status: 'confirmed' });
+    const trip = await insertTrip(t.db, {
+      name: 'Iceland Edge',
+      countryId: iceland,
+      departureDate: '2027-08-20',
+      returnDate: '2027-08-31',
+    });
+    const b = await insertBooking(t.db, trip.id, {
+      firstName: 'Ida',
+      lastName: 'Iceland',
+      passportExpiryDate: '2027-12-01',
+      status: 'confirmed',
+    });
     expect((await admin.get(`/api/bookings/${b.id}`)).json().passport_valid).toBe('ok');
   });
 });

@@ -10,7 +10,13 @@ import { HttpError } from '../../errors.ts';
 const SMALLINT_MAX = 32_767;
 const notFound = () => new HttpError(404, 'Country not found');
 
-const ruleColumns = { country_id: countries.id, code: countries.code, name: countries.name, months: countries.passportMonths, note: countries.passportNote };
+const ruleColumns = {
+  country_id: countries.id,
+  code: countries.code,
+  name: countries.name,
+  months: countries.passportMonths,
+  note: countries.passportNote,
+};
 
 /** Passport rules by destination: months of validity after the return, and a note. */
 export class CountryService {
@@ -33,8 +39,14 @@ export class CountryService {
     return this.db.transaction(async (tx) => {
       const [before] = await tx.select().from(countries).where(eq(countries.id, id)).for('update');
       if (!before) throw notFound();
-      await tx.update(countries).set({ passportMonths: input.months, passportNote: input.note }).where(eq(countries.id, id));
-      const changes = diff({ passport_months: [before.passportMonths, input.months], passport_note: [before.passportNote, input.note] });
+      await tx
+        .update(countries)
+        .set({ passportMonths: input.months, passportNote: input.note })
+        .where(eq(countries.id, id));
+      const changes = diff({
+        passport_months: [before.passportMonths, input.months],
+        passport_note: [before.passportNote, input.note],
+      });
       if (Object.keys(changes).length) {
         await audit(tx, {
           action: 'country.passport_rule_changed',

@@ -7,13 +7,21 @@ import { HttpError, notFound, validationError } from '../../errors.ts';
 
 /** Nothing changed: "saved the trip … without changes" (describeChanges words this case "saved of …"). */
 
-const toField = (r: typeof tripCustomFields.$inferSelect): CustomField => ({ id: r.id, trip_id: r.tripId, label: r.label, note: r.note });
+const toField = (r: typeof tripCustomFields.$inferSelect): CustomField => ({
+  id: r.id,
+  trip_id: r.tripId,
+  label: r.label,
+  note: r.note,
+});
 
 export class CustomFieldService {
   constructor(private readonly db: Db) {}
 
   private async assertTrip(db: Db | Tx, tripId: number, field = 'trip_id') {
-    const [trip] = await db.select({ id: trips.id, name: trips.name, deletedAt: trips.deletedAt }).from(trips).where(eq(trips.id, tripId));
+    const [trip] = await db
+      .select({ id: trips.id, name: trips.name, deletedAt: trips.deletedAt })
+      .from(trips)
+      .where(eq(trips.id, tripId));
     if (!trip || trip.deletedAt) throw validationError({ [field]: ['The selected trip is invalid.'] });
     return trip;
   }
@@ -68,7 +76,11 @@ export class CustomFieldService {
   async update(id: number, v: { label: string; note: string | null }): Promise<CustomField> {
     return this.db.transaction(async (tx) => {
       const { field: before, tripName } = await this.liveField(tx, id);
-      const [row] = await tx.update(tripCustomFields).set({ label: v.label, note: v.note }).where(eq(tripCustomFields.id, id)).returning();
+      const [row] = await tx
+        .update(tripCustomFields)
+        .set({ label: v.label, note: v.note })
+        .where(eq(tripCustomFields.id, id))
+        .returning();
       if (!row) throw notFound('Custom field not found.');
       const changes = diff({ label: [before.label, row.label], note: [before.note, row.note] });
       await audit(tx, {
@@ -86,8 +98,14 @@ export class CustomFieldService {
   async delete(id: number): Promise<void> {
     await this.db.transaction(async (tx) => {
       const { field, tripName } = await this.liveField(tx, id);
-      const [answers] = await tx.select({ n: count() }).from(bookingCustomFieldAnswers).where(eq(bookingCustomFieldAnswers.customFieldId, id));
-      const deleted = await tx.delete(tripCustomFields).where(eq(tripCustomFields.id, id)).returning({ id: tripCustomFields.id });
+      const [answers] = await tx
+        .select({ n: count() })
+        .from(bookingCustomFieldAnswers)
+        .where(eq(bookingCustomFieldAnswers.customFieldId, id));
+      const deleted = await tx
+        .delete(tripCustomFields)
+        .where(eq(tripCustomFields.id, id))
+        .returning({ id: tripCustomFields.id });
       if (!deleted.length) throw notFound('Custom field not found.');
       await audit(tx, {
         action: 'custom_field.deleted',

@@ -33,8 +33,10 @@ const get = async (query = '') => {
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as Dashboard;
 };
-const one = async (text: ReturnType<typeof sql>) => Number(Object.values((await queryRows<Record<string, unknown>>(t.db, text))[0]!)[0] ?? 0);
-const seasonTrips = (from: string, to: string) => sql`(select id from trips where deleted_at is null and departure_date >= ${from}::date and departure_date <= ${to}::date)`;
+const one = async (text: ReturnType<typeof sql>) =>
+  Number(Object.values((await queryRows<Record<string, unknown>>(t.db, text))[0]!)[0] ?? 0);
+const seasonTrips = (from: string, to: string) =>
+  sql`(select id from trips where deleted_at is null and departure_date >= ${from}::date and departure_date <= ${to}::date)`;
 const pounds = (pence: number) => Math.round(pence) / 100;
 
 describe('GET /api/dashboard', () => {
@@ -53,7 +55,11 @@ describe('GET /api/dashboard', () => {
     const trips = seasonTrips(season.from, season.to);
     for (const row of d.bookings_by_status) {
       for (const funding of ['free', 'flexi', 'self', 'fundraise'] as const) {
-        expect(row[funding], `${row.status} ${funding}`).toBe(await one(sql`select count(*) from bookings where trip_id in ${trips} and status = ${row.status} and funding_type = ${funding}`));
+        expect(row[funding], `${row.status} ${funding}`).toBe(
+          await one(
+            sql`select count(*) from bookings where trip_id in ${trips} and status = ${row.status} and funding_type = ${funding}`,
+          ),
+        );
       }
     }
     const total = d.bookings_by_status.reduce((s, r) => s + r.free + r.flexi + r.self + r.fundraise, 0);
@@ -66,11 +72,15 @@ describe('GET /api/dashboard', () => {
     const first = d.bookings_per_week[0]!.week;
     const made = d.bookings_per_week.reduce((s, w) => s + w.charity + w.open + w.school, 0);
     expect(made).toBe(
-      await one(sql`select count(*) from bookings where trip_id in ${seasonTrips(season.from, season.to)} and (created_at at time zone 'Europe/London')::date >= ${first}::date`),
+      await one(
+        sql`select count(*) from bookings where trip_id in ${seasonTrips(season.from, season.to)} and (created_at at time zone 'Europe/London')::date >= ${first}::date`,
+      ),
     );
     const charity = d.bookings_per_week.reduce((s, w) => s + w.charity, 0);
     expect(charity).toBe(
-      await one(sql`select count(*) from bookings where trip_id in (select id from trips where type = 'charity' and id in ${seasonTrips(season.from, season.to)}) and (created_at at time zone 'Europe/London')::date >= ${first}::date`),
+      await one(
+        sql`select count(*) from bookings where trip_id in (select id from trips where type = 'charity' and id in ${seasonTrips(season.from, season.to)}) and (created_at at time zone 'Europe/London')::date >= ${first}::date`,
+      ),
     );
     const lastYear = (day: string) => `${Number(day.slice(0, 4)) - 1}${day.slice(4)}`;
     const before = d.bookings_per_week.reduce((s, w) => s + w.previous_year, 0);
@@ -84,28 +94,41 @@ describe('GET /api/dashboard', () => {
     const d = await get();
     const first = d.money_per_week[0]!.week;
     const trips = seasonTrips(season.from, season.to);
-    const received = await one(sql`select coalesce(sum(case when type = 'payment' then amount_pence else -amount_pence end), 0) from transactions
+    const received =
+      await one(sql`select coalesce(sum(case when type = 'payment' then amount_pence else -amount_pence end), 0) from transactions
       where deleted_at is null and date >= ${first}::date and booking_id in (select id from bookings where trip_id in ${trips})`);
     expect(pounds(d.money_per_week.reduce((s, w) => s + w.received * 100, 0))).toBe(pounds(received));
-    const items = await one(sql`select coalesce(sum(ii.amount_pence), 0) from invoice_items ii join invoices i on i.id = ii.invoice_id
+    const items =
+      await one(sql`select coalesce(sum(ii.amount_pence), 0) from invoice_items ii join invoices i on i.id = ii.invoice_id
       where i.invoice_date >= ${first}::date and i.booking_id in (select id from bookings where trip_id in ${trips})`);
-    const addons = await one(sql`select coalesce(sum(ia.price_pence), 0) from invoice_addons ia join invoices i on i.id = ia.invoice_id
+    const addons =
+      await one(sql`select coalesce(sum(ia.price_pence), 0) from invoice_addons ia join invoices i on i.id = ia.invoice_id
       where i.invoice_date >= ${first}::date and i.booking_id in (select id from bookings where trip_id in ${trips})`);
-    const discounts = await one(sql`select coalesce(sum(discount_pence), 0) from invoices where invoice_date >= ${first}::date and booking_id in (select id from bookings where trip_id in ${trips})`);
+    const discounts = await one(
+      sql`select coalesce(sum(discount_pence), 0) from invoices where invoice_date >= ${first}::date and booking_id in (select id from bookings where trip_id in ${trips})`,
+    );
     expect(pounds(d.money_per_week.reduce((s, w) => s + w.invoiced * 100, 0))).toBe(pounds(items + addons - discounts));
 
     // a payment, a refund and a deleted payment this week, on a trip of the season
-    const trip = await insertTrip(t.db, { name: 'Money Week Trek', departureDate: addDays(today, 30), returnDate: addDays(today, 40) });
+    const trip = await insertTrip(t.db, {
+      name: 'Money Week Trek',
+      departureDate: addDays(today, 30),
+      returnDate: addDays(today, 40),
+    });
     const booking = await insertBooking(t.db, trip.id, { status: 'confirmed' });
     const [invoice] = await queryRows<{ id: number }>(
       t.db,
       sql`insert into invoices (booking_id, invoice_ref, type, description, invoice_date, due_date) values (${booking.id}, ${`DASH-${booking.id}`}, 'other', 'Extras', ${today}::date, ${today}::date) returning id`,
     );
-    await t.db.execute(sql`insert into invoice_items (invoice_id, description, amount_pence) values (${invoice!.id}, 'Kit', 10000)`);
-    await t.db.execute(sql`insert into transactions (booking_id, invoice_id, invoice_type, amount_pence, type, processor, date) values
+    await t.db.execute(
+      sql`insert into invoice_items (invoice_id, description, amount_pence) values (${invoice!.id}, 'Kit', 10000)`,
+    );
+    await t.db
+      .execute(sql`insert into transactions (booking_id, invoice_id, invoice_type, amount_pence, type, processor, date) values
       (${booking.id}, ${invoice!.id}, 'other', 7000, 'payment', 'BACS', ${today}::date),
       (${booking.id}, ${invoice!.id}, 'other', 1500, 'refund', 'BACS', ${today}::date)`);
-    await t.db.execute(sql`insert into transactions (booking_id, invoice_id, invoice_type, amount_pence, type, processor, date, deleted_at) values
+    await t.db
+      .execute(sql`insert into transactions (booking_id, invoice_id, invoice_type, amount_pence, type, processor, date, deleted_at) values
       (${booking.id}, ${invoice!.id}, 'other', 99900, 'payment', 'BACS', ${today}::date, now())`);
     const after = await get();
     const week = (x: Dashboard) => x.money_per_week.at(-1)!;
@@ -114,21 +137,32 @@ describe('GET /api/dashboard', () => {
     // outside the season, none of it
     const narrow = await get(`?from=${addDays(today, 100)}&to=${addDays(today, 200)}`);
     const narrowAgain = narrow.money_per_week.at(-1)!;
-    expect(narrowAgain.received).toBe(pounds(await one(sql`select coalesce(sum(case when type = 'payment' then amount_pence else -amount_pence end), 0) from transactions
-      where deleted_at is null and date >= ${narrowAgain.week}::date and booking_id in (select id from bookings where trip_id in ${seasonTrips(addDays(today, 100), addDays(today, 200))})`)));
+    expect(narrowAgain.received).toBe(
+      pounds(
+        await one(sql`select coalesce(sum(case when type = 'payment' then amount_pence else -amount_pence end), 0) from transactions
+      where deleted_at is null and date >= ${narrowAgain.week}::date and booking_id in (select id from bookings where trip_id in ${seasonTrips(addDays(today, 100), addDays(today, 200))})`),
+      ),
+    );
   });
 
   it('gives what is outstanding by departure month, overdue apart, as money_owed sums it', async () => {
     const d = await get();
     const trips = seasonTrips(season.from, season.to);
-    const overdue = await one(sql`select coalesce(sum(outstanding_pence), 0) from money_owed where trip_id in ${trips} and due_date < ${today}::date`);
-    const later = await one(sql`select coalesce(sum(outstanding_pence), 0) from money_owed where trip_id in ${trips} and due_date >= ${today}::date`);
+    const overdue = await one(
+      sql`select coalesce(sum(outstanding_pence), 0) from money_owed where trip_id in ${trips} and due_date < ${today}::date`,
+    );
+    const later = await one(
+      sql`select coalesce(sum(outstanding_pence), 0) from money_owed where trip_id in ${trips} and due_date >= ${today}::date`,
+    );
     expect(pounds(d.outstanding_by_month.reduce((s, m) => s + m.overdue * 100, 0))).toBe(pounds(overdue));
     expect(pounds(d.outstanding_by_month.reduce((s, m) => s + m.not_yet_due * 100, 0))).toBe(pounds(later));
-    for (const m of d.outstanding_by_month) expect(m.month >= season.from.slice(0, 7) && m.month <= season.to.slice(0, 7)).toBe(true);
+    for (const m of d.outstanding_by_month)
+      expect(m.month >= season.from.slice(0, 7) && m.month <= season.to.slice(0, 7)).toBe(true);
     const card = d.attention.find((a) => a.key === 'overdue')!;
     expect(card.amount).toBe(pounds(overdue));
-    expect(card.count).toBe(await one(sql`select count(*) from money_owed where trip_id in ${trips} and due_date < ${today}::date`));
+    expect(card.count).toBe(
+      await one(sql`select count(*) from money_owed where trip_id in ${trips} and due_date < ${today}::date`),
+    );
     expect(card.href).toBe(`/money?overdue=1&departure_from=${season.from}&departure_to=${season.to}`);
   });
 
@@ -141,8 +175,12 @@ describe('GET /api/dashboard', () => {
     );
     expect(d.next_departures.map((x) => x.trip_id)).toEqual(expected.map((r) => Number(r.id)));
     for (const x of d.next_departures) {
-      expect(x.confirmed).toBe(await one(sql`select count(*) from bookings where trip_id = ${x.trip_id} and status = 'confirmed'`));
-      expect(x.provisional).toBe(await one(sql`select count(*) from bookings where trip_id = ${x.trip_id} and status = 'provisional'`));
+      expect(x.confirmed).toBe(
+        await one(sql`select count(*) from bookings where trip_id = ${x.trip_id} and status = 'confirmed'`),
+      );
+      expect(x.provisional).toBe(
+        await one(sql`select count(*) from bookings where trip_id = ${x.trip_id} and status = 'provisional'`),
+      );
     }
   });
 
@@ -152,12 +190,20 @@ describe('GET /api/dashboard', () => {
     const provisional = d.attention.find((a) => a.key === 'provisional')!;
     const before = addDays(today, -13);
     expect(provisional.count).toBe(
-      await one(sql`select count(*) from bookings where trip_id in ${trips} and status = 'provisional' and (created_at at time zone 'Europe/London')::date < ${before}::date`),
+      await one(
+        sql`select count(*) from bookings where trip_id in ${trips} and status = 'provisional' and (created_at at time zone 'Europe/London')::date < ${before}::date`,
+      ),
     );
-    expect(provisional.href).toBe(`/bookings?status=provisional&timing=all&booked_before=${before}&departure_from=${season.from}&departure_to=${season.to}`);
+    expect(provisional.href).toBe(
+      `/bookings?status=provisional&timing=all&booked_before=${before}&departure_from=${season.from}&departure_to=${season.to}`,
+    );
     const behind = d.attention.find((a) => a.key === 'behind')!;
-    const tripIds = (await queryRows<{ id: number }>(t.db, sql`select id from trips where id in ${trips}`)).map((r) => r.id);
-    const listed = (await admin.get(`/api/bookings?timing=all&fundraising=behind&per_page=100&trips=${tripIds.join(',')}`)).json() as { total: number; data: Array<{ id: number; status: string }> };
+    const tripIds = (await queryRows<{ id: number }>(t.db, sql`select id from trips where id in ${trips}`)).map(
+      (r) => r.id,
+    );
+    const listed = (
+      await admin.get(`/api/bookings?timing=all&fundraising=behind&per_page=100&trips=${tripIds.join(',')}`)
+    ).json() as { total: number; data: Array<{ id: number; status: string }> };
     expect(behind.count).toBe(listed.total);
     // each of them behind on their own booking page too, and none cancelled
     for (const b of listed.data.slice(0, 10)) {
@@ -167,7 +213,9 @@ describe('GET /api/dashboard', () => {
     const notReady = d.attention.find((a) => a.key === 'not_ready')!;
     expect(notReady.count).toBe(notReady.departures!.reduce((s, x) => s + x.not_ready, 0));
     for (const dep of notReady.departures!) {
-      const board = (await admin.get(`/api/trips/${dep.trip_id}/readiness`)).json() as { summary: { bookings: number; ready: number } };
+      const board = (await admin.get(`/api/trips/${dep.trip_id}/readiness`)).json() as {
+        summary: { bookings: number; ready: number };
+      };
       expect(dep.not_ready).toBe(board.summary.bookings - board.summary.ready);
       expect(dep.departure <= addDays(today, 56)).toBe(true);
     }
@@ -176,14 +224,24 @@ describe('GET /api/dashboard', () => {
 
   it('keeps each trip’s not-ready and behind counts only until something they read changes', async () => {
     const d = await get();
-    const stale = async (tripId: number) => (await queryRows<{ stale: boolean }>(t.db, sql`select stale from trip_counts where trip_id = ${tripId}`))[0]?.stale;
+    const stale = async (tripId: number) =>
+      (await queryRows<{ stale: boolean }>(t.db, sql`select stale from trip_counts where trip_id = ${tripId}`))[0]
+        ?.stale;
     const behind = d.attention.find((a) => a.key === 'behind')!.count;
-    const [listed] = (await admin.get(`/api/bookings?timing=all&fundraising=behind&per_page=1&departure_from=${season.from}&departure_to=${season.to}`)).json().data as Array<{ id: number; trip: { id: number } }>;
+    const [listed] = (
+      await admin.get(
+        `/api/bookings?timing=all&fundraising=behind&per_page=1&departure_from=${season.from}&departure_to=${season.to}`,
+      )
+    ).json().data as Array<{ id: number; trip: { id: number } }>;
     const first = listed && { id: listed.id, trip_id: listed.trip.id };
     expect(first).toBeDefined();
     expect(await stale(first!.trip_id)).toBe(false);
     // a fundraiser meets their target: their trip is counted afresh
-    const res = await admin.post(`/api/bookings/${first!.id}/fundraising/entries`, { amount: 100_000, date: today, source: 'offline' });
+    const res = await admin.post(`/api/bookings/${first!.id}/fundraising/entries`, {
+      amount: 100_000,
+      date: today,
+      source: 'offline',
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect(await stale(first!.trip_id)).toBe(true);
     expect((await get()).attention.find((a) => a.key === 'behind')!.count).toBe(behind - 1);
@@ -192,12 +250,19 @@ describe('GET /api/dashboard', () => {
     // a new question on a departure's trip leaves every one of its travellers not ready, whoever writes it
     const dep = d.attention.find((a) => a.key === 'not_ready')!.departures![0]!;
     await t.db.execute(sql`insert into trip_custom_fields (trip_id, label) values (${dep.trip_id}, 'Shoe size')`);
-    const board = (await admin.get(`/api/trips/${dep.trip_id}/readiness`)).json() as { summary: { bookings: number; ready: number } };
+    const board = (await admin.get(`/api/trips/${dep.trip_id}/readiness`)).json() as {
+      summary: { bookings: number; ready: number };
+    };
     expect(board.summary.ready).toBe(0);
-    const after = (await get()).attention.find((a) => a.key === 'not_ready')!.departures!.find((x) => x.trip_id === dep.trip_id)!;
+    const after = (await get()).attention
+      .find((a) => a.key === 'not_ready')!
+      .departures!.find((x) => x.trip_id === dep.trip_id)!;
     expect(after.not_ready).toBe(board.summary.bookings);
     await t.db.execute(sql`delete from trip_custom_fields where trip_id = ${dep.trip_id} and label = 'Shoe size'`);
-    expect((await get()).attention.find((a) => a.key === 'not_ready')!.departures!.find((x) => x.trip_id === dep.trip_id)!.not_ready).toBe(dep.not_ready);
+    expect(
+      (await get()).attention.find((a) => a.key === 'not_ready')!.departures!.find((x) => x.trip_id === dep.trip_id)!
+        .not_ready,
+    ).toBe(dep.not_ready);
   });
 
   it('takes the next 12 months as the default season in any year, leap years too', () => {
@@ -239,11 +304,19 @@ describe('GET /api/dashboard', () => {
     const bad = await admin.get(`/api/dashboard?from=${today}&to=${addDays(today, -1)}`);
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors).toEqual({ to: ['The to date must be on or after the from date.'] });
-    expect((await admin.get('/api/dashboard?from=2026-02-30')).json().errors).toEqual({ from: ['The from date must be a real date.'] });
+    expect((await admin.get('/api/dashboard?from=2026-02-30')).json().errors).toEqual({
+      from: ['The from date must be a real date.'],
+    });
     // the lists the cards lead to refuse bad days the same way
-    expect((await admin.get('/api/bookings?departure_from=2026-13-01')).json().errors).toEqual({ departure_from: ['The departure from date must be a real date.'] });
-    expect((await admin.get('/api/bookings?booked_before=soon')).json().errors).toEqual({ booked_before: ['The booked before date must be a real date.'] });
-    expect((await admin.get('/api/money-due?departure_to=2026-02-30')).json().errors).toEqual({ departure_to: ['The departure to date must be a real date.'] });
+    expect((await admin.get('/api/bookings?departure_from=2026-13-01')).json().errors).toEqual({
+      departure_from: ['The departure from date must be a real date.'],
+    });
+    expect((await admin.get('/api/bookings?booked_before=soon')).json().errors).toEqual({
+      booked_before: ['The booked before date must be a real date.'],
+    });
+    expect((await admin.get('/api/money-due?departure_to=2026-02-30')).json().errors).toEqual({
+      departure_to: ['The departure to date must be a real date.'],
+    });
     const charity = await t.signedIn(2);
     expect((await charity.get('/api/dashboard')).statusCode).toBe(403);
   });

@@ -9,7 +9,10 @@ import { ukToday } from '../../../contract/dates.ts';
 import { DashboardService } from './service.ts';
 
 /** The dashboard: GET /api/dashboard?from=&to=, all of its numbers and series in one call. */
-export async function dashboardRoutes(app: FastifyInstance, opts: { db: Db; fundraisingDefaults: FundraisingDefaults; clock?: Clock }) {
+export async function dashboardRoutes(
+  app: FastifyInstance,
+  opts: { db: Db; fundraisingDefaults: FundraisingDefaults; clock?: Clock },
+) {
   const service = new DashboardService(opts.db, opts.fundraisingDefaults, opts.clock);
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/dashboard',

@@ -48,18 +48,29 @@ export class DashboardService {
   /** The default season: departures from today to a year on. */
   static season(today: string, from?: string, to?: string) {
     const start = from ?? today;
-    return { from: start, to: to ?? addDays(`${Number(start.slice(0, 4)) + 1}${start.slice(4)}`.replace(/-02-29$/, '-02-28'), -1) };
+    return {
+      from: start,
+      to: to ?? addDays(`${Number(start.slice(0, 4)) + 1}${start.slice(4)}`.replace(/-02-29$/, '-02-28'), -1),
+    };
   }
 
   async get(today: string, season: { from: string; to: string }): Promise<Dashboard> {
-    const inSeason = (from = season.from, to = season.to): SQL => sql`t.departure_date between ${from}::date and ${to}::date and t.deleted_at is null`;
+    const inSeason = (from = season.from, to = season.to): SQL =>
+      sql`t.departure_date between ${from}::date and ${to}::date and t.deleted_at is null`;
     const firstWeek = addDays(monday(today), -7 * (WEEKS - 1));
     const weeks = Array.from({ length: WEEKS }, (_, i) => addDays(firstWeek, 7 * i));
 
     // every series reads the rollups (migration 0025, decision 015): a few rows per trip and week or day
     const [booked, madeBefore, money, outstanding, recentProvisional, departures] = await Promise.all([
       // one pass over the season's booking_weeks: by week and trip type, by status and funding type, by trip and status
-      queryRows<{ week: string | Date | null; type: string | null; status: string | null; funding_type: string | null; trip_id: number | null; n: number }>(
+      queryRows<{
+        week: string | Date | null;
+        type: string | null;
+        status: string | null;
+        funding_type: string | null;
+        trip_id: number | null;
+        n: number;
+      }>(
         this.db,
         sql`select d.week, t.type, d.status, d.funding_type, d.trip_id, sum(d.n)::int as n
           from booking_weeks d join trips t on t.id = d.trip_id
@@ -103,9 +114,15 @@ export class DashboardService {
       ),
     ]);
 
-    const made = booked.flatMap((r) => (r.week !== null && r.type !== null ? [{ week: r.week, type: r.type, n: r.n }] : []));
-    const byStatus = booked.flatMap((r) => (r.status !== null && r.funding_type !== null ? [{ status: r.status, funding_type: r.funding_type, n: r.n }] : []));
-    const byTrip = new Map<string, number>(booked.filter((r) => r.trip_id !== null).map((r) => [`${r.trip_id}:${r.status}`, n(r.n)]));
+    const made = booked.flatMap((r) =>
+      r.week !== null && r.type !== null ? [{ week: r.week, type: r.type, n: r.n }] : [],
+    );
+    const byStatus = booked.flatMap((r) =>
+      r.status !== null && r.funding_type !== null ? [{ status: r.status, funding_type: r.funding_type, n: r.n }] : [],
+    );
+    const byTrip = new Map<string, number>(
+      booked.filter((r) => r.trip_id !== null).map((r) => [`${r.trip_id}:${r.status}`, n(r.n)]),
+    );
     const byWeek = new Map(weeks.map((w) => [w, { week: w, charity: 0, open: 0, school: 0, previous_year: 0 }]));
     for (const r of made) {
       const row = byWeek.get(iso(r.week));
@@ -132,24 +149,43 @@ export class DashboardService {
 
     const statuses = (['confirmed', 'provisional', 'cancelled'] as const).map((status) => {
       const row = { status, free: 0, flexi: 0, self: 0, fundraise: 0 };
-      for (const r of byStatus) if (r.status === status && FUNDING.has(r.funding_type)) row[r.funding_type as 'free' | 'flexi' | 'self' | 'fundraise'] += n(r.n);
+      for (const r of byStatus)
+        if (r.status === status && FUNDING.has(r.funding_type))
+          row[r.funding_type as 'free' | 'flexi' | 'self' | 'fundraise'] += n(r.n);
       return row;
     });
 
     return {
       season,
       today,
-      attention: await this.attention(today, season, { count: overdue.reduce((s, r) => s + n(r.n), 0), pence: overdue.reduce((s, r) => s + n(r.pence), 0) }, byStatus.filter((r) => r.status === 'provisional').reduce((s, r) => s + n(r.n), 0) - n(recentProvisional[0]?.n)),
+      attention: await this.attention(
+        today,
+        season,
+        { count: overdue.reduce((s, r) => s + n(r.n), 0), pence: overdue.reduce((s, r) => s + n(r.pence), 0) },
+        byStatus.filter((r) => r.status === 'provisional').reduce((s, r) => s + n(r.n), 0) - n(recentProvisional[0]?.n),
+      ),
       bookings_per_week: [...byWeek.values()],
       money_per_week: [...moneyByWeek.values()],
       outstanding_by_month: [...months.values()].sort((a, b) => a.month.localeCompare(b.month)),
       bookings_by_status: statuses,
-      next_departures: departures.map((d) => ({ trip_id: Number(d.id), name: d.name, departure: iso(d.departure), confirmed: byTrip.get(`${d.id}:confirmed`) ?? 0, provisional: byTrip.get(`${d.id}:provisional`) ?? 0, capacity: d.capacity === null ? null : Number(d.capacity) })),
+      next_departures: departures.map((d) => ({
+        trip_id: Number(d.id),
+        name: d.name,
+        departure: iso(d.departure),
+        confirmed: byTrip.get(`${d.id}:confirmed`) ?? 0,
+        provisional: byTrip.get(`${d.id}:provisional`) ?? 0,
+        capacity: d.capacity === null ? null : Number(d.capacity),
+      })),
     };
   }
 
   /** The "needs attention today" cards, each with the screen that lists its rows. */
-  private async attention(today: string, season: { from: string; to: string }, overdue: { count: number; pence: number }, provisional: number): Promise<Dashboard['attention']> {
+  private async attention(
+    today: string,
+    season: { from: string; to: string },
+    overdue: { count: number; pence: number },
+    provisional: number,
+  ): Promise<Dashboard['attention']> {
     const seasonParams = { departure_from: season.from, departure_to: season.to };
     const bookedBefore = addDays(today, -PROVISIONAL_DAYS + 1);
     const [trips, failedJobs, failedEmails] = await Promise.all([
@@ -173,15 +209,31 @@ export class DashboardService {
       ),
     ]);
     const soon = trips.filter((t) => t.soon);
-    const counts = await this.tripCounts.of(today, trips.map((t) => Number(t.id)), new Set(soon.map((t) => Number(t.id))));
+    const counts = await this.tripCounts.of(
+      today,
+      trips.map((t) => Number(t.id)),
+      new Set(soon.map((t) => Number(t.id))),
+    );
     const departures = [];
     for (const trip of soon) {
       const notReady = counts.get(Number(trip.id))?.notReady ?? 0;
-      if (notReady > 0) departures.push({ trip_id: Number(trip.id), name: trip.name, departure: iso(trip.departure), not_ready: notReady, href: `/trips/${trip.id}/readiness?ready=no` });
+      if (notReady > 0)
+        departures.push({
+          trip_id: Number(trip.id),
+          name: trip.name,
+          departure: iso(trip.departure),
+          not_ready: notReady,
+          href: `/trips/${trip.id}/readiness?ready=no`,
+        });
     }
     const behind = [...counts.values()].reduce((s, c) => s + c.behind, 0);
     const cards: Array<Dashboard['attention'][number] & { key: AttentionKey }> = [
-      { key: 'overdue', count: overdue.count, amount: penceToPounds(overdue.pence), href: `/money${query({ overdue: 1, ...seasonParams })}` },
+      {
+        key: 'overdue',
+        count: overdue.count,
+        amount: penceToPounds(overdue.pence),
+        href: `/money${query({ overdue: 1, ...seasonParams })}`,
+      },
       {
         key: 'not_ready',
         count: departures.reduce((s, d) => s + d.not_ready, 0),
@@ -189,8 +241,18 @@ export class DashboardService {
         href: departures.length === 1 ? departures[0]!.href : `/trips`,
         departures,
       },
-      { key: 'provisional', count: provisional, amount: null, href: `/bookings${query({ status: 'provisional', timing: 'all', booked_before: bookedBefore, ...seasonParams })}` },
-      { key: 'behind', count: behind, amount: null, href: `/bookings${query({ fundraising: 'behind', timing: 'all', ...seasonParams })}` },
+      {
+        key: 'provisional',
+        count: provisional,
+        amount: null,
+        href: `/bookings${query({ status: 'provisional', timing: 'all', booked_before: bookedBefore, ...seasonParams })}`,
+      },
+      {
+        key: 'behind',
+        count: behind,
+        amount: null,
+        href: `/bookings${query({ fundraising: 'behind', timing: 'all', ...seasonParams })}`,
+      },
       { key: 'failed', count: n(failedJobs[0]?.n) + n(failedEmails[0]?.n), amount: null, href: '/admin/jobs' },
     ];
     return cards;

@@ -40,7 +40,8 @@ export class TripCounts {
     );
     for (const r of kept) {
       const id = Number(r.trip_id);
-      if (r.behind !== null && (!ready.has(id) || r.not_ready !== null)) out.set(id, { behind: Number(r.behind), notReady: r.not_ready === null ? null : Number(r.not_ready) });
+      if (r.behind !== null && (!ready.has(id) || r.not_ready !== null))
+        out.set(id, { behind: Number(r.behind), notReady: r.not_ready === null ? null : Number(r.not_ready) });
     }
     const afresh = tripIds.filter((id) => !out.has(id)).sort((a, b) => a - b);
     if (!afresh.length) return out;

@@ -52,8 +52,22 @@ describe('POST /api/discounts', () => {
   });
 
   it('takes a trip, open-ended validity and numbers as numbers', async () => {
-    const d = await create({ trip_id: tripId, amount: 100, valid_from: '', valid_until: null, invoice_type: 'any', usage_limit: 20 });
-    expect(d).toMatchObject({ trip_id: tripId, trip: { id: tripId, name: 'Kilimanjaro 2027' }, amount: 100, valid_from: null, valid_until: null, usage_limit: 20 });
+    const d = await create({
+      trip_id: tripId,
+      amount: 100,
+      valid_from: '',
+      valid_until: null,
+      invoice_type: 'any',
+      usage_limit: 20,
+    });
+    expect(d).toMatchObject({
+      trip_id: tripId,
+      trip: { id: tripId, name: 'Kilimanjaro 2027' },
+      amount: 100,
+      valid_from: null,
+      valid_until: null,
+      usage_limit: 20,
+    });
   });
 
   it('wants a description, a code and an amount, with errors for code, name and amount', async () => {
@@ -86,16 +100,33 @@ describe('POST /api/discounts', () => {
         continue;
       }
       expect(res.statusCode, date).toBe(422);
-      expect(res.json().errors.valid_from, date).toEqual(['The valid from date must be a real date in the format dd/mm/yyyy.']);
+      expect(res.json().errors.valid_from, date).toEqual([
+        'The valid from date must be a real date in the format dd/mm/yyyy.',
+      ]);
     }
-    const leap = await admin.post('/api/discounts', valid({ code: 'LEAPDAY', valid_from: '29/02/2028', valid_until: '' }));
+    const leap = await admin.post(
+      '/api/discounts',
+      valid({ code: 'LEAPDAY', valid_from: '29/02/2028', valid_until: '' }),
+    );
     expect(leap.json().valid_from).toBe('2028-02-29T00:00:00');
   });
 
   it('refuses a valid until before valid from', async () => {
-    const res = await admin.post('/api/discounts', valid({ code: 'BACKWARDS', valid_from: '10/06/2027', valid_until: '09/06/2027' }));
-    expect(res.json().errors).toEqual({ valid_until: ['The valid until date must be on or after the valid from date.'] });
-    expect((await admin.post('/api/discounts', valid({ code: 'ONEDAY', valid_from: '10/06/2027', valid_until: '10/06/2027' }))).statusCode).toBe(201);
+    const res = await admin.post(
+      '/api/discounts',
+      valid({ code: 'BACKWARDS', valid_from: '10/06/2027', valid_until: '09/06/2027' }),
+    );
+    expect(res.json().errors).toEqual({
+      valid_until: ['The valid until date must be on or after the valid from date.'],
+    });
+    expect(
+      (
+        await admin.post(
+          '/api/discounts',
+          valid({ code: 'ONEDAY', valid_from: '10/06/2027', valid_until: '10/06/2027' }),
+        )
+      ).statusCode,
+    ).toBe(201);
   });
 
   it('keeps codes unique whatever their case', async () => {
@@ -127,7 +158,10 @@ describe('POST /api/discounts', () => {
   it('is for staff only, and needs the CSRF token', async () => {
     const charity = await t.signedIn(2);
     expect((await charity.post('/api/discounts', valid({ code: 'NOPE' }))).statusCode).toBe(403);
-    expect((await admin.request({ method: 'POST', url: '/api/discounts', payload: valid({ code: 'NOPE' }), csrf: false })).statusCode).toBe(419);
+    expect(
+      (await admin.request({ method: 'POST', url: '/api/discounts', payload: valid({ code: 'NOPE' }), csrf: false }))
+        .statusCode,
+    ).toBe(419);
   });
 });
 
@@ -137,7 +171,9 @@ describe('GET /api/discounts', () => {
     await create({ code: 'XMAS', name: 'Christmas easter egg hunt' });
     const codes = (await admin.get('/api/discounts?keyword=easter')).json().map((d: { code: string }) => d.code);
     expect(codes).toEqual(['EASTER10', 'XMAS']);
-    expect((await admin.get('/api/discounts?keyword=spring')).json().map((d: { code: string }) => d.code)).toEqual(['EASTER10']);
+    expect((await admin.get('/api/discounts?keyword=spring')).json().map((d: { code: string }) => d.code)).toEqual([
+      'EASTER10',
+    ]);
     expect((await admin.get('/api/discounts?keyword=nothing-like-this')).json()).toEqual([]);
   });
 
@@ -151,9 +187,18 @@ describe('GET /api/discounts', () => {
 describe('PATCH and DELETE /api/discounts/{id}', () => {
   it('updates and returns the updated discount', async () => {
     const d = await create();
-    const res = await admin.patch(`/api/discounts/${d.id}`, valid({ code: d.code, name: 'Changed', amount: '10', valid_from: '', valid_until: '01/01/2028' }));
+    const res = await admin.patch(
+      `/api/discounts/${d.id}`,
+      valid({ code: d.code, name: 'Changed', amount: '10', valid_from: '', valid_until: '01/01/2028' }),
+    );
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ id: d.id, name: 'Changed', amount: 10, valid_from: null, valid_until: '2028-01-01T00:00:00' });
+    expect(res.json()).toMatchObject({
+      id: d.id,
+      name: 'Changed',
+      amount: 10,
+      valid_from: null,
+      valid_until: '2028-01-01T00:00:00',
+    });
   });
 
   it('may keep its own code but not take another’s', async () => {
@@ -192,23 +237,48 @@ describe('history', () => {
     const me = (await admin.get('/api/me')).json();
     actor = `${me.first_name} ${me.last_name}`;
   });
-  const lastEventId = async () => (await t.db.select({ id: auditEvents.id }).from(auditEvents).orderBy(desc(auditEvents.id)).limit(1))[0]?.id ?? 0;
-  const eventsSince = (id: number) => t.db.select().from(auditEvents).where(gt(auditEvents.id, id)).orderBy(asc(auditEvents.id));
+  const lastEventId = async () =>
+    (await t.db.select({ id: auditEvents.id }).from(auditEvents).orderBy(desc(auditEvents.id)).limit(1))[0]?.id ?? 0;
+  const eventsSince = (id: number) =>
+    t.db.select().from(auditEvents).where(gt(auditEvents.id, id)).orderBy(asc(auditEvents.id));
 
   it('records a discount added, changed and deleted: amounts in pounds, dates as the API gives them', async () => {
     const since = await lastEventId();
-    const d = (await admin.post('/api/discounts', valid({ code: 'SPRING25', name: 'Spring offer', amount: '25' }))).json();
-    await admin.patch(`/api/discounts/${d.id}`, valid({ code: 'SPRING25', name: 'Spring offer', amount: '30.50', valid_until: '30/09/2027' }));
-    await admin.patch(`/api/discounts/${d.id}`, valid({ code: 'SPRING25', name: 'Spring offer', amount: '30.50', valid_until: '30/09/2027', trip_id: tripId }));
+    const d = (
+      await admin.post('/api/discounts', valid({ code: 'SPRING25', name: 'Spring offer', amount: '25' }))
+    ).json();
+    await admin.patch(
+      `/api/discounts/${d.id}`,
+      valid({ code: 'SPRING25', name: 'Spring offer', amount: '30.50', valid_until: '30/09/2027' }),
+    );
+    await admin.patch(
+      `/api/discounts/${d.id}`,
+      valid({ code: 'SPRING25', name: 'Spring offer', amount: '30.50', valid_until: '30/09/2027', trip_id: tripId }),
+    );
     await admin.delete(`/api/discounts/${d.id}`);
-    const common = { subjectType: 'discount', subjectId: String(d.id), actorType: 'user', actorName: actor, source: 'web' };
+    const common = {
+      subjectType: 'discount',
+      subjectId: String(d.id),
+      actorType: 'user',
+      actorName: actor,
+      source: 'web',
+    };
     expect(await eventsSince(since)).toMatchObject([
       {
         ...common,
         action: 'discount.created',
         tripId: null,
         summary: `${actor} added the discount SPRING25`,
-        details: { code: 'SPRING25', name: 'Spring offer', amount: 25, valid_from: '2027-06-01T00:00:00', valid_until: '2027-08-31T00:00:00', trip_id: null, invoice_type: 'balance', usage_limit: 1 },
+        details: {
+          code: 'SPRING25',
+          name: 'Spring offer',
+          amount: 25,
+          valid_from: '2027-06-01T00:00:00',
+          valid_until: '2027-08-31T00:00:00',
+          trip_id: null,
+          invoice_type: 'balance',
+          usage_limit: 1,
+        },
       },
       {
         ...common,
@@ -224,7 +294,13 @@ describe('history', () => {
         changes: { trip_id: [null, tripId] },
         summary: `${actor} changed trip id of the discount SPRING25 from nothing to ${tripId}`,
       },
-      { ...common, action: 'discount.deleted', tripId, changes: null, summary: `${actor} deleted the discount SPRING25` },
+      {
+        ...common,
+        action: 'discount.deleted',
+        tripId,
+        changes: null,
+        summary: `${actor} deleted the discount SPRING25`,
+      },
     ]);
   });
 
@@ -234,8 +310,13 @@ describe('history', () => {
     const since = await lastEventId();
     expect((await admin.post('/api/discounts', valid({ code: 'keepme' }))).statusCode).toBe(422);
     expect((await admin.post('/api/discounts', valid({ code: 'NOTRIP', trip_id: 999999 }))).statusCode).toBe(422);
-    expect((await admin.patch(`/api/discounts/${a.id}`, valid({ code: 'Others', name: 'Taken' }))).statusCode).toBe(422);
-    expect((await admin.patch(`/api/discounts/${a.id}`, valid({ code: 'KEEPME', name: 'Lost trip', trip_id: 999999 }))).statusCode).toBe(422);
+    expect((await admin.patch(`/api/discounts/${a.id}`, valid({ code: 'Others', name: 'Taken' }))).statusCode).toBe(
+      422,
+    );
+    expect(
+      (await admin.patch(`/api/discounts/${a.id}`, valid({ code: 'KEEPME', name: 'Lost trip', trip_id: 999999 })))
+        .statusCode,
+    ).toBe(422);
     expect((await admin.patch('/api/discounts/999999', valid({ code: 'GHOST' }))).statusCode).toBe(404);
     expect((await admin.delete('/api/discounts/999999')).statusCode).toBe(404);
     expect(await eventsSince(since)).toEqual([]);

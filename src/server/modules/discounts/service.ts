@@ -91,7 +91,10 @@ export class DiscountService {
       .where(and(sql`lower(${discounts.code}) = ${values.code.toLowerCase()}`, id ? ne(discounts.id, id) : undefined));
     if (taken) errors.code = ['The code has already been taken.'];
     if (values.trip_id !== null) {
-      const [trip] = await db.select({ id: trips.id }).from(trips).where(and(eq(trips.id, values.trip_id), isNull(trips.deletedAt)));
+      const [trip] = await db
+        .select({ id: trips.id })
+        .from(trips)
+        .where(and(eq(trips.id, values.trip_id), isNull(trips.deletedAt)));
       if (!trip) errors.trip_id = ['The selected trip is invalid.'];
     }
     if (Object.keys(errors).length) throw validationError(errors);

@@ -29,9 +29,20 @@ async function addDocument(name = 'Kit list') {
   return res.json() as { id: number; signed_url: string | null };
 }
 
-function upload(id: number, bytes: Buffer, filename = 'kit-list.pdf', contentType = 'application/pdf', fields: Record<string, string> = { document_id: String(id) }) {
+function upload(
+  id: number,
+  bytes: Buffer,
+  filename = 'kit-list.pdf',
+  contentType = 'application/pdf',
+  fields: Record<string, string> = { document_id: String(id) },
+) {
   const body = multipart(fields, { field: 'document_file', filename, contentType, bytes });
-  return admin.request({ method: 'POST', url: `/api/documents/${id}/upload`, payload: body.payload, headers: body.headers });
+  return admin.request({
+    method: 'POST',
+    url: `/api/documents/${id}/upload`,
+    payload: body.payload,
+    headers: body.headers,
+  });
 }
 
 describe('documents', () => {
@@ -62,7 +73,12 @@ describe('documents', () => {
     expect((await t.client().get(later)).statusCode).toBe(403);
 
     // an address made an hour and more ago has expired
-    const service = new DocumentService(t.db, t.files, t.config.sessionSecret, () => Date.now() - (SIGNED_URL_SECONDS + 5) * 1000);
+    const service = new DocumentService(
+      t.db,
+      t.files,
+      t.config.sessionSecret,
+      () => Date.now() - (SIGNED_URL_SECONDS + 5) * 1000,
+    );
     const [oldDoc] = await service.list(tripId).then((docs) => docs.filter((d) => d.id === doc.id));
     const expired = await t.client().get(oldDoc!.signed_url!);
     expect(expired.statusCode).toBe(403);
@@ -74,10 +90,18 @@ describe('documents', () => {
   });
 
   it('accepts PDF, images, Word, Excel and text by their content, and refuses the rest', async () => {
-    const docx = Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(26), Buffer.from('[Content_Types].xml', 'latin1'), Buffer.alloc(100)]);
+    const docx = Buffer.concat([
+      Buffer.from('PK\x03\x04', 'latin1'),
+      Buffer.alloc(26),
+      Buffer.from('[Content_Types].xml', 'latin1'),
+      Buffer.alloc(100),
+    ]);
     expect(await detectDocument(pdf, 'x.pdf')).toEqual({ ext: 'pdf', mime: 'application/pdf' });
     expect(await detectDocument(makeLogoPng(4, 4, [0, 0, 0]), 'x.png')).toEqual({ ext: 'png', mime: 'image/png' });
-    expect(await detectDocument(Buffer.from('Name,Phone\nAda,0123\n'), 'list.csv')).toEqual({ ext: 'csv', mime: 'text/csv' });
+    expect(await detectDocument(Buffer.from('Name,Phone\nAda,0123\n'), 'list.csv')).toEqual({
+      ext: 'csv',
+      mime: 'text/csv',
+    });
     expect(await detectDocument(Buffer.from('Bring a hat.'), 'notes.txt')).toEqual({ ext: 'txt', mime: 'text/plain' });
     expect(await detectDocument(Buffer.from('Bring a hat.'), 'notes.exe')).toBeNull();
     expect(await detectDocument(Buffer.from([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00]), 'setup.pdf')).toBeNull();
@@ -87,7 +111,9 @@ describe('documents', () => {
     const doc = await addDocument('Forged');
     const forged = await upload(doc.id, Buffer.from('#!/bin/sh\nrm -rf /\n'), 'kit.pdf', 'application/pdf');
     expect(forged.statusCode).toBe(422);
-    expect(forged.json().errors).toEqual({ document_file: ['The document file must be a PDF, an image, a Word or Excel file, or a text file.'] });
+    expect(forged.json().errors).toEqual({
+      document_file: ['The document file must be a PDF, an image, a Word or Excel file, or a text file.'],
+    });
   });
 
   it('refuses a file over 20 MB, and a request cut off half-way, storing nothing', async () => {
@@ -98,12 +124,22 @@ describe('documents', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({ document_file: ['The document file must not be greater than 20 MB.'] });
 
-    const body = multipart({ document_id: String(doc.id) }, { field: 'document_file', filename: 'cut.pdf', contentType: 'application/pdf', bytes: pdf });
-    const cut = await admin.request({ method: 'POST', url: `/api/documents/${doc.id}/upload`, payload: body.payload.subarray(0, body.payload.length - 200), headers: body.headers });
+    const body = multipart(
+      { document_id: String(doc.id) },
+      { field: 'document_file', filename: 'cut.pdf', contentType: 'application/pdf', bytes: pdf },
+    );
+    const cut = await admin.request({
+      method: 'POST',
+      url: `/api/documents/${doc.id}/upload`,
+      payload: body.payload.subarray(0, body.payload.length - 200),
+      headers: body.headers,
+    });
     expect(cut.statusCode).toBeGreaterThanOrEqual(400);
     expect(cut.statusCode).toBeLessThan(500);
     expect(existsSync(docsDir()) ? readdirSync(docsDir()).length : 0).toBe(before);
-    expect((await admin.get(`/api/trips/${tripId}/documents`)).json().find((d: { id: number }) => d.id === doc.id).filename).toBeNull();
+    expect(
+      (await admin.get(`/api/trips/${tripId}/documents`)).json().find((d: { id: number }) => d.id === doc.id).filename,
+    ).toBeNull();
   });
 
   it('wants a name and a real trip, and removes a document with its file', async () => {
@@ -134,7 +170,10 @@ describe('custom fields', () => {
     expect(a.json()).toMatchObject({ trip_id: trip.id, label: 'T-shirt size', note: 'S, M, L or XL' });
     await admin.post('/api/customFields', { trip_id: trip.id, label: 'Dietary needs', note: '' });
     const list = (await admin.get(`/api/customFields?trip_id=${trip.id}`)).json();
-    expect(list.map((f: { label: string; note: string | null }) => [f.label, f.note])).toEqual([['T-shirt size', 'S, M, L or XL'], ['Dietary needs', null]]);
+    expect(list.map((f: { label: string; note: string | null }) => [f.label, f.note])).toEqual([
+      ['T-shirt size', 'S, M, L or XL'],
+      ['Dietary needs', null],
+    ]);
     const changed = await admin.put(`/api/customFields/${a.json().id}`, { label: 'Shirt size', note: 'Unisex sizes' });
     expect(changed.json()).toMatchObject({ label: 'Shirt size', note: 'Unisex sizes' });
     expect((await admin.delete(`/api/customFields/${a.json().id}`)).statusCode).toBe(204);
@@ -154,8 +193,12 @@ describe('custom fields', () => {
   });
 
   it('wants a label and a trip', async () => {
-    expect((await admin.post('/api/customFields', { trip_id: tripId, label: ' ' })).json().errors).toEqual({ label: ['The label field is required.'] });
-    expect((await admin.post('/api/customFields', { trip_id: 999999, label: 'x' })).json().errors).toEqual({ trip_id: ['The selected trip is invalid.'] });
+    expect((await admin.post('/api/customFields', { trip_id: tripId, label: ' ' })).json().errors).toEqual({
+      label: ['The label field is required.'],
+    });
+    expect((await admin.post('/api/customFields', { trip_id: 999999, label: 'x' })).json().errors).toEqual({
+      trip_id: ['The selected trip is invalid.'],
+    });
     expect((await admin.get('/api/customFields')).statusCode).toBe(422);
     expect((await admin.put('/api/customFields/999999', { label: 'x' })).statusCode).toBe(404);
     expect((await admin.delete('/api/customFields/999999')).statusCode).toBe(404);
@@ -168,15 +211,29 @@ describe('history', () => {
     const me = (await admin.get('/api/me')).json();
     actor = `${me.first_name} ${me.last_name}`;
   });
-  const lastEventId = async () => (await t.db.select({ id: auditEvents.id }).from(auditEvents).orderBy(desc(auditEvents.id)).limit(1))[0]?.id ?? 0;
-  const eventsSince = (id: number) => t.db.select().from(auditEvents).where(gt(auditEvents.id, id)).orderBy(asc(auditEvents.id));
+  const lastEventId = async () =>
+    (await t.db.select({ id: auditEvents.id }).from(auditEvents).orderBy(desc(auditEvents.id)).limit(1))[0]?.id ?? 0;
+  const eventsSince = (id: number) =>
+    t.db.select().from(auditEvents).where(gt(auditEvents.id, id)).orderBy(asc(auditEvents.id));
 
   it('records a document added, its file uploaded and replaced, and the document deleted, against its trip', async () => {
     const trip = await insertTrip(t.db, { name: 'Kilimanjaro Summit Trek 2027' });
     const since = await lastEventId();
     const doc = (await admin.post('/api/documents', { trip_id: trip.id, name: 'Kit list' })).json();
-    const body = multipart({ document_id: String(doc.id) }, { field: 'document_file', filename: 'kit-list.pdf', contentType: 'application/pdf', bytes: pdf });
-    expect((await admin.request({ method: 'POST', url: `/api/documents/${doc.id}/upload`, payload: body.payload, headers: body.headers })).statusCode).toBe(200);
+    const body = multipart(
+      { document_id: String(doc.id) },
+      { field: 'document_file', filename: 'kit-list.pdf', contentType: 'application/pdf', bytes: pdf },
+    );
+    expect(
+      (
+        await admin.request({
+          method: 'POST',
+          url: `/api/documents/${doc.id}/upload`,
+          payload: body.payload,
+          headers: body.headers,
+        })
+      ).statusCode,
+    ).toBe(200);
     const png = makeLogoPng(20, 20, [1, 2, 3]);
     expect((await upload(doc.id, png, 'map.png', 'image/png')).statusCode).toBe(200);
     // reading the list and downloading through the signed address are not recorded
@@ -184,9 +241,20 @@ describe('history', () => {
     expect((await t.client().get(listed.signed_url)).statusCode).toBe(200);
     expect((await admin.delete(`/api/documents/${doc.id}`)).statusCode).toBe(204);
 
-    const common = { subjectType: 'document', subjectId: String(doc.id), tripId: trip.id, actorType: 'user', actorName: actor, source: 'web' };
+    const common = {
+      subjectType: 'document',
+      subjectId: String(doc.id),
+      tripId: trip.id,
+      actorType: 'user',
+      actorName: actor,
+      source: 'web',
+    };
     expect(await eventsSince(since)).toMatchObject([
-      { ...common, action: 'document.created', summary: `${actor} added the document Kit list to the trip Kilimanjaro Summit Trek 2027` },
+      {
+        ...common,
+        action: 'document.created',
+        summary: `${actor} added the document Kit list to the trip Kilimanjaro Summit Trek 2027`,
+      },
       {
         ...common,
         action: 'document.uploaded',
@@ -198,7 +266,12 @@ describe('history', () => {
         action: 'document.uploaded',
         details: { file_name: 'map.png', size: png.length, type: 'image/png', replaced_file_name: 'kit-list.pdf' },
       },
-      { ...common, action: 'document.deleted', summary: `${actor} deleted the document Kit list of the trip Kilimanjaro Summit Trek 2027`, details: { file_name: 'map.png' } },
+      {
+        ...common,
+        action: 'document.deleted',
+        summary: `${actor} deleted the document Kit list of the trip Kilimanjaro Summit Trek 2027`,
+        details: { file_name: 'map.png' },
+      },
     ]);
   });
 
@@ -217,20 +290,33 @@ describe('history', () => {
     expect((await admin.delete(`/api/documents/${goneDoc.id}`)).statusCode).toBe(422);
     expect((await admin.delete('/api/documents/999999')).statusCode).toBe(404);
     expect(await eventsSince(since)).toEqual([]);
-    expect((await admin.get(`/api/trips/${trip.id}/documents`)).json()[0]).toMatchObject({ filename: 'kit-list.pdf', size: pdf.length });
+    expect((await admin.get(`/api/trips/${trip.id}/documents`)).json()[0]).toMatchObject({
+      filename: 'kit-list.pdf',
+      size: pdf.length,
+    });
   });
 
   it('records custom fields added, changed and deleted against their trip', async () => {
     const trip = await insertTrip(t.db, { name: 'Atlas Trek 2099' });
     const since = await lastEventId();
-    const field = (await admin.post('/api/customFields', { trip_id: trip.id, label: 'T-shirt size', note: 'S, M, L or XL' })).json();
+    const field = (
+      await admin.post('/api/customFields', { trip_id: trip.id, label: 'T-shirt size', note: 'S, M, L or XL' })
+    ).json();
     await admin.put(`/api/customFields/${field.id}`, { label: 'Shirt size', note: 'S, M, L or XL' });
     await admin.put(`/api/customFields/${field.id}`, { label: 'Shirt size', note: '' });
     const booking = await insertBooking(t.db, trip.id);
-    await t.db.insert(bookingCustomFieldAnswers).values({ bookingId: booking.id, customFieldId: field.id, answer: 'M' });
+    await t.db
+      .insert(bookingCustomFieldAnswers)
+      .values({ bookingId: booking.id, customFieldId: field.id, answer: 'M' });
     await admin.delete(`/api/customFields/${field.id}`);
 
-    const common = { subjectType: 'custom_field', subjectId: String(field.id), tripId: trip.id, actorType: 'user', actorName: actor };
+    const common = {
+      subjectType: 'custom_field',
+      subjectId: String(field.id),
+      tripId: trip.id,
+      actorType: 'user',
+      actorName: actor,
+    };
     expect(await eventsSince(since)).toMatchObject([
       {
         ...common,

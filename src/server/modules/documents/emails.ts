@@ -9,8 +9,17 @@ import { documentsContext } from './send.ts';
 export function previews({ db, operator }: { db: Db; operator: Operator }): EmailPreviews {
   return {
     trip_documents: async (b) => {
-      const docs = await db.select({ name: tripDocuments.name }).from(tripDocuments).where(and(eq(tripDocuments.tripId, b.booking.tripId), isNotNull(tripDocuments.storedFile))).orderBy(asc(tripDocuments.id));
-      return documentsContext(b.booking, b.trip, docs.length ? docs.map((d) => d.name) : ['Kit list', 'Itinerary'], operator);
+      const docs = await db
+        .select({ name: tripDocuments.name })
+        .from(tripDocuments)
+        .where(and(eq(tripDocuments.tripId, b.booking.tripId), isNotNull(tripDocuments.storedFile)))
+        .orderBy(asc(tripDocuments.id));
+      return documentsContext(
+        b.booking,
+        b.trip,
+        docs.length ? docs.map((d) => d.name) : ['Kit list', 'Itinerary'],
+        operator,
+      );
     },
   };
 }

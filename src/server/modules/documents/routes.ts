@@ -17,17 +17,38 @@ export async function documentRoutes(app: FastifyInstance, opts: { db: Db; files
 
   r.get(
     '/api/trips/:id/documents',
-    { schema: { tags, summary: 'A trip’s documents, each with a signed download address valid for an hour', params: idParam, response: { 200: z.array(documentSchema), 404: messageSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'A trip’s documents, each with a signed download address valid for an hour',
+        params: idParam,
+        response: { 200: z.array(documentSchema), 404: messageSchema },
+      },
+    },
     async (request) => service.list(request.params.id),
   );
   r.post(
     '/api/documents',
-    { schema: { tags, summary: 'Add a document (its file is uploaded next)', body: createDocumentSchema, response: { 201: documentSchema, 422: validationErrorSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Add a document (its file is uploaded next)',
+        body: createDocumentSchema,
+        response: { 201: documentSchema, 422: validationErrorSchema },
+      },
+    },
     async (request, reply) => reply.status(201).send(await service.create(request.body)),
   );
   r.delete(
     '/api/documents/:id',
-    { schema: { tags, summary: 'Remove a document and its file', params: idParam, response: { 204: z.null(), 404: messageSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Remove a document and its file',
+        params: idParam,
+        response: { 204: z.null(), 404: messageSchema },
+      },
+    },
     async (request, reply) => {
       await service.delete(request.params.id);
       return reply.status(204).send(null);
@@ -38,7 +59,8 @@ export async function documentRoutes(app: FastifyInstance, opts: { db: Db; files
     {
       schema: {
         tags,
-        summary: 'Upload a document’s file (multipart: document_id, document_file; PDF, image, Word, Excel or text, at most 20 MB)',
+        summary:
+          'Upload a document’s file (multipart: document_id, document_file; PDF, image, Word, Excel or text, at most 20 MB)',
         params: idParam,
         consumes: ['multipart/form-data'],
         response: { 200: documentSchema, 404: messageSchema, 422: validationErrorSchema },

@@ -50,7 +50,9 @@ export async function acceptDocument(head: Buffer, filename: string): Promise<Ac
   if (!TEXT_NAMES.test(filename)) return null;
   const rest = plainTextCheck();
   if (!rest(head)) return null;
-  return filename.toLowerCase().endsWith('.csv') ? { ext: 'csv', mime: 'text/csv', rest } : { ext: 'txt', mime: 'text/plain', rest };
+  return filename.toLowerCase().endsWith('.csv')
+    ? { ext: 'csv', mime: 'text/csv', rest }
+    : { ext: 'txt', mime: 'text/plain', rest };
 }
 
 /** The same check over a whole file's bytes. */
@@ -116,7 +118,10 @@ export class DocumentService {
   }
 
   private async assertTrip(db: Db | Tx, tripId: number, asField: boolean) {
-    const [trip] = await db.select({ id: trips.id, name: trips.name, deletedAt: trips.deletedAt }).from(trips).where(eq(trips.id, tripId));
+    const [trip] = await db
+      .select({ id: trips.id, name: trips.name, deletedAt: trips.deletedAt })
+      .from(trips)
+      .where(eq(trips.id, tripId));
     if (!trip || trip.deletedAt) {
       if (asField) throw validationError({ trip_id: ['The selected trip is invalid.'] });
       throw notFound('Trip not found.');
@@ -126,7 +131,11 @@ export class DocumentService {
 
   async list(tripId: number): Promise<TripDocument[]> {
     await this.assertTrip(this.db, tripId, false);
-    const rows = await this.db.select().from(tripDocuments).where(eq(tripDocuments.tripId, tripId)).orderBy(asc(tripDocuments.id));
+    const rows = await this.db
+      .select()
+      .from(tripDocuments)
+      .where(eq(tripDocuments.tripId, tripId))
+      .orderBy(asc(tripDocuments.id));
     return rows.map((r) => this.toDocument(r));
   }
 
@@ -168,7 +177,13 @@ export class DocumentService {
         const filename = safeFilename(file.filename, file.ext);
         const [u] = await tx
           .update(tripDocuments)
-          .set({ storedFile: file.name, filename, mimeType: file.mime, sizeBytes: file.bytes, uploadedAt: new Date(this.now()) })
+          .set({
+            storedFile: file.name,
+            filename,
+            mimeType: file.mime,
+            sizeBytes: file.bytes,
+            uploadedAt: new Date(this.now()),
+          })
           .where(eq(tripDocuments.id, id))
           .returning();
         await audit(tx, {
@@ -176,7 +191,12 @@ export class DocumentService {
           subject: { type: 'document', id },
           tripId: row.tripId,
           summary: `uploaded the file ${filename} for the document ${row.name} of the trip ${tripName}`,
-          details: { file_name: filename, size: file.bytes, type: file.mime, ...(row.filename ? { replaced_file_name: row.filename } : {}) },
+          details: {
+            file_name: filename,
+            size: file.bytes,
+            type: file.mime,
+            ...(row.filename ? { replaced_file_name: row.filename } : {}),
+          },
         });
         return { before: row, updated: u! };
       });
@@ -205,7 +225,11 @@ export class DocumentService {
   }
 
   /** The file behind a signed address, or null when the address is expired, altered or stale. */
-  async resolveSigned(id: number, expires: number, signature: string): Promise<{ stream: Readable; mime: string; filename: string } | null> {
+  async resolveSigned(
+    id: number,
+    expires: number,
+    signature: string,
+  ): Promise<{ stream: Readable; mime: string; filename: string } | null> {
     if (!Number.isInteger(expires) || expires * 1000 < this.now()) return null;
     const [row] = await this.db.select().from(tripDocuments).where(eq(tripDocuments.id, id));
     if (!row?.storedFile) return null;
@@ -214,7 +238,11 @@ export class DocumentService {
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
     const stream = await this.files.open('documents', row.storedFile);
     if (!stream) return null;
-    return { stream, mime: row.mimeType ?? 'application/octet-stream', filename: row.filename ?? `document.${path.extname(row.storedFile)}` };
+    return {
+      stream,
+      mime: row.mimeType ?? 'application/octet-stream',
+      filename: row.filename ?? `document.${path.extname(row.storedFile)}`,
+    };
   }
 
   private async removeFile(name: string | null) {
@@ -225,7 +253,11 @@ export class DocumentService {
 
 /** The uploader's file name, made safe to show and to send back in a download header. */
 export function safeFilename(name: string, ext: string): string {
-  const base = path.basename(name.replace(/\\/g, '/')).replace(/[^\w.\- ()]+/g, '_').slice(0, 120).trim();
+  const base = path
+    .basename(name.replace(/\\/g, '/'))
+    .replace(/[^\w.\- ()]+/g, '_')
+    .slice(0, 120)
+    .trim();
   if (!base || base.startsWith('.')) return `document.${ext}`;
   return base;
 }

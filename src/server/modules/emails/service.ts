@@ -1,14 +1,26 @@
 import { eq } from 'drizzle-orm';
-import { TEMPLATE_KEYS, TEMPLATE_NAMES, TEMPLATE_PLACEHOLDERS, type EmailTemplate, type RenderedEmail, type TemplateKey } from '../../../contract/email-templates.ts';
+import {
+  TEMPLATE_KEYS,
+  TEMPLATE_NAMES,
+  TEMPLATE_PLACEHOLDERS,
+  type EmailTemplate,
+  type RenderedEmail,
+  type TemplateKey,
+} from '../../../contract/email-templates.ts';
 import { ukToday } from '../../../contract/dates.ts';
 import type { Db } from '../../../db/client.ts';
 import { bookings, emailTemplates, trips } from '../../../db/schema/index.ts';
 import { audit, diff } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
-import type { Operator } from '../../common/operator.ts';
 import { HttpError } from '../../errors.ts';
 import type { PreviewContext } from '../../mail/previews.ts';
-import { checkTemplate, checkTemplateWork, DEFAULT_TEMPLATES, renderTemplate, templateOf } from '../../mail/templates.ts';
+import {
+  checkTemplate,
+  checkTemplateWork,
+  DEFAULT_TEMPLATES,
+  renderTemplate,
+  templateOf,
+} from '../../mail/templates.ts';
 import type { Mailer } from '../../mail/transport.ts';
 
 /**
@@ -18,14 +30,21 @@ import type { Mailer } from '../../mail/transport.ts';
 export class EmailTemplateService {
   constructor(
     private readonly db: Db,
-    private readonly operator: Operator,
     private readonly clock: Pick<Clock, 'now'>,
     private readonly previews: Record<TemplateKey, PreviewContext>,
   ) {}
 
   async get(key: TemplateKey): Promise<EmailTemplate> {
     const t = await templateOf(this.db, key);
-    return { key, name: TEMPLATE_NAMES[key], subject: t.subject, body: t.body, is_default: t.isDefault, updated_at: t.updatedAt?.toISOString() ?? null, placeholders: [...TEMPLATE_PLACEHOLDERS[key]] };
+    return {
+      key,
+      name: TEMPLATE_NAMES[key],
+      subject: t.subject,
+      body: t.body,
+      is_default: t.isDefault,
+      updated_at: t.updatedAt?.toISOString() ?? null,
+      placeholders: [...TEMPLATE_PLACEHOLDERS[key]],
+    };
   }
 
   list(): Promise<EmailTemplate[]> {
@@ -57,7 +76,10 @@ export class EmailTemplateService {
       await tx
         .insert(emailTemplates)
         .values({ key, ...v, updatedBy: userId, updatedAt: nowOf(this.clock) })
-        .onConflictDoUpdate({ target: emailTemplates.key, set: { ...v, updatedBy: userId, updatedAt: nowOf(this.clock) } });
+        .onConflictDoUpdate({
+          target: emailTemplates.key,
+          set: { ...v, updatedBy: userId, updatedAt: nowOf(this.clock) },
+        });
       await audit(tx, {
         action: 'email_template.updated',
         subject: { type: 'email_template', id: key },
@@ -73,13 +95,25 @@ export class EmailTemplateService {
    * unpaid invoiced instalment, or example values when it has none. A chaser: with the booking's
    * own reason (an example one when its check is green). The documents: the trip's own.
    */
-  async preview(key: TemplateKey, bookingId: number, draft: { subject?: string | undefined; body?: string | undefined }): Promise<RenderedEmail> {
+  async preview(
+    key: TemplateKey,
+    bookingId: number,
+    draft: { subject?: string | undefined; body?: string | undefined },
+  ): Promise<RenderedEmail> {
     const saved = await templateOf(this.db, key);
     const t = { subject: draft.subject ?? saved.subject, body: draft.body ?? saved.body };
     checkTemplate(t);
     await checkTemplateWork(t);
     const [b] = await this.db
-      .select({ booking: bookings, trip: { name: trips.name, departure: trips.departureDate, return: trips.returnDate, deletedAt: trips.deletedAt } })
+      .select({
+        booking: bookings,
+        trip: {
+          name: trips.name,
+          departure: trips.departureDate,
+          return: trips.returnDate,
+          deletedAt: trips.deletedAt,
+        },
+      })
       .from(bookings)
       .innerJoin(trips, eq(trips.id, bookings.tripId))
       .where(eq(bookings.id, bookingId));
@@ -90,12 +124,35 @@ export class EmailTemplateService {
   }
 
   /** The preview, sent to the member of staff asking (never to the traveller), as an event in the history. */
-  async testSend(key: TemplateKey, bookingId: number, draft: { subject?: string | undefined; body?: string | undefined }, to: { email: string; firstName: string; lastName: string }, mailer: Mailer): Promise<{ message: string }> {
+  async testSend(
+    key: TemplateKey,
+    bookingId: number,
+    draft: { subject?: string | undefined; body?: string | undefined },
+    to: { email: string; firstName: string; lastName: string },
+    mailer: Mailer,
+  ): Promise<{ message: string }> {
     const preview = await this.preview(key, bookingId, draft);
     const subject = `[Test] ${preview.subject}`;
     try {
-      const sent = await mailer.send({ to: { name: `${to.firstName} ${to.lastName}`, address: to.email }, subject, text: preview.text, html: preview.html });
-      await audit(this.db, { action: 'email.sent', subject: { type: 'email_template', id: key }, summary: `emailed a test of "${TEMPLATE_NAMES[key]}" to ${to.email}`, details: { to: to.email, subject, text: preview.text, attachments: [], outcome: sent.outcome, message_id: sent.messageId } });
+      const sent = await mailer.send({
+        to: { name: `${to.firstName} ${to.lastName}`, address: to.email },
+        subject,
+        text: preview.text,
+        html: preview.html,
+      });
+      await audit(this.db, {
+        action: 'email.sent',
+        subject: { type: 'email_template', id: key },
+        summary: `emailed a test of "${TEMPLATE_NAMES[key]}" to ${to.email}`,
+        details: {
+          to: to.email,
+          subject,
+          text: preview.text,
+          attachments: [],
+          outcome: sent.outcome,
+          message_id: sent.messageId,
+        },
+      });
     } catch {
       throw new HttpError(502, 'The test email could not be sent: the mail server did not take it. Please try again.');
     }

@@ -29,7 +29,14 @@ const at = (day: number, hour: number) => {
   const base = new Date(`${addDays(today, day)}T12:00:00Z`);
   return { now: () => base.getTime() + (hour - ukHour(base)) * 3_600_000 };
 };
-const run = (day: number, hour = 10) => new CharitySummary(t.db, createMailer(t.config), { name: 'Tripdesk Test', address: [] }, t.config.fundraisingDefaults, at(day, hour)).run();
+const run = (day: number, hour = 10) =>
+  new CharitySummary(
+    t.db,
+    createMailer(t.config),
+    { name: 'Tripdesk Test', address: [] },
+    t.config.fundraisingDefaults,
+    at(day, hour),
+  ).run();
 const to = (address: string) => sink.received.filter((m) => m.to.includes(address));
 
 describe('the monthly fundraising summary', () => {
@@ -42,10 +49,32 @@ describe('the monthly fundraising summary', () => {
       { firstName: 'Quinn', lastName: 'Quiet', email: 'quinn.quiet@example.test', userRoleId: 2, charityId: quiet!.id },
       { firstName: 'Ed', lastName: 'Enduser', email: 'ed.enduser@example.test', userRoleId: 3, charityId: aid!.id },
     ]);
-    const trip = (await insertTrip(t.db, { name: 'Summit Trek', departureDate: addDays(today, 200), returnDate: addDays(today, 210) })).id;
-    const ann = (await insertBooking(t.db, trip, { fundingType: 'fundraise', status: 'confirmed', charityId: aid!.id, firstName: 'Ann', lastName: 'Raiser' })).id;
-    await insertBooking(t.db, trip, { fundingType: 'flexi', status: 'provisional', charityId: aid!.id, firstName: 'Ben', lastName: 'Flexi' });
-    await t.db.insert(fundraisingEntries).values({ bookingId: ann, amountPence: 60_000, entryDate: today, source: 'page_total' });
+    const trip = (
+      await insertTrip(t.db, {
+        name: 'Summit Trek',
+        departureDate: addDays(today, 200),
+        returnDate: addDays(today, 210),
+      })
+    ).id;
+    const ann = (
+      await insertBooking(t.db, trip, {
+        fundingType: 'fundraise',
+        status: 'confirmed',
+        charityId: aid!.id,
+        firstName: 'Ann',
+        lastName: 'Raiser',
+      })
+    ).id;
+    await insertBooking(t.db, trip, {
+      fundingType: 'flexi',
+      status: 'provisional',
+      charityId: aid!.id,
+      firstName: 'Ben',
+      lastName: 'Flexi',
+    });
+    await t.db
+      .insert(fundraisingEntries)
+      .values({ bookingId: ann, amountPence: 60_000, entryDate: today, source: 'page_total' });
 
     expect(await run(0, 7)).toEqual({ sent: 0, failed: 0, skipped: 0 });
     expect(await run(0)).toEqual({ sent: 2, failed: 0, skipped: 0 });

@@ -18,9 +18,18 @@ type Outcome = 'sent' | 'failed' | 'skipped';
 const MONTH = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /** The summary's values: the charity's fundraisers, one line each. */
-export function summaryContext(recipient: { firstName: string; lastName: string }, charityName: string, list: CharityFundraisers, today: string, operator: Operator): TemplateContext {
+export function summaryContext(
+  recipient: { firstName: string; lastName: string },
+  charityName: string,
+  list: CharityFundraisers,
+  today: string,
+  operator: Operator,
+): TemplateContext {
   const lines = list.fundraisers.map((f) => {
-    const standing = f.state === 'behind' ? `behind (${formatPounds(f.shortfall)} short)` : FUNDRAISING_STATE_LABELS[f.state].toLowerCase();
+    const standing =
+      f.state === 'behind'
+        ? `behind (${formatPounds(f.shortfall)} short)`
+        : FUNDRAISING_STATE_LABELS[f.state].toLowerCase();
     return `${f.traveller}, ${f.trip.name} (departs ${emailDate(f.departure)}): ${formatPounds(f.raised)} of ${formatPounds(f.target)}, ${standing}`;
   });
   return {
@@ -65,10 +74,23 @@ export class CharitySummary {
     const today = ukToday(now);
     const month = today.slice(0, 7);
     const recipients = await this.db
-      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email, charityId: users.charityId, charity: charities.name })
+      .select({
+        id: users.id,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        email: users.email,
+        charityId: users.charityId,
+        charity: charities.name,
+      })
       .from(users)
       .innerJoin(charities, eq(charities.id, users.charityId))
-      .where(and(eq(users.userRoleId, ROLES.charity), isNotNull(users.charityId), sql`not exists (select 1 from ${charitySummaries} cs where cs.user_id = ${users.id} and cs.month = ${month} and cs.outcome = 'sent')`))
+      .where(
+        and(
+          eq(users.userRoleId, ROLES.charity),
+          isNotNull(users.charityId),
+          sql`not exists (select 1 from ${charitySummaries} cs where cs.user_id = ${users.id} and cs.month = ${month} and cs.outcome = 'sent')`,
+        ),
+      )
       .orderBy(asc(users.id));
     const lists = new Map<number, CharityFundraisers>();
     for (const r of recipients) {
@@ -81,7 +103,12 @@ export class CharitySummary {
     return counts;
   }
 
-  private async send(r: { id: number; firstName: string; lastName: string; email: string; charityId: number; charity: string }, list: CharityFundraisers, month: string, today: string): Promise<Outcome> {
+  private async send(
+    r: { id: number; firstName: string; lastName: string; email: string; charityId: number; charity: string },
+    list: CharityFundraisers,
+    month: string,
+    today: string,
+  ): Promise<Outcome> {
     return sendOnce(this.db, this.mailer, {
       template: 'fundraising_summary',
       context: summaryContext(r, r.charity, list, today, this.operator),
@@ -93,12 +120,19 @@ export class CharitySummary {
         const [claim] = await this.db
           .insert(charitySummaries)
           .values({ userId: r.id, charityId: r.charityId, month, outcome: 'sending', createdAt: nowOf(this.clock) })
-          .onConflictDoUpdate({ target: [charitySummaries.userId, charitySummaries.month], set: { outcome: 'sending', reason: null }, setWhere: sql`${charitySummaries.outcome} = 'failed'` })
+          .onConflictDoUpdate({
+            target: [charitySummaries.userId, charitySummaries.month],
+            set: { outcome: 'sending', reason: null },
+            setWhere: sql`${charitySummaries.outcome} = 'failed'`,
+          })
           .returning({ id: charitySummaries.id });
         return claim?.id;
       },
       settle: async (tx, id, failure) => {
-        await tx.update(charitySummaries).set(failure === null ? { outcome: 'sent' } : { outcome: 'failed', reason: failure }).where(eq(charitySummaries.id, id));
+        await tx
+          .update(charitySummaries)
+          .set(failure === null ? { outcome: 'sent' } : { outcome: 'failed', reason: failure })
+          .where(eq(charitySummaries.id, id));
       },
     });
   }

@@ -47,19 +47,40 @@ export class MilestoneChaser {
     const today = ukToday(now);
     const rows = await this.db
       .select({
-        id: bookings.id, ref: bookings.ref, tripId: bookings.tripId, title: bookings.title, firstName: bookings.firstName, lastName: bookings.lastName, preferredName: bookings.preferredName,
-        email: bookings.email, fundingType: bookings.fundingType, targetPence: bookings.fundraisingTargetPence, pageUrl: bookings.fundraisingPageUrl, chasersOff: bookings.chasersOff,
-        chasersOffReason: bookings.chasersOffReason, tripName: trips.name, departure: trips.departureDate, charity: charities.name,
+        id: bookings.id,
+        ref: bookings.ref,
+        tripId: bookings.tripId,
+        title: bookings.title,
+        firstName: bookings.firstName,
+        lastName: bookings.lastName,
+        preferredName: bookings.preferredName,
+        email: bookings.email,
+        fundingType: bookings.fundingType,
+        targetPence: bookings.fundraisingTargetPence,
+        pageUrl: bookings.fundraisingPageUrl,
+        chasersOff: bookings.chasersOff,
+        chasersOffReason: bookings.chasersOffReason,
+        tripName: trips.name,
+        departure: trips.departureDate,
+        charity: charities.name,
       })
       .from(bookings)
       .innerJoin(trips, eq(trips.id, bookings.tripId))
       .leftJoin(charities, eq(charities.id, bookings.charityId))
-      .where(and(inArray(bookings.status, ['provisional', 'confirmed']), inArray(bookings.fundingType, [...FUNDRAISING_TYPES]), isNull(trips.deletedAt), gt(trips.departureDate, today)))
+      .where(
+        and(
+          inArray(bookings.status, ['provisional', 'confirmed']),
+          inArray(bookings.fundingType, [...FUNDRAISING_TYPES]),
+          isNull(trips.deletedAt),
+          gt(trips.departureDate, today),
+        ),
+      )
       .orderBy(asc(trips.departureDate), asc(bookings.id));
     if (!rows.length) return counts;
     const raised = await this.fundraising.raisedOf(rows.map((r) => r.id));
     const rules = new Map<number, Record<FundraisingType, FundraisingRule>>();
-    for (const tripId of new Set(rows.map((r) => r.tripId))) rules.set(tripId, await this.fundraising.rulesOf(this.db, tripId));
+    for (const tripId of new Set(rows.map((r) => r.tripId)))
+      rules.set(tripId, await this.fundraising.rulesOf(this.db, tripId));
     for (const b of rows) {
       const rule = rules.get(b.tripId)![b.fundingType as FundraisingType];
       const targetPence = b.targetPence ?? rule.minimumPence;
@@ -75,7 +96,15 @@ export class MilestoneChaser {
         booking: { ref: b.ref },
         trip: { name: b.tripName, departure: emailDate(b.departure) },
         charity: { name: b.charity },
-        fundraising: { raised: money(raisedPence), target: money(targetPence), percent: ahead.percent, milestone_amount: money(ahead.pence), due: emailDate(ahead.due), short: money(ahead.pence - raisedPence), page_url: b.pageUrl },
+        fundraising: {
+          raised: money(raisedPence),
+          target: money(targetPence),
+          percent: ahead.percent,
+          milestone_amount: money(ahead.pence),
+          due: emailDate(ahead.due),
+          short: money(ahead.pence - raisedPence),
+          page_url: b.pageUrl,
+        },
         operator: { name: this.operator.name },
       };
       counts[await this.remind(b, ahead.due, today, context)] += 1;
@@ -83,13 +112,42 @@ export class MilestoneChaser {
     return counts;
   }
 
-  private async remind(b: { id: number; tripId: number; email: string; firstName: string; lastName: string; chasersOff: boolean; chasersOffReason: string | null }, due: string, today: string, context: TemplateContext): Promise<Outcome> {
+  private async remind(
+    b: {
+      id: number;
+      tripId: number;
+      email: string;
+      firstName: string;
+      lastName: string;
+      chasersOff: boolean;
+      chasersOffReason: string | null;
+    },
+    due: string,
+    today: string,
+    context: TemplateContext,
+  ): Promise<Outcome> {
     const about = { subject: { type: 'booking', id: b.id }, bookingId: b.id, tripId: b.tripId };
     if (b.chasersOff) {
       const why = `automatic chasers are off for this booking${b.chasersOffReason ? ` (${b.chasersOffReason})` : ''}`;
-      const [row] = await this.db.insert(fundraisingReminders).values({ bookingId: b.id, milestoneDue: due, sentOn: today, outcome: 'skipped', reason: why, createdAt: nowOf(this.clock) }).onConflictDoNothing().returning({ id: fundraisingReminders.id });
+      const [row] = await this.db
+        .insert(fundraisingReminders)
+        .values({
+          bookingId: b.id,
+          milestoneDue: due,
+          sentOn: today,
+          outcome: 'skipped',
+          reason: why,
+          createdAt: nowOf(this.clock),
+        })
+        .onConflictDoNothing()
+        .returning({ id: fundraisingReminders.id });
       if (!row) return 'skipped';
-      await audit(this.db, { action: 'chaser.skipped', ...about, summary: `did not send the fundraising milestone chaser to ${b.email}: ${why}`, details: { check: 'fundraising', due_on: due, reason: why } });
+      await audit(this.db, {
+        action: 'chaser.skipped',
+        ...about,
+        summary: `did not send the fundraising milestone chaser to ${b.email}: ${why}`,
+        details: { check: 'fundraising', due_on: due, reason: why },
+      });
       return 'skipped';
     }
     return sendOnce(this.db, this.mailer, {
@@ -102,13 +160,26 @@ export class MilestoneChaser {
       claim: async () => {
         const [claim] = await this.db
           .insert(fundraisingReminders)
-          .values({ bookingId: b.id, milestoneDue: due, sentOn: today, outcome: 'sending', createdAt: nowOf(this.clock) })
-          .onConflictDoUpdate({ target: [fundraisingReminders.bookingId, fundraisingReminders.milestoneDue], set: { outcome: 'sending', sentOn: today, reason: null }, setWhere: sql`${fundraisingReminders.outcome} = 'failed'` })
+          .values({
+            bookingId: b.id,
+            milestoneDue: due,
+            sentOn: today,
+            outcome: 'sending',
+            createdAt: nowOf(this.clock),
+          })
+          .onConflictDoUpdate({
+            target: [fundraisingReminders.bookingId, fundraisingReminders.milestoneDue],
+            set: { outcome: 'sending', sentOn: today, reason: null },
+            setWhere: sql`${fundraisingReminders.outcome} = 'failed'`,
+          })
           .returning({ id: fundraisingReminders.id });
         return claim?.id;
       },
       settle: async (tx, id, failure) => {
-        await tx.update(fundraisingReminders).set(failure === null ? { outcome: 'sent' } : { outcome: 'failed', reason: failure }).where(eq(fundraisingReminders.id, id));
+        await tx
+          .update(fundraisingReminders)
+          .set(failure === null ? { outcome: 'sent' } : { outcome: 'failed', reason: failure })
+          .where(eq(fundraisingReminders.id, id));
       },
     });
   }

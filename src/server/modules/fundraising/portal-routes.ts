@@ -2,7 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messageSchema, recordId, validationErrorSchema } from '../../../contract/common.ts';
-import { charityEntryInputSchema, charityNoteInputSchema, portalFundraiserSchema, portalFundraisersQuery, portalFundraisersSchema } from '../../../contract/fundraising.ts';
+import {
+  charityEntryInputSchema,
+  charityNoteInputSchema,
+  portalFundraiserSchema,
+  portalFundraisersQuery,
+  portalFundraisersSchema,
+} from '../../../contract/fundraising.ts';
 import type { Db } from '../../../db/client.ts';
 import type { Clock } from '../../clock.ts';
 import { CharityPortal } from './portal.ts';
@@ -18,7 +24,10 @@ const charityOf = (request: FastifyRequest) => request.user!.charityId!;
  * charity (access 'charity', the default under /api/charity), and every query is of that
  * charity: a booking of another charity is not found.
  */
-export async function portalRoutes(app: FastifyInstance, opts: { db: Db; defaults: FundraisingDefaults; clock?: Clock }) {
+export async function portalRoutes(
+  app: FastifyInstance,
+  opts: { db: Db; defaults: FundraisingDefaults; clock?: Clock },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const portal = new CharityPortal(opts.db, opts.defaults, opts.clock);
   const replies = { 200: portalFundraiserSchema, 403: messageSchema, 404: messageSchema, 422: validationErrorSchema };
@@ -27,7 +36,8 @@ export async function portalRoutes(app: FastifyInstance, opts: { db: Db; default
     {
       schema: {
         tags: ['charity portal'],
-        summary: "Your charity's fundraisers (provisional and confirmed bookings that fundraise): traveller, trip, departure, target, raised, standing, page and acknowledgement, by trip and state; format=xlsx downloads them",
+        summary:
+          "Your charity's fundraisers (provisional and confirmed bookings that fundraise): traveller, trip, departure, target, raised, standing, page and acknowledgement, by trip and state; format=xlsx downloads them",
         querystring: portalFundraisersQuery,
         response: { 200: portalFundraisersSchema, 403: messageSchema, 422: validationErrorSchema },
       },
@@ -45,12 +55,27 @@ export async function portalRoutes(app: FastifyInstance, opts: { db: Db; default
   );
   r.get(
     '/api/charity/fundraisers/:booking_id',
-    { schema: { tags: ['charity portal'], summary: 'One of your fundraisers: its milestones, raised-to-date entries and the notes your charity sent the office', params: bookingParam, response: replies } },
+    {
+      schema: {
+        tags: ['charity portal'],
+        summary:
+          'One of your fundraisers: its milestones, raised-to-date entries and the notes your charity sent the office',
+        params: bookingParam,
+        response: replies,
+      },
+    },
     async (request) => portal.get(charityOf(request), request.params.booking_id),
   );
   r.post(
     '/api/charity/fundraisers/:booking_id/acknowledge',
-    { schema: { tags: ['charity portal'], summary: 'Acknowledge a fundraiser: your charity knows of them (once; again changes nothing)', params: bookingParam, response: replies } },
+    {
+      schema: {
+        tags: ['charity portal'],
+        summary: 'Acknowledge a fundraiser: your charity knows of them (once; again changes nothing)',
+        params: bookingParam,
+        response: replies,
+      },
+    },
     async (request) => portal.acknowledge(charityOf(request), request.params.booking_id, request.user!.id),
   );
   r.post(
@@ -64,11 +89,28 @@ export async function portalRoutes(app: FastifyInstance, opts: { db: Db; default
         response: { ...replies, 201: portalFundraiserSchema },
       },
     },
-    async (request, reply) => reply.status(201).send(await portal.addEntry(charityOf(request), request.params.booking_id, request.body, request.user!.id)),
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await portal.addEntry(charityOf(request), request.params.booking_id, request.body, request.user!.id)),
   );
   r.post(
     '/api/charity/fundraisers/:booking_id/notes',
-    { schema: { tags: ['charity portal'], summary: "Send the office a note about a fundraiser: kept on the booking, beside staff's notes", params: bookingParam, body: charityNoteInputSchema, response: { ...replies, 201: portalFundraiserSchema } } },
-    async (request, reply) => reply.status(201).send(await portal.addNote(charityOf(request), request.params.booking_id, request.body.note, { userId: request.user!.id, ip: request.ip })),
+    {
+      schema: {
+        tags: ['charity portal'],
+        summary: "Send the office a note about a fundraiser: kept on the booking, beside staff's notes",
+        params: bookingParam,
+        body: charityNoteInputSchema,
+        response: { ...replies, 201: portalFundraiserSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(
+        await portal.addNote(charityOf(request), request.params.booking_id, request.body.note, {
+          userId: request.user!.id,
+          ip: request.ip,
+        }),
+      ),
   );
 }

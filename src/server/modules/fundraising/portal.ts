@@ -1,6 +1,13 @@
 import ExcelJS from 'exceljs';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
-import { FUNDRAISING_STATE_LABELS, FUNDRAISING_TYPES, PORTAL_FUNDRAISER_FIELDS, type FundraisingState, type PortalFundraiser, type PortalFundraisers } from '../../../contract/fundraising.ts';
+import {
+  FUNDRAISING_STATE_LABELS,
+  FUNDRAISING_TYPES,
+  PORTAL_FUNDRAISER_FIELDS,
+  type FundraisingState,
+  type PortalFundraiser,
+  type PortalFundraisers,
+} from '../../../contract/fundraising.ts';
 import type { Db, Tx } from '../../../db/client.ts';
 import { bookingNotes, bookings, charities, trips, users } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
@@ -34,8 +41,14 @@ export class CharityPortal {
   }
 
   /** GET /api/charity/fundraisers. */
-  async list(charityId: number, filter: { trip_id?: number | undefined; state?: FundraisingState | undefined }): Promise<PortalFundraisers> {
-    const [charity] = await this.db.select({ id: charities.id, name: charities.name }).from(charities).where(eq(charities.id, charityId));
+  async list(
+    charityId: number,
+    filter: { trip_id?: number | undefined; state?: FundraisingState | undefined },
+  ): Promise<PortalFundraisers> {
+    const [charity] = await this.db
+      .select({ id: charities.id, name: charities.name })
+      .from(charities)
+      .where(eq(charities.id, charityId));
     if (!charity) throw new HttpError(403, 'Your account is not linked to a charity yet: ask the office to link it.');
     const { totals, fundraisers } = await this.fundraising.ofCharity(charityId, filter);
     const tripRows = await this.db
@@ -53,21 +66,39 @@ export class CharityPortal {
   }
 
   /** GET /api/charity/fundraisers?format=xlsx: the same rows as a spreadsheet; recorded in the history. */
-  async workbook(charityId: number, filter: { trip_id?: number | undefined; state?: FundraisingState | undefined }): Promise<{ name: string; body: Buffer }> {
+  async workbook(
+    charityId: number,
+    filter: { trip_id?: number | undefined; state?: FundraisingState | undefined },
+  ): Promise<{ name: string; body: Buffer }> {
     const { charity, fundraisers } = await this.list(charityId, filter);
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('Fundraisers');
     sheet.columns = [
-      { header: 'Traveller', width: 26 }, { header: 'Booking', width: 12 }, { header: 'Trip', width: 30 }, { header: 'Departure', width: 12, style: { numFmt: 'dd/mm/yyyy' } },
-      { header: 'Target (£)', width: 12, style: { numFmt: '#,##0.00' } }, { header: 'Raised (£)', width: 12, style: { numFmt: '#,##0.00' } }, { header: 'State', width: 16 },
-      { header: 'Shortfall (£)', width: 13, style: { numFmt: '#,##0.00' } }, { header: 'Fundraising page', width: 40 }, { header: 'Acknowledged', width: 14, style: { numFmt: 'dd/mm/yyyy' } },
+      { header: 'Traveller', width: 26 },
+      { header: 'Booking', width: 12 },
+      { header: 'Trip', width: 30 },
+      { header: 'Departure', width: 12, style: { numFmt: 'dd/mm/yyyy' } },
+      { header: 'Target (£)', width: 12, style: { numFmt: '#,##0.00' } },
+      { header: 'Raised (£)', width: 12, style: { numFmt: '#,##0.00' } },
+      { header: 'State', width: 16 },
+      { header: 'Shortfall (£)', width: 13, style: { numFmt: '#,##0.00' } },
+      { header: 'Fundraising page', width: 40 },
+      { header: 'Acknowledged', width: 14, style: { numFmt: 'dd/mm/yyyy' } },
     ];
     sheet.getRow(1).font = { bold: true };
     sheet.views = [{ state: 'frozen', ySplit: 1 }];
     for (const f of fundraisers) {
       sheet.addRow([
-        escapeCell(f.traveller), f.booking_ref, escapeCell(f.trip.name), new Date(`${f.departure}T00:00:00Z`), f.target, f.raised, FUNDRAISING_STATE_LABELS[f.state],
-        f.state === 'behind' ? f.shortfall : null, f.page_url ? escapeCell(f.page_url) : null, f.acknowledged_at ? new Date(`${f.acknowledged_at.slice(0, 10)}T00:00:00Z`) : null,
+        escapeCell(f.traveller),
+        f.booking_ref,
+        escapeCell(f.trip.name),
+        new Date(`${f.departure}T00:00:00Z`),
+        f.target,
+        f.raised,
+        FUNDRAISING_STATE_LABELS[f.state],
+        f.state === 'behind' ? f.shortfall : null,
+        f.page_url ? escapeCell(f.page_url) : null,
+        f.acknowledged_at ? new Date(`${f.acknowledged_at.slice(0, 10)}T00:00:00Z`) : null,
       ]);
     }
     await audit(this.db, {
@@ -76,7 +107,11 @@ export class CharityPortal {
       summary: `downloaded the fundraisers of ${charity.name} (${fundraisers.length} ${fundraisers.length === 1 ? 'traveller' : 'travellers'})`,
       details: { rows: fundraisers.length, trip_id: filter.trip_id ?? null, state: filter.state ?? null },
     });
-    const slug = charity.name.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '').toLowerCase() || `charity-${charity.id}`;
+    const slug =
+      charity.name
+        .replace(/[^\w]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .toLowerCase() || `charity-${charity.id}`;
     return { name: `fundraisers-${slug}.xlsx`, body: Buffer.from(await workbook.xlsx.writeBuffer()) };
   }
 
@@ -88,7 +123,13 @@ export class CharityPortal {
     if (!row) throw notFound();
     const author = users;
     const notes = await this.db
-      .select({ id: bookingNotes.id, html: bookingNotes.noteText, createdAt: bookingNotes.createdAt, firstName: author.firstName, lastName: author.lastName })
+      .select({
+        id: bookingNotes.id,
+        html: bookingNotes.noteText,
+        createdAt: bookingNotes.createdAt,
+        firstName: author.firstName,
+        lastName: author.lastName,
+      })
       .from(bookingNotes)
       .leftJoin(author, eq(author.id, bookingNotes.userId))
       // the notes written through the portal, marked so when written: never staff's own, even
@@ -101,11 +142,28 @@ export class CharityPortal {
       milestones: full.milestones,
       next: full.next,
       missed: full.missed,
-      entries: full.entries.map((e) => ({ id: e.id, amount: e.amount, date: e.date, source: e.source, note: e.note, recorded_by: e.recorded_by, recorded_at: e.recorded_at, struck_at: e.struck_at, struck_reason: e.struck_reason })),
-      notes: notes.map((n) => ({ id: n.id, html: n.html, author: n.firstName === null ? null : `${n.firstName} ${n.lastName}`, created_at: n.createdAt.toISOString() })),
+      entries: full.entries.map((e) => ({
+        id: e.id,
+        amount: e.amount,
+        date: e.date,
+        source: e.source,
+        note: e.note,
+        recorded_by: e.recorded_by,
+        recorded_at: e.recorded_at,
+        struck_at: e.struck_at,
+        struck_reason: e.struck_reason,
+      })),
+      notes: notes.map((n) => ({
+        id: n.id,
+        html: n.html,
+        author: n.firstName === null ? null : `${n.firstName} ${n.lastName}`,
+        created_at: n.createdAt.toISOString(),
+      })),
     };
     // the allow-list, once more at the door: nothing beyond the contract's fields
-    return Object.fromEntries(PORTAL_FUNDRAISER_FIELDS.map((k) => [k, reply[k as keyof PortalFundraiser]])) as PortalFundraiser;
+    return Object.fromEntries(
+      PORTAL_FUNDRAISER_FIELDS.map((k) => [k, reply[k as keyof PortalFundraiser]]),
+    ) as PortalFundraiser;
   }
 
   /** POST /api/charity/fundraisers/{booking_id}/acknowledge: the charity knows of this fundraiser; once. */
@@ -113,7 +171,10 @@ export class CharityPortal {
     await this.db.transaction(async (tx) => {
       const b = await this.assertOurs(tx, charityId, bookingId, true);
       if (b.acknowledgedAt) return;
-      await tx.update(bookings).set({ charityAcknowledgedAt: nowOf(this.clock), charityAcknowledgedBy: userId }).where(eq(bookings.id, bookingId));
+      await tx
+        .update(bookings)
+        .set({ charityAcknowledgedAt: nowOf(this.clock), charityAcknowledgedBy: userId })
+        .where(eq(bookings.id, bookingId));
       await audit(tx, {
         action: 'fundraising.acknowledged',
         subject: { type: 'booking', id: bookingId },
@@ -126,13 +187,25 @@ export class CharityPortal {
   }
 
   /** POST /api/charity/fundraisers/{booking_id}/entries: recorded as charity confirmed. */
-  async addEntry(charityId: number, bookingId: number, v: { amount: number; date: string; note: string | null }, userId: number): Promise<PortalFundraiser> {
-    await this.fundraising.addEntry(bookingId, { ...v, source: 'charity_confirmed' }, userId, (tx) => this.assertOurs(tx, charityId, bookingId, true).then(() => undefined));
+  async addEntry(
+    charityId: number,
+    bookingId: number,
+    v: { amount: number; date: string; note: string | null },
+    userId: number,
+  ): Promise<PortalFundraiser> {
+    await this.fundraising.addEntry(bookingId, { ...v, source: 'charity_confirmed' }, userId, (tx) =>
+      this.assertOurs(tx, charityId, bookingId, true).then(() => undefined),
+    );
     return this.get(charityId, bookingId);
   }
 
   /** POST /api/charity/fundraisers/{booking_id}/notes: a note for the office, kept on the booking beside staff's notes. */
-  async addNote(charityId: number, bookingId: number, text: string, by: { userId: number; ip: string }): Promise<PortalFundraiser> {
+  async addNote(
+    charityId: number,
+    bookingId: number,
+    text: string,
+    by: { userId: number; ip: string },
+  ): Promise<PortalFundraiser> {
     await this.assertOurs(this.db, charityId, bookingId);
     const html = text
       .split(/\r?\n\s*\r?\n/)
@@ -143,13 +216,25 @@ export class CharityPortal {
   }
 
   private fundraiserOf(charityId: number) {
-    return and(eq(bookings.charityId, charityId), inArray(bookings.status, ['provisional', 'confirmed']), inArray(bookings.fundingType, [...FUNDRAISING_TYPES]));
+    return and(
+      eq(bookings.charityId, charityId),
+      inArray(bookings.status, ['provisional', 'confirmed']),
+      inArray(bookings.fundingType, [...FUNDRAISING_TYPES]),
+    );
   }
 
   /** The booking, when it is one of this charity's fundraisers; otherwise 404, as for a booking that does not exist. */
   private async assertOurs(db: Db | Tx, charityId: number, bookingId: number, lock = false) {
     const q = db
-      .select({ id: bookings.id, ref: bookings.ref, tripId: bookings.tripId, firstName: bookings.firstName, lastName: bookings.lastName, acknowledgedAt: bookings.charityAcknowledgedAt, charityName: charities.name })
+      .select({
+        id: bookings.id,
+        ref: bookings.ref,
+        tripId: bookings.tripId,
+        firstName: bookings.firstName,
+        lastName: bookings.lastName,
+        acknowledgedAt: bookings.charityAcknowledgedAt,
+        charityName: charities.name,
+      })
       .from(bookings)
       .innerJoin(charities, eq(charities.id, bookings.charityId))
       .where(and(eq(bookings.id, bookingId), this.fundraiserOf(charityId)));

@@ -1,19 +1,39 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
-import { charityFundraisersSchema, fundraisersQuery, bookingFundraisingInputSchema, bookingFundraisingSchema, fundraisingEntryInputSchema, strikeEntryInputSchema, tripFundraisingInputSchema, tripFundraisingSchema } from '../../../contract/fundraising.ts';
+import {
+  charityFundraisersSchema,
+  fundraisersQuery,
+  bookingFundraisingInputSchema,
+  bookingFundraisingSchema,
+  fundraisingEntryInputSchema,
+  strikeEntryInputSchema,
+  tripFundraisingInputSchema,
+  tripFundraisingSchema,
+} from '../../../contract/fundraising.ts';
 import type { Db } from '../../../db/client.ts';
 import type { Clock } from '../../clock.ts';
 import { FundraisingService, type FundraisingDefaults } from './service.ts';
 
 /** Fundraising, the staff side: a trip's minimum and milestones; a traveller's target, page and raised-to-date entries. */
-export async function fundraisingRoutes(app: FastifyInstance, opts: { db: Db; defaults: FundraisingDefaults; clock?: Clock }) {
+export async function fundraisingRoutes(
+  app: FastifyInstance,
+  opts: { db: Db; defaults: FundraisingDefaults; clock?: Clock },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const service = new FundraisingService(opts.db, opts.defaults, opts.clock);
   const replies = { 200: bookingFundraisingSchema, 404: messageSchema, 422: validationErrorSchema };
   r.get(
     '/api/trips/:id/fundraising',
-    { schema: { tags: ['fundraising'], summary: "The trip's minimum sponsorship and milestones for each funding type that fundraises (its own, or the defaults)", params: idParam, response: { 200: tripFundraisingSchema, 404: messageSchema } } },
+    {
+      schema: {
+        tags: ['fundraising'],
+        summary:
+          "The trip's minimum sponsorship and milestones for each funding type that fundraises (its own, or the defaults)",
+        params: idParam,
+        response: { 200: tripFundraisingSchema, 404: messageSchema },
+      },
+    },
     async (request) => service.forTrip(request.params.id),
   );
   r.put(
@@ -34,7 +54,8 @@ export async function fundraisingRoutes(app: FastifyInstance, opts: { db: Db; de
     {
       schema: {
         tags: ['fundraising'],
-        summary: "A charity's fundraisers (provisional and confirmed bookings that fundraise) with their targets, raised to date and standing, the totals, and the charity's portal users",
+        summary:
+          "A charity's fundraisers (provisional and confirmed bookings that fundraise) with their targets, raised to date and standing, the totals, and the charity's portal users",
         params: idParam,
         querystring: fundraisersQuery,
         response: { 200: charityFundraisersSchema, 404: messageSchema, 422: validationErrorSchema },
@@ -44,18 +65,42 @@ export async function fundraisingRoutes(app: FastifyInstance, opts: { db: Db; de
   );
   r.get(
     '/api/bookings/:id/fundraising',
-    { schema: { tags: ['fundraising'], summary: "A traveller's target, page, raised-to-date entries and standing against the trip's milestones", params: idParam, response: { 200: bookingFundraisingSchema, 404: messageSchema } } },
+    {
+      schema: {
+        tags: ['fundraising'],
+        summary: "A traveller's target, page, raised-to-date entries and standing against the trip's milestones",
+        params: idParam,
+        response: { 200: bookingFundraisingSchema, 404: messageSchema },
+      },
+    },
     async (request) => service.forBooking(request.params.id),
   );
   r.put(
     '/api/bookings/:id/fundraising',
-    { schema: { tags: ['fundraising'], summary: "Change a traveller's target (with why; null: the trip's minimum) or fundraising page", params: idParam, body: bookingFundraisingInputSchema, response: replies } },
+    {
+      schema: {
+        tags: ['fundraising'],
+        summary: "Change a traveller's target (with why; null: the trip's minimum) or fundraising page",
+        params: idParam,
+        body: bookingFundraisingInputSchema,
+        response: replies,
+      },
+    },
     async (request) => service.update(request.params.id, request.body),
   );
   r.post(
     '/api/bookings/:id/fundraising/entries',
-    { schema: { tags: ['fundraising'], summary: 'Record an amount raised to date (page total, offline, Gift Aid or charity confirmed)', params: idParam, body: fundraisingEntryInputSchema, response: { ...replies, 201: bookingFundraisingSchema } } },
-    async (request, reply) => reply.status(201).send(await service.addEntry(request.params.id, request.body, request.user?.id ?? null)),
+    {
+      schema: {
+        tags: ['fundraising'],
+        summary: 'Record an amount raised to date (page total, offline, Gift Aid or charity confirmed)',
+        params: idParam,
+        body: fundraisingEntryInputSchema,
+        response: { ...replies, 201: bookingFundraisingSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await service.addEntry(request.params.id, request.body, request.user?.id ?? null)),
   );
   r.post(
     '/api/fundraising-entries/:id/strike',

@@ -22,7 +22,10 @@ export type FundraisingStanding = {
  * behind when a milestone's day has passed (the day itself still counts as in time) with less
  * raised than it asks; otherwise on track. A booking that does not fundraise is not fundraising.
  */
-export function fundraisingStanding(f: { fundraises: boolean; targetPence: number; raisedPence: number; milestones: Milestone[]; departure: string }, today: string): FundraisingStanding {
+export function fundraisingStanding(
+  f: { fundraises: boolean; targetPence: number; raisedPence: number; milestones: Milestone[]; departure: string },
+  today: string,
+): FundraisingStanding {
   const none = { missed: null, shortfallPence: 0, next: null };
   if (!f.fundraises) return { state: 'not_fundraising', ...none };
   const dated = [...f.milestones]

@@ -2,7 +2,15 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { FUNDING_TYPE_LABELS } from '../../../contract/booking-constants.ts';
 import { ROLES } from '../../../contract/constants.ts';
-import { FUNDRAISING_TYPES, type BookingFundraising, type CharityFundraisers, type FundraisingState, type FundraisingType, type Milestone, type TripFundraising } from '../../../contract/fundraising.ts';
+import {
+  FUNDRAISING_TYPES,
+  type BookingFundraising,
+  type CharityFundraisers,
+  type FundraisingState,
+  type FundraisingType,
+  type Milestone,
+  type TripFundraising,
+} from '../../../contract/fundraising.ts';
 import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 import type { Db, Tx } from '../../../db/client.ts';
 import { bookings, charities, fundraisingEntries, tripFundraising, trips, users } from '../../../db/schema/index.ts';
@@ -16,9 +24,11 @@ import { fundraisingStanding, milestoneDate, milestonePence } from './rules.ts';
 export type FundraisingDefaults = Config['fundraisingDefaults'];
 export type FundraisingRule = { minimumPence: number; milestones: Milestone[]; isDefault: boolean };
 
-export const fundraises = (fundingType: string): fundingType is FundraisingType => (FUNDRAISING_TYPES as readonly string[]).includes(fundingType);
+export const fundraises = (fundingType: string): fundingType is FundraisingType =>
+  (FUNDRAISING_TYPES as readonly string[]).includes(fundingType);
 const iso = (v: string | Date) => (typeof v === 'string' ? v.slice(0, 10) : v.toISOString().slice(0, 10));
-const name = (u: { firstName: string | null; lastName: string | null }) => (u.firstName === null ? null : `${u.firstName} ${u.lastName}`);
+const name = (u: { firstName: string | null; lastName: string | null }) =>
+  u.firstName === null ? null : `${u.firstName} ${u.lastName}`;
 
 /**
  * Fundraising: each trip's minimum sponsorship and milestones per funding type that
@@ -39,13 +49,21 @@ export class FundraisingService {
     return Object.fromEntries(
       FUNDRAISING_TYPES.map((type) => {
         const row = own.find((r) => r.fundingType === type);
-        return [type, row ? { minimumPence: row.minimumPence, milestones: row.milestones, isDefault: false } : { minimumPence: this.defaults.minimumPence[type], milestones: this.defaults.milestones, isDefault: true }];
+        return [
+          type,
+          row
+            ? { minimumPence: row.minimumPence, milestones: row.milestones, isDefault: false }
+            : { minimumPence: this.defaults.minimumPence[type], milestones: this.defaults.milestones, isDefault: true },
+        ];
       }),
     ) as Record<FundraisingType, FundraisingRule>;
   }
 
   private async trip(db: Db | Tx, tripId: number) {
-    const [trip] = await db.select({ id: trips.id, name: trips.name, deletedAt: trips.deletedAt }).from(trips).where(eq(trips.id, tripId));
+    const [trip] = await db
+      .select({ id: trips.id, name: trips.name, deletedAt: trips.deletedAt })
+      .from(trips)
+      .where(eq(trips.id, tripId));
     if (!trip || trip.deletedAt) throw new HttpError(404, 'Trip not found');
     return trip;
   }
@@ -55,12 +73,20 @@ export class FundraisingService {
     const rules = await this.rulesOf(this.db, tripId);
     return {
       trip_id: tripId,
-      rules: FUNDRAISING_TYPES.map((type) => ({ funding_type: type, minimum: penceToPounds(rules[type].minimumPence), milestones: sortMilestones(rules[type].milestones), is_default: rules[type].isDefault })),
+      rules: FUNDRAISING_TYPES.map((type) => ({
+        funding_type: type,
+        minimum: penceToPounds(rules[type].minimumPence),
+        milestones: sortMilestones(rules[type].milestones),
+        is_default: rules[type].isDefault,
+      })),
     };
   }
 
   /** PUT /api/trips/{id}/fundraising: the trip's own rule for each funding type given (the others keep theirs). */
-  async saveTrip(tripId: number, input: { rules: Array<{ funding_type: FundraisingType; minimum: number; milestones: Milestone[] }> }): Promise<TripFundraising> {
+  async saveTrip(
+    tripId: number,
+    input: { rules: Array<{ funding_type: FundraisingType; minimum: number; milestones: Milestone[] }> },
+  ): Promise<TripFundraising> {
     await this.db.transaction(async (tx) => {
       const trip = await this.trip(tx, tripId);
       const before = await this.rulesOf(tx, tripId);
@@ -68,11 +94,23 @@ export class FundraisingService {
         const milestones = sortMilestones(r.milestones);
         await tx
           .insert(tripFundraising)
-          .values({ tripId, fundingType: r.funding_type, minimumPence: r.minimum, milestones, updatedAt: nowOf(this.clock) })
-          .onConflictDoUpdate({ target: [tripFundraising.tripId, tripFundraising.fundingType], set: { minimumPence: r.minimum, milestones, updatedAt: nowOf(this.clock) } });
+          .values({
+            tripId,
+            fundingType: r.funding_type,
+            minimumPence: r.minimum,
+            milestones,
+            updatedAt: nowOf(this.clock),
+          })
+          .onConflictDoUpdate({
+            target: [tripFundraising.tripId, tripFundraising.fundingType],
+            set: { minimumPence: r.minimum, milestones, updatedAt: nowOf(this.clock) },
+          });
         const changes = diff({
           [`${r.funding_type}_minimum`]: [penceToPounds(before[r.funding_type].minimumPence), penceToPounds(r.minimum)],
-          [`${r.funding_type}_milestones`]: [describeMilestones(before[r.funding_type].milestones), describeMilestones(milestones)],
+          [`${r.funding_type}_milestones`]: [
+            describeMilestones(before[r.funding_type].milestones),
+            describeMilestones(milestones),
+          ],
         });
         if (Object.keys(changes).length) {
           await audit(tx, {
@@ -91,9 +129,17 @@ export class FundraisingService {
   private async booking(db: Db | Tx, bookingId: number, lock = false) {
     const q = db
       .select({
-        id: bookings.id, ref: bookings.ref, tripId: bookings.tripId, fundingType: bookings.fundingType, charityId: bookings.charityId,
-        targetPence: bookings.fundraisingTargetPence, targetReason: bookings.fundraisingTargetReason, pageUrl: bookings.fundraisingPageUrl,
-        acknowledgedAt: bookings.charityAcknowledgedAt, acknowledgedBy: bookings.charityAcknowledgedBy, departure: trips.departureDate,
+        id: bookings.id,
+        ref: bookings.ref,
+        tripId: bookings.tripId,
+        fundingType: bookings.fundingType,
+        charityId: bookings.charityId,
+        targetPence: bookings.fundraisingTargetPence,
+        targetReason: bookings.fundraisingTargetReason,
+        pageUrl: bookings.fundraisingPageUrl,
+        acknowledgedAt: bookings.charityAcknowledgedAt,
+        acknowledgedBy: bookings.charityAcknowledgedBy,
+        departure: trips.departureDate,
       })
       .from(bookings)
       .innerJoin(trips, eq(trips.id, bookings.tripId))
@@ -112,7 +158,11 @@ export class FundraisingService {
     const recorder = alias(users, 'recorder');
     const striker = alias(users, 'striker');
     const entries = await this.db
-      .select({ e: fundraisingEntries, recorder: { firstName: recorder.firstName, lastName: recorder.lastName }, striker: { firstName: striker.firstName, lastName: striker.lastName } })
+      .select({
+        e: fundraisingEntries,
+        recorder: { firstName: recorder.firstName, lastName: recorder.lastName },
+        striker: { firstName: striker.firstName, lastName: striker.lastName },
+      })
       .from(fundraisingEntries)
       .leftJoin(recorder, eq(recorder.id, fundraisingEntries.recordedBy))
       .leftJoin(striker, eq(striker.id, fundraisingEntries.struckBy))
@@ -122,10 +172,30 @@ export class FundraisingService {
     const today = ukToday(nowOf(this.clock));
     const departure = iso(b.departure);
     const milestones = rule?.milestones ?? [];
-    const standing = fundraisingStanding({ fundraises: rule !== null, targetPence, raisedPence, milestones, departure }, today);
-    const [charity] = b.charityId === null ? [] : await this.db.select({ id: charities.id, name: charities.name }).from(charities).where(eq(charities.id, b.charityId));
-    const [ackBy] = b.acknowledgedBy === null ? [] : await this.db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, b.acknowledgedBy));
-    const dated = (m: Milestone & { due: string; pence: number }) => ({ percent: m.percent, weeks_before: m.weeks_before, due: m.due, amount: penceToPounds(m.pence) });
+    const standing = fundraisingStanding(
+      { fundraises: rule !== null, targetPence, raisedPence, milestones, departure },
+      today,
+    );
+    const [charity] =
+      b.charityId === null
+        ? []
+        : await this.db
+            .select({ id: charities.id, name: charities.name })
+            .from(charities)
+            .where(eq(charities.id, b.charityId));
+    const [ackBy] =
+      b.acknowledgedBy === null
+        ? []
+        : await this.db
+            .select({ firstName: users.firstName, lastName: users.lastName })
+            .from(users)
+            .where(eq(users.id, b.acknowledgedBy));
+    const dated = (m: Milestone & { due: string; pence: number }) => ({
+      percent: m.percent,
+      weeks_before: m.weeks_before,
+      due: m.due,
+      amount: penceToPounds(m.pence),
+    });
     return {
       booking_id: b.id,
       funding_type: b.fundingType,
@@ -140,7 +210,9 @@ export class FundraisingService {
       missed: standing.missed && dated(standing.missed),
       shortfall: penceToPounds(standing.shortfallPence),
       next: standing.next && dated(standing.next),
-      milestones: sortMilestones(milestones).map((m) => dated({ ...m, due: milestoneDate(departure, m), pence: milestonePence(targetPence, m) })),
+      milestones: sortMilestones(milestones).map((m) =>
+        dated({ ...m, due: milestoneDate(departure, m), pence: milestonePence(targetPence, m) }),
+      ),
       acknowledged_at: b.acknowledgedAt?.toISOString() ?? null,
       acknowledged_by: ackBy ? name(ackBy) : null,
       entries: entries.map(({ e, recorder: r, striker: s }) => ({
@@ -159,23 +231,37 @@ export class FundraisingService {
   }
 
   /** PUT /api/bookings/{id}/fundraising: the target (null: back to the trip's minimum) and the page. */
-  async update(bookingId: number, v: { target?: number | null | undefined; reason?: string | undefined; page_url?: string | null | undefined }): Promise<BookingFundraising> {
+  async update(
+    bookingId: number,
+    v: { target?: number | null | undefined; reason?: string | undefined; page_url?: string | null | undefined },
+  ): Promise<BookingFundraising> {
     await this.db.transaction(async (tx) => {
       const b = await this.booking(tx, bookingId, true);
       if (!fundraises(b.fundingType)) throw notFundraising(b.fundingType);
       const next = {
         fundraisingTargetPence: v.target === undefined ? b.targetPence : v.target,
-        fundraisingTargetReason: v.target === undefined ? b.targetReason : v.target === null ? null : (v.reason ?? null),
+        fundraisingTargetReason:
+          v.target === undefined ? b.targetReason : v.target === null ? null : (v.reason ?? null),
         fundraisingPageUrl: v.page_url === undefined ? b.pageUrl : v.page_url,
       };
       const changes = diff({
-        fundraising_target: [b.targetPence === null ? null : penceToPounds(b.targetPence), next.fundraisingTargetPence === null ? null : penceToPounds(next.fundraisingTargetPence)],
+        fundraising_target: [
+          b.targetPence === null ? null : penceToPounds(b.targetPence),
+          next.fundraisingTargetPence === null ? null : penceToPounds(next.fundraisingTargetPence),
+        ],
         fundraising_target_reason: [b.targetReason, next.fundraisingTargetReason],
         fundraising_page_url: [b.pageUrl, next.fundraisingPageUrl],
       });
       if (!Object.keys(changes).length) return;
       await tx.update(bookings).set(next).where(eq(bookings.id, bookingId));
-      await audit(tx, { action: 'booking.fundraising_changed', subject: { type: 'booking', id: bookingId }, bookingId, tripId: b.tripId, changes, summary: `changed the fundraising of the booking ${b.ref}` });
+      await audit(tx, {
+        action: 'booking.fundraising_changed',
+        subject: { type: 'booking', id: bookingId },
+        bookingId,
+        tripId: b.tripId,
+        changes,
+        summary: `changed the fundraising of the booking ${b.ref}`,
+      });
     });
     return this.forBooking(bookingId);
   }
@@ -184,14 +270,30 @@ export class FundraisingService {
    * POST /api/bookings/{id}/fundraising/entries: one raised-to-date entry, by a member of staff or
    * (through the portal, which passes its check of the booking as `guard`) the charity's user.
    */
-  async addEntry(bookingId: number, v: { amount: number; date: string; source: string; note: string | null }, userId: number | null, guard?: (tx: Tx) => Promise<void>): Promise<BookingFundraising> {
+  async addEntry(
+    bookingId: number,
+    v: { amount: number; date: string; source: string; note: string | null },
+    userId: number | null,
+    guard?: (tx: Tx) => Promise<void>,
+  ): Promise<BookingFundraising> {
     // raised to date: a figure from the future is a typing slip
     if (v.date > ukToday(nowOf(this.clock))) throw validationError({ date: ['The date must not be after today.'] });
     await this.db.transaction(async (tx) => {
       if (guard) await guard(tx);
       const b = await this.booking(tx, bookingId, true);
       if (!fundraises(b.fundingType)) throw notFundraising(b.fundingType);
-      const [entry] = await tx.insert(fundraisingEntries).values({ bookingId, amountPence: v.amount, entryDate: v.date, source: v.source, note: v.note, recordedBy: userId, createdAt: nowOf(this.clock) }).returning({ id: fundraisingEntries.id });
+      const [entry] = await tx
+        .insert(fundraisingEntries)
+        .values({
+          bookingId,
+          amountPence: v.amount,
+          entryDate: v.date,
+          source: v.source,
+          note: v.note,
+          recordedBy: userId,
+          createdAt: nowOf(this.clock),
+        })
+        .returning({ id: fundraisingEntries.id });
       await audit(tx, {
         action: 'fundraising.entry_added',
         subject: { type: 'fundraising_entry', id: entry!.id },
@@ -207,11 +309,18 @@ export class FundraisingService {
   /** POST /api/fundraising-entries/{id}/strike: struck out with a reason; it stays, no longer counted. */
   async strike(entryId: number, reason: string, userId: number | null): Promise<BookingFundraising> {
     const bookingId = await this.db.transaction(async (tx) => {
-      const [entry] = await tx.select().from(fundraisingEntries).where(eq(fundraisingEntries.id, entryId)).for('update');
+      const [entry] = await tx
+        .select()
+        .from(fundraisingEntries)
+        .where(eq(fundraisingEntries.id, entryId))
+        .for('update');
       if (!entry) throw new HttpError(404, 'Fundraising entry not found');
       if (entry.struckAt) throw new HttpError(422, 'This entry is already struck out.');
       const b = await this.booking(tx, entry.bookingId);
-      await tx.update(fundraisingEntries).set({ struckAt: nowOf(this.clock), struckBy: userId, struckReason: reason }).where(eq(fundraisingEntries.id, entryId));
+      await tx
+        .update(fundraisingEntries)
+        .set({ struckAt: nowOf(this.clock), struckBy: userId, struckReason: reason })
+        .where(eq(fundraisingEntries.id, entryId));
       await audit(tx, {
         action: 'fundraising.entry_struck',
         subject: { type: 'fundraising_entry', id: entryId },
@@ -230,18 +339,43 @@ export class FundraisingService {
    * each with only the fields a charity may see (fundraiserSchema), filtered by trip and state,
    * with the totals: raised, pledged (the targets), and the shortfall of those behind.
    */
-  async ofCharity(charityId: number, filter: { trip_id?: number | undefined; state?: FundraisingState | undefined; booking_id?: number } = {}): Promise<CharityFundraisers> {
+  async ofCharity(
+    charityId: number,
+    filter: { trip_id?: number | undefined; state?: FundraisingState | undefined; booking_id?: number } = {},
+  ): Promise<CharityFundraisers> {
     const [charity] = await this.db.select({ id: charities.id }).from(charities).where(eq(charities.id, charityId));
     if (!charity) throw new HttpError(404, 'Charity not found');
     const rows = await this.db
       .select({
-        id: bookings.id, ref: bookings.ref, firstName: bookings.firstName, lastName: bookings.lastName, fundingType: bookings.fundingType, targetPence: bookings.fundraisingTargetPence,
-        pageUrl: bookings.fundraisingPageUrl, acknowledgedAt: bookings.charityAcknowledgedAt, tripId: trips.id, tripName: trips.name, departure: trips.departureDate,
+        id: bookings.id,
+        ref: bookings.ref,
+        firstName: bookings.firstName,
+        lastName: bookings.lastName,
+        fundingType: bookings.fundingType,
+        targetPence: bookings.fundraisingTargetPence,
+        pageUrl: bookings.fundraisingPageUrl,
+        acknowledgedAt: bookings.charityAcknowledgedAt,
+        tripId: trips.id,
+        tripName: trips.name,
+        departure: trips.departureDate,
       })
       .from(bookings)
       .innerJoin(trips, eq(trips.id, bookings.tripId))
-      .where(and(eq(bookings.charityId, charityId), inArray(bookings.status, ['provisional', 'confirmed']), inArray(bookings.fundingType, [...FUNDRAISING_TYPES]), filter.trip_id === undefined ? undefined : eq(bookings.tripId, filter.trip_id), filter.booking_id === undefined ? undefined : eq(bookings.id, filter.booking_id)))
-      .orderBy(asc(trips.departureDate), asc(sql`lower(${bookings.lastName})`), asc(sql`lower(${bookings.firstName})`), asc(bookings.id));
+      .where(
+        and(
+          eq(bookings.charityId, charityId),
+          inArray(bookings.status, ['provisional', 'confirmed']),
+          inArray(bookings.fundingType, [...FUNDRAISING_TYPES]),
+          filter.trip_id === undefined ? undefined : eq(bookings.tripId, filter.trip_id),
+          filter.booking_id === undefined ? undefined : eq(bookings.id, filter.booking_id),
+        ),
+      )
+      .orderBy(
+        asc(trips.departureDate),
+        asc(sql`lower(${bookings.lastName})`),
+        asc(sql`lower(${bookings.firstName})`),
+        asc(bookings.id),
+      );
     const raised = await this.raisedOf(rows.map((r) => r.id));
     const today = ukToday(nowOf(this.clock));
     const rules = new Map<number, Record<FundraisingType, FundraisingRule>>();
@@ -250,17 +384,36 @@ export class FundraisingService {
       const rule = rules.get(r.tripId)![r.fundingType as FundraisingType];
       const targetPence = r.targetPence ?? rule.minimumPence;
       const raisedPence = raised.get(r.id) ?? 0;
-      const standing = fundraisingStanding({ fundraises: true, targetPence, raisedPence, milestones: rule.milestones, departure: iso(r.departure) }, today);
+      const standing = fundraisingStanding(
+        { fundraises: true, targetPence, raisedPence, milestones: rule.milestones, departure: iso(r.departure) },
+        today,
+      );
       return {
         row: {
-          booking_id: r.id, booking_ref: r.ref, traveller: `${r.firstName} ${r.lastName}`, trip: { id: r.tripId, name: r.tripName }, departure: iso(r.departure), funding_type: r.fundingType,
-          target: penceToPounds(targetPence), raised: penceToPounds(raisedPence), state: standing.state, shortfall: penceToPounds(standing.shortfallPence), page_url: r.pageUrl, acknowledged_at: r.acknowledgedAt?.toISOString() ?? null,
+          booking_id: r.id,
+          booking_ref: r.ref,
+          traveller: `${r.firstName} ${r.lastName}`,
+          trip: { id: r.tripId, name: r.tripName },
+          departure: iso(r.departure),
+          funding_type: r.fundingType,
+          target: penceToPounds(targetPence),
+          raised: penceToPounds(raisedPence),
+          state: standing.state,
+          shortfall: penceToPounds(standing.shortfallPence),
+          page_url: r.pageUrl,
+          acknowledged_at: r.acknowledgedAt?.toISOString() ?? null,
         },
-        targetPence, raisedPence, shortPence: standing.state === 'behind' ? standing.shortfallPence : 0,
+        targetPence,
+        raisedPence,
+        shortPence: standing.state === 'behind' ? standing.shortfallPence : 0,
       };
     });
     const shown = filter.state === undefined ? all : all.filter((x) => x.row.state === filter.state);
-    const portal = await this.db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email }).from(users).where(and(eq(users.charityId, charityId), eq(users.userRoleId, ROLES.charity))).orderBy(asc(users.lastName), asc(users.firstName));
+    const portal = await this.db
+      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
+      .from(users)
+      .where(and(eq(users.charityId, charityId), eq(users.userRoleId, ROLES.charity)))
+      .orderBy(asc(users.lastName), asc(users.firstName));
     return {
       totals: {
         fundraisers: shown.length,
@@ -288,7 +441,10 @@ export class FundraisingService {
 }
 
 const notFundraising = (fundingType: string) =>
-  new HttpError(422, `This booking does not fundraise: its funding is ${FUNDING_TYPE_LABELS[fundingType as keyof typeof FUNDING_TYPE_LABELS] ?? fundingType}. Change its funding to Fundraise or Flexi first.`);
+  new HttpError(
+    422,
+    `This booking does not fundraise: its funding is ${FUNDING_TYPE_LABELS[fundingType as keyof typeof FUNDING_TYPE_LABELS] ?? fundingType}. Change its funding to Fundraise or Flexi first.`,
+  );
 
 /** Earliest first: most weeks before departure. */
 export const sortMilestones = (list: Milestone[]) => [...list].sort((a, b) => b.weeks_before - a.weeks_before);

@@ -6,7 +6,8 @@ import { milestoneDate } from './rules.ts';
 import type { FundraisingDefaults } from './service.ts';
 
 /** The highest percentage of the target asked for by a milestone whose day is before `today` (0 when none has passed): behind means less than that raised. */
-const passedPercent = (milestones: Milestone[], departure: string, today: string) => Math.max(0, ...milestones.filter((m) => milestoneDate(departure, m) < today).map((m) => m.percent));
+const passedPercent = (milestones: Milestone[], departure: string, today: string) =>
+  Math.max(0, ...milestones.filter((m) => milestoneDate(departure, m) < today).map((m) => m.percent));
 
 /**
  * A booking's fundraising target, raised total and state in SQL, for the booking
@@ -21,7 +22,13 @@ const passedPercent = (milestones: Milestone[], departure: string, today: string
  * subquery.
  */
 export async function fundraisingSql(db: Db, defaults: FundraisingDefaults, today: string) {
-  const own = await queryRows<{ trip_id: number; funding_type: string; minimum_pence: number; milestones: Milestone[]; departure: string | Date }>(
+  const own = await queryRows<{
+    trip_id: number;
+    funding_type: string;
+    minimum_pence: number;
+    milestones: Milestone[];
+    departure: string | Date;
+  }>(
     db,
     sql`select tf.trip_id, tf.funding_type, tf.minimum_pence, tf.milestones, t.departure_date as departure from trip_fundraising tf join trips t on t.id = tf.trip_id`,
   );
@@ -33,7 +40,13 @@ export async function fundraisingSql(db: Db, defaults: FundraisingDefaults, toda
   // the defaults: the nearest milestone to departure first, so the first day passed gives the highest percentage passed
   const byDay = [...defaults.milestones].sort((a, b) => a.weeks_before - b.weeks_before || b.percent - a.percent);
   const defaultPercent = byDay.length
-    ? sql`case ${sql.join(byDay.map((m) => sql`when ${trips.departureDate} - ${7 * m.weeks_before}::int < ${today}::date then ${Math.max(0, ...defaults.milestones.filter((o) => o.weeks_before >= m.weeks_before).map((o) => o.percent))}::int`), sql` `)} else 0 end`
+    ? sql`case ${sql.join(
+        byDay.map(
+          (m) =>
+            sql`when ${trips.departureDate} - ${7 * m.weeks_before}::int < ${today}::date then ${Math.max(0, ...defaults.milestones.filter((o) => o.weeks_before >= m.weeks_before).map((o) => o.percent))}::int`,
+        ),
+        sql` `,
+      )} else 0 end`
     : sql`0`;
   const defaultMinimum = sql`case ${bookings.fundingType} when 'fundraise' then ${defaults.minimumPence.fundraise}::bigint else ${defaults.minimumPence.flexi}::bigint end`;
   const target = sql`coalesce(${bookings.fundraisingTargetPence}::bigint, ${ownMinimum}, ${defaultMinimum})`;
@@ -48,7 +61,9 @@ export async function fundraisingSql(db: Db, defaults: FundraisingDefaults, toda
     state,
     /** the booking list's filter: on_track, behind or met, of live bookings (a cancelled traveller no longer fundraises: no one chases them) */
     condition: (wanted: FundraisingState): SQL =>
-      wanted === 'not_fundraising' ? sql`not (${fundraises})` : sql`(${fundraises} and ${bookings.status} <> 'cancelled' and ${state} = ${wanted})`,
+      wanted === 'not_fundraising'
+        ? sql`not (${fundraises})`
+        : sql`(${fundraises} and ${bookings.status} <> 'cancelled' and ${state} = ${wanted})`,
   };
 }
 export type FundraisingSql = Awaited<ReturnType<typeof fundraisingSql>>;

@@ -19,7 +19,10 @@ afterAll(() => t.close());
 
 const today = ukToday();
 
-async function booked(tripOver: Parameters<typeof insertTrip>[1] = {}, bookingOver: Parameters<typeof insertBooking>[2] = {}) {
+async function booked(
+  tripOver: Parameters<typeof insertTrip>[1] = {},
+  bookingOver: Parameters<typeof insertBooking>[2] = {},
+) {
   const trip = await insertTrip(t.db, tripOver);
   const booking = await insertBooking(t.db, trip.id, bookingOver);
   return { trip, booking };
@@ -28,7 +31,10 @@ async function booked(tripOver: Parameters<typeof insertTrip>[1] = {}, bookingOv
 let codes = 0;
 async function discount(over: Partial<typeof discounts.$inferInsert> = {}) {
   codes += 1;
-  const [row] = await t.db.insert(discounts).values({ code: `CODE${codes}`, name: 'Test discount', amountPence: 5_000, usageLimit: 5, ...over }).returning();
+  const [row] = await t.db
+    .insert(discounts)
+    .values({ code: `CODE${codes}`, name: 'Test discount', amountPence: 5_000, usageLimit: 5, ...over })
+    .returning();
   return row!;
 }
 
@@ -43,7 +49,11 @@ const custom = (bookingId: number, over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-const pay = (inv: { id: number; booking_id: number; type: string }, amount: number | string, over: Record<string, unknown> = {}) => ({
+const pay = (
+  inv: { id: number; booking_id: number; type: string },
+  amount: number | string,
+  over: Record<string, unknown> = {},
+) => ({
   booking_id: inv.booking_id,
   invoice_id: inv.id,
   invoice_type: inv.type,
@@ -104,13 +114,17 @@ describe('POST /api/bookings/{id}/invoices (standard)', () => {
     const again = await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' });
     expect(again.statusCode).toBe(422);
     expect(again.json().message).toBe('This booking already has a deposit invoice.');
-    const next = await admin.post(`/api/bookings/${(await insertBooking(t.db, trip.id)).id}/invoices`, { invoice_type: 'deposit' });
+    const next = await admin.post(`/api/bookings/${(await insertBooking(t.db, trip.id)).id}/invoices`, {
+      invoice_type: 'deposit',
+    });
     expect(Number(next.json().invoice_ref.slice(4))).toBe(Number(inv.invoice_ref.slice(4)) + 1);
   });
 
   it('refuses a deposit once the balance invoice has billed the whole cost', async () => {
     const { booking } = await booked({ depositPence: 20_000, costPence: 100_000 });
-    expect((await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'balance' })).json().total).toBe(1000);
+    expect((await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'balance' })).json().total).toBe(
+      1000,
+    );
     const res = await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' });
     expect(res.statusCode).toBe(422);
     expect(res.json().message).toBe('This booking already has a balance invoice, which bills the whole trip cost.');
@@ -118,7 +132,9 @@ describe('POST /api/bookings/{id}/invoices (standard)', () => {
 
   it('refuses a deposit when the trip has none, a bad type, and an unknown booking', async () => {
     const { booking } = await booked({ depositPence: 0 });
-    expect((await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' })).json().message).toMatch(/no deposit set/);
+    expect(
+      (await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' })).json().message,
+    ).toMatch(/no deposit set/);
     const bad = await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'other' });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.invoice_type).toEqual(['The invoice type must be deposit or balance.']);
@@ -126,7 +142,10 @@ describe('POST /api/bookings/{id}/invoices (standard)', () => {
   });
 
   it('raises the balance: cost + add-ons not yet invoiced − travel-basis discount − what was billed, and marks the add-ons invoiced', async () => {
-    const { booking, trip } = await booked({ depositPence: 25_000, costPence: 189_500 }, { travelBasisDiscountPence: 15_000 });
+    const { booking, trip } = await booked(
+      { depositPence: 25_000, costPence: 189_500 },
+      { travelBasisDiscountPence: 15_000 },
+    );
     const room = await insertAddon(t.db, trip.id, 'Single room', 29_500);
     const kit = await insertAddon(t.db, trip.id, 'Kit hire', 4_000);
     const billedBefore = await insertAddon(t.db, trip.id, 'Airport transfer', 3_000);
@@ -137,7 +156,10 @@ describe('POST /api/bookings/{id}/invoices (standard)', () => {
     ]);
     await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' });
     // a custom extras invoice bills the transfer; it does not count towards the trip cost
-    await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Visa service', amount: 40 }], addons: [billedBefore.id] }));
+    await admin.post(
+      '/api/invoices',
+      custom(booking.id, { items: [{ description: 'Visa service', amount: 40 }], addons: [billedBefore.id] }),
+    );
     const res = await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'balance' });
     expect(res.statusCode).toBe(201);
     const inv = res.json();
@@ -156,8 +178,17 @@ describe('POST /api/bookings/{id}/invoices (standard)', () => {
 
   it('applies a valid discount code and takes one use of it', async () => {
     const { booking } = await booked({ depositPence: 25_000 });
-    const d = await discount({ code: 'EARLY50', invoiceType: 'deposit', amountPence: 5_000, usageLimit: 2, usageCount: 0 });
-    const res = await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit', discount_code: 'early50' });
+    const d = await discount({
+      code: 'EARLY50',
+      invoiceType: 'deposit',
+      amountPence: 5_000,
+      usageLimit: 2,
+      usageCount: 0,
+    });
+    const res = await admin.post(`/api/bookings/${booking.id}/invoices`, {
+      invoice_type: 'deposit',
+      discount_code: 'early50',
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ total: 200, outstanding: 200, discount_amount: 50, discount_code: 'EARLY50' });
     const [after] = await t.db.select().from(discounts).where(eq(discounts.id, d.id));
@@ -175,16 +206,29 @@ describe('POST /api/bookings/{id}/invoices (standard)', () => {
     ];
     for (const [over, reason] of cases) {
       const d = await discount(over);
-      const res = await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit', discount_code: d.code });
+      const res = await admin.post(`/api/bookings/${booking.id}/invoices`, {
+        invoice_type: 'deposit',
+        discount_code: d.code,
+      });
       expect(res.statusCode).toBe(422);
       expect(res.json().errors.discount_code[0]).toMatch(reason);
     }
-    const missing = await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit', discount_code: 'NOSUCHCODE' });
+    const missing = await admin.post(`/api/bookings/${booking.id}/invoices`, {
+      invoice_type: 'deposit',
+      discount_code: 'NOSUCHCODE',
+    });
     expect(missing.json().errors.discount_code).toEqual(['There is no discount code NOSUCHCODE.']);
     expect((await admin.get(`/api/invoices?booking_id=${booking.id}`)).json()).toEqual([]);
     // valid for this trip and today, the same code applies
-    const ok = await discount({ tripId: trip.id, validFrom: new Date(today + 'T00:00:00'), validUntil: new Date(today + 'T00:00:00') });
-    expect((await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit', discount_code: ok.code })).statusCode).toBe(201);
+    const ok = await discount({
+      tripId: trip.id,
+      validFrom: new Date(today + 'T00:00:00'),
+      validUntil: new Date(today + 'T00:00:00'),
+    });
+    expect(
+      (await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit', discount_code: ok.code }))
+        .statusCode,
+    ).toBe(201);
   });
 
   it('gives the last use of a code to exactly one of two invoices raised at once', async () => {
@@ -206,25 +250,40 @@ describe('POST /api/invoices (custom)', () => {
     const { booking, trip } = await booked();
     const addon = await insertAddon(t.db, trip.id, 'Single room', 29_500);
     await t.db.insert(bookingAddons).values({ bookingId: booking.id, addonId: addon.id, pricePence: 29_500 });
-    const body = custom(booking.id, { type: 'addon', items: [{ description: 'Flight upgrade', amount: '120.50' }, { description: 'Visa', amount: 40 }], addons: [addon.id] });
+    const body = custom(booking.id, {
+      type: 'addon',
+      items: [
+        { description: 'Flight upgrade', amount: '120.50' },
+        { description: 'Visa', amount: 40 },
+      ],
+      addons: [addon.id],
+    });
     const res = await admin.post('/api/invoices', body);
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({
       invoice_ref: body.invoice_ref,
       type: 'addon',
-      items: [{ description: 'Flight upgrade', amount: 120.5 }, { description: 'Visa', amount: 40 }],
+      items: [
+        { description: 'Flight upgrade', amount: 120.5 },
+        { description: 'Visa', amount: 40 },
+      ],
       addons: [{ id: addon.id, name: 'Single room', price: 295 }],
       total: 455.5,
       status: 'Unpaid',
     });
     const again = await admin.post('/api/invoices', custom(booking.id, { items: [], addons: [addon.id] }));
     expect(again.statusCode).toBe(422);
-    expect(again.json().errors.addons).toEqual(['An add-on chosen is not on this booking or has already been invoiced.']);
+    expect(again.json().errors.addons).toEqual([
+      'An add-on chosen is not on this booking or has already been invoiced.',
+    ]);
   });
 
   it('needs at least one item or add-on, a reference and a description, and real amounts', async () => {
     const { booking } = await booked();
-    const res = await admin.post('/api/invoices', custom(booking.id, { items: [], addons: [], invoice_ref: '', description: ' ' }));
+    const res = await admin.post(
+      '/api/invoices',
+      custom(booking.id, { items: [], addons: [], invoice_ref: '', description: ' ' }),
+    );
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toMatchObject({
       invoice_ref: ['The reference field is required.'],
@@ -232,14 +291,27 @@ describe('POST /api/invoices (custom)', () => {
     });
     const empty = await admin.post('/api/invoices', custom(booking.id, { items: [], addons: [] }));
     expect(empty.json().errors).toEqual({ items: ['Please add at least one item to this invoice'] });
-    const bad = await admin.post('/api/invoices', custom(booking.id, { items: [{ description: '', amount: '12.345' }, { description: 'Zero', amount: 0 }] }));
+    const bad = await admin.post(
+      '/api/invoices',
+      custom(booking.id, {
+        items: [
+          { description: '', amount: '12.345' },
+          { description: 'Zero', amount: 0 },
+        ],
+      }),
+    );
     expect(bad.json().errors).toMatchObject({
       'items.0.description': ['The description field is required.'],
       'items.0.amount': ['The amount must be an amount in pounds, such as 25 or 25.50.'],
       'items.1.amount': ['The amount must be more than £0.00.'],
     });
-    expect((await admin.post('/api/invoices', custom(booking.id, { due_date: addDays(today, -1) }))).json().errors).toEqual({ due_date: ['The due date must not be before the invoice date.'] });
-    expect((await admin.post('/api/invoices', custom(booking.id, { invoice_date: '2026-02-30' }))).json().errors.invoice_date).toEqual(['The invoice date must be a real date.']);
+    expect(
+      (await admin.post('/api/invoices', custom(booking.id, { due_date: addDays(today, -1) }))).json().errors,
+    ).toEqual({ due_date: ['The due date must not be before the invoice date.'] });
+    expect(
+      (await admin.post('/api/invoices', custom(booking.id, { invoice_date: '2026-02-30' }))).json().errors
+        .invoice_date,
+    ).toEqual(['The invoice date must be a real date.']);
     expect((await admin.get(`/api/invoices?booking_id=${booking.id}`)).json()).toEqual([]);
   });
 
@@ -265,7 +337,9 @@ describe('DELETE /api/invoices/{id}', () => {
     const addon = await insertAddon(t.db, trip.id);
     await t.db.insert(bookingAddons).values({ bookingId: booking.id, addonId: addon.id, pricePence: 25_000 });
     const d = await discount({ usageCount: 1 });
-    const inv = (await admin.post('/api/invoices', custom(booking.id, { addons: [addon.id], discount_code: d.code }))).json();
+    const inv = (
+      await admin.post('/api/invoices', custom(booking.id, { addons: [addon.id], discount_code: d.code }))
+    ).json();
     expect((await t.db.select().from(discounts).where(eq(discounts.id, d.id)))[0]!.usageCount).toBe(2);
     expect((await admin.delete(`/api/invoices/${inv.id}`)).statusCode).toBe(204);
     expect((await t.db.select().from(discounts).where(eq(discounts.id, d.id)))[0]!.usageCount).toBe(1);
@@ -280,7 +354,9 @@ describe('DELETE /api/invoices/{id}', () => {
     const tx = (await admin.post('/api/transactions', pay(inv, 20))).json();
     const res = await admin.delete(`/api/invoices/${inv.id}`);
     expect(res.statusCode).toBe(422);
-    expect(res.json().message).toBe('This invoice has payments or refunds recorded against it, so it cannot be deleted.');
+    expect(res.json().message).toBe(
+      'This invoice has payments or refunds recorded against it, so it cannot be deleted.',
+    );
     await admin.delete(`/api/transactions/${tx.id}`);
     expect((await admin.delete(`/api/invoices/${inv.id}`)).statusCode).toBe(422);
   });
@@ -289,10 +365,23 @@ describe('DELETE /api/invoices/{id}', () => {
 describe('POST /api/transactions', () => {
   it('records a part payment, then the rest, then a refund, with the outstanding amount and status following', async () => {
     const { booking } = await booked();
-    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 250 }] }))).json();
-    const first = await admin.post('/api/transactions', pay(inv, '100.25', { notes: 'First instalment', processor: 'STRIPE' }));
+    const inv = (
+      await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 250 }] }))
+    ).json();
+    const first = await admin.post(
+      '/api/transactions',
+      pay(inv, '100.25', { notes: 'First instalment', processor: 'STRIPE' }),
+    );
     expect(first.statusCode).toBe(201);
-    expect(first.json()).toMatchObject({ message: 'Transaction has been processed.', amount: 100.25, type: 'payment', processor: 'STRIPE', notes: 'First instalment', deleted_at: null, created_by: expect.stringMatching(/^Sam Tester/) });
+    expect(first.json()).toMatchObject({
+      message: 'Transaction has been processed.',
+      amount: 100.25,
+      type: 'payment',
+      processor: 'STRIPE',
+      notes: 'First instalment',
+      deleted_at: null,
+      created_by: expect.stringMatching(/^Sam Tester/),
+    });
     let [now] = (await admin.get(`/api/invoices?booking_id=${booking.id}`)).json();
     expect(now).toMatchObject({ payment_received: 100.25, outstanding: 149.75, status: 'Part Paid', paid: false });
     await admin.post('/api/transactions', pay(inv, 149.75));
@@ -302,44 +391,77 @@ describe('POST /api/transactions', () => {
     expect(refund.statusCode).toBe(201);
     [now] = (await admin.get(`/api/invoices?booking_id=${booking.id}`)).json();
     expect(now).toMatchObject({ payment_received: 200, refunded: 50, outstanding: 50, status: 'Part Paid' });
-    expect(now.transactions.map((x: { type: string; amount: number }) => [x.type, x.amount])).toEqual([['payment', 100.25], ['payment', 149.75], ['refund', 50]]);
+    expect(now.transactions.map((x: { type: string; amount: number }) => [x.type, x.amount])).toEqual([
+      ['payment', 100.25],
+      ['payment', 149.75],
+      ['refund', 50],
+    ]);
   });
 
   it('refuses an overpayment, a refund of more than was paid, and says why under the amount', async () => {
     const { booking } = await booked();
-    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))).json();
+    const inv = (
+      await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))
+    ).json();
     const over = await admin.post('/api/transactions', pay(inv, '100.01'));
     expect(over.statusCode).toBe(422);
-    expect(over.json().errors.amount).toEqual(['This payment of £100.01 is more than the £100.00 outstanding on this invoice.']);
+    expect(over.json().errors.amount).toEqual([
+      'This payment of £100.01 is more than the £100.00 outstanding on this invoice.',
+    ]);
     await admin.post('/api/transactions', pay(inv, 30));
     const refund = await admin.post('/api/transactions', pay(inv, 31, { type: 'refund' }));
-    expect(refund.json().errors.amount).toEqual(['This refund of £31.00 is more than the £30.00 paid and not yet refunded on this invoice.']);
+    expect(refund.json().errors.amount).toEqual([
+      'This refund of £31.00 is more than the £30.00 paid and not yet refunded on this invoice.',
+    ]);
   });
 
   it('validates every field and refuses an invoice of another booking or type, or a future date', async () => {
     const { booking } = await booked();
     const other = await booked();
     const inv = (await admin.post('/api/invoices', custom(booking.id))).json();
-    const res = await admin.post('/api/transactions', { booking_id: booking.id, invoice_id: inv.id, invoice_type: 'nope', amount: '-5', type: 'gift', processor: 'PAYPAL', date: '31/12/2026' });
+    const res = await admin.post('/api/transactions', {
+      booking_id: booking.id,
+      invoice_id: inv.id,
+      invoice_type: 'nope',
+      amount: '-5',
+      type: 'gift',
+      processor: 'PAYPAL',
+      date: '31/12/2026',
+    });
     expect(res.statusCode).toBe(422);
     expect(Object.keys(res.json().errors).sort()).toEqual(['amount', 'date', 'invoice_type', 'processor', 'type']);
-    expect((await admin.post('/api/transactions', pay({ ...inv, booking_id: other.booking.id }, 10))).json().errors.invoice_id).toEqual(['This invoice belongs to another booking.']);
-    expect((await admin.post('/api/transactions', pay({ ...inv, type: 'deposit' }, 10))).json().errors.invoice_type).toEqual(['This is a other invoice.']);
-    expect((await admin.post('/api/transactions', pay({ ...inv, id: 999999 }, 10))).json().errors.invoice_id).toEqual(['The selected invoice is invalid.']);
-    expect((await admin.post('/api/transactions', pay(inv, 10, { date: addDays(today, 1) }))).json().errors.date).toEqual(['The date must not be in the future.']);
+    expect(
+      (await admin.post('/api/transactions', pay({ ...inv, booking_id: other.booking.id }, 10))).json().errors
+        .invoice_id,
+    ).toEqual(['This invoice belongs to another booking.']);
+    expect(
+      (await admin.post('/api/transactions', pay({ ...inv, type: 'deposit' }, 10))).json().errors.invoice_type,
+    ).toEqual(['This is a other invoice.']);
+    expect((await admin.post('/api/transactions', pay({ ...inv, id: 999999 }, 10))).json().errors.invoice_id).toEqual([
+      'The selected invoice is invalid.',
+    ]);
+    expect(
+      (await admin.post('/api/transactions', pay(inv, 10, { date: addDays(today, 1) }))).json().errors.date,
+    ).toEqual(['The date must not be in the future.']);
     expect((await admin.get(`/api/invoices?booking_id=${booking.id}`)).json()[0].transactions).toEqual([]);
   });
 
   it('records one entry for one Idempotency-Key, sent twice or twenty times at once, with the same reply', async () => {
     const { booking } = await booked();
-    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 1000 }] }))).json();
+    const inv = (
+      await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 1000 }] }))
+    ).json();
     const first = await admin.post('/api/transactions', pay(inv, 10), { 'idempotency-key': 'key-once' });
     const second = await admin.post('/api/transactions', pay(inv, 10), { 'idempotency-key': 'key-once' });
     expect(first.statusCode).toBe(201);
     expect(second.statusCode).toBe(201);
     expect(second.json()).toEqual(first.json());
     expect(second.headers['idempotent-replayed']).toBe('true');
-    const burst = await Promise.all(Array.from({ length: 20 }, () => admin.post('/api/transactions', pay(inv, 25), { 'idempotency-key': 'key-burst' })));
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        admin.post('/api/transactions', pay(inv, 25), { 'idempotency-key': 'key-burst' }),
+      ),
+    );
     expect(burst.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
     expect(new Set(burst.map((r) => r.json().id)).size).toBe(1);
     const [now] = (await admin.get(`/api/invoices?booking_id=${booking.id}`)).json();
@@ -352,8 +474,12 @@ describe('POST /api/transactions', () => {
 
   it('gives one key sent at once for two different invoices to exactly one of them', async () => {
     const { booking } = await booked();
-    const a = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'A', amount: 100 }] }))).json();
-    const b = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'B', amount: 100 }] }))).json();
+    const a = (
+      await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'A', amount: 100 }] }))
+    ).json();
+    const b = (
+      await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'B', amount: 100 }] }))
+    ).json();
     const both = await Promise.all([
       admin.post('/api/transactions', pay(a, 10), { 'idempotency-key': 'key-two-invoices' }),
       admin.post('/api/transactions', pay(b, 10), { 'idempotency-key': 'key-two-invoices' }),
@@ -365,9 +491,14 @@ describe('POST /api/transactions', () => {
 
   it('lets only one of two refunds at once against one payment through', async () => {
     const { booking } = await booked();
-    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))).json();
+    const inv = (
+      await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))
+    ).json();
     await admin.post('/api/transactions', pay(inv, 100));
-    const both = await Promise.all([admin.post('/api/transactions', pay(inv, 80, { type: 'refund' })), admin.post('/api/transactions', pay(inv, 80, { type: 'refund' }))]);
+    const both = await Promise.all([
+      admin.post('/api/transactions', pay(inv, 80, { type: 'refund' })),
+      admin.post('/api/transactions', pay(inv, 80, { type: 'refund' })),
+    ]);
     expect(both.map((r) => r.statusCode).sort()).toEqual([201, 422]);
     const [now] = (await admin.get(`/api/invoices?booking_id=${booking.id}`)).json();
     expect(now).toMatchObject({ payment_received: 20, refunded: 80, outstanding: 80 });
@@ -375,7 +506,9 @@ describe('POST /api/transactions', () => {
 
   it('never takes more than is outstanding from payments made at once', async () => {
     const { booking } = await booked();
-    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))).json();
+    const inv = (
+      await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))
+    ).json();
     const all = await Promise.all(Array.from({ length: 5 }, () => admin.post('/api/transactions', pay(inv, 30))));
     expect(all.filter((r) => r.statusCode === 201)).toHaveLength(3);
     const [now] = (await admin.get(`/api/invoices?booking_id=${booking.id}`)).json();
@@ -386,7 +519,9 @@ describe('POST /api/transactions', () => {
 describe('DELETE /api/transactions/{id}', () => {
   it('strikes the entry out with who and when; totals ignore it, the history keeps it', async () => {
     const { booking } = await booked();
-    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))).json();
+    const inv = (
+      await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))
+    ).json();
     const tx = (await admin.post('/api/transactions', pay(inv, 40))).json();
     expect((await admin.delete(`/api/transactions/${tx.id}`)).statusCode).toBe(204);
     const [now] = (await admin.get(`/api/invoices?booking_id=${booking.id}`)).json();
@@ -402,18 +537,24 @@ describe('DELETE /api/transactions/{id}', () => {
 
   it('refuses to strike out a refund when the payments since cover the invoice', async () => {
     const { booking } = await booked();
-    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))).json();
+    const inv = (
+      await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))
+    ).json();
     await admin.post('/api/transactions', pay(inv, 100));
     const refund = (await admin.post('/api/transactions', pay(inv, 30, { type: 'refund' }))).json();
     await admin.post('/api/transactions', pay(inv, 30));
     const res = await admin.delete(`/api/transactions/${refund.id}`);
     expect(res.statusCode).toBe(422);
-    expect(res.json().message).toBe('Without this refund more would have been paid than the invoice total: delete a later payment first.');
+    expect(res.json().message).toBe(
+      'Without this refund more would have been paid than the invoice total: delete a later payment first.',
+    );
   });
 
   it('refuses to strike out a payment whose money was refunded', async () => {
     const { booking } = await booked();
-    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))).json();
+    const inv = (
+      await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))
+    ).json();
     const paid = (await admin.post('/api/transactions', pay(inv, 60))).json();
     await admin.post('/api/transactions', pay(inv, 50, { type: 'refund' }));
     const res = await admin.delete(`/api/transactions/${paid.id}`);
@@ -435,14 +576,21 @@ describe('ids and dates out of range', () => {
     expect((await admin.post('/api/transactions', pay({ ...inv, booking_id: true }, 10))).statusCode).toBe(422);
     const ancient = await admin.post('/api/transactions', pay(inv, 10, { date: '0000-01-01' }));
     expect(ancient.json().errors.date).toEqual(['The date must be between 2000 and 2099.']);
-    expect((await admin.post('/api/invoices', custom(booking.id, { invoice_date: '0000-01-01' }))).statusCode).toBe(422);
-    expect((await admin.post('/api/transactions', pay(inv, '1,50'))).json().errors.amount).toEqual(['The amount must be an amount in pounds, such as 25 or 25.50.']);
+    expect((await admin.post('/api/invoices', custom(booking.id, { invoice_date: '0000-01-01' }))).statusCode).toBe(
+      422,
+    );
+    expect((await admin.post('/api/transactions', pay(inv, '1,50'))).json().errors.amount).toEqual([
+      'The amount must be an amount in pounds, such as 25 or 25.50.',
+    ]);
   });
 });
 
 describe('GET /api/invoices/{id} and its PDF', () => {
   it('gives the invoice with the operator, customer, booking and trip', async () => {
-    const { booking, trip } = await booked({ name: 'Sahara Trek' }, { firstName: 'Ada', lastName: 'Lovelace', title: 'Dr', address1: '12 Byron Street', postCode: 'N1 1AA' });
+    const { booking, trip } = await booked(
+      { name: 'Sahara Trek' },
+      { firstName: 'Ada', lastName: 'Lovelace', title: 'Dr', address1: '12 Byron Street', postCode: 'N1 1AA' },
+    );
     const inv = (await admin.post('/api/invoices', custom(booking.id))).json();
     const res = await admin.get(`/api/invoices/${inv.id}`);
     expect(res.statusCode).toBe(200);
@@ -466,7 +614,11 @@ describe('GET /api/invoices/{id} and its PDF', () => {
 
 describe('the history of invoices and money', () => {
   const eventsOf = (bookingId: number, prefix = '') =>
-    t.db.select().from(auditEvents).where(and(eq(auditEvents.bookingId, bookingId), like(auditEvents.action, `${prefix}%`))).orderBy(asc(auditEvents.id));
+    t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.bookingId, bookingId), like(auditEvents.action, `${prefix}%`)))
+      .orderBy(asc(auditEvents.id));
 
   async function token(scopes: string[]) {
     const made = await admin.post('/oauth/personal-access-tokens', { name: `Money ${scopes.join(' ')}`, scopes });
@@ -475,7 +627,12 @@ describe('the history of invoices and money', () => {
     return {
       id: row.id,
       call: (method: 'POST' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
-        t.app.inject({ method, url, payload: payload as never, headers: { ...headers, authorization: `Bearer ${accessToken}` } }),
+        t.app.inject({
+          method,
+          url,
+          payload: payload as never,
+          headers: { ...headers, authorization: `Bearer ${accessToken}` },
+        }),
     };
   }
 
@@ -495,7 +652,15 @@ describe('the history of invoices and money', () => {
       source: 'web',
       changes: null,
       summary: `${adminName} raised the deposit invoice ${inv.invoice_ref} for £250.00`,
-      details: { ref: inv.invoice_ref, type: 'deposit', total: 250, items: [{ description: 'Trip deposit', amount: 250 }], addons: [], discount_code: null, discount: 0 },
+      details: {
+        ref: inv.invoice_ref,
+        type: 'deposit',
+        total: 250,
+        items: [{ description: 'Trip deposit', amount: 250 }],
+        addons: [],
+        discount_code: null,
+        discount: 0,
+      },
     });
   });
 
@@ -504,13 +669,22 @@ describe('the history of invoices and money', () => {
     const addon = await insertAddon(t.db, trip.id, 'Single room', 29_500);
     await t.db.insert(bookingAddons).values({ bookingId: booking.id, addonId: addon.id, pricePence: 29_500 });
     const d = await discount({ amountPence: 2_000 });
-    const body = custom(booking.id, { type: 'addon', items: [{ description: 'Flight upgrade', amount: '120.50' }], addons: [addon.id], discount_code: d.code });
+    const body = custom(booking.id, {
+      type: 'addon',
+      items: [{ description: 'Flight upgrade', amount: '120.50' }],
+      addons: [addon.id],
+      discount_code: d.code,
+    });
     const inv = (await admin.post('/api/invoices', body)).json();
     // refused: the add-on is billed now, an unknown code, a reference taken
     expect((await admin.post('/api/invoices', custom(booking.id, { addons: [addon.id] }))).statusCode).toBe(422);
     expect((await admin.post('/api/invoices', custom(booking.id, { discount_code: 'NOSUCH' }))).statusCode).toBe(422);
-    expect((await admin.post('/api/invoices', custom(booking.id, { invoice_ref: body.invoice_ref }))).statusCode).toBe(422);
-    expect((await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' })).statusCode).toBe(422);
+    expect((await admin.post('/api/invoices', custom(booking.id, { invoice_ref: body.invoice_ref }))).statusCode).toBe(
+      422,
+    );
+    expect((await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' })).statusCode).toBe(
+      422,
+    );
     const events = await eventsOf(booking.id);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
@@ -546,19 +720,30 @@ describe('the history of invoices and money', () => {
       tripId: trip.id,
       actorName: adminName,
       summary: `${adminName} deleted the other invoice ${inv.invoice_ref} (£120.50)`,
-      details: { ref: inv.invoice_ref, type: 'other', total: 120.5, items: [{ description: 'Flight upgrade', amount: 120.5 }] },
+      details: {
+        ref: inv.invoice_ref,
+        type: 'other',
+        total: 120.5,
+        items: [{ description: 'Flight upgrade', amount: 120.5 }],
+      },
     });
   });
 
   it('records each payment and refund with its amount, processor and invoice, and nothing for a refused one', async () => {
     const { booking, trip } = await booked();
-    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 300 }] }))).json();
+    const inv = (
+      await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 300 }] }))
+    ).json();
     const paid = (await admin.post('/api/transactions', pay(inv, 250, { notes: 'By bank transfer' }))).json();
-    const refund = (await admin.post('/api/transactions', pay(inv, '20.5', { type: 'refund', processor: 'STRIPE' }))).json();
+    const refund = (
+      await admin.post('/api/transactions', pay(inv, '20.5', { type: 'refund', processor: 'STRIPE' }))
+    ).json();
     // refused: too much, a future date, another booking's invoice
     expect((await admin.post('/api/transactions', pay(inv, 500))).statusCode).toBe(422);
     expect((await admin.post('/api/transactions', pay(inv, 1, { date: addDays(today, 1) }))).statusCode).toBe(422);
-    expect((await admin.post('/api/transactions', pay({ ...inv, booking_id: (await booked()).booking.id }, 1))).statusCode).toBe(422);
+    expect(
+      (await admin.post('/api/transactions', pay({ ...inv, booking_id: (await booked()).booking.id }, 1))).statusCode,
+    ).toBe(422);
     const events = await eventsOf(booking.id, 'transaction.');
     expect(events).toHaveLength(2);
     expect(events[0]).toMatchObject({
@@ -570,28 +755,56 @@ describe('the history of invoices and money', () => {
       actorType: 'user',
       actorName: adminName,
       summary: `${adminName} recorded a payment of £250.00 (BACS) on ${inv.invoice_ref}`,
-      details: { type: 'payment', amount: 250, processor: 'BACS', date: today, notes: 'By bank transfer', invoice_id: inv.id, invoice_ref: inv.invoice_ref },
+      details: {
+        type: 'payment',
+        amount: 250,
+        processor: 'BACS',
+        date: today,
+        notes: 'By bank transfer',
+        invoice_id: inv.id,
+        invoice_ref: inv.invoice_ref,
+      },
     });
-    expect(events[1]).toMatchObject({ subjectId: String(refund.id), summary: `${adminName} recorded a refund of £20.50 (STRIPE) on ${inv.invoice_ref}`, details: { type: 'refund', amount: 20.5 } });
+    expect(events[1]).toMatchObject({
+      subjectId: String(refund.id),
+      summary: `${adminName} recorded a refund of £20.50 (STRIPE) on ${inv.invoice_ref}`,
+      details: { type: 'refund', amount: 20.5 },
+    });
   });
 
   it('writes one event for one Idempotency-Key, however often the request is replayed', async () => {
     const { booking } = await booked();
-    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 1000 }] }))).json();
+    const inv = (
+      await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 1000 }] }))
+    ).json();
     await admin.post('/api/transactions', pay(inv, 10), { 'idempotency-key': 'audit-once' });
-    expect((await admin.post('/api/transactions', pay(inv, 10), { 'idempotency-key': 'audit-once' })).headers['idempotent-replayed']).toBe('true');
-    await Promise.all(Array.from({ length: 10 }, () => admin.post('/api/transactions', pay(inv, 25), { 'idempotency-key': 'audit-burst' })));
-    expect((await admin.post('/api/transactions', pay(inv, 99), { 'idempotency-key': 'audit-once' })).statusCode).toBe(422);
+    expect(
+      (await admin.post('/api/transactions', pay(inv, 10), { 'idempotency-key': 'audit-once' })).headers[
+        'idempotent-replayed'
+      ],
+    ).toBe('true');
+    await Promise.all(
+      Array.from({ length: 10 }, () =>
+        admin.post('/api/transactions', pay(inv, 25), { 'idempotency-key': 'audit-burst' }),
+      ),
+    );
+    expect((await admin.post('/api/transactions', pay(inv, 99), { 'idempotency-key': 'audit-once' })).statusCode).toBe(
+      422,
+    );
     const events = await eventsOf(booking.id, 'transaction.recorded');
     expect(events.map((e) => (e.details as { amount: number }).amount)).toEqual([10, 25]);
   });
 
   it('records a strike-out with the reason given, and nothing when it is refused', async () => {
     const { booking, trip } = await booked();
-    const inv = (await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))).json();
+    const inv = (
+      await admin.post('/api/invoices', custom(booking.id, { items: [{ description: 'Trip', amount: 100 }] }))
+    ).json();
     const first = (await admin.post('/api/transactions', pay(inv, 60))).json();
     const second = (await admin.post('/api/transactions', pay(inv, 40, { processor: 'CHEQUE' }))).json();
-    expect((await admin.delete(`/api/transactions/${first.id}?reason=${encodeURIComponent('Entered twice')}`)).statusCode).toBe(204);
+    expect(
+      (await admin.delete(`/api/transactions/${first.id}?reason=${encodeURIComponent('Entered twice')}`)).statusCode,
+    ).toBe(204);
     expect((await admin.delete(`/api/transactions/${second.id}`)).statusCode).toBe(204);
     // refused: already struck out, too long a reason, missing
     expect((await admin.delete(`/api/transactions/${second.id}`)).statusCode).toBe(422);
@@ -607,15 +820,28 @@ describe('the history of invoices and money', () => {
       tripId: trip.id,
       actorName: adminName,
       summary: `${adminName} struck out the payment of £60.00 (BACS) on ${inv.invoice_ref}: Entered twice`,
-      details: { type: 'payment', amount: 60, processor: 'BACS', invoice_id: inv.id, invoice_ref: inv.invoice_ref, reason: 'Entered twice' },
+      details: {
+        type: 'payment',
+        amount: 60,
+        processor: 'BACS',
+        invoice_id: inv.id,
+        invoice_ref: inv.invoice_ref,
+        reason: 'Entered twice',
+      },
     });
-    expect(events[1]).toMatchObject({ summary: `${adminName} struck out the payment of £40.00 (CHEQUE) on ${inv.invoice_ref}`, details: { reason: null } });
+    expect(events[1]).toMatchObject({
+      summary: `${adminName} struck out the payment of £40.00 (CHEQUE) on ${inv.invoice_ref}`,
+      details: { reason: null },
+    });
   });
 
   it('writes nothing for a request refused before it is looked at', async () => {
     const { booking } = await booked();
     const inv = (await admin.post('/api/invoices', custom(booking.id))).json();
-    expect((await admin.request({ method: 'POST', url: '/api/transactions', payload: pay(inv, 10), csrf: false })).statusCode).toBe(419);
+    expect(
+      (await admin.request({ method: 'POST', url: '/api/transactions', payload: pay(inv, 10), csrf: false }))
+        .statusCode,
+    ).toBe(419);
     expect((await (await t.signedIn(2)).post('/api/transactions', pay(inv, 10))).statusCode).toBe(403);
     expect((await t.client().delete(`/api/invoices/${inv.id}`)).statusCode).toBe(401);
     expect((await eventsOf(booking.id)).map((e) => e.action)).toEqual(['invoice.created']);
@@ -627,10 +853,18 @@ describe('the history of invoices and money', () => {
     const inv = (await pat.call('POST', `/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' })).json();
     const paid = await pat.call('POST', '/api/transactions', pay(inv, 25), { 'idempotency-key': 'token-key' });
     expect(paid.statusCode, paid.body).toBe(201);
-    expect((await pat.call('POST', '/api/transactions', pay(inv, 25), { 'idempotency-key': 'token-key' })).statusCode).toBe(201);
+    expect(
+      (await pat.call('POST', '/api/transactions', pay(inv, 25), { 'idempotency-key': 'token-key' })).statusCode,
+    ).toBe(201);
     expect((await pat.call('DELETE', `/api/transactions/${paid.json().id}`)).statusCode).toBe(204);
     const events = await eventsOf(booking.id);
     expect(events.map((e) => e.action)).toEqual(['invoice.created', 'transaction.recorded', 'transaction.struck_out']);
-    for (const e of events) expect(e).toMatchObject({ actorType: 'personal_token', actorTokenId: pat.id, actorName: `${adminName} (personal access token)`, source: 'api' });
+    for (const e of events)
+      expect(e).toMatchObject({
+        actorType: 'personal_token',
+        actorTokenId: pat.id,
+        actorName: `${adminName} (personal access token)`,
+        source: 'api',
+      });
   });
 });

@@ -21,8 +21,16 @@ export async function loadInvoices(db: Db, where: SQL): Promise<LoadedInvoice[]>
   const ids = rows.map((r) => r.id);
   // one after another: inside a transaction they share one connection, which takes one query at a
   // time (node-postgres queues them today and refuses from pg 9)
-  const items = await db.select().from(invoiceItems).where(inArray(invoiceItems.invoiceId, ids)).orderBy(asc(invoiceItems.sortOrder), asc(invoiceItems.id));
-  const addons = await db.select().from(invoiceAddons).where(inArray(invoiceAddons.invoiceId, ids)).orderBy(asc(invoiceAddons.addonId));
+  const items = await db
+    .select()
+    .from(invoiceItems)
+    .where(inArray(invoiceItems.invoiceId, ids))
+    .orderBy(asc(invoiceItems.sortOrder), asc(invoiceItems.id));
+  const addons = await db
+    .select()
+    .from(invoiceAddons)
+    .where(inArray(invoiceAddons.invoiceId, ids))
+    .orderBy(asc(invoiceAddons.addonId));
   const entries = await selectTransactions(db, inArray(transactions.invoiceId, ids));
   const today = ukToday();
   return rows.map((inv) => {
@@ -34,7 +42,11 @@ export async function loadInvoices(db: Db, where: SQL): Promise<LoadedInvoice[]>
       addonsPence: ads.map((a) => a.pricePence),
       discountPence: inv.discountPence,
       dueDate: inv.dueDate,
-      entries: txs.map(({ t }) => ({ type: t.type as TransactionType, amountPence: t.amountPence, deleted: t.deletedAt !== null })),
+      entries: txs.map(({ t }) => ({
+        type: t.type as TransactionType,
+        amountPence: t.amountPence,
+        deleted: t.deletedAt !== null,
+      })),
     };
     const s = summarise(money, today);
     const reply: Invoice = {
@@ -79,7 +91,11 @@ export function selectTransactions(db: Db, where: SQL) {
     .orderBy(asc(transactions.date), asc(transactions.id));
 }
 
-export function toTransaction(t: typeof transactions.$inferSelect, createdBy: string | null, deletedBy: string | null): Invoice['transactions'][number] {
+export function toTransaction(
+  t: typeof transactions.$inferSelect,
+  createdBy: string | null,
+  deletedBy: string | null,
+): Invoice['transactions'][number] {
   return {
     id: t.id,
     booking_id: t.bookingId,

@@ -38,7 +38,8 @@ export type Summary = {
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 /** The part of a discount an invoice can use: never more than what it bills. */
-export const appliedDiscount = (discountPence: number, subtotalPence: number) => Math.max(0, Math.min(discountPence, subtotalPence));
+export const appliedDiscount = (discountPence: number, subtotalPence: number) =>
+  Math.max(0, Math.min(discountPence, subtotalPence));
 
 /** today: yyyy-mm-dd in the operator's time zone */
 export function summarise(invoice: InvoiceMoney, today: string): Summary {
@@ -58,7 +59,18 @@ export function summarise(invoice: InvoiceMoney, today: string): Summary {
   else if (invoice.dueDate < today) status = 'Overdue';
   else status = 'Unpaid';
   const pastDue = !paid && invoice.dueDate < today;
-  return { subtotalPence, discountPence, totalPence, paidInPence, refundedPence, receivedPence, outstandingPence, paid, pastDue, status };
+  return {
+    subtotalPence,
+    discountPence,
+    totalPence,
+    paidInPence,
+    refundedPence,
+    receivedPence,
+    outstandingPence,
+    paid,
+    pastDue,
+    status,
+  };
 }
 
 const pounds = (pence: number) => formatPounds(pence / 100);
@@ -72,7 +84,8 @@ const pounds = (pence: number) => formatPounds(pence / 100);
 export function transactionRefusal(summary: Summary, type: TransactionType, amountPence: number): string | null {
   if (!Number.isSafeInteger(amountPence) || amountPence <= 0) return 'The amount must be more than £0.00.';
   if (type === 'payment') {
-    if (summary.outstandingPence <= 0) return 'This invoice is already paid in full, so no payment can be recorded against it.';
+    if (summary.outstandingPence <= 0)
+      return 'This invoice is already paid in full, so no payment can be recorded against it.';
     if (amountPence > summary.outstandingPence)
       return `This payment of ${pounds(amountPence)} is more than the ${pounds(summary.outstandingPence)} outstanding on this invoice.`;
     return null;
@@ -91,9 +104,13 @@ export function transactionRefusal(summary: Summary, type: TransactionType, amou
 export function deletionRefusal(invoice: InvoiceMoney, entryIndex: number, today: string): string | null {
   const entry = invoice.entries[entryIndex];
   if (!entry || entry.deleted) return 'This payment or refund has already been deleted.';
-  const after = summarise({ ...invoice, entries: invoice.entries.map((e, i) => (i === entryIndex ? { ...e, deleted: true } : e)) }, today);
+  const after = summarise(
+    { ...invoice, entries: invoice.entries.map((e, i) => (i === entryIndex ? { ...e, deleted: true } : e)) },
+    today,
+  );
   if (after.receivedPence < 0) return 'Part of this payment has been refunded: delete the refund first.';
-  if (after.receivedPence > after.totalPence) return 'Without this refund more would have been paid than the invoice total: delete a later payment first.';
+  if (after.receivedPence > after.totalPence)
+    return 'Without this refund more would have been paid than the invoice total: delete a later payment first.';
   return null;
 }
 
@@ -102,7 +119,12 @@ export function deletionRefusal(invoice: InvoiceMoney, entryIndex: number, today
  * less the travel-basis discount, less what earlier deposit and balance invoices billed
  * (their items; custom invoices of other types bill extras and do not count). Never negative.
  */
-export function balanceDue(v: { costPence: number; travelBasisDiscountPence: number; earlierBilledPence: number; uninvoicedAddonsPence: number[] }) {
+export function balanceDue(v: {
+  costPence: number;
+  travelBasisDiscountPence: number;
+  earlierBilledPence: number;
+  uninvoicedAddonsPence: number[];
+}) {
   const tripPence = Math.max(0, v.costPence - v.travelBasisDiscountPence - v.earlierBilledPence);
   return { tripPence, addonsPence: sum(v.uninvoicedAddonsPence), totalPence: tripPence + sum(v.uninvoicedAddonsPence) };
 }
@@ -126,13 +148,17 @@ export type DiscountRule = {
  * be for any), the trip (or none), today must be inside its dates (both days included) and
  * it must have a use left. The use itself is taken atomically by the caller.
  */
-export function discountRefusal(d: DiscountRule, at: { invoiceType: InvoiceType; tripId: number; today: string }): string | null {
-  if (d.invoiceType !== 'any' && d.invoiceType !== at.invoiceType) return `The discount code ${d.code} is only for ${d.invoiceType} invoices.`;
+export function discountRefusal(
+  d: DiscountRule,
+  at: { invoiceType: InvoiceType; tripId: number; today: string },
+): string | null {
+  if (d.invoiceType !== 'any' && d.invoiceType !== at.invoiceType)
+    return `The discount code ${d.code} is only for ${d.invoiceType} invoices.`;
   if (d.tripId !== null && d.tripId !== at.tripId) return `The discount code ${d.code} is for another trip.`;
-  if (d.validFrom && at.today < d.validFrom) return `The discount code ${d.code} cannot be used before ${toDdMmYyyy(d.validFrom)}.`;
-  if (d.validUntil && at.today > d.validUntil) return `The discount code ${d.code} expired on ${toDdMmYyyy(d.validUntil)}.`;
+  if (d.validFrom && at.today < d.validFrom)
+    return `The discount code ${d.code} cannot be used before ${toDdMmYyyy(d.validFrom)}.`;
+  if (d.validUntil && at.today > d.validUntil)
+    return `The discount code ${d.code} expired on ${toDdMmYyyy(d.validUntil)}.`;
   if (d.usageCount >= d.usageLimit) return `The discount code ${d.code} has been used up.`;
   return null;
 }
-
-

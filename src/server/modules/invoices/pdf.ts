@@ -10,12 +10,22 @@ const fonts = path.join(path.dirname(createRequire(import.meta.url).resolve('dej
 const REGULAR = path.join(fonts, 'DejaVuSans.ttf');
 const BOLD = path.join(fonts, 'DejaVuSans-Bold.ttf');
 
-const day = (iso: string) => new Date(iso.slice(0, 10) + 'T00:00:00Z').toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const day = (iso: string) =>
+  new Date(iso.slice(0, 10) + 'T00:00:00Z').toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 
 /** The invoice as an A4 PDF: the same content as the printable page at /invoices/{id}. */
 export function invoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   const { invoice, operator, customer, booking, trip } = doc;
-  const pdf = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Invoice ${invoice.invoice_ref}`, Author: operator.name } });
+  const pdf = new PDFDocument({
+    size: 'A4',
+    margin: 50,
+    info: { Title: `Invoice ${invoice.invoice_ref}`, Author: operator.name },
+  });
   pdf.registerFont('Body', REGULAR);
   pdf.registerFont('Body-Bold', BOLD);
   pdf.font('Body');
@@ -44,7 +54,11 @@ export function invoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   pdf.font('Body').text([customer.name, ...customer.address, customer.email].join('\n'), { width: width / 2 - 10 });
   const billed = pdf.y;
   pdf.font('Body-Bold').text('Booking', left + width / 2, y);
-  pdf.font('Body').text(`${booking.ref}\n${trip.name}\n${day(trip.departure)} to ${day(trip.return)}`, left + width / 2, undefined, { width: width / 2 });
+  pdf
+    .font('Body')
+    .text(`${booking.ref}\n${trip.name}\n${day(trip.departure)} to ${day(trip.return)}`, left + width / 2, undefined, {
+      width: width / 2,
+    });
   pdf.y = Math.max(billed, pdf.y) + 24;
   pdf.font('Body-Bold').fontSize(12).text(invoice.description, left);
   pdf.moveDown(0.5);
@@ -67,7 +81,11 @@ export function invoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   for (const item of invoice.items) row(item.description, formatPounds(item.amount));
   for (const addon of invoice.addons) row(`Add-on: ${addon.name}`, formatPounds(addon.price));
   rule();
-  if (invoice.discount_amount > 0) row(`Discount${invoice.discount_code ? ` (${invoice.discount_code})` : ''}`, `−${formatPounds(invoice.discount_amount)}`);
+  if (invoice.discount_amount > 0)
+    row(
+      `Discount${invoice.discount_code ? ` (${invoice.discount_code})` : ''}`,
+      `−${formatPounds(invoice.discount_amount)}`,
+    );
   row('Total', formatPounds(invoice.total), true);
   row('Payments received', formatPounds(invoice.payment_received));
   row('Outstanding', formatPounds(invoice.outstanding), true);
@@ -77,25 +95,38 @@ export function invoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     pdf.moveDown();
     pdf.font('Body-Bold').text('Payments and refunds', left);
     pdf.moveDown(0.3);
-    for (const t of live) row(`${day(t.date)} · ${t.type === 'refund' ? 'Refund' : 'Payment'}`, `${t.type === 'refund' ? '−' : ''}${formatPounds(t.amount)}`);
+    for (const t of live)
+      row(
+        `${day(t.date)} · ${t.type === 'refund' ? 'Refund' : 'Payment'}`,
+        `${t.type === 'refund' ? '−' : ''}${formatPounds(t.amount)}`,
+      );
   }
 
   pdf.moveDown(2);
-  pdf.font('Body').fontSize(10).text(
-    invoice.paid
-      ? 'This invoice is paid in full. Thank you.'
-      : invoice.status === 'Refunded'
-        ? 'The payments on this invoice have been refunded.'
-        : `Please pay ${formatPounds(invoice.outstanding)} by ${day(invoice.due_date)}, quoting ${invoice.invoice_ref}.`,
-    left,
-  );
+  pdf
+    .font('Body')
+    .fontSize(10)
+    .text(
+      invoice.paid
+        ? 'This invoice is paid in full. Thank you.'
+        : invoice.status === 'Refunded'
+          ? 'The payments on this invoice have been refunded.'
+          : `Please pay ${formatPounds(invoice.outstanding)} by ${day(invoice.due_date)}, quoting ${invoice.invoice_ref}.`,
+      left,
+    );
   if (doc.pay) {
     // the pay link, as a link and as a QR code for a phone held up to the page
     pdf.moveDown();
     const top = pdf.y;
     pdf.image(Buffer.from(doc.pay.qr.split(',')[1]!, 'base64'), left, top, { width: 90 });
-    pdf.font('Body-Bold').fontSize(10).text('Pay by card', left + 105, top + 10);
-    pdf.font('Body').fillColor('#1a56a6').text(doc.pay.url, left + 105, undefined, { width: width - 105, link: doc.pay.url, underline: true });
+    pdf
+      .font('Body-Bold')
+      .fontSize(10)
+      .text('Pay by card', left + 105, top + 10);
+    pdf
+      .font('Body')
+      .fillColor('#1a56a6')
+      .text(doc.pay.url, left + 105, undefined, { width: width - 105, link: doc.pay.url, underline: true });
     pdf.fillColor('black').text('Scan the code with a phone, or open the link.', left + 105);
     pdf.y = Math.max(pdf.y, top + 95);
   }

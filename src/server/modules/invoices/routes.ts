@@ -52,12 +52,26 @@ export async function invoiceRoutes(app: FastifyInstance, opts: { db: Db; operat
 
   r.get(
     '/api/invoices',
-    { schema: { tags, summary: 'A booking’s invoices, with totals, status and every payment and refund', querystring: invoiceQuery, response: { 200: z.array(invoiceSchema), 422: validationErrorSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'A booking’s invoices, with totals, status and every payment and refund',
+        querystring: invoiceQuery,
+        response: { 200: z.array(invoiceSchema), 422: validationErrorSchema },
+      },
+    },
     async (request) => invoices.list(request.query.booking_id),
   );
   r.get(
     '/api/invoices/:id',
-    { schema: { tags, summary: 'One invoice with the operator, customer, booking and trip, as printed', params: idParam, response: { 200: invoiceDocumentSchema, 404: messageSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'One invoice with the operator, customer, booking and trip, as printed',
+        params: idParam,
+        response: { 200: invoiceDocumentSchema, 404: messageSchema },
+      },
+    },
     async (request) => invoices.document(request.params.id),
   );
   r.get(
@@ -84,16 +98,31 @@ export async function invoiceRoutes(app: FastifyInstance, opts: { db: Db; operat
         response: { 201: invoiceSchema, 404: messageSchema, 422: validationErrorSchema },
       },
     },
-    async (request, reply) => reply.status(201).send(await invoices.createStandard(request.params.id, request.body, request.user!.id)),
+    async (request, reply) =>
+      reply.status(201).send(await invoices.createStandard(request.params.id, request.body, request.user!.id)),
   );
   r.post(
     '/api/invoices',
-    { schema: { tags, summary: 'Raise a custom invoice (items and add-ons)', body: createInvoiceSchema, response: { 201: invoiceSchema, 422: validationErrorSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Raise a custom invoice (items and add-ons)',
+        body: createInvoiceSchema,
+        response: { 201: invoiceSchema, 422: validationErrorSchema },
+      },
+    },
     async (request, reply) => reply.status(201).send(await invoices.createCustom(request.body, request.user!.id)),
   );
   r.delete(
     '/api/invoices/:id',
-    { schema: { tags, summary: 'Delete an invoice that has no payments or refunds', params: idParam, response: { 204: z.null(), 404: messageSchema, 422: validationErrorSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete an invoice that has no payments or refunds',
+        params: idParam,
+        response: { 204: z.null(), 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
     async (request, reply) => {
       await invoices.delete(request.params.id);
       return reply.status(204).send(null);
@@ -101,16 +130,31 @@ export async function invoiceRoutes(app: FastifyInstance, opts: { db: Db; operat
   );
   r.post(
     '/api/bookings/:id/invoices/:invoiceId/send',
-    { schema: { tags, summary: 'Email the invoice to the customer as a PDF', params: invoiceSendParams, response: { 200: invoiceSentSchema, 404: messageSchema, 422: validationErrorSchema, 502: messageSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Email the invoice to the customer as a PDF',
+        params: invoiceSendParams,
+        response: { 200: invoiceSentSchema, 404: messageSchema, 422: validationErrorSchema, 502: messageSchema },
+      },
+    },
     async (request) => invoices.send(request.params.id, request.params.invoiceId),
   );
   // an email of the history sent again: for an invoice, the invoice as it stands now
   r.post(
     '/api/bookings/:id/emails/:emailId/resend',
-    { schema: { tags, summary: 'Send an email of the booking again (an invoice is sent as it stands now)', params: emailParams, response: { 200: invoiceSentSchema, 404: messageSchema, 422: validationErrorSchema, 502: messageSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Send an email of the booking again (an invoice is sent as it stands now)',
+        params: emailParams,
+        response: { 200: invoiceSentSchema, 404: messageSchema, 422: validationErrorSchema, 502: messageSchema },
+      },
+    },
     async (request) => {
       const email = await history.email(request.params.id, request.params.emailId);
-      if (email.about.type !== 'invoice' || !email.about.id) throw validationError({ emailId: ['Only invoice emails can be sent again.'] });
+      if (email.about.type !== 'invoice' || !email.about.id)
+        throw validationError({ emailId: ['Only invoice emails can be sent again.'] });
       return invoices.send(request.params.id, Number(email.about.id));
     },
   );
@@ -126,7 +170,11 @@ export async function invoiceRoutes(app: FastifyInstance, opts: { db: Db; operat
       },
     },
     async (request, reply) => {
-      const { transaction, replayed } = await transactions.create(request.body, request.headers['idempotency-key'], request.user!.id);
+      const { transaction, replayed } = await transactions.create(
+        request.body,
+        request.headers['idempotency-key'],
+        request.user!.id,
+      );
       if (replayed) reply.header('idempotent-replayed', 'true');
       return reply.status(201).send({ ...transaction, message: TRANSACTION_DONE_MESSAGE });
     },

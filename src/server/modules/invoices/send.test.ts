@@ -13,14 +13,22 @@ function attachment(raw: string, filename: string): Buffer {
   const parts = raw.split(/\r?\n--/);
   const part = parts.find((p) => p.includes(`filename=${filename}`) || p.includes(`filename="${filename}"`));
   if (!part) throw new Error(`no attachment ${filename}`);
-  const body = part.split(/\r?\n\r?\n/).slice(1).join('\n');
+  const body = part
+    .split(/\r?\n\r?\n/)
+    .slice(1)
+    .join('\n');
   return Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64');
 }
 
 const eventsOf = (t: TestApp, bookingId: number) =>
-  t.db.select().from(auditEvents).where(and(eq(auditEvents.bookingId, bookingId), like(auditEvents.action, '%.%'))).orderBy(asc(auditEvents.id));
+  t.db
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.bookingId, bookingId), like(auditEvents.action, '%.%')))
+    .orderBy(asc(auditEvents.id));
 /** the events of sending: the email's and the invoice's (the invoice's creation left out) */
-const sendEventsOf = async (t: TestApp, bookingId: number) => (await eventsOf(t, bookingId)).filter((e) => e.action !== 'invoice.created');
+const sendEventsOf = async (t: TestApp, bookingId: number) =>
+  (await eventsOf(t, bookingId)).filter((e) => e.action !== 'invoice.created');
 
 async function invoiceFor(t: TestApp, email: string) {
   const admin = await t.signedIn(1);
@@ -65,14 +73,27 @@ describe('POST /api/bookings/{id}/invoices/{invoiceId}/send', () => {
     const events = await sendEventsOf(t, booking.id);
     expect(events.map((e) => e.action)).toEqual(['email.sent', 'invoice.sent']);
     const [email, sent] = events;
-    const about = { subjectType: 'invoice', subjectId: String(inv.id), bookingId: booking.id, tripId: booking.tripId, actorType: 'user', source: 'web' };
+    const about = {
+      subjectType: 'invoice',
+      subjectId: String(inv.id),
+      bookingId: booking.id,
+      tripId: booking.tripId,
+      actorType: 'user',
+      source: 'web',
+    };
     expect(email).toMatchObject({
       ...about,
-      summary: expect.stringMatching(new RegExp(`^Sam Tester\\d+ emailed "Invoice ${inv.invoice_ref} from Tripdesk Test Adventures Ltd" to recorded@example.test$`)),
+      summary: expect.stringMatching(
+        new RegExp(
+          `^Sam Tester\\d+ emailed "Invoice ${inv.invoice_ref} from Tripdesk Test Adventures Ltd" to recorded@example.test$`,
+        ),
+      ),
       details: {
         to: 'recorded@example.test',
         subject: `Invoice ${inv.invoice_ref} from Tripdesk Test Adventures Ltd`,
-        text: expect.stringContaining(`Dear Grace Hopper,\n\nPlease find attached invoice ${inv.invoice_ref} (Deposit for Great Wall Trek) for booking ${booking.ref}.\nTotal: £300.00.`),
+        text: expect.stringContaining(
+          `Dear Grace Hopper,\n\nPlease find attached invoice ${inv.invoice_ref} (Deposit for Great Wall Trek) for booking ${booking.ref}.\nTotal: £300.00.`,
+        ),
         attachments: [`${inv.invoice_ref}.pdf`],
         outcome: 'sent',
         message_id: expect.stringMatching(/^<.+@.+>$/),
@@ -82,7 +103,9 @@ describe('POST /api/bookings/{id}/invoices/{invoiceId}/send', () => {
     expect(sink.received.at(-1)!.raw).toContain(`Message-ID: ${messageId}`);
     expect(sent).toMatchObject({
       ...about,
-      summary: expect.stringMatching(new RegExp(`^Sam Tester\\d+ emailed invoice ${inv.invoice_ref} to Grace Hopper \\(recorded@example.test\\)$`)),
+      summary: expect.stringMatching(
+        new RegExp(`^Sam Tester\\d+ emailed invoice ${inv.invoice_ref} to Grace Hopper \\(recorded@example.test\\)$`),
+      ),
       details: { ref: inv.invoice_ref, to: 'recorded@example.test', message_id: messageId, outcome: 'sent' },
     });
   });
@@ -91,7 +114,9 @@ describe('POST /api/bookings/{id}/invoices/{invoiceId}/send', () => {
     const { admin, booking, inv } = await invoiceFor(t, 'nobody@refused.test');
     const res = await admin.post(`/api/bookings/${booking.id}/invoices/${inv.id}/send`);
     expect(res.statusCode).toBe(502);
-    expect(res.json()).toEqual({ message: 'The invoice could not be emailed: the mail server did not take it. Please try again.' });
+    expect(res.json()).toEqual({
+      message: 'The invoice could not be emailed: the mail server did not take it. Please try again.',
+    });
     const [failed, ...more] = await sendEventsOf(t, booking.id);
     expect(more).toEqual([]);
     expect(failed).toMatchObject({
@@ -100,7 +125,11 @@ describe('POST /api/bookings/{id}/invoices/{invoiceId}/send', () => {
       subjectId: String(inv.id),
       bookingId: booking.id,
       tripId: booking.tripId,
-      summary: expect.stringMatching(new RegExp(`could not email invoice ${inv.invoice_ref} to nobody@refused.test: the mail server did not take it \\(550 EENVELOPE\\)$`)),
+      summary: expect.stringMatching(
+        new RegExp(
+          `could not email invoice ${inv.invoice_ref} to nobody@refused.test: the mail server did not take it \\(550 EENVELOPE\\)$`,
+        ),
+      ),
       details: {
         to: 'nobody@refused.test',
         subject: `Invoice ${inv.invoice_ref} from Tripdesk Test Adventures Ltd`,
@@ -116,12 +145,24 @@ describe('POST /api/bookings/{id}/invoices/{invoiceId}/send', () => {
 
   it('names the personal access token that sent the invoice', async () => {
     const { admin, booking, inv } = await invoiceFor(t, 'token.send@example.test');
-    const made = (await admin.post('/oauth/personal-access-tokens', { name: 'Mailer', scopes: ['finance:write'] })).json() as { token: { id: string }; accessToken: string };
-    const res = await t.app.inject({ method: 'POST', url: `/api/bookings/${booking.id}/invoices/${inv.id}/send`, headers: { authorization: `Bearer ${made.accessToken}` } });
+    const made = (
+      await admin.post('/oauth/personal-access-tokens', { name: 'Mailer', scopes: ['finance:write'] })
+    ).json() as { token: { id: string }; accessToken: string };
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/bookings/${booking.id}/invoices/${inv.id}/send`,
+      headers: { authorization: `Bearer ${made.accessToken}` },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const events = await sendEventsOf(t, booking.id);
     expect(events.map((e) => e.action)).toEqual(['email.sent', 'invoice.sent']);
-    for (const e of events) expect(e).toMatchObject({ actorType: 'personal_token', actorTokenId: made.token.id, source: 'api', actorName: expect.stringMatching(/\(personal access token\)$/) });
+    for (const e of events)
+      expect(e).toMatchObject({
+        actorType: 'personal_token',
+        actorTokenId: made.token.id,
+        source: 'api',
+        actorName: expect.stringMatching(/\(personal access token\)$/),
+      });
   });
 
   it('answers 404 for an invoice of another booking, and sends nothing', async () => {
@@ -149,9 +190,16 @@ describe('sending without an SMTP server', () => {
       expect(attachment(raw, `${inv.invoice_ref}.pdf`).subarray(0, 5).toString()).toBe('%PDF-');
       const events = await sendEventsOf(t, booking.id);
       expect(events.map((e) => e.action)).toEqual(['email.sent', 'invoice.sent']);
-      expect(events[0]!.details).toMatchObject({ to: 'eml@example.test', outcome: 'written_to_eml', attachments: [`${inv.invoice_ref}.pdf`], message_id: expect.stringMatching(/^<.+>$/) });
+      expect(events[0]!.details).toMatchObject({
+        to: 'eml@example.test',
+        outcome: 'written_to_eml',
+        attachments: [`${inv.invoice_ref}.pdf`],
+        message_id: expect.stringMatching(/^<.+>$/),
+      });
       expect(raw).toContain(`Message-ID: ${(events[0]!.details as { message_id: string }).message_id}`);
-      expect(events[0]!.summary).toMatch(/wrote the email "Invoice .+" to eml@example.test as an .eml file \(no mail server is set up\)$/);
+      expect(events[0]!.summary).toMatch(
+        /wrote the email "Invoice .+" to eml@example.test as an .eml file \(no mail server is set up\)$/,
+      );
     } finally {
       await t.close();
     }
@@ -164,12 +212,19 @@ describe('sending without an SMTP server', () => {
       const { admin, booking, inv } = await invoiceFor(t, 'down@example.test');
       const res = await admin.post(`/api/bookings/${booking.id}/invoices/${inv.id}/send`);
       expect(res.statusCode).toBe(502);
-      expect(res.json()).toEqual({ message: 'The invoice could not be emailed: the mail server did not take it. Please try again.' });
+      expect(res.json()).toEqual({
+        message: 'The invoice could not be emailed: the mail server did not take it. Please try again.',
+      });
       expect((await admin.get(`/api/invoices?booking_id=${booking.id}`)).json()[0].sent_at).toBeNull();
       // a failed send is history too
       const events = await sendEventsOf(t, booking.id);
       expect(events.map((e) => e.action)).toEqual(['email.failed']);
-      expect(events[0]!.details).toMatchObject({ to: 'down@example.test', outcome: 'refused', message_id: null, error: { code: expect.any(String) } });
+      expect(events[0]!.details).toMatchObject({
+        to: 'down@example.test',
+        outcome: 'refused',
+        message_id: null,
+        error: { code: expect.any(String) },
+      });
     } finally {
       await t.close();
     }

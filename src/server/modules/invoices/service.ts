@@ -14,7 +14,18 @@ import { toDdMmYyyy, addDays, ukToday } from '../../../contract/dates.ts';
 import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 import { escapeHtml } from '../../html.ts';
 import { type Db, queryRows, type Tx } from '../../../db/client.ts';
-import { bookingAddons, bookings, discounts, invoiceAddons, invoiceItems, invoices, scheduleRows, transactions, tripAddons, trips } from '../../../db/schema/index.ts';
+import {
+  bookingAddons,
+  bookings,
+  discounts,
+  invoiceAddons,
+  invoiceItems,
+  invoices,
+  scheduleRows,
+  transactions,
+  tripAddons,
+  trips,
+} from '../../../db/schema/index.ts';
 import { audit, type AuditEvent } from '../../audit/audit.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { pgError } from '../../sql.ts';
@@ -42,7 +53,6 @@ type NewInvoice = {
   /** null: raised by the system (a payment schedule) */
   createdBy: number | null;
 };
-
 
 export class InvoiceService {
   constructor(
@@ -73,7 +83,10 @@ export class InvoiceService {
       .where(eq(bookings.id, invoice.booking_id));
     const b = row!.b;
     // a link only for what may be paid now: not for a paid invoice or a cancelled booking
-    const url = invoice.outstanding > 0 && b.status !== 'cancelled' ? payUrlOf(invoice.id, this.operator.payLinks, new Date()) : '';
+    const url =
+      invoice.outstanding > 0 && b.status !== 'cancelled'
+        ? payUrlOf(invoice.id, this.operator.payLinks, new Date())
+        : '';
     return {
       invoice,
       operator: { name: this.operator.name, address: this.operator.address },
@@ -98,12 +111,18 @@ export class InvoiceService {
       if (!booking) throw notFound('Booking not found.');
       const [trip] = await tx.select().from(trips).where(eq(trips.id, booking.tripId));
       const today = ukToday();
-      const earlier = await tx.select({ id: invoices.id, type: invoices.type }).from(invoices).where(eq(invoices.bookingId, bookingId));
+      const earlier = await tx
+        .select({ id: invoices.id, type: invoices.type })
+        .from(invoices)
+        .where(eq(invoices.bookingId, bookingId));
       if (v.invoice_type === 'deposit') {
-        if (earlier.some((i) => i.type === 'deposit')) throw new HttpError(422, 'This booking already has a deposit invoice.');
+        if (earlier.some((i) => i.type === 'deposit'))
+          throw new HttpError(422, 'This booking already has a deposit invoice.');
         // a balance bills the whole cost less what was billed before it, the deposit included
-        if (earlier.some((i) => i.type === 'balance')) throw new HttpError(422, 'This booking already has a balance invoice, which bills the whole trip cost.');
-        if (trip!.depositPence <= 0) throw new HttpError(422, 'The trip has no deposit set, so there is nothing to invoice.');
+        if (earlier.some((i) => i.type === 'balance'))
+          throw new HttpError(422, 'This booking already has a balance invoice, which bills the whole trip cost.');
+        if (trip!.depositPence <= 0)
+          throw new HttpError(422, 'The trip has no deposit set, so there is nothing to invoice.');
         const id = await this.insert(tx, {
           bookingId,
           tripId: trip!.id,
@@ -122,7 +141,10 @@ export class InvoiceService {
       }
       const billedIds = earlier.filter((i) => billsTripCost(i.type as InvoiceType)).map((i) => i.id);
       const [billed] = billedIds.length
-        ? await tx.select({ pence: sql<string>`coalesce(sum(${invoiceItems.amountPence}), 0)` }).from(invoiceItems).where(inArray(invoiceItems.invoiceId, billedIds))
+        ? await tx
+            .select({ pence: sql<string>`coalesce(sum(${invoiceItems.amountPence}), 0)` })
+            .from(invoiceItems)
+            .where(inArray(invoiceItems.invoiceId, billedIds))
         : [{ pence: '0' }];
       const addons = await uninvoicedAddons(tx, bookingId);
       const due = balanceDue({
@@ -131,7 +153,11 @@ export class InvoiceService {
         earlierBilledPence: Number(billed!.pence),
         uninvoicedAddonsPence: addons.map((a) => a.pricePence),
       });
-      if (due.totalPence <= 0) throw new HttpError(422, 'Nothing is left to invoice on this booking: the trip cost and its add-ons have been billed.');
+      if (due.totalPence <= 0)
+        throw new HttpError(
+          422,
+          'Nothing is left to invoice on this booking: the trip cost and its add-ons have been billed.',
+        );
       const departureDue = addDays(trip!.departureDate, -BALANCE_DUE_DAYS_BEFORE_DEPARTURE);
       const balanceId = await this.insert(tx, {
         bookingId,
@@ -162,29 +188,55 @@ export class InvoiceService {
    */
   async raiseScheduled(rowId: number, today: string): Promise<number | null> {
     return this.db.transaction(async (tx) => {
-      const [peek] = await tx.select({ bookingId: scheduleRows.bookingId }).from(scheduleRows).where(eq(scheduleRows.id, rowId));
+      const [peek] = await tx
+        .select({ bookingId: scheduleRows.bookingId })
+        .from(scheduleRows)
+        .where(eq(scheduleRows.id, rowId));
       if (!peek) return null;
       const booking = await lockBooking(tx, peek.bookingId);
       const [row] = await tx.select().from(scheduleRows).where(eq(scheduleRows.id, rowId)).for('update');
       if (!booking || !row || row.invoiceId !== null || row.waived) return null;
-      const [b] = await tx.select({ status: bookings.status, ref: bookings.ref }).from(bookings).where(eq(bookings.id, booking.id));
+      const [b] = await tx
+        .select({ status: bookings.status, ref: bookings.ref })
+        .from(bookings)
+        .where(eq(bookings.id, booking.id));
       if (b!.status === 'cancelled') return null;
       const [trip] = await tx.select().from(trips).where(eq(trips.id, booking.tripId));
-      const earlier = await tx.select({ id: invoices.id, type: invoices.type }).from(invoices).where(eq(invoices.bookingId, booking.id));
+      const earlier = await tx
+        .select({ id: invoices.id, type: invoices.type })
+        .from(invoices)
+        .where(eq(invoices.bookingId, booking.id));
       const billedIds = earlier.filter((i) => billsTripCost(i.type as InvoiceType)).map((i) => i.id);
       const [billed] = billedIds.length
-        ? await tx.select({ pence: sql<string>`coalesce(sum(${invoiceItems.amountPence}), 0)` }).from(invoiceItems).where(inArray(invoiceItems.invoiceId, billedIds))
+        ? await tx
+            .select({ pence: sql<string>`coalesce(sum(${invoiceItems.amountPence}), 0)` })
+            .from(invoiceItems)
+            .where(inArray(invoiceItems.invoiceId, billedIds))
         : [{ pence: '0' }];
       const left = trip!.costPence - booking.travelBasisDiscountPence - Number(billed!.pence);
       const later = await tx
         .select({ id: scheduleRows.id })
         .from(scheduleRows)
-        .where(and(eq(scheduleRows.bookingId, booking.id), sql`${scheduleRows.position} > ${row.position}`, sql`${scheduleRows.invoiceId} is null`, eq(scheduleRows.waived, false)))
+        .where(
+          and(
+            eq(scheduleRows.bookingId, booking.id),
+            sql`${scheduleRows.position} > ${row.position}`,
+            sql`${scheduleRows.invoiceId} is null`,
+            eq(scheduleRows.waived, false),
+          ),
+        )
         .limit(1);
       const addons = later.length ? [] : await uninvoicedAddons(tx, booking.id);
       const amountPence = Math.max(0, Math.min(row.amountPence, left));
       if (amountPence === 0 && addons.length === 0) {
-        await tx.update(scheduleRows).set({ waived: true, waivedReason: 'Nothing was left to bill: earlier invoices cover the trip cost.', updatedAt: new Date() }).where(eq(scheduleRows.id, rowId));
+        await tx
+          .update(scheduleRows)
+          .set({
+            waived: true,
+            waivedReason: 'Nothing was left to bill: earlier invoices cover the trip cost.',
+            updatedAt: new Date(),
+          })
+          .where(eq(scheduleRows.id, rowId));
         await audit(tx, {
           action: 'schedule.row_changed',
           subject: { type: 'schedule_row', id: rowId },
@@ -220,7 +272,8 @@ export class InvoiceService {
       if (!booking) throw validationError({ booking_id: ['The selected booking is invalid.'] });
       const open = await uninvoicedAddons(tx, v.booking_id);
       const chosen = v.addons.map((addonId) => open.find((a) => a.addonId === addonId));
-      if (chosen.some((a) => !a)) throw validationError({ addons: ['An add-on chosen is not on this booking or has already been invoiced.'] });
+      if (chosen.some((a) => !a))
+        throw validationError({ addons: ['An add-on chosen is not on this booking or has already been invoiced.'] });
       return this.insert(tx, {
         bookingId: v.booking_id,
         tripId: booking.tripId,
@@ -240,7 +293,9 @@ export class InvoiceService {
 
   private async insert(tx: Tx, n: NewInvoice): Promise<number> {
     const subtotal = n.items.reduce((a, i) => a + i.amountPence, 0) + n.addons.reduce((a, i) => a + i.pricePence, 0);
-    const discount = n.discountCode ? await claimDiscount(tx, n.discountCode, { invoiceType: n.type, tripId: n.tripId, today: ukToday() }) : null;
+    const discount = n.discountCode
+      ? await claimDiscount(tx, n.discountCode, { invoiceType: n.type, tripId: n.tripId, today: ukToday() })
+      : null;
     const values = {
       bookingId: n.bookingId,
       type: n.type,
@@ -255,9 +310,15 @@ export class InvoiceService {
     let row: { id: number; invoiceRef: string } | undefined;
     if (n.invoiceRef !== null) {
       try {
-        [row] = await tx.transaction((sp) => sp.insert(invoices).values({ ...values, invoiceRef: n.invoiceRef! }).returning({ id: invoices.id, invoiceRef: invoices.invoiceRef }));
+        [row] = await tx.transaction((sp) =>
+          sp
+            .insert(invoices)
+            .values({ ...values, invoiceRef: n.invoiceRef! })
+            .returning({ id: invoices.id, invoiceRef: invoices.invoiceRef }),
+        );
       } catch (error) {
-        if (isRefTaken(error)) throw validationError({ invoice_ref: ['This reference is already used by another invoice.'] });
+        if (isRefTaken(error))
+          throw validationError({ invoice_ref: ['This reference is already used by another invoice.'] });
         throw error;
       }
     } else {
@@ -268,20 +329,43 @@ export class InvoiceService {
           sql`select coalesce(max(substring(invoice_ref from '^INV-([0-9]{1,9})$')::int), 1000) + 1 + ${attempt}::int as n from invoices`,
         );
         try {
-          [row] = await tx.transaction((sp) => sp.insert(invoices).values({ ...values, invoiceRef: `INV-${next!.n}` }).returning({ id: invoices.id, invoiceRef: invoices.invoiceRef }));
+          [row] = await tx.transaction((sp) =>
+            sp
+              .insert(invoices)
+              .values({ ...values, invoiceRef: `INV-${next!.n}` })
+              .returning({ id: invoices.id, invoiceRef: invoices.invoiceRef }),
+          );
         } catch (error) {
           if (!isRefTaken(error) || attempt >= 20) throw error;
         }
       }
     }
     const id = row!.id;
-    if (n.items.length) await tx.insert(invoiceItems).values(n.items.map((i, sortOrder) => ({ invoiceId: id, description: i.description, amountPence: i.amountPence, sortOrder })));
+    if (n.items.length)
+      await tx.insert(invoiceItems).values(
+        n.items.map((i, sortOrder) => ({
+          invoiceId: id,
+          description: i.description,
+          amountPence: i.amountPence,
+          sortOrder,
+        })),
+      );
     if (n.addons.length) {
-      await tx.insert(invoiceAddons).values(n.addons.map((a) => ({ invoiceId: id, addonId: a.addonId, name: a.name, pricePence: a.pricePence })));
+      await tx
+        .insert(invoiceAddons)
+        .values(n.addons.map((a) => ({ invoiceId: id, addonId: a.addonId, name: a.name, pricePence: a.pricePence })));
       await tx
         .update(bookingAddons)
         .set({ invoiced: true })
-        .where(and(eq(bookingAddons.bookingId, n.bookingId), inArray(bookingAddons.addonId, n.addons.map((a) => a.addonId))));
+        .where(
+          and(
+            eq(bookingAddons.bookingId, n.bookingId),
+            inArray(
+              bookingAddons.addonId,
+              n.addons.map((a) => a.addonId),
+            ),
+          ),
+        );
     }
     const totalPence = subtotal - values.discountPence;
     await audit(tx, {
@@ -315,14 +399,29 @@ export class InvoiceService {
       const booking = await lockBooking(tx, found.bookingId);
       const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, id)).for('update');
       if (!invoice) throw notFound('Invoice not found.');
-      const [used] = await tx.select({ n: sql<number>`count(*)::int` }).from(transactions).where(eq(transactions.invoiceId, id));
-      if (used!.n > 0) throw new HttpError(422, 'This invoice has payments or refunds recorded against it, so it cannot be deleted.');
-      const billed = await tx.select({ addonId: invoiceAddons.addonId }).from(invoiceAddons).where(eq(invoiceAddons.invoiceId, id));
+      const [used] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(transactions)
+        .where(eq(transactions.invoiceId, id));
+      if (used!.n > 0)
+        throw new HttpError(422, 'This invoice has payments or refunds recorded against it, so it cannot be deleted.');
+      const billed = await tx
+        .select({ addonId: invoiceAddons.addonId })
+        .from(invoiceAddons)
+        .where(eq(invoiceAddons.invoiceId, id));
       if (billed.length) {
         await tx
           .update(bookingAddons)
           .set({ invoiced: false })
-          .where(and(eq(bookingAddons.bookingId, invoice.bookingId), inArray(bookingAddons.addonId, billed.map((b) => b.addonId))));
+          .where(
+            and(
+              eq(bookingAddons.bookingId, invoice.bookingId),
+              inArray(
+                bookingAddons.addonId,
+                billed.map((b) => b.addonId),
+              ),
+            ),
+          );
       }
       if (invoice.discountId !== null) {
         await tx
@@ -339,7 +438,14 @@ export class InvoiceService {
         bookingId: invoice.bookingId,
         tripId: booking!.tripId,
         summary: `deleted the ${invoice.type} invoice ${invoice.invoiceRef} (${formatPounds(loaded!.reply.total)})`,
-        details: { ref: invoice.invoiceRef, type: invoice.type, total: loaded!.reply.total, items: loaded!.reply.items, addons: loaded!.reply.addons, discount_code: invoice.discountCode },
+        details: {
+          ref: invoice.invoiceRef,
+          type: invoice.type,
+          total: loaded!.reply.total,
+          items: loaded!.reply.items,
+          addons: loaded!.reply.addons,
+          discount_code: invoice.discountCode,
+        },
       });
     });
   }
@@ -355,7 +461,10 @@ export class InvoiceService {
     if (doc.booking.id !== bookingId) throw notFound('Invoice not found.');
     const pdf = await invoicePdf(doc);
     const { invoice, customer, operator } = doc;
-    const [booking] = await this.db.select({ tripId: bookings.tripId }).from(bookings).where(eq(bookings.id, bookingId));
+    const [booking] = await this.db
+      .select({ tripId: bookings.tripId })
+      .from(bookings)
+      .where(eq(bookings.id, bookingId));
     const mail: OutgoingMail = {
       to: { name: customer.name, address: customer.email },
       subject: `Invoice ${invoice.invoice_ref} from ${operator.name}`,
@@ -372,7 +481,9 @@ export class InvoiceService {
         `<p>Dear ${escapeHtml(customer.name)},</p>` +
         `<p>Please find attached invoice <strong>${escapeHtml(invoice.invoice_ref)}</strong> (${escapeHtml(invoice.description)}) for booking ${escapeHtml(doc.booking.ref)}.</p>` +
         `<p>Total: ${formatPounds(invoice.total)}<br>Outstanding: <strong>${formatPounds(invoice.outstanding)}</strong>, due by ${toDdMmYyyy(invoice.due_date)}.</p>` +
-        (doc.pay ? `<p><a href="${escapeHtml(doc.pay.url)}">Pay ${formatPounds(invoice.outstanding)} by card</a></p>` : '') +
+        (doc.pay
+          ? `<p><a href="${escapeHtml(doc.pay.url)}">Pay ${formatPounds(invoice.outstanding)} by card</a></p>`
+          : '') +
         `<p>${escapeHtml(operator.name)}</p>`,
       attachments: [{ filename: `${invoice.invoice_ref}.pdf`, content: pdf, contentType: 'application/pdf' }],
     };
@@ -385,16 +496,24 @@ export class InvoiceService {
     } catch (error) {
       // only what went wrong, never the message (the SMTP reply quotes the customer's address)
       const { code, responseCode, command } = error as { code?: string; responseCode?: number; command?: string };
-      const failure: HttpError & { cause: unknown } = Object.assign(new HttpError(502, 'The invoice could not be emailed: the mail server did not take it. Please try again.'), {
-        cause: { mail: { code, responseCode, command } } as unknown,
-      });
+      const failure: HttpError & { cause: unknown } = Object.assign(
+        new HttpError(502, 'The invoice could not be emailed: the mail server did not take it. Please try again.'),
+        {
+          cause: { mail: { code, responseCode, command } } as unknown,
+        },
+      );
       const why = [responseCode, code].filter((v) => v !== undefined && v !== null).join(' ');
       try {
         await audit(this.db, {
           action: 'email.failed',
           ...about,
           summary: `could not email invoice ${invoice.invoice_ref} to ${customer.email}: the mail server did not take it${why ? ` (${why})` : ''}`,
-          details: { ...email, outcome: 'refused', message_id: null, error: { code: code ?? null, response_code: responseCode ?? null, command: command ?? null } },
+          details: {
+            ...email,
+            outcome: 'refused',
+            message_id: null,
+            error: { code: code ?? null, response_code: responseCode ?? null, command: command ?? null },
+          },
         });
       } catch (auditError) {
         // the customer's 502 still stands; the log has both failures
@@ -415,7 +534,11 @@ export class InvoiceService {
     let sentAt: Date | null;
     try {
       sentAt = await this.db.transaction(async (tx) => {
-        const [row] = await tx.update(invoices).set({ sentAt: new Date() }).where(eq(invoices.id, invoiceId)).returning({ sentAt: invoices.sentAt });
+        const [row] = await tx
+          .update(invoices)
+          .set({ sentAt: new Date() })
+          .where(eq(invoices.id, invoiceId))
+          .returning({ sentAt: invoices.sentAt });
         await audit(tx, sentEvent);
         // an invoice deleted while its email was on the way: the email is history, the invoice is gone
         if (row) {
@@ -423,7 +546,12 @@ export class InvoiceService {
             action: 'invoice.sent',
             ...about,
             summary: `emailed invoice ${invoice.invoice_ref} to ${customer.name} (${customer.email})`,
-            details: { ref: invoice.invoice_ref, to: customer.email, message_id: sent.messageId, outcome: sent.outcome },
+            details: {
+              ref: invoice.invoice_ref,
+              to: customer.email,
+              message_id: sent.messageId,
+              outcome: sent.outcome,
+            },
           });
         }
         return row?.sentAt ?? null;
@@ -440,7 +568,12 @@ export class InvoiceService {
 
 /** What the history keeps of an email: to whom, the subject, the text as sent and the names of its attachments. */
 function emailDetails(mail: OutgoingMail) {
-  return { to: mail.to.address, subject: mail.subject, text: mail.text, attachments: (mail.attachments ?? []).map((a) => a.filename) };
+  return {
+    to: mail.to.address,
+    subject: mail.subject,
+    text: mail.text,
+    attachments: (mail.attachments ?? []).map((a) => a.filename),
+  };
 }
 
 function isRefTaken(error: unknown) {
@@ -453,7 +586,14 @@ async function linkToSchedule(tx: Tx, bookingId: number, type: 'deposit' | 'bala
   const [next] = await tx
     .select({ id: scheduleRows.id })
     .from(scheduleRows)
-    .where(and(eq(scheduleRows.bookingId, bookingId), eq(scheduleRows.invoiceType, type), sql`${scheduleRows.invoiceId} is null`, eq(scheduleRows.waived, false)))
+    .where(
+      and(
+        eq(scheduleRows.bookingId, bookingId),
+        eq(scheduleRows.invoiceType, type),
+        sql`${scheduleRows.invoiceId} is null`,
+        eq(scheduleRows.waived, false),
+      ),
+    )
     .orderBy(asc(scheduleRows.position))
     .limit(1);
   if (next) await tx.update(scheduleRows).set({ invoiceId }).where(eq(scheduleRows.id, next.id));

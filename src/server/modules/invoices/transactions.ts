@@ -24,7 +24,16 @@ export type ProviderEntry = {
   typedAfter: Date;
 };
 
-type Entry = { type: TransactionType; amountPence: number; processor: Processor; date: string; notes: string | null; idempotencyKey: string | null; providerRef: string | null; createdBy: number | null };
+type Entry = {
+  type: TransactionType;
+  amountPence: number;
+  processor: Processor;
+  date: string;
+  notes: string | null;
+  idempotencyKey: string | null;
+  providerRef: string | null;
+  createdBy: number | null;
+};
 
 /** One payment or refund on a locked invoice, with its event, in the caller's transaction. */
 async function insertEntry(tx: Tx, invoice: typeof invoices.$inferSelect, e: Entry): Promise<number> {
@@ -32,7 +41,10 @@ async function insertEntry(tx: Tx, invoice: typeof invoices.$inferSelect, e: Ent
     .insert(transactions)
     .values({ bookingId: invoice.bookingId, invoiceId: invoice.id, invoiceType: invoice.type, ...e })
     .returning({ id: transactions.id });
-  const [booking] = await tx.select({ tripId: bookings.tripId }).from(bookings).where(eq(bookings.id, invoice.bookingId));
+  const [booking] = await tx
+    .select({ tripId: bookings.tripId })
+    .from(bookings)
+    .where(eq(bookings.id, invoice.bookingId));
   const amount = penceToPounds(e.amountPence);
   await audit(tx, {
     action: 'transaction.recorded',
@@ -40,7 +52,16 @@ async function insertEntry(tx: Tx, invoice: typeof invoices.$inferSelect, e: Ent
     bookingId: invoice.bookingId,
     tripId: booking?.tripId ?? null,
     summary: `recorded a ${e.type} of ${formatPounds(amount)} (${e.processor}) on ${invoice.invoiceRef}`,
-    details: { type: e.type, amount, processor: e.processor, date: e.date, notes: e.notes, invoice_id: invoice.id, invoice_ref: invoice.invoiceRef, ...(e.providerRef ? { provider_ref: e.providerRef } : {}) },
+    details: {
+      type: e.type,
+      amount,
+      processor: e.processor,
+      date: e.date,
+      notes: e.notes,
+      invoice_id: invoice.id,
+      invoice_ref: invoice.invoiceRef,
+      ...(e.providerRef ? { provider_ref: e.providerRef } : {}),
+    },
   });
   return row!.id;
 }
@@ -66,24 +87,39 @@ export class TransactionService {
       const id = await this.db.transaction(async (tx) => {
         const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, v.invoice_id)).for('update');
         if (!invoice) throw validationError({ invoice_id: ['The selected invoice is invalid.'] });
-        if (invoice.bookingId !== v.booking_id) throw validationError({ invoice_id: ['This invoice belongs to another booking.'] });
-        if (invoice.type !== v.invoice_type) throw validationError({ invoice_type: [`This is a ${invoice.type} invoice.`] });
+        if (invoice.bookingId !== v.booking_id)
+          throw validationError({ invoice_id: ['This invoice belongs to another booking.'] });
+        if (invoice.type !== v.invoice_type)
+          throw validationError({ invoice_type: [`This is a ${invoice.type} invoice.`] });
         if (idempotencyKey) {
           // a twin that held the lock before us has committed by now
-          const [twin] = await tx.select({ id: transactions.id }).from(transactions).where(eq(transactions.idempotencyKey, idempotencyKey));
+          const [twin] = await tx
+            .select({ id: transactions.id })
+            .from(transactions)
+            .where(eq(transactions.idempotencyKey, idempotencyKey));
           if (twin) return null;
         }
         if (v.date > ukToday()) throw validationError({ date: ['The date must not be in the future.'] });
         const [loaded] = await loadInvoices(tx, eq(invoices.id, invoice.id));
         const refusal = transactionRefusal(loaded!.summary, v.type, v.amount);
         if (refusal) throw validationError({ amount: [refusal] });
-        return insertEntry(tx, invoice, { type: v.type, amountPence: v.amount, processor: v.processor, date: v.date, notes: v.notes, idempotencyKey: idempotencyKey ?? null, providerRef: null, createdBy: userId });
+        return insertEntry(tx, invoice, {
+          type: v.type,
+          amountPence: v.amount,
+          processor: v.processor,
+          date: v.date,
+          notes: v.notes,
+          idempotencyKey: idempotencyKey ?? null,
+          providerRef: null,
+          createdBy: userId,
+        });
       });
       if (id === null) return (await this.replay(idempotencyKey!, v))!;
       return { transaction: await this.get(id), replayed: false };
     } catch (error) {
       const e = pgError(error);
-      if (idempotencyKey && e.code === '23505' && e.constraint === 'transactions_idempotency_key_unique') return (await this.replay(idempotencyKey, v))!;
+      if (idempotencyKey && e.code === '23505' && e.constraint === 'transactions_idempotency_key_unique')
+        return (await this.replay(idempotencyKey, v))!;
       throw error;
     }
   }
@@ -97,29 +133,59 @@ export class TransactionService {
    * payer opened the provider's page) gains the id instead of being doubled: an earlier payment of
    * the same amount by phone is other money. Null when the invoice is gone.
    */
-  async recordFromProvider(tx: Tx, e: ProviderEntry): Promise<{ id: number; outcome: 'recorded' | 'matched' | 'known' } | null> {
+  async recordFromProvider(
+    tx: Tx,
+    e: ProviderEntry,
+  ): Promise<{ id: number; outcome: 'recorded' | 'matched' | 'known' } | null> {
     const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, e.invoiceId)).for('update');
     if (!invoice) return null;
-    const live = and(eq(transactions.invoiceId, invoice.id), eq(transactions.type, e.type), isNull(transactions.deletedAt));
+    const live = and(
+      eq(transactions.invoiceId, invoice.id),
+      eq(transactions.type, e.type),
+      isNull(transactions.deletedAt),
+    );
     // struck out or not: money staff struck out is not recorded again when Stripe tells of it again
-    const [known] = await tx.select({ id: transactions.id }).from(transactions).where(and(eq(transactions.type, e.type), eq(transactions.providerRef, e.providerRef))).orderBy(transactions.id).limit(1);
+    const [known] = await tx
+      .select({ id: transactions.id })
+      .from(transactions)
+      .where(and(eq(transactions.type, e.type), eq(transactions.providerRef, e.providerRef)))
+      .orderBy(transactions.id)
+      .limit(1);
     if (known) return { id: known.id, outcome: 'known' };
     const [typed] = await tx
       .select({ id: transactions.id })
       .from(transactions)
-      .where(and(live, eq(transactions.processor, e.processor), eq(transactions.amountPence, e.amountPence), isNull(transactions.providerRef), gt(transactions.createdAt, e.typedAfter)))
+      .where(
+        and(
+          live,
+          eq(transactions.processor, e.processor),
+          eq(transactions.amountPence, e.amountPence),
+          isNull(transactions.providerRef),
+          gt(transactions.createdAt, e.typedAfter),
+        ),
+      )
       .orderBy(transactions.id)
       .limit(1);
     if (typed) {
       await tx.update(transactions).set({ providerRef: e.providerRef }).where(eq(transactions.id, typed.id));
-      const [booking] = await tx.select({ tripId: bookings.tripId }).from(bookings).where(eq(bookings.id, invoice.bookingId));
+      const [booking] = await tx
+        .select({ tripId: bookings.tripId })
+        .from(bookings)
+        .where(eq(bookings.id, invoice.bookingId));
       await audit(tx, {
         action: 'transaction.matched',
         subject: { type: 'transaction', id: typed.id },
         bookingId: invoice.bookingId,
         tripId: booking?.tripId ?? null,
         summary: `matched the ${e.type} of ${formatPounds(penceToPounds(e.amountPence))} recorded by hand on ${invoice.invoiceRef} to ${e.providerRef}`,
-        details: { type: e.type, amount: penceToPounds(e.amountPence), processor: e.processor, provider_ref: e.providerRef, invoice_id: invoice.id, invoice_ref: invoice.invoiceRef },
+        details: {
+          type: e.type,
+          amount: penceToPounds(e.amountPence),
+          processor: e.processor,
+          provider_ref: e.providerRef,
+          invoice_id: invoice.id,
+          invoice_ref: invoice.invoiceRef,
+        },
       });
       return { id: typed.id, outcome: 'matched' };
     }
@@ -150,9 +216,16 @@ export class TransactionService {
   /** Strikes the entry out: kept, with who and when, and left out of every total from now on. */
   async delete(id: number, userId: number, reason?: string | null): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const [entry] = await tx.select({ invoiceId: transactions.invoiceId, deletedAt: transactions.deletedAt }).from(transactions).where(eq(transactions.id, id));
+      const [entry] = await tx
+        .select({ invoiceId: transactions.invoiceId, deletedAt: transactions.deletedAt })
+        .from(transactions)
+        .where(eq(transactions.id, id));
       if (!entry) throw notFound('Transaction not found.');
-      const [invoice] = await tx.select({ id: invoices.id, ref: invoices.invoiceRef }).from(invoices).where(eq(invoices.id, entry.invoiceId)).for('update');
+      const [invoice] = await tx
+        .select({ id: invoices.id, ref: invoices.invoiceRef })
+        .from(invoices)
+        .where(eq(invoices.id, entry.invoiceId))
+        .for('update');
       const [loaded] = await loadInvoices(tx, eq(invoices.id, entry.invoiceId));
       const refusal = deletionRefusal(loaded!.money, loaded!.transactionIds.indexOf(id), ukToday());
       if (refusal) throw new HttpError(422, refusal);
@@ -162,7 +235,10 @@ export class TransactionService {
         .where(and(eq(transactions.id, id), isNull(transactions.deletedAt)))
         .returning();
       if (!struck) return;
-      const [booking] = await tx.select({ tripId: bookings.tripId }).from(bookings).where(eq(bookings.id, struck.bookingId));
+      const [booking] = await tx
+        .select({ tripId: bookings.tripId })
+        .from(bookings)
+        .where(eq(bookings.id, struck.bookingId));
       const amount = penceToPounds(struck.amountPence);
       await audit(tx, {
         action: 'transaction.struck_out',
@@ -170,7 +246,15 @@ export class TransactionService {
         bookingId: struck.bookingId,
         tripId: booking?.tripId ?? null,
         summary: `struck out the ${struck.type} of ${formatPounds(amount)} (${struck.processor}) on ${invoice!.ref}${reason ? `: ${reason}` : ''}`,
-        details: { type: struck.type, amount, processor: struck.processor, date: struck.date, invoice_id: struck.invoiceId, invoice_ref: invoice!.ref, reason: reason ?? null },
+        details: {
+          type: struck.type,
+          amount,
+          processor: struck.processor,
+          date: struck.date,
+          invoice_id: struck.invoiceId,
+          invoice_ref: invoice!.ref,
+          reason: reason ?? null,
+        },
       });
     });
   }

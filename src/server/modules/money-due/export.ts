@@ -41,7 +41,15 @@ export function moneyDueSpreadsheet(db: Db, service: MoneyDueService, q: Query):
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Money due');
-  const styles = COLUMNS.map((c): Partial<ExcelJS.Style> => ('date' in c ? { numFmt: 'dd/mm/yyyy' } : 'time' in c ? { numFmt: 'dd/mm/yyyy hh:mm' } : 'money' in c ? { numFmt: '#,##0.00' } : {}));
+  const styles = COLUMNS.map((c): Partial<ExcelJS.Style> =>
+    'date' in c
+      ? { numFmt: 'dd/mm/yyyy' }
+      : 'time' in c
+        ? { numFmt: 'dd/mm/yyyy hh:mm' }
+        : 'money' in c
+          ? { numFmt: '#,##0.00' }
+          : {},
+  );
   sheet.columns = COLUMNS.map((c, i) => ({ header: c.header, key: c.key, width: c.width, style: styles[i]! }));
   (async () => {
     const totals = await service.list({ ...q, page: 1 }, 1);
@@ -76,7 +84,18 @@ export function moneyDueSpreadsheet(db: Db, service: MoneyDueService, q: Query):
     sum.getCell(9).numFmt = '#,##0.00';
     sum.commit();
     for (const [bucket, label] of Object.entries(AGE_BUCKET_LABELS)) {
-      const row = sheet.addRow([label, null, null, null, null, null, null, null, totals.buckets[bucket as keyof typeof totals.buckets], null]);
+      const row = sheet.addRow([
+        label,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        totals.buckets[bucket as keyof typeof totals.buckets],
+        null,
+      ]);
       row.getCell(9).numFmt = '#,##0.00';
       row.commit();
     }

@@ -43,13 +43,30 @@ const KEPT = sql`
     to_char(departure, 'YYYY-MM-DD') as departure, last_name_key, trip_name_key, last_reminder_at::text
   from money_owed order by 1, 2`;
 
-type Kept = { kind: string; id: number; booking_id: number; trip_id: number; due_date: string; pence: string; departure: string; last_name_key: string; trip_name_key: string; last_reminder_at: string | null };
+type Kept = {
+  kind: string;
+  id: number;
+  booking_id: number;
+  trip_id: number;
+  due_date: string;
+  pence: string;
+  departure: string;
+  last_name_key: string;
+  trip_name_key: string;
+  last_reminder_at: string | null;
+};
 
 async function expectKept(step: string) {
   const derived = await queryRows<Kept>(t.db, DERIVED);
   expect(await queryRows(t.db, KEPT), step).toEqual(derived);
-  const days = await queryRows(t.db, sql`select trip_id, to_char(due_date, 'YYYY-MM-DD') as d, n, pence::text from money_owed_days where n <> 0 order by 1, 2`);
-  const grouped = await queryRows(t.db, sql`select trip_id, to_char(due_date, 'YYYY-MM-DD') as d, count(*)::int as n, sum(outstanding_pence)::text as pence from money_owed group by 1, 2 order by 1, 2`);
+  const days = await queryRows(
+    t.db,
+    sql`select trip_id, to_char(due_date, 'YYYY-MM-DD') as d, n, pence::text from money_owed_days where n <> 0 order by 1, 2`,
+  );
+  const grouped = await queryRows(
+    t.db,
+    sql`select trip_id, to_char(due_date, 'YYYY-MM-DD') as d, count(*)::int as n, sum(outstanding_pence)::text as pence from money_owed group by 1, 2 order by 1, 2`,
+  );
   expect(days, `${step}: the day totals`).toEqual(grouped);
   // a day with nothing owed counts nothing
   expect(await queryRows(t.db, sql`select 1 from money_owed_days where n = 0 and pence <> 0`), step).toEqual([]);
@@ -60,12 +77,23 @@ async function expectKept(step: string) {
 // the dashboard's rollups (migration 0025) against the same plain derivation from bookings,
 // transactions and invoices
 async function expectRollups(step: string) {
-  const bookingDays = await queryRows(t.db, sql`select trip_id, to_char(week, 'YYYY-MM-DD') as week, status, funding_type, n from booking_weeks where n <> 0 order by 1, 2, 3, 4`);
-  const bookingsDerived = await queryRows(t.db, sql`select trip_id, to_char(date_trunc('week', created_at at time zone 'Europe/London'), 'YYYY-MM-DD') as week, status, funding_type, count(*)::int as n from bookings group by 1, 2, 3, 4 order by 1, 2, 3, 4`);
+  const bookingDays = await queryRows(
+    t.db,
+    sql`select trip_id, to_char(week, 'YYYY-MM-DD') as week, status, funding_type, n from booking_weeks where n <> 0 order by 1, 2, 3, 4`,
+  );
+  const bookingsDerived = await queryRows(
+    t.db,
+    sql`select trip_id, to_char(date_trunc('week', created_at at time zone 'Europe/London'), 'YYYY-MM-DD') as week, status, funding_type, count(*)::int as n from bookings group by 1, 2, 3, 4 order by 1, 2, 3, 4`,
+  );
   expect(bookingDays, `${step}: booking_weeks`).toEqual(bookingsDerived);
-  const moneyDays = await queryRows(t.db, sql`select trip_id, to_char(day, 'YYYY-MM-DD') as day, received_pence::text as received, invoiced_pence::text as invoiced
-    from money_days where received_pence <> 0 or invoiced_pence <> 0 order by 1, 2`);
-  const moneyDerived = await queryRows(t.db, sql`
+  const moneyDays = await queryRows(
+    t.db,
+    sql`select trip_id, to_char(day, 'YYYY-MM-DD') as day, received_pence::text as received, invoiced_pence::text as invoiced
+    from money_days where received_pence <> 0 or invoiced_pence <> 0 order by 1, 2`,
+  );
+  const moneyDerived = await queryRows(
+    t.db,
+    sql`
     with received as (
       select b.trip_id, x.date as day, sum(case x.type when 'payment' then x.amount_pence else -x.amount_pence end) as p
       from transactions x join bookings b on b.id = x.booking_id where x.deleted_at is null group by 1, 2
@@ -79,12 +107,26 @@ async function expectRollups(step: string) {
     select coalesce(r.trip_id, i.trip_id) as trip_id, to_char(coalesce(r.day, i.day), 'YYYY-MM-DD') as day, coalesce(r.p, 0)::text as received, coalesce(i.p, 0)::text as invoiced
     from received r full join invoiced i on i.trip_id = r.trip_id and i.day = r.day
     where coalesce(r.p, 0) <> 0 or coalesce(i.p, 0) <> 0
-    order by 1, 2`);
+    order by 1, 2`,
+  );
   expect(moneyDays, `${step}: money_days`).toEqual(moneyDerived);
 }
 
-const pay = async (invoiceId: number, amount: number, type: 'payment' | 'refund' = 'payment', invoiceType = 'deposit') => {
-  const res = await admin.post('/api/transactions', { booking_id: bookingId, invoice_id: invoiceId, invoice_type: invoiceType, amount, type, processor: 'BACS', date: today });
+const pay = async (
+  invoiceId: number,
+  amount: number,
+  type: 'payment' | 'refund' = 'payment',
+  invoiceType = 'deposit',
+) => {
+  const res = await admin.post('/api/transactions', {
+    booking_id: bookingId,
+    invoice_id: invoiceId,
+    invoice_type: invoiceType,
+    amount,
+    type,
+    processor: 'BACS',
+    date: today,
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id as number;
 };
@@ -92,21 +134,54 @@ const pay = async (invoiceId: number, amount: number, type: 'payment' | 'refund'
 beforeAll(async () => {
   t = await createTestApp();
   admin = await t.signedIn(1);
-  tripId = (await insertTrip(t.db, { name: 'Kept Trek', costPence: 100_000, depositPence: 20_000, departureDate: addDays(today, 120), returnDate: addDays(today, 130) })).id;
-  otherTripId = (await insertTrip(t.db, { name: 'Other Trek', costPence: 80_000, depositPence: 10_000, departureDate: addDays(today, 200), returnDate: addDays(today, 210) })).id;
+  tripId = (
+    await insertTrip(t.db, {
+      name: 'Kept Trek',
+      costPence: 100_000,
+      depositPence: 20_000,
+      departureDate: addDays(today, 120),
+      returnDate: addDays(today, 130),
+    })
+  ).id;
+  otherTripId = (
+    await insertTrip(t.db, {
+      name: 'Other Trek',
+      costPence: 80_000,
+      depositPence: 10_000,
+      departureDate: addDays(today, 200),
+      returnDate: addDays(today, 210),
+    })
+  ).id;
 });
 afterAll(() => t.close());
 
 describe('the money owed, kept by the database', () => {
   it('follows a booking through its schedule, invoices, payments, refunds, strike-outs, edits and cancellation', async () => {
-    const res = await admin.post('/api/bookings', { trip_id: tripId, title: 'Ms', first_name: 'Kim', last_name: 'Kept', preferred_name: 'Kim', email: 'kim.kept@example.test', as_on_passport: true, terms_accepted: true });
+    const res = await admin.post('/api/bookings', {
+      trip_id: tripId,
+      title: 'Ms',
+      first_name: 'Kim',
+      last_name: 'Kept',
+      preferred_name: 'Kim',
+      email: 'kim.kept@example.test',
+      as_on_passport: true,
+      terms_accepted: true,
+    });
     expect(res.statusCode, res.body).toBe(201);
     bookingId = res.json().id;
     // the schedule's two rows, not invoiced
-    expect((await expectKept('booked')).map((r) => [r.kind, r.pence])).toEqual([['instalment', '20000'], ['instalment', '80000']]);
+    expect((await expectKept('booked')).map((r) => [r.kind, r.pence])).toEqual([
+      ['instalment', '20000'],
+      ['instalment', '80000'],
+    ]);
 
     const deposit = (await admin.post(`/api/bookings/${bookingId}/invoices`, { invoice_type: 'deposit' })).json();
-    expect((await expectKept('deposit invoiced')).map((r) => [r.kind, r.pence])).toEqual([['instalment', '80000'], ['invoice', '20000']].sort());
+    expect((await expectKept('deposit invoiced')).map((r) => [r.kind, r.pence])).toEqual(
+      [
+        ['instalment', '80000'],
+        ['invoice', '20000'],
+      ].sort(),
+    );
 
     await pay(deposit.id, 50);
     await expectKept('part paid');
@@ -121,13 +196,23 @@ describe('the money owed, kept by the database', () => {
     // the balance row: moved, its amount changed, then waived
     const schedule = (await admin.get(`/api/bookings/${bookingId}/schedule`)).json();
     const balance = schedule.rows.find((r: { label: string }) => r.label === 'Balance');
-    expect((await admin.patch(`/api/schedule-rows/${balance.id}`, { due_date: addDays(today, 30) })).statusCode).toBe(200);
+    expect((await admin.patch(`/api/schedule-rows/${balance.id}`, { due_date: addDays(today, 30) })).statusCode).toBe(
+      200,
+    );
     await expectKept('balance moved');
     expect((await admin.patch(`/api/schedule-rows/${balance.id}`, { amount: 700 })).statusCode).toBe(200);
     await expectKept('balance changed');
 
     // an add-on invoice, then deleted
-    const custom = await admin.post('/api/invoices', { booking_id: bookingId, type: 'other', invoice_ref: 'KIT-1', description: 'Kit', invoice_date: today, due_date: addDays(today, 5), items: [{ description: 'Kit bag', amount: 25 }] });
+    const custom = await admin.post('/api/invoices', {
+      booking_id: bookingId,
+      type: 'other',
+      invoice_ref: 'KIT-1',
+      description: 'Kit',
+      invoice_date: today,
+      due_date: addDays(today, 5),
+      items: [{ description: 'Kit bag', amount: 25 }],
+    });
     expect(custom.statusCode, custom.body).toBe(201);
     await expectKept('custom invoice');
     expect((await admin.delete(`/api/invoices/${custom.json().id}`)).statusCode).toBe(204);
@@ -135,10 +220,29 @@ describe('the money owed, kept by the database', () => {
 
     // the traveller's name, then the trip, then cancelled, then back
     const detail = (await admin.get(`/api/bookings/${bookingId}`)).json();
-    const body = { status: detail.status, title: detail.title, first_name: 'Kim', last_name: 'Aardvark', preferred_name: detail.preferred_name, email: detail.email, mobile: null, address_1: null, address_2: null, address_3: null, address_4: null, post_code: null, room_type: null, room_ref: null, share_with: null, double_room: false };
+    const body = {
+      status: detail.status,
+      title: detail.title,
+      first_name: 'Kim',
+      last_name: 'Aardvark',
+      preferred_name: detail.preferred_name,
+      email: detail.email,
+      mobile: null,
+      address_1: null,
+      address_2: null,
+      address_3: null,
+      address_4: null,
+      post_code: null,
+      room_type: null,
+      room_ref: null,
+      share_with: null,
+      double_room: false,
+    };
     expect((await admin.patch(`/api/bookings/${bookingId}`, body)).statusCode).toBe(200);
     expect((await expectKept('renamed')).every((r) => r.last_name_key === 'aardvark')).toBe(true);
-    await t.db.execute(sql`update trips set departure_date = departure_date + 7, return_date = return_date + 7 where id = ${tripId}`);
+    await t.db.execute(
+      sql`update trips set departure_date = departure_date + 7, return_date = return_date + 7 where id = ${tripId}`,
+    );
     await expectKept('departure moved');
     await t.db.execute(sql`update bookings set trip_id = ${otherTripId} where id = ${bookingId}`);
     await expectKept('moved to another trip');
@@ -146,21 +250,50 @@ describe('the money owed, kept by the database', () => {
     expect((await expectKept('trip renamed')).every((r) => r.trip_name_key === 'renamed trek')).toBe(true);
     const reminded = await admin.post(`/api/bookings/${bookingId}/reminders`);
     expect(reminded.statusCode, reminded.body).toBeLessThan(500);
-    await t.db.execute(sql`insert into payment_reminders (schedule_row_id, booking_id, offset_days, email, sent_on, outcome) values (${balance.id}, ${bookingId}, -3, 'kim.kept@example.test', ${today}, 'sent')`);
+    await t.db.execute(
+      sql`insert into payment_reminders (schedule_row_id, booking_id, offset_days, email, sent_on, outcome) values (${balance.id}, ${bookingId}, -3, 'kim.kept@example.test', ${today}, 'sent')`,
+    );
     expect((await expectKept('reminded')).every((r) => r.last_reminder_at !== null)).toBe(true);
     expect((await admin.patch(`/api/bookings/${bookingId}`, { ...body, status: 'cancelled' })).statusCode).toBe(200);
     expect(await expectKept('cancelled')).toEqual([]);
     expect((await admin.patch(`/api/bookings/${bookingId}`, { ...body, status: 'confirmed' })).statusCode).toBe(200);
     expect((await expectKept('confirmed again')).length).toBeGreaterThan(0);
 
-    expect((await admin.patch(`/api/schedule-rows/${balance.id}`, { waived: true, reason: 'Free place' })).statusCode).toBe(200);
+    expect(
+      (await admin.patch(`/api/schedule-rows/${balance.id}`, { waived: true, reason: 'Free place' })).statusCode,
+    ).toBe(200);
     await expectKept('balance waived');
   });
 
   it('two payments on two invoices of one booking at once both count', async () => {
-    const a = (await admin.post('/api/invoices', { booking_id: bookingId, type: 'other', invoice_ref: 'A-1', description: 'A', invoice_date: today, due_date: today, items: [{ description: 'A', amount: 40 }] })).json();
-    const b = (await admin.post('/api/invoices', { booking_id: bookingId, type: 'other', invoice_ref: 'B-1', description: 'B', invoice_date: today, due_date: today, items: [{ description: 'B', amount: 60 }] })).json();
-    await Promise.all([pay(a.id, 10, 'payment', 'other'), pay(b.id, 20, 'payment', 'other'), pay(a.id, 5, 'payment', 'other'), pay(b.id, 15, 'payment', 'other')]);
+    const a = (
+      await admin.post('/api/invoices', {
+        booking_id: bookingId,
+        type: 'other',
+        invoice_ref: 'A-1',
+        description: 'A',
+        invoice_date: today,
+        due_date: today,
+        items: [{ description: 'A', amount: 40 }],
+      })
+    ).json();
+    const b = (
+      await admin.post('/api/invoices', {
+        booking_id: bookingId,
+        type: 'other',
+        invoice_ref: 'B-1',
+        description: 'B',
+        invoice_date: today,
+        due_date: today,
+        items: [{ description: 'B', amount: 60 }],
+      })
+    ).json();
+    await Promise.all([
+      pay(a.id, 10, 'payment', 'other'),
+      pay(b.id, 20, 'payment', 'other'),
+      pay(a.id, 5, 'payment', 'other'),
+      pay(b.id, 15, 'payment', 'other'),
+    ]);
     const rows = await expectKept('paid at once');
     expect(rows.filter((r) => r.kind === 'invoice').map((r) => [r.id, r.pence])).toEqual(
       expect.arrayContaining([

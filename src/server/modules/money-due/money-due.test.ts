@@ -15,18 +15,57 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = await t.signedIn(1);
   // trip A departs soon: a booking made today owes its balance today (due before departure − 56 days)
-  tripA = (await insertTrip(t.db, { name: 'Alpha Trek', type: 'school', costPence: 100_000, depositPence: 20_000, departureDate: addDays(ukToday(), 30), returnDate: addDays(ukToday(), 40) })).id;
-  const tripB = (await insertTrip(t.db, { name: 'Bravo Trek', costPence: 50_000, depositPence: 5_000, departureDate: addDays(ukToday(), 200), returnDate: addDays(ukToday(), 210) })).id;
+  tripA = (
+    await insertTrip(t.db, {
+      name: 'Alpha Trek',
+      type: 'school',
+      costPence: 100_000,
+      depositPence: 20_000,
+      departureDate: addDays(ukToday(), 30),
+      returnDate: addDays(ukToday(), 40),
+    })
+  ).id;
+  const tripB = (
+    await insertTrip(t.db, {
+      name: 'Bravo Trek',
+      costPence: 50_000,
+      depositPence: 5_000,
+      departureDate: addDays(ukToday(), 200),
+      returnDate: addDays(ukToday(), 210),
+    })
+  ).id;
   const book = async (tripId: number, last: string) =>
-    (await admin.post('/api/bookings', { trip_id: tripId, title: 'Ms', first_name: 'Cara', last_name: last, preferred_name: 'Cara', email: `cara.${last.toLowerCase()}@example.test`, as_on_passport: true, terms_accepted: true })).json().id as number;
+    (
+      await admin.post('/api/bookings', {
+        trip_id: tripId,
+        title: 'Ms',
+        first_name: 'Cara',
+        last_name: last,
+        preferred_name: 'Cara',
+        email: `cara.${last.toLowerCase()}@example.test`,
+        as_on_passport: true,
+        terms_accepted: true,
+      })
+    ).json().id as number;
   late = await book(tripA, 'Late');
   onTime = await book(tripB, 'Early');
   // the late traveller's deposit invoice, part paid, then moved 40 days into the past
   const invoice = (await admin.post(`/api/bookings/${late}/invoices`, { invoice_type: 'deposit' })).json();
-  await admin.post('/api/transactions', { booking_id: late, invoice_id: invoice.id, invoice_type: 'deposit', amount: 50, type: 'payment', processor: 'BACS', date: ukToday() });
+  await admin.post('/api/transactions', {
+    booking_id: late,
+    invoice_id: invoice.id,
+    invoice_type: 'deposit',
+    amount: 50,
+    type: 'payment',
+    processor: 'BACS',
+    date: ukToday(),
+  });
   const { invoices } = await import('../../../db/schema/index.ts');
   const { eq } = await import('drizzle-orm');
-  await t.db.update(invoices).set({ invoiceDate: addDays(ukToday(), -45), dueDate: addDays(ukToday(), -40) }).where(eq(invoices.id, invoice.id));
+  await t.db
+    .update(invoices)
+    .set({ invoiceDate: addDays(ukToday(), -45), dueDate: addDays(ukToday(), -40) })
+    .where(eq(invoices.id, invoice.id));
 });
 afterAll(() => t.close());
 
@@ -35,7 +74,15 @@ describe('GET /api/money-due', () => {
     const res = await admin.get('/api/money-due');
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    const rows = body.data.map((r: { kind: string; booking_id: number; label: string; outstanding: number; days_overdue: number }) => [r.kind, r.booking_id === late ? 'late' : 'early', r.label, r.outstanding, r.days_overdue]);
+    const rows = body.data.map(
+      (r: { kind: string; booking_id: number; label: string; outstanding: number; days_overdue: number }) => [
+        r.kind,
+        r.booking_id === late ? 'late' : 'early',
+        r.label,
+        r.outstanding,
+        r.days_overdue,
+      ],
+    );
     expect(rows).toEqual([
       ['invoice', 'late', 'Deposit', 150, 40],
       ['instalment', 'late', 'Balance', 800, 0],
@@ -51,7 +98,9 @@ describe('GET /api/money-due', () => {
     const q = async (query: string) => (await admin.get(`/api/money-due?${query}`)).json();
     expect((await q(`trip_id=${tripA}`)).total).toBe(2);
     expect((await q('trip_type=school')).total).toBe(2);
-    expect((await q('overdue=1')).data.map((r: { invoice_ref: string | null }) => r.invoice_ref)).toEqual([expect.stringMatching(/^INV-/)]);
+    expect((await q('overdue=1')).data.map((r: { invoice_ref: string | null }) => r.invoice_ref)).toEqual([
+      expect.stringMatching(/^INV-/),
+    ]);
     expect((await q('due_within=20')).total).toBe(3);
     expect((await q('sort=outstanding&dir=desc')).data[0].outstanding).toBe(800);
     expect((await admin.get('/api/money-due?sort=nonsense')).statusCode).toBe(422);
@@ -66,10 +115,27 @@ describe('GET /api/money-due', () => {
     await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const sheet = wb.getWorksheet('Money due')!;
     const values = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1);
-    expect(values(1)).toEqual(['Traveller', 'Booking', 'Trip', 'Departure', 'Instalment or invoice', 'Invoice', 'Due', 'Days overdue', 'Outstanding (£)', 'Last reminder']);
+    expect(values(1)).toEqual([
+      'Traveller',
+      'Booking',
+      'Trip',
+      'Departure',
+      'Instalment or invoice',
+      'Invoice',
+      'Due',
+      'Days overdue',
+      'Outstanding (£)',
+      'Last reminder',
+    ]);
     const body = (await admin.get('/api/money-due?sort=outstanding&dir=desc')).json();
     const rows = [2, 3, 4, 5].map((n) => values(n));
-    expect(rows.map((r) => [r[0], r[4], r[8]])).toEqual(body.data.map((r: { traveller: string; label: string; outstanding: number }) => [r.traveller, r.label, r.outstanding]));
+    expect(rows.map((r) => [r[0], r[4], r[8]])).toEqual(
+      body.data.map((r: { traveller: string; label: string; outstanding: number }) => [
+        r.traveller,
+        r.label,
+        r.outstanding,
+      ]),
+    );
     expect(rows[0]![6]).toBeInstanceOf(Date);
     expect(values(6)).toEqual(['Total', ...Array(7).fill(undefined), 1450]);
     expect(values(7)).toEqual(['Not yet due', ...Array(7).fill(undefined), 1300]);
@@ -77,14 +143,24 @@ describe('GET /api/money-due', () => {
     const overdue = new ExcelJS.Workbook();
     await overdue.xlsx.load((await admin.get('/api/money-due/export?overdue=1')).rawPayload as unknown as ArrayBuffer);
     expect(overdue.getWorksheet('Money due')!.getRow(3).getCell(1).value).toBe('Total');
-    const [event] = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'export.money_due')).orderBy(asc(auditEvents.id)).limit(1);
-    expect(event).toMatchObject({ summary: expect.stringContaining('downloaded the money due (4 rows)'), details: { filters: { sort: 'outstanding', dir: 'desc' }, rows: 4, format: 'xlsx' } });
+    const [event] = await t.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.action, 'export.money_due'))
+      .orderBy(asc(auditEvents.id))
+      .limit(1);
+    expect(event).toMatchObject({
+      summary: expect.stringContaining('downloaded the money due (4 rows)'),
+      details: { filters: { sort: 'outstanding', dir: 'desc' }, rows: 4, format: 'xlsx' },
+    });
     expect((await admin.get('/api/money-due/export?due_within=-1')).statusCode).toBe(422);
   });
 
   it('leaves out cancelled bookings and waived instalments', async () => {
     const schedule = (await admin.get(`/api/bookings/${onTime}/schedule`)).json();
     await admin.patch(`/api/schedule-rows/${schedule.rows[0].id}`, { waived: true, reason: 'Free place' });
-    expect((await admin.get(`/api/money-due?trip_type=charity`)).json().data.map((r: { label: string }) => r.label)).toEqual(['Balance']);
+    expect(
+      (await admin.get(`/api/money-due?trip_type=charity`)).json().data.map((r: { label: string }) => r.label),
+    ).toEqual(['Balance']);
   });
 });

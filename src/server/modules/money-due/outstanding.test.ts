@@ -3,13 +3,29 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertAddon, insertTrip } from '../../../db/factories/trips.ts';
-import { invoiceAddons, invoiceItems, invoices, paymentReminders, scheduleRows, transactions } from '../../../db/schema/index.ts';
+import {
+  invoiceAddons,
+  invoiceItems,
+  invoices,
+  paymentReminders,
+  scheduleRows,
+  transactions,
+} from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
 // What the list reads an invoice as owing, and which bookings' money it leaves out, on invoices
 // made directly in the database (the triggers of decision 012 keep money_owed from them).
 
-type Row = { kind: string; id: number; label: string; invoice_ref: string | null; traveller: string; outstanding: number; days_overdue: number; last_reminder_at: string | null };
+type Row = {
+  kind: string;
+  id: number;
+  label: string;
+  invoice_ref: string | null;
+  traveller: string;
+  outstanding: number;
+  days_overdue: number;
+  last_reminder_at: string | null;
+};
 
 let t: TestApp;
 let admin: TestClient;
@@ -29,18 +45,50 @@ beforeAll(async () => {
   const adamsBea = await insertBooking(t.db, openTrip, { firstName: 'Bea', lastName: 'Adams', status: 'provisional' });
   const cancelled = await insertBooking(t.db, charityTrip, { firstName: 'Cal', lastName: 'Gone', status: 'cancelled' });
 
-  const invoice = async (bookingId: number, ref: string, items: number[], opts: { discount?: number; due?: string; addon?: boolean } = {}) => {
+  const invoice = async (
+    bookingId: number,
+    ref: string,
+    items: number[],
+    opts: { discount?: number; due?: string; addon?: boolean } = {},
+  ) => {
     const [row] = await t.db
       .insert(invoices)
-      .values({ bookingId, invoiceRef: ref, type: 'balance', description: `Invoice ${ref}`, invoiceDate: addDays(today, -60), dueDate: opts.due ?? addDays(today, -45), discountPence: opts.discount ?? 0 })
+      .values({
+        bookingId,
+        invoiceRef: ref,
+        type: 'balance',
+        description: `Invoice ${ref}`,
+        invoiceDate: addDays(today, -60),
+        dueDate: opts.due ?? addDays(today, -45),
+        discountPence: opts.discount ?? 0,
+      })
       .returning();
-    for (const amountPence of items) await t.db.insert(invoiceItems).values({ invoiceId: row!.id, description: 'Item', amountPence });
-    if (opts.addon) await t.db.insert(invoiceAddons).values({ invoiceId: row!.id, addonId: addon.id, name: 'Kit bag', pricePence: 2_000 });
+    for (const amountPence of items)
+      await t.db.insert(invoiceItems).values({ invoiceId: row!.id, description: 'Item', amountPence });
+    if (opts.addon)
+      await t.db
+        .insert(invoiceAddons)
+        .values({ invoiceId: row!.id, addonId: addon.id, name: 'Kit bag', pricePence: 2_000 });
     ids[ref] = row!.id;
     return row!;
   };
-  const entry = (bookingId: number, invoiceId: number, amountPence: number, type: 'payment' | 'refund', deleted = false) =>
-    t.db.insert(transactions).values({ bookingId, invoiceId, invoiceType: 'balance', amountPence, type, processor: 'BACS', date: addDays(today, -30), deletedAt: deleted ? new Date() : null });
+  const entry = (
+    bookingId: number,
+    invoiceId: number,
+    amountPence: number,
+    type: 'payment' | 'refund',
+    deleted = false,
+  ) =>
+    t.db.insert(transactions).values({
+      bookingId,
+      invoiceId,
+      invoiceType: 'balance',
+      amountPence,
+      type,
+      processor: 'BACS',
+      date: addDays(today, -30),
+      deletedAt: deleted ? new Date() : null,
+    });
 
   // items £150 + add-on £20 − discount £30 − paid £40 + refunded £10; a struck-out £100 does not count: £110
   const mixed = await invoice(young.id, 'T-MIXED', [10_000, 5_000], { discount: 3_000, addon: true });
@@ -64,15 +112,64 @@ beforeAll(async () => {
   // the schedule: the mixed invoice's instalment (its label names the invoice's row), one not yet
   // invoiced, one waived, one of £0, and the cancelled booking's
   await t.db.insert(scheduleRows).values([
-    { bookingId: young.id, position: 1, label: 'Deposit', dueDate: addDays(today, -45), amountPence: 15_000, invoiceType: 'deposit', invoiceId: mixed.id },
-    { bookingId: adamsZoe.id, position: 1, label: 'Balance', dueDate: addDays(today, 10), amountPence: 30_000, invoiceType: 'deposit' },
-    { bookingId: adamsZoe.id, position: 2, label: 'Waived', dueDate: addDays(today, 20), amountPence: 1_000, invoiceType: 'balance', waived: true, waivedReason: 'Free place' },
-    { bookingId: adamsBea.id, position: 1, label: 'Nothing', dueDate: addDays(today, 20), amountPence: 0, invoiceType: 'deposit' },
-    { bookingId: cancelled.id, position: 1, label: 'Gone', dueDate: addDays(today, 20), amountPence: 7_000, invoiceType: 'deposit' },
+    {
+      bookingId: young.id,
+      position: 1,
+      label: 'Deposit',
+      dueDate: addDays(today, -45),
+      amountPence: 15_000,
+      invoiceType: 'deposit',
+      invoiceId: mixed.id,
+    },
+    {
+      bookingId: adamsZoe.id,
+      position: 1,
+      label: 'Balance',
+      dueDate: addDays(today, 10),
+      amountPence: 30_000,
+      invoiceType: 'deposit',
+    },
+    {
+      bookingId: adamsZoe.id,
+      position: 2,
+      label: 'Waived',
+      dueDate: addDays(today, 20),
+      amountPence: 1_000,
+      invoiceType: 'balance',
+      waived: true,
+      waivedReason: 'Free place',
+    },
+    {
+      bookingId: adamsBea.id,
+      position: 1,
+      label: 'Nothing',
+      dueDate: addDays(today, 20),
+      amountPence: 0,
+      invoiceType: 'deposit',
+    },
+    {
+      bookingId: cancelled.id,
+      position: 1,
+      label: 'Gone',
+      dueDate: addDays(today, 20),
+      amountPence: 7_000,
+      invoiceType: 'deposit',
+    },
   ]);
-  const [balance] = await t.db.select({ id: scheduleRows.id }).from(scheduleRows).where(eq(scheduleRows.label, 'Balance'));
+  const [balance] = await t.db
+    .select({ id: scheduleRows.id })
+    .from(scheduleRows)
+    .where(eq(scheduleRows.label, 'Balance'));
   ids.balance = balance!.id;
-  await t.db.insert(paymentReminders).values({ scheduleRowId: ids.balance, bookingId: adamsZoe.id, offsetDays: -7, email: adamsZoe.email, sentOn: addDays(today, -1), outcome: 'sent', createdAt: new Date(Date.now() - 86_400_000) });
+  await t.db.insert(paymentReminders).values({
+    scheduleRowId: ids.balance,
+    bookingId: adamsZoe.id,
+    offsetDays: -7,
+    email: adamsZoe.email,
+    sentOn: addDays(today, -1),
+    outcome: 'sent',
+    createdAt: new Date(Date.now() - 86_400_000),
+  });
 });
 afterAll(() => t.close());
 
@@ -84,7 +181,7 @@ const list = async (query = '') => {
 const brief = (rows: Row[]) => rows.map((r) => [r.invoice_ref ?? r.label, r.outstanding]);
 
 describe('what the money-due list reads as owed', () => {
-  it('derives each invoice\'s outstanding by decision 006 and leaves out what is paid, waived, £0 or cancelled', async () => {
+  it("derives each invoice's outstanding by decision 006 and leaves out what is paid, waived, £0 or cancelled", async () => {
     const body = await list();
     expect(brief(body.data)).toEqual([
       ['T-MIXED', 110],
@@ -102,13 +199,19 @@ describe('what the money-due list reads as owed', () => {
     const all = await list();
     const charity = await list(`trip_id=${charityTrip}`);
     const open = await list(`trip_id=${openTrip}`);
-    expect(brief(charity.data)).toEqual([['T-MIXED', 110], ['Balance', 300]]);
+    expect(brief(charity.data)).toEqual([
+      ['T-MIXED', 110],
+      ['Balance', 300],
+    ]);
     expect(brief(open.data)).toEqual([['T-REFUNDED', 60]]);
     expect(charity.total_outstanding + open.total_outstanding).toBe(all.total_outstanding);
     expect(brief((await list('trip_type=charity')).data)).toEqual(brief(charity.data));
     expect(brief((await list('overdue=1')).data)).toEqual([['T-MIXED', 110]]);
     expect(brief((await list(`trip_id=${charityTrip}&overdue=1`)).data)).toEqual([['T-MIXED', 110]]);
-    expect(brief((await list('due_within=7')).data)).toEqual([['T-MIXED', 110], ['T-REFUNDED', 60]]);
+    expect(brief((await list('due_within=7')).data)).toEqual([
+      ['T-MIXED', 110],
+      ['T-REFUNDED', 60],
+    ]);
   });
 
   it('sorts travellers by last name, then first name, both in the direction asked (case aside)', async () => {

@@ -17,7 +17,8 @@ export async function moneyDueRoutes(app: FastifyInstance, opts: { db: Db; clock
     {
       schema: {
         tags: ['payment schedules'],
-        summary: 'Every unpaid or part-paid invoice and every instalment not yet invoiced, with totals by how overdue (paged; filters trip_id, trip_type, overdue, due_within; sort)',
+        summary:
+          'Every unpaid or part-paid invoice and every instalment not yet invoiced, with totals by how overdue (paged; filters trip_id, trip_type, overdue, due_within; sort)',
         querystring: moneyDueQuery,
         response: { 200: moneyDuePageSchema, 422: validationErrorSchema },
       },
@@ -29,7 +30,8 @@ export async function moneyDueRoutes(app: FastifyInstance, opts: { db: Db; clock
     {
       schema: {
         tags: ['payment schedules'],
-        summary: 'Invoices paid more than their total (a card payment made twice), with the refund owed on each, oldest first (at most 200)',
+        summary:
+          'Invoices paid more than their total (a card payment made twice), with the refund owed on each, oldest first (at most 200)',
         response: { 200: refundsDueSchema },
       },
     },
@@ -40,7 +42,8 @@ export async function moneyDueRoutes(app: FastifyInstance, opts: { db: Db; clock
     {
       schema: {
         tags: ['payment schedules'],
-        summary: 'Every row of the money-due list the filters allow, in its order, as an .xlsx (page is ignored); recorded in the history',
+        summary:
+          'Every row of the money-due list the filters allow, in its order, as an .xlsx (page is ignored); recorded in the history',
         querystring: moneyDueQuery,
       },
     },
@@ -48,7 +51,10 @@ export async function moneyDueRoutes(app: FastifyInstance, opts: { db: Db; clock
       reply
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
         .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="${moneyDueFileName(ukToday(nowOf(opts.clock ?? systemClock)))}"`)
+        .header(
+          'content-disposition',
+          `attachment; filename="${moneyDueFileName(ukToday(nowOf(opts.clock ?? systemClock)))}"`,
+        )
         .send(moneyDueSpreadsheet(opts.db, service, request.query)),
   );
 }

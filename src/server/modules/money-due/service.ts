@@ -1,5 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { MONEY_DUE_PER_PAGE, type MoneyDuePage, type MoneyDueRow, type RefundsDue } from '../../../contract/money-due.ts';
+import {
+  MONEY_DUE_PER_PAGE,
+  type MoneyDuePage,
+  type MoneyDueRow,
+  type RefundsDue,
+} from '../../../contract/money-due.ts';
 import { penceToPounds } from '../../../contract/money.ts';
 import type { z } from 'zod';
 import type { moneyDueQuery } from '../../../contract/money-due.ts';
@@ -45,8 +50,10 @@ export class MoneyDueService {
     if (q.trip_id) parts.push(sql`${col('trip_id')} = ${q.trip_id}`);
     if (q.trip_type) parts.push(sql`${col('trip_id')} in (select id from trips where type = ${q.trip_type})`);
     if (q.overdue) parts.push(sql`${col('due_date')} < ${today}::date`);
-    if (q.departure_from) parts.push(sql`${col('trip_id')} in (select id from trips where departure_date >= ${q.departure_from}::date)`);
-    if (q.departure_to) parts.push(sql`${col('trip_id')} in (select id from trips where departure_date <= ${q.departure_to}::date)`);
+    if (q.departure_from)
+      parts.push(sql`${col('trip_id')} in (select id from trips where departure_date >= ${q.departure_from}::date)`);
+    if (q.departure_to)
+      parts.push(sql`${col('trip_id')} in (select id from trips where departure_date <= ${q.departure_to}::date)`);
     if (q.due_within !== undefined) parts.push(sql`${col('due_date')} <= ${today}::date + ${q.due_within}::int`);
     return sql.join(parts, sql` and `);
   }
@@ -57,7 +64,10 @@ export class MoneyDueService {
     const desc = (q.dir === 'desc') !== (sort.reverse === true);
     const dir = sql.raw(`${desc ? 'desc' : 'asc'}${sort.nullsLast ? ' nulls last' : ''}`);
     // ties are broken by kind and id in the same direction, so each order is one index's order
-    const orderBy = sql.join([...sort.keys, sql`m.kind`, sql`m.id`].map((key) => sql`${key} ${dir}`), sql`, `);
+    const orderBy = sql.join(
+      [...sort.keys, sql`m.kind`, sql`m.id`].map((key) => sql`${key} ${dir}`),
+      sql`, `,
+    );
     const rows = await queryRows<{ k: number }>(
       this.db,
       sql`select case when m.kind = 'invoice' then m.id else -m.id end as k from money_owed m
@@ -71,8 +81,23 @@ export class MoneyDueService {
   private async rows(keys: number[], today: string): Promise<MoneyDueRow[]> {
     if (!keys.length) return [];
     const rows = await queryRows<{
-      kind: 'invoice' | 'instalment'; id: number; label: string; invoice_id: number | null; invoice_ref: string | null; booking_id: number; due_date: string | Date; outstanding_pence: string | number;
-      ref: string; first_name: string; last_name: string; trip_id: number; trip_name: string; trip_type: MoneyDueRow['trip_type']; departure: string | Date; days_overdue: number; last_reminder_at: string | Date | null;
+      kind: 'invoice' | 'instalment';
+      id: number;
+      label: string;
+      invoice_id: number | null;
+      invoice_ref: string | null;
+      booking_id: number;
+      due_date: string | Date;
+      outstanding_pence: string | number;
+      ref: string;
+      first_name: string;
+      last_name: string;
+      trip_id: number;
+      trip_name: string;
+      trip_type: MoneyDueRow['trip_type'];
+      departure: string | Date;
+      days_overdue: number;
+      last_reminder_at: string | Date | null;
     }>(
       this.db,
       sql`select m.kind, m.id, coalesce(sr.label, i.description, r.label) as label, i.id as invoice_id, i.invoice_ref, m.booking_id, m.due_date, m.outstanding_pence,
@@ -127,7 +152,17 @@ export class MoneyDueService {
    */
   /** The refunds owed on overpaid invoices, oldest first, as the database keeps them (refunds_due). */
   async refundsDue(): Promise<RefundsDue> {
-    const rows = await queryRows<{ invoice_id: number; invoice_ref: string; booking_id: string | number; booking_ref: string; first_name: string; last_name: string; pence: string | number; since: Date | string; total: string | number }>(
+    const rows = await queryRows<{
+      invoice_id: number;
+      invoice_ref: string;
+      booking_id: string | number;
+      booking_ref: string;
+      first_name: string;
+      last_name: string;
+      pence: string | number;
+      since: Date | string;
+      total: string | number;
+    }>(
       this.db,
       sql`select r.invoice_id, i.invoice_ref, r.booking_id, b.ref as booking_ref, b.first_name, b.last_name, r.overpaid_pence as pence, r.since, count(*) over () as total
           from refunds_due r join invoices i on i.id = r.invoice_id join bookings b on b.id = r.booking_id
@@ -150,7 +185,9 @@ export class MoneyDueService {
   async list(q: Query, perPage = MONEY_DUE_PER_PAGE): Promise<MoneyDuePage> {
     const today = ukToday(nowOf(this.clock));
     const overdue = (from: number, to?: number) =>
-      to === undefined ? sql`d.due_date <= ${today}::date - ${from}::int` : sql`d.due_date between ${today}::date - ${to}::int and ${today}::date - ${from}::int`;
+      to === undefined
+        ? sql`d.due_date <= ${today}::date - ${from}::int`
+        : sql`d.due_date between ${today}::date - ${to}::int and ${today}::date - ${from}::int`;
     const [totals] = await queryRows<Record<string, string | number>>(
       this.db,
       sql`select coalesce(sum(d.n), 0)::int as n,

@@ -6,7 +6,26 @@ import sanitizeHtml from 'sanitize-html';
  * mail addresses, opened safely in a new tab.
  */
 const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'h2', 'h3', 'a', 'hr'],
+  allowedTags: [
+    'p',
+    'br',
+    'strong',
+    'b',
+    'em',
+    'i',
+    'u',
+    's',
+    'code',
+    'pre',
+    'blockquote',
+    'ul',
+    'ol',
+    'li',
+    'h2',
+    'h3',
+    'a',
+    'hr',
+  ],
   allowedAttributes: { a: ['href', 'target', 'rel'] },
   allowedSchemes: ['http', 'https', 'mailto'],
   allowedSchemesAppliedToAttributes: ['href'],
@@ -17,7 +36,11 @@ const OPTIONS: sanitizeHtml.IOptions = {
   transformTags: {
     a: (tagName, attribs) => ({
       tagName,
-      attribs: { ...(attribs.href ? { href: attribs.href } : {}), target: '_blank', rel: 'noopener noreferrer nofollow' },
+      attribs: {
+        ...(attribs.href ? { href: attribs.href } : {}),
+        target: '_blank',
+        rel: 'noopener noreferrer nofollow',
+      },
     }),
   },
 };
@@ -25,4 +48,5 @@ const OPTIONS: sanitizeHtml.IOptions = {
 export const sanitiseNote = (html: string): string => sanitizeHtml(html, OPTIONS).trim();
 
 /** A note of only empty paragraphs and spaces says nothing. */
-export const isBlank = (html: string): boolean => sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).replace(/&nbsp;|\s/g, '') === '';
+export const isBlank = (html: string): boolean =>
+  sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).replace(/&nbsp;|\s/g, '') === '';

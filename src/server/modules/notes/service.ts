@@ -16,7 +16,9 @@ export class NoteService {
   async list(bookingId: number): Promise<Note[]> {
     const [booking] = await this.db.select({ id: bookings.id }).from(bookings).where(eq(bookings.id, bookingId));
     if (!booking) throw validationError({ booking_id: ['The selected booking is invalid.'] });
-    const rows = await this.select().where(eq(bookingNotes.bookingId, bookingId)).orderBy(desc(bookingNotes.createdAt), desc(bookingNotes.id));
+    const rows = await this.select()
+      .where(eq(bookingNotes.bookingId, bookingId))
+      .orderBy(desc(bookingNotes.createdAt), desc(bookingNotes.id));
     return rows.map(toNote);
   }
 
@@ -25,7 +27,16 @@ export class NoteService {
     const id = await this.db.transaction(async (tx) => {
       const booking = await bookingOf(tx, v.booking_id);
       if (!booking) throw validationError({ booking_id: ['The selected booking is invalid.'] });
-      const [row] = await tx.insert(bookingNotes).values({ bookingId: v.booking_id, noteText: text, userId: by.userId, ipAddress: by.ip, visibleToCharity: by.forCharity ?? false }).returning({ id: bookingNotes.id });
+      const [row] = await tx
+        .insert(bookingNotes)
+        .values({
+          bookingId: v.booking_id,
+          noteText: text,
+          userId: by.userId,
+          ipAddress: by.ip,
+          visibleToCharity: by.forCharity ?? false,
+        })
+        .returning({ id: bookingNotes.id });
       await audit(tx, {
         action: 'note.created',
         subject: { type: 'note', id: row!.id },
@@ -43,7 +54,11 @@ export class NoteService {
   async update(id: number, v: { note_text: string }): Promise<Note> {
     const text = clean(v.note_text);
     await this.db.transaction(async (tx) => {
-      const [before] = await tx.select({ bookingId: bookingNotes.bookingId, noteText: bookingNotes.noteText }).from(bookingNotes).where(eq(bookingNotes.id, id)).for('update');
+      const [before] = await tx
+        .select({ bookingId: bookingNotes.bookingId, noteText: bookingNotes.noteText })
+        .from(bookingNotes)
+        .where(eq(bookingNotes.id, id))
+        .for('update');
       if (!before) throw notFound('Note not found.');
       await tx.update(bookingNotes).set({ noteText: text, updatedAt: new Date() }).where(eq(bookingNotes.id, id));
       const booking = await bookingOf(tx, before.bookingId);
@@ -52,7 +67,10 @@ export class NoteService {
         subject: { type: 'note', id },
         bookingId: before.bookingId,
         tripId: booking?.tripId ?? null,
-        summary: before.noteText === text ? `saved a note on the booking ${booking?.ref ?? before.bookingId} without changes` : `edited a note on the booking ${booking?.ref ?? before.bookingId}`,
+        summary:
+          before.noteText === text
+            ? `saved a note on the booking ${booking?.ref ?? before.bookingId} without changes`
+            : `edited a note on the booking ${booking?.ref ?? before.bookingId}`,
         details: { before: excerpt(before.noteText), after: excerpt(text) },
       });
     });
@@ -61,7 +79,10 @@ export class NoteService {
 
   async delete(id: number): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const [row] = await tx.delete(bookingNotes).where(eq(bookingNotes.id, id)).returning({ bookingId: bookingNotes.bookingId, noteText: bookingNotes.noteText });
+      const [row] = await tx
+        .delete(bookingNotes)
+        .where(eq(bookingNotes.id, id))
+        .returning({ bookingId: bookingNotes.bookingId, noteText: bookingNotes.noteText });
       if (!row) throw notFound('Note not found.');
       const booking = await bookingOf(tx, row.bookingId);
       await audit(tx, {
@@ -90,11 +111,21 @@ export class NoteService {
 }
 
 async function bookingOf(tx: Tx, id: number) {
-  const [row] = await tx.select({ id: bookings.id, ref: bookings.ref, tripId: bookings.tripId }).from(bookings).where(eq(bookings.id, id));
+  const [row] = await tx
+    .select({ id: bookings.id, ref: bookings.ref, tripId: bookings.tripId })
+    .from(bookings)
+    .where(eq(bookings.id, id));
   return row;
 }
 
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&nbsp;': ' ',
+};
 
 /** The start of a note as plain text, for the history: a note is staff's working text, not personal data. */
 export function excerpt(html: string, length = 120): string {
@@ -113,7 +144,12 @@ function clean(html: string): string {
   return text;
 }
 
-function toNote(row: { n: typeof bookingNotes.$inferSelect; firstName: string | null; lastName: string | null; email: string | null }): Note {
+function toNote(row: {
+  n: typeof bookingNotes.$inferSelect;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+}): Note {
   return {
     id: row.n.id,
     booking_id: row.n.bookingId,

@@ -28,7 +28,12 @@ const CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
 const VSCHAR = /^[\x20-\x7e]+$/;
 
 /** The client's callback with an error (and the state back), as RFC 6749 §4.1.2.1 says. */
-export function errorRedirect(redirectUri: string, error: string, description: string | undefined, state: string | undefined): string {
+export function errorRedirect(
+  redirectUri: string,
+  error: string,
+  description: string | undefined,
+  state: string | undefined,
+): string {
   const url = new URL(redirectUri);
   url.searchParams.set('error', error);
   if (description) url.searchParams.set('error_description', description);
@@ -38,19 +43,31 @@ export function errorRedirect(redirectUri: string, error: string, description: s
 
 export async function checkAuthorizeRequest(db: Db, q: AuthorizeQuery): Promise<AuthorizeCheck> {
   const client = q.client_id ? await createModel(db).getClient(q.client_id, null) : null;
-  if (!client) return { kind: 'page', message: 'The application asking for access is not known here: its client_id is missing or wrong.' };
+  if (!client)
+    return {
+      kind: 'page',
+      message: 'The application asking for access is not known here: its client_id is missing or wrong.',
+    };
   const registered = (client.redirectUris as string[])[0]!;
   if (!q.redirect_uri || q.redirect_uri !== registered) {
-    return { kind: 'page', message: `The redirect_uri of this request is not the callback URL registered for ${client.name as string}.` };
+    return {
+      kind: 'page',
+      message: `The redirect_uri of this request is not the callback URL registered for ${client.name as string}.`,
+    };
   }
   const state = q.state && VSCHAR.test(q.state) ? q.state : undefined;
-  const fail = (error: string, description: string): AuthorizeCheck => ({ kind: 'redirect', location: errorRedirect(registered, error, description, state) });
+  const fail = (error: string, description: string): AuthorizeCheck => ({
+    kind: 'redirect',
+    location: errorRedirect(registered, error, description, state),
+  });
 
-  if (q.state !== undefined && q.state !== '' && !state) return fail('invalid_request', 'The state is not printable ASCII.');
+  if (q.state !== undefined && q.state !== '' && !state)
+    return fail('invalid_request', 'The state is not printable ASCII.');
   if (q.response_type !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported.');
   if (!q.code_challenge) return fail('invalid_request', 'A PKCE code_challenge is required.');
   if (q.code_challenge_method !== 'S256') return fail('invalid_request', 'The code_challenge_method must be S256.');
-  if (!CHALLENGE.test(q.code_challenge)) return fail('invalid_request', 'The code_challenge is not a valid S256 challenge.');
+  if (!CHALLENGE.test(q.code_challenge))
+    return fail('invalid_request', 'The code_challenge is not a valid S256 challenge.');
 
   // no scope (absent or empty, as Laravel Passport's clients send it) asks for none
   const ids = [...new Set((q.scope ?? '').split(/\s+/).filter(Boolean))];
@@ -115,10 +132,12 @@ export function consentPage(r: AuthorizeRequest, user: { name: string; email: st
     `Authorize ${r.client.name}`,
     `<h1>Authorization Request</h1>
 <p><strong>${name}</strong> is requesting permission to access your account.</p>
-${r.scopes.length
+${
+  r.scopes.length
     ? `<p class="muted">This application will be able to:</p>
 <ul>${r.scopes.map((s) => `<li>${escapeHtml(s.description)}<code>${escapeHtml(s.id)}</code></li>`).join('')}</ul>`
-    : '<p class="muted">It asks for no scopes: it will not be able to read or change anything in Tripdesk.</p>'}
+    : '<p class="muted">It asks for no scopes: it will not be able to read or change anything in Tripdesk.</p>'
+}
 <p class="muted">Signed in as ${escapeHtml(user.name)} (${escapeHtml(user.email)}). You will be sent back to ${escapeHtml(new URL(r.redirectUri).origin)}.</p>
 <form method="post" action="/oauth/authorize">
 ${hidden.map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`).join('\n')}

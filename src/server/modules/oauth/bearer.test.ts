@@ -41,7 +41,9 @@ describe('a personal access token calling the API', () => {
     const refused = await call(other.accessToken, 'GET', '/api/bookings');
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toEqual({ message: 'This token does not have the bookings:read scope.' });
-    expect(refused.headers['www-authenticate']).toBe('Bearer realm="Tripdesk", error="insufficient_scope", scope="bookings:read"');
+    expect(refused.headers['www-authenticate']).toBe(
+      'Bearer realm="Tripdesk", error="insufficient_scope", scope="bookings:read"',
+    );
     expect((await call(other.accessToken, 'GET', '/api/trips')).statusCode).toBe(200);
   });
 
@@ -78,7 +80,13 @@ describe('a personal access token calling the API', () => {
 
     const expired = randomToken(PREFIX.personal);
     const adminId = (await admin.get('/api/me')).json().id;
-    await t.db.insert(personalAccessTokens).values({ userId: adminId, name: 'Old', tokenHash: sha256(expired), scopes: ['bookings:read'], expiresAt: new Date(Date.now() - 1000) });
+    await t.db.insert(personalAccessTokens).values({
+      userId: adminId,
+      name: 'Old',
+      tokenHash: sha256(expired),
+      scopes: ['bookings:read'],
+      expiresAt: new Date(Date.now() - 1000),
+    });
     await expect401(expired);
 
     const token = await pat(admin, ['bookings:read']);
@@ -89,7 +97,11 @@ describe('a personal access token calling the API', () => {
   });
 
   it('uses the token alone: a valid session beside a bad token does not help', async () => {
-    const res = await admin.request({ method: 'GET', url: '/api/bookings', headers: { authorization: 'Bearer tdp_wrong' } });
+    const res = await admin.request({
+      method: 'GET',
+      url: '/api/bookings',
+      headers: { authorization: 'Bearer tdp_wrong' },
+    });
     expect(res.statusCode).toBe(401);
   });
 
@@ -100,7 +112,12 @@ describe('a personal access token calling the API', () => {
       ['POST', '/oauth/personal-access-tokens'],
       ['GET', '/oauth/tokens'],
     ] as const) {
-      const res = await call(token.accessToken, method, url, method === 'POST' ? { name: 'x', scopes: ['users:read'] } : undefined);
+      const res = await call(
+        token.accessToken,
+        method,
+        url,
+        method === 'POST' ? { name: 'x', scopes: ['users:read'] } : undefined,
+      );
       expect(res.statusCode, url).toBe(403);
       expect(res.json()).toEqual({ message: 'This address cannot be called with an access token.' });
     }
@@ -126,12 +143,20 @@ describe('a personal access token calling the API', () => {
   it('reads the emails’ wording with finance:read, and never changes, previews or test-sends it', async () => {
     const token = await pat(admin, ['finance:read', 'finance:write']);
     expect((await call(token.accessToken, 'GET', '/api/email-templates/reminder_due')).statusCode).toBe(200);
-    const changed = await call(token.accessToken, 'PUT', '/api/email-templates/reminder_due', { subject: 'Pay now', body: 'Pay {{ invoice.outstanding }}' });
+    const changed = await call(token.accessToken, 'PUT', '/api/email-templates/reminder_due', {
+      subject: 'Pay now',
+      body: 'Pay {{ invoice.outstanding }}',
+    });
     expect(changed.statusCode).toBe(403);
     expect(changed.json().message).toBe('This address cannot be called with an access token.');
     expect((await call(token.accessToken, 'DELETE', '/api/email-templates/reminder_due')).statusCode).toBe(403);
-    expect((await call(token.accessToken, 'POST', '/api/email-templates/reminder_due/preview', { booking_id: 1 })).statusCode).toBe(403);
-    expect((await call(token.accessToken, 'POST', '/api/email-templates/reminder_due/test', { booking_id: 1 })).statusCode).toBe(403);
+    expect(
+      (await call(token.accessToken, 'POST', '/api/email-templates/reminder_due/preview', { booking_id: 1 }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await call(token.accessToken, 'POST', '/api/email-templates/reminder_due/test', { booking_id: 1 })).statusCode,
+    ).toBe(403);
     expect((await admin.get('/api/email-templates/reminder_due')).json().is_default).toBe(true);
   });
 
@@ -155,7 +180,9 @@ describe('a personal access token calling the API', () => {
     expect(emails.json().message).toMatch(/users:read and the bookings:read/);
     expect((await call(both.accessToken, 'GET', `/api/bookings/${booking!.id}/emails`)).statusCode).toBe(200);
     // a signed-in Administrator reads them as before
-    expect((await admin.get('/api/audit?action=export.bookings')).json().data[0].details).toMatchObject({ format: 'xls' });
+    expect((await admin.get('/api/audit?action=export.bookings')).json().data[0].details).toMatchObject({
+      format: 'xls',
+    });
   });
 });
 
@@ -293,8 +320,16 @@ const anyone = (access: string) => access === 'public' || access === 'guest';
 
 describe('the route → scope table', () => {
   it('gives each route the scope of its area', () => {
-    const expected = EVERY_ROUTE.trim().split('\n').map((line) => line.trim());
-    const actual = [...new Set(t.app.routeScopes.filter((r) => r.method !== 'HEAD' && (!anyone(r.access) || r.scope !== null)).map((r) => `${r.method} ${r.url} ${r.scope}`))].sort();
+    const expected = EVERY_ROUTE.trim()
+      .split('\n')
+      .map((line) => line.trim());
+    const actual = [
+      ...new Set(
+        t.app.routeScopes
+          .filter((r) => r.method !== 'HEAD' && (!anyone(r.access) || r.scope !== null))
+          .map((r) => `${r.method} ${r.url} ${r.scope}`),
+      ),
+    ].sort();
     expect(actual).toEqual([...expected].sort());
     // a HEAD needs what its GET needs
     for (const head of t.app.routeScopes.filter((r) => r.method === 'HEAD')) {
@@ -307,15 +342,31 @@ describe('the route → scope table', () => {
     expect(api.length).toBeGreaterThan(40);
     // account changes (they set passwords and roles) and the job queue's administration only: no token may use them
     const write = (r: { method: string }) => r.method !== 'GET' && r.method !== 'HEAD';
-    const closed = (r: { url: string; method: string }) => ((r.url.startsWith('/api/users') || r.url.startsWith('/api/email-templates')) && write(r)) || r.url.startsWith('/api/admin/');
+    const closed = (r: { url: string; method: string }) =>
+      ((r.url.startsWith('/api/users') || r.url.startsWith('/api/email-templates')) && write(r)) ||
+      r.url.startsWith('/api/admin/');
     expect(api.filter((r) => r.scope === null).every(closed)).toBe(true);
-    expect(api.filter((r) => r.scope === null).map((r) => `${r.method} ${r.url}`).sort()).toEqual(api.filter(closed).map((r) => `${r.method} ${r.url}`).sort());
+    expect(
+      api
+        .filter((r) => r.scope === null)
+        .map((r) => `${r.method} ${r.url}`)
+        .sort(),
+    ).toEqual(
+      api
+        .filter(closed)
+        .map((r) => `${r.method} ${r.url}`)
+        .sort(),
+    );
     // the charity portal's one scope does both
     const portal = api.filter((x) => x.url.startsWith('/api/charity/'));
     expect(portal.length).toBeGreaterThan(4);
     expect(portal.every((r) => r.scope === 'fundraising' && r.access === 'charity')).toBe(true);
     // elsewhere reads need :read, everything else :write
-    for (const r of api.filter((x) => x.scope !== null && x.scope !== 'fundraising')) expect(r.scope!.endsWith(r.method === 'GET' || r.method === 'HEAD' ? ':read' : ':write'), `${r.method} ${r.url}`).toBe(true);
+    for (const r of api.filter((x) => x.scope !== null && x.scope !== 'fundraising'))
+      expect(
+        r.scope!.endsWith(r.method === 'GET' || r.method === 'HEAD' ? ':read' : ':write'),
+        `${r.method} ${r.url}`,
+      ).toBe(true);
   });
 
   it('keeps /oauth management and pages closed to tokens', () => {

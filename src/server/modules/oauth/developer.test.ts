@@ -15,7 +15,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const client = (over: Record<string, unknown> = {}) => ({ name: 'Booking sync', redirect: 'https://partner.example/callback', ...over });
+const client = (over: Record<string, unknown> = {}) => ({
+  name: 'Booking sync',
+  redirect: 'https://partner.example/callback',
+  ...over,
+});
 
 async function createClient(who: TestClient, over: Record<string, unknown> = {}) {
   const res = await who.post('/oauth/clients', client(over));
@@ -28,7 +32,15 @@ describe('OpenAPI', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(res.statusCode).toBe(200);
     const paths = Object.keys(res.json().paths);
-    for (const p of ['/oauth/clients', '/oauth/clients/{id}', '/oauth/personal-access-tokens', '/oauth/scopes', '/oauth/tokens', '/oauth/token', '/oauth/authorize']) {
+    for (const p of [
+      '/oauth/clients',
+      '/oauth/clients/{id}',
+      '/oauth/personal-access-tokens',
+      '/oauth/scopes',
+      '/oauth/tokens',
+      '/oauth/token',
+      '/oauth/authorize',
+    ]) {
       expect(paths, p).toContain(p);
     }
   });
@@ -51,7 +63,15 @@ describe('GET /oauth/scopes', () => {
     expect(res.json()[0]).toEqual({ id: 'bookings:read', description: 'Read bookings and travellers' });
     for (const role of [1, 3]) {
       const other = (await (await t.signedIn(role)).get('/oauth/scopes')).json() as Array<{ id: string }>;
-      expect(other.map((s) => s.id)).toEqual(['bookings:read', 'bookings:write', 'finance:read', 'finance:write', 'trips:read', 'trips:write', 'users:read']);
+      expect(other.map((s) => s.id)).toEqual([
+        'bookings:read',
+        'bookings:write',
+        'finance:read',
+        'finance:write',
+        'trips:read',
+        'trips:write',
+        'users:read',
+      ]);
     }
   });
 
@@ -68,22 +88,39 @@ describe('OAuth clients', () => {
     expect(created.secret.length).toBeGreaterThanOrEqual(40);
     const list = await alice.get('/oauth/clients');
     expect(list.statusCode).toBe(200);
-    expect(list.json()).toContainEqual(expect.objectContaining({ id: created.id, name: 'Booking sync', secret: created.secret }));
+    expect(list.json()).toContainEqual(
+      expect.objectContaining({ id: created.id, name: 'Booking sync', secret: created.secret }),
+    );
   });
 
   it('updates name and redirect (the form also sends the id)', async () => {
     const c = await createClient(alice, { name: 'Old name' });
-    const res = await alice.put(`/oauth/clients/${c.id}`, { id: c.id, name: ' New name ', redirect: 'http://localhost:8080/cb' });
+    const res = await alice.put(`/oauth/clients/${c.id}`, {
+      id: c.id,
+      name: ' New name ',
+      redirect: 'http://localhost:8080/cb',
+    });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ id: c.id, name: 'New name', redirect: 'http://localhost:8080/cb', secret: c.secret });
+    expect(res.json()).toMatchObject({
+      id: c.id,
+      name: 'New name',
+      redirect: 'http://localhost:8080/cb',
+      secret: c.secret,
+    });
   });
 
   it('validates name and redirect with 422 field errors', async () => {
     const empty = await alice.post('/oauth/clients', { name: '', redirect: '' });
     expect(empty.statusCode).toBe(422);
-    expect(empty.json().errors).toEqual({ name: ['The name field is required.'], redirect: ['The redirect field is required.'] });
+    expect(empty.json().errors).toEqual({
+      name: ['The name field is required.'],
+      redirect: ['The redirect field is required.'],
+    });
     const missing = await alice.post('/oauth/clients', {});
-    expect(missing.json().errors).toEqual({ name: ['The name field is required.'], redirect: ['The redirect field is required.'] });
+    expect(missing.json().errors).toEqual({
+      name: ['The name field is required.'],
+      redirect: ['The redirect field is required.'],
+    });
     for (const [redirect, message] of [
       ['not a url', 'The redirect must be a valid URL.'],
       ['http://partner.example/cb', 'The redirect must start with https:// (http:// is accepted for localhost only).'],
@@ -108,16 +145,31 @@ describe('OAuth clients', () => {
     const c = await createClient(alice);
     const [token] = await t.db
       .insert(oauthAccessTokens)
-      .values({ tokenHash: sha256(randomToken(PREFIX.access)), userId: null, clientId: c.id, scopes: ['trips:read'], expiresAt: addSeconds(new Date(), ACCESS_TOKEN_SECONDS) })
+      .values({
+        tokenHash: sha256(randomToken(PREFIX.access)),
+        userId: null,
+        clientId: c.id,
+        scopes: ['trips:read'],
+        expiresAt: addSeconds(new Date(), ACCESS_TOKEN_SECONDS),
+      })
       .returning();
-    await t.db.insert(oauthRefreshTokens).values({ tokenHash: sha256('r' + c.id), accessTokenId: token!.id, familyId: crypto.randomUUID(), expiresAt: addSeconds(new Date(), 3600) });
+    await t.db.insert(oauthRefreshTokens).values({
+      tokenHash: sha256('r' + c.id),
+      accessTokenId: token!.id,
+      familyId: crypto.randomUUID(),
+      expiresAt: addSeconds(new Date(), 3600),
+    });
     const res = await alice.delete(`/oauth/clients/${c.id}`);
     expect(res.statusCode).toBe(204);
     expect((await alice.get('/oauth/clients')).json().map((x: { id: string }) => x.id)).not.toContain(c.id);
     const [row] = await t.db.select().from(oauthClients).where(eq(oauthClients.id, c.id));
     expect(row!.revoked).toBe(true);
-    expect((await t.db.select().from(oauthAccessTokens).where(eq(oauthAccessTokens.id, token!.id)))[0]!.revoked).toBe(true);
-    expect((await t.db.select().from(oauthRefreshTokens).where(eq(oauthRefreshTokens.accessTokenId, token!.id)))[0]!.revoked).toBe(true);
+    expect((await t.db.select().from(oauthAccessTokens).where(eq(oauthAccessTokens.id, token!.id)))[0]!.revoked).toBe(
+      true,
+    );
+    expect(
+      (await t.db.select().from(oauthRefreshTokens).where(eq(oauthRefreshTokens.accessTokenId, token!.id)))[0]!.revoked,
+    ).toBe(true);
     expect((await alice.delete(`/oauth/clients/${c.id}`)).statusCode).toBe(404);
     expect((await alice.put(`/oauth/clients/${c.id}`, client())).statusCode).toBe(404);
   });
@@ -138,16 +190,25 @@ describe('OAuth clients', () => {
 
   it('needs a session and its CSRF token', async () => {
     expect((await t.client().post('/oauth/clients', client())).statusCode).toBe(401);
-    expect((await alice.request({ method: 'POST', url: '/oauth/clients', payload: client(), csrf: false })).statusCode).toBe(419);
+    expect(
+      (await alice.request({ method: 'POST', url: '/oauth/clients', payload: client(), csrf: false })).statusCode,
+    ).toBe(419);
   });
 });
 
 describe('Personal access tokens', () => {
   it('creates a token: the record as token, the plain text once as accessToken; only its hash is kept', async () => {
-    const res = await alice.post('/oauth/personal-access-tokens', { name: 'Reporting', scopes: ['bookings:read', 'trips:read', 'bookings:read'] });
+    const res = await alice.post('/oauth/personal-access-tokens', {
+      name: 'Reporting',
+      scopes: ['bookings:read', 'trips:read', 'bookings:read'],
+    });
     expect(res.statusCode, res.body).toBe(201);
     const body = res.json();
-    expect(body.token).toMatchObject({ name: 'Reporting', scopes: ['bookings:read', 'trips:read'], last_used_at: null });
+    expect(body.token).toMatchObject({
+      name: 'Reporting',
+      scopes: ['bookings:read', 'trips:read'],
+      last_used_at: null,
+    });
     expect(body.accessToken).toMatch(/^tdp_[A-Za-z0-9_-]{43}$/);
     // PERSONAL_TOKEN_DAYS (30 here) from now
     const days = (Date.parse(body.token.expires_at) - Date.now()) / 86_400_000;
@@ -171,7 +232,10 @@ describe('Personal access tokens', () => {
     const empty = await alice.post('/oauth/personal-access-tokens', { name: ' ', scopes: [] });
     expect(empty.statusCode).toBe(422);
     expect(empty.json().errors).toEqual({ name: ['The name field is required.'] });
-    const unknown = await alice.post('/oauth/personal-access-tokens', { name: 'x', scopes: ['bookings:read', 'admin:all'] });
+    const unknown = await alice.post('/oauth/personal-access-tokens', {
+      name: 'x',
+      scopes: ['bookings:read', 'admin:all'],
+    });
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().errors).toEqual({ scopes: ['The selected scopes are invalid: admin:all.'] });
     const notList = await alice.post('/oauth/personal-access-tokens', { name: 'x', scopes: 'bookings:read' });
@@ -181,10 +245,14 @@ describe('Personal access tokens', () => {
 
   it('deletes (revokes) a token; another user cannot see or delete it', async () => {
     const { token } = (await alice.post('/oauth/personal-access-tokens', { name: 'Short lived', scopes: [] })).json();
-    expect((await bob.get('/oauth/personal-access-tokens')).json().map((x: { id: string }) => x.id)).not.toContain(token.id);
+    expect((await bob.get('/oauth/personal-access-tokens')).json().map((x: { id: string }) => x.id)).not.toContain(
+      token.id,
+    );
     expect((await bob.delete(`/oauth/personal-access-tokens/${token.id}`)).statusCode).toBe(404);
     expect((await alice.delete(`/oauth/personal-access-tokens/${token.id}`)).statusCode).toBe(204);
-    expect((await alice.get('/oauth/personal-access-tokens')).json().map((x: { id: string }) => x.id)).not.toContain(token.id);
+    expect((await alice.get('/oauth/personal-access-tokens')).json().map((x: { id: string }) => x.id)).not.toContain(
+      token.id,
+    );
     const [row] = await t.db.select().from(personalAccessTokens).where(eq(personalAccessTokens.id, token.id));
     expect(row!.revoked).toBe(true);
     expect((await alice.delete(`/oauth/personal-access-tokens/${token.id}`)).statusCode).toBe(404);
@@ -193,10 +261,22 @@ describe('Personal access tokens', () => {
 });
 
 describe('Authorized applications', () => {
-  async function grant(userId: number, clientId: string, scopes: string[], over: Partial<typeof oauthAccessTokens.$inferInsert> = {}) {
+  async function grant(
+    userId: number,
+    clientId: string,
+    scopes: string[],
+    over: Partial<typeof oauthAccessTokens.$inferInsert> = {},
+  ) {
     const [row] = await t.db
       .insert(oauthAccessTokens)
-      .values({ tokenHash: sha256(randomToken(PREFIX.access)), userId, clientId, scopes, expiresAt: addSeconds(new Date(), ACCESS_TOKEN_SECONDS), ...over })
+      .values({
+        tokenHash: sha256(randomToken(PREFIX.access)),
+        userId,
+        clientId,
+        scopes,
+        expiresAt: addSeconds(new Date(), ACCESS_TOKEN_SECONDS),
+        ...over,
+      })
       .returning();
     return row!;
   }
@@ -215,12 +295,25 @@ describe('Authorized applications', () => {
     await grant(bobId, app2.id, ['finance:read'], { revoked: true });
     // expired but still refreshable: still a grant
     const refreshable = await grant(bobId, app2.id, ['trips:write'], { expiresAt: new Date(Date.now() - 1000) });
-    await t.db.insert(oauthRefreshTokens).values({ tokenHash: sha256(randomToken()), accessTokenId: refreshable.id, familyId: crypto.randomUUID(), expiresAt: addSeconds(new Date(), 3600) });
+    await t.db.insert(oauthRefreshTokens).values({
+      tokenHash: sha256(randomToken()),
+      accessTokenId: refreshable.id,
+      familyId: crypto.randomUUID(),
+      expiresAt: addSeconds(new Date(), 3600),
+    });
 
     const list = (await bob.get('/oauth/tokens')).json();
     expect(list).toHaveLength(2);
-    expect(list[0]).toMatchObject({ client: { id: app2.id, name: 'Alpha Sync' }, scopes: ['trips:write', 'users:read'] });
-    expect(list[1]).toMatchObject({ id: newer.id, client: { id: app1.id, name: 'Zeta Reports' }, scopes: ['bookings:read', 'trips:read'], last_used_at: null });
+    expect(list[0]).toMatchObject({
+      client: { id: app2.id, name: 'Alpha Sync' },
+      scopes: ['trips:write', 'users:read'],
+    });
+    expect(list[1]).toMatchObject({
+      id: newer.id,
+      client: { id: app1.id, name: 'Zeta Reports' },
+      scopes: ['bookings:read', 'trips:read'],
+      last_used_at: null,
+    });
     expect(list[1].created_at).toBe(older.createdAt.toISOString());
     // the owner of the clients authorized nothing
     expect((await owner.get('/oauth/tokens')).json()).toEqual([]);

@@ -30,11 +30,19 @@ class Browser {
     return res;
   }
   async signIn(email: string) {
-    const res = await this.fetch('/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+    const res = await this.fetch('/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
     expect(res.status).toBe(204);
   }
   form(path: string, fields: Record<string, string>) {
-    return this.fetch(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    return this.fetch(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
   }
 }
 
@@ -65,9 +73,14 @@ const tokenRequest = (fields: Record<string, string>, headers: Record<string, st
     body: new URLSearchParams(fields).toString(),
   });
 
-const withSecret = (fields: Record<string, string>) => ({ client_id: client.id, client_secret: client.secret, ...fields });
+const withSecret = (fields: Record<string, string>) => ({
+  client_id: client.id,
+  client_secret: client.secret,
+  ...fields,
+});
 
-const api = (token: string, path = '/api/bookings') => fetch(base + path, { headers: { authorization: `Bearer ${token}` } });
+const api = (token: string, path = '/api/bookings') =>
+  fetch(base + path, { headers: { authorization: `Bearer ${token}` } });
 
 let browser: Browser;
 
@@ -79,7 +92,12 @@ async function getCode(over: Record<string, string> = {}) {
   if (page.status === 200) {
     const html = await page.text();
     const csrf = /name="_csrf" value="([^"]+)"/.exec(html)![1]!;
-    const fields = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replaceAll('&amp;', '&')]));
+    const fields = Object.fromEntries(
+      [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
+        m[1]!,
+        m[2]!.replaceAll('&amp;', '&'),
+      ]),
+    );
     const res = await browser.form('/oauth/authorize', { ...fields, _csrf: csrf, decision: 'approve' });
     expect(res.status).toBe(303);
     location = res.headers.get('location')!;
@@ -93,9 +111,17 @@ async function getCode(over: Record<string, string> = {}) {
 }
 
 async function exchange(code: string, verifier: string) {
-  const res = await tokenRequest(withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }));
+  const res = await tokenRequest(
+    withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }),
+  );
   expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()) as { access_token: string; refresh_token: string; expires_in: number; token_type: string; scope: string };
+  return (await res.json()) as {
+    access_token: string;
+    refresh_token: string;
+    expires_in: number;
+    token_type: string;
+    scope: string;
+  };
 }
 
 beforeAll(async () => {
@@ -138,7 +164,9 @@ describe('GET /oauth/authorize', () => {
 
   it('Cancel sends the browser back with error=access_denied and the state', async () => {
     const page = await (await browser.fetch(authorizeUrl({ code_challenge: pkce().challenge }))).text();
-    const fields = Object.fromEntries([...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]));
+    const fields = Object.fromEntries(
+      [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!]),
+    );
     const res = await browser.form('/oauth/authorize', { ...fields, decision: 'deny' });
     expect(res.status).toBe(303);
     const to = new URL(res.headers.get('location')!);
@@ -149,12 +177,26 @@ describe('GET /oauth/authorize', () => {
   });
 
   it('refuses the approval without the session’s CSRF token', async () => {
-    const res = await browser.form('/oauth/authorize', { response_type: 'code', client_id: client.id, redirect_uri: REDIRECT, scope: 'bookings:read', code_challenge: pkce().challenge, code_challenge_method: 'S256', decision: 'approve' });
+    const res = await browser.form('/oauth/authorize', {
+      response_type: 'code',
+      client_id: client.id,
+      redirect_uri: REDIRECT,
+      scope: 'bookings:read',
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+      decision: 'approve',
+    });
     expect(res.status).toBe(419);
   });
 
   it('shows an error page, without redirecting, for an unknown client or a redirect_uri that does not match exactly', async () => {
-    for (const over of [{ client_id: '00000000-0000-4000-8000-000000000000' }, { client_id: 'nope' }, { redirect_uri: REDIRECT + '/' }, { redirect_uri: 'https://evil.example/callback' }, { redirect_uri: undefined }]) {
+    for (const over of [
+      { client_id: '00000000-0000-4000-8000-000000000000' },
+      { client_id: 'nope' },
+      { redirect_uri: REDIRECT + '/' },
+      { redirect_uri: 'https://evil.example/callback' },
+      { redirect_uri: undefined },
+    ]) {
       const res = await browser.fetch(authorizeUrl({ code_challenge: pkce().challenge, ...over }));
       expect(res.status, JSON.stringify(over)).toBe(400);
       expect(res.headers.get('location')).toBeNull();
@@ -195,7 +237,9 @@ describe('POST /oauth/token: authorization_code', () => {
   it('swaps a code and its verifier for a one-hour bearer token and a refresh token that call the API', async () => {
     const { code, state, verifier } = await getCode();
     expect(state).toBe('xyz-123');
-    const res = await tokenRequest(withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }));
+    const res = await tokenRequest(
+      withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const token = await res.json();
@@ -206,7 +250,10 @@ describe('POST /oauth/token: authorization_code', () => {
     expect(token.access_token).toMatch(/^tda_/);
     expect(token.refresh_token).toMatch(/^tdr_/);
     // stored as hashes only
-    const [row] = await t.db.select().from(oauthAccessTokens).where(eq(oauthAccessTokens.tokenHash, sha256(token.access_token)));
+    const [row] = await t.db
+      .select()
+      .from(oauthAccessTokens)
+      .where(eq(oauthAccessTokens.tokenHash, sha256(token.access_token)));
     expect(row!.scopes).toEqual(['bookings:read', 'trips:read']);
     expect(Math.round((row!.expiresAt.getTime() - row!.createdAt.getTime()) / 60_000)).toBe(60);
     expect((await api(token.access_token)).status).toBe(200);
@@ -219,14 +266,19 @@ describe('POST /oauth/token: authorization_code', () => {
     expect(new URL(again.headers.get('location')!).searchParams.get('code')).toBeTruthy();
     const fewer = await browser.fetch(authorizeUrl({ code_challenge: pkce().challenge, scope: 'trips:read' }));
     expect(fewer.status).toBe(302);
-    const more = await browser.fetch(authorizeUrl({ code_challenge: pkce().challenge, scope: 'bookings:read users:read' }));
+    const more = await browser.fetch(
+      authorizeUrl({ code_challenge: pkce().challenge, scope: 'bookings:read users:read' }),
+    );
     expect(more.status).toBe(200);
   });
 
   it('takes the client’s credentials by HTTP Basic too, and refuses wrong ones', async () => {
     const { code, verifier } = await getCode();
     const basic = 'Basic ' + Buffer.from(`${client.id}:${client.secret}`).toString('base64');
-    const ok = await tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }, { authorization: basic });
+    const ok = await tokenRequest(
+      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier },
+      { authorization: basic },
+    );
     expect(ok.status).toBe(200);
 
     const wrong = 'Basic ' + Buffer.from(`${client.id}:not-the-secret`).toString('base64');
@@ -234,30 +286,51 @@ describe('POST /oauth/token: authorization_code', () => {
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toMatch(/^Basic/);
     expect((await bad.json()).error).toBe('invalid_client');
-    const noSecret = await tokenRequest({ grant_type: 'client_credentials', client_id: client.id, scope: 'trips:read' });
+    const noSecret = await tokenRequest({
+      grant_type: 'client_credentials',
+      client_id: client.id,
+      scope: 'trips:read',
+    });
     expect(noSecret.status).toBe(400);
     // a confidential client must authenticate even with PKCE
     const { code: c2, verifier: v2 } = await getCode();
-    const pkceOnly = await tokenRequest({ grant_type: 'authorization_code', client_id: client.id, code: c2, redirect_uri: REDIRECT, code_verifier: v2 });
+    const pkceOnly = await tokenRequest({
+      grant_type: 'authorization_code',
+      client_id: client.id,
+      code: c2,
+      redirect_uri: REDIRECT,
+      code_verifier: v2,
+    });
     expect(pkceOnly.status).toBe(400);
     expect((await pkceOnly.json()).error).toBe('invalid_client');
   });
 
   it('refuses a wrong verifier, and the code is used up by the attempt', async () => {
     const { code, verifier } = await getCode();
-    const res = await tokenRequest(withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: pkce().verifier }));
+    const res = await tokenRequest(
+      withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: pkce().verifier }),
+    );
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: 'invalid_grant', error_description: 'Invalid grant: code verifier is invalid' });
+    expect(await res.json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'Invalid grant: code verifier is invalid',
+    });
     const missing = await getCode();
-    const none = await tokenRequest(withSecret({ grant_type: 'authorization_code', code: missing.code, redirect_uri: REDIRECT }));
+    const none = await tokenRequest(
+      withSecret({ grant_type: 'authorization_code', code: missing.code, redirect_uri: REDIRECT }),
+    );
     expect((await none.json()).error).toBe('invalid_grant');
-    const retry = await tokenRequest(withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }));
+    const retry = await tokenRequest(
+      withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }),
+    );
     expect((await retry.json()).error).toBe('invalid_grant');
   });
 
   it('refuses a redirect_uri that is not the one the code was issued for', async () => {
     const { code, verifier } = await getCode();
-    const res = await tokenRequest(withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT + '?x=1', code_verifier: verifier }));
+    const res = await tokenRequest(
+      withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT + '?x=1', code_verifier: verifier }),
+    );
     expect(res.status).toBe(400);
     expect((await res.json()).error).toBe('invalid_request');
   });
@@ -266,22 +339,32 @@ describe('POST /oauth/token: authorization_code', () => {
     const { code, verifier } = await getCode();
     const first = await exchange(code, verifier);
     expect((await api(first.access_token)).status).toBe(200);
-    const refreshed = await (await tokenRequest(withSecret({ grant_type: 'refresh_token', refresh_token: first.refresh_token }))).json();
+    const refreshed = await (
+      await tokenRequest(withSecret({ grant_type: 'refresh_token', refresh_token: first.refresh_token }))
+    ).json();
     expect(refreshed.access_token).toMatch(/^tda_/);
 
-    const replay = await tokenRequest(withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }));
+    const replay = await tokenRequest(
+      withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }),
+    );
     expect(replay.status).toBe(400);
     expect((await replay.json()).error).toBe('invalid_grant');
     expect((await api(first.access_token)).status).toBe(401);
     expect((await api(refreshed.access_token)).status).toBe(401);
-    const refresh = await tokenRequest(withSecret({ grant_type: 'refresh_token', refresh_token: refreshed.refresh_token }));
+    const refresh = await tokenRequest(
+      withSecret({ grant_type: 'refresh_token', refresh_token: refreshed.refresh_token }),
+    );
     expect((await refresh.json()).error).toBe('invalid_grant');
   });
 
   it('leaves no working token when one code is redeemed twice at once', async () => {
     const { code, verifier } = await getCode();
     const both = await Promise.all(
-      [1, 2].map(() => tokenRequest(withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }))),
+      [1, 2].map(() =>
+        tokenRequest(
+          withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }),
+        ),
+      ),
     );
     const bodies = await Promise.all(both.map((r) => r.json()));
     expect(bodies.some((b) => b.error === 'invalid_grant')).toBe(true);
@@ -290,13 +373,24 @@ describe('POST /oauth/token: authorization_code', () => {
 
   it('refuses a code older than ten minutes', async () => {
     const { code, verifier } = await getCode();
-    await t.db.update(oauthAuthCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(oauthAuthCodes.codeHash, sha256(code)));
-    const res = await tokenRequest(withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }));
+    await t.db
+      .update(oauthAuthCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(oauthAuthCodes.codeHash, sha256(code)));
+    const res = await tokenRequest(
+      withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }),
+    );
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: 'invalid_grant', error_description: 'Invalid grant: authorization code has expired' });
+    expect(await res.json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'Invalid grant: authorization code has expired',
+    });
     // codes live ten minutes
     const fresh = await getCode();
-    const [row] = await t.db.select().from(oauthAuthCodes).where(eq(oauthAuthCodes.codeHash, sha256(fresh.code)));
+    const [row] = await t.db
+      .select()
+      .from(oauthAuthCodes)
+      .where(eq(oauthAuthCodes.codeHash, sha256(fresh.code)));
     const minutes = (row!.expiresAt.getTime() - row!.createdAt.getTime()) / 60_000;
     expect(Math.round(minutes)).toBe(10);
   });
@@ -305,7 +399,14 @@ describe('POST /oauth/token: authorization_code', () => {
     const owner = await t.signedIn(3);
     const other = (await owner.post('/oauth/clients', { name: 'Other', redirect: REDIRECT })).json();
     const { code, verifier } = await getCode();
-    const res = await tokenRequest({ grant_type: 'authorization_code', client_id: other.id, client_secret: other.secret, code, redirect_uri: REDIRECT, code_verifier: verifier });
+    const res = await tokenRequest({
+      grant_type: 'authorization_code',
+      client_id: other.id,
+      client_secret: other.secret,
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
     expect((await res.json()).error).toBe('invalid_grant');
   });
 });
@@ -319,7 +420,14 @@ describe('POST /oauth/token: refresh_token', () => {
     const second = await res.json();
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect(second.scope).toBe('bookings:read trips:read');
-    const [a, b] = await Promise.all([first, second].map((x) => t.db.select().from(oauthRefreshTokens).where(eq(oauthRefreshTokens.tokenHash, sha256(x.refresh_token)))));
+    const [a, b] = await Promise.all(
+      [first, second].map((x) =>
+        t.db
+          .select()
+          .from(oauthRefreshTokens)
+          .where(eq(oauthRefreshTokens.tokenHash, sha256(x.refresh_token))),
+      ),
+    );
     expect(a![0]!.familyId).toBe(b![0]!.familyId);
     expect((await api(second.access_token)).status).toBe(200);
 
@@ -336,11 +444,19 @@ describe('POST /oauth/token: refresh_token', () => {
   it('may narrow the scopes but never widen them', async () => {
     const { code, verifier } = await getCode();
     const first = await exchange(code, verifier);
-    const wider = await tokenRequest(withSecret({ grant_type: 'refresh_token', refresh_token: first.refresh_token, scope: 'bookings:read users:write' }));
+    const wider = await tokenRequest(
+      withSecret({
+        grant_type: 'refresh_token',
+        refresh_token: first.refresh_token,
+        scope: 'bookings:read users:write',
+      }),
+    );
     expect((await wider.json()).error).toBe('invalid_scope');
     const { code: c2, verifier: v2 } = await getCode();
     const other = await exchange(c2, v2);
-    const narrower = await tokenRequest(withSecret({ grant_type: 'refresh_token', refresh_token: other.refresh_token, scope: 'trips:read' }));
+    const narrower = await tokenRequest(
+      withSecret({ grant_type: 'refresh_token', refresh_token: other.refresh_token, scope: 'trips:read' }),
+    );
     expect((await narrower.json()).scope).toBe('trips:read');
   });
 });
@@ -353,19 +469,28 @@ describe('POST /oauth/token: client_credentials and the rest', () => {
     expect(token).toMatchObject({ token_type: 'Bearer', scope: 'trips:read' });
     expect(token.expires_in).toBeGreaterThan(3500);
     expect(token.refresh_token).toBeUndefined();
-    const [row] = await t.db.select().from(oauthAccessTokens).where(eq(oauthAccessTokens.tokenHash, sha256(token.access_token)));
+    const [row] = await t.db
+      .select()
+      .from(oauthAccessTokens)
+      .where(eq(oauthAccessTokens.tokenHash, sha256(token.access_token)));
     expect(row!.userId).toBeNull();
     expect((await api(token.access_token, '/api/trips')).status).toBe(200);
     expect((await api(token.access_token, '/api/bookings')).status).toBe(403);
   });
 
   it('takes scope: "" (as Laravel Passport documents it) or no scope as a token with no scopes', async () => {
-    for (const body of [withSecret({ grant_type: 'client_credentials', scope: '' }), withSecret({ grant_type: 'client_credentials' })]) {
+    for (const body of [
+      withSecret({ grant_type: 'client_credentials', scope: '' }),
+      withSecret({ grant_type: 'client_credentials' }),
+    ]) {
       const res = await tokenRequest(body);
       expect(res.status).toBe(200);
       const token = await res.json();
       expect(token.scope ?? '').toBe('');
-      const [row] = await t.db.select().from(oauthAccessTokens).where(eq(oauthAccessTokens.tokenHash, sha256(token.access_token)));
+      const [row] = await t.db
+        .select()
+        .from(oauthAccessTokens)
+        .where(eq(oauthAccessTokens.tokenHash, sha256(token.access_token)));
       expect(row!.scopes).toEqual([]);
       expect((await api(token.access_token, '/api/trips')).status).toBe(403);
     }
@@ -374,7 +499,8 @@ describe('POST /oauth/token: client_credentials and the rest', () => {
 
   it('answers a multipart or JSON body with invalid_request, never a server error', async () => {
     const form = new FormData();
-    for (const [k, v] of Object.entries(withSecret({ grant_type: 'client_credentials', scope: 'trips:read' }))) form.set(k, v);
+    for (const [k, v] of Object.entries(withSecret({ grant_type: 'client_credentials', scope: 'trips:read' })))
+      form.set(k, v);
     const multipart = await fetch(`${base}/oauth/token`, { method: 'POST', body: form });
     expect(multipart.status).toBe(400);
     expect((await multipart.json()).error).toBe('invalid_request');
@@ -386,7 +512,14 @@ describe('POST /oauth/token: client_credentials and the rest', () => {
   it('a client_credentials token of a Charity user’s client is held to that role', async () => {
     const owner = await t.signedIn(2);
     const c = (await owner.post('/oauth/clients', { name: 'Charity tool', redirect: REDIRECT })).json();
-    const token = await (await tokenRequest({ grant_type: 'client_credentials', client_id: c.id, client_secret: c.secret, scope: 'trips:read' })).json();
+    const token = await (
+      await tokenRequest({
+        grant_type: 'client_credentials',
+        client_id: c.id,
+        client_secret: c.secret,
+        scope: 'trips:read',
+      })
+    ).json();
     expect((await api(token.access_token, '/api/trips')).status).toBe(403);
   });
 
@@ -394,7 +527,11 @@ describe('POST /oauth/token: client_credentials and the rest', () => {
     const password = await tokenRequest(withSecret({ grant_type: 'password', username: 'a', password: 'b' }));
     expect(password.status).toBe(400);
     expect((await password.json()).error).toBe('unsupported_grant_type');
-    const json = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(withSecret({ grant_type: 'client_credentials', scope: 'trips:read' })) });
+    const json = await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(withSecret({ grant_type: 'client_credentials', scope: 'trips:read' })),
+    });
     expect(json.status).toBe(400);
     expect((await json.json()).error).toBe('invalid_request');
     const noGrant = await tokenRequest(withSecret({}));
@@ -404,32 +541,66 @@ describe('POST /oauth/token: client_credentials and the rest', () => {
   it('deleting the client revokes its tokens and refuses it at the token endpoint', async () => {
     const owner = await t.signedIn(1);
     const c = (await owner.post('/oauth/clients', { name: 'Short-lived', redirect: REDIRECT })).json();
-    const token = await (await tokenRequest({ grant_type: 'client_credentials', client_id: c.id, client_secret: c.secret, scope: 'trips:read' })).json();
+    const token = await (
+      await tokenRequest({
+        grant_type: 'client_credentials',
+        client_id: c.id,
+        client_secret: c.secret,
+        scope: 'trips:read',
+      })
+    ).json();
     expect((await api(token.access_token, '/api/trips')).status).toBe(200);
     expect((await owner.delete(`/oauth/clients/${c.id}`)).statusCode).toBe(204);
     expect((await api(token.access_token, '/api/trips')).status).toBe(401);
-    const again = await tokenRequest({ grant_type: 'client_credentials', client_id: c.id, client_secret: c.secret, scope: 'trips:read' });
+    const again = await tokenRequest({
+      grant_type: 'client_credentials',
+      client_id: c.id,
+      client_secret: c.secret,
+      scope: 'trips:read',
+    });
     expect((await again.json()).error).toBe('invalid_client');
   });
 
   it('takes a client id that is not a uuid (36 dashes) for an unknown client, never a server error', async () => {
-    const res = await tokenRequest({ grant_type: 'client_credentials', client_id: '-'.repeat(36), client_secret: 'x', scope: 'trips:read' });
+    const res = await tokenRequest({
+      grant_type: 'client_credentials',
+      client_id: '-'.repeat(36),
+      client_secret: 'x',
+      scope: 'trips:read',
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).error).toBe('invalid_client');
-    expect((await browser.fetch(authorizeUrl({ client_id: '-'.repeat(36), code_challenge: pkce().challenge }))).status).toBeLessThan(500);
+    expect(
+      (await browser.fetch(authorizeUrl({ client_id: '-'.repeat(36), code_challenge: pkce().challenge }))).status,
+    ).toBeLessThan(500);
   });
 
   it('a new password for the owner ends the client_credentials tokens of their clients', async () => {
     const owner = await t.signedIn(1, 'cc.owner@example.test');
     const c = (await owner.post('/oauth/clients', { name: 'Owner app', redirect: REDIRECT })).json();
-    const token = await (await tokenRequest({ grant_type: 'client_credentials', client_id: c.id, client_secret: c.secret, scope: 'trips:read' })).json();
+    const token = await (
+      await tokenRequest({
+        grant_type: 'client_credentials',
+        client_id: c.id,
+        client_secret: c.secret,
+        scope: 'trips:read',
+      })
+    ).json();
     expect((await api(token.access_token, '/api/trips')).status).toBe(200);
     const admin = await t.signedIn(1);
     const me = (await admin.get('/api/users?search=cc.owner')).json().data[0];
     const changed = await admin.request({
       method: 'PATCH',
       url: '/api/users/update',
-      payload: { id: me.id, email: 'cc.owner@example.test', first_name: 'Cee', last_name: 'Owner', user_role_id: 1, password: 'a brand new long password', confirm_password: 'a brand new long password' },
+      payload: {
+        id: me.id,
+        email: 'cc.owner@example.test',
+        first_name: 'Cee',
+        last_name: 'Owner',
+        user_role_id: 1,
+        password: 'a brand new long password',
+        confirm_password: 'a brand new long password',
+      },
     });
     expect(changed.statusCode).toBe(200);
     expect((await api(token.access_token, '/api/trips')).status).toBe(401);
@@ -446,7 +617,9 @@ describe('POST /oauth/token: client_credentials and the rest', () => {
     const res = await browser.fetch(`/oauth/tokens/${app.id}`, { method: 'DELETE', headers: { 'x-csrf-token': csrf } });
     expect(res.status).toBe(204);
     expect((await api(token.access_token)).status).toBe(401);
-    expect((await tokenRequest(withSecret({ grant_type: 'refresh_token', refresh_token: token.refresh_token }))).status).toBe(400);
+    expect(
+      (await tokenRequest(withSecret({ grant_type: 'refresh_token', refresh_token: token.refresh_token }))).status,
+    ).toBe(400);
     // and the consent page is asked again
     expect((await browser.fetch(authorizeUrl({ code_challenge: pkce().challenge }))).status).toBe(200);
   });
@@ -459,15 +632,30 @@ describe('POST /oauth/token: client_credentials and the rest', () => {
     const app = apps.find((a: { client: { id: string } }) => a.client.id === client.id);
     const page = await (await browser.fetch('/developer')).text();
     const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(page)![1]!;
-    expect((await browser.fetch(`/oauth/tokens/${app.id}`, { method: 'DELETE', headers: { 'x-csrf-token': csrf } })).status).toBe(204);
-    const res = await tokenRequest(withSecret({ grant_type: 'authorization_code', code: pending.code, redirect_uri: REDIRECT, code_verifier: pending.verifier }));
+    expect(
+      (await browser.fetch(`/oauth/tokens/${app.id}`, { method: 'DELETE', headers: { 'x-csrf-token': csrf } })).status,
+    ).toBe(204);
+    const res = await tokenRequest(
+      withSecret({
+        grant_type: 'authorization_code',
+        code: pending.code,
+        redirect_uri: REDIRECT,
+        code_verifier: pending.verifier,
+      }),
+    );
     expect((await res.json()).error).toBe('invalid_grant');
   });
 
   it('is rate limited per address', async () => {
     let status = 0;
     for (let i = 0; i < 70 && status !== 429; i += 1) {
-      const res = await t.app.inject({ method: 'POST', url: '/oauth/token', remoteAddress: '10.20.30.40', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=client_credentials' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        remoteAddress: '10.20.30.40',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'grant_type=client_credentials',
+      });
       status = res.statusCode;
     }
     expect(status).toBe(429);

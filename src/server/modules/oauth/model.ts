@@ -48,7 +48,10 @@ export function createModel(db: Db) {
      */
     async getClient(clientId: string, secret: string | null | undefined): Promise<Client | null> {
       if (typeof clientId !== 'string' || !isUuid(clientId)) return null;
-      const [row] = await db.select().from(oauthClients).where(and(eq(oauthClients.id, clientId), eq(oauthClients.revoked, false)));
+      const [row] = await db
+        .select()
+        .from(oauthClients)
+        .where(and(eq(oauthClients.id, clientId), eq(oauthClients.revoked, false)));
       if (!row) return null;
       if (secret !== null && (typeof secret !== 'string' || !sameSecret(secret, row.secret))) return null;
       return { id: row.id, name: row.name, ownerId: row.userId, redirectUris: [row.redirect], grants: GRANTS };
@@ -77,7 +80,10 @@ export function createModel(db: Db) {
     },
 
     async saveAuthorizationCode(
-      code: Pick<OAuth2Server.AuthorizationCode, 'authorizationCode' | 'expiresAt' | 'redirectUri' | 'scope' | 'codeChallenge' | 'codeChallengeMethod'>,
+      code: Pick<
+        OAuth2Server.AuthorizationCode,
+        'authorizationCode' | 'expiresAt' | 'redirectUri' | 'scope' | 'codeChallenge' | 'codeChallengeMethod'
+      >,
       client: Client,
       user: User,
     ): Promise<OAuth2Server.AuthorizationCode> {
@@ -93,7 +99,10 @@ export function createModel(db: Db) {
           codeChallengeMethod: code.codeChallengeMethod ?? 'S256',
           expiresAt: code.expiresAt,
         });
-        const [c] = await tx.select({ name: oauthClients.name }).from(oauthClients).where(eq(oauthClients.id, client.id));
+        const [c] = await tx
+          .select({ name: oauthClients.name })
+          .from(oauthClients)
+          .where(eq(oauthClients.id, client.id));
         await audit(tx, {
           action: 'oauth.application.authorized',
           subject: { type: 'oauth_client', id: client.id },
@@ -106,7 +115,10 @@ export function createModel(db: Db) {
 
     /** A code seen before is a replay (RFC 6749 §4.1.2): every token it led to is revoked, and it is refused. */
     async getAuthorizationCode(code: string): Promise<OAuth2Server.AuthorizationCode | null> {
-      const [row] = await db.select().from(oauthAuthCodes).where(eq(oauthAuthCodes.codeHash, sha256(code)));
+      const [row] = await db
+        .select()
+        .from(oauthAuthCodes)
+        .where(eq(oauthAuthCodes.codeHash, sha256(code)));
       if (!row) return null;
       if (row.usedAt) {
         await markReplayed(row.id);
@@ -136,7 +148,10 @@ export function createModel(db: Db) {
         .where(and(eq(oauthAuthCodes.codeHash, hash), isNull(oauthAuthCodes.usedAt)))
         .returning({ id: oauthAuthCodes.id });
       if (done.length === 1) return true;
-      const [row] = await db.select({ id: oauthAuthCodes.id }).from(oauthAuthCodes).where(eq(oauthAuthCodes.codeHash, hash));
+      const [row] = await db
+        .select({ id: oauthAuthCodes.id })
+        .from(oauthAuthCodes)
+        .where(eq(oauthAuthCodes.codeHash, hash));
       if (row) await markReplayed(row.id);
       return false;
     },
@@ -181,12 +196,25 @@ export function createModel(db: Db) {
           });
         }
         // the client acts here, for its user (or, with client_credentials, for its owner)
-        const [c] = await tx.select({ name: oauthClients.name, userId: oauthClients.userId }).from(oauthClients).where(eq(oauthClients.id, client.id));
-        const grant = refreshFamily ? 'refresh_token' : token.authorizationCode ? 'authorization_code' : 'client_credentials';
+        const [c] = await tx
+          .select({ name: oauthClients.name, userId: oauthClients.userId })
+          .from(oauthClients)
+          .where(eq(oauthClients.id, client.id));
+        const grant = refreshFamily
+          ? 'refresh_token'
+          : token.authorizationCode
+            ? 'authorization_code'
+            : 'client_credentials';
         await audit(tx, {
           action: 'oauth.token.issued',
           subject: { type: 'oauth_access_token', id: access!.id },
-          actor: { type: 'oauth_client', userId: (user.id as number | null) ?? c?.userId ?? null, name: `The OAuth client ${c?.name ?? client.id}`, tokenId: access!.id, clientId: client.id },
+          actor: {
+            type: 'oauth_client',
+            userId: (user.id as number | null) ?? c?.userId ?? null,
+            name: `The OAuth client ${c?.name ?? client.id}`,
+            tokenId: access!.id,
+            clientId: client.id,
+          },
           summary: `was issued an access token (${grant}; ${(token.scope ?? []).join(' ') || 'no scopes'})`,
           details: { grant, scopes: token.scope ?? [] },
         });
@@ -196,9 +224,18 @@ export function createModel(db: Db) {
 
     /** The library's own bearer check is not used (plugins/bearer.ts is), but the model type wants it. */
     async getAccessToken(accessToken: string): Promise<OAuth2Server.Token | null> {
-      const [row] = await db.select().from(oauthAccessTokens).where(eq(oauthAccessTokens.tokenHash, sha256(accessToken)));
+      const [row] = await db
+        .select()
+        .from(oauthAccessTokens)
+        .where(eq(oauthAccessTokens.tokenHash, sha256(accessToken)));
       if (!row || row.revoked) return null;
-      return { accessToken, accessTokenExpiresAt: row.expiresAt, scope: row.scopes, client: { id: row.clientId, grants: GRANTS }, user: { id: row.userId } };
+      return {
+        accessToken,
+        accessTokenExpiresAt: row.expiresAt,
+        scope: row.scopes,
+        client: { id: row.clientId, grants: GRANTS },
+        user: { id: row.userId },
+      };
     },
 
     /** A refresh token shown again after its rotation was stolen or replayed: its family ends. */
@@ -230,7 +267,13 @@ export function createModel(db: Db) {
       const done = await db
         .update(oauthRefreshTokens)
         .set({ usedAt: new Date() })
-        .where(and(eq(oauthRefreshTokens.tokenHash, sha256(token.refreshToken)), isNull(oauthRefreshTokens.usedAt), eq(oauthRefreshTokens.revoked, false)))
+        .where(
+          and(
+            eq(oauthRefreshTokens.tokenHash, sha256(token.refreshToken)),
+            isNull(oauthRefreshTokens.usedAt),
+            eq(oauthRefreshTokens.revoked, false),
+          ),
+        )
         .returning({ id: oauthRefreshTokens.id });
       if (done.length === 1) return true;
       if (refreshFamily) await revokeFamily(db, refreshFamily);
@@ -243,7 +286,10 @@ export function createModel(db: Db) {
 /** Every refresh token of the family and every access token issued with them. */
 export async function revokeFamily(db: Db, familyId: string): Promise<void> {
   await db.transaction(async (tx) => {
-    const accessIds = tx.select({ id: oauthRefreshTokens.accessTokenId }).from(oauthRefreshTokens).where(eq(oauthRefreshTokens.familyId, familyId));
+    const accessIds = tx
+      .select({ id: oauthRefreshTokens.accessTokenId })
+      .from(oauthRefreshTokens)
+      .where(eq(oauthRefreshTokens.familyId, familyId));
     await tx.update(oauthAccessTokens).set({ revoked: true }).where(inArray(oauthAccessTokens.id, accessIds));
     await tx.update(oauthRefreshTokens).set({ revoked: true }).where(eq(oauthRefreshTokens.familyId, familyId));
   });

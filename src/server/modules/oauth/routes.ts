@@ -20,7 +20,13 @@ import {
   tokenRequestSchema,
 } from '../../../contract/oauth.ts';
 import type { Db } from '../../../db/client.ts';
-import { type AuthorizeRequest, authorizeErrorPage, checkAuthorizeRequest, consentPage, errorRedirect } from './authorize.ts';
+import {
+  type AuthorizeRequest,
+  authorizeErrorPage,
+  checkAuthorizeRequest,
+  consentPage,
+  errorRedirect,
+} from './authorize.ts';
 import { createModel, GRANTS } from './model.ts';
 import { ClientService, GrantService, listScopes, PersonalTokenService } from './service.ts';
 import { ACCESS_TOKEN_SECONDS, AUTH_CODE_SECONDS, REFRESH_TOKEN_SECONDS } from './tokens.ts';
@@ -69,9 +75,16 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
 
   r.get(
     '/oauth/scopes',
-    { schema: { tags, summary: 'The scopes a token can carry; fundraising (the charity portal’s) is offered to Charity users only', response: { 200: z.array(scopeSchema) } } },
+    {
+      schema: {
+        tags,
+        summary: 'The scopes a token can carry; fundraising (the charity portal’s) is offered to Charity users only',
+        response: { 200: z.array(scopeSchema) },
+      },
+    },
     // fundraising opens only the charity portal, which only a Charity user may call
-    async (request) => (await listScopes(db)).filter((s) => s.id !== 'fundraising' || request.user!.roleId === ROLES.charity),
+    async (request) =>
+      (await listScopes(db)).filter((s) => s.id !== 'fundraising' || request.user!.roleId === ROLES.charity),
   );
 
   r.get(
@@ -81,19 +94,39 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
   );
   r.post(
     '/oauth/clients',
-    { schema: { tags, summary: 'Create an OAuth client', body: clientInputSchema, response: { 201: clientSchema, 422: validationErrorSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Create an OAuth client',
+        body: clientInputSchema,
+        response: { 201: clientSchema, 422: validationErrorSchema },
+      },
+    },
     async (request, reply) => reply.status(201).send(await clients.create(userId(request), request.body)),
   );
   r.put(
     '/oauth/clients/:id',
     {
-      schema: { tags, summary: 'Change an OAuth client', params: oauthIdParam, body: clientInputSchema, response: { 200: clientSchema, ...notFound, 422: validationErrorSchema } },
+      schema: {
+        tags,
+        summary: 'Change an OAuth client',
+        params: oauthIdParam,
+        body: clientInputSchema,
+        response: { 200: clientSchema, ...notFound, 422: validationErrorSchema },
+      },
     },
     async (request) => clients.update(userId(request), request.params.id, request.body),
   );
   r.delete(
     '/oauth/clients/:id',
-    { schema: { tags, summary: 'Delete an OAuth client and revoke its tokens', params: oauthIdParam, response: { 204: z.null(), ...notFound } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete an OAuth client and revoke its tokens',
+        params: oauthIdParam,
+        response: { 204: z.null(), ...notFound },
+      },
+    },
     async (request, reply) => {
       await clients.delete(userId(request), request.params.id);
       return reply.status(204).send(null);
@@ -115,11 +148,22 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
         response: { 201: createdPersonalTokenSchema, 422: validationErrorSchema },
       },
     },
-    async (request, reply) => reply.status(201).header('cache-control', 'no-store').send(await personal.create(userId(request), request.body)),
+    async (request, reply) =>
+      reply
+        .status(201)
+        .header('cache-control', 'no-store')
+        .send(await personal.create(userId(request), request.body)),
   );
   r.delete(
     '/oauth/personal-access-tokens/:id',
-    { schema: { tags, summary: 'Revoke a personal access token', params: oauthIdParam, response: { 204: z.null(), ...notFound } } },
+    {
+      schema: {
+        tags,
+        summary: 'Revoke a personal access token',
+        params: oauthIdParam,
+        response: { 204: z.null(), ...notFound },
+      },
+    },
     async (request, reply) => {
       await personal.delete(userId(request), request.params.id);
       return reply.status(204).send(null);
@@ -128,12 +172,25 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
 
   r.get(
     '/oauth/tokens',
-    { schema: { tags, summary: 'Applications you have authorized', response: { 200: z.array(authorizedApplicationSchema) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Applications you have authorized',
+        response: { 200: z.array(authorizedApplicationSchema) },
+      },
+    },
     async (request) => grants.list(userId(request)),
   );
   r.delete(
     '/oauth/tokens/:id',
-    { schema: { tags, summary: 'Revoke an authorized application (all its tokens)', params: oauthIdParam, response: { 204: z.null(), ...notFound } } },
+    {
+      schema: {
+        tags,
+        summary: 'Revoke an authorized application (all its tokens)',
+        params: oauthIdParam,
+        response: { 204: z.null(), ...notFound },
+      },
+    },
     async (request, reply) => {
       await grants.revoke(userId(request), request.params.id);
       return reply.status(204).send(null);
@@ -161,7 +218,9 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
     });
     const res = new OAuth2Server.Response({});
     const user = { id: request.user!.id };
-    await oauthServer(db).authorize(req, res, { authenticateHandler: { handle: async () => user } } as OAuth2Server.AuthorizeOptions);
+    await oauthServer(db).authorize(req, res, {
+      authenticateHandler: { handle: async () => user },
+    } as OAuth2Server.AuthorizeOptions);
     return reply.redirect(res.get('location') as string, status);
   };
 
@@ -170,7 +229,11 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
     {
       // not "user": a visitor who is not signed in is sent to sign in and brought back
       config: { access: 'public' },
-      schema: { tags, summary: 'Authorization endpoint (code + PKCE S256): the consent page', querystring: authorizeQuerySchema },
+      schema: {
+        tags,
+        summary: 'Authorization endpoint (code + PKCE S256): the consent page',
+        querystring: authorizeQuerySchema,
+      },
     },
     async (request, reply) => {
       if (!request.user) return reply.redirect(`/login?next=${encodeURIComponent(request.url)}`, 302);
@@ -181,7 +244,12 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
       const scopeIds = a.scopes.map((s) => s.id);
       if (await grants.hasGranted(request.user.id, a.client.id, scopeIds)) return issueCode(request, reply, a, 302);
       const u = request.user;
-      return html(reply, 200, consentPage(a, { name: `${u.firstName} ${u.lastName}`, email: u.email }, reply.generateCsrf()), `'self' ${new URL(a.redirectUri).origin}`);
+      return html(
+        reply,
+        200,
+        consentPage(a, { name: `${u.firstName} ${u.lastName}`, email: u.email }, reply.generateCsrf()),
+        `'self' ${new URL(a.redirectUri).origin}`,
+      );
     },
   );
 
@@ -190,7 +258,11 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
     {
       // the session's CSRF token (the form's _csrf) is checked by the auth plugin
       config: { access: 'user' },
-      schema: { tags, summary: 'Approve or deny an authorization request (the consent form)', body: authorizeDecisionSchema },
+      schema: {
+        tags,
+        summary: 'Approve or deny an authorization request (the consent form)',
+        body: authorizeDecisionSchema,
+      },
     },
     async (request, reply) => {
       // the form's fields are checked again: only the CSRF token vouches that they came from our page
@@ -199,7 +271,10 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
       if (check.kind === 'redirect') return reply.redirect(check.location, 303);
       if (request.body.decision !== 'approve') {
         const a = check.request;
-        return reply.redirect(errorRedirect(a.redirectUri, 'access_denied', 'The user denied the request.', a.state), 303);
+        return reply.redirect(
+          errorRedirect(a.redirectUri, 'access_denied', 'The user denied the request.', a.state),
+          303,
+        );
       }
       // 303: the browser follows a form post's answer with a GET
       return issueCode(request, reply, check.request, 303);
@@ -213,19 +288,31 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
       schema: {
         tags,
         summary: 'Token endpoint: authorization_code (with PKCE), refresh_token, client_credentials (form-encoded)',
-        response: { 200: tokenReplySchema, 400: oauthErrorSchema, 401: oauthErrorSchema, 429: messageSchema, 500: oauthErrorSchema },
+        response: {
+          200: tokenReplySchema,
+          400: oauthErrorSchema,
+          401: oauthErrorSchema,
+          429: messageSchema,
+          500: oauthErrorSchema,
+        },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       const parsed = tokenRequestSchema.safeParse(request.body ?? {});
-      if (!parsed.success) return reply.status(400).send({ error: 'invalid_request', error_description: 'The request has a malformed parameter.' });
+      if (!parsed.success)
+        return reply
+          .status(400)
+          .send({ error: 'invalid_request', error_description: 'The request has a malformed parameter.' });
       const grant = parsed.data.grant_type;
       // Laravel Passport's documentation sends scope: '' — the same as no scope (RFC 6749 §3.3)
       const { scope, ...rest } = parsed.data;
       const body = scope?.trim() ? { ...rest, scope } : rest;
       if (grant && !GRANTS.includes(grant)) {
-        return reply.status(400).send({ error: 'unsupported_grant_type', error_description: 'Supported: authorization_code, refresh_token, client_credentials.' });
+        return reply.status(400).send({
+          error: 'unsupported_grant_type',
+          error_description: 'Supported: authorization_code, refresh_token, client_credentials.',
+        });
       }
       const req = new OAuth2Server.Request({
         method: request.method,
@@ -240,9 +327,12 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthOptions) {
         if (error instanceof OAuth2Server.OAuthError && error.code < 500) {
           const challenge = res.get('www-authenticate');
           if (challenge) reply.header('www-authenticate', challenge);
-          return reply.status(error.code === 401 ? 401 : 400).send({ error: error.name, error_description: error.message });
+          return reply
+            .status(error.code === 401 ? 401 : 400)
+            .send({ error: error.name, error_description: error.message });
         }
-        const cause = error instanceof OAuth2Server.OAuthError ? (error as { inner?: unknown }).inner ?? error : error;
+        const cause =
+          error instanceof OAuth2Server.OAuthError ? ((error as { inner?: unknown }).inner ?? error) : error;
         request.log.error({ err: cause, reqId: request.id }, 'token endpoint failed');
         return reply.status(500).send({ error: 'server_error', error_description: 'Server Error' });
       }

@@ -11,7 +11,14 @@ import type {
 } from '../../../contract/oauth.ts';
 import { clientInputSchema, personalTokenInputSchema } from '../../../contract/oauth.ts';
 import type { Db } from '../../../db/client.ts';
-import { oauthAccessTokens, oauthAuthCodes, oauthClients, oauthRefreshTokens, oauthScopes, personalAccessTokens } from '../../../db/schema/index.ts';
+import {
+  oauthAccessTokens,
+  oauthAuthCodes,
+  oauthClients,
+  oauthRefreshTokens,
+  oauthScopes,
+  personalAccessTokens,
+} from '../../../db/schema/index.ts';
 import { notFound, validationError } from '../../errors.ts';
 import { addSeconds, clientSecret, isUuid, PREFIX, randomToken, sha256 } from './tokens.ts';
 
@@ -45,18 +52,26 @@ export async function revokeAccessTokens(tx: Db | Tx, where: SQL | undefined): P
 
 /** Marks unexchanged authorization codes used, so none of them can be turned into tokens any more. */
 export async function retireCodes(tx: Db | Tx, where: SQL | undefined): Promise<void> {
-  await tx.update(oauthAuthCodes).set({ usedAt: new Date() }).where(and(where, isNull(oauthAuthCodes.usedAt)));
+  await tx
+    .update(oauthAuthCodes)
+    .set({ usedAt: new Date() })
+    .where(and(where, isNull(oauthAuthCodes.usedAt)));
 }
 
 /** The defined scopes (seeded by migration 0002), in a stable order. */
 export async function listScopes(db: Db): Promise<Scope[]> {
-  return db.select({ id: oauthScopes.id, description: oauthScopes.description }).from(oauthScopes).orderBy(asc(oauthScopes.id));
+  return db
+    .select({ id: oauthScopes.id, description: oauthScopes.description })
+    .from(oauthScopes)
+    .orderBy(asc(oauthScopes.id));
 }
 
 /** Which of these ids are not defined scopes. */
 export async function unknownScopes(db: Db, ids: string[]): Promise<string[]> {
   if (!ids.length) return [];
-  const known = new Set((await db.select({ id: oauthScopes.id }).from(oauthScopes).where(inArray(oauthScopes.id, ids))).map((r) => r.id));
+  const known = new Set(
+    (await db.select({ id: oauthScopes.id }).from(oauthScopes).where(inArray(oauthScopes.id, ids))).map((r) => r.id),
+  );
   return ids.filter((id) => !known.has(id));
 }
 
@@ -76,9 +91,17 @@ export class ClientService {
   async create(userId: number, input: ClientInput): Promise<OAuthClient> {
     const v = clientInputSchema.parse(input);
     return this.db.transaction(async (tx) => {
-      const [row] = await tx.insert(oauthClients).values({ userId, name: v.name, redirect: v.redirect, secret: clientSecret() }).returning();
+      const [row] = await tx
+        .insert(oauthClients)
+        .values({ userId, name: v.name, redirect: v.redirect, secret: clientSecret() })
+        .returning();
       // never the secret
-      await audit(tx, { action: 'oauth.client.created', subject: { type: 'oauth_client', id: row!.id }, summary: `created the OAuth client ${row!.name}`, details: { redirect: row!.redirect } });
+      await audit(tx, {
+        action: 'oauth.client.created',
+        subject: { type: 'oauth_client', id: row!.id },
+        summary: `created the OAuth client ${row!.name}`,
+        details: { redirect: row!.redirect },
+      });
       return toClient(row!);
     });
   }
@@ -90,9 +113,18 @@ export class ClientService {
       const mine = and(eq(oauthClients.id, id), eq(oauthClients.userId, userId), eq(oauthClients.revoked, false));
       const [before] = await tx.select().from(oauthClients).where(mine).for('update');
       if (!before) throw notFound('Client not found.');
-      const [row] = await tx.update(oauthClients).set({ name: v.name, redirect: v.redirect, updatedAt: new Date() }).where(mine).returning();
+      const [row] = await tx
+        .update(oauthClients)
+        .set({ name: v.name, redirect: v.redirect, updatedAt: new Date() })
+        .where(mine)
+        .returning();
       const changes = diff({ name: [before.name, row!.name], redirect: [before.redirect, row!.redirect] });
-      await audit(tx, { action: 'oauth.client.updated', subject: { type: 'oauth_client', id }, changes, summary: describeChanges(changes, `the OAuth client ${row!.name}`) });
+      await audit(tx, {
+        action: 'oauth.client.updated',
+        subject: { type: 'oauth_client', id },
+        changes,
+        summary: describeChanges(changes, `the OAuth client ${row!.name}`),
+      });
       return toClient(row!);
     });
   }
@@ -111,7 +143,11 @@ export class ClientService {
         .returning({ id: oauthClients.id, name: oauthClients.name });
       if (!row) throw notFound('Client not found.');
       await revokeAccessTokens(tx, eq(oauthAccessTokens.clientId, id));
-      await audit(tx, { action: 'oauth.client.deleted', subject: { type: 'oauth_client', id }, summary: `deleted the OAuth client ${row.name} (its tokens stop working)` });
+      await audit(tx, {
+        action: 'oauth.client.deleted',
+        subject: { type: 'oauth_client', id },
+        summary: `deleted the OAuth client ${row.name} (its tokens stop working)`,
+      });
     });
   }
 }
@@ -149,7 +185,12 @@ export class PersonalTokenService {
           expiresAt: addSeconds(new Date(), this.lifetimeDays * 86_400),
         })
         .returning();
-      await audit(tx, { action: 'oauth.personal_token.created', subject: { type: 'personal_token', id: row!.id }, summary: `created the personal access token ${row!.name}`, details: { scopes } });
+      await audit(tx, {
+        action: 'oauth.personal_token.created',
+        subject: { type: 'personal_token', id: row!.id },
+        summary: `created the personal access token ${row!.name}`,
+        details: { scopes },
+      });
       return { token: toPersonalToken(row!), accessToken };
     });
   }
@@ -161,10 +202,20 @@ export class PersonalTokenService {
       const [row] = await tx
         .update(personalAccessTokens)
         .set({ revoked: true })
-        .where(and(eq(personalAccessTokens.id, id), eq(personalAccessTokens.userId, userId), eq(personalAccessTokens.revoked, false)))
+        .where(
+          and(
+            eq(personalAccessTokens.id, id),
+            eq(personalAccessTokens.userId, userId),
+            eq(personalAccessTokens.revoked, false),
+          ),
+        )
         .returning({ id: personalAccessTokens.id, name: personalAccessTokens.name });
       if (!row) throw notFound('Token not found.');
-      await audit(tx, { action: 'oauth.personal_token.deleted', subject: { type: 'personal_token', id }, summary: `deleted the personal access token ${row.name}` });
+      await audit(tx, {
+        action: 'oauth.personal_token.deleted',
+        subject: { type: 'personal_token', id },
+        summary: `deleted the personal access token ${row.name}`,
+      });
     });
   }
 }
@@ -224,7 +275,12 @@ export class GrantService {
       if (r.lastUsedAt && (!app.used || r.lastUsedAt > app.used)) app.used = r.lastUsedAt;
     }
     return [...apps.values()]
-      .map(({ since, used, ...app }) => ({ ...app, scopes: app.scopes.sort(), created_at: since.toISOString(), last_used_at: iso(used) }))
+      .map(({ since, used, ...app }) => ({
+        ...app,
+        scopes: app.scopes.sort(),
+        created_at: since.toISOString(),
+        last_used_at: iso(used),
+      }))
       .sort((a, b) => a.client.name.localeCompare(b.client.name) || a.client.id.localeCompare(b.client.id));
   }
 
@@ -237,11 +293,21 @@ export class GrantService {
         .from(oauthAccessTokens)
         .where(and(eq(oauthAccessTokens.id, tokenId), eq(oauthAccessTokens.userId, userId)));
       if (!token) throw notFound('Token not found.');
-      await revokeAccessTokens(tx, and(eq(oauthAccessTokens.userId, userId), eq(oauthAccessTokens.clientId, token.clientId)));
+      await revokeAccessTokens(
+        tx,
+        and(eq(oauthAccessTokens.userId, userId), eq(oauthAccessTokens.clientId, token.clientId)),
+      );
       // a code the application got but has not exchanged yet would bring it straight back
       await retireCodes(tx, and(eq(oauthAuthCodes.userId, userId), eq(oauthAuthCodes.clientId, token.clientId)));
-      const [client] = await tx.select({ name: oauthClients.name }).from(oauthClients).where(eq(oauthClients.id, token.clientId));
-      await audit(tx, { action: 'oauth.application.revoked', subject: { type: 'oauth_client', id: token.clientId }, summary: `revoked the application ${client?.name ?? token.clientId}` });
+      const [client] = await tx
+        .select({ name: oauthClients.name })
+        .from(oauthClients)
+        .where(eq(oauthClients.id, token.clientId));
+      await audit(tx, {
+        action: 'oauth.application.revoked',
+        subject: { type: 'oauth_client', id: token.clientId },
+        summary: `revoked the application ${client?.name ?? token.clientId}`,
+      });
     });
   }
 
@@ -255,7 +321,10 @@ export class GrantService {
         and(
           liveGrant(userId, new Date()),
           eq(oauthAccessTokens.clientId, clientId),
-          sql`${oauthAccessTokens.scopes} @> ${sql`array[${sql.join(scopes.map((s) => sql`${s}`), sql`, `)}]::text[]`}`,
+          sql`${oauthAccessTokens.scopes} @> ${sql`array[${sql.join(
+            scopes.map((s) => sql`${s}`),
+            sql`, `,
+          )}]::text[]`}`,
         ),
       )
       .limit(1);

@@ -27,7 +27,14 @@ export async function findBearer(db: Db, token: string): Promise<BearerGrant | n
 
   if (token.startsWith(PREFIX.personal)) {
     const [row] = await db
-      .select({ id: personalAccessTokens.id, scopes: personalAccessTokens.scopes, revoked: personalAccessTokens.revoked, expiresAt: personalAccessTokens.expiresAt, lastUsedAt: personalAccessTokens.lastUsedAt, user: userColumns })
+      .select({
+        id: personalAccessTokens.id,
+        scopes: personalAccessTokens.scopes,
+        revoked: personalAccessTokens.revoked,
+        expiresAt: personalAccessTokens.expiresAt,
+        lastUsedAt: personalAccessTokens.lastUsedAt,
+        user: userColumns,
+      })
       .from(personalAccessTokens)
       .innerJoin(users, eq(users.id, personalAccessTokens.userId))
       .where(eq(personalAccessTokens.tokenHash, hash));
@@ -36,7 +43,12 @@ export async function findBearer(db: Db, token: string): Promise<BearerGrant | n
       await db
         .update(personalAccessTokens)
         .set({ lastUsedAt: now })
-        .where(and(eq(personalAccessTokens.id, row.id), or(isNull(personalAccessTokens.lastUsedAt), lt(personalAccessTokens.lastUsedAt, stale))));
+        .where(
+          and(
+            eq(personalAccessTokens.id, row.id),
+            or(isNull(personalAccessTokens.lastUsedAt), lt(personalAccessTokens.lastUsedAt, stale)),
+          ),
+        );
     }
     return { kind: 'personal', tokenId: row.id, scopes: row.scopes, clientId: null, user: row.user };
   }
@@ -63,7 +75,12 @@ export async function findBearer(db: Db, token: string): Promise<BearerGrant | n
       await db
         .update(oauthAccessTokens)
         .set({ lastUsedAt: now })
-        .where(and(eq(oauthAccessTokens.id, row.id), or(isNull(oauthAccessTokens.lastUsedAt), lt(oauthAccessTokens.lastUsedAt, stale))));
+        .where(
+          and(
+            eq(oauthAccessTokens.id, row.id),
+            or(isNull(oauthAccessTokens.lastUsedAt), lt(oauthAccessTokens.lastUsedAt, stale)),
+          ),
+        );
     }
     return { kind: 'oauth', tokenId: row.id, scopes: row.scopes, clientId: row.clientId, user: row.user };
   }

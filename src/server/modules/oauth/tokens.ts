@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-/** Spec/issue #9: access tokens live an hour, codes ten minutes. */
+/** Access tokens live an hour, codes ten minutes (the spec). */
 export const ACCESS_TOKEN_SECONDS = 3600;
 export const AUTH_CODE_SECONDS = 600;
 // not in the spec: long enough that a daily or weekly job keeps working, short enough to end

@@ -7,7 +7,13 @@ import { getOverview } from './service.ts';
 export async function overviewRoutes(app: FastifyInstance, opts: { db: Db }) {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/overview',
-    { schema: { tags: ['overview'], summary: 'Bookings by status and the next departures', response: { 200: overviewSchema } } },
+    {
+      schema: {
+        tags: ['overview'],
+        summary: 'Bookings by status and the next departures',
+        response: { 200: overviewSchema },
+      },
+    },
     async () => getOverview(opts.db),
   );
 }

@@ -27,7 +27,10 @@ export async function getOverview(db: Db): Promise<Overview> {
         departure: trips.departureDate,
         return: trips.returnDate,
         status: trips.status,
-        booking_count: sql<number>`(select count(*) from ${bookings} b where b.trip_id = ${trips}.id and b.status <> 'cancelled')`.mapWith(Number),
+        booking_count:
+          sql<number>`(select count(*) from ${bookings} b where b.trip_id = ${trips}.id and b.status <> 'cancelled')`.mapWith(
+            Number,
+          ),
       })
       .from(trips)
       .innerJoin(countries, eq(countries.id, trips.countryId))

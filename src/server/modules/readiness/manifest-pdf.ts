@@ -15,7 +15,14 @@ export type PdfSheet = {
   empty: string;
 };
 
-const ddmmyyyy = (d: Date) => `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
+const ddmmyyyy = (d: Date) =>
+  `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
+
+// control and formatting characters, which a cell prints as a space
+/* eslint-disable no-control-regex -- control characters are what is being removed */
+const INVISIBLE =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+/* eslint-enable no-control-regex */
 
 /**
  * What a cell prints: dates as dd/mm/yyyy; text without control or formatting characters (a
@@ -28,15 +35,12 @@ const ddmmyyyy = (d: Date) => `${String(d.getUTCDate()).padStart(2, '0')}/${Stri
 export function cellText(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (v instanceof Date) return ddmmyyyy(v);
-  return (
-    String(v)
-      // eslint-disable-next-line no-control-regex -- control characters are what is being removed
-      .replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim()
-      .replace(/^'(?=[=+\-@])/, '')
-      .replace(/\S{100,}/g, (word) => word.match(/.{1,20}/gsu)!.join('\u200b'))
-  );
+  return String(v)
+    .replace(INVISIBLE, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^'(?=[=+\-@])/, '')
+    .replace(/\S{100,}/g, (word) => word.match(/.{1,20}/gsu)!.join('\u200b'));
 }
 
 /**
@@ -49,7 +53,8 @@ function columnWidths(pdf: PDFKit.PDFDocument, sheet: PdfSheet, pageWidth: numbe
     pdf.font('Body-Bold').fontSize(FONT);
     let widest = Math.max(...c.header.split(/\s+/).map((w) => pdf.widthOfString(w)));
     pdf.font('Body').fontSize(FONT);
-    for (const row of sheet.rows) for (const word of cellText(row[i]).split(/\s+/)) widest = Math.max(widest, pdf.widthOfString(word));
+    for (const row of sheet.rows)
+      for (const word of cellText(row[i]).split(/\s+/)) widest = Math.max(widest, pdf.widthOfString(word));
     return Math.min(widest + 2 * PAD + 4, pageWidth / 5);
   });
   // columns too narrow for their words take what they need; the rest share what is left, until none is too narrow
@@ -58,7 +63,9 @@ function columnWidths(pdf: PDFKit.PDFDocument, sheet: PdfSheet, pageWidth: numbe
   for (let pass = 0; pass <= sheet.columns.length; pass++) {
     const fixedWidth = natural.reduce((s, w, i) => s + (fixed[i] ? w : 0), 0);
     const freeTotal = sheet.columns.reduce((s, c, i) => s + (fixed[i] ? 0 : c.width), 0);
-    widths = sheet.columns.map((c, i) => (fixed[i] ? natural[i]! : freeTotal ? (c.width / freeTotal) * (pageWidth - fixedWidth) : 0));
+    widths = sheet.columns.map((c, i) =>
+      fixed[i] ? natural[i]! : freeTotal ? (c.width / freeTotal) * (pageWidth - fixedWidth) : 0,
+    );
     const short = widths.findIndex((w, i) => !fixed[i] && w < natural[i]!);
     if (short === -1) break;
     widths.forEach((w, i) => !fixed[i] && w < natural[i]! && (fixed[i] = true));
@@ -76,7 +83,13 @@ const PAD = 3;
  * spreadsheet's widths scaled to the page), and "Page x of y" at the foot.
  */
 export function manifestPdf(sheet: PdfSheet, generatedOn: string): Promise<Buffer> {
-  const pdf = new PDFDocument({ size: 'A4', layout: 'landscape', margin: MARGIN, bufferPages: true, info: { Title: sheet.title } });
+  const pdf = new PDFDocument({
+    size: 'A4',
+    layout: 'landscape',
+    margin: MARGIN,
+    bufferPages: true,
+    info: { Title: sheet.title },
+  });
   pdf.registerFont('Body', REGULAR);
   pdf.registerFont('Body-Bold', BOLD);
   const chunks: Buffer[] = [];
@@ -93,18 +106,33 @@ export function manifestPdf(sheet: PdfSheet, generatedOn: string): Promise<Buffe
   const xs = widths.map((_, i) => left + widths.slice(0, i).reduce((s, w) => s + w, 0));
 
   pdf.font('Body-Bold').fontSize(14).text(sheet.title, left, MARGIN, { width: pageWidth });
-  pdf.font('Body').fontSize(9).fillColor('#444').text(`${sheet.subtitle} Generated on ${generatedOn}.`, { width: pageWidth });
+  pdf
+    .font('Body')
+    .fontSize(9)
+    .fillColor('#444')
+    .text(`${sheet.subtitle} Generated on ${generatedOn}.`, { width: pageWidth });
   pdf.fillColor('black').moveDown(0.6);
 
   const heightOf = (cells: string[], bold: boolean) => {
     pdf.font(bold ? 'Body-Bold' : 'Body').fontSize(FONT);
-    return Math.max(...cells.map((c, i) => pdf.heightOfString(c || ' ', { width: widths[i]! - 2 * PAD })), FONT) + 2 * PAD;
+    return (
+      Math.max(...cells.map((c, i) => pdf.heightOfString(c || ' ', { width: widths[i]! - 2 * PAD })), FONT) + 2 * PAD
+    );
   };
   const drawRow = (cells: string[], y: number, h: number, bold: boolean, shade: boolean) => {
-    if (shade) pdf.rect(left, y, pageWidth, h).fill(bold ? '#e9ecef' : '#f8f9fa').fillColor('black');
+    if (shade)
+      pdf
+        .rect(left, y, pageWidth, h)
+        .fill(bold ? '#e9ecef' : '#f8f9fa')
+        .fillColor('black');
     pdf.font(bold ? 'Body-Bold' : 'Body').fontSize(FONT);
     cells.forEach((c, i) => pdf.text(c, xs[i]! + PAD, y + PAD, { width: widths[i]! - 2 * PAD, lineBreak: true }));
-    pdf.moveTo(left, y + h).lineTo(left + pageWidth, y + h).lineWidth(0.3).strokeColor('#ced4da').stroke();
+    pdf
+      .moveTo(left, y + h)
+      .lineTo(left + pageWidth, y + h)
+      .lineWidth(0.3)
+      .strokeColor('#ced4da')
+      .stroke();
   };
   const headers = sheet.columns.map((c) => c.header);
   const header = (y: number) => {
@@ -115,7 +143,10 @@ export function manifestPdf(sheet: PdfSheet, generatedOn: string): Promise<Buffe
 
   let y = header(pdf.y);
   if (sheet.rows.length === 0) {
-    pdf.font('Body').fontSize(10).text(sheet.empty, left, y + 8, { width: pageWidth });
+    pdf
+      .font('Body')
+      .fontSize(10)
+      .text(sheet.empty, left, y + 8, { width: pageWidth });
   }
   /** The longest start of a cell's text that fits in a height, cut at a space where there is one. */
   const fitting = (text: string, width: number, height: number) => {
@@ -149,7 +180,13 @@ export function manifestPdf(sheet: PdfSheet, generatedOn: string): Promise<Buffe
         if (h <= bottom - fresh) continue;
       }
       const parts = cells.map((c, i) => fitting(c, widths[i]! - 2 * PAD, bottom - y - 2 * PAD));
-      drawRow(parts.map(([head]) => head), y, bottom - y, false, n % 2 === 1);
+      drawRow(
+        parts.map(([head]) => head),
+        y,
+        bottom - y,
+        false,
+        n % 2 === 1,
+      );
       if (parts.every(([, rest]) => !rest)) return;
       const name = cells[0]!.replace(/ \(continued\)$/, '');
       cells = parts.map(([, rest], i) => (i === 0 && !rest ? `${name} (continued)` : rest));
@@ -170,7 +207,11 @@ export function manifestPdf(sheet: PdfSheet, generatedOn: string): Promise<Buffe
     const page = `Page ${i - range.start + 1} of ${range.count}`;
     const room = pageWidth - pdf.widthOfString(page) - 20;
     let title = sheet.title;
-    while (title.length > 1 && pdf.widthOfString(title) > room) title = `${[...title].slice(0, Math.max(1, Math.floor([...title].length * 0.9)) - 1).join('').trimEnd()}…`;
+    while (title.length > 1 && pdf.widthOfString(title) > room)
+      title = `${[...title]
+        .slice(0, Math.max(1, Math.floor([...title].length * 0.9)) - 1)
+        .join('')
+        .trimEnd()}…`;
     pdf.text(title, left, footY, { width: room, lineBreak: false });
     pdf.text(page, left, footY, { width: pageWidth, align: 'right', lineBreak: false });
     pdf.page.margins.bottom = margins;

@@ -14,14 +14,26 @@ import { READINESS_URGENT_DAYS, type CheckResult, type ReadinessCheck } from '..
  * within READINESS_URGENT_DAYS.
  */
 
-export type TripFacts = { departure: string; returnDate: string; requirePassport: boolean; country: string; passportMonths: number };
+export type TripFacts = {
+  departure: string;
+  returnDate: string;
+  requirePassport: boolean;
+  country: string;
+  passportMonths: number;
+};
 
 export type BookingFacts = {
   passport: { state: 'missing' | 'expired' | 'expires' | 'ok'; expiry: string | null; imageUploaded: boolean };
   formComplete: boolean;
   /** the trip's custom fields this booking has not answered (by label) */
   unanswered: string[];
-  money: { depositPaid: boolean; owedPence: number; overduePence: number; firstOverdue: string | null; nextDue: string | null };
+  money: {
+    depositPaid: boolean;
+    owedPence: number;
+    overduePence: number;
+    firstOverdue: string | null;
+    nextDue: string | null;
+  };
   medical: { conditions: boolean; detail: string | null };
   nextOfKin: { name: string | null; telephone: string | null };
   room: { type: string | null; shareWith: string | null; sharerNamesBack: boolean | null };
@@ -51,57 +63,89 @@ const sameName = (name: string | null | undefined) => (name ?? '').trim().replac
  * traveller: true (matched), false (the sharer does not name them back), null (no such traveller,
  * or themselves); a traveller who names no one is left out.
  */
-export function sharersMatch<T extends { id: number; first_name: string; last_name: string; share_with: string | null }>(travellers: T[]): Map<number, boolean | null> {
+export function sharersMatch<
+  T extends { id: number; first_name: string; last_name: string; share_with: string | null },
+>(travellers: T[]): Map<number, boolean | null> {
   const byName = new Map<string, T>();
   for (const t of travellers) byName.set(sameName(`${t.first_name} ${t.last_name}`), t);
   const out = new Map<number, boolean | null>();
   for (const t of travellers) {
     if (!t.share_with || !t.share_with.trim()) continue;
     const sharer = byName.get(sameName(t.share_with));
-    out.set(t.id, sharer === undefined || sharer.id === t.id ? null : sameName(sharer.share_with) === sameName(`${t.first_name} ${t.last_name}`));
+    out.set(
+      t.id,
+      sharer === undefined || sharer.id === t.id
+        ? null
+        : sameName(sharer.share_with) === sameName(`${t.first_name} ${t.last_name}`),
+    );
   }
   return out;
 }
 
 /** departure within READINESS_URGENT_DAYS of today (or past) */
-export const isUrgent = (trip: Pick<TripFacts, 'departure'>, today: string) => addDays(today, READINESS_URGENT_DAYS) >= trip.departure;
+export const isUrgent = (trip: Pick<TripFacts, 'departure'>, today: string) =>
+  addDays(today, READINESS_URGENT_DAYS) >= trip.departure;
 
 export function passportCheck(b: BookingFacts['passport'], trip: TripFacts, today: string): CheckResult {
   const urgent = isUrgent(trip, today);
   if (b.state === 'missing') return toDo('No passport details yet.', urgent);
-  if (b.state === 'expired') return red(`Expires on ${day(b.expiry!)}, before the trip is back on ${day(trip.returnDate)}.`);
+  if (b.state === 'expired')
+    return red(`Expires on ${day(b.expiry!)}, before the trip is back on ${day(trip.returnDate)}.`);
   if (b.state === 'expires') {
     const months = trip.passportMonths === 1 ? '1 month' : `${trip.passportMonths} months`;
-    return red(`Expires on ${day(b.expiry!)}: ${trip.country} asks for ${months} of validity after the return on ${day(trip.returnDate)}.`);
+    return red(
+      `Expires on ${day(b.expiry!)}: ${trip.country} asks for ${months} of validity after the return on ${day(trip.returnDate)}.`,
+    );
   }
-  if (trip.requirePassport && !b.imageUploaded) return toDo('Passport details are valid, but no image of the passport has been uploaded.', urgent);
+  if (trip.requirePassport && !b.imageUploaded)
+    return toDo('Passport details are valid, but no image of the passport has been uploaded.', urgent);
   return green(`Valid until ${day(b.expiry!)}, enough for ${trip.country}.`);
 }
 
-export function formsCheck(b: Pick<BookingFacts, 'formComplete' | 'unanswered'>, trip: TripFacts, today: string): CheckResult {
+export function formsCheck(
+  b: Pick<BookingFacts, 'formComplete' | 'unanswered'>,
+  trip: TripFacts,
+  today: string,
+): CheckResult {
   const urgent = isUrgent(trip, today);
-  const missing = b.unanswered.length ? `${b.unanswered.length === 1 ? 'A trip question is' : `${b.unanswered.length} trip questions are`} not answered (${b.unanswered.join(', ')})` : '';
-  if (!b.formComplete && missing) return toDo(`The booking form is not complete, and ${missing.charAt(0).toLowerCase()}${missing.slice(1)}.`, urgent);
+  const missing = b.unanswered.length
+    ? `${b.unanswered.length === 1 ? 'A trip question is' : `${b.unanswered.length} trip questions are`} not answered (${b.unanswered.join(', ')})`
+    : '';
+  if (!b.formComplete && missing)
+    return toDo(`The booking form is not complete, and ${missing.charAt(0).toLowerCase()}${missing.slice(1)}.`, urgent);
   if (!b.formComplete) return toDo('The booking form is not complete.', urgent);
   if (missing) return toDo(`${missing}.`, urgent);
   return green('The booking form is complete and every trip question is answered.');
 }
 
 export function moneyCheck(b: BookingFacts['money'], trip: TripFacts, today: string): CheckResult {
-  if (b.overduePence > 0) return red(`${formatPounds(b.overduePence / 100)} is overdue (due since ${day(b.firstOverdue!)}).`);
-  if (!b.depositPaid) return toDo(b.nextDue ? `The deposit is not paid yet (due on ${day(b.nextDue)}).` : 'The deposit is not paid yet.', isUrgent(trip, today));
-  if (b.owedPence > 0) return green(`Deposit paid; ${formatPounds(b.owedPence / 100)} still to pay${b.nextDue ? `, next due on ${day(b.nextDue)}` : ''}, nothing overdue.`);
+  if (b.overduePence > 0)
+    return red(`${formatPounds(b.overduePence / 100)} is overdue (due since ${day(b.firstOverdue!)}).`);
+  if (!b.depositPaid)
+    return toDo(
+      b.nextDue ? `The deposit is not paid yet (due on ${day(b.nextDue)}).` : 'The deposit is not paid yet.',
+      isUrgent(trip, today),
+    );
+  if (b.owedPence > 0)
+    return green(
+      `Deposit paid; ${formatPounds(b.owedPence / 100)} still to pay${b.nextDue ? `, next due on ${day(b.nextDue)}` : ''}, nothing overdue.`,
+    );
   return green('Paid in full.');
 }
 
 export function medicalCheck(b: BookingFacts['medical'], trip: TripFacts, today: string): CheckResult {
-  if (b.conditions && blank(b.detail)) return toDo('Medical conditions are declared, but no detail is given.', isUrgent(trip, today));
+  if (b.conditions && blank(b.detail))
+    return toDo('Medical conditions are declared, but no detail is given.', isUrgent(trip, today));
   return green(b.conditions ? 'Medical conditions declared, with detail.' : 'No medical conditions declared.');
 }
 
 export function nextOfKinCheck(b: BookingFacts['nextOfKin'], trip: TripFacts, today: string): CheckResult {
   const missing = [blank(b.name) && 'name', blank(b.telephone) && 'telephone'].filter(Boolean);
-  if (missing.length) return toDo(`The next of kin's ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} missing.`, isUrgent(trip, today));
+  if (missing.length)
+    return toDo(
+      `The next of kin's ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} missing.`,
+      isUrgent(trip, today),
+    );
   return green(`${b.name!.trim()}, ${b.telephone!.trim()}.`);
 }
 
@@ -109,17 +153,32 @@ export function roomCheck(b: BookingFacts['room'], trip: TripFacts, today: strin
   const urgent = isUrgent(trip, today);
   if (blank(b.type)) return toDo('No room type set.', urgent);
   if (!blank(b.shareWith) && b.sharerNamesBack !== true) {
-    return toDo(b.sharerNamesBack === null ? `Shares with ${b.shareWith!.trim()}, who is not a traveller on this trip.` : `Shares with ${b.shareWith!.trim()}, who does not name this traveller back.`, urgent);
+    return toDo(
+      b.sharerNamesBack === null
+        ? `Shares with ${b.shareWith!.trim()}, who is not a traveller on this trip.`
+        : `Shares with ${b.shareWith!.trim()}, who does not name this traveller back.`,
+      urgent,
+    );
   }
   return green(blank(b.shareWith) ? `${b.type!.trim()}.` : `${b.type!.trim()}, sharing with ${b.shareWith!.trim()}.`);
 }
 
-export function documentsCheck(sentAt: string | null, docs: TripDocuments, trip: TripFacts, today: string): CheckResult {
+export function documentsCheck(
+  sentAt: string | null,
+  docs: TripDocuments,
+  trip: TripFacts,
+  today: string,
+): CheckResult {
   const urgent = isUrgent(trip, today);
   if (docs.count === 0) return green('This trip has no documents to send.');
-  if (sentAt === null) return toDo(`The trip's ${docs.count === 1 ? 'document has' : `${docs.count} documents have`} not been sent yet.`, urgent);
+  if (sentAt === null)
+    return toDo(
+      `The trip's ${docs.count === 1 ? 'document has' : `${docs.count} documents have`} not been sent yet.`,
+      urgent,
+    );
   const sentOn = day(ukToday(new Date(sentAt)));
-  if (docs.lastUploadedAt !== null && docs.lastUploadedAt > sentAt) return toDo(`Sent on ${sentOn}, but “${docs.lastName}” was uploaded after that.`, urgent);
+  if (docs.lastUploadedAt !== null && docs.lastUploadedAt > sentAt)
+    return toDo(`Sent on ${sentOn}, but “${docs.lastName}” was uploaded after that.`, urgent);
   return green(`Sent on ${sentOn}.`);
 }
 
@@ -128,12 +187,23 @@ export function fundraisingCheck(f: BookingFacts['fundraising']): CheckResult {
   const money = (p: number) => formatPounds(p / 100);
   if (s.state === 'not_fundraising') return green('Does not fundraise.');
   if (s.state === 'met') return green(`Target met: ${money(f.raisedPence)} raised of ${money(f.targetPence)}.`);
-  if (s.state === 'behind') return red(`Behind: ${s.missed!.percent}% (${money(s.missed!.pence)}) was due by ${day(s.missed!.due)}; ${money(s.shortfallPence)} short.`);
-  return { state: 'amber', reason: `On track: ${money(f.raisedPence)} raised of ${money(f.targetPence)}${s.next ? `; next, ${s.next.percent}% by ${day(s.next.due)}` : ''}.` };
+  if (s.state === 'behind')
+    return red(
+      `Behind: ${s.missed!.percent}% (${money(s.missed!.pence)}) was due by ${day(s.missed!.due)}; ${money(s.shortfallPence)} short.`,
+    );
+  return {
+    state: 'amber',
+    reason: `On track: ${money(f.raisedPence)} raised of ${money(f.targetPence)}${s.next ? `; next, ${s.next.percent}% by ${day(s.next.due)}` : ''}.`,
+  };
 }
 
 /** Every check of one booking. */
-export function readinessOf(b: BookingFacts, trip: TripFacts, today: string, docs: TripDocuments = { count: 0, lastUploadedAt: null, lastName: null }): Record<ReadinessCheck, CheckResult> {
+export function readinessOf(
+  b: BookingFacts,
+  trip: TripFacts,
+  today: string,
+  docs: TripDocuments = { count: 0, lastUploadedAt: null, lastName: null },
+): Record<ReadinessCheck, CheckResult> {
   return {
     passport: passportCheck(b.passport, trip, today),
     forms: formsCheck(b, trip, today),

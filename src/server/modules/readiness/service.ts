@@ -5,26 +5,69 @@ import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { HttpError } from '../../errors.ts';
 import { passportState } from '../bookings/list.ts';
 import { ukToday } from '../../../contract/dates.ts';
-import { fundraises, FundraisingService, type FundraisingDefaults, type FundraisingRule } from '../fundraising/service.ts';
+import {
+  fundraises,
+  FundraisingService,
+  type FundraisingDefaults,
+  type FundraisingRule,
+} from '../fundraising/service.ts';
 import { fundraisingStanding } from '../fundraising/rules.ts';
 import type { FundraisingType } from '../../../contract/fundraising-constants.ts';
 import { readinessOf, sharersMatch, type BookingFacts, type TripDocuments, type TripFacts } from './rules.ts';
 
 type FactsRow = {
-  id: number; ref: string; first_name: string; last_name: string; status: string; passport: BookingFacts['passport']['state']; passport_expiry: string | null; image: boolean;
-  form_complete: boolean; medical_conditions: boolean; medical_detail: string | null; nok_name: string | null; nok_telephone: string | null; room_type: string | null; share_with: string | null;
-  deposit_paid: boolean; chasers_off: boolean; chasers_off_reason: string | null; last_chaser_check: string | null; last_chaser_on: string | Date | null; documents_sent_at: Date | string | null; funding_type: string; fundraising_target_pence: number | null; raised: string | number; owed: string | number; overdue: string | number; first_overdue: string | null; next_due: string | null;
+  id: number;
+  ref: string;
+  first_name: string;
+  last_name: string;
+  status: string;
+  passport: BookingFacts['passport']['state'];
+  passport_expiry: string | null;
+  image: boolean;
+  form_complete: boolean;
+  medical_conditions: boolean;
+  medical_detail: string | null;
+  nok_name: string | null;
+  nok_telephone: string | null;
+  room_type: string | null;
+  share_with: string | null;
+  deposit_paid: boolean;
+  chasers_off: boolean;
+  chasers_off_reason: string | null;
+  last_chaser_check: string | null;
+  last_chaser_on: string | Date | null;
+  documents_sent_at: Date | string | null;
+  funding_type: string;
+  fundraising_target_pence: number | null;
+  raised: string | number;
+  owed: string | number;
+  overdue: string | number;
+  first_overdue: string | null;
+  next_due: string | null;
 };
 
 /** a timestamp as an ISO instant (PGlite gives Dates, node-postgres too; raw text from either is parsed) */
 const instant = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
-const iso = (v: string | Date | null) => (v === null ? null : typeof v === 'string' ? v.slice(0, 10) : v.toISOString().slice(0, 10));
+const iso = (v: string | Date | null) =>
+  v === null ? null : typeof v === 'string' ? v.slice(0, 10) : v.toISOString().slice(0, 10);
 
-function fundraisingFacts(f: FactsRow, rules: Record<FundraisingType, FundraisingRule>, departure: string, today: string): BookingFacts['fundraising'] {
+function fundraisingFacts(
+  f: FactsRow,
+  rules: Record<FundraisingType, FundraisingRule>,
+  departure: string,
+  today: string,
+): BookingFacts['fundraising'] {
   const rule = fundraises(f.funding_type) ? rules[f.funding_type] : null;
   const targetPence = f.fundraising_target_pence ?? rule?.minimumPence ?? 0;
   const raisedPence = Number(f.raised);
-  return { standing: fundraisingStanding({ fundraises: rule !== null, targetPence, raisedPence, milestones: rule?.milestones ?? [], departure }, today), raisedPence, targetPence };
+  return {
+    standing: fundraisingStanding(
+      { fundraises: rule !== null, targetPence, raisedPence, milestones: rule?.milestones ?? [], departure },
+      today,
+    ),
+    raisedPence,
+    targetPence,
+  };
 }
 
 /**
@@ -43,7 +86,16 @@ export class ReadinessService {
   }
 
   private async trip(tripId: number) {
-    const [trip] = await queryRows<{ id: number; name: string; departure: string | Date; return_date: string | Date; require_passport: boolean; country: string; passport_months: number; passport_note: string | null }>(
+    const [trip] = await queryRows<{
+      id: number;
+      name: string;
+      departure: string | Date;
+      return_date: string | Date;
+      require_passport: boolean;
+      country: string;
+      passport_months: number;
+      passport_note: string | null;
+    }>(
       this.db,
       sql`select t.id, t.name, t.departure_date as departure, t.return_date, t.require_passport, c.name as country, c.passport_months, c.passport_note
         from trips t join countries c on c.id = t.country_id where t.id = ${tripId} and t.deleted_at is null`,
@@ -54,7 +106,10 @@ export class ReadinessService {
 
   /** The bookings' facts: the live ones of the trip, and `also` (a booking of any status) when asked. */
   private async facts(tripId: number, today: string, also?: number): Promise<FactsRow[]> {
-    const which = also === undefined ? sql`bookings.status in ('provisional', 'confirmed')` : sql`(bookings.status in ('provisional', 'confirmed') or bookings.id = ${also})`;
+    const which =
+      also === undefined
+        ? sql`bookings.status in ('provisional', 'confirmed')`
+        : sql`(bookings.status in ('provisional', 'confirmed') or bookings.id = ${also})`;
     return queryRows<FactsRow>(
       this.db,
       sql`select bookings.id, bookings.ref, bookings.first_name, bookings.last_name, bookings.status, ${passportState} as passport, bookings.passport_expiry_date as passport_expiry, bookings.passport_image_file is not null as image,
@@ -103,14 +158,29 @@ export class ReadinessService {
           (select name from trip_documents where trip_id = ${tripId} and stored_file is not null order by uploaded_at desc nulls last, id desc limit 1) as last_name
         from trip_documents where trip_id = ${tripId} and stored_file is not null`,
     );
-    return { count: Number(d?.count ?? 0), lastUploadedAt: instant(d?.last_at ?? null), lastName: d?.last_name ?? null };
+    return {
+      count: Number(d?.count ?? 0),
+      lastUploadedAt: instant(d?.last_at ?? null),
+      lastName: d?.last_name ?? null,
+    };
   }
 
   private async rows(tripId: number, also?: number) {
     const today = ukToday(nowOf(this.clock));
     const trip = await this.trip(tripId);
-    const [facts, unanswered, documents, rules] = await Promise.all([this.facts(tripId, today, also), this.unanswered(tripId), this.documents(tripId), this.fundraising.rulesOf(this.db, tripId)]);
-    const tripFacts: TripFacts = { departure: iso(trip.departure)!, returnDate: iso(trip.return_date)!, requirePassport: trip.require_passport, country: trip.country, passportMonths: Number(trip.passport_months) };
+    const [facts, unanswered, documents, rules] = await Promise.all([
+      this.facts(tripId, today, also),
+      this.unanswered(tripId),
+      this.documents(tripId),
+      this.fundraising.rulesOf(this.db, tripId),
+    ]);
+    const tripFacts: TripFacts = {
+      departure: iso(trip.departure)!,
+      returnDate: iso(trip.return_date)!,
+      requirePassport: trip.require_passport,
+      country: trip.country,
+      passportMonths: Number(trip.passport_months),
+    };
     // who shares with whom: "share with" names another live traveller of the trip, who names this one back
     const sharers = sharersMatch(facts.filter((f) => f.status !== 'cancelled'));
     const rows: ReadinessRow[] = facts.map((f) => {
@@ -118,7 +188,13 @@ export class ReadinessService {
         passport: { state: f.passport, expiry: iso(f.passport_expiry), imageUploaded: f.image },
         formComplete: f.form_complete,
         unanswered: unanswered.get(Number(f.id)) ?? [],
-        money: { depositPaid: f.deposit_paid, owedPence: Number(f.owed), overduePence: Number(f.overdue), firstOverdue: iso(f.first_overdue), nextDue: iso(f.next_due) },
+        money: {
+          depositPaid: f.deposit_paid,
+          owedPence: Number(f.owed),
+          overduePence: Number(f.overdue),
+          firstOverdue: iso(f.first_overdue),
+          nextDue: iso(f.next_due),
+        },
         medical: { conditions: f.medical_conditions, detail: f.medical_detail },
         nextOfKin: { name: f.nok_name, telephone: f.nok_telephone },
         room: { type: f.room_type, shareWith: f.share_with, sharerNamesBack: sharers.get(f.id) ?? null },
@@ -126,28 +202,59 @@ export class ReadinessService {
         fundraising: fundraisingFacts(f, rules, tripFacts.departure, today),
       };
       const checks = readinessOf(facts, tripFacts, today, documents);
-      return { booking_id: Number(f.id), booking_ref: f.ref, traveller: `${f.first_name} ${f.last_name}`, status: f.status, ready: READINESS_CHECKS.every((c) => checks[c].state === 'green'), checks,
-        chasers_off: f.chasers_off, chasers_off_reason: f.chasers_off_reason, last_chaser: f.last_chaser_check ? { check: f.last_chaser_check, sent_on: iso(f.last_chaser_on)! } : null };
+      return {
+        booking_id: Number(f.id),
+        booking_ref: f.ref,
+        traveller: `${f.first_name} ${f.last_name}`,
+        status: f.status,
+        ready: READINESS_CHECKS.every((c) => checks[c].state === 'green'),
+        checks,
+        chasers_off: f.chasers_off,
+        chasers_off_reason: f.chasers_off_reason,
+        last_chaser: f.last_chaser_check ? { check: f.last_chaser_check, sent_on: iso(f.last_chaser_on)! } : null,
+      };
     });
     return { trip, tripFacts, rows };
   }
 
   private tripReply(trip: Awaited<ReturnType<ReadinessService['trip']>>, facts: TripFacts): TripReadiness['trip'] {
-    return { id: trip.id, name: trip.name, departure: facts.departure, return: facts.returnDate, country: trip.country, passport_months: facts.passportMonths, passport_note: trip.passport_note };
+    return {
+      id: trip.id,
+      name: trip.name,
+      departure: facts.departure,
+      return: facts.returnDate,
+      country: trip.country,
+      passport_months: facts.passportMonths,
+      passport_note: trip.passport_note,
+    };
   }
 
   /** GET /api/trips/{id}/readiness: every live booking's checks, and how many are green per check. */
   async forTrip(tripId: number): Promise<TripReadiness> {
     const { trip, tripFacts, rows } = await this.rows(tripId);
     const checks = Object.fromEntries(
-      READINESS_CHECKS.map((c) => [c, { green: rows.filter((r) => r.checks[c].state === 'green').length, amber: rows.filter((r) => r.checks[c].state === 'amber').length, red: rows.filter((r) => r.checks[c].state === 'red').length }]),
+      READINESS_CHECKS.map((c) => [
+        c,
+        {
+          green: rows.filter((r) => r.checks[c].state === 'green').length,
+          amber: rows.filter((r) => r.checks[c].state === 'amber').length,
+          red: rows.filter((r) => r.checks[c].state === 'red').length,
+        },
+      ]),
     ) as TripReadiness['summary']['checks'];
-    return { trip: this.tripReply(trip, tripFacts), summary: { bookings: rows.length, ready: rows.filter((r) => r.ready).length, checks }, rows };
+    return {
+      trip: this.tripReply(trip, tripFacts),
+      summary: { bookings: rows.length, ready: rows.filter((r) => r.ready).length, checks },
+      rows,
+    };
   }
 
   /** One booking's checks (of any status) and its trip. */
   async ofBooking(bookingId: number): Promise<{ trip: TripReadiness['trip']; row: ReadinessRow }> {
-    const [b] = await queryRows<{ trip_id: number }>(this.db, sql`select trip_id from bookings where id = ${bookingId}`);
+    const [b] = await queryRows<{ trip_id: number }>(
+      this.db,
+      sql`select trip_id from bookings where id = ${bookingId}`,
+    );
     if (!b) throw new HttpError(404, 'Booking not found');
     const { trip, tripFacts, rows } = await this.rows(b.trip_id, bookingId);
     return { trip: this.tripReply(trip, tripFacts), row: rows.find((r) => r.booking_id === bookingId)! };

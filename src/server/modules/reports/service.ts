@@ -17,7 +17,10 @@ const money = (v: unknown) => penceToPounds(Number(v ?? 0));
 const SUBTOTAL = sql`coalesce((select sum(ii.amount_pence) from invoice_items ii where ii.invoice_id = i.id), 0) + coalesce((select sum(ia.price_pence) from invoice_addons ia where ia.invoice_id = i.id), 0)`;
 
 /** Each report: its columns and its rows (pence already in pounds), from one statement. */
-const DEFINITIONS: Record<ReportName, { columns: Column[]; rows: (db: Db, d: Days) => Promise<Row[]>; covers: (d: Days) => string }> = {
+const DEFINITIONS: Record<
+  ReportName,
+  { columns: Column[]; rows: (db: Db, d: Days) => Promise<Row[]>; covers: (d: Days) => string }
+> = {
   payments: {
     covers: (d) => `Payments and refunds dated ${toDdMmYyyy(d.from)} to ${toDdMmYyyy(d.to)}`,
     columns: [
@@ -31,7 +34,14 @@ const DEFINITIONS: Record<ReportName, { columns: Column[]; rows: (db: Db, d: Day
     ],
     rows: async (db, d) =>
       (
-        await queryRows<{ trip: string; processor: string; payments: number; received: string; refunds: number; refunded: string }>(
+        await queryRows<{
+          trip: string;
+          processor: string;
+          payments: number;
+          received: string;
+          refunds: number;
+          refunded: string;
+        }>(
           db,
           sql`select t.name as trip, x.processor,
               count(*) filter (where x.type = 'payment')::int as payments, coalesce(sum(x.amount_pence) filter (where x.type = 'payment'), 0) as received,
@@ -40,7 +50,15 @@ const DEFINITIONS: Record<ReportName, { columns: Column[]; rows: (db: Db, d: Day
             where x.deleted_at is null and x.date between ${d.from}::date and ${d.to}::date
             group by t.id, t.name, x.processor order by lower(t.name), t.id, x.processor`,
         )
-      ).map((r) => ({ trip: r.trip, processor: r.processor, payments: r.payments, received: money(r.received), refunds: r.refunds, refunded: money(r.refunded), net: money(Number(r.received) - Number(r.refunded)) })),
+      ).map((r) => ({
+        trip: r.trip,
+        processor: r.processor,
+        payments: r.payments,
+        received: money(r.received),
+        refunds: r.refunds,
+        refunded: money(r.refunded),
+        net: money(Number(r.received) - Number(r.refunded)),
+      })),
   },
   'aged-debt': {
     covers: (d) => `What is owed, aged on ${toDdMmYyyy(d.at)}`,
@@ -55,7 +73,8 @@ const DEFINITIONS: Record<ReportName, { columns: Column[]; rows: (db: Db, d: Day
       { key: 'total', label: 'Total', kind: 'money' },
     ],
     rows: async (db, d) => {
-      const overdue = (from: number, to?: number): SQL => sql`${d.at}::date - m.due_date between ${from} and ${to ?? 1_000_000}`;
+      const overdue = (from: number, to?: number): SQL =>
+        sql`${d.at}::date - m.due_date between ${from} and ${to ?? 1_000_000}`;
       const rows = await queryRows<Record<string, string | Date>>(
         db,
         sql`select t.name as trip, t.departure_date as departure,
@@ -69,7 +88,14 @@ const DEFINITIONS: Record<ReportName, { columns: Column[]; rows: (db: Db, d: Day
           group by t.id, t.name, t.departure_date order by t.departure_date, t.id`,
       );
       return rows.map((r) => ({
-        trip: r.trip as string, departure: iso(r.departure!), not_due: money(r.not_due), days_1_30: money(r.days_1_30), days_31_60: money(r.days_31_60), days_61_90: money(r.days_61_90), days_90_plus: money(r.days_90_plus), total: money(r.total),
+        trip: r.trip as string,
+        departure: iso(r.departure!),
+        not_due: money(r.not_due),
+        days_1_30: money(r.days_1_30),
+        days_31_60: money(r.days_31_60),
+        days_61_90: money(r.days_61_90),
+        days_90_plus: money(r.days_90_plus),
+        total: money(r.total),
       }));
     },
   },
@@ -100,7 +126,14 @@ const DEFINITIONS: Record<ReportName, { columns: Column[]; rows: (db: Db, d: Day
           order by t.departure_date, t.id`,
       );
       return rows.map((r) => ({
-        trip: r.trip as string, departure: iso(r.departure as string | Date), bookings: Number(r.bookings), invoiced: money(r.invoiced), discounts: money(r.discounts), received: money(r.received), refunded: money(r.refunded), outstanding: money(r.outstanding),
+        trip: r.trip as string,
+        departure: iso(r.departure as string | Date),
+        bookings: Number(r.bookings),
+        invoiced: money(r.invoiced),
+        discounts: money(r.discounts),
+        received: money(r.received),
+        refunded: money(r.refunded),
+        outstanding: money(r.outstanding),
       }));
     },
   },
@@ -137,14 +170,33 @@ const DEFINITIONS: Record<ReportName, { columns: Column[]; rows: (db: Db, d: Day
     ],
     rows: async (db, d) =>
       (
-        await queryRows<{ date: string | Date; booking: string; first_name: string; last_name: string; trip: string; invoice: string; type: string; amount: string; stripe_id: string }>(
+        await queryRows<{
+          date: string | Date;
+          booking: string;
+          first_name: string;
+          last_name: string;
+          trip: string;
+          invoice: string;
+          type: string;
+          amount: string;
+          stripe_id: string;
+        }>(
           db,
           sql`select x.date, b.ref as booking, b.first_name, b.last_name, t.name as trip, i.invoice_ref as invoice, x.type, x.amount_pence as amount, x.provider_ref as stripe_id
             from transactions x join invoices i on i.id = x.invoice_id join bookings b on b.id = x.booking_id join trips t on t.id = b.trip_id
             where x.deleted_at is null and x.processor = 'STRIPE' and x.provider_ref is not null and x.date between ${d.from}::date and ${d.to}::date
             order by x.date, x.id`,
         )
-      ).map((r) => ({ date: iso(r.date), booking: r.booking, traveller: `${r.first_name} ${r.last_name}`, trip: r.trip, invoice: r.invoice, type: r.type === 'refund' ? 'Refund' : 'Payment', amount: money(r.type === 'refund' ? -Number(r.amount) : Number(r.amount)), stripe_id: r.stripe_id })),
+      ).map((r) => ({
+        date: iso(r.date),
+        booking: r.booking,
+        traveller: `${r.first_name} ${r.last_name}`,
+        trip: r.trip,
+        invoice: r.invoice,
+        type: r.type === 'refund' ? 'Refund' : 'Payment',
+        amount: money(r.type === 'refund' ? -Number(r.amount) : Number(r.amount)),
+        stripe_id: r.stripe_id,
+      })),
   },
 };
 
@@ -158,7 +210,11 @@ export class ReportService {
 
   /** The days a report covers: from–to (default: this calendar year), or at (default: today). */
   static days(today: string, q: { from?: string | undefined; to?: string | undefined; at?: string | undefined }): Days {
-    return { from: q.from ?? `${today.slice(0, 4)}-01-01`, to: q.to ?? `${today.slice(0, 4)}-12-31`, at: q.at ?? today };
+    return {
+      from: q.from ?? `${today.slice(0, 4)}-01-01`,
+      to: q.to ?? `${today.slice(0, 4)}-12-31`,
+      at: q.at ?? today,
+    };
   }
 
   async report(name: ReportName, days: Days, all = false): Promise<Report & { allRows: Row[] }> {
@@ -166,7 +222,8 @@ export class ReportService {
     const rows = await def.rows(this.db, days);
     const totals: Record<string, number> = {};
     for (const c of def.columns) {
-      if (c.kind === 'money') totals[c.key] = penceToPounds(rows.reduce((s, r) => s + Math.round(Number(r[c.key] ?? 0) * 100), 0));
+      if (c.kind === 'money')
+        totals[c.key] = penceToPounds(rows.reduce((s, r) => s + Math.round(Number(r[c.key] ?? 0) * 100), 0));
       if (c.kind === 'int') totals[c.key] = rows.reduce((s, r) => s + Number(r[c.key] ?? 0), 0);
     }
     const range = REPORTS[name].days === 'range';
@@ -199,12 +256,14 @@ export class ReportService {
       if (c.kind === 'date') sheet.getColumn(i + 1).numFmt = 'dd/mm/yyyy';
     });
     for (const row of r.allRows) {
-      sheet.addRow(r.columns.map((c) => {
-        const v = row[c.key];
-        if (v === null || v === undefined) return null;
-        if (c.kind === 'date') return new Date(`${String(v)}T00:00:00Z`);
-        return typeof v === 'string' ? escapeCell(v) : v;
-      }));
+      sheet.addRow(
+        r.columns.map((c) => {
+          const v = row[c.key];
+          if (v === null || v === undefined) return null;
+          if (c.kind === 'date') return new Date(`${String(v)}T00:00:00Z`);
+          return typeof v === 'string' ? escapeCell(v) : v;
+        }),
+      );
     }
     const totals = sheet.addRow(r.columns.map((c, i) => (i === 0 ? 'Total' : (r.totals[c.key] ?? null))));
     totals.font = { bold: true };

@@ -9,7 +9,8 @@ export const ERASED = '(erased)';
 const SHORTEST_TEXT = 4;
 
 const MONTH = new Intl.DateTimeFormat('en-GB', { month: 'short', timeZone: 'UTC' });
-const ordinal = (d: number) => `${d}${d % 10 === 1 && d !== 11 ? 'st' : d % 10 === 2 && d !== 12 ? 'nd' : d % 10 === 3 && d !== 13 ? 'rd' : 'th'}`;
+const ordinal = (d: number) =>
+  `${d}${d % 10 === 1 && d !== 11 ? 'st' : d % 10 === 2 && d !== 12 ? 'nd' : d % 10 === 3 && d !== 13 ? 'rd' : 'th'}`;
 
 /**
  * Every way Tripdesk writes a day into a text that is kept (an email, a chaser's reason, an
@@ -19,7 +20,13 @@ export function writtenDays(iso: string): string[] {
   const [y, m, d] = iso.slice(0, 10).split('-');
   const day = Number(d);
   const month = MONTH.format(new Date(`${iso.slice(0, 10)}T00:00:00Z`));
-  return [iso.slice(0, 10), `${day} ${month} ${y}`, `${d} ${month} ${y}`, `${ordinal(day)} ${month} ${y}`, `${d}/${m}/${y}`];
+  return [
+    iso.slice(0, 10),
+    `${day} ${month} ${y}`,
+    `${d} ${month} ${y}`,
+    `${ordinal(day)} ${month} ${y}`,
+    `${d}/${m}/${y}`,
+  ];
 }
 
 /** The texts to look for: each value as it was held, and each day as it is written. */
@@ -42,7 +49,8 @@ const redactText = (text: string, texts: string[]) => texts.reduce((out, t) => o
 function redactJson(value: unknown, texts: string[]): unknown {
   if (typeof value === 'string') return redactText(value, texts);
   if (Array.isArray(value)) return value.map((v) => redactJson(v, texts));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactJson(v, texts)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactJson(v, texts)]));
   return value;
 }
 
@@ -69,19 +77,38 @@ export async function redactCopies(tx: Tx, bookingId: number, values: Record<str
       where booking_id = ${bookingId} and changes ? k and jsonb_typeof(changes -> k) = 'array'`,
   );
   const texts = textsOf({ ...values, ...Object.fromEntries(earlier.map((r, i) => [`earlier${i}`, r.v])) });
-  const events = await queryRows<{ id: string | number; changes: Record<string, unknown> | null; details: unknown; summary: string }>(
-    tx,
-    sql`select id, changes, details, summary from audit_events where booking_id = ${bookingId}`,
-  );
+  const events = await queryRows<{
+    id: string | number;
+    changes: Record<string, unknown> | null;
+    details: unknown;
+    summary: string;
+  }>(tx, sql`select id, changes, details, summary from audit_events where booking_id = ${bookingId}`);
   // the history's trigger lets this transaction rewrite the copies, and nothing else of an event
   await tx.execute(sql`select set_config('tripdesk.audit_redaction', 'erase', true)`);
   for (const event of events) {
-    const changes = event.changes && (redactJson(Object.fromEntries(Object.entries(event.changes).map(([k, v]) => [k, CHANGED_KEYS.includes(k) ? [ERASED, ERASED] : v])), texts) as Record<string, unknown>);
+    const changes =
+      event.changes &&
+      (redactJson(
+        Object.fromEntries(
+          Object.entries(event.changes).map(([k, v]) => [k, CHANGED_KEYS.includes(k) ? [ERASED, ERASED] : v]),
+        ),
+        texts,
+      ) as Record<string, unknown>);
     const details = redactJson(event.details, texts);
     const summary = redactText(event.summary, texts);
-    if (JSON.stringify(changes) === JSON.stringify(event.changes) && JSON.stringify(details) === JSON.stringify(event.details) && summary === event.summary) continue;
-    await tx.execute(sql`update audit_events set changes = ${changes === null ? null : JSON.stringify(changes)}::jsonb, details = ${details === null || details === undefined ? null : JSON.stringify(details)}::jsonb, summary = ${summary} where id = ${event.id}`);
+    if (
+      JSON.stringify(changes) === JSON.stringify(event.changes) &&
+      JSON.stringify(details) === JSON.stringify(event.details) &&
+      summary === event.summary
+    )
+      continue;
+    await tx.execute(
+      sql`update audit_events set changes = ${changes === null ? null : JSON.stringify(changes)}::jsonb, details = ${details === null || details === undefined ? null : JSON.stringify(details)}::jsonb, summary = ${summary} where id = ${event.id}`,
+    );
   }
   await tx.execute(sql`select set_config('tripdesk.audit_redaction', '', true)`);
-  if (texts.length) await tx.execute(sql`update chasers set reason = ${replaceAll(sql`reason`, texts)} where booking_id = ${bookingId} and reason is not null`);
+  if (texts.length)
+    await tx.execute(
+      sql`update chasers set reason = ${replaceAll(sql`reason`, texts)} where booking_id = ${bookingId} and reason is not null`,
+    );
 }

@@ -39,30 +39,82 @@ const sensitive = {
 } as const;
 
 /** the nightly run, as on a given day */
-const runOn = (day: string) => new RetentionService(t.db, t.files, 180, { now: () => Date.parse(`${day}T03:00:00Z`) }).run();
+const runOn = (day: string) =>
+  new RetentionService(t.db, t.files, 180, { now: () => Date.parse(`${day}T03:00:00Z`) }).run();
 
 beforeAll(async () => {
   t = await createTestApp();
   admin = await t.signedIn(1);
   // back 200 days ago: due; back 100 days ago: not yet
-  const old = await insertTrip(t.db, { name: 'Long Ago Trek', departureDate: addDays(today, -210), returnDate: addDays(today, -200) });
-  const recent = await insertTrip(t.db, { name: 'Lately Trek', departureDate: addDays(today, -110), returnDate: addDays(today, -100) });
-  ids.old = (await insertBooking(t.db, old.id, { ...sensitive, firstName: 'Olive', lastName: 'Old', status: 'confirmed', notes: 'Kept: not special-category' })).id;
-  ids.held = (await insertBooking(t.db, old.id, { ...sensitive, passportImageFile: null, firstName: 'Hal', lastName: 'Held', status: 'confirmed' })).id;
-  ids.cancelled = (await insertBooking(t.db, old.id, { ...sensitive, passportImageFile: null, firstName: 'Cy', lastName: 'Cancelled', status: 'cancelled' })).id;
+  const old = await insertTrip(t.db, {
+    name: 'Long Ago Trek',
+    departureDate: addDays(today, -210),
+    returnDate: addDays(today, -200),
+  });
+  const recent = await insertTrip(t.db, {
+    name: 'Lately Trek',
+    departureDate: addDays(today, -110),
+    returnDate: addDays(today, -100),
+  });
+  ids.old = (
+    await insertBooking(t.db, old.id, {
+      ...sensitive,
+      firstName: 'Olive',
+      lastName: 'Old',
+      status: 'confirmed',
+      notes: 'Kept: not special-category',
+    })
+  ).id;
+  ids.held = (
+    await insertBooking(t.db, old.id, {
+      ...sensitive,
+      passportImageFile: null,
+      firstName: 'Hal',
+      lastName: 'Held',
+      status: 'confirmed',
+    })
+  ).id;
+  ids.cancelled = (
+    await insertBooking(t.db, old.id, {
+      ...sensitive,
+      passportImageFile: null,
+      firstName: 'Cy',
+      lastName: 'Cancelled',
+      status: 'cancelled',
+    })
+  ).id;
   ids.bare = (await insertBooking(t.db, old.id, { firstName: 'Bo', lastName: 'Bare', status: 'confirmed' })).id;
-  ids.recent = (await insertBooking(t.db, recent.id, { ...sensitive, passportImageFile: null, firstName: 'Rae', lastName: 'Recent', status: 'confirmed' })).id;
+  ids.recent = (
+    await insertBooking(t.db, recent.id, {
+      ...sensitive,
+      passportImageFile: null,
+      firstName: 'Rae',
+      lastName: 'Recent',
+      status: 'confirmed',
+    })
+  ).id;
   await t.files.put('passports', IMAGE, Buffer.from('passport image bytes'));
 });
 afterAll(() => t.close());
 
 describe('erasure after return', () => {
   it('a hold needs a reason, and is an event in the history', async () => {
-    expect((await admin.put(`/api/bookings/${ids.held}/keep-until`, { keep_until: addDays(today, 30) })).json().errors).toEqual({ reason: ['Say why the details are kept (a claim, an incident).'] });
-    expect((await admin.put(`/api/bookings/${ids.held}/keep-until`, { keep_until: 'soon', reason: 'x' })).json().errors).toEqual({ keep_until: ['The keep until date must be a real date.'] });
-    const res = await admin.put(`/api/bookings/${ids.held}/keep-until`, { keep_until: addDays(today, 30), reason: 'Insurance claim open' });
+    expect(
+      (await admin.put(`/api/bookings/${ids.held}/keep-until`, { keep_until: addDays(today, 30) })).json().errors,
+    ).toEqual({ reason: ['Say why the details are kept (a claim, an incident).'] });
+    expect(
+      (await admin.put(`/api/bookings/${ids.held}/keep-until`, { keep_until: 'soon', reason: 'x' })).json().errors,
+    ).toEqual({ keep_until: ['The keep until date must be a real date.'] });
+    const res = await admin.put(`/api/bookings/${ids.held}/keep-until`, {
+      keep_until: addDays(today, 30),
+      reason: 'Insurance claim open',
+    });
     expect(res.statusCode, res.body).toBe(200);
-    expect((await admin.get(`/api/bookings/${ids.held}`)).json()).toMatchObject({ keep_until: addDays(today, 30), keep_reason: 'Insurance claim open', personal_data_erased_at: null });
+    expect((await admin.get(`/api/bookings/${ids.held}`)).json()).toMatchObject({
+      keep_until: addDays(today, 30),
+      keep_reason: 'Insurance claim open',
+      personal_data_erased_at: null,
+    });
     const [event] = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'booking.erasure_held'));
     expect(event?.summary).toContain('Insurance claim open');
     expect((await admin.put('/api/bookings/999999/keep-until', { keep_until: null })).statusCode).toBe(404);
@@ -73,8 +125,13 @@ describe('erasure after return', () => {
     expect(res.statusCode, res.body).toBe(200);
     const preview = res.json();
     expect(preview).toMatchObject({ retention_days: 180, returned_before: addDays(today, -180), total: 2, held: 1 });
-    expect(preview.bookings.map((b: { traveller: string }) => b.traveller).sort()).toEqual(['Cy Cancelled', 'Olive Old']);
-    expect(preview.bookings.find((b: { traveller: string }) => b.traveller === 'Olive Old').fields).toEqual([...ERASED_FIELDS]);
+    expect(preview.bookings.map((b: { traveller: string }) => b.traveller).sort()).toEqual([
+      'Cy Cancelled',
+      'Olive Old',
+    ]);
+    expect(preview.bookings.find((b: { traveller: string }) => b.traveller === 'Olive Old').fields).toEqual([
+      ...ERASED_FIELDS,
+    ]);
     expect(res.body).not.toContain('123456789');
     expect(res.body).not.toContain('Asthma');
   });
@@ -86,9 +143,23 @@ describe('erasure after return', () => {
 
     const [old] = await t.db.select().from(bookings).where(eq(bookings.id, ids.old));
     expect(old).toMatchObject({
-      passportNumber: null, passportIssueDate: null, passportExpiryDate: null, passportImageFile: null, medicalConditions: false, medicalDetail: null, medication: null, dietary: null,
-      insurancePolicyNumber: null, nokName: null, nokRelationship: null, nokEmail: null, nokTelephone: null, nokAddress: null,
-      firstName: 'Olive', status: 'confirmed', notes: 'Kept: not special-category',
+      passportNumber: null,
+      passportIssueDate: null,
+      passportExpiryDate: null,
+      passportImageFile: null,
+      medicalConditions: false,
+      medicalDetail: null,
+      medication: null,
+      dietary: null,
+      insurancePolicyNumber: null,
+      nokName: null,
+      nokRelationship: null,
+      nokEmail: null,
+      nokTelephone: null,
+      nokAddress: null,
+      firstName: 'Olive',
+      status: 'confirmed',
+      notes: 'Kept: not special-category',
     });
     expect(old!.personalDataErasedAt).toBeInstanceOf(Date);
     expect(existsSync(file)).toBe(false);
@@ -97,7 +168,10 @@ describe('erasure after return', () => {
 
     const events = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'booking.personal_data_erased'));
     expect(events.map((e) => Number(e.bookingId)).sort()).toEqual([ids.old, ids.cancelled].sort());
-    expect(events[0]!.details).toMatchObject({ fields: expect.arrayContaining(['passport_number', 'nok_address']), retention_days: 180 });
+    expect(events[0]!.details).toMatchObject({
+      fields: expect.arrayContaining(['passport_number', 'nok_address']),
+      retention_days: 180,
+    });
     expect(JSON.stringify(events)).not.toContain('123456789');
     expect(JSON.stringify(events)).not.toContain('Ann Lee');
 
@@ -110,7 +184,9 @@ describe('erasure after return', () => {
 
     // again: nothing left to erase, no new events
     expect(await runOn(today)).toEqual({ erased: 0 });
-    expect(await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'booking.personal_data_erased'))).toHaveLength(2);
+    expect(
+      await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'booking.personal_data_erased')),
+    ).toHaveLength(2);
     expect((await admin.get('/api/retention/preview')).json()).toMatchObject({ total: 0, held: 1, bookings: [] });
   });
 
@@ -125,7 +201,11 @@ describe('erasure after return', () => {
 
 describe('nothing erased survives in a copy', () => {
   it('after erasure no erased value is anywhere in the database: not the emails that quoted it, nor the chasers, nor the history', async () => {
-    const trip = await insertTrip(t.db, { name: 'Copy Trek', departureDate: addDays(today, -215), returnDate: addDays(today, -205) });
+    const trip = await insertTrip(t.db, {
+      name: 'Copy Trek',
+      departureDate: addDays(today, -215),
+      returnDate: addDays(today, -205),
+    });
     // a passport that ran out before the trip came back: the chaser quotes its expiry day
     const expiry = addDays(today, -400);
     const values = {
@@ -143,25 +223,43 @@ describe('nothing erased survives in a copy', () => {
       nokTelephone: '07700 955111',
       nokAddress: '7 Erasure Lane',
     };
-    const id = (await insertBooking(t.db, trip.id, { ...values, firstName: 'Cora', lastName: 'Copy', status: 'confirmed' })).id;
+    const id = (
+      await insertBooking(t.db, trip.id, { ...values, firstName: 'Cora', lastName: 'Copy', status: 'confirmed' })
+    ).id;
     const chased = await admin.post(`/api/trips/${trip.id}/chasers`, { booking_ids: [id], checks: ['passport'] });
     expect(chased.statusCode, chased.body).toBe(200);
     const [email] = (await admin.get(`/api/bookings/${id}/emails`)).json() as Array<{ text: string }>;
     const written = writtenDays(expiry);
-    expect(written.some((d) => email!.text.includes(d)), email!.text).toBe(true);
+    expect(
+      written.some((d) => email!.text.includes(d)),
+      email!.text,
+    ).toBe(true);
     // the staff member who looked at the details is in the history too (fields, never values)
     expect((await admin.get(`/api/bookings/${id}`)).statusCode).toBe(200);
 
     await runOn(today);
-    const [row] = await t.db.select({ erasedAt: bookings.personalDataErasedAt }).from(bookings).where(eq(bookings.id, id));
+    const [row] = await t.db
+      .select({ erasedAt: bookings.personalDataErasedAt })
+      .from(bookings)
+      .where(eq(bookings.id, id));
     expect(row!.erasedAt).toBeInstanceOf(Date);
 
-    const looked = [...Object.values(values).filter((v): v is string => typeof v === 'string' && !/^\d{4}-/.test(v)), ...written, ...writtenDays(values.passportIssueDate)];
-    const tables = await queryRows<{ schema: string; name: string }>(t.db, sql`select table_schema as schema, table_name as name from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`);
+    const looked = [
+      ...Object.values(values).filter((v): v is string => typeof v === 'string' && !/^\d{4}-/.test(v)),
+      ...written,
+      ...writtenDays(values.passportIssueDate),
+    ];
+    const tables = await queryRows<{ schema: string; name: string }>(
+      t.db,
+      sql`select table_schema as schema, table_name as name from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`,
+    );
     expect(tables.length).toBeGreaterThan(20);
     for (const table of tables) {
       for (const value of looked) {
-        const [found] = await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from ${sql.identifier(table.schema)}.${sql.identifier(table.name)} r where r::text ilike ${`%${value}%`}`);
+        const [found] = await queryRows<{ n: number }>(
+          t.db,
+          sql`select count(*)::int as n from ${sql.identifier(table.schema)}.${sql.identifier(table.name)} r where r::text ilike ${`%${value}%`}`,
+        );
         expect(found!.n, `${value} in ${table.schema}.${table.name}`).toBe(0);
       }
     }
@@ -170,4 +268,3 @@ describe('nothing erased survives in a copy', () => {
     expect(after!.text).toContain('(erased)');
   });
 });
-

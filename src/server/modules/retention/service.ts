@@ -19,14 +19,21 @@ const FIELDS: Record<ErasedField, { held: SQL; column: keyof typeof bookings.$in
   medical_detail: { held: sql`medical_detail is not null`, column: 'medicalDetail', erased: null },
   medication: { held: sql`medication is not null`, column: 'medication', erased: null },
   dietary: { held: sql`dietary is not null`, column: 'dietary', erased: null },
-  insurance_policy_number: { held: sql`insurance_policy_number is not null`, column: 'insurancePolicyNumber', erased: null },
+  insurance_policy_number: {
+    held: sql`insurance_policy_number is not null`,
+    column: 'insurancePolicyNumber',
+    erased: null,
+  },
   nok_name: { held: sql`nok_name is not null`, column: 'nokName', erased: null },
   nok_relationship: { held: sql`nok_relationship is not null`, column: 'nokRelationship', erased: null },
   nok_email: { held: sql`nok_email is not null`, column: 'nokEmail', erased: null },
   nok_telephone: { held: sql`nok_telephone is not null`, column: 'nokTelephone', erased: null },
   nok_address: { held: sql`nok_address is not null`, column: 'nokAddress', erased: null },
 };
-const ANY_HELD = sql.join(ERASED_FIELDS.map((f) => sql`(${FIELDS[f].held})`), sql` or `);
+const ANY_HELD = sql.join(
+  ERASED_FIELDS.map((f) => sql`(${FIELDS[f].held})`),
+  sql` or `,
+);
 const HELD_LIST = sql`array_remove(array[${sql.join(
   ERASED_FIELDS.map((f) => sql`case when ${FIELDS[f].held} then ${f} end`),
   sql`, `,
@@ -34,7 +41,16 @@ const HELD_LIST = sql`array_remove(array[${sql.join(
 
 export const BATCH = 200;
 
-type Due = { id: number; ref: string; first_name: string; last_name: string; trip_name: string; returned: string | Date; fields: ErasedField[]; passport_image_file: string | null };
+type Due = {
+  id: number;
+  ref: string;
+  first_name: string;
+  last_name: string;
+  trip_name: string;
+  returned: string | Date;
+  fields: ErasedField[];
+  passport_image_file: string | null;
+};
 
 /**
  * Erasure after return: RETENTION_DAYS_AFTER_RETURN after a trip is back, its
@@ -60,7 +76,9 @@ export class RetentionService {
   }
 
   private due(today: string, limit?: number, held = false) {
-    const hold = held ? sql`b.keep_until is not null and b.keep_until >= ${today}::date` : sql`(b.keep_until is null or b.keep_until < ${today}::date)`;
+    const hold = held
+      ? sql`b.keep_until is not null and b.keep_until >= ${today}::date`
+      : sql`(b.keep_until is null or b.keep_until < ${today}::date)`;
     return queryRows<Due>(
       this.db,
       sql`select b.id, b.ref, b.first_name, b.last_name, t.name as trip_name, t.return_date as returned, ${HELD_LIST} as fields, b.passport_image_file
@@ -113,13 +131,23 @@ export class RetentionService {
   private async erase(b: Due, today: string): Promise<boolean> {
     const done = await this.db.transaction(async (tx) => {
       // checked again under the row's lock: a hold set, or another worker's run, since it was listed
-      const [row] = await tx.select({ erasedAt: bookings.personalDataErasedAt, keepUntil: bookings.keepUntil }).from(bookings).where(eq(bookings.id, b.id)).for('update');
+      const [row] = await tx
+        .select({ erasedAt: bookings.personalDataErasedAt, keepUntil: bookings.keepUntil })
+        .from(bookings)
+        .where(eq(bookings.id, b.id))
+        .for('update');
       if (!row || row.erasedAt || (row.keepUntil && row.keepUntil >= today)) return false;
       const erasedAt = nowOf(this.clock);
       const set = Object.fromEntries(b.fields.map((f) => [FIELDS[f].column, FIELDS[f].erased]));
       // the values as they were, for the copies that quote them (emails, chasers' reasons)
-      const [held] = await tx.select(Object.fromEntries(ERASED_FIELDS.map((f) => [f, bookings[FIELDS[f].column]]))).from(bookings).where(eq(bookings.id, b.id));
-      await tx.update(bookings).set({ ...set, personalDataErasedAt: erasedAt }).where(and(eq(bookings.id, b.id)));
+      const [held] = await tx
+        .select(Object.fromEntries(ERASED_FIELDS.map((f) => [f, bookings[FIELDS[f].column]])))
+        .from(bookings)
+        .where(eq(bookings.id, b.id));
+      await tx
+        .update(bookings)
+        .set({ ...set, personalDataErasedAt: erasedAt })
+        .where(and(eq(bookings.id, b.id)));
       await redactCopies(tx, b.id, held ?? {});
       await audit(tx, {
         action: 'booking.personal_data_erased',
@@ -131,14 +159,23 @@ export class RetentionService {
       return true;
     });
     // the file goes once the booking no longer names it (a failure here is left to the hourly sweep)
-    if (done && b.passport_image_file) await this.files.remove('passports', b.passport_image_file).catch(() => undefined);
+    if (done && b.passport_image_file)
+      await this.files.remove('passports', b.passport_image_file).catch(() => undefined);
     return done;
   }
 
   /** Holds a booking's erasure back until a day (a claim, an incident), or lets it go (null). An event in the history. */
-  async keepUntil(bookingId: number, keepUntil: string | null, reason: string | null): Promise<{ message: string; keep_until: string | null; keep_reason: string | null }> {
+  async keepUntil(
+    bookingId: number,
+    keepUntil: string | null,
+    reason: string | null,
+  ): Promise<{ message: string; keep_until: string | null; keep_reason: string | null }> {
     return this.db.transaction(async (tx) => {
-      const [before] = await tx.select({ ref: bookings.ref, keepUntil: bookings.keepUntil, keepReason: bookings.keepReason }).from(bookings).where(eq(bookings.id, bookingId)).for('update');
+      const [before] = await tx
+        .select({ ref: bookings.ref, keepUntil: bookings.keepUntil, keepReason: bookings.keepReason })
+        .from(bookings)
+        .where(eq(bookings.id, bookingId))
+        .for('update');
       if (!before) throw new HttpError(404, 'Booking not found');
       const next = { keepUntil, keepReason: keepUntil ? reason : null };
       await tx.update(bookings).set(next).where(eq(bookings.id, bookingId));
@@ -147,9 +184,15 @@ export class RetentionService {
         subject: { type: 'booking', id: bookingId },
         bookingId,
         changes: { keep_until: [before.keepUntil, next.keepUntil], keep_reason: [before.keepReason, next.keepReason] },
-        summary: keepUntil ? `kept the personal details of ${before.ref} from erasure until ${keepUntil} (${reason})` : `let the personal details of ${before.ref} be erased on time again`,
+        summary: keepUntil
+          ? `kept the personal details of ${before.ref} from erasure until ${keepUntil} (${reason})`
+          : `let the personal details of ${before.ref} be erased on time again`,
       });
-      return { message: keepUntil ? `The details are kept until ${keepUntil}.` : 'The details will be erased on time.', keep_until: next.keepUntil, keep_reason: next.keepReason };
+      return {
+        message: keepUntil ? `The details are kept until ${keepUntil}.` : 'The details will be erased on time.',
+        keep_until: next.keepUntil,
+        keep_reason: next.keepReason,
+      };
     });
   }
 }

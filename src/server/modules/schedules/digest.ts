@@ -20,28 +20,66 @@ export type Digest = {
 export async function buildDigest(db: Db, today: string): Promise<Digest> {
   const yesterday = addDays(today, -1);
   const rows = await db
-    .select({ ref: bookings.ref, first: bookings.firstName, last: bookings.lastName, trip: trips.name, label: scheduleRows.label, amountPence: scheduleRows.amountPence, invoiceId: scheduleRows.invoiceId })
+    .select({
+      ref: bookings.ref,
+      first: bookings.firstName,
+      last: bookings.lastName,
+      trip: trips.name,
+      label: scheduleRows.label,
+      amountPence: scheduleRows.amountPence,
+      invoiceId: scheduleRows.invoiceId,
+    })
     .from(scheduleRows)
     .innerJoin(bookings, eq(bookings.id, scheduleRows.bookingId))
     .innerJoin(trips, eq(trips.id, bookings.tripId))
-    .where(and(eq(scheduleRows.dueDate, yesterday), eq(scheduleRows.waived, false), sql`${bookings.status} <> 'cancelled'`))
+    .where(
+      and(eq(scheduleRows.dueDate, yesterday), eq(scheduleRows.waived, false), sql`${bookings.status} <> 'cancelled'`),
+    )
     .orderBy(bookings.ref);
   const ids = rows.map((r) => r.invoiceId).filter((id): id is number => id !== null);
-  const loaded = ids.length ? await loadInvoices(db, sql`${invoices.id} in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`) : [];
+  const loaded = ids.length
+    ? await loadInvoices(
+        db,
+        sql`${invoices.id} in (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+      )
+    : [];
   const byId = new Map(loaded.map((l) => [l.reply.id, l]));
   const overdue = rows.flatMap((r) => {
     const invoice = r.invoiceId === null ? null : byId.get(r.invoiceId);
     if (invoice?.summary.paid) return [];
     const outstanding = invoice ? invoice.reply.outstanding : penceToPounds(r.amountPence);
-    return [{ ref: r.ref, traveller: `${r.first} ${r.last}`, trip: r.trip, label: r.label, outstanding: formatPounds(outstanding) }];
+    return [
+      {
+        ref: r.ref,
+        traveller: `${r.first} ${r.last}`,
+        trip: r.trip,
+        label: r.label,
+        outstanding: formatPounds(outstanding),
+      },
+    ];
   });
   const failedRows = await db
-    .select({ ref: bookings.ref, first: bookings.firstName, last: bookings.lastName, email: paymentReminders.email, error: paymentReminders.error })
+    .select({
+      ref: bookings.ref,
+      first: bookings.firstName,
+      last: bookings.lastName,
+      email: paymentReminders.email,
+      error: paymentReminders.error,
+    })
     .from(paymentReminders)
     .innerJoin(bookings, eq(bookings.id, paymentReminders.bookingId))
     .where(and(eq(paymentReminders.sentOn, today), eq(paymentReminders.outcome, 'failed')));
   const refunds = await db
-    .select({ ref: bookings.ref, first: bookings.firstName, last: bookings.lastName, invoice: invoices.invoiceRef, pence: refundsDue.overpaidPence })
+    .select({
+      ref: bookings.ref,
+      first: bookings.firstName,
+      last: bookings.lastName,
+      invoice: invoices.invoiceRef,
+      pence: refundsDue.overpaidPence,
+    })
     .from(refundsDue)
     .innerJoin(bookings, eq(bookings.id, refundsDue.bookingId))
     .innerJoin(invoices, eq(invoices.id, refundsDue.invoiceId))
@@ -49,16 +87,32 @@ export async function buildDigest(db: Db, today: string): Promise<Digest> {
     .limit(200);
   return {
     overdue,
-    failed: failedRows.map((f) => ({ ref: f.ref, traveller: `${f.first} ${f.last}`, email: f.email, error: f.error ?? '' })),
-    refunds: refunds.map((r) => ({ ref: r.ref, traveller: `${r.first} ${r.last}`, invoice: r.invoice, overpaid: formatPounds(penceToPounds(r.pence)) })),
+    failed: failedRows.map((f) => ({
+      ref: f.ref,
+      traveller: `${f.first} ${f.last}`,
+      email: f.email,
+      error: f.error ?? '',
+    })),
+    refunds: refunds.map((r) => ({
+      ref: r.ref,
+      traveller: `${r.first} ${r.last}`,
+      invoice: r.invoice,
+      overpaid: formatPounds(penceToPounds(r.pence)),
+    })),
   };
 }
 
 /** Emails the digest to OFFICE_EMAIL (nothing when there is nothing to say, or no address). */
-export async function sendDigest(db: Db, mailer: Mailer, officeEmail: string | undefined, clock: Pick<Clock, 'now'>): Promise<{ sent: boolean }> {
+export async function sendDigest(
+  db: Db,
+  mailer: Mailer,
+  officeEmail: string | undefined,
+  clock: Pick<Clock, 'now'>,
+): Promise<{ sent: boolean }> {
   const today = ukToday(nowOf(clock));
   const d = await buildDigest(db, today);
-  if (!officeEmail || (d.overdue.length === 0 && d.failed.length === 0 && d.refunds.length === 0)) return { sent: false };
+  if (!officeEmail || (d.overdue.length === 0 && d.failed.length === 0 && d.refunds.length === 0))
+    return { sent: false };
   const lines = [
     `Instalments that went overdue today: ${d.overdue.length}`,
     ...d.overdue.map((o) => `- ${o.ref} ${o.traveller}, ${o.trip}: ${o.label}, ${o.outstanding} outstanding`),
@@ -66,7 +120,13 @@ export async function sendDigest(db: Db, mailer: Mailer, officeEmail: string | u
     `Reminders that could not be sent today: ${d.failed.length}`,
     ...d.failed.map((f) => `- ${f.ref} ${f.traveller} <${f.email}>: ${f.error}`),
     ...(d.refunds.length
-      ? ['', `Overpaid invoices, refund due: ${d.refunds.length}`, ...d.refunds.map((r) => `- ${r.ref} ${r.traveller}, ${r.invoice}: ${r.overpaid} overpaid (refund it in Stripe's dashboard)`)]
+      ? [
+          '',
+          `Overpaid invoices, refund due: ${d.refunds.length}`,
+          ...d.refunds.map(
+            (r) => `- ${r.ref} ${r.traveller}, ${r.invoice}: ${r.overpaid} overpaid (refund it in Stripe's dashboard)`,
+          ),
+        ]
       : []),
   ];
   const mail = {
@@ -76,6 +136,18 @@ export async function sendDigest(db: Db, mailer: Mailer, officeEmail: string | u
     html: lines.map((l) => (l ? `<p>${escapeHtml(l)}</p>` : '')).join('\n'),
   };
   const sent = await mailer.send(mail);
-  await audit(db, { action: 'email.sent', subject: { type: 'digest', id: today }, summary: `emailed the money digest to ${officeEmail}`, details: { to: officeEmail, subject: mail.subject, text: mail.text, attachments: [], outcome: sent.outcome, message_id: sent.messageId } });
+  await audit(db, {
+    action: 'email.sent',
+    subject: { type: 'digest', id: today },
+    summary: `emailed the money digest to ${officeEmail}`,
+    details: {
+      to: officeEmail,
+      subject: mail.subject,
+      text: mail.text,
+      attachments: [],
+      outcome: sent.outcome,
+      message_id: sent.messageId,
+    },
+  });
   return { sent: true };
 }

@@ -31,11 +31,16 @@ export function jobs({ db, config, mailer, operator, clock }: JobDeps): QueueDef
       // batch sends the next one. Sent at every start (one job however many servers start).
       name: 'schedule-backfill',
       handler: async (job: { data: { after?: number } }, queue) => {
-        const { looked, last } = await new ScheduleService(db, clock).backfill(BACKFILL_BATCH, job.data.after ?? 0, queue.stopping);
+        const { looked, last } = await new ScheduleService(db, clock).backfill(
+          BACKFILL_BATCH,
+          job.data.after ?? 0,
+          queue.stopping,
+        );
         // the next batch starts after this one's last booking, so a booking that gets no schedule
         // (its trip has no price yet) is not looked at again and again; stopped early, the next
         // start picks up where this one left off
-        if (looked === BACKFILL_BATCH && !queue.stopping.aborted) await queue.send('schedule-backfill', { after: last });
+        if (looked === BACKFILL_BATCH && !queue.stopping.aborted)
+          await queue.send('schedule-backfill', { after: last });
         return { bookings: looked };
       },
     } as QueueDefinition,

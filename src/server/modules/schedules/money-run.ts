@@ -15,7 +15,14 @@ export async function dueForInvoicing(db: Db, today: string, leadDays: number, l
     .select({ id: scheduleRows.id })
     .from(scheduleRows)
     .innerJoin(bookings, eq(bookings.id, scheduleRows.bookingId))
-    .where(and(isNull(scheduleRows.invoiceId), eq(scheduleRows.waived, false), sql`${bookings.status} <> 'cancelled'`, sql`${scheduleRows.dueDate} <= ${addDays(today, leadDays)}`))
+    .where(
+      and(
+        isNull(scheduleRows.invoiceId),
+        eq(scheduleRows.waived, false),
+        sql`${bookings.status} <> 'cancelled'`,
+        sql`${scheduleRows.dueDate} <= ${addDays(today, leadDays)}`,
+      ),
+    )
     .orderBy(asc(scheduleRows.dueDate), asc(scheduleRows.id))
     .limit(limit);
   return rows.map((r) => r.id);
@@ -39,7 +46,13 @@ export async function raisedNotSent(db: Db, limit = BATCH): Promise<Array<{ id: 
  * reminders. An email the mail server refuses is in the history (email.failed) and is tried
  * again on the next run.
  */
-export async function moneyRun(db: Db, invoiceService: InvoiceService, reminders: ReminderService, clock: Pick<Clock, 'now'>, leadDays: number) {
+export async function moneyRun(
+  db: Db,
+  invoiceService: InvoiceService,
+  reminders: ReminderService,
+  clock: Pick<Clock, 'now'>,
+  leadDays: number,
+) {
   const now = nowOf(clock);
   const today = ukToday(now);
   const raised: number[] = [];

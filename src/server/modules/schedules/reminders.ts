@@ -15,10 +15,11 @@ import { sendOnce } from '../../mail/send-once.ts';
 /** Days from an instalment's due date that its reminders go: 7 and 3 before, the day, 2 and 7 after (REMINDER_DAYS). */
 export const DEFAULT_REMINDER_DAYS = [-7, -3, 0, 2, 7];
 
-export const templateForOffset = (offset: number): TemplateKey => (offset < 0 ? 'reminder_before' : offset === 0 ? 'reminder_due' : 'reminder_overdue');
+export const templateForOffset = (offset: number): TemplateKey =>
+  offset < 0 ? 'reminder_before' : offset === 0 ? 'reminder_due' : 'reminder_overdue';
 
-const daysBetween = (from: string, to: string) => Math.round((Date.parse(to + 'T00:00:00Z') - Date.parse(from + 'T00:00:00Z')) / 86_400_000);
-
+const daysBetween = (from: string, to: string) =>
+  Math.round((Date.parse(to + 'T00:00:00Z') - Date.parse(from + 'T00:00:00Z')) / 86_400_000);
 
 export type ReminderOutcome = 'sent' | 'failed' | 'skipped';
 
@@ -39,9 +40,18 @@ export class ReminderService {
 
   /** The instalments with a reminder due today, earliest due first. */
   async due(today: string) {
-    const offsets = sql.join(this.offsets.map((o) => sql`${o}::int`), sql`, `);
+    const offsets = sql.join(
+      this.offsets.map((o) => sql`${o}::int`),
+      sql`, `,
+    );
     return this.db
-      .select({ rowId: scheduleRows.id, dueDate: scheduleRows.dueDate, bookingId: bookings.id, invoiceId: invoices.id, email: bookings.email })
+      .select({
+        rowId: scheduleRows.id,
+        dueDate: scheduleRows.dueDate,
+        bookingId: bookings.id,
+        invoiceId: invoices.id,
+        email: bookings.email,
+      })
       .from(scheduleRows)
       .innerJoin(invoices, eq(invoices.id, scheduleRows.invoiceId))
       .innerJoin(bookings, eq(bookings.id, scheduleRows.bookingId))
@@ -79,12 +89,20 @@ export class ReminderService {
 
   /** "Send now" for an invoice that is not on a schedule (a custom invoice, or one raised before schedules). */
   async sendForInvoice(invoiceId: number, today: string): Promise<ReminderOutcome> {
-    const [row] = await this.db.select({ bookingId: invoices.bookingId, rowId: scheduleRows.id }).from(invoices).leftJoin(scheduleRows, eq(scheduleRows.invoiceId, invoices.id)).where(eq(invoices.id, invoiceId));
+    const [row] = await this.db
+      .select({ bookingId: invoices.bookingId, rowId: scheduleRows.id })
+      .from(invoices)
+      .leftJoin(scheduleRows, eq(scheduleRows.invoiceId, invoices.id))
+      .where(eq(invoices.id, invoiceId));
     if (!row) return 'skipped';
     return this.remind({ bookingId: row.bookingId, invoiceId, rowId: row.rowId }, today, null);
   }
 
-  private async remind(target: { bookingId: number; invoiceId: number; rowId: number | null }, today: string, offset: number | null): Promise<ReminderOutcome> {
+  private async remind(
+    target: { bookingId: number; invoiceId: number; rowId: number | null },
+    today: string,
+    offset: number | null,
+  ): Promise<ReminderOutcome> {
     const [r] = await this.db
       .select({ booking: bookings, trip: { name: trips.name, departure: trips.departureDate } })
       .from(bookings)
@@ -99,7 +117,14 @@ export class ReminderService {
       const [already] = await this.db
         .select({ id: paymentReminders.id })
         .from(paymentReminders)
-        .where(and(eq(paymentReminders.email, email), eq(paymentReminders.sentOn, today), eq(paymentReminders.outcome, 'sent'), sql`${paymentReminders.offsetDays} is not null`))
+        .where(
+          and(
+            eq(paymentReminders.email, email),
+            eq(paymentReminders.sentOn, today),
+            eq(paymentReminders.outcome, 'sent'),
+            sql`${paymentReminders.offsetDays} is not null`,
+          ),
+        )
         .limit(1);
       if (already) return 'skipped';
     }
@@ -112,18 +137,36 @@ export class ReminderService {
       named: (subject) => `the reminder "${subject}" to ${r.booking.email}`,
       details: { offset_days: offset },
       claim: async () => {
-        const values = { scheduleRowId: rowId, bookingId: r.booking.id, invoiceId: invoice.reply.id, offsetDays: offset, email, sentOn: today, outcome: 'sending', createdAt: nowOf(this.clock) };
-        const [claim] = offset === null
-          ? await this.db.insert(paymentReminders).values(values).returning({ id: paymentReminders.id })
-          : await this.db
-              .insert(paymentReminders)
-              .values(values)
-              .onConflictDoUpdate({ target: [paymentReminders.scheduleRowId, paymentReminders.offsetDays], targetWhere: sql`${paymentReminders.offsetDays} is not null`, set: { outcome: 'sending', sentOn: today, error: null }, setWhere: sql`${paymentReminders.outcome} = 'failed'` })
-              .returning({ id: paymentReminders.id });
+        const values = {
+          scheduleRowId: rowId,
+          bookingId: r.booking.id,
+          invoiceId: invoice.reply.id,
+          offsetDays: offset,
+          email,
+          sentOn: today,
+          outcome: 'sending',
+          createdAt: nowOf(this.clock),
+        };
+        const [claim] =
+          offset === null
+            ? await this.db.insert(paymentReminders).values(values).returning({ id: paymentReminders.id })
+            : await this.db
+                .insert(paymentReminders)
+                .values(values)
+                .onConflictDoUpdate({
+                  target: [paymentReminders.scheduleRowId, paymentReminders.offsetDays],
+                  targetWhere: sql`${paymentReminders.offsetDays} is not null`,
+                  set: { outcome: 'sending', sentOn: today, error: null },
+                  setWhere: sql`${paymentReminders.outcome} = 'failed'`,
+                })
+                .returning({ id: paymentReminders.id });
         return claim?.id;
       },
       settle: async (tx, id, failure) => {
-        await tx.update(paymentReminders).set(failure === null ? { outcome: 'sent' } : { outcome: 'failed', error: failure }).where(eq(paymentReminders.id, id));
+        await tx
+          .update(paymentReminders)
+          .set(failure === null ? { outcome: 'sent' } : { outcome: 'failed', error: failure })
+          .where(eq(paymentReminders.id, id));
       },
     });
   }
@@ -140,10 +183,23 @@ export function reminderContext(
   const until = daysBetween(today, invoice.due_date);
   const fmt = emailDate;
   return {
-    traveller: { title: booking.title, first_name: booking.firstName, last_name: booking.lastName, preferred_name: booking.preferredName },
+    traveller: {
+      title: booking.title,
+      first_name: booking.firstName,
+      last_name: booking.lastName,
+      preferred_name: booking.preferredName,
+    },
     booking: { ref: booking.ref },
     trip: { name: trip.name, departure: fmt(trip.departure) },
-    invoice: { ref: invoice.invoice_ref, total: formatPounds(invoice.total), outstanding: formatPounds(invoice.outstanding), due_date: fmt(invoice.due_date), days_until_due: Math.max(0, until), days_overdue: Math.max(0, -until), pay_url: payUrlOf(invoice.id, operator.payLinks, now) },
+    invoice: {
+      ref: invoice.invoice_ref,
+      total: formatPounds(invoice.total),
+      outstanding: formatPounds(invoice.outstanding),
+      due_date: fmt(invoice.due_date),
+      days_until_due: Math.max(0, until),
+      days_overdue: Math.max(0, -until),
+      pay_url: payUrlOf(invoice.id, operator.payLinks, now),
+    },
     operator: { name: operator.name },
   };
 }

@@ -2,9 +2,34 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildSchedule, DEFAULT_PLAN, type Instalment, planRefusal, rowState } from './rules.ts';
 
-const pct = (label: string, percent: number, dueDays: number): Instalment => ({ label, amountKind: 'percent', amountPence: null, percentHundredths: Math.round(percent * 100), dueKind: 'before_departure', dueDays, dueDate: null });
-const rest = (label = 'Balance', dueDays = 56): Instalment => ({ label, amountKind: 'rest', amountPence: null, percentHundredths: null, dueKind: 'before_departure', dueDays, dueDate: null });
-const fixed = (label: string, pence: number, due: Partial<Instalment> = {}): Instalment => ({ label, amountKind: 'fixed', amountPence: pence, percentHundredths: null, dueKind: 'after_booking', dueDays: 7, dueDate: null, ...due });
+const pct = (label: string, percent: number, dueDays: number): Instalment => ({
+  label,
+  amountKind: 'percent',
+  amountPence: null,
+  percentHundredths: Math.round(percent * 100),
+  dueKind: 'before_departure',
+  dueDays,
+  dueDate: null,
+});
+const rest = (label = 'Balance', dueDays = 56): Instalment => ({
+  label,
+  amountKind: 'rest',
+  amountPence: null,
+  percentHundredths: null,
+  dueKind: 'before_departure',
+  dueDays,
+  dueDate: null,
+});
+const fixed = (label: string, pence: number, due: Partial<Instalment> = {}): Instalment => ({
+  label,
+  amountKind: 'fixed',
+  amountPence: pence,
+  percentHundredths: null,
+  dueKind: 'after_booking',
+  dueDays: 7,
+  dueDate: null,
+  ...due,
+});
 const trip = { costPence: 250_000, depositPence: 35_000, departure: '2031-06-01' };
 
 describe('the default plan', () => {
@@ -23,8 +48,18 @@ describe('the default plan', () => {
   });
 
   it('a trip that costs nothing has nothing to schedule; one cheaper than its deposit bills the cost once', () => {
-    expect(buildSchedule(DEFAULT_PLAN, { ...trip, costPence: 0, depositPence: 0 }, { bookedOn: '2031-01-10', today: '2031-01-10' })).toEqual([]);
-    expect(buildSchedule(DEFAULT_PLAN, { ...trip, costPence: 20_000 }, { bookedOn: '2031-01-10', today: '2031-01-10' }).map((r) => r.amountPence)).toEqual([20_000]);
+    expect(
+      buildSchedule(
+        DEFAULT_PLAN,
+        { ...trip, costPence: 0, depositPence: 0 },
+        { bookedOn: '2031-01-10', today: '2031-01-10' },
+      ),
+    ).toEqual([]);
+    expect(
+      buildSchedule(DEFAULT_PLAN, { ...trip, costPence: 20_000 }, { bookedOn: '2031-01-10', today: '2031-01-10' }).map(
+        (r) => r.amountPence,
+      ),
+    ).toEqual([20_000]);
   });
 });
 
@@ -37,15 +72,23 @@ describe('plans', () => {
   });
 
   it('a fixed date in the past is due today', () => {
-    const rows = buildSchedule([fixed('Registration', 5_000, { dueKind: 'fixed_date', dueDays: null, dueDate: '2030-12-01' }), rest()], trip, { bookedOn: '2031-01-10', today: '2031-01-10' });
+    const rows = buildSchedule(
+      [fixed('Registration', 5_000, { dueKind: 'fixed_date', dueDays: null, dueDate: '2030-12-01' }), rest()],
+      trip,
+      { bookedOn: '2031-01-10', today: '2031-01-10' },
+    );
     expect(rows[0]).toMatchObject({ dueDate: '2031-01-10', amountPence: 5_000 });
   });
 
   it('needs exactly one instalment for the rest, and at most one deposit', () => {
     expect(planRefusal(DEFAULT_PLAN)).toBeNull();
-    expect(planRefusal([fixed('A', 100)])).toEqual({ instalments: ['A plan needs exactly one instalment for the rest of the trip cost.'] });
+    expect(planRefusal([fixed('A', 100)])).toEqual({
+      instalments: ['A plan needs exactly one instalment for the rest of the trip cost.'],
+    });
     expect(planRefusal([rest(), rest()])).not.toBeNull();
-    expect(planRefusal([DEFAULT_PLAN[0]!, DEFAULT_PLAN[0]!, rest()])).toEqual({ instalments: ["Only one instalment can be the trip's deposit."] });
+    expect(planRefusal([DEFAULT_PLAN[0]!, DEFAULT_PLAN[0]!, rest()])).toEqual({
+      instalments: ["Only one instalment can be the trip's deposit."],
+    });
   });
 
   const instalment = fc.oneof(
@@ -67,7 +110,11 @@ describe('plans', () => {
         fc.integer({ min: 0, max: 120 }),
         (parts, restAt, costPence, depositPence, bookedOffset, tripLength, days) => {
           const plan: Instalment[] = parts.map((p, n) =>
-            p.kind === 'fixed' ? fixed(`F${n}`, p.pence, { dueDays: days }) : p.kind === 'percent' ? { ...rest(`P${n}`, days), amountKind: 'percent', percentHundredths: p.hundredths } : { ...DEFAULT_PLAN[0]!, label: `D${n}` },
+            p.kind === 'fixed'
+              ? fixed(`F${n}`, p.pence, { dueDays: days })
+              : p.kind === 'percent'
+                ? { ...rest(`P${n}`, days), amountKind: 'percent', percentHundredths: p.hundredths }
+                : { ...DEFAULT_PLAN[0]!, label: `D${n}` },
           );
           plan.splice(Math.min(restAt, plan.length), 0, rest('Rest', days));
           const bookedOn = day(bookedOffset);

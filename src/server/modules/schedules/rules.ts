@@ -1,6 +1,9 @@
 import { addDays } from '../../../contract/dates.ts';
 import type { AmountKind, DueKind, ScheduleState } from '../../../contract/schedule-constants.ts';
-import { DEFAULT_BALANCE_DAYS_BEFORE_DEPARTURE, DEFAULT_DEPOSIT_DUE_DAYS } from '../../../contract/schedule-constants.ts';
+import {
+  DEFAULT_BALANCE_DAYS_BEFORE_DEPARTURE,
+  DEFAULT_DEPOSIT_DUE_DAYS,
+} from '../../../contract/schedule-constants.ts';
 
 /**
  * The rules of payment plans and schedules, in one place: pure functions, no
@@ -20,12 +23,34 @@ export type Instalment = {
   dueDate: string | null;
 };
 
-export type ScheduledInstalment = { position: number; label: string; dueDate: string; amountPence: number; invoiceType: 'deposit' | 'balance' };
+export type ScheduledInstalment = {
+  position: number;
+  label: string;
+  dueDate: string;
+  amountPence: number;
+  invoiceType: 'deposit' | 'balance';
+};
 
 /** Every trip's plan until staff change it: today's standard invoices as a plan. */
 export const DEFAULT_PLAN: Instalment[] = [
-  { label: 'Deposit', amountKind: 'deposit', amountPence: null, percentHundredths: null, dueKind: 'after_booking', dueDays: DEFAULT_DEPOSIT_DUE_DAYS, dueDate: null },
-  { label: 'Balance', amountKind: 'rest', amountPence: null, percentHundredths: null, dueKind: 'before_departure', dueDays: DEFAULT_BALANCE_DAYS_BEFORE_DEPARTURE, dueDate: null },
+  {
+    label: 'Deposit',
+    amountKind: 'deposit',
+    amountPence: null,
+    percentHundredths: null,
+    dueKind: 'after_booking',
+    dueDays: DEFAULT_DEPOSIT_DUE_DAYS,
+    dueDate: null,
+  },
+  {
+    label: 'Balance',
+    amountKind: 'rest',
+    amountPence: null,
+    percentHundredths: null,
+    dueKind: 'before_departure',
+    dueDays: DEFAULT_BALANCE_DAYS_BEFORE_DEPARTURE,
+    dueDate: null,
+  },
 ];
 
 /** What is wrong with a plan as a whole (its rows are checked by the contract), by field. */
@@ -33,7 +58,8 @@ export function planRefusal(plan: Instalment[]): Record<string, string[]> | null
   const errors: Record<string, string[]> = {};
   const rests = plan.filter((i) => i.amountKind === 'rest').length;
   if (rests !== 1) errors.instalments = ['A plan needs exactly one instalment for the rest of the trip cost.'];
-  if (plan.filter((i) => i.amountKind === 'deposit').length > 1) (errors.instalments ??= []).push("Only one instalment can be the trip's deposit.");
+  if (plan.filter((i) => i.amountKind === 'deposit').length > 1)
+    (errors.instalments ??= []).push("Only one instalment can be the trip's deposit.");
   return Object.keys(errors).length ? errors : null;
 }
 
@@ -64,12 +90,21 @@ function percentShares(plan: Instalment[], costPence: number): Map<number, numbe
  * departure. Instalments of £0 are left out. The first instalment is raised as a deposit
  * invoice, the others as balance invoices.
  */
-export function buildSchedule(plan: Instalment[], trip: { costPence: number; depositPence: number; departure: string }, booking: { bookedOn: string; today: string }): ScheduledInstalment[] {
+export function buildSchedule(
+  plan: Instalment[],
+  trip: { costPence: number; depositPence: number; departure: string },
+  booking: { bookedOn: string; today: string },
+): ScheduledInstalment[] {
   const shares = percentShares(plan, trip.costPence);
   let left = trip.costPence;
   const amounts = plan.map((i, index) => {
     if (i.amountKind === 'rest') return 0;
-    const wanted = i.amountKind === 'fixed' ? (i.amountPence ?? 0) : i.amountKind === 'deposit' ? trip.depositPence : (shares.get(index) ?? 0);
+    const wanted =
+      i.amountKind === 'fixed'
+        ? (i.amountPence ?? 0)
+        : i.amountKind === 'deposit'
+          ? trip.depositPence
+          : (shares.get(index) ?? 0);
     const amount = Math.max(0, Math.min(wanted, left));
     left -= amount;
     return amount;
@@ -82,8 +117,15 @@ export function buildSchedule(plan: Instalment[], trip: { costPence: number; dep
     const amountPence = amounts[index]!;
     if (amountPence === 0) return;
     const due = dueDate(i, booking.bookedOn, trip.departure);
-    const clamped = due < earliest ? earliest : due > trip.departure && earliest <= trip.departure ? trip.departure : due;
-    rows.push({ position: rows.length + 1, label: i.label, dueDate: clamped, amountPence, invoiceType: rows.length === 0 ? 'deposit' : 'balance' });
+    const clamped =
+      due < earliest ? earliest : due > trip.departure && earliest <= trip.departure ? trip.departure : due;
+    rows.push({
+      position: rows.length + 1,
+      label: i.label,
+      dueDate: clamped,
+      amountPence,
+      invoiceType: rows.length === 0 ? 'deposit' : 'balance',
+    });
   });
   return rows;
 }
@@ -95,7 +137,10 @@ function dueDate(i: Instalment, bookedOn: string, departure: string): string {
 }
 
 /** A row's state: waived and invoiced are stored; paid and overdue come from its invoice and the day. */
-export function rowState(row: { waived: boolean; dueDate: string; invoice: { paid: boolean } | null }, today: string): ScheduleState {
+export function rowState(
+  row: { waived: boolean; dueDate: string; invoice: { paid: boolean } | null },
+  today: string,
+): ScheduleState {
   if (row.waived) return 'waived';
   if (row.invoice?.paid) return 'paid';
   if (row.dueDate < today) return 'overdue';

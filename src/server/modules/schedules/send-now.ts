@@ -8,8 +8,16 @@ import { loadInvoices } from '../invoices/load.ts';
 import type { ReminderService } from './reminders.ts';
 
 /** "Send a reminder now" for a booking: of its invoices with money outstanding, the one due first (on a schedule or not). */
-export async function sendReminderNow(db: Db, reminders: ReminderService, bookingId: number, clock: Pick<Clock, 'now'>): Promise<{ message: string }> {
-  const [booking] = await db.select({ id: bookings.id, status: bookings.status }).from(bookings).where(eq(bookings.id, bookingId));
+export async function sendReminderNow(
+  db: Db,
+  reminders: ReminderService,
+  bookingId: number,
+  clock: Pick<Clock, 'now'>,
+): Promise<{ message: string }> {
+  const [booking] = await db
+    .select({ id: bookings.id, status: bookings.status })
+    .from(bookings)
+    .where(eq(bookings.id, bookingId));
   if (!booking) throw new HttpError(404, 'Booking not found');
   if (booking.status === 'cancelled') throw new HttpError(422, 'This booking is cancelled: it is sent no reminders.');
   const owing = (await loadInvoices(db, eq(invoices.bookingId, bookingId)))
@@ -19,13 +27,22 @@ export async function sendReminderNow(db: Db, reminders: ReminderService, bookin
   for (const invoice of owing) {
     const outcome = await reminders.sendForInvoice(invoice.reply.id, today);
     if (outcome === 'sent') return { message: 'A reminder has been emailed to the traveller.' };
-    if (outcome === 'failed') throw new HttpError(502, 'The reminder could not be emailed: the mail server did not take it. Please try again.');
+    if (outcome === 'failed')
+      throw new HttpError(502, 'The reminder could not be emailed: the mail server did not take it. Please try again.');
   }
-  throw new HttpError(422, 'Nothing is owed on an invoice of this booking, so there is nothing to remind the traveller of.');
+  throw new HttpError(
+    422,
+    'Nothing is owed on an invoice of this booking, so there is nothing to remind the traveller of.',
+  );
 }
 
 /** "Send reminder now" for several bookings: each gets its most urgent reminder; says what became of each. */
-export async function sendRemindersNow(db: Db, reminders: ReminderService, bookingIds: number[], clock: Pick<Clock, 'now'>) {
+export async function sendRemindersNow(
+  db: Db,
+  reminders: ReminderService,
+  bookingIds: number[],
+  clock: Pick<Clock, 'now'>,
+) {
   const sent: number[] = [];
   const nothing: number[] = [];
   const failed: number[] = [];
@@ -40,7 +57,8 @@ export async function sendRemindersNow(db: Db, reminders: ReminderService, booki
     }
   }
   const parts = [`${sent.length} reminder${sent.length === 1 ? '' : 's'} sent`];
-  if (nothing.length) parts.push(`${nothing.length} booking${nothing.length === 1 ? ' has' : 's have'} nothing owed on an invoice`);
+  if (nothing.length)
+    parts.push(`${nothing.length} booking${nothing.length === 1 ? ' has' : 's have'} nothing owed on an invoice`);
   if (failed.length) parts.push(`${failed.length} could not be sent: the mail server did not take them`);
   return { message: `${parts.join('; ')}.`, sent, nothing_to_send: nothing, failed };
 }

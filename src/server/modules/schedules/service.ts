@@ -8,9 +8,24 @@ import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { HttpError, validationError } from '../../errors.ts';
 import { loadInvoices } from '../invoices/load.ts';
 import { ukToday } from '../../../contract/dates.ts';
-import { buildSchedule, DEFAULT_PLAN, type Instalment, planRefusal, rowState, type ScheduledInstalment } from './rules.ts';
+import {
+  buildSchedule,
+  DEFAULT_PLAN,
+  type Instalment,
+  planRefusal,
+  rowState,
+  type ScheduledInstalment,
+} from './rules.ts';
 
-type TripMoney = { id: number; name: string; costPence: number; depositPence: number; departure: string; remindersOff: boolean; remindersOffReason: string | null };
+type TripMoney = {
+  id: number;
+  name: string;
+  costPence: number;
+  depositPence: number;
+  departure: string;
+  remindersOff: boolean;
+  remindersOffReason: string | null;
+};
 const toPlanRow = (r: typeof paymentPlanInstalments.$inferSelect): Instalment => ({
   label: r.label,
   amountKind: r.amountKind as Instalment['amountKind'],
@@ -25,8 +40,20 @@ const toPlanRow = (r: typeof paymentPlanInstalments.$inferSelect): Instalment =>
 function describePlan(plan: Instalment[]): string {
   return plan
     .map((i) => {
-      const amount = i.amountKind === 'fixed' ? `£${penceToPounds(i.amountPence ?? 0).toFixed(2)}` : i.amountKind === 'percent' ? `${(i.percentHundredths ?? 0) / 100}%` : i.amountKind === 'deposit' ? 'the deposit' : 'the rest';
-      const due = i.dueKind === 'fixed_date' ? `on ${i.dueDate}` : i.dueKind === 'after_booking' ? `${i.dueDays} days after booking` : `${i.dueDays} days before departure`;
+      const amount =
+        i.amountKind === 'fixed'
+          ? `£${penceToPounds(i.amountPence ?? 0).toFixed(2)}`
+          : i.amountKind === 'percent'
+            ? `${(i.percentHundredths ?? 0) / 100}%`
+            : i.amountKind === 'deposit'
+              ? 'the deposit'
+              : 'the rest';
+      const due =
+        i.dueKind === 'fixed_date'
+          ? `on ${i.dueDate}`
+          : i.dueKind === 'after_booking'
+            ? `${i.dueDays} days after booking`
+            : `${i.dueDays} days before departure`;
       return `${i.label} ${amount} ${due}`;
     })
     .join('; ');
@@ -45,15 +72,29 @@ export class ScheduleService {
 
   private async trip(db: Db | Tx, tripId: number, lock = false): Promise<TripMoney> {
     const q = db
-      .select({ id: trips.id, name: trips.name, costPence: trips.costPence, depositPence: trips.depositPence, departure: trips.departureDate, deletedAt: trips.deletedAt, remindersOff: trips.remindersOff, remindersOffReason: trips.remindersOffReason })
-      .from(trips).where(eq(trips.id, tripId));
+      .select({
+        id: trips.id,
+        name: trips.name,
+        costPence: trips.costPence,
+        depositPence: trips.depositPence,
+        departure: trips.departureDate,
+        deletedAt: trips.deletedAt,
+        remindersOff: trips.remindersOff,
+        remindersOffReason: trips.remindersOffReason,
+      })
+      .from(trips)
+      .where(eq(trips.id, tripId));
     const [trip] = lock ? await q.for('update') : await q;
     if (!trip || trip.deletedAt) throw new HttpError(404, 'Trip not found');
     return trip;
   }
 
   private async planOf(db: Db | Tx, tripId: number): Promise<{ plan: Instalment[]; isDefault: boolean }> {
-    const rows = await db.select().from(paymentPlanInstalments).where(eq(paymentPlanInstalments.tripId, tripId)).orderBy(asc(paymentPlanInstalments.position));
+    const rows = await db
+      .select()
+      .from(paymentPlanInstalments)
+      .where(eq(paymentPlanInstalments.tripId, tripId))
+      .orderBy(asc(paymentPlanInstalments.position));
     return rows.length ? { plan: rows.map(toPlanRow), isDefault: false } : { plan: DEFAULT_PLAN, isDefault: true };
   }
 
@@ -74,7 +115,12 @@ export class ScheduleService {
         due_days: i.dueDays,
         due_date: i.dueDate,
       })),
-      preview: buildSchedule(plan, trip, { bookedOn: today, today }).map((r) => ({ position: r.position, label: r.label, due_date: r.dueDate, amount: penceToPounds(r.amountPence) })),
+      preview: buildSchedule(plan, trip, { bookedOn: today, today }).map((r) => ({
+        position: r.position,
+        label: r.label,
+        due_date: r.dueDate,
+        amount: penceToPounds(r.amountPence),
+      })),
       cost: penceToPounds(trip.costPence),
       deposit: penceToPounds(trip.depositPence),
       reminders_off: trip.remindersOff,
@@ -111,14 +157,25 @@ export class ScheduleService {
     const rows = buildSchedule(plan, trip, { bookedOn: booking.bookedOn, today: this.today() });
     if (rows.length) {
       const at = nowOf(this.clock);
-      await tx.insert(scheduleRows).values(rows.map((r) => ({ bookingId: booking.id, ...r, createdAt: at, updatedAt: at })));
+      await tx
+        .insert(scheduleRows)
+        .values(rows.map((r) => ({ bookingId: booking.id, ...r, createdAt: at, updatedAt: at })));
     }
     return rows;
   }
 
   private async booking(db: Db | Tx, bookingId: number, lock = false) {
     const q = db
-      .select({ id: bookings.id, ref: bookings.ref, tripId: bookings.tripId, status: bookings.status, createdAt: bookings.createdAt, remindersOff: bookings.remindersOff, remindersOffReason: bookings.remindersOffReason, tripRemindersOff: trips.remindersOff })
+      .select({
+        id: bookings.id,
+        ref: bookings.ref,
+        tripId: bookings.tripId,
+        status: bookings.status,
+        createdAt: bookings.createdAt,
+        remindersOff: bookings.remindersOff,
+        remindersOffReason: bookings.remindersOffReason,
+        tripRemindersOff: trips.remindersOff,
+      })
       .from(bookings)
       .innerJoin(trips, eq(trips.id, bookings.tripId))
       .where(eq(bookings.id, bookingId));
@@ -129,14 +186,21 @@ export class ScheduleService {
 
   async forBooking(bookingId: number, db: Db | Tx = this.db): Promise<BookingSchedule> {
     const booking = await this.booking(db, bookingId);
-    const rows = await db.select().from(scheduleRows).where(eq(scheduleRows.bookingId, bookingId)).orderBy(asc(scheduleRows.position));
+    const rows = await db
+      .select()
+      .from(scheduleRows)
+      .where(eq(scheduleRows.bookingId, bookingId))
+      .orderBy(asc(scheduleRows.position));
     const invoiceIds = rows.map((r) => r.invoiceId).filter((id): id is number => id !== null);
     const loaded = invoiceIds.length ? await loadInvoices(db as Db, inArray(invoices.id, invoiceIds)) : [];
     const byId = new Map(loaded.map((l) => [l.reply.id, l]));
     const today = this.today();
     const out: ScheduleRow[] = rows.map((r) => {
       const invoice = r.invoiceId === null ? null : (byId.get(r.invoiceId) ?? null);
-      const state = rowState({ waived: r.waived, dueDate: r.dueDate, invoice: invoice ? { paid: invoice.summary.paid } : null }, today);
+      const state = rowState(
+        { waived: r.waived, dueDate: r.dueDate, invoice: invoice ? { paid: invoice.summary.paid } : null },
+        today,
+      );
       return {
         id: r.id,
         position: r.position,
@@ -166,13 +230,26 @@ export class ScheduleService {
     return this.db.transaction(async (tx) => {
       const booking = await this.booking(tx, bookingId, true);
       if (booking.status === 'cancelled') throw new HttpError(422, 'A cancelled booking has no schedule to rebuild.');
-      const [invoiced] = await tx.select({ id: scheduleRows.id }).from(scheduleRows).where(and(eq(scheduleRows.bookingId, bookingId), isNotNull(scheduleRows.invoiceId))).limit(1);
-      if (invoiced) throw new HttpError(422, 'Part of this schedule has been invoiced, so it cannot be rebuilt: change the instalments one by one instead.');
-      const before = await tx.select().from(scheduleRows).where(eq(scheduleRows.bookingId, bookingId)).orderBy(asc(scheduleRows.position));
+      const [invoiced] = await tx
+        .select({ id: scheduleRows.id })
+        .from(scheduleRows)
+        .where(and(eq(scheduleRows.bookingId, bookingId), isNotNull(scheduleRows.invoiceId)))
+        .limit(1);
+      if (invoiced)
+        throw new HttpError(
+          422,
+          'Part of this schedule has been invoiced, so it cannot be rebuilt: change the instalments one by one instead.',
+        );
+      const before = await tx
+        .select()
+        .from(scheduleRows)
+        .where(eq(scheduleRows.bookingId, bookingId))
+        .orderBy(asc(scheduleRows.position));
       await tx.delete(scheduleRows).where(eq(scheduleRows.bookingId, bookingId));
       const bookedOn = ukToday(booking.createdAt);
       const rows = await this.createFor(tx, { id: bookingId, tripId: booking.tripId, bookedOn });
-      const text = (rs: Array<{ label: string; dueDate: string; amountPence: number }>) => rs.map((r) => `${r.label} £${penceToPounds(r.amountPence).toFixed(2)} due ${r.dueDate}`).join('; ');
+      const text = (rs: Array<{ label: string; dueDate: string; amountPence: number }>) =>
+        rs.map((r) => `${r.label} £${penceToPounds(r.amountPence).toFixed(2)} due ${r.dueDate}`).join('; ');
       await audit(tx, {
         action: 'schedule.rebuilt',
         subject: { type: 'booking', id: bookingId },
@@ -186,13 +263,25 @@ export class ScheduleService {
   }
 
   /** Moves a row's date, changes its amount, or waives it (with a reason), before it is invoiced. */
-  async updateRow(rowId: number, patch: { due_date?: string | undefined; amount?: number | undefined; waived?: boolean | undefined; reason?: string | undefined }): Promise<BookingSchedule> {
+  async updateRow(
+    rowId: number,
+    patch: {
+      due_date?: string | undefined;
+      amount?: number | undefined;
+      waived?: boolean | undefined;
+      reason?: string | undefined;
+    },
+  ): Promise<BookingSchedule> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx.select().from(scheduleRows).where(eq(scheduleRows.id, rowId)).for('update');
       if (!row) throw new HttpError(404, 'Instalment not found');
       const booking = await this.booking(tx, row.bookingId);
       if (row.invoiceId !== null && (patch.due_date !== undefined || patch.amount !== undefined)) {
-        throw validationError({ [patch.amount !== undefined ? 'amount' : 'due_date']: ['This instalment has been invoiced: change its invoice instead.'] });
+        throw validationError({
+          [patch.amount !== undefined ? 'amount' : 'due_date']: [
+            'This instalment has been invoiced: change its invoice instead.',
+          ],
+        });
       }
       const next = {
         dueDate: patch.due_date ?? row.dueDate,
@@ -207,7 +296,10 @@ export class ScheduleService {
         waived_reason: [row.waivedReason, next.waivedReason],
       });
       if (Object.keys(changes).length) {
-        await tx.update(scheduleRows).set({ ...next, updatedAt: nowOf(this.clock) }).where(eq(scheduleRows.id, rowId));
+        await tx
+          .update(scheduleRows)
+          .set({ ...next, updatedAt: nowOf(this.clock) })
+          .where(eq(scheduleRows.id, rowId));
         await audit(tx, {
           action: 'schedule.row_changed',
           subject: { type: 'schedule_row', id: rowId },
@@ -223,15 +315,35 @@ export class ScheduleService {
   }
 
   /** "Send automatic reminders" on or off, for one booking or every booking of a trip; the reason is recorded. */
-  async setReminders(what: 'booking' | 'trip', id: number, v: { send: boolean; reason?: string | undefined }): Promise<{ message: string }> {
+  async setReminders(
+    what: 'booking' | 'trip',
+    id: number,
+    v: { send: boolean; reason?: string | undefined },
+  ): Promise<{ message: string }> {
     return this.db.transaction(async (tx) => {
       const [row] =
         what === 'booking'
-          ? await tx.select({ off: bookings.remindersOff, reason: bookings.remindersOffReason, name: bookings.ref, tripId: bookings.tripId }).from(bookings).where(eq(bookings.id, id)).for('update')
-          : await tx.select({ off: trips.remindersOff, reason: trips.remindersOffReason, name: trips.name, tripId: trips.id }).from(trips).where(eq(trips.id, id)).for('update');
+          ? await tx
+              .select({
+                off: bookings.remindersOff,
+                reason: bookings.remindersOffReason,
+                name: bookings.ref,
+                tripId: bookings.tripId,
+              })
+              .from(bookings)
+              .where(eq(bookings.id, id))
+              .for('update')
+          : await tx
+              .select({ off: trips.remindersOff, reason: trips.remindersOffReason, name: trips.name, tripId: trips.id })
+              .from(trips)
+              .where(eq(trips.id, id))
+              .for('update');
       if (!row) throw new HttpError(404, what === 'booking' ? 'Booking not found' : 'Trip not found');
       const next = { remindersOff: !v.send, remindersOffReason: v.send ? null : (v.reason ?? null) };
-      const changes = diff({ send_automatic_reminders: [!row.off, v.send], reminders_off_reason: [row.reason, next.remindersOffReason] });
+      const changes = diff({
+        send_automatic_reminders: [!row.off, v.send],
+        reminders_off_reason: [row.reason, next.remindersOffReason],
+      });
       if (Object.keys(changes).length) {
         if (what === 'booking') await tx.update(bookings).set(next).where(eq(bookings.id, id));
         else await tx.update(trips).set(next).where(eq(trips.id, id));
@@ -259,7 +371,9 @@ export class ScheduleService {
     const pending = await this.db
       .select({ id: bookings.id, tripId: bookings.tripId, createdAt: bookings.createdAt })
       .from(bookings)
-      .where(sql`${bookings.id} > ${after} and ${bookings.status} <> 'cancelled' and not exists (select 1 from ${scheduleRows} where ${scheduleRows.bookingId} = ${bookings.id})`)
+      .where(
+        sql`${bookings.id} > ${after} and ${bookings.status} <> 'cancelled' and not exists (select 1 from ${scheduleRows} where ${scheduleRows.bookingId} = ${bookings.id})`,
+      )
       .orderBy(asc(bookings.id))
       .limit(limit);
     let done = 0;
@@ -269,20 +383,41 @@ export class ScheduleService {
       looked++;
       done += await this.db.transaction(async (tx) => {
         const [locked] = await tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.id, b.id)).for('update');
-        const [has] = await tx.select({ id: scheduleRows.id }).from(scheduleRows).where(eq(scheduleRows.bookingId, b.id)).limit(1);
+        const [has] = await tx
+          .select({ id: scheduleRows.id })
+          .from(scheduleRows)
+          .where(eq(scheduleRows.bookingId, b.id))
+          .limit(1);
         if (!locked || has) return 0;
         const rows = await this.createFor(tx, { id: b.id, tripId: b.tripId, bookedOn: ukToday(b.createdAt) });
         if (!rows.length) return 0;
-        const raised = await tx.select({ id: invoices.id, type: invoices.type }).from(invoices).where(and(eq(invoices.bookingId, b.id), inArray(invoices.type, ['deposit', 'balance']))).orderBy(asc(invoices.id));
+        const raised = await tx
+          .select({ id: invoices.id, type: invoices.type })
+          .from(invoices)
+          .where(and(eq(invoices.bookingId, b.id), inArray(invoices.type, ['deposit', 'balance'])))
+          .orderBy(asc(invoices.id));
         const deposit = raised.find((i) => i.type === 'deposit');
         const balance = raised.find((i) => i.type === 'balance');
-        if (deposit) await tx.update(scheduleRows).set({ invoiceId: deposit.id }).where(and(eq(scheduleRows.bookingId, b.id), eq(scheduleRows.position, 1)));
-        if (balance && rows.length > 1) await tx.update(scheduleRows).set({ invoiceId: balance.id }).where(and(eq(scheduleRows.bookingId, b.id), eq(scheduleRows.position, rows.length)));
+        if (deposit)
+          await tx
+            .update(scheduleRows)
+            .set({ invoiceId: deposit.id })
+            .where(and(eq(scheduleRows.bookingId, b.id), eq(scheduleRows.position, 1)));
+        if (balance && rows.length > 1)
+          await tx
+            .update(scheduleRows)
+            .set({ invoiceId: balance.id })
+            .where(and(eq(scheduleRows.bookingId, b.id), eq(scheduleRows.position, rows.length)));
         return 1;
       });
     }
     if (done) {
-      await audit(this.db, { action: 'schedule.backfilled', subject: { type: 'booking', id: null }, summary: `made the payment schedules of ${done} earlier booking${done === 1 ? '' : 's'} from their trips' plans`, details: { bookings: done, first: pending[0]!.id, last: pending[looked - 1]!.id } });
+      await audit(this.db, {
+        action: 'schedule.backfilled',
+        subject: { type: 'booking', id: null },
+        summary: `made the payment schedules of ${done} earlier booking${done === 1 ? '' : 's'} from their trips' plans`,
+        details: { bookings: done, first: pending[0]!.id, last: pending[looked - 1]!.id },
+      });
     }
     return { looked, last: looked ? pending[looked - 1]!.id : after };
   }

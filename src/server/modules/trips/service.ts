@@ -1,7 +1,14 @@
 import { and, asc, count, desc, eq, ilike, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Paged } from '../../../contract/common.ts';
 import { penceToPounds } from '../../../contract/money.ts';
-import { type Addon, type Trip, TRIPS_PER_PAGE, type TRIP_FUNDING, type TRIP_STATUSES, type TRIP_TYPES } from '../../../contract/trips.ts';
+import {
+  type Addon,
+  type Trip,
+  TRIPS_PER_PAGE,
+  type TRIP_FUNDING,
+  type TRIP_STATUSES,
+  type TRIP_TYPES,
+} from '../../../contract/trips.ts';
 import type { Db, Tx } from '../../../db/client.ts';
 import { bookingAddons, countries, invoiceAddons, tripAddons, trips } from '../../../db/schema/index.ts';
 import { audit, describeChanges, diff, diffObjects } from '../../audit/audit.ts';
@@ -14,7 +21,10 @@ import { pageOf } from '../../common/paging.ts';
 const today = () => new Date().toISOString().slice(0, 10);
 
 // qualified by hand: a bare "id" inside the subquery would be the booking's own id
-const bookingCount = sql<number>`(select count(*) from bookings b where b.trip_id = ${trips}.id and b.status <> 'cancelled')`.mapWith(Number);
+const bookingCount =
+  sql<number>`(select count(*) from bookings b where b.trip_id = ${trips}.id and b.status <> 'cancelled')`.mapWith(
+    Number,
+  );
 
 const columns = {
   id: trips.id,
@@ -36,18 +46,36 @@ const columns = {
   bookingCount,
 };
 type Row = {
-  id: number; name: string; departureDate: string; returnDate: string; status: string; countryId: number; countryName: string;
-  type: string; level: number; depositPence: number; costPence: number; requirePassport: boolean; funding: string; capacity: number | null;
-  archivedAt: Date | null; deletedAt: Date | null; bookingCount: number;
+  id: number;
+  name: string;
+  departureDate: string;
+  returnDate: string;
+  status: string;
+  countryId: number;
+  countryName: string;
+  type: string;
+  level: number;
+  depositPence: number;
+  costPence: number;
+  requirePassport: boolean;
+  funding: string;
+  capacity: number | null;
+  archivedAt: Date | null;
+  deletedAt: Date | null;
+  bookingCount: number;
 };
 
 /**
  * A trip can be changed until it departs; a deleted trip cannot be changed at all.
  * The one place this rule lives.
  */
-export function editability(trip: { departureDate: string; deletedAt: Date | null }, on = today()): { editable: boolean; reason: string | null } {
+export function editability(
+  trip: { departureDate: string; deletedAt: Date | null },
+  on = today(),
+): { editable: boolean; reason: string | null } {
   if (trip.deletedAt) return { editable: false, reason: 'This trip has been deleted, so it can no longer be changed.' };
-  if (trip.departureDate < on) return { editable: false, reason: 'This trip has departed, so it can no longer be changed.' };
+  if (trip.departureDate < on)
+    return { editable: false, reason: 'This trip has departed, so it can no longer be changed.' };
   return { editable: true, reason: null };
 }
 
@@ -95,12 +123,24 @@ function tripFields(r: typeof trips.$inferSelect): Record<string, unknown> {
 }
 
 type TripValues = {
-  name: string; country_id: number; departure: string; return: string; type: string; level: number;
+  name: string;
+  country_id: number;
+  departure: string;
+  return: string;
+  type: string;
+  level: number;
 };
 
 /** The columns the trip form sets, named as the table names them: the same on create and update. */
 function tripColumns(v: TripValues) {
-  return { name: v.name, countryId: v.country_id, departureDate: v.departure, returnDate: v.return, type: v.type, level: v.level };
+  return {
+    name: v.name,
+    countryId: v.country_id,
+    departureDate: v.departure,
+    returnDate: v.return,
+    type: v.type,
+    level: v.level,
+  };
 }
 
 export class TripService {
@@ -110,21 +150,33 @@ export class TripService {
     return this.db.select(columns).from(trips).innerJoin(countries, eq(countries.id, trips.countryId));
   }
 
-  async list(q: { paged: boolean; page: number; sort_by: string; name_search?: string | undefined; archived: boolean }): Promise<Paged<Trip>> {
+  async list(q: {
+    paged: boolean;
+    page: number;
+    sort_by: string;
+    name_search?: string | undefined;
+    archived: boolean;
+  }): Promise<Paged<Trip>> {
     const where = and(
       isNull(trips.deletedAt),
       q.archived ? isNotNull(trips.archivedAt) : isNull(trips.archivedAt),
       q.name_search ? ilike(trips.name, `%${escapeLike(q.name_search)}%`) : undefined,
     );
     const order =
-      q.sort_by === 'name' ? [asc(sql`lower(${trips.name})`), asc(trips.id)]
-      : q.sort_by === 'date-d' ? [desc(trips.departureDate), desc(trips.id)]
-      : [asc(trips.departureDate), asc(trips.id)];
+      q.sort_by === 'name'
+        ? [asc(sql`lower(${trips.name})`), asc(trips.id)]
+        : q.sort_by === 'date-d'
+          ? [desc(trips.departureDate), desc(trips.id)]
+          : [asc(trips.departureDate), asc(trips.id)];
     const [total] = await this.db.select({ n: count() }).from(trips).where(where);
     const n = Number(total?.n ?? 0);
     const perPage = q.paged ? TRIPS_PER_PAGE : Math.max(n, 1);
     const page = q.paged ? q.page : 1;
-    const rows = await this.base().where(where).orderBy(...order).limit(perPage).offset((page - 1) * perPage);
+    const rows = await this.base()
+      .where(where)
+      .orderBy(...order)
+      .limit(perPage)
+      .offset((page - 1) * perPage);
     return pageOf(rows.map(toTrip), n, page, perPage);
   }
 
@@ -145,16 +197,22 @@ export class TripService {
       await this.assertCountry(tx, v.country_id);
       const [row] = await tx
         .insert(trips)
-      .values({
-        ...tripColumns(v),
-        status: 'open',
-        depositPence: 0,
-        costPence: 0,
-        requirePassport: true,
-        funding: 'both',
-      })
-      .returning();
-      await audit(tx, { action: 'trip.created', subject: { type: 'trip', id: row!.id }, tripId: row!.id, summary: `added the trip ${row!.name}`, details: tripFields(row!) });
+        .values({
+          ...tripColumns(v),
+          status: 'open',
+          depositPence: 0,
+          costPence: 0,
+          requirePassport: true,
+          funding: 'both',
+        })
+        .returning();
+      await audit(tx, {
+        action: 'trip.created',
+        subject: { type: 'trip', id: row!.id },
+        tripId: row!.id,
+        summary: `added the trip ${row!.name}`,
+        details: tripFields(row!),
+      });
       return row!.id;
     });
     return this.get(id);
@@ -172,7 +230,14 @@ export class TripService {
 
   async update(
     id: number,
-    v: TripValues & { status: string; deposit: number; cost: number; require_passport: boolean; funding: string; capacity?: number | null | undefined },
+    v: TripValues & {
+      status: string;
+      deposit: number;
+      cost: number;
+      require_passport: boolean;
+      funding: string;
+      capacity?: number | null | undefined;
+    },
   ): Promise<Trip> {
     await this.db.transaction(async (tx) => {
       const before = await this.editableRow(tx, id, true);
@@ -192,7 +257,13 @@ export class TripService {
         .where(eq(trips.id, id))
         .returning();
       const changes = diffObjects(tripFields(before), tripFields(after!));
-      await audit(tx, { action: 'trip.updated', subject: { type: 'trip', id }, tripId: id, changes, summary: describeChanges(changes, `the trip ${after!.name}`) });
+      await audit(tx, {
+        action: 'trip.updated',
+        subject: { type: 'trip', id },
+        tripId: id,
+        changes,
+        summary: describeChanges(changes, `the trip ${after!.name}`),
+      });
     });
     return this.get(id);
   }
@@ -204,7 +275,12 @@ export class TripService {
       if (!row || row.deletedAt) throw notFound('Trip not found.');
       if (row.archivedAt) return;
       await tx.update(trips).set({ archivedAt: new Date(), updatedAt: new Date() }).where(eq(trips.id, id));
-      await audit(tx, { action: 'trip.archived', subject: { type: 'trip', id }, tripId: id, summary: `archived the trip ${row.name}` });
+      await audit(tx, {
+        action: 'trip.archived',
+        subject: { type: 'trip', id },
+        tripId: id,
+        summary: `archived the trip ${row.name}`,
+      });
     });
     return this.get(id);
   }
@@ -215,7 +291,12 @@ export class TripService {
       const [row] = await tx.select().from(trips).where(eq(trips.id, id)).for('update');
       if (!row || row.deletedAt) throw notFound('Trip not found.');
       await tx.update(trips).set({ deletedAt: new Date(), updatedAt: new Date() }).where(eq(trips.id, id));
-      await audit(tx, { action: 'trip.deleted', subject: { type: 'trip', id }, tripId: id, summary: `deleted the trip ${row.name}` });
+      await audit(tx, {
+        action: 'trip.deleted',
+        subject: { type: 'trip', id },
+        tripId: id,
+        summary: `deleted the trip ${row.name}`,
+      });
     });
   }
 
@@ -229,7 +310,9 @@ export class TripService {
         tripId: tripAddons.tripId,
         name: tripAddons.name,
         pricePence: tripAddons.pricePence,
-        bookings: sql<number>`(select count(*) from booking_addons ba where ba.addon_id = ${tripAddons}.id)`.mapWith(Number),
+        bookings: sql<number>`(select count(*) from booking_addons ba where ba.addon_id = ${tripAddons}.id)`.mapWith(
+          Number,
+        ),
         invoiced: sql<boolean>`exists (select 1 from invoice_addons ia where ia.addon_id = ${tripAddons}.id)
           or exists (select 1 from booking_addons ba where ba.addon_id = ${tripAddons}.id and ba.invoiced)`,
       })
@@ -254,7 +337,10 @@ export class TripService {
 
   private async addonInvoiced(tx: Tx, id: number) {
     const [a] = await tx.select({ n: count() }).from(invoiceAddons).where(eq(invoiceAddons.addonId, id));
-    const [b] = await tx.select({ n: count() }).from(bookingAddons).where(and(eq(bookingAddons.addonId, id), eq(bookingAddons.invoiced, true)));
+    const [b] = await tx
+      .select({ n: count() })
+      .from(bookingAddons)
+      .where(and(eq(bookingAddons.addonId, id), eq(bookingAddons.invoiced, true)));
     return Number(a?.n ?? 0) + Number(b?.n ?? 0) > 0;
   }
 
@@ -283,7 +369,10 @@ export class TripService {
         throw validationError({ price: ['This add-on has been invoiced, so its price can no longer change.'] });
       }
       await tx.update(tripAddons).set({ name: v.name, pricePence: v.price }).where(eq(tripAddons.id, id));
-      const changes = diff({ name: [addon.name, v.name], price: [penceToPounds(addon.pricePence), penceToPounds(v.price)] });
+      const changes = diff({
+        name: [addon.name, v.name],
+        price: [penceToPounds(addon.pricePence), penceToPounds(v.price)],
+      });
       await audit(tx, {
         action: 'addon.updated',
         subject: { type: 'addon', id },
@@ -301,10 +390,15 @@ export class TripService {
       .transaction(async (tx) => {
         const addon = await this.addon(tx, id);
         const trip = await this.editableRow(tx, addon.tripId);
-        if (await this.addonInvoiced(tx, id)) throw new HttpError(422, 'This add-on has been invoiced, so it cannot be removed.');
+        if (await this.addonInvoiced(tx, id))
+          throw new HttpError(422, 'This add-on has been invoiced, so it cannot be removed.');
         const [chosen] = await tx.select({ n: count() }).from(bookingAddons).where(eq(bookingAddons.addonId, id));
         const n = Number(chosen?.n ?? 0);
-        if (n) throw new HttpError(422, `This add-on cannot be removed because ${n} booking${n === 1 ? ' has' : 's have'} chosen it.`);
+        if (n)
+          throw new HttpError(
+            422,
+            `This add-on cannot be removed because ${n} booking${n === 1 ? ' has' : 's have'} chosen it.`,
+          );
         await tx.delete(tripAddons).where(eq(tripAddons.id, id));
         await audit(tx, {
           action: 'addon.deleted',
@@ -315,7 +409,8 @@ export class TripService {
         });
       })
       .catch((error: unknown) => {
-        if (isForeignKeyViolation(error)) throw new HttpError(422, 'This add-on cannot be removed because a booking has chosen it.');
+        if (isForeignKeyViolation(error))
+          throw new HttpError(422, 'This add-on cannot be removed because a booking has chosen it.');
         throw error;
       });
   }

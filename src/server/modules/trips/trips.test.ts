@@ -58,7 +58,16 @@ describe('POST /api/trips', () => {
   });
 
   it('defaults to type charity and level 2', async () => {
-    const trip = await create({ name: 'Defaults', type: undefined, level: undefined, status: undefined, deposit: undefined, cost: undefined, require_passport: undefined, funding: undefined });
+    const trip = await create({
+      name: 'Defaults',
+      type: undefined,
+      level: undefined,
+      status: undefined,
+      deposit: undefined,
+      cost: undefined,
+      require_passport: undefined,
+      funding: undefined,
+    });
     expect(trip).toMatchObject({ type: 'charity', level: 2, status: 'open' });
   });
 
@@ -69,7 +78,14 @@ describe('POST /api/trips', () => {
   });
 
   it('lists every problem: name, country, dates, type and level', async () => {
-    const res = await admin.post('/api/trips', { name: '', country_id: '', departure: '31/02/2099', return: '', type: 'cruise', level: 9 });
+    const res = await admin.post('/api/trips', {
+      name: '',
+      country_id: '',
+      departure: '31/02/2099',
+      return: '',
+      type: 'cruise',
+      level: 9,
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual({
       name: ['The name field is required.'],
@@ -95,7 +111,8 @@ describe('GET /api/trips', () => {
     const b = await make('Bravo Trek', '01/03/2099');
     await make('alpha Trek', '01/04/2099');
     await make('Charlie Cycle', '01/02/2099');
-    const names = async (qs: string) => (await c.get(`/api/trips?${qs}`)).json().data.map((x: { name: string }) => x.name);
+    const names = async (qs: string) =>
+      (await c.get(`/api/trips?${qs}`)).json().data.map((x: { name: string }) => x.name);
     expect(await names('sort_by=date')).toEqual(['Charlie Cycle', 'Bravo Trek', 'alpha Trek']);
     expect(await names('sort_by=date-d')).toEqual(['alpha Trek', 'Bravo Trek', 'Charlie Cycle']);
     expect(await names('sort_by=name')).toEqual(['alpha Trek', 'Bravo Trek', 'Charlie Cycle']);
@@ -137,7 +154,11 @@ describe('archive and delete', () => {
     const trip = await insertTrip(t.db, { name: 'Doomed Trek' });
     const booking = await insertBooking(t.db, trip.id);
     expect((await admin.delete(`/api/trips/${trip.id}`)).statusCode).toBe(204);
-    const lists = [(await admin.get('/api/trips?paged=0')).json().data, (await admin.get('/api/trips?paged=0&archived=1')).json().data, (await admin.get('/api/trips/select')).json()];
+    const lists = [
+      (await admin.get('/api/trips?paged=0')).json().data,
+      (await admin.get('/api/trips?paged=0&archived=1')).json().data,
+      (await admin.get('/api/trips/select')).json(),
+    ];
     for (const list of lists) expect(list.some((x: { id: number }) => x.id === trip.id)).toBe(false);
     const [kept] = await t.db.select().from(bookings).where(eq(bookings.id, booking.id));
     expect(kept!.tripId).toBe(trip.id);
@@ -156,16 +177,47 @@ describe('editing a trip', () => {
   it('changes every field, money in pounds', async () => {
     const trip = await create({ name: 'Editable Trek' });
     const res = await admin.patch(`/api/trips/${trip.id}`, {
-      name: 'Edited Trek', country_id: 834, departure: '01/06/2099', return: '10/06/2099', type: 'open', level: 5,
-      status: 'full', deposit: '350', cost: '2495.50', require_passport: false, funding: 'fundraise',
+      name: 'Edited Trek',
+      country_id: 834,
+      departure: '01/06/2099',
+      return: '10/06/2099',
+      type: 'open',
+      level: 5,
+      status: 'full',
+      deposit: '350',
+      cost: '2495.50',
+      require_passport: false,
+      funding: 'fundraise',
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ name: 'Edited Trek', country: { name: 'Tanzania' }, status: 'full', deposit: 350, cost: 2495.5, require_passport: false, funding: 'fundraise', level: 5, type: 'open' });
+    expect(res.json()).toMatchObject({
+      name: 'Edited Trek',
+      country: { name: 'Tanzania' },
+      status: 'full',
+      deposit: 350,
+      cost: 2495.5,
+      require_passport: false,
+      funding: 'fundraise',
+      level: 5,
+      type: 'open',
+    });
   });
 
   it('sets the capacity (places), keeps it when left out, clears it when empty, refuses nonsense; each change in the history', async () => {
     const trip = await create({ name: 'Places Trek' });
-    const base = { name: 'Places Trek', country_id: 504, departure: '10/05/2099', return: '17/05/2099', type: 'charity', level: 2, status: 'open', deposit: 0, cost: 0, require_passport: true, funding: 'both' };
+    const base = {
+      name: 'Places Trek',
+      country_id: 504,
+      departure: '10/05/2099',
+      return: '17/05/2099',
+      type: 'charity',
+      level: 2,
+      status: 'open',
+      deposit: 0,
+      cost: 0,
+      require_passport: true,
+      funding: 'both',
+    };
     expect((await admin.get(`/api/trips/${trip.id}`)).json().capacity).toBeNull();
     const set = await admin.patch(`/api/trips/${trip.id}`, { ...base, capacity: '30' });
     expect(set.statusCode, set.body).toBe(200);
@@ -173,26 +225,57 @@ describe('editing a trip', () => {
     expect((await admin.patch(`/api/trips/${trip.id}`, { ...base, name: 'Places Trek II' })).json().capacity).toBe(30);
     for (const bad of ['0', 'lots', '2.5', '10001']) {
       const res = await admin.patch(`/api/trips/${trip.id}`, { ...base, capacity: bad });
-      expect(res.json().errors, bad).toEqual({ capacity: ['The capacity must be a whole number of places from 1 to 10,000, or empty.'] });
+      expect(res.json().errors, bad).toEqual({
+        capacity: ['The capacity must be a whole number of places from 1 to 10,000, or empty.'],
+      });
     }
     expect((await admin.patch(`/api/trips/${trip.id}`, { ...base, capacity: '' })).json().capacity).toBeNull();
-    const changes = (await t.db.select().from(auditEvents).where(eq(auditEvents.tripId, trip.id)).orderBy(asc(auditEvents.id))).map((e) => (e.changes as Record<string, unknown> | null)?.capacity).filter(Boolean);
-    expect(changes).toEqual([[null, 30], [30, null]]);
+    const changes = (
+      await t.db.select().from(auditEvents).where(eq(auditEvents.tripId, trip.id)).orderBy(asc(auditEvents.id))
+    )
+      .map((e) => (e.changes as Record<string, unknown> | null)?.capacity)
+      .filter(Boolean);
+    expect(changes).toEqual([
+      [null, 30],
+      [30, null],
+    ]);
   });
 
   it('refuses a deposit above the cost, and bad money', async () => {
     const trip = await create({ name: 'Money Trek' });
-    const base = { name: 'Money Trek', country_id: 504, departure: '10/05/2099', return: '17/05/2099', type: 'charity', level: 2, status: 'open', require_passport: true, funding: 'both' };
-    expect((await admin.patch(`/api/trips/${trip.id}`, { ...base, deposit: '500', cost: '400' })).json().errors).toEqual({ deposit: ['The deposit must not be more than the cost.'] });
-    expect((await admin.patch(`/api/trips/${trip.id}`, { ...base, deposit: '-1', cost: 'abc' })).json().errors).toMatchObject({ deposit: expect.any(Array), cost: expect.any(Array) });
+    const base = {
+      name: 'Money Trek',
+      country_id: 504,
+      departure: '10/05/2099',
+      return: '17/05/2099',
+      type: 'charity',
+      level: 2,
+      status: 'open',
+      require_passport: true,
+      funding: 'both',
+    };
+    expect(
+      (await admin.patch(`/api/trips/${trip.id}`, { ...base, deposit: '500', cost: '400' })).json().errors,
+    ).toEqual({ deposit: ['The deposit must not be more than the cost.'] });
+    expect(
+      (await admin.patch(`/api/trips/${trip.id}`, { ...base, deposit: '-1', cost: 'abc' })).json().errors,
+    ).toMatchObject({ deposit: expect.any(Array), cost: expect.any(Array) });
   });
 
   it('is not possible once the trip has departed, or is deleted', async () => {
     const past = await insertTrip(t.db, { departureDate: '2020-01-01', returnDate: '2020-01-05' });
-    const res = await admin.patch(`/api/trips/${past.id}`, { ...newTrip(), deposit: '0', cost: '0', require_passport: true });
+    const res = await admin.patch(`/api/trips/${past.id}`, {
+      ...newTrip(),
+      deposit: '0',
+      cost: '0',
+      require_passport: true,
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({ message: 'This trip has departed, so it can no longer be changed.' });
-    expect((await admin.get(`/api/trips/${past.id}`)).json()).toMatchObject({ editable: false, editable_reason: 'This trip has departed, so it can no longer be changed.' });
+    expect((await admin.get(`/api/trips/${past.id}`)).json()).toMatchObject({
+      editable: false,
+      editable_reason: 'This trip has departed, so it can no longer be changed.',
+    });
   });
 
   it('has its editability decided in one place', () => {
@@ -208,7 +291,10 @@ describe('add-ons', () => {
     const added = await admin.post(`/api/trips/${trip.id}/addons`, { name: 'Single room', price: '295' });
     expect(added.statusCode).toBe(201);
     expect(added.json()).toMatchObject({ name: 'Single room', price: 295, invoiced: false, bookings_count: 0 });
-    const changed = await admin.patch(`/api/addons/${added.json().id}`, { name: 'Single room supplement', price: '310.50' });
+    const changed = await admin.patch(`/api/addons/${added.json().id}`, {
+      name: 'Single room supplement',
+      price: '310.50',
+    });
     expect(changed.json()).toMatchObject({ name: 'Single room supplement', price: 310.5 });
     expect((await admin.get(`/api/trips/${trip.id}/addons`)).json()).toHaveLength(1);
     expect((await admin.delete(`/api/addons/${added.json().id}`)).statusCode).toBe(204);
@@ -221,14 +307,23 @@ describe('add-ons', () => {
     const trip = await insertTrip(t.db, { name: 'Invoiced Addon Trek' });
     const addon = await insertAddon(t.db, trip.id, 'Safari extension', 65_000);
     const booking = await insertBooking(t.db, trip.id);
-    await t.db.insert(bookingAddons).values({ bookingId: booking.id, addonId: addon.id, pricePence: 65_000, invoiced: true });
+    await t.db
+      .insert(bookingAddons)
+      .values({ bookingId: booking.id, addonId: addon.id, pricePence: 65_000, invoiced: true });
     const reprice = await admin.patch(`/api/addons/${addon.id}`, { name: 'Safari extension', price: '700' });
-    expect(reprice.json().errors).toEqual({ price: ['This add-on has been invoiced, so its price can no longer change.'] });
+    expect(reprice.json().errors).toEqual({
+      price: ['This add-on has been invoiced, so its price can no longer change.'],
+    });
     // renaming is harmless
-    expect((await admin.patch(`/api/addons/${addon.id}`, { name: 'Safari extension (3 days)', price: '650' })).statusCode).toBe(200);
+    expect(
+      (await admin.patch(`/api/addons/${addon.id}`, { name: 'Safari extension (3 days)', price: '650' })).statusCode,
+    ).toBe(200);
     const remove = await admin.delete(`/api/addons/${addon.id}`);
     expect(remove.json()).toEqual({ message: 'This add-on has been invoiced, so it cannot be removed.' });
-    expect((await admin.get(`/api/trips/${trip.id}/addons`)).json()[0]).toMatchObject({ invoiced: true, bookings_count: 1 });
+    expect((await admin.get(`/api/trips/${trip.id}/addons`)).json()[0]).toMatchObject({
+      invoiced: true,
+      bookings_count: 1,
+    });
   });
 
   it('keeps an add-on a booking has chosen', async () => {
@@ -236,7 +331,9 @@ describe('add-ons', () => {
     const addon = await insertAddon(t.db, trip.id);
     const booking = await insertBooking(t.db, trip.id);
     await t.db.insert(bookingAddons).values({ bookingId: booking.id, addonId: addon.id, pricePence: addon.pricePence });
-    expect((await admin.delete(`/api/addons/${addon.id}`)).json()).toEqual({ message: 'This add-on cannot be removed because 1 booking has chosen it.' });
+    expect((await admin.delete(`/api/addons/${addon.id}`)).json()).toEqual({
+      message: 'This add-on cannot be removed because 1 booking has chosen it.',
+    });
   });
 
   it('cannot be changed on a trip that has departed', async () => {
@@ -249,7 +346,9 @@ describe('access', () => {
   it('is for staff, with the CSRF token', async () => {
     const charity = await t.signedIn(2);
     expect((await charity.get('/api/trips')).statusCode).toBe(403);
-    expect((await admin.request({ method: 'POST', url: '/api/trips', payload: newTrip(), csrf: false })).statusCode).toBe(419);
+    expect(
+      (await admin.request({ method: 'POST', url: '/api/trips', payload: newTrip(), csrf: false })).statusCode,
+    ).toBe(419);
     const [n] = await t.db.select().from(trips).where(eq(trips.name, 'never-made'));
     expect(n).toBeUndefined();
   });
@@ -261,9 +360,17 @@ describe('history', () => {
     const me = (await admin.get('/api/me')).json();
     actor = `${me.first_name} ${me.last_name}`;
   });
-  const lastEventId = async () => (await t.db.select({ id: auditEvents.id }).from(auditEvents).orderBy(desc(auditEvents.id)).limit(1))[0]?.id ?? 0;
-  const eventsSince = (id: number) => t.db.select().from(auditEvents).where(gt(auditEvents.id, id)).orderBy(asc(auditEvents.id));
-  const edit = (over: Record<string, unknown> = {}) => ({ ...newTrip(), deposit: '0', cost: '0', require_passport: true, ...over });
+  const lastEventId = async () =>
+    (await t.db.select({ id: auditEvents.id }).from(auditEvents).orderBy(desc(auditEvents.id)).limit(1))[0]?.id ?? 0;
+  const eventsSince = (id: number) =>
+    t.db.select().from(auditEvents).where(gt(auditEvents.id, id)).orderBy(asc(auditEvents.id));
+  const edit = (over: Record<string, unknown> = {}) => ({
+    ...newTrip(),
+    deposit: '0',
+    cost: '0',
+    require_passport: true,
+    ...over,
+  });
 
   it('records a trip added, with who added it and its values', async () => {
     const since = await lastEventId();
@@ -281,15 +388,28 @@ describe('history', () => {
       source: 'web',
       changes: null,
       summary: `${actor} added the trip Kilimanjaro Summit Trek 2027`,
-      details: { name: 'Kilimanjaro Summit Trek 2027', country_id: 504, departure: '2099-05-10', return: '2099-05-17', cost: 0, status: 'open' },
+      details: {
+        name: 'Kilimanjaro Summit Trek 2027',
+        country_id: 504,
+        departure: '2099-05-10',
+        return: '2099-05-17',
+        cost: 0,
+        status: 'open',
+      },
     });
   });
 
   it('records a change of a trip as the fields that changed, money in pounds and dates as the API gives them', async () => {
     const trip = await create({ name: 'Kilimanjaro Summit Trek 2027' });
-    expect((await admin.patch(`/api/trips/${trip.id}`, edit({ name: 'Kilimanjaro Summit Trek 2027', cost: '1895' }))).statusCode).toBe(200);
+    expect(
+      (await admin.patch(`/api/trips/${trip.id}`, edit({ name: 'Kilimanjaro Summit Trek 2027', cost: '1895' })))
+        .statusCode,
+    ).toBe(200);
     let since = await lastEventId();
-    expect((await admin.patch(`/api/trips/${trip.id}`, edit({ name: 'Kilimanjaro Summit Trek 2027', cost: '1995' }))).statusCode).toBe(200);
+    expect(
+      (await admin.patch(`/api/trips/${trip.id}`, edit({ name: 'Kilimanjaro Summit Trek 2027', cost: '1995' })))
+        .statusCode,
+    ).toBe(200);
     expect(await eventsSince(since)).toMatchObject([
       {
         action: 'trip.updated',
@@ -303,7 +423,10 @@ describe('history', () => {
     ]);
 
     since = await lastEventId();
-    await admin.patch(`/api/trips/${trip.id}`, edit({ name: 'Kili Trek', departure: '01/05/2099', cost: '1995', deposit: '250.50', require_passport: false }));
+    await admin.patch(
+      `/api/trips/${trip.id}`,
+      edit({ name: 'Kili Trek', departure: '01/05/2099', cost: '1995', deposit: '250.50', require_passport: false }),
+    );
     const [event] = await eventsSince(since);
     expect(event!.changes).toEqual({
       name: ['Kilimanjaro Summit Trek 2027', 'Kili Trek'],
@@ -314,8 +437,13 @@ describe('history', () => {
     expect(event!.summary).toBe(`${actor} changed name, departure, deposit and require passport of the trip Kili Trek`);
 
     since = await lastEventId();
-    await admin.patch(`/api/trips/${trip.id}`, edit({ name: 'Kili Trek', departure: '01/05/2099', cost: '1995', deposit: '250.50', require_passport: false }));
-    expect(await eventsSince(since)).toMatchObject([{ action: 'trip.updated', changes: null, summary: `${actor} saved the trip Kili Trek without changes` }]);
+    await admin.patch(
+      `/api/trips/${trip.id}`,
+      edit({ name: 'Kili Trek', departure: '01/05/2099', cost: '1995', deposit: '250.50', require_passport: false }),
+    );
+    expect(await eventsSince(since)).toMatchObject([
+      { action: 'trip.updated', changes: null, summary: `${actor} saved the trip Kili Trek without changes` },
+    ]);
   });
 
   it('records archiving and deleting, once each', async () => {
@@ -324,13 +452,27 @@ describe('history', () => {
     await admin.post(`/api/trips/${trip.id}/archive`);
     await admin.post(`/api/trips/${trip.id}/archive`);
     expect(await eventsSince(since)).toMatchObject([
-      { action: 'trip.archived', subjectType: 'trip', subjectId: String(trip.id), tripId: trip.id, actorName: actor, summary: `${actor} archived the trip Short-lived Trek` },
+      {
+        action: 'trip.archived',
+        subjectType: 'trip',
+        subjectId: String(trip.id),
+        tripId: trip.id,
+        actorName: actor,
+        summary: `${actor} archived the trip Short-lived Trek`,
+      },
     ]);
     since = await lastEventId();
     expect((await admin.delete(`/api/trips/${trip.id}`)).statusCode).toBe(204);
     expect((await admin.delete(`/api/trips/${trip.id}`)).statusCode).toBe(404);
     expect(await eventsSince(since)).toMatchObject([
-      { action: 'trip.deleted', subjectType: 'trip', subjectId: String(trip.id), tripId: trip.id, actorName: actor, summary: `${actor} deleted the trip Short-lived Trek` },
+      {
+        action: 'trip.deleted',
+        subjectType: 'trip',
+        subjectId: String(trip.id),
+        tripId: trip.id,
+        actorName: actor,
+        summary: `${actor} deleted the trip Short-lived Trek`,
+      },
     ]);
   });
 
@@ -339,7 +481,9 @@ describe('history', () => {
     const past = await insertTrip(t.db, { departureDate: '2020-01-01', returnDate: '2020-01-05' });
     const since = await lastEventId();
     expect((await admin.patch(`/api/trips/${past.id}`, edit())).statusCode).toBe(422);
-    expect((await admin.patch(`/api/trips/${trip.id}`, edit({ name: 'Renamed', country_id: 999 }))).json().errors).toEqual({ country_id: ['The selected country is invalid.'] });
+    expect(
+      (await admin.patch(`/api/trips/${trip.id}`, edit({ name: 'Renamed', country_id: 999 }))).json().errors,
+    ).toEqual({ country_id: ['The selected country is invalid.'] });
     expect((await admin.patch('/api/trips/999999', edit())).statusCode).toBe(404);
     expect((await admin.post('/api/trips/999999/archive')).statusCode).toBe(404);
     expect((await admin.delete('/api/trips/999999')).statusCode).toBe(404);
@@ -355,17 +499,38 @@ describe('history', () => {
     await admin.patch(`/api/addons/${addon.id}`, { name: 'Single room', price: '310.50' });
     await admin.patch(`/api/addons/${addon.id}`, { name: 'Single room supplement', price: '310.50' });
     await admin.delete(`/api/addons/${addon.id}`);
-    const common = { subjectType: 'addon', subjectId: String(addon.id), tripId: trip.id, actorName: actor, actorType: 'user' };
+    const common = {
+      subjectType: 'addon',
+      subjectId: String(addon.id),
+      tripId: trip.id,
+      actorName: actor,
+      actorType: 'user',
+    };
     expect(await eventsSince(since)).toMatchObject([
-      { ...common, action: 'addon.created', summary: `${actor} added the add-on Single room to the trip Addon History Trek`, details: { name: 'Single room', price: 295 } },
-      { ...common, action: 'addon.updated', changes: { price: [295, 310.5] }, summary: `${actor} changed price of the add-on Single room of the trip Addon History Trek from 295 to 310.5` },
+      {
+        ...common,
+        action: 'addon.created',
+        summary: `${actor} added the add-on Single room to the trip Addon History Trek`,
+        details: { name: 'Single room', price: 295 },
+      },
+      {
+        ...common,
+        action: 'addon.updated',
+        changes: { price: [295, 310.5] },
+        summary: `${actor} changed price of the add-on Single room of the trip Addon History Trek from 295 to 310.5`,
+      },
       {
         ...common,
         action: 'addon.updated',
         changes: { name: ['Single room', 'Single room supplement'] },
         summary: `${actor} changed name of the add-on Single room supplement of the trip Addon History Trek from Single room to Single room supplement`,
       },
-      { ...common, action: 'addon.deleted', changes: null, summary: `${actor} deleted the add-on Single room supplement of the trip Addon History Trek` },
+      {
+        ...common,
+        action: 'addon.deleted',
+        changes: null,
+        summary: `${actor} deleted the add-on Single room supplement of the trip Addon History Trek`,
+      },
     ]);
   });
 
@@ -373,15 +538,22 @@ describe('history', () => {
     const trip = await insertTrip(t.db, { name: 'Refused Addon Trek' });
     const addon = await insertAddon(t.db, trip.id, 'Safari extension', 65_000);
     const booking = await insertBooking(t.db, trip.id);
-    await t.db.insert(bookingAddons).values({ bookingId: booking.id, addonId: addon.id, pricePence: 65_000, invoiced: true });
+    await t.db
+      .insert(bookingAddons)
+      .values({ bookingId: booking.id, addonId: addon.id, pricePence: 65_000, invoiced: true });
     const past = await insertTrip(t.db, { departureDate: '2020-01-01', returnDate: '2020-01-05' });
     const since = await lastEventId();
-    expect((await admin.patch(`/api/addons/${addon.id}`, { name: 'Safari extension', price: '700' })).statusCode).toBe(422);
+    expect((await admin.patch(`/api/addons/${addon.id}`, { name: 'Safari extension', price: '700' })).statusCode).toBe(
+      422,
+    );
     expect((await admin.delete(`/api/addons/${addon.id}`)).statusCode).toBe(422);
     expect((await admin.post(`/api/trips/${past.id}/addons`, { name: 'Late', price: '1' })).statusCode).toBe(422);
     expect((await admin.patch('/api/addons/999999', { name: 'Ghost', price: '1' })).statusCode).toBe(404);
     expect((await admin.delete('/api/addons/999999')).statusCode).toBe(404);
     expect(await eventsSince(since)).toEqual([]);
-    expect((await admin.get(`/api/trips/${trip.id}/addons`)).json()[0]).toMatchObject({ name: 'Safari extension', price: 650 });
+    expect((await admin.get(`/api/trips/${trip.id}/addons`)).json()[0]).toMatchObject({
+      name: 'Safari extension',
+      price: 650,
+    });
   });
 });

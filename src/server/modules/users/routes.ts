@@ -2,7 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParam, messageSchema, paged, validationErrorSchema } from '../../../contract/common.ts';
-import { createdUserSchema, createUserSchema, updateUserSchema, userListQuery, userSchema } from '../../../contract/users.ts';
+import {
+  createdUserSchema,
+  createUserSchema,
+  updateUserSchema,
+  userListQuery,
+  userSchema,
+} from '../../../contract/users.ts';
 import type { Db } from '../../../db/client.ts';
 import { UserService } from './service.ts';
 
@@ -14,7 +20,14 @@ export async function userRoutes(app: FastifyInstance, opts: { db: Db }) {
 
   r.get(
     '/api/users',
-    { schema: { tags, summary: 'Users, newest first; search matches name or email', querystring: userListQuery, response: { 200: paged(userSchema) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Users, newest first; search matches name or email',
+        querystring: userListQuery,
+        response: { 200: paged(userSchema) },
+      },
+    },
     async (request) => service.list(request.query.page, request.query.search),
   );
   r.get(
@@ -48,12 +61,18 @@ export async function userRoutes(app: FastifyInstance, opts: { db: Db }) {
         response: { 200: userSchema, 404: messageSchema, 422: validationErrorSchema },
       },
     },
-    async (request) =>
-      service.update({ userId: request.user!.id, sessionId: request.session.sessionId }, request.body),
+    async (request) => service.update({ userId: request.user!.id, sessionId: request.session.sessionId }, request.body),
   );
   r.delete(
     '/api/users/:id',
-    { schema: { tags, summary: 'Delete a user; their bookings and payments stay', params: idParam, response: { 204: z.null(), 404: messageSchema, 422: messageSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete a user; their bookings and payments stay',
+        params: idParam,
+        response: { 204: z.null(), 404: messageSchema, 422: messageSchema },
+      },
+    },
     async (request, reply) => {
       await service.delete({ userId: request.user!.id }, request.params.id);
       return reply.status(204).send(null);

@@ -3,7 +3,17 @@ import { ROLE_NAMES, ROLES } from '../../../contract/constants.ts';
 import type { Paged } from '../../../contract/common.ts';
 import { type CreatedUser, type User, USERS_PER_PAGE } from '../../../contract/users.ts';
 import type { Db, Tx } from '../../../db/client.ts';
-import { bookings, charities, oauthAccessTokens, oauthAuthCodes, oauthClients, oauthRefreshTokens, personalAccessTokens, sessions, users } from '../../../db/schema/index.ts';
+import {
+  bookings,
+  charities,
+  oauthAccessTokens,
+  oauthAuthCodes,
+  oauthClients,
+  oauthRefreshTokens,
+  personalAccessTokens,
+  sessions,
+  users,
+} from '../../../db/schema/index.ts';
 import { retireCodes, revokeAccessTokens } from '../oauth/service.ts';
 import { audit, describeChanges, diff } from '../../audit/audit.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
@@ -30,7 +40,18 @@ const columns = {
   charityId: users.charityId,
   charityName: sql<string | null>`(select c.name from ${charities} c where c.id = ${users}.charity_id)`,
 };
-type Row = { id: number; firstName: string; lastName: string; email: string; roleId: number; stripeCustomerId: string | null; createdAt: Date; bookingsCount: number; charityId: number | null; charityName: string | null };
+type Row = {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  roleId: number;
+  stripeCustomerId: string | null;
+  createdAt: Date;
+  bookingsCount: number;
+  charityId: number | null;
+  charityName: string | null;
+};
 
 const fullName = (u: { firstName: string; lastName: string }) => `${u.firstName} ${u.lastName}`.trim();
 const roleName = (id: number) => ROLE_NAMES[id] ?? 'Unknown';
@@ -85,14 +106,26 @@ export class UserService {
   }
 
   /** A new account with a strong generated password, returned this once; only its argon2id hash is kept. */
-  async create(input: { email: string; first_name: string; last_name: string; user_role_id: number }): Promise<CreatedUser> {
-    if (await this.emailTaken(this.db, input.email)) throw validationError({ email: ['The email has already been taken.'] });
+  async create(input: {
+    email: string;
+    first_name: string;
+    last_name: string;
+    user_role_id: number;
+  }): Promise<CreatedUser> {
+    if (await this.emailTaken(this.db, input.email))
+      throw validationError({ email: ['The email has already been taken.'] });
     const password = generatePassword();
     const passwordHash = await hashPassword(password);
     const id = await this.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(users)
-        .values({ email: input.email, firstName: input.first_name, lastName: input.last_name, userRoleId: input.user_role_id, passwordHash })
+        .values({
+          email: input.email,
+          firstName: input.first_name,
+          lastName: input.last_name,
+          userRoleId: input.user_role_id,
+          passwordHash,
+        })
         .returning()
         .catch(uniqueEmail);
       // the generated password is in the reply only: never in the history
@@ -100,7 +133,12 @@ export class UserService {
         action: 'user.created',
         subject: { type: 'user', id: row!.id },
         summary: `added the user ${fullName(row!)} (${row!.email}) as ${roleName(row!.userRoleId)}`,
-        details: { email: row!.email, first_name: row!.firstName, last_name: row!.lastName, user_role_id: row!.userRoleId },
+        details: {
+          email: row!.email,
+          first_name: row!.firstName,
+          last_name: row!.lastName,
+          user_role_id: row!.userRoleId,
+        },
       });
       return row!.id;
     });
@@ -109,20 +147,42 @@ export class UserService {
 
   async update(
     actor: Actor,
-    input: { id: number; email: string; first_name: string; last_name: string; user_role_id: number; password: string | null; charity_id?: number | null | undefined },
+    input: {
+      id: number;
+      email: string;
+      first_name: string;
+      last_name: string;
+      user_role_id: number;
+      password: string | null;
+      charity_id?: number | null | undefined;
+    },
   ): Promise<User> {
     const passwordHash = input.password ? await hashPassword(input.password) : null;
     return this.db.transaction(async (tx) => {
       const current = await this.lockUser(tx, input.id);
-      if (await this.emailTaken(tx, input.email, input.id)) throw validationError({ email: ['The email has already been taken.'] });
+      if (await this.emailTaken(tx, input.email, input.id))
+        throw validationError({ email: ['The email has already been taken.'] });
       const roleChanges = current.userRoleId !== input.user_role_id;
       if (roleChanges && current.userRoleId === ROLES.administrator) {
         if (input.id === actor.userId) throw validationError({ user_role_id: ['You cannot change your own role.'] });
         await this.assertAnotherAdmin(tx, input.id, 'user_role_id');
       }
       // only a Charity user speaks for a charity; one not given keeps the one it has
-      const charityId = input.user_role_id !== ROLES.charity ? null : input.charity_id === undefined ? current.charityId : input.charity_id;
-      const charity = charityId === null ? null : ((await tx.select({ id: charities.id, name: charities.name }).from(charities).where(eq(charities.id, charityId)))[0] ?? null);
+      const charityId =
+        input.user_role_id !== ROLES.charity
+          ? null
+          : input.charity_id === undefined
+            ? current.charityId
+            : input.charity_id;
+      const charity =
+        charityId === null
+          ? null
+          : ((
+              await tx
+                .select({ id: charities.id, name: charities.name })
+                .from(charities)
+                .where(eq(charities.id, charityId))
+            )[0] ?? null);
       if (charityId !== null && !charity) throw validationError({ charity_id: ['The selected charity is invalid.'] });
       const charityChanges = charityId !== current.charityId;
       await tx
@@ -150,7 +210,12 @@ export class UserService {
       });
       // a save that changes nothing at all is still recorded, as every other edit is
       if (Object.keys(changes).length || (!roleChanges && !passwordHash && !charityChanges)) {
-        await audit(tx, { action: 'user.updated', subject, changes, summary: describeChanges(changes, `the user ${name}`) });
+        await audit(tx, {
+          action: 'user.updated',
+          subject,
+          changes,
+          summary: describeChanges(changes, `the user ${name}`),
+        });
       }
       if (roleChanges) {
         await audit(tx, {
@@ -169,7 +234,11 @@ export class UserService {
         });
       }
       if (passwordHash) {
-        await audit(tx, { action: 'user.password_changed', subject, summary: input.id === actor.userId ? 'changed their own password' : `changed the password of ${name}` });
+        await audit(tx, {
+          action: 'user.password_changed',
+          subject,
+          summary: input.id === actor.userId ? 'changed their own password' : `changed the password of ${name}`,
+        });
       }
       return this.get(input.id, tx);
     });
@@ -186,14 +255,26 @@ export class UserService {
         action: 'user.deleted',
         subject: { type: 'user', id },
         summary: `deleted the user ${fullName(current)} (${current.email})`,
-        details: { email: current.email, first_name: current.firstName, last_name: current.lastName, user_role_id: current.userRoleId },
+        details: {
+          email: current.email,
+          first_name: current.firstName,
+          last_name: current.lastName,
+          user_role_id: current.userRoleId,
+        },
       });
     });
   }
 
   private async lockUser(tx: Tx, id: number) {
     const [row] = await tx
-      .select({ id: users.id, userRoleId: users.userRoleId, firstName: users.firstName, lastName: users.lastName, email: users.email, charityId: users.charityId })
+      .select({
+        id: users.id,
+        userRoleId: users.userRoleId,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        email: users.email,
+        charityId: users.charityId,
+      })
       .from(users)
       .where(eq(users.id, id))
       .for('update');
@@ -217,13 +298,23 @@ export class UserService {
   private async endAccess(tx: Tx, userId: number, actor: Actor) {
     await tx
       .delete(sessions)
-      .where(and(eq(sessions.userId, userId), actor.userId === userId && actor.sessionId ? ne(sessions.id, actor.sessionId) : undefined));
+      .where(
+        and(
+          eq(sessions.userId, userId),
+          actor.userId === userId && actor.sessionId ? ne(sessions.id, actor.sessionId) : undefined,
+        ),
+      );
     await tx.update(personalAccessTokens).set({ revoked: true }).where(eq(personalAccessTokens.userId, userId));
     await tx.update(oauthAccessTokens).set({ revoked: true }).where(eq(oauthAccessTokens.userId, userId));
     await tx
       .update(oauthRefreshTokens)
       .set({ revoked: true })
-      .where(inArray(oauthRefreshTokens.accessTokenId, tx.select({ id: oauthAccessTokens.id }).from(oauthAccessTokens).where(eq(oauthAccessTokens.userId, userId))));
+      .where(
+        inArray(
+          oauthRefreshTokens.accessTokenId,
+          tx.select({ id: oauthAccessTokens.id }).from(oauthAccessTokens).where(eq(oauthAccessTokens.userId, userId)),
+        ),
+      );
     // the user's own clients: their client_credentials tokens act for the user, and codes not yet
     // exchanged (for any client) would bring tokens straight back
     const ownClients = tx.select({ id: oauthClients.id }).from(oauthClients).where(eq(oauthClients.userId, userId));

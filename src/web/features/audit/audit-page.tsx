@@ -1,4 +1,16 @@
-import { Anchor, Button, Grid, Group, NativeSelect, Paper, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Grid,
+  Group,
+  NativeSelect,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -14,7 +26,10 @@ import { formatDateTime } from '../../lib/format.ts';
 const FILTERS = ['actor', 'action', 'booking_ref', 'source', 'from', 'to'] as const;
 type Filter = (typeof FILTERS)[number];
 
-const SOURCE_OPTIONS = [{ value: '', label: 'Any source' }, ...AUDIT_SOURCES.map((s) => ({ value: s, label: s === 'api' ? 'API' : s[0]!.toUpperCase() + s.slice(1) }))];
+const SOURCE_OPTIONS = [
+  { value: '', label: 'Any source' },
+  ...AUDIT_SOURCES.map((s) => ({ value: s, label: s === 'api' ? 'API' : s[0]!.toUpperCase() + s.slice(1) })),
+];
 
 /** /audit: every event of the office's history, filtered; the filters live in the URL so a view can be shared. */
 export default function AuditPage() {
@@ -30,7 +45,9 @@ export default function AuditPage() {
     queryFn: () => api<AuditPage>('/api/audit', { query }),
     placeholderData: keepPreviousData,
   });
-  const [draft, setDraft] = useState<Record<Filter, string>>(() => Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<Filter, string>);
+  const [draft, setDraft] = useState<Record<Filter, string>>(
+    () => Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Record<Filter, string>,
+  );
   const [open, setOpen] = useState<number | null>(null);
 
   const apply = (e: FormEvent) => {
@@ -49,7 +66,12 @@ export default function AuditPage() {
     setParams(next);
   };
   const columns: Array<Column<AuditEventReply>> = [
-    { key: 'at', label: 'When', cell: (e) => formatDateTime(e.at), cellProps: () => ({ style: { whiteSpace: 'nowrap' } }) },
+    {
+      key: 'at',
+      label: 'When',
+      cell: (e) => formatDateTime(e.at),
+      cellProps: () => ({ style: { whiteSpace: 'nowrap' } }),
+    },
     {
       key: 'what',
       label: 'What happened',
@@ -61,7 +83,13 @@ export default function AuditPage() {
               {e.action}
             </Text>
             {e.changes && (
-              <UnstyledButton fz="xs" c="blue.8" td="underline" aria-expanded={open === e.id} onClick={() => setOpen(open === e.id ? null : e.id)}>
+              <UnstyledButton
+                fz="xs"
+                c="blue.8"
+                td="underline"
+                aria-expanded={open === e.id}
+                onClick={() => setOpen(open === e.id ? null : e.id)}
+              >
                 {open === e.id ? 'Hide changes' : 'Show changes'}
               </UnstyledButton>
             )}
@@ -70,14 +98,23 @@ export default function AuditPage() {
         </>
       ),
     },
-    { key: 'source', label: 'Source', cell: (e) => (e.source === 'api' ? 'API' : e.source[0]!.toUpperCase() + e.source.slice(1)) },
+    {
+      key: 'source',
+      label: 'Source',
+      cell: (e) => (e.source === 'api' ? 'API' : e.source[0]!.toUpperCase() + e.source.slice(1)),
+    },
     { key: 'ip', label: 'IP Address', cell: (e) => e.ip_address ?? '' },
     {
       key: 'booking',
       label: 'Booking',
       cell: (e) =>
         e.booking_id !== null && (
-          <Anchor component={Link} to={path('booking-view', { id: e.booking_id })} size="sm" aria-label={`View booking ${e.booking_id}`}>
+          <Anchor
+            component={Link}
+            to={path('booking-view', { id: e.booking_id })}
+            size="sm"
+            aria-label={`View booking ${e.booking_id}`}
+          >
             View
           </Anchor>
         ),
@@ -85,24 +122,51 @@ export default function AuditPage() {
   ];
   const set = (f: Filter, value: string) => setDraft((d) => ({ ...d, [f]: value }));
   // the value is read now: the event's currentTarget is gone by the time React runs the updater
-  const field = (f: Filter) => ({ value: draft[f], onChange: (e: { currentTarget: { value: string } }) => set(f, e.currentTarget.value) });
+  const field = (f: Filter) => ({
+    value: draft[f],
+    onChange: (e: { currentTarget: { value: string } }) => set(f, e.currentTarget.value),
+  });
   const fieldErrors = events.error instanceof ApiError ? events.error.errors : undefined;
 
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={1}>History</Title>
-        <Button component="a" variant="default" href={`/audit/export?${new URLSearchParams(Object.entries(query).filter(([k]) => k !== 'page').map(([k, v]) => [k, String(v)]))}`} download>
+        <Button
+          component="a"
+          variant="default"
+          href={`/audit/export?${new URLSearchParams(
+            Object.entries(query)
+              .filter(([k]) => k !== 'page')
+              .map(([k, v]) => [k, String(v)]),
+          )}`}
+          download
+        >
           Download
         </Button>
       </Group>
-      <Paper withBorder p="md" radius="md" component="form" role="search" aria-label="Filter the history" onSubmit={apply} noValidate>
+      <Paper
+        withBorder
+        p="md"
+        radius="md"
+        component="form"
+        role="search"
+        aria-label="Filter the history"
+        onSubmit={apply}
+        noValidate
+      >
         <Grid align="flex-end">
           <Grid.Col span={{ base: 12, sm: 6, lg: 2.5 }}>
             <TextInput label="Who" placeholder="Name or email" {...field('actor')} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6, lg: 2.5 }}>
-            <TextInput label="Action" placeholder="booking. or invoice.sent" description="End with a dot for every action of a kind" {...field('action')} error={fieldErrors?.action?.[0]} />
+            <TextInput
+              label="Action"
+              placeholder="booking. or invoice.sent"
+              description="End with a dot for every action of a kind"
+              {...field('action')}
+              error={fieldErrors?.action?.[0]}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6, lg: 1.5 }}>
             <TextInput label="Booking Ref" placeholder="TD-…" {...field('booking_ref')} />
@@ -111,10 +175,24 @@ export default function AuditPage() {
             <NativeSelect label="Source" data={SOURCE_OPTIONS} {...field('source')} />
           </Grid.Col>
           <Grid.Col span={{ base: 6, sm: 4, lg: 2 }}>
-            <DateField label="From" placeholder="Any date" clearable value={draft.from || null} onChange={(v) => set('from', v ?? '')} error={fieldErrors?.from?.[0]} />
+            <DateField
+              label="From"
+              placeholder="Any date"
+              clearable
+              value={draft.from || null}
+              onChange={(v) => set('from', v ?? '')}
+              error={fieldErrors?.from?.[0]}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 6, sm: 4, lg: 2 }}>
-            <DateField label="To" placeholder="Any date" clearable value={draft.to || null} onChange={(v) => set('to', v ?? '')} error={fieldErrors?.to?.[0]} />
+            <DateField
+              label="To"
+              placeholder="Any date"
+              clearable
+              value={draft.to || null}
+              onChange={(v) => set('to', v ?? '')}
+              error={fieldErrors?.to?.[0]}
+            />
           </Grid.Col>
         </Grid>
         <Group justify="flex-end" gap="xs" mt="sm">

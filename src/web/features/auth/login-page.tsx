@@ -12,7 +12,10 @@ import { ServerAlert } from '../../components/form-frame.tsx';
 export default function LoginPage() {
   const [params] = useSearchParams();
   const next = params.get('next') ?? '/';
-  const form = useForm<LoginInput>({ resolver: lazyZodResolver(() => import('../../../contract/auth.ts').then((m) => m.loginSchema)), defaultValues: { email: '', password: '' } });
+  const form = useForm<LoginInput>({
+    resolver: lazyZodResolver(() => import('../../../contract/auth.ts').then((m) => m.loginSchema)),
+    defaultValues: { email: '', password: '' },
+  });
   const signingIn = useFormMutation({
     mutationFn: ({ email, password }: LoginInput) => api('/login', { method: 'POST', body: { email, password } }),
     setError: form.setError,

@@ -1,4 +1,16 @@
-import { Anchor, Button, Checkbox, Grid, Group, NativeSelect, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Checkbox,
+  Grid,
+  Group,
+  NativeSelect,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { BookingRow } from '../../../contract/bookings.ts';
@@ -10,15 +22,34 @@ import { StatusBadge } from '../../components/status-badge.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formatShortDate } from '../../lib/format.ts';
 import { useBookings, useTripOptions } from './api/bookings.ts';
-import { type BookingFilters, COLUMNS, type ColumnKey, emptyFilters, type ListState, loadState, saveState, toQuery } from './list-state.ts';
+import {
+  type BookingFilters,
+  COLUMNS,
+  type ColumnKey,
+  emptyFilters,
+  type ListState,
+  loadState,
+  saveState,
+  toQuery,
+} from './list-state.ts';
 
 // the trips multi-select (Mantine's combobox with its popover and floating-ui) loads as the page
 // first draws rather than before it, as the notes editor does; a plain field holds its place
-const MultiSelectField = lazy(() => import('../../components/multi-select-field.tsx').then((m) => ({ default: m.MultiSelectField })));
+const MultiSelectField = lazy(() =>
+  import('../../components/multi-select-field.tsx').then((m) => ({ default: m.MultiSelectField })),
+);
 // the download dialog loads when first opened
-const DownloadDialog = lazyDialog(() => import('./download-dialog.tsx').then((m) => m.DownloadDialog), (p) => p.opened);
+const DownloadDialog = lazyDialog(
+  () => import('./download-dialog.tsx').then((m) => m.DownloadDialog),
+  (p) => p.opened,
+);
 
-const PASSPORT_LABELS: Record<string, string> = { missing: 'Missing', expired: 'Expired', expires: 'Expires soon', ok: 'OK' };
+const PASSPORT_LABELS: Record<string, string> = {
+  missing: 'Missing',
+  expired: 'Expired',
+  expires: 'Expires soon',
+  ok: 'OK',
+};
 
 function cell(b: BookingRow, key: ColumnKey) {
   switch (key) {
@@ -67,7 +98,8 @@ export default function BookingListPage() {
   const trips = useTripOptions();
   useEffect(() => saveState(state), [state]);
 
-  const set = <K extends keyof BookingFilters>(key: K, value: BookingFilters[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const set = <K extends keyof BookingFilters>(key: K, value: BookingFilters[K]) =>
+    setDraft((d) => ({ ...d, [key]: value }));
   const search = (e: React.FormEvent) => {
     e.preventDefault();
     setState((s) => ({ ...s, filters: draft, page: 1 }));
@@ -77,13 +109,31 @@ export default function BookingListPage() {
     setState((s) => ({ ...s, filters: emptyFilters(), page: 1 }));
   };
   const sortBy = (field: ListState['sort_field']) =>
-    setState((s) => ({ ...s, page: 1, sort_field: field, sort_dir: s.sort_field === field && s.sort_dir === 'desc' ? 'asc' : 'desc' }));
+    setState((s) => ({
+      ...s,
+      page: 1,
+      sort_field: field,
+      sort_dir: s.sort_field === field && s.sort_dir === 'desc' ? 'asc' : 'desc',
+    }));
   const toggleColumn = (key: ColumnKey) =>
-    setState((s) => ({ ...s, columns: s.columns.includes(key) ? s.columns.filter((c) => c !== key) : COLUMNS.map((c) => c.key).filter((k) => k === key || s.columns.includes(k)) }));
+    setState((s) => ({
+      ...s,
+      columns: s.columns.includes(key)
+        ? s.columns.filter((c) => c !== key)
+        : COLUMNS.map((c) => c.key).filter((k) => k === key || s.columns.includes(k)),
+    }));
   const shown = COLUMNS.filter((c) => state.columns.includes(c.key));
-  const customLabels = state.filters.withCustomFields && bookings.data ? [...new Set(bookings.data.data.flatMap((b) => Object.keys(b.custom_fields ?? {})))] : [];
+  const customLabels =
+    state.filters.withCustomFields && bookings.data
+      ? [...new Set(bookings.data.data.flatMap((b) => Object.keys(b.custom_fields ?? {})))]
+      : [];
   const tableColumns: Array<Column<BookingRow>> = [
-    ...shown.map((c) => ({ key: c.key, label: c.label, sort: 'sort' in c ? c.sort : undefined, cell: (b: BookingRow) => cell(b, c.key) })),
+    ...shown.map((c) => ({
+      key: c.key,
+      label: c.label,
+      sort: 'sort' in c ? c.sort : undefined,
+      cell: (b: BookingRow) => cell(b, c.key),
+    })),
     ...customLabels.map((l) => ({ key: `cf-${l}`, label: l, cell: (b: BookingRow) => b.custom_fields?.[l] ?? '' })),
     {
       key: 'view',
@@ -106,16 +156,47 @@ export default function BookingListPage() {
         </Button>
       </Group>
       <DownloadDialog opened={downloading} onClose={() => setDownloading(false)} query={toQuery(state)} />
-      <Paper withBorder p="md" radius="md" component="form" onSubmit={search} role="search" aria-label="Search bookings">
+      <Paper
+        withBorder
+        p="md"
+        radius="md"
+        component="form"
+        onSubmit={search}
+        role="search"
+        aria-label="Search bookings"
+      >
         <Grid>
           <Grid.Col span={{ base: 6, md: 2 }}>
-            <NativeSelect label="Status" value={draft.status} onChange={(e) => set('status', e.currentTarget.value)} data={[{ value: 'all', label: 'All' }, { value: 'confirmed', label: 'Confirmed' }, { value: 'provisional', label: 'Provisional' }, { value: 'cancelled', label: 'Cancelled' }]} />
+            <NativeSelect
+              label="Status"
+              value={draft.status}
+              onChange={(e) => set('status', e.currentTarget.value)}
+              data={[
+                { value: 'all', label: 'All' },
+                { value: 'confirmed', label: 'Confirmed' },
+                { value: 'provisional', label: 'Provisional' },
+                { value: 'cancelled', label: 'Cancelled' },
+              ]}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 2 }}>
-            <NativeSelect label="Timing" value={draft.timing} onChange={(e) => set('timing', e.currentTarget.value)} data={[{ value: 'future', label: 'Future trips' }, { value: 'past', label: 'Past trips' }, { value: 'all', label: 'All trips' }]} />
+            <NativeSelect
+              label="Timing"
+              value={draft.timing}
+              onChange={(e) => set('timing', e.currentTarget.value)}
+              data={[
+                { value: 'future', label: 'Future trips' },
+                { value: 'past', label: 'Past trips' },
+                { value: 'all', label: 'All trips' },
+              ]}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 5 }}>
-            <Suspense fallback={<TextInput label="Trips" placeholder="Loading…" disabled error={fieldErrors?.trips?.join('\n')} />}>
+            <Suspense
+              fallback={
+                <TextInput label="Trips" placeholder="Loading…" disabled error={fieldErrors?.trips?.join('\n')} />
+              }
+            >
               <MultiSelectField
                 label="Trips"
                 data={(trips.data ?? []).map((t) => ({ value: String(t.id), label: t.name }))}
@@ -126,37 +207,107 @@ export default function BookingListPage() {
             </Suspense>
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 3 }}>
-            <NativeSelect label="Passport" value={draft.passport} onChange={(e) => set('passport', e.currentTarget.value)} data={[{ value: '', label: 'Any' }, { value: 'missing', label: 'Missing' }, { value: 'expired', label: 'Expired' }, { value: 'expires', label: 'Expires too soon for the destination' }, { value: 'ok', label: 'OK' }]} />
+            <NativeSelect
+              label="Passport"
+              value={draft.passport}
+              onChange={(e) => set('passport', e.currentTarget.value)}
+              data={[
+                { value: '', label: 'Any' },
+                { value: 'missing', label: 'Missing' },
+                { value: 'expired', label: 'Expired' },
+                { value: 'expires', label: 'Expires too soon for the destination' },
+                { value: 'ok', label: 'OK' },
+              ]}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 2 }}>
-            <TextInput label="Booking Ref" value={draft.booking_ref} onChange={(e) => set('booking_ref', e.currentTarget.value)} />
+            <TextInput
+              label="Booking Ref"
+              value={draft.booking_ref}
+              onChange={(e) => set('booking_ref', e.currentTarget.value)}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 3 }}>
-            <TextInput label="Name" value={draft.name} onChange={(e) => set('name', e.currentTarget.value)} description="First, last or preferred" />
+            <TextInput
+              label="Name"
+              value={draft.name}
+              onChange={(e) => set('name', e.currentTarget.value)}
+              description="First, last or preferred"
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 3 }}>
             <TextInput label="Email" value={draft.email} onChange={(e) => set('email', e.currentTarget.value)} />
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 2 }}>
-            <TextInput label="Telephone" value={draft.telephone} onChange={(e) => set('telephone', e.currentTarget.value)} />
+            <TextInput
+              label="Telephone"
+              value={draft.telephone}
+              onChange={(e) => set('telephone', e.currentTarget.value)}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 2 }}>
-            <TextInput label="Address" value={draft.address} onChange={(e) => set('address', e.currentTarget.value)} description="Any line or post code" />
+            <TextInput
+              label="Address"
+              value={draft.address}
+              onChange={(e) => set('address', e.currentTarget.value)}
+              description="Any line or post code"
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 3, md: 1 }}>
-            <TextInput label="Age from" inputMode="numeric" value={draft.age_min} onChange={(e) => set('age_min', e.currentTarget.value)} error={fieldErrors?.age_min?.join('\n')} />
+            <TextInput
+              label="Age from"
+              inputMode="numeric"
+              value={draft.age_min}
+              onChange={(e) => set('age_min', e.currentTarget.value)}
+              error={fieldErrors?.age_min?.join('\n')}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 3, md: 1 }}>
-            <TextInput label="Age to" inputMode="numeric" value={draft.age_max} onChange={(e) => set('age_max', e.currentTarget.value)} error={fieldErrors?.age_max?.join('\n')} />
+            <TextInput
+              label="Age to"
+              inputMode="numeric"
+              value={draft.age_max}
+              onChange={(e) => set('age_max', e.currentTarget.value)}
+              error={fieldErrors?.age_max?.join('\n')}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 2 }}>
-            <NativeSelect label="Medical" value={draft.medical} onChange={(e) => set('medical', e.currentTarget.value)} data={[{ value: '', label: 'Any' }, { value: 'yes', label: 'Has conditions' }, { value: 'no', label: 'None' }]} />
+            <NativeSelect
+              label="Medical"
+              value={draft.medical}
+              onChange={(e) => set('medical', e.currentTarget.value)}
+              data={[
+                { value: '', label: 'Any' },
+                { value: 'yes', label: 'Has conditions' },
+                { value: 'no', label: 'None' },
+              ]}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 2 }}>
-            <NativeSelect label="Gender" value={draft.gender} onChange={(e) => set('gender', e.currentTarget.value)} data={[{ value: '', label: 'Any' }, { value: 'female', label: 'Female' }, { value: 'male', label: 'Male' }, { value: 'other', label: 'Other' }]} />
+            <NativeSelect
+              label="Gender"
+              value={draft.gender}
+              onChange={(e) => set('gender', e.currentTarget.value)}
+              data={[
+                { value: '', label: 'Any' },
+                { value: 'female', label: 'Female' },
+                { value: 'male', label: 'Male' },
+                { value: 'other', label: 'Other' },
+              ]}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 2 }}>
-            <NativeSelect label="Fundraising" value={draft.fundraising} onChange={(e) => set('fundraising', e.currentTarget.value)} data={[{ value: '', label: 'Any' }, { value: 'on_track', label: 'On track' }, { value: 'behind', label: 'Behind' }, { value: 'met', label: 'Target met' }]} />
+            <NativeSelect
+              label="Fundraising"
+              value={draft.fundraising}
+              onChange={(e) => set('fundraising', e.currentTarget.value)}
+              data={[
+                { value: '', label: 'Any' },
+                { value: 'on_track', label: 'On track' },
+                { value: 'behind', label: 'Behind' },
+                { value: 'met', label: 'Target met' },
+              ]}
+            />
           </Grid.Col>
         </Grid>
         <Group mt="md" justify="space-between">
@@ -165,7 +316,11 @@ export default function BookingListPage() {
             <Button variant="default" onClick={reset}>
               Reset
             </Button>
-            <Checkbox label="With custom fields" checked={draft.withCustomFields} onChange={(e) => set('withCustomFields', e.currentTarget.checked)} />
+            <Checkbox
+              label="With custom fields"
+              checked={draft.withCustomFields}
+              onChange={(e) => set('withCustomFields', e.currentTarget.checked)}
+            />
           </Group>
           <Group gap="xs">
             {(state.filters.trip_id || state.filters.user_id) && (
@@ -177,12 +332,31 @@ export default function BookingListPage() {
                 </Anchor>
               </Text>
             )}
-            <LazyMenu menuProps={{ closeOnItemClick: false, position: 'bottom-end', onClose: keepFocus }} target={<Button variant="default" ref={columnsButton}>Columns</Button>}>
+            <LazyMenu
+              menuProps={{ closeOnItemClick: false, position: 'bottom-end', onClose: keepFocus }}
+              target={
+                <Button variant="default" ref={columnsButton}>
+                  Columns
+                </Button>
+              }
+            >
               {(M) => (
                 <>
                   <M.Label>Show columns</M.Label>
                   {COLUMNS.map((c) => (
-                    <M.Item key={c.key} onClick={() => toggleColumn(c.key)} leftSection={<Checkbox readOnly tabIndex={-1} checked={state.columns.includes(c.key)} aria-hidden size="xs" />}>
+                    <M.Item
+                      key={c.key}
+                      onClick={() => toggleColumn(c.key)}
+                      leftSection={
+                        <Checkbox
+                          readOnly
+                          tabIndex={-1}
+                          checked={state.columns.includes(c.key)}
+                          aria-hidden
+                          size="xs"
+                        />
+                      }
+                    >
                       {c.label}
                     </M.Item>
                   ))}

@@ -20,7 +20,9 @@ const EditBookingDialog = lazyComponent(() => import('./edit-booking-dialog.tsx'
 // the payment schedule (its switch and inputs) loads beside the page; its data is asked for at once
 const SchedulePanel = lazyComponent(() => import('./schedule/schedule-panel.tsx').then((m) => m.SchedulePanel));
 const KeepUntilDialog = lazyComponent(() => import('./keep-until-dialog.tsx').then((m) => m.KeepUntilDialog));
-const FundraisingPanel = lazyComponent(() => import('./fundraising/fundraising-panel.tsx').then((m) => m.FundraisingPanel));
+const FundraisingPanel = lazyComponent(() =>
+  import('./fundraising/fundraising-panel.tsx').then((m) => m.FundraisingPanel),
+);
 const BookingReadiness = lazyComponent(() => import('./readiness-panel.tsx').then((m) => m.BookingReadiness));
 
 const PASSPORT_TEXT: Record<BookingDetail['passport_valid'], { label: string; tone: Tone }> = {
@@ -79,7 +81,10 @@ function Booking({ b }: { b: BookingDetail }) {
       <Group justify="space-between" align="flex-start">
         <div>
           <Title order={1}>
-            {b.first_name} {b.last_name} <Text span c="dimmed" fz="h3">{b.ref}</Text>
+            {b.first_name} {b.last_name}{' '}
+            <Text span c="dimmed" fz="h3">
+              {b.ref}
+            </Text>
           </Title>
           <Group gap="xs" mt={4}>
             <StatusBadge status={b.status} />
@@ -108,17 +113,35 @@ function Booking({ b }: { b: BookingDetail }) {
           <Fact label="Preferred name" value={b.preferred_name} />
           <Fact label="Email" value={b.email && <Anchor href={`mailto:${b.email}`}>{b.email}</Anchor>} />
           <Fact label="Mobile" value={b.mobile} />
-          <Fact label="Date of birth" value={b.date_of_birth ? `${formatLongDate(b.date_of_birth)} (${b.age} on departure)` : null} />
+          <Fact
+            label="Date of birth"
+            value={b.date_of_birth ? `${formatLongDate(b.date_of_birth)} (${b.age} on departure)` : null}
+          />
           <Fact label="Gender" value={capital(b.gender)} />
-          <Fact label="Address" value={[b.address_1, b.address_2, b.address_3, b.address_4, b.post_code].filter(Boolean).join(', ')} />
-          <Fact label="Account" value={b.user_url && <Anchor component={Link} to={b.user_url}>Open the user</Anchor>} />
+          <Fact
+            label="Address"
+            value={[b.address_1, b.address_2, b.address_3, b.address_4, b.post_code].filter(Boolean).join(', ')}
+          />
+          <Fact
+            label="Account"
+            value={
+              b.user_url && (
+                <Anchor component={Link} to={b.user_url}>
+                  Open the user
+                </Anchor>
+              )
+            }
+          />
         </Facts>
         <Facts title="Booking, trip and room">
           <Fact label="Received" value={formatLongDate(b.created_at)} />
           <Fact label="Deposit paid" value={b.deposit_payment_date ? formatLongDate(b.deposit_payment_date) : null} />
           <Fact label="Charity" value={b.charity?.name} />
           <Fact label="Travel basis" value={b.travel_basis === 'landonly' ? 'Land only' : 'Flights included'} />
-          <Fact label="Travel basis discount" value={b.travel_basis_discount ? formatMoney(b.travel_basis_discount) : null} />
+          <Fact
+            label="Travel basis discount"
+            value={b.travel_basis_discount ? formatMoney(b.travel_basis_discount) : null}
+          />
           <Fact label="Room type" value={b.room_type} />
           <Fact label="Room ref" value={b.room_ref} />
           <Fact label="Sharing with" value={b.share_with} />
@@ -137,7 +160,11 @@ function Booking({ b }: { b: BookingDetail }) {
                 `Passport, medical and next-of-kin details erased on ${formatLongDate(b.personal_data_erased_at)}, after the trip's return.`
               ) : (
                 <Group gap="xs">
-                  <Text size="sm">{b.keep_until ? `Kept until ${formatLongDate(b.keep_until)}: ${b.keep_reason ?? ''}` : "Erased some months after the trip's return."}</Text>
+                  <Text size="sm">
+                    {b.keep_until
+                      ? `Kept until ${formatLongDate(b.keep_until)}: ${b.keep_reason ?? ''}`
+                      : "Erased some months after the trip's return."}
+                  </Text>
                   <Button size="compact-xs" variant="default" onClick={() => setKeeping(true)}>
                     {b.keep_until ? 'Change' : 'Keep longer…'}
                   </Button>
@@ -177,14 +204,24 @@ function Booking({ b }: { b: BookingDetail }) {
         </Facts>
         <Facts title="Add-ons">
           {b.addons.length === 0 ? (
-            <Text size="sm" c="dimmed">No add-ons.</Text>
+            <Text size="sm" c="dimmed">
+              No add-ons.
+            </Text>
           ) : (
-            b.addons.map((a) => <Fact key={a.id} label={a.name} value={`${formatMoney(a.price)} · ${a.pivot.invoiced ? 'Invoiced' : 'Not invoiced'}`} />)
+            b.addons.map((a) => (
+              <Fact
+                key={a.id}
+                label={a.name}
+                value={`${formatMoney(a.price)} · ${a.pivot.invoiced ? 'Invoiced' : 'Not invoiced'}`}
+              />
+            ))
           )}
         </Facts>
         <Facts title="Trip questions">
           {b.custom_fields.length === 0 ? (
-            <Text size="sm" c="dimmed">This trip asks no extra questions.</Text>
+            <Text size="sm" c="dimmed">
+              This trip asks no extra questions.
+            </Text>
           ) : (
             b.custom_fields.map((f) => <Fact key={f.id} label={f.label} value={f.answer} />)
           )}

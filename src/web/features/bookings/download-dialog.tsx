@@ -1,7 +1,13 @@
 import { Button, Checkbox, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { BookingListQuery } from '../../../contract/bookings.ts';
-import { DEFAULT_EXPORT_COLUMNS, EXPORT_COLUMNS, EXPORT_PAGE_SIZE, type ExportColumn, PASSPORT_ZIP_DELAY_MS } from '../../../contract/booking-constants.ts';
+import {
+  DEFAULT_EXPORT_COLUMNS,
+  EXPORT_COLUMNS,
+  EXPORT_PAGE_SIZE,
+  type ExportColumn,
+  PASSPORT_ZIP_DELAY_MS,
+} from '../../../contract/booking-constants.ts';
 
 const KEY = 'tripdesk.exportColumns';
 
@@ -35,32 +41,59 @@ function submitExport(fields: Record<string, unknown>) {
   form.remove();
 }
 
-export function DownloadDialog({ opened, onClose, query }: { opened: boolean; onClose: () => void; query: BookingListQuery }) {
+export function DownloadDialog({
+  opened,
+  onClose,
+  query,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  query: BookingListQuery;
+}) {
   const [columns, setColumns] = useState<ExportColumn[]>(keptColumns);
   const [passports, setPassports] = useState(false);
   const toggle = (key: ExportColumn) =>
-    setColumns((cs) => (cs.includes(key) ? cs.filter((c) => c !== key) : EXPORT_COLUMNS.map((c) => c.key).filter((k) => k === key || cs.includes(k))));
+    setColumns((cs) =>
+      cs.includes(key)
+        ? cs.filter((c) => c !== key)
+        : EXPORT_COLUMNS.map((c) => c.key).filter((k) => k === key || cs.includes(k)),
+    );
 
   const download = () => {
     sessionStorage.setItem(KEY, JSON.stringify(columns));
     const { page: _page, per_page: _perPage, ...search } = query;
     submitExport({ ...search, format: 'xls', perPage: EXPORT_PAGE_SIZE, columns: JSON.stringify(columns) });
-    if (passports) setTimeout(() => submitExport({ ...search, format: 'passportZip', perPage: EXPORT_PAGE_SIZE }), PASSPORT_ZIP_DELAY_MS);
+    if (passports)
+      setTimeout(
+        () => submitExport({ ...search, format: 'passportZip', perPage: EXPORT_PAGE_SIZE }),
+        PASSPORT_ZIP_DELAY_MS,
+      );
     onClose();
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title="Download bookings" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="Download bookings"
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <Stack>
         <Text size="sm">
-          A spreadsheet of the bookings this search finds (up to {EXPORT_PAGE_SIZE.toLocaleString('en-GB')}), with these columns:
+          A spreadsheet of the bookings this search finds (up to {EXPORT_PAGE_SIZE.toLocaleString('en-GB')}), with these
+          columns:
         </Text>
         <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="xs" role="group" aria-label="Columns">
           {EXPORT_COLUMNS.map((c) => (
             <Checkbox key={c.key} label={c.label} checked={columns.includes(c.key)} onChange={() => toggle(c.key)} />
           ))}
         </SimpleGrid>
-        <Checkbox label="Also download their passport images (a zip, two seconds after the spreadsheet)" checked={passports} onChange={(e) => setPassports(e.currentTarget.checked)} />
+        <Checkbox
+          label="Also download their passport images (a zip, two seconds after the spreadsheet)"
+          checked={passports}
+          onChange={(e) => setPassports(e.currentTarget.checked)}
+        />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

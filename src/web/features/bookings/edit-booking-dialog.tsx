@@ -8,20 +8,47 @@ import { useFormMutation } from '../../lib/mutation.ts';
 import { bookingKeys, updateBooking } from './api/bookings.ts';
 
 type Values = {
-  status: BookingDetail['status']; title: string; first_name: string; last_name: string; preferred_name: string; email: string; mobile: string;
-  address_1: string; address_2: string; address_3: string; address_4: string; post_code: string; room_type: string; room_ref: string;
-  share_with: string; double_room: boolean;
+  status: BookingDetail['status'];
+  title: string;
+  first_name: string;
+  last_name: string;
+  preferred_name: string;
+  email: string;
+  mobile: string;
+  address_1: string;
+  address_2: string;
+  address_3: string;
+  address_4: string;
+  post_code: string;
+  room_type: string;
+  room_ref: string;
+  share_with: string;
+  double_room: boolean;
 };
 
 /** Edit Booking: the traveller's contact details, the room and the status. */
 export function EditBookingDialog({ booking: b, onClose }: { booking: BookingDetail; onClose: () => void }) {
   const form = useForm<Values, unknown, z.output<typeof updateBookingSchema>>({
-    resolver: lazyZodResolver(() => import('../../../contract/bookings.ts').then((m) => m.updateBookingSchema)) as never,
+    resolver: lazyZodResolver(() =>
+      import('../../../contract/bookings.ts').then((m) => m.updateBookingSchema),
+    ) as never,
     defaultValues: {
-      status: b.status, title: b.title ?? '', first_name: b.first_name, last_name: b.last_name, preferred_name: b.preferred_name ?? '',
-      email: b.email, mobile: b.mobile ?? '', address_1: b.address_1 ?? '', address_2: b.address_2 ?? '', address_3: b.address_3 ?? '',
-      address_4: b.address_4 ?? '', post_code: b.post_code ?? '', room_type: b.room_type ?? '', room_ref: b.room_ref ?? '',
-      share_with: b.share_with ?? '', double_room: b.double_room,
+      status: b.status,
+      title: b.title ?? '',
+      first_name: b.first_name,
+      last_name: b.last_name,
+      preferred_name: b.preferred_name ?? '',
+      email: b.email,
+      mobile: b.mobile ?? '',
+      address_1: b.address_1 ?? '',
+      address_2: b.address_2 ?? '',
+      address_3: b.address_3 ?? '',
+      address_4: b.address_4 ?? '',
+      post_code: b.post_code ?? '',
+      room_type: b.room_type ?? '',
+      room_ref: b.room_ref ?? '',
+      share_with: b.share_with ?? '',
+      double_room: b.double_room,
     },
   });
   const saving = useFormMutation({
@@ -43,10 +70,27 @@ export function EditBookingDialog({ booking: b, onClose }: { booking: BookingDet
     </Grid.Col>
   );
   return (
-    <FormDialog title="Edit Booking" size="xl" onClose={onClose} onSubmit={save} failure={saving.failure} submitLabel="Save Booking" submitting={form.formState.isSubmitting}>
+    <FormDialog
+      title="Edit Booking"
+      size="xl"
+      onClose={onClose}
+      onSubmit={save}
+      failure={saving.failure}
+      submitLabel="Save Booking"
+      submitting={form.formState.isSubmitting}
+    >
       <Grid>
         <Grid.Col span={{ base: 12, sm: 4 }}>
-          <NativeSelect label="Status" data={[{ value: 'provisional', label: 'Provisional' }, { value: 'confirmed', label: 'Confirmed' }, { value: 'cancelled', label: 'Cancelled' }]} error={errors.status?.message} {...form.register('status')} />
+          <NativeSelect
+            label="Status"
+            data={[
+              { value: 'provisional', label: 'Provisional' },
+              { value: 'confirmed', label: 'Confirmed' },
+              { value: 'cancelled', label: 'Cancelled' },
+            ]}
+            error={errors.status?.message}
+            {...form.register('status')}
+          />
         </Grid.Col>
         {text('title', 'Title', 2)}
         {text('preferred_name', 'Preferred Name')}

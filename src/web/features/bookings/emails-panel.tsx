@@ -19,14 +19,18 @@ const OUTCOME: Record<SentEmail['outcome'], { label: string; color: string }> = 
 /** What Tripdesk emailed this traveller, from the history: the full text on demand, and Resend. */
 export function EmailsPanel({ bookingId }: { bookingId: number }) {
   const queryClient = useQueryClient();
-  const emails = useQuery({ queryKey: [...bookingKeys.one(bookingId), 'emails'], queryFn: () => api<SentEmail[]>(`/api/bookings/${bookingId}/emails`) });
+  const emails = useQuery({
+    queryKey: [...bookingKeys.one(bookingId), 'emails'],
+    queryFn: () => api<SentEmail[]>(`/api/bookings/${bookingId}/emails`),
+  });
   const [open, setOpen] = useState<number | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   // a resend marks the invoice sent, and adds to the emails and the history (all under the booking)
   const changed = invoiceChangeKeys(bookingId);
   const resending = useFormMutation({
-    mutationFn: (email: SentEmail) => api<{ message: string }>(`/api/bookings/${bookingId}/emails/${email.id}/resend`, { method: 'POST' }),
+    mutationFn: (email: SentEmail) =>
+      api<{ message: string }>(`/api/bookings/${bookingId}/emails/${email.id}/resend`, { method: 'POST' }),
     invalidate: changed,
     fallback: 'Sorry, the email could not be sent. Please try again.',
     onSuccess: (res) => setNotice(res.message),
@@ -35,7 +39,8 @@ export function EmailsPanel({ bookingId }: { bookingId: number }) {
     setBusy(email.id);
     setNotice(null);
     // a refused email is in the history too
-    if (!(await resending.submit(email))) changed.forEach((queryKey) => void queryClient.invalidateQueries({ queryKey }));
+    if (!(await resending.submit(email)))
+      changed.forEach((queryKey) => void queryClient.invalidateQueries({ queryKey }));
     setBusy(null);
   };
 
@@ -82,7 +87,12 @@ export function EmailsPanel({ bookingId }: { bookingId: number }) {
       label: 'Action',
       cell: (e) => (
         <Group gap="xs" wrap="nowrap" w="max-content">
-          <Button size="xs" variant="default" aria-expanded={open === e.id} onClick={() => setOpen(open === e.id ? null : e.id)}>
+          <Button
+            size="xs"
+            variant="default"
+            aria-expanded={open === e.id}
+            onClick={() => setOpen(open === e.id ? null : e.id)}
+          >
             {open === e.id ? 'Hide' : 'Read'}
           </Button>
           {e.about.type === 'invoice' && (

@@ -44,7 +44,16 @@ export const COLUMNS = [
   { key: 'post_code', label: 'Post Code' },
 ] as const;
 export type ColumnKey = (typeof COLUMNS)[number]['key'];
-export const DEFAULT_COLUMNS: ColumnKey[] = ['id', 'created_at', 'deposit_payment_date', 'status', 'trip', 'name', 'passport_valid', 'room_ref'];
+export const DEFAULT_COLUMNS: ColumnKey[] = [
+  'id',
+  'created_at',
+  'deposit_payment_date',
+  'status',
+  'trip',
+  'name',
+  'passport_valid',
+  'room_ref',
+];
 
 export type ListState = {
   filters: BookingFilters;
@@ -98,7 +107,17 @@ export function loadState(params: URLSearchParams): ListState {
   }
   // spec §2: booking_ref, timing, trip_id and user_id in the address fill the form; the dashboard's
   // cards send status, fundraising, a season of departures and a booked-before day too
-  const fromUrl = ['booking_ref', 'timing', 'trip_id', 'user_id', 'status', 'fundraising', 'departure_from', 'departure_to', 'booked_before'] as const;
+  const fromUrl = [
+    'booking_ref',
+    'timing',
+    'trip_id',
+    'user_id',
+    'status',
+    'fundraising',
+    'departure_from',
+    'departure_to',
+    'booked_before',
+  ] as const;
   if (fromUrl.some((k) => params.has(k))) {
     state = { ...state, page: 1, filters: { ...emptyFilters() } };
     for (const k of fromUrl) {

@@ -55,10 +55,20 @@ export function BookingReadiness({ bookingId, tripId }: { bookingId: number; tri
       <Stack gap={6} mt="sm">
         {r?.last_chaser && (
           <Text size="sm" c="dimmed">
-            Last chased about the {READINESS_CHECK_LABELS[r.last_chaser.check as keyof typeof READINESS_CHECK_LABELS]?.toLowerCase() ?? r.last_chaser.check} on {formatShortDate(r.last_chaser.sent_on)}.
+            Last chased about the{' '}
+            {READINESS_CHECK_LABELS[r.last_chaser.check as keyof typeof READINESS_CHECK_LABELS]?.toLowerCase() ??
+              r.last_chaser.check}{' '}
+            on {formatShortDate(r.last_chaser.sent_on)}.
           </Text>
         )}
-        <RemindersSwitch kind="chasers" scope="booking" off={r?.chasers_off} reason={r?.chasers_off_reason} save={(v) => setChasers(bookingId, v)} invalidate={[bookingKeys.one(bookingId)]} />
+        <RemindersSwitch
+          kind="chasers"
+          scope="booking"
+          off={r?.chasers_off}
+          reason={r?.chasers_off_reason}
+          save={(v) => setChasers(bookingId, v)}
+          invalidate={[bookingKeys.one(bookingId)]}
+        />
       </Stack>
     </Paper>
   );

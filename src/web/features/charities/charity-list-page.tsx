@@ -41,7 +41,12 @@ const columns: Array<Column<Charity>> = [
         'N/A'
       ),
   },
-  { key: 'logo', label: 'Logo', cell: (c) => c.logo_url && <img src={c.logo_url} alt={`${c.name} logo`} style={{ maxWidth: 150, display: 'block' }} /> },
+  {
+    key: 'logo',
+    label: 'Logo',
+    cell: (c) =>
+      c.logo_url && <img src={c.logo_url} alt={`${c.name} logo`} style={{ maxWidth: 150, display: 'block' }} />,
+  },
   {
     key: 'action',
     label: 'Action',
@@ -122,8 +127,20 @@ export default function CharityListPage() {
           <Stack gap="sm">
             <ServerAlert failure={creating.failure} variant="light" />
             <Group align="flex-start" gap="sm">
-              <TextInput label="Charity Name" required autoFocus style={{ flex: 1 }} error={form.formState.errors.name?.message} {...form.register('name')} />
-              <NativeSelect label="Type of Charity" data={charityTypeOptions} error={form.formState.errors.charity_type_id?.message} {...form.register('charity_type_id')} />
+              <TextInput
+                label="Charity Name"
+                required
+                autoFocus
+                style={{ flex: 1 }}
+                error={form.formState.errors.name?.message}
+                {...form.register('name')}
+              />
+              <NativeSelect
+                label="Type of Charity"
+                data={charityTypeOptions}
+                error={form.formState.errors.charity_type_id?.message}
+                {...form.register('charity_type_id')}
+              />
               <Button type="submit" mt={25} loading={form.formState.isSubmitting}>
                 Add Charity
               </Button>

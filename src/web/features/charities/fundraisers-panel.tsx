@@ -9,7 +9,10 @@ import { fundraiserColumns } from '../../components/fundraising.tsx';
 import { formatMoney, formatShortDate } from '../../lib/format.ts';
 import { useCharityFundraisers } from './api/charities.ts';
 
-const STATES = [{ value: '', label: 'Any state' }, ...(['on_track', 'behind', 'met'] as const).map((s) => ({ value: s, label: FUNDRAISING_STATE_LABELS[s] }))];
+const STATES = [
+  { value: '', label: 'Any state' },
+  ...(['on_track', 'behind', 'met'] as const).map((s) => ({ value: s, label: FUNDRAISING_STATE_LABELS[s] })),
+];
 
 /**
  * The charity page's fundraisers: its travellers who fundraise for it, each with their
@@ -25,7 +28,18 @@ export function FundraisersPanel({ charityId }: { charityId: number }) {
         {f.traveller}
       </Anchor>
     )),
-    { key: 'ack', label: 'Acknowledged', cell: (f) => (f.acknowledged_at ? formatShortDate(f.acknowledged_at) : <Text size="sm" c="dimmed">Not yet</Text>) },
+    {
+      key: 'ack',
+      label: 'Acknowledged',
+      cell: (f) =>
+        f.acknowledged_at ? (
+          formatShortDate(f.acknowledged_at)
+        ) : (
+          <Text size="sm" c="dimmed">
+            Not yet
+          </Text>
+        ),
+    },
   ];
   const totals = data?.totals;
   return (
@@ -35,7 +49,13 @@ export function FundraisersPanel({ charityId }: { charityId: number }) {
           <Title order={2} size="h4" id="charity-fundraisers">
             Fundraisers
           </Title>
-          <NativeSelect label="State" data={STATES} value={state} onChange={(e) => setState(e.currentTarget.value)} w={170} />
+          <NativeSelect
+            label="State"
+            data={STATES}
+            value={state}
+            onChange={(e) => setState(e.currentTarget.value)}
+            w={170}
+          />
         </Group>
         {totals && (
           <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm" aria-label="Totals" component="section">
@@ -47,7 +67,12 @@ export function FundraisersPanel({ charityId }: { charityId: number }) {
         )}
         <DataTable
           columns={columns}
-          query={{ data: data?.fundraisers, isPending: query.isPending, isFetching: query.isFetching, isError: query.isError }}
+          query={{
+            data: data?.fundraisers,
+            isPending: query.isPending,
+            isFetching: query.isFetching,
+            isError: query.isError,
+          }}
           rowKey={(f) => f.booking_id}
           failed="The fundraisers could not be loaded. Please refresh the page and try again."
           empty={state ? 'No fundraiser is in this state.' : 'No traveller fundraises for this charity yet.'}

@@ -12,7 +12,15 @@ type Entry = PortalFundraiser['entries'][number];
  * recorded (struck-out ones shown struck), the notes your charity sent the office, and the
  * buttons to record an amount or send a note.
  */
-export function FundraiserDetail({ bookingId, onEntry, onNote }: { bookingId: number; onEntry: () => void; onNote: () => void }) {
+export function FundraiserDetail({
+  bookingId,
+  onEntry,
+  onNote,
+}: {
+  bookingId: number;
+  onEntry: () => void;
+  onNote: () => void;
+}) {
   const query = usePortalFundraiser(bookingId);
   const f = query.data;
   if (query.isPending) return <Skeleton height={120} />;
@@ -32,8 +40,16 @@ export function FundraiserDetail({ bookingId, onEntry, onNote }: { bookingId: nu
             {standingText(f)}
           </Text>
           <Text size="sm" c="dimmed">
-            Milestones: {f.milestones.length ? f.milestones.map((m) => `${m.percent}% (${formatMoney(m.amount)}) by ${formatShortDate(m.due)}`).join('; ') : 'none'}.
-            {f.acknowledged_at ? ` Acknowledged by ${f.acknowledged_by ?? 'your charity'} on ${formatShortDate(f.acknowledged_at)}.` : ' Not acknowledged yet.'}
+            Milestones:{' '}
+            {f.milestones.length
+              ? f.milestones
+                  .map((m) => `${m.percent}% (${formatMoney(m.amount)}) by ${formatShortDate(m.due)}`)
+                  .join('; ')
+              : 'none'}
+            .
+            {f.acknowledged_at
+              ? ` Acknowledged by ${f.acknowledged_by ?? 'your charity'} on ${formatShortDate(f.acknowledged_at)}.`
+              : ' Not acknowledged yet.'}
           </Text>
         </Stack>
         <Group gap="xs">
@@ -50,7 +66,14 @@ export function FundraiserDetail({ bookingId, onEntry, onNote }: { bookingId: nu
           <Title order={3} size="h6" mb={4}>
             Amounts raised
           </Title>
-          <DataTable columns={columns} data={f.entries} rowKey={(e) => e.id} empty="No amount has been recorded yet." caption={`Amounts raised by ${f.traveller}; a struck-out one is no longer counted`} tableProps={{ verticalSpacing: 4 }} />
+          <DataTable
+            columns={columns}
+            data={f.entries}
+            rowKey={(e) => e.id}
+            empty="No amount has been recorded yet."
+            caption={`Amounts raised by ${f.traveller}; a struck-out one is no longer counted`}
+            tableProps={{ verticalSpacing: 4 }}
+          />
         </div>
         <div>
           <Title order={3} size="h6" mb={4}>

@@ -15,7 +15,9 @@ type Props = { fundraiser: Fundraiser; onClose: () => void; onDone: (message: st
 export function EntryDialog({ fundraiser, onClose, onDone }: Props) {
   type Values = { amount: string; date: string | null; note: string };
   const form = useForm<Values>({
-    resolver: lazyZodResolver(() => import('../../../contract/fundraising.ts').then((m) => m.charityEntryInputSchema), { raw: true }) as never,
+    resolver: lazyZodResolver(() => import('../../../contract/fundraising.ts').then((m) => m.charityEntryInputSchema), {
+      raw: true,
+    }) as never,
     defaultValues: { amount: '', date: ukToday(), note: '' },
   });
   const errors = form.formState.errors;
@@ -25,7 +27,8 @@ export function EntryDialog({ fundraiser, onClose, onDone }: Props) {
     setError: form.setError,
     alertWithFieldErrors: false,
     fallback: 'Sorry, the amount could not be recorded. Please try again.',
-    onSuccess: (res) => onDone(`Recorded for ${fundraiser.traveller}: ${formatMoney(res.raised)} raised of ${formatMoney(res.target)}.`),
+    onSuccess: (res) =>
+      onDone(`Recorded for ${fundraiser.traveller}: ${formatMoney(res.raised)} raised of ${formatMoney(res.target)}.`),
   });
   return (
     <FormDialog
@@ -37,13 +40,34 @@ export function EntryDialog({ fundraiser, onClose, onDone }: Props) {
       submitting={saving.isPending}
       above={
         <Text size="sm">
-          What {fundraiser.traveller} has raised that your charity confirms. It is recorded as &ldquo;Charity confirmed&rdquo; and the office sees it on their booking.
+          What {fundraiser.traveller} has raised that your charity confirms. It is recorded as &ldquo;Charity
+          confirmed&rdquo; and the office sees it on their booking.
         </Text>
       }
     >
-      <TextInput label="Amount (£)" required inputMode="decimal" error={errors.amount?.message} {...form.register('amount')} data-autofocus />
-      <Controller control={form.control} name="date" render={({ field }) => <DateField label="Date" required value={field.value} onChange={field.onChange} error={errors.date?.message} />} />
-      <Textarea label="Note" autosize minRows={2} maxLength={1000} error={errors.note?.message} {...form.register('note')} />
+      <TextInput
+        label="Amount (£)"
+        required
+        inputMode="decimal"
+        error={errors.amount?.message}
+        {...form.register('amount')}
+        data-autofocus
+      />
+      <Controller
+        control={form.control}
+        name="date"
+        render={({ field }) => (
+          <DateField label="Date" required value={field.value} onChange={field.onChange} error={errors.date?.message} />
+        )}
+      />
+      <Textarea
+        label="Note"
+        autosize
+        minRows={2}
+        maxLength={1000}
+        error={errors.note?.message}
+        {...form.register('note')}
+      />
     </FormDialog>
   );
 }
@@ -51,7 +75,9 @@ export function EntryDialog({ fundraiser, onClose, onDone }: Props) {
 /** A note for the office about a fundraiser: kept on their booking, beside staff's own notes. */
 export function NoteDialog({ fundraiser, onClose, onDone }: Props) {
   const form = useForm<CharityNoteInput>({
-    resolver: lazyZodResolver(() => import('../../../contract/fundraising.ts').then((m) => m.charityNoteInputSchema)) as never,
+    resolver: lazyZodResolver(() =>
+      import('../../../contract/fundraising.ts').then((m) => m.charityNoteInputSchema),
+    ) as never,
     defaultValues: { note: '' },
   });
   const saving = useFormMutation({
@@ -63,8 +89,24 @@ export function NoteDialog({ fundraiser, onClose, onDone }: Props) {
     onSuccess: () => onDone(`Your note about ${fundraiser.traveller} has been sent to the office.`),
   });
   return (
-    <FormDialog title={`Note to the office about ${fundraiser.traveller}`} onClose={onClose} onSubmit={form.handleSubmit((v) => saving.submit(v))} failure={saving.failure} submitLabel="Send Note" submitting={saving.isPending}>
-      <Textarea label="Note" required autosize minRows={4} maxLength={2000} error={form.formState.errors.note?.message} {...form.register('note')} data-autofocus />
+    <FormDialog
+      title={`Note to the office about ${fundraiser.traveller}`}
+      onClose={onClose}
+      onSubmit={form.handleSubmit((v) => saving.submit(v))}
+      failure={saving.failure}
+      submitLabel="Send Note"
+      submitting={saving.isPending}
+    >
+      <Textarea
+        label="Note"
+        required
+        autosize
+        minRows={4}
+        maxLength={2000}
+        error={form.formState.errors.note?.message}
+        {...form.register('note')}
+        data-autofocus
+      />
     </FormDialog>
   );
 }

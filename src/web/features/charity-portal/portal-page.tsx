@@ -17,7 +17,10 @@ const FundraiserDetail = lazyComponent(() => import('./fundraiser-detail.tsx').t
 const EntryDialog = lazyComponent(() => import('./portal-dialogs.tsx').then((m) => m.EntryDialog));
 const NoteDialog = lazyComponent(() => import('./portal-dialogs.tsx').then((m) => m.NoteDialog));
 
-const STATES = [{ value: '', label: 'Any state' }, ...(['on_track', 'behind', 'met'] as const).map((s) => ({ value: s, label: FUNDRAISING_STATE_LABELS[s] }))];
+const STATES = [
+  { value: '', label: 'Any state' },
+  ...(['on_track', 'behind', 'met'] as const).map((s) => ({ value: s, label: FUNDRAISING_STATE_LABELS[s] })),
+];
 
 type Dialog = { kind: 'entry' | 'note'; fundraiser: Fundraiser };
 
@@ -77,7 +80,13 @@ export default function CharityPortalPage() {
       label: 'Page',
       cell: (f) =>
         f.page_url ? (
-          <Anchor href={f.page_url} target="_blank" rel="noopener noreferrer" size="sm" aria-label={`Fundraising page of ${f.traveller} (opens in a new tab)`}>
+          <Anchor
+            href={f.page_url}
+            target="_blank"
+            rel="noopener noreferrer"
+            size="sm"
+            aria-label={`Fundraising page of ${f.traveller} (opens in a new tab)`}
+          >
             Open page
           </Anchor>
         ) : (
@@ -93,7 +102,12 @@ export default function CharityPortalPage() {
         f.acknowledged_at ? (
           formatShortDate(f.acknowledged_at)
         ) : (
-          <Button size="xs" variant="light" onClick={() => void acknowledging.submit(f)} aria-label={`Acknowledge ${f.traveller}`}>
+          <Button
+            size="xs"
+            variant="light"
+            onClick={() => void acknowledging.submit(f)}
+            aria-label={`Acknowledge ${f.traveller}`}
+          >
             Acknowledge
           </Button>
         ),
@@ -102,7 +116,13 @@ export default function CharityPortalPage() {
       key: 'actions',
       label: 'Action',
       cell: (f) => (
-        <Button size="xs" variant="default" aria-expanded={openRow === f.booking_id} aria-label={`${openRow === f.booking_id ? 'Hide' : 'Show'} the details of ${f.traveller}`} onClick={() => setOpenRow(openRow === f.booking_id ? null : f.booking_id)}>
+        <Button
+          size="xs"
+          variant="default"
+          aria-expanded={openRow === f.booking_id}
+          aria-label={`${openRow === f.booking_id ? 'Hide' : 'Show'} the details of ${f.traveller}`}
+          onClick={() => setOpenRow(openRow === f.booking_id ? null : f.booking_id)}
+        >
           {openRow === f.booking_id ? 'Hide' : 'Details'}
         </Button>
       ),
@@ -132,12 +152,24 @@ export default function CharityPortalPage() {
           <Group align="flex-end">
             <NativeSelect
               label="Trip"
-              data={[{ value: '', label: 'All trips' }, ...(data?.trips ?? []).map((t) => ({ value: String(t.id), label: `${t.name} (${formatShortDate(t.departure)})` }))]}
+              data={[
+                { value: '', label: 'All trips' },
+                ...(data?.trips ?? []).map((t) => ({
+                  value: String(t.id),
+                  label: `${t.name} (${formatShortDate(t.departure)})`,
+                })),
+              ]}
               value={filter.trip_id}
               onChange={(e) => setFilter('trip', e.currentTarget.value)}
               w={300}
             />
-            <NativeSelect label="State" data={STATES} value={filter.state} onChange={(e) => setFilter('state', e.currentTarget.value)} w={170} />
+            <NativeSelect
+              label="State"
+              data={STATES}
+              value={filter.state}
+              onChange={(e) => setFilter('state', e.currentTarget.value)}
+              w={170}
+            />
           </Group>
           <Button component="a" href={downloadUrl(filter)} variant="default" download>
             Download .xlsx
@@ -154,14 +186,23 @@ export default function CharityPortalPage() {
       )}
       <DataTable
         columns={columns}
-        query={{ data: data?.fundraisers, isPending: query.isPending, isFetching: query.isFetching, isError: query.isError }}
+        query={{
+          data: data?.fundraisers,
+          isPending: query.isPending,
+          isFetching: query.isFetching,
+          isError: query.isError,
+        }}
         rowKey={(f) => f.booking_id}
         failed="The fundraisers could not be loaded. Please refresh the page and try again."
         empty={filtered ? 'No fundraiser matches these filters.' : 'No traveller fundraises for your charity yet.'}
         caption="Each traveller fundraising for your charity, with their target and what they have raised"
         rowDetail={(f) =>
           openRow === f.booking_id && (
-            <FundraiserDetail bookingId={f.booking_id} onEntry={() => open({ kind: 'entry', fundraiser: f })} onNote={() => open({ kind: 'note', fundraiser: f })} />
+            <FundraiserDetail
+              bookingId={f.booking_id}
+              onEntry={() => open({ kind: 'entry', fundraiser: f })}
+              onNote={() => open({ kind: 'note', fundraiser: f })}
+            />
           )
         }
       />

@@ -23,7 +23,14 @@ export function AuthorizedAppsPanel() {
       key: 'revoke',
       label: <VisuallyHidden>Revoke</VisuallyHidden>,
       cell: (a) => (
-        <Anchor component="button" type="button" size="sm" c="red.9" onClick={() => void revoking.submit(a)} aria-label={`Revoke ${a.client.name}`}>
+        <Anchor
+          component="button"
+          type="button"
+          size="sm"
+          c="red.9"
+          onClick={() => void revoking.submit(a)}
+          aria-label={`Revoke ${a.client.name}`}
+        >
           Revoke
         </Anchor>
       ),

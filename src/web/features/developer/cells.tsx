@@ -22,5 +22,11 @@ export function ScopeBadges({ scopes }: { scopes: string[] }) {
 }
 
 export function LastUsed({ at }: { at: string | null }) {
-  return at ? formatShortDate(at) : <Text size="sm" c="dimmed">Never</Text>;
+  return at ? (
+    formatShortDate(at)
+  ) : (
+    <Text size="sm" c="dimmed">
+      Never
+    </Text>
+  );
 }

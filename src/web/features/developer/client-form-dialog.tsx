@@ -26,7 +26,12 @@ export function ClientFormDialog({ client, onClose }: { client: OAuthClient | nu
       submitting={isPending}
       above={<Whoops messages={messages} />}
     >
-      <TextInput label="Name" data-autofocus description="Something your users will recognize and trust." {...form.register('name')} />
+      <TextInput
+        label="Name"
+        data-autofocus
+        description="Something your users will recognize and trust."
+        {...form.register('name')}
+      />
       <TextInput
         label="Redirect URL"
         description="Your application's authorization callback URL."

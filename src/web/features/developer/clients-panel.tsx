@@ -12,13 +12,33 @@ const ClientFormDialog = lazyComponent(() => import('./client-form-dialog.tsx').
 
 // drawn here: the font has no copy or tick glyph, and an icon package for two icons is not worth it
 const CopyIcon = () => (
-  <svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+  <svg
+    width="14"
+    height="14"
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+    aria-hidden="true"
+  >
     <rect x="9" y="9" width="12" height="12" rx="2" />
     <path d="M5 15H4a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1h10a1 1 0 0 1 1 1v1" />
   </svg>
 );
 const TickIcon = () => (
-  <svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+  <svg
+    width="14"
+    height="14"
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2.5"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+    aria-hidden="true"
+  >
     <path d="M5 12l5 5L20 7" />
   </svg>
 );
@@ -30,7 +50,13 @@ function Copyable({ value, label }: { value: string; label: string }) {
       <CopyButton value={value}>
         {({ copied, copy }) => (
           <Tooltip label={copied ? 'Copied' : `Copy ${label}`} withArrow>
-            <ActionIcon variant="subtle" size="sm" color={copied ? 'teal' : 'gray'} onClick={copy} aria-label={`Copy ${label}`}>
+            <ActionIcon
+              variant="subtle"
+              size="sm"
+              color={copied ? 'teal' : 'gray'}
+              onClick={copy}
+              aria-label={`Copy ${label}`}
+            >
               {copied ? <TickIcon /> : <CopyIcon />}
             </ActionIcon>
           </Tooltip>
@@ -82,7 +108,14 @@ export function ClientsPanel() {
       key: 'delete',
       label: <VisuallyHidden>Delete</VisuallyHidden>,
       cell: (c) => (
-        <Anchor component="button" type="button" size="sm" c="red.9" onClick={() => void deleting.submit(c)} aria-label={`Delete ${c.name}`}>
+        <Anchor
+          component="button"
+          type="button"
+          size="sm"
+          c="red.9"
+          onClick={() => void deleting.submit(c)}
+          aria-label={`Delete ${c.name}`}
+        >
           Delete
         </Anchor>
       ),
@@ -90,7 +123,13 @@ export function ClientsPanel() {
   ];
 
   return (
-    <Panel id="oauth-clients-heading" title="OAuth Clients" action="Create New Client" onAction={() => setEditing('new')} failure={deleting.failure}>
+    <Panel
+      id="oauth-clients-heading"
+      title="OAuth Clients"
+      action="Create New Client"
+      onAction={() => setEditing('new')}
+      failure={deleting.failure}
+    >
       <DataTable
         columns={columns}
         query={clients}
@@ -99,7 +138,13 @@ export function ClientsPanel() {
         empty="You have not created any OAuth clients."
         tableProps={{ 'aria-labelledby': 'oauth-clients-heading' }}
       />
-      {editing && <ClientFormDialog key={editing === 'new' ? 'new' : editing.id} client={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      {editing && (
+        <ClientFormDialog
+          key={editing === 'new' ? 'new' : editing.id}
+          client={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+        />
+      )}
     </Panel>
   );
 }

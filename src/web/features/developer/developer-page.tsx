@@ -11,8 +11,8 @@ export default function DeveloperPage() {
         <Title order={1}>Developer</Title>
         <Text c="dimmed" size="sm" mt={4}>
           Let other applications use Tripdesk for you. Send a token with each API request as{' '}
-          <Code>Authorization: Bearer &lt;token&gt;</Code>; it can do what its scopes allow and your account may do. The API is described at{' '}
-          <a href="/api/docs">/api/docs</a>.
+          <Code>Authorization: Bearer &lt;token&gt;</Code>; it can do what its scopes allow and your account may do. The
+          API is described at <a href="/api/docs">/api/docs</a>.
         </Text>
       </div>
       <ClientsPanel />

@@ -1,7 +1,14 @@
 import { Alert, Anchor, Group, Paper, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 
-type Props = { id: string; title: string; action?: string; onAction?: () => void; failure?: string | null; children: ReactNode };
+type Props = {
+  id: string;
+  title: string;
+  action?: string;
+  onAction?: () => void;
+  failure?: string | null;
+  children: ReactNode;
+};
 
 /**
  * A developer-area panel: its header, with the spec's create link on the right when it has one,

@@ -51,7 +51,14 @@ export function PersonalTokensPanel() {
       key: 'delete',
       label: <VisuallyHidden>Delete</VisuallyHidden>,
       cell: (t) => (
-        <Anchor component="button" type="button" size="sm" c="red.9" onClick={() => void deleting.submit(t)} aria-label={`Delete ${t.name}`}>
+        <Anchor
+          component="button"
+          type="button"
+          size="sm"
+          c="red.9"
+          onClick={() => void deleting.submit(t)}
+          aria-label={`Delete ${t.name}`}
+        >
           Delete
         </Anchor>
       ),
@@ -59,7 +66,13 @@ export function PersonalTokensPanel() {
   ];
 
   return (
-    <Panel id="personal-tokens-heading" title="Personal Access Tokens" action="Create New Token" onAction={() => setCreating(true)} failure={deleting.failure}>
+    <Panel
+      id="personal-tokens-heading"
+      title="Personal Access Tokens"
+      action="Create New Token"
+      onAction={() => setCreating(true)}
+      failure={deleting.failure}
+    >
       <DataTable
         columns={columns}
         query={tokens}

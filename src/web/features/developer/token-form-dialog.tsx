@@ -7,7 +7,13 @@ import { createPersonalToken, developerKeys, useScopes } from './api/developer.t
 import { useWhoopsForm, Whoops } from './whoops.tsx';
 
 /** Spec §2 the Create Token modal: Name and, when scopes exist, a checkbox per scope id. */
-export function TokenFormDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (accessToken: string) => void }) {
+export function TokenFormDialog({
+  onClose,
+  onCreated,
+}: {
+  onClose: () => void;
+  onCreated: (accessToken: string) => void;
+}) {
   const queryClient = useQueryClient();
   const scopes = useScopes();
   const { form, submit, messages, isPending } = useWhoopsForm({
@@ -20,7 +26,16 @@ export function TokenFormDialog({ onClose, onCreated }: { onClose: () => void; o
     },
   });
   return (
-    <FormDialog title="Create Token" size="lg" onClose={onClose} onSubmit={submit} cancelLabel="Close" submitLabel="Create" submitting={isPending} above={<Whoops messages={messages} />}>
+    <FormDialog
+      title="Create Token"
+      size="lg"
+      onClose={onClose}
+      onSubmit={submit}
+      cancelLabel="Close"
+      submitLabel="Create"
+      submitting={isPending}
+      above={<Whoops messages={messages} />}
+    >
       <TextInput label="Name" data-autofocus {...form.register('name')} />
       {scopes.data && scopes.data.length > 0 && (
         // §4: toggling a checkbox adds or removes its scope id from the selection

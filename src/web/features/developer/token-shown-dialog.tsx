@@ -3,11 +3,17 @@ import { Button, CopyButton, Group, Modal, Stack, Text, Textarea } from '@mantin
 /** Spec §2: the one time the new personal access token is shown. */
 export function TokenShownDialog({ token, onClose }: { token: string; onClose: () => void }) {
   return (
-    <Modal opened onClose={onClose} title="Personal Access Token" size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal
+      opened
+      onClose={onClose}
+      title="Personal Access Token"
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <Stack>
         <Text>
-          Here is your new personal access token. This is the only time it will be shown so don't lose it! You may now use this token to make API
-          requests.
+          Here is your new personal access token. This is the only time it will be shown so don't lose it! You may now
+          use this token to make API requests.
         </Text>
         <Textarea
           label="Token"

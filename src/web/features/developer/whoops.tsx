@@ -19,7 +19,12 @@ function messagesOf(errors: unknown): string[] {
  * an object body shows its errors flattened into bullets under 'Whoops! Something went wrong!',
  * any other failure 'Something went wrong. Please try again.' under the same heading).
  */
-export function useWhoopsForm<V extends FieldValues, R>(o: { defaultValues: V; mutationFn: (values: V) => Promise<R>; invalidate?: QueryKey[]; onSuccess: (result: R) => void }) {
+export function useWhoopsForm<V extends FieldValues, R>(o: {
+  defaultValues: V;
+  mutationFn: (values: V) => Promise<R>;
+  invalidate?: QueryKey[];
+  onSuccess: (result: R) => void;
+}) {
   const form = useForm<V>({ defaultValues: o.defaultValues as DefaultValues<V> });
   const saving = useFormMutation({
     mutationFn: o.mutationFn,

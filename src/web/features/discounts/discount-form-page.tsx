@@ -5,13 +5,25 @@ import { useForm } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
 import { toDdMmYyyy } from '../../../contract/dates.ts';
-import type { Discount, DiscountInvoiceType, discountInputSchema, TripSelectItem } from '../../../contract/discounts.ts';
+import type {
+  Discount,
+  DiscountInvoiceType,
+  discountInputSchema,
+  TripSelectItem,
+} from '../../../contract/discounts.ts';
 import { path } from '../../../contract/paths.ts';
 import { FormPage, RecordLoader } from '../../components/form-frame.tsx';
 import { DISCOUNT_UPDATED_MS } from '../../lib/constants.ts';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
-import { createDiscount, deleteDiscount, discountKeys, updateDiscount, useDiscount, useTripSelect } from './api/discounts.ts';
+import {
+  createDiscount,
+  deleteDiscount,
+  discountKeys,
+  updateDiscount,
+  useDiscount,
+  useTripSelect,
+} from './api/discounts.ts';
 
 type FormValues = {
   code: string;
@@ -72,7 +84,9 @@ function DiscountForm({ discount, trips }: { discount: Discount | null; trips: T
   const [updated, setUpdated] = useState(false);
   const [current, setCurrent] = useState(discount);
   const form = useForm<FormValues, unknown, z.output<typeof discountInputSchema>>({
-    resolver: lazyZodResolver(() => import('../../../contract/discounts.ts').then((m) => m.discountInputSchema)) as never,
+    resolver: lazyZodResolver(() =>
+      import('../../../contract/discounts.ts').then((m) => m.discountInputSchema),
+    ) as never,
     defaultValues: toForm(discount),
   });
   const errors = form.formState.errors;
@@ -155,7 +169,12 @@ function DiscountForm({ discount, trips }: { discount: Discount | null; trips: T
           <TextInput label="Description" required error={errors.name?.message} {...form.register('name')} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 6 }}>
-          <NativeSelect label="Invoice Type" data={INVOICE_TYPES} error={errors.invoice_type?.message} {...form.register('invoice_type')} />
+          <NativeSelect
+            label="Invoice Type"
+            data={INVOICE_TYPES}
+            error={errors.invoice_type?.message}
+            {...form.register('invoice_type')}
+          />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 6 }}>
           <NativeSelect
@@ -166,13 +185,24 @@ function DiscountForm({ discount, trips }: { discount: Discount | null; trips: T
           />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 6 }}>
-          <TextInput label="Value" leftSection="£" placeholder="0.00" inputMode="decimal" error={errors.amount?.message} {...form.register('amount')} />
+          <TextInput
+            label="Value"
+            leftSection="£"
+            placeholder="0.00"
+            inputMode="decimal"
+            error={errors.amount?.message}
+            {...form.register('amount')}
+          />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 6 }}>
           <TextInput
             label="Usage Limit"
             inputMode="numeric"
-            description={current ? `Used ${current.usage_count} of ${current.usage_limit} time${current.usage_limit === 1 ? '' : 's'}` : 'How many invoices may use this code'}
+            description={
+              current
+                ? `Used ${current.usage_count} of ${current.usage_limit} time${current.usage_limit === 1 ? '' : 's'}`
+                : 'How many invoices may use this code'
+            }
             error={errors.usage_limit?.message}
             {...form.register('usage_limit')}
           />

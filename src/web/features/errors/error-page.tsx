@@ -6,7 +6,11 @@ import { isRouteErrorResponse, useRouteError } from 'react-router';
  */
 export default function ErrorPage() {
   const error = useRouteError();
-  const detail = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : error instanceof Error ? error.message : String(error);
+  const detail = isRouteErrorResponse(error)
+    ? `${error.status} ${error.statusText}`
+    : error instanceof Error
+      ? error.message
+      : String(error);
   return (
     <div className="error-page" role="alert">
       <h1>Something went wrong</h1>

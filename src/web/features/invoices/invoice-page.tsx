@@ -15,7 +15,10 @@ import { formatLongDate, formatMoney } from '../../lib/format.ts';
  */
 export default function InvoicePage() {
   const id = Number(useParams().id);
-  const doc = useQuery({ queryKey: ['invoice-document', id], queryFn: () => api<InvoiceDocument>(`/api/invoices/${id}`) });
+  const doc = useQuery({
+    queryKey: ['invoice-document', id],
+    queryFn: () => api<InvoiceDocument>(`/api/invoices/${id}`),
+  });
   if (doc.isPending) return <PageLoader />;
   // an address that is no invoice id at all (the API's 422) is not found either
   if (doc.error instanceof ApiError && (doc.error.status === 404 || doc.error.status === 422)) return <NotFoundPage />;

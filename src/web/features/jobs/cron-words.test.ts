@@ -17,7 +17,18 @@ describe('a schedule in words', () => {
   });
 
   it('leaves anything else to the cron itself', () => {
-    for (const cron of ['0 9 * 1 *', '0,30 * * * *', '0 9-17 * * *', '0 9 1 * 1', '*/0 * * * *', '61 * * * *', '0 24 * * *', '0 0 0 * *', '@hourly', '1 2 3 4 5 6']) {
+    for (const cron of [
+      '0 9 * 1 *',
+      '0,30 * * * *',
+      '0 9-17 * * *',
+      '0 9 1 * 1',
+      '*/0 * * * *',
+      '61 * * * *',
+      '0 24 * * *',
+      '0 0 0 * *',
+      '@hourly',
+      '1 2 3 4 5 6',
+    ]) {
       expect(cronInWords(cron)).toBeNull();
     }
   });

@@ -1,6 +1,7 @@
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
-const num = (field: string, max: number): number | null => (/^\d{1,2}$/.test(field) && Number(field) <= max ? Number(field) : null);
+const num = (field: string, max: number): number | null =>
+  /^\d{1,2}$/.test(field) && Number(field) <= max ? Number(field) : null;
 const two = (n: number) => String(n).padStart(2, '0');
 const ordinal = (n: number) => {
   const rem = n % 100;

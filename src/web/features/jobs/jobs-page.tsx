@@ -93,12 +93,24 @@ export default function JobsPage() {
       ),
     },
     { key: 'attempts', label: 'Attempts', align: 'right', cell: (j) => count(j.attempts) },
-    { key: 'failed_at', label: 'Failed at', cell: (j) => formatDateTime(j.failed_at ?? j.created_at), cellProps: nowrap },
+    {
+      key: 'failed_at',
+      label: 'Failed at',
+      cell: (j) => formatDateTime(j.failed_at ?? j.created_at),
+      cellProps: nowrap,
+    },
     {
       key: 'action',
       label: 'Action',
       cell: (j) => (
-        <Button size="xs" variant="light" loading={retrying === j.id} disabled={retrying !== null && retrying !== j.id} onClick={() => void runAgain(j)} aria-label={`Retry the ${j.queue} job that failed at ${formatDateTime(j.failed_at ?? j.created_at)}`}>
+        <Button
+          size="xs"
+          variant="light"
+          loading={retrying === j.id}
+          disabled={retrying !== null && retrying !== j.id}
+          onClick={() => void runAgain(j)}
+          aria-label={`Retry the ${j.queue} job that failed at ${formatDateTime(j.failed_at ?? j.created_at)}`}
+        >
           Retry
         </Button>
       ),
@@ -107,7 +119,8 @@ export default function JobsPage() {
 
   // a server started without the queue (WORKERS and the queue are off) says so with 503
   const notRunning = jobs.error instanceof ApiError && jobs.error.status === 503 ? jobs.error.message : null;
-  const loadFailed = jobs.isError && !notRunning ? 'The job queue could not be read. Please refresh the page and try again.' : null;
+  const loadFailed =
+    jobs.isError && !notRunning ? 'The job queue could not be read. Please refresh the page and try again.' : null;
 
   return (
     <Stack>
@@ -115,7 +128,8 @@ export default function JobsPage() {
         <div>
           <Title order={1}>Jobs</Title>
           <Text c="dimmed" size="sm">
-            The work Tripdesk does by itself: automatic invoices, reminders, the evening digest, the nightly erasure of personal details after return (
+            The work Tripdesk does by itself: automatic invoices, reminders, the evening digest, the nightly erasure of
+            personal details after return (
             <Anchor component={Link} to={path('admin-retention')} underline="always">
               what the next run will erase
             </Anchor>
@@ -166,7 +180,14 @@ export default function JobsPage() {
               </Text>
               <Stack gap="sm">
                 <ServerAlert failure={retry.failure} variant="light" />
-                <DataTable columns={failedColumns} data={jobs.data?.failed} isPending={jobs.isPending} rowKey={(j) => j.id} empty="No job has failed." tableProps={{ highlightOnHover: false, verticalSpacing: 'xs' }} />
+                <DataTable
+                  columns={failedColumns}
+                  data={jobs.data?.failed}
+                  isPending={jobs.isPending}
+                  rowKey={(j) => j.id}
+                  empty="No job has failed."
+                  tableProps={{ highlightOnHover: false, verticalSpacing: 'xs' }}
+                />
               </Stack>
             </Paper>
           )}

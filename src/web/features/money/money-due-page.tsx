@@ -1,4 +1,18 @@
-import { Alert, Anchor, Button, Checkbox, Group, NativeSelect, Paper, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  Group,
+  NativeSelect,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { BulkReminderResult } from '../../../contract/email-templates.ts';
@@ -9,12 +23,21 @@ import { type Column, DataTable } from '../../components/data-table.tsx';
 import { formatDateTime, formatMoney, formatShortDate } from '../../lib/format.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
 import { moneyDueKeys, sendReminders, useMoneyDue, useRefundsDue, useTripOptions } from './api/money-due.ts';
-import { AGE_BUCKET_LABELS, AGE_BUCKETS, DUE_WITHIN_MAX, MONEY_DUE_SORTS, type MoneyDueSort } from '../../../contract/money-due-constants.ts';
+import {
+  AGE_BUCKET_LABELS,
+  AGE_BUCKETS,
+  DUE_WITHIN_MAX,
+  MONEY_DUE_SORTS,
+  type MoneyDueSort,
+} from '../../../contract/money-due-constants.ts';
 
 const FAILED = 'The money due could not be loaded. Please refresh the page and try again.';
 // the biggest debts and the longest overdue first; names and dates A→Z / soonest first
 const DESC_FIRST: MoneyDueSort[] = ['outstanding', 'days_overdue', 'last_reminder'];
-const TYPE_OPTIONS = [{ value: '', label: 'Any type' }, ...TRIP_TYPES.map((t) => ({ value: t, label: TRIP_TYPE_LABELS[t] }))];
+const TYPE_OPTIONS = [
+  { value: '', label: 'Any type' },
+  ...TRIP_TYPES.map((t) => ({ value: t, label: TRIP_TYPE_LABELS[t] })),
+];
 
 const rowKey = (r: MoneyDueRow) => `${r.kind}-${r.id}`;
 
@@ -22,7 +45,9 @@ const rowKey = (r: MoneyDueRow) => `${r.kind}-${r.id}`;
 function readQuery(params: URLSearchParams): MoneyDueQuery & { sort: MoneyDueSort; dir: 'asc' | 'desc'; page: number } {
   const q: MoneyDueQuery & { sort: MoneyDueSort; dir: 'asc' | 'desc'; page: number } = {
     page: Math.max(1, Number(params.get('page')) || 1),
-    sort: (MONEY_DUE_SORTS as readonly string[]).includes(params.get('sort') ?? '') ? (params.get('sort') as MoneyDueSort) : 'due_date',
+    sort: (MONEY_DUE_SORTS as readonly string[]).includes(params.get('sort') ?? '')
+      ? (params.get('sort') as MoneyDueSort)
+      : 'due_date',
     dir: params.get('dir') === 'desc' ? 'desc' : 'asc',
   };
   const trip = Number(params.get('trip_id'));
@@ -51,7 +76,12 @@ function BucketCards({ page, loading }: { page: MoneyDuePage | undefined; loadin
       {loading || amount === undefined ? (
         <Skeleton height={24} mt={6} width="60%" />
       ) : (
-        <Text fz={strong ? 22 : 20} fw={700} mt={4} c={!strong && key !== 'not_due' && amount > 0 ? 'red.9' : undefined}>
+        <Text
+          fz={strong ? 22 : 20}
+          fw={700}
+          mt={4}
+          c={!strong && key !== 'not_due' && amount > 0 ? 'red.9' : undefined}
+        >
           {formatMoney(amount)}
         </Text>
       )}
@@ -68,7 +98,8 @@ function BucketCards({ page, loading }: { page: MoneyDuePage | undefined; loadin
 /** The xlsx of the list as filtered and sorted (every page). */
 function exportHref(query: MoneyDueQuery): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (key !== 'page' && value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  for (const [key, value] of Object.entries(query))
+    if (key !== 'page' && value !== undefined && value !== null && value !== '') params.set(key, String(value));
   const text = params.toString();
   return `/api/money-due/export${text ? `?${text}` : ''}`;
 }
@@ -84,12 +115,17 @@ export default function MoneyDuePage() {
 
   // "Due within" is typed: the URL takes it once it is a number of days
   const [within, setWithin] = useState(params.get('due_within') ?? '');
-  const withinError = within.trim() !== '' && !isDays(within) ? `Type a whole number of days from 0 to ${DUE_WITHIN_MAX}.` : undefined;
+  const withinError =
+    within.trim() !== '' && !isDays(within) ? `Type a whole number of days from 0 to ${DUE_WITHIN_MAX}.` : undefined;
 
   // ticked rows, by row; a new filter, sort or page starts afresh
-  const [tickedFor, setTickedFor] = useState<{ query: string; rows: Map<string, number> }>({ query: queryText, rows: new Map() });
+  const [tickedFor, setTickedFor] = useState<{ query: string; rows: Map<string, number> }>({
+    query: queryText,
+    rows: new Map(),
+  });
   const ticked = tickedFor.query === queryText ? tickedFor.rows : new Map<string, number>();
-  const setTicked = (change: (t: Map<string, number>) => Map<string, number>) => setTickedFor({ query: queryText, rows: change(ticked) });
+  const setTicked = (change: (t: Map<string, number>) => Map<string, number>) =>
+    setTickedFor({ query: queryText, rows: change(ticked) });
   const [result, setResult] = useState<BulkReminderResult | null>(null);
 
   const update = (changes: Record<string, string | null>, keepPage = false) => {
@@ -140,15 +176,30 @@ export default function MoneyDuePage() {
       else next.delete(rowKey(r));
       return next;
     });
-  const tickAll = (on: boolean) => setTicked(() => (on ? new Map(rows.map((r) => [rowKey(r), r.booking_id])) : new Map()));
+  const tickAll = (on: boolean) =>
+    setTicked(() => (on ? new Map(rows.map((r) => [rowKey(r), r.booking_id])) : new Map()));
 
   const filtered = Boolean(query.trip_id || query.trip_type || query.overdue || query.due_within !== undefined);
 
   const columns: Array<Column<MoneyDueRow>> = [
     {
       key: 'tick',
-      label: <Checkbox aria-label="Select all on this page" checked={allTicked} indeterminate={someTicked && !allTicked} disabled={rows.length === 0} onChange={(e) => tickAll(e.currentTarget.checked)} />,
-      cell: (r) => <Checkbox aria-label={`Select ${r.traveller}: ${r.label}${r.invoice_ref ? ` ${r.invoice_ref}` : ''}`} checked={ticked.has(rowKey(r))} onChange={(e) => tick(r, e.currentTarget.checked)} />,
+      label: (
+        <Checkbox
+          aria-label="Select all on this page"
+          checked={allTicked}
+          indeterminate={someTicked && !allTicked}
+          disabled={rows.length === 0}
+          onChange={(e) => tickAll(e.currentTarget.checked)}
+        />
+      ),
+      cell: (r) => (
+        <Checkbox
+          aria-label={`Select ${r.traveller}: ${r.label}${r.invoice_ref ? ` ${r.invoice_ref}` : ''}`}
+          checked={ticked.has(rowKey(r))}
+          onChange={(e) => tick(r, e.currentTarget.checked)}
+        />
+      ),
       cellProps: () => ({ w: 40 }),
     },
     {
@@ -157,7 +208,13 @@ export default function MoneyDuePage() {
       sort: 'traveller',
       cell: (r) => (
         <>
-          <Anchor component={Link} to={path('booking-view', { id: r.booking_id })} size="sm" fw={500} style={{ whiteSpace: 'nowrap' }}>
+          <Anchor
+            component={Link}
+            to={path('booking-view', { id: r.booking_id })}
+            size="sm"
+            fw={500}
+            style={{ whiteSpace: 'nowrap' }}
+          >
             {r.traveller}
           </Anchor>
           <Text size="xs" c="gray.7" ff="monospace">
@@ -179,8 +236,20 @@ export default function MoneyDuePage() {
         </>
       ),
     },
-    { key: 'departure', label: 'Departure', sort: 'departure', cell: (r) => formatShortDate(r.departure), cellProps: () => ({ style: { whiteSpace: 'nowrap' } }) },
-    { key: 'due', label: 'Due', sort: 'due_date', cell: (r) => formatShortDate(r.due_date), cellProps: () => ({ style: { whiteSpace: 'nowrap' } }) },
+    {
+      key: 'departure',
+      label: 'Departure',
+      sort: 'departure',
+      cell: (r) => formatShortDate(r.departure),
+      cellProps: () => ({ style: { whiteSpace: 'nowrap' } }),
+    },
+    {
+      key: 'due',
+      label: 'Due',
+      sort: 'due_date',
+      cell: (r) => formatShortDate(r.due_date),
+      cellProps: () => ({ style: { whiteSpace: 'nowrap' } }),
+    },
     {
       key: 'overdue',
       label: 'Days overdue',
@@ -216,7 +285,14 @@ export default function MoneyDuePage() {
         </>
       ),
     },
-    { key: 'outstanding', label: 'Outstanding', sort: 'outstanding', align: 'right', cell: (r) => formatMoney(r.outstanding), cellProps: () => ({ fw: 600, style: { whiteSpace: 'nowrap' } }) },
+    {
+      key: 'outstanding',
+      label: 'Outstanding',
+      sort: 'outstanding',
+      align: 'right',
+      cell: (r) => formatMoney(r.outstanding),
+      cellProps: () => ({ fw: 600, style: { whiteSpace: 'nowrap' } }),
+    },
     {
       key: 'reminder',
       label: 'Last reminder',
@@ -233,9 +309,13 @@ export default function MoneyDuePage() {
     },
   ];
 
-  const tripOptions = [{ value: '', label: 'Any trip' }, ...(trips.data ?? []).map((t) => ({ value: String(t.id), label: t.name }))];
+  const tripOptions = [
+    { value: '', label: 'Any trip' },
+    ...(trips.data ?? []).map((t) => ({ value: String(t.id), label: t.name })),
+  ];
   // a trip in the URL that the list does not hold yet still shows as chosen
-  if (query.trip_id && !tripOptions.some((o) => o.value === String(query.trip_id))) tripOptions.push({ value: String(query.trip_id), label: trips.isPending ? 'Loading…' : `Trip ${query.trip_id}` });
+  if (query.trip_id && !tripOptions.some((o) => o.value === String(query.trip_id)))
+    tripOptions.push({ value: String(query.trip_id), label: trips.isPending ? 'Loading…' : `Trip ${query.trip_id}` });
 
   return (
     <Stack>
@@ -243,7 +323,8 @@ export default function MoneyDuePage() {
         <div>
           <Title order={1}>Money due</Title>
           <Text c="dimmed" size="sm">
-            Every unpaid or part-paid invoice, and every instalment not invoiced yet, of bookings that are not cancelled.
+            Every unpaid or part-paid invoice, and every instalment not invoiced yet, of bookings that are not
+            cancelled.
           </Text>
         </div>
         {/* every row of these filters, in this order: the browser downloads it (the session's cookie signs it in) */}
@@ -266,13 +347,37 @@ export default function MoneyDuePage() {
         </Group>
       )}
 
-      <Paper withBorder radius="md" p="sm" component="form" role="search" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+      <Paper
+        withBorder
+        radius="md"
+        p="sm"
+        component="form"
+        role="search"
+        aria-label="Filters"
+        onSubmit={(e) => e.preventDefault()}
+      >
         <Group align="flex-end" gap="md">
-          <NativeSelect label="Trip" data={tripOptions} value={query.trip_id ? String(query.trip_id) : ''} onChange={(e) => update({ trip_id: e.currentTarget.value })} w={280} />
-          <NativeSelect label="Trip type" data={TYPE_OPTIONS} value={query.trip_type ?? ''} onChange={(e) => update({ trip_type: e.currentTarget.value })} w={140} />
+          <NativeSelect
+            label="Trip"
+            data={tripOptions}
+            value={query.trip_id ? String(query.trip_id) : ''}
+            onChange={(e) => update({ trip_id: e.currentTarget.value })}
+            w={280}
+          />
+          <NativeSelect
+            label="Trip type"
+            data={TYPE_OPTIONS}
+            value={query.trip_type ?? ''}
+            onChange={(e) => update({ trip_type: e.currentTarget.value })}
+            w={140}
+          />
           <TextInput
             label="Due within"
-            rightSection={<Text size="xs" c="dimmed">days</Text>}
+            rightSection={
+              <Text size="xs" c="dimmed">
+                days
+              </Text>
+            }
             rightSectionWidth={44}
             inputMode="numeric"
             placeholder="Any time"
@@ -281,13 +386,22 @@ export default function MoneyDuePage() {
             onChange={(e) => setWithin(e.currentTarget.value)}
             w={140}
           />
-          <Checkbox label="Overdue only" checked={query.overdue === '1'} onChange={(e) => update({ overdue: e.currentTarget.checked ? '1' : null })} mb={8} />
+          <Checkbox
+            label="Overdue only"
+            checked={query.overdue === '1'}
+            onChange={(e) => update({ overdue: e.currentTarget.checked ? '1' : null })}
+            mb={8}
+          />
           {filtered && (
             <Button
               variant="subtle"
               onClick={() => {
                 setWithin('');
-                setParams(new URLSearchParams(query.sort !== 'due_date' || query.dir !== 'asc' ? { sort: query.sort, dir: query.dir } : {}));
+                setParams(
+                  new URLSearchParams(
+                    query.sort !== 'due_date' || query.dir !== 'asc' ? { sort: query.sort, dir: query.dir } : {},
+                  ),
+                );
               }}
             >
               Clear filters
@@ -297,14 +411,16 @@ export default function MoneyDuePage() {
       </Paper>
 
       {rows.length > 0 && (
-      <Group justify="space-between" align="center" mih={36}>
-        <Text size="sm" c={ticked.size ? undefined : 'dimmed'} role="status">
-          {ticked.size ? `${ticked.size} ${ticked.size === 1 ? 'row' : 'rows'} ticked (${bookingIds.length} ${bookingIds.length === 1 ? 'booking' : 'bookings'}).` : 'Tick rows to send their travellers a reminder now.'}
-        </Text>
-        <Button onClick={send} disabled={bookingIds.length === 0} loading={sending.isPending}>
-          Send reminder now
-        </Button>
-      </Group>
+        <Group justify="space-between" align="center" mih={36}>
+          <Text size="sm" c={ticked.size ? undefined : 'dimmed'} role="status">
+            {ticked.size
+              ? `${ticked.size} ${ticked.size === 1 ? 'row' : 'rows'} ticked (${bookingIds.length} ${bookingIds.length === 1 ? 'booking' : 'bookings'}).`
+              : 'Tick rows to send their travellers a reminder now.'}
+          </Text>
+          <Button onClick={send} disabled={bookingIds.length === 0} loading={sending.isPending}>
+            Send reminder now
+          </Button>
+        </Group>
       )}
       {sending.failure && (
         <Alert color="red" role="alert" withCloseButton onClose={sending.clearFailure}>
@@ -312,7 +428,13 @@ export default function MoneyDuePage() {
         </Alert>
       )}
       {result && (
-        <Alert color={result.failed.length || result.sent.length === 0 ? 'orange' : 'green'} role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setResult(null)}>
+        <Alert
+          color={result.failed.length || result.sent.length === 0 ? 'orange' : 'green'}
+          role="status"
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setResult(null)}
+        >
           {result.message}
         </Alert>
       )}
@@ -328,7 +450,9 @@ export default function MoneyDuePage() {
         page={query.page}
         onPage={(p) => update({ page: String(p) }, true)}
         noun="amounts"
-        rowProps={(r) => (ticked.has(rowKey(r)) ? { style: { boxShadow: 'inset 4px 0 0 var(--mantine-color-blue-7)' } } : {})}
+        rowProps={(r) =>
+          ticked.has(rowKey(r)) ? { style: { boxShadow: 'inset 4px 0 0 var(--mantine-color-blue-7)' } } : {}
+        }
       />
     </Stack>
   );
@@ -341,9 +465,15 @@ function RefundsDueNotice() {
   if (!rows.length) return null;
   const total = refunds.data!.total;
   return (
-    <Alert color="orange" variant="light" title={`Overpaid: ${total} refund${total === 1 ? '' : 's'} due`} styles={{ title: { color: '#7a3b00' } }}>
+    <Alert
+      color="orange"
+      variant="light"
+      title={`Overpaid: ${total} refund${total === 1 ? '' : 's'} due`}
+      styles={{ title: { color: '#7a3b00' } }}
+    >
       <Text size="sm" mb={6}>
-        These invoices have been paid more than their total. Refund the difference in Stripe&apos;s dashboard; Tripdesk records the refund when Stripe reports it.
+        These invoices have been paid more than their total. Refund the difference in Stripe&apos;s dashboard; Tripdesk
+        records the refund when Stripe reports it.
       </Text>
       <Stack gap={2}>
         {rows.map((r) => (

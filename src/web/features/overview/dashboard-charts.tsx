@@ -11,7 +11,11 @@ const weekLabel = (day: string) => `${Number(day.slice(8, 10))} ${MONTHS[Number(
 /** 2027-01 → Jan 2027 */
 const monthLabel = (month: string) => `${MONTHS[Number(month.slice(5, 7)) - 1]} ${month.slice(0, 4)}`;
 const pounds = (v: number) => formatMoney(v).replace(/\.00$/, '');
-const STATUS_LABELS: Record<string, string> = { confirmed: 'Confirmed', provisional: 'Provisional', cancelled: 'Cancelled' };
+const STATUS_LABELS: Record<string, string> = {
+  confirmed: 'Confirmed',
+  provisional: 'Provisional',
+  cancelled: 'Cancelled',
+};
 
 type Row = Record<string, string | number | null>;
 
@@ -19,7 +23,19 @@ type Row = Record<string, string | number | null>;
  * One chart of the dashboard: its title, the chart (an image to assistive technology, named by
  * the title), and "Show as table", the same numbers as a table for anyone who wants them exact.
  */
-function ChartCard({ title, description, chart, columns, rows }: { title: string; description: string; chart: ReactNode; columns: Array<{ key: string; label: string; format?: (v: number) => string }>; rows: Row[] }) {
+function ChartCard({
+  title,
+  description,
+  chart,
+  columns,
+  rows,
+}: {
+  title: string;
+  description: string;
+  chart: ReactNode;
+  columns: Array<{ key: string; label: string; format?: (v: number) => string }>;
+  rows: Row[];
+}) {
   const [table, setTable] = useState(false);
   const id = useId();
   return (
@@ -33,7 +49,14 @@ function ChartCard({ title, description, chart, columns, rows }: { title: string
             {description}
           </Text>
         </div>
-        <Button size="xs" variant="default" style={{ flexShrink: 0 }} aria-expanded={table} aria-controls={`${id}-table`} onClick={() => setTable((v) => !v)}>
+        <Button
+          size="xs"
+          variant="default"
+          style={{ flexShrink: 0 }}
+          aria-expanded={table}
+          aria-controls={`${id}-table`}
+          onClick={() => setTable((v) => !v)}
+        >
           {table ? 'Hide table' : 'Show as table'}
         </Button>
       </Group>
@@ -86,7 +109,13 @@ export function DashboardCharts({ data }: { data: Dashboard }) {
   const departures = data.next_departures.map((d) => {
     const booked = d.confirmed + d.provisional;
     const full = d.capacity !== null && booked >= d.capacity;
-    return { ...d, label: `${d.name}${full ? ' (full)' : ''}`, places: d.capacity, booked, state: d.capacity === null ? 'No capacity set' : full ? 'Full' : `${d.capacity - booked} left` };
+    return {
+      ...d,
+      label: `${d.name}${full ? ' (full)' : ''}`,
+      places: d.capacity,
+      booked,
+      state: d.capacity === null ? 'No capacity set' : full ? 'Full' : `${d.capacity - booked} left`,
+    };
   });
   return (
     <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
@@ -109,7 +138,13 @@ export function DashboardCharts({ data }: { data: Dashboard }) {
             withDots={false}
           />
         }
-        columns={[{ key: 'week', label: 'Week of' }, { key: 'charity', label: 'Charity' }, { key: 'open', label: 'Open' }, { key: 'school', label: 'School' }, { key: 'previous_year', label: 'A year before' }]}
+        columns={[
+          { key: 'week', label: 'Week of' },
+          { key: 'charity', label: 'Charity' },
+          { key: 'open', label: 'Open' },
+          { key: 'school', label: 'School' },
+          { key: 'previous_year', label: 'A year before' },
+        ]}
         rows={weeks.map((w) => ({ ...w, week: formatShortDate(w.week) }))}
       />
       <ChartCard
@@ -128,7 +163,11 @@ export function DashboardCharts({ data }: { data: Dashboard }) {
             ]}
           />
         }
-        columns={[{ key: 'week', label: 'Week of' }, { key: 'received', label: 'Received', format: formatMoney }, { key: 'invoiced', label: 'Invoiced', format: formatMoney }]}
+        columns={[
+          { key: 'week', label: 'Week of' },
+          { key: 'received', label: 'Received', format: formatMoney },
+          { key: 'invoiced', label: 'Invoiced', format: formatMoney },
+        ]}
         rows={money.map((w) => ({ ...w, week: formatShortDate(w.week) }))}
       />
       <ChartCard
@@ -148,7 +187,11 @@ export function DashboardCharts({ data }: { data: Dashboard }) {
             ]}
           />
         }
-        columns={[{ key: 'label', label: 'Departure month' }, { key: 'not_yet_due', label: 'Not yet due', format: formatMoney }, { key: 'overdue', label: 'Overdue', format: formatMoney }]}
+        columns={[
+          { key: 'label', label: 'Departure month' },
+          { key: 'not_yet_due', label: 'Not yet due', format: formatMoney },
+          { key: 'overdue', label: 'Overdue', format: formatMoney },
+        ]}
         rows={months}
       />
       <ChartCard
@@ -169,7 +212,13 @@ export function DashboardCharts({ data }: { data: Dashboard }) {
             ]}
           />
         }
-        columns={[{ key: 'label', label: 'Status' }, { key: 'self', label: 'Self' }, { key: 'fundraise', label: 'Fundraise' }, { key: 'flexi', label: 'Flexi' }, { key: 'free', label: 'Free' }]}
+        columns={[
+          { key: 'label', label: 'Status' },
+          { key: 'self', label: 'Self' },
+          { key: 'fundraise', label: 'Fundraise' },
+          { key: 'flexi', label: 'Flexi' },
+          { key: 'free', label: 'Free' },
+        ]}
         rows={statuses}
       />
       <ChartCard
@@ -182,7 +231,14 @@ export function DashboardCharts({ data }: { data: Dashboard }) {
             dataKey="label"
             withLegend
             barProps={{ stackId: 'booked' }}
-            xAxisProps={{ interval: 0, angle: -25, textAnchor: 'end', height: 80, tick: { fontSize: 11 }, tickFormatter: (name: string) => (name.length > 24 ? `${name.slice(0, 23)}…` : name) }}
+            xAxisProps={{
+              interval: 0,
+              angle: -25,
+              textAnchor: 'end',
+              height: 80,
+              tick: { fontSize: 11 },
+              tickFormatter: (name: string) => (name.length > 24 ? `${name.slice(0, 23)}…` : name),
+            }}
             composedChartProps={{ margin: { left: 40, right: 10, top: 5, bottom: 5 } }}
             series={[
               { name: 'confirmed', label: 'Confirmed', color: 'green.7', type: 'bar' },
@@ -194,8 +250,22 @@ export function DashboardCharts({ data }: { data: Dashboard }) {
             dotProps={{ r: 5, strokeWidth: 2 }}
           />
         }
-        columns={[{ key: 'name', label: 'Trip' }, { key: 'departure', label: 'Departs' }, { key: 'confirmed', label: 'Confirmed' }, { key: 'provisional', label: 'Provisional' }, { key: 'places', label: 'Places' }, { key: 'state', label: 'Places left' }]}
-        rows={departures.map((d) => ({ name: d.name, departure: formatShortDate(d.departure), confirmed: d.confirmed, provisional: d.provisional, places: d.places ?? '—', state: d.state }))}
+        columns={[
+          { key: 'name', label: 'Trip' },
+          { key: 'departure', label: 'Departs' },
+          { key: 'confirmed', label: 'Confirmed' },
+          { key: 'provisional', label: 'Provisional' },
+          { key: 'places', label: 'Places' },
+          { key: 'state', label: 'Places left' },
+        ]}
+        rows={departures.map((d) => ({
+          name: d.name,
+          departure: formatShortDate(d.departure),
+          confirmed: d.confirmed,
+          provisional: d.provisional,
+          places: d.places ?? '—',
+          state: d.state,
+        }))}
       />
     </SimpleGrid>
   );

@@ -1,4 +1,16 @@
-import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
 import type { AttentionKey, Dashboard } from '../../../contract/dashboard.ts';
 import { lazyComponent } from '../../components/lazy.tsx';
@@ -10,11 +22,31 @@ import { useDashboard } from './api/get-dashboard.ts';
 const DashboardCharts = lazyComponent(() => import('./dashboard-charts.tsx').then((m) => m.DashboardCharts));
 
 const CARDS: Record<AttentionKey, { title: string; describe: (count: number) => string; link: string }> = {
-  overdue: { title: 'Overdue payments', describe: (n) => `${plural(n, 'invoice or instalment', 'invoices and instalments')} past their due date`, link: 'Show them in Money' },
-  not_ready: { title: 'Travellers not ready', describe: (n) => `${plural(n, 'traveller')} departing in the next 8 weeks with a check not passed`, link: 'Show them' },
-  provisional: { title: 'Provisional for 14 days', describe: (n) => `${plural(n, 'booking')} provisional for 14 days or more`, link: 'Show them in Bookings' },
-  behind: { title: 'Fundraisers behind', describe: (n) => `${plural(n, 'fundraiser')} behind a milestone`, link: 'Show them in Bookings' },
-  failed: { title: 'Failed jobs and emails', describe: (n) => `${plural(n, 'job or email', 'jobs and emails')} failed`, link: 'Show them in Jobs' },
+  overdue: {
+    title: 'Overdue payments',
+    describe: (n) => `${plural(n, 'invoice or instalment', 'invoices and instalments')} past their due date`,
+    link: 'Show them in Money',
+  },
+  not_ready: {
+    title: 'Travellers not ready',
+    describe: (n) => `${plural(n, 'traveller')} departing in the next 8 weeks with a check not passed`,
+    link: 'Show them',
+  },
+  provisional: {
+    title: 'Provisional for 14 days',
+    describe: (n) => `${plural(n, 'booking')} provisional for 14 days or more`,
+    link: 'Show them in Bookings',
+  },
+  behind: {
+    title: 'Fundraisers behind',
+    describe: (n) => `${plural(n, 'fundraiser')} behind a milestone`,
+    link: 'Show them in Bookings',
+  },
+  failed: {
+    title: 'Failed jobs and emails',
+    describe: (n) => `${plural(n, 'job or email', 'jobs and emails')} failed`,
+    link: 'Show them in Jobs',
+  },
 };
 
 /**
@@ -41,13 +73,41 @@ export default function DashboardPage() {
       <Group justify="space-between" align="flex-end">
         <div>
           <Title order={1}>Dashboard</Title>
-          <Text c="dimmed">{data ? `Trips departing ${formatShortDate(data.season.from)} to ${formatShortDate(data.season.to)}` : ' '}</Text>
+          <Text c="dimmed">
+            {data ? `Trips departing ${formatShortDate(data.season.from)} to ${formatShortDate(data.season.to)}` : ' '}
+          </Text>
         </div>
-        <Paper withBorder radius="md" p="sm" component="form" role="search" aria-label="Season" onSubmit={(e) => e.preventDefault()}>
+        <Paper
+          withBorder
+          radius="md"
+          p="sm"
+          component="form"
+          role="search"
+          aria-label="Season"
+          onSubmit={(e) => e.preventDefault()}
+        >
           <Group align="flex-end" gap="sm">
-            <TextInput type="date" label="Departing from" value={season.from || data?.season.from || ''} onChange={(e) => setSeason('from', e.currentTarget.value)} error={errors?.from?.[0]} w={170} />
-            <TextInput type="date" label="Departing to" value={season.to || data?.season.to || ''} onChange={(e) => setSeason('to', e.currentTarget.value)} error={errors?.to?.[0]} w={170} />
-            <Button variant="default" onClick={() => setParams(new URLSearchParams())} disabled={!season.from && !season.to}>
+            <TextInput
+              type="date"
+              label="Departing from"
+              value={season.from || data?.season.from || ''}
+              onChange={(e) => setSeason('from', e.currentTarget.value)}
+              error={errors?.from?.[0]}
+              w={170}
+            />
+            <TextInput
+              type="date"
+              label="Departing to"
+              value={season.to || data?.season.to || ''}
+              onChange={(e) => setSeason('to', e.currentTarget.value)}
+              error={errors?.to?.[0]}
+              w={170}
+            />
+            <Button
+              variant="default"
+              onClick={() => setParams(new URLSearchParams())}
+              disabled={!season.from && !season.to}
+            >
               Next 12 months
             </Button>
           </Group>
@@ -84,7 +144,15 @@ function AttentionCard({ card }: { card: Dashboard['attention'][number] }) {
   const words = CARDS[card.key];
   const calm = card.count === 0;
   return (
-    <Paper withBorder radius="md" p="md" component="article" aria-labelledby={`card-${card.key}`} data-testid={`attention-${card.key}`} bg={calm ? undefined : 'orange.0'}>
+    <Paper
+      withBorder
+      radius="md"
+      p="md"
+      component="article"
+      aria-labelledby={`card-${card.key}`}
+      data-testid={`attention-${card.key}`}
+      bg={calm ? undefined : 'orange.0'}
+    >
       <Stack gap={4}>
         <Text size="sm" fw={700} id={`card-${card.key}`}>
           {words.title}
@@ -110,7 +178,12 @@ function AttentionCard({ card }: { card: Dashboard['attention'][number] }) {
           </Stack>
         ) : (
           !calm && (
-            <Anchor component={Link} to={card.href} size="sm" aria-label={`${words.link}: ${words.title.toLowerCase()}`}>
+            <Anchor
+              component={Link}
+              to={card.href}
+              size="sm"
+              aria-label={`${words.link}: ${words.title.toLowerCase()}`}
+            >
               {words.link}
             </Anchor>
           )

@@ -9,12 +9,27 @@ import { readinessKey, sendChasers } from './api/readiness.ts';
 import { plural } from '../../lib/format.ts';
 
 /** "Send chaser": what to chase for the ticked travellers, starting with what any of them still lacks. */
-export function ChaserDialog({ tripId, ticked, onClose, onSent }: { tripId: number; ticked: ReadinessRow[]; onClose: () => void; onSent: (r: ChaserResult) => void }) {
+export function ChaserDialog({
+  tripId,
+  ticked,
+  onClose,
+  onSent,
+}: {
+  tripId: number;
+  ticked: ReadinessRow[];
+  onClose: () => void;
+  onSent: (r: ChaserResult) => void;
+}) {
   const needing = (c: ReadinessCheck) => ticked.filter((r) => r.checks[c].state !== 'green').length;
   // what to chase starts as what any ticked traveller still lacks
   const [checks, setChecks] = useState<ChaserCheck[]>(CHASER_CHECKS.filter((c) => needing(c) > 0));
   const [error, setError] = useState<string | null>(null);
-  const sending = useFormMutation({ mutationFn: sendChasers, invalidate: [readinessKey(tripId)], fallback: 'Sorry, the chasers could not be sent. Please try again.', onSuccess: onSent });
+  const sending = useFormMutation({
+    mutationFn: sendChasers,
+    invalidate: [readinessKey(tripId)],
+    fallback: 'Sorry, the chasers could not be sent. Please try again.',
+    onSuccess: onSent,
+  });
   return (
     <FormDialog
       title="Send chaser"
@@ -27,12 +42,28 @@ export function ChaserDialog({ tripId, ticked, onClose, onSent }: { tripId: numb
         if (!checks.length) return setError('Choose what to chase: the passport, the forms or both.');
         void sending.submit({ tripId, bookingIds: ticked.map((r) => r.booking_id), checks });
       }}
-      above={<Text size="sm">An email now to {ticked.length === 1 ? 'the ticked traveller' : `each of the ${plural(ticked.length, 'ticked traveller')}`} for each check chosen that is not green. Travellers whose automatic chasers are off are left out.</Text>}
+      above={
+        <Text size="sm">
+          An email now to{' '}
+          {ticked.length === 1 ? 'the ticked traveller' : `each of the ${plural(ticked.length, 'ticked traveller')}`}{' '}
+          for each check chosen that is not green. Travellers whose automatic chasers are off are left out.
+        </Text>
+      }
     >
-      <Checkbox.Group label="Chase" value={checks} onChange={(v) => (setError(null), setChecks(v as ChaserCheck[]))} error={error} withAsterisk>
+      <Checkbox.Group
+        label="Chase"
+        value={checks}
+        onChange={(v) => (setError(null), setChecks(v as ChaserCheck[]))}
+        error={error}
+        withAsterisk
+      >
         <Stack gap={6} mt={6}>
           {CHASER_CHECKS.map((c) => (
-            <Checkbox key={c} value={c} label={`${READINESS_CHECK_LABELS[c]} (${needing(c)} of ${ticked.length} not green)`} />
+            <Checkbox
+              key={c}
+              value={c}
+              label={`${READINESS_CHECK_LABELS[c]} (${needing(c)} of ${ticked.length} not green)`}
+            />
           ))}
         </Stack>
       </Checkbox.Group>

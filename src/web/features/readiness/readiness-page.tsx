@@ -1,9 +1,30 @@
-import { Anchor, Badge, Button, Checkbox, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, Title, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  NativeSelect,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { path } from '../../../contract/paths.ts';
 import type { ReadinessRow, TripReadiness } from '../../../contract/readiness.ts';
-import { READINESS_CHECK_LABELS, READINESS_CHECKS, READINESS_STATES, type ReadinessCheck, type ReadinessState } from '../../../contract/readiness-constants.ts';
+import {
+  READINESS_CHECK_LABELS,
+  READINESS_CHECKS,
+  READINESS_STATES,
+  type ReadinessCheck,
+  type ReadinessState,
+} from '../../../contract/readiness-constants.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { RecordLoader } from '../../components/form-frame.tsx';
 import { formatShortDate } from '../../lib/format.ts';
@@ -14,8 +35,14 @@ import { BulkActions } from './bulk-actions.tsx';
 const isCheck = (v: string | null): v is ReadinessCheck => (READINESS_CHECKS as readonly string[]).includes(v ?? '');
 const isState = (v: string | null): v is ReadinessState => (READINESS_STATES as readonly string[]).includes(v ?? '');
 
-const CHECK_OPTIONS = [{ value: '', label: 'Any check' }, ...READINESS_CHECKS.map((c) => ({ value: c, label: READINESS_CHECK_LABELS[c] }))];
-const STATE_OPTIONS = [{ value: '', label: 'Any state' }, ...READINESS_STATES.map((s) => ({ value: s, label: STATE_WORDS[s] }))];
+const CHECK_OPTIONS = [
+  { value: '', label: 'Any check' },
+  ...READINESS_CHECKS.map((c) => ({ value: c, label: READINESS_CHECK_LABELS[c] })),
+];
+const STATE_OPTIONS = [
+  { value: '', label: 'Any state' },
+  ...READINESS_STATES.map((s) => ({ value: s, label: STATE_WORDS[s] })),
+];
 
 /** The rows a filter keeps: one check in one state; any check in a state; or a check not ready. */
 function matches(row: ReadinessRow, check: ReadinessCheck | null, state: ReadinessState | null): boolean {
@@ -35,7 +62,10 @@ export default function ReadinessPage() {
   const tripId = Number(useParams().id);
   const board = useTripReadiness(tripId);
   return (
-    <RecordLoader query={board} failed="The readiness board could not be loaded. Please refresh the page and try again.">
+    <RecordLoader
+      query={board}
+      failed="The readiness board could not be loaded. Please refresh the page and try again."
+    >
       {(b) => <Board board={b} />}
     </RecordLoader>
   );
@@ -74,7 +104,12 @@ function Downloads({ tripId }: { tripId: number }) {
           ))}
         </Button.Group>
       ))}
-      <Checkbox size="xs" label="Include provisional bookings" checked={provisional} onChange={(e) => setProvisional(e.currentTarget.checked)} />
+      <Checkbox
+        size="xs"
+        label="Include provisional bookings"
+        checked={provisional}
+        onChange={(e) => setProvisional(e.currentTarget.checked)}
+      />
     </Group>
   );
 }
@@ -85,7 +120,11 @@ function Board({ board }: { board: TripReadiness }) {
   const state = isState(params.get('state')) ? (params.get('state') as ReadinessState) : null;
   // ready=no: the travellers with any check not green (the dashboard's card links here)
   const ready = params.get('ready') === 'no' ? 'no' : params.get('ready') === 'yes' ? 'yes' : null;
-  const filter = (next: { check?: ReadinessCheck | null; state?: ReadinessState | null; ready?: 'yes' | 'no' | null }) => {
+  const filter = (next: {
+    check?: ReadinessCheck | null;
+    state?: ReadinessState | null;
+    ready?: 'yes' | 'no' | null;
+  }) => {
     const p = new URLSearchParams();
     const c = next.check === undefined ? check : next.check;
     const s = next.state === undefined ? state : next.state;
@@ -109,13 +148,33 @@ function Board({ board }: { board: TripReadiness }) {
       else next.delete(id);
       return next;
     });
-  const tickAll = (on: boolean) => setTicked((t) => new Set(on ? [...t, ...rows.map((r) => r.booking_id)] : [...t].filter((id) => !rows.some((r) => r.booking_id === id))));
+  const tickAll = (on: boolean) =>
+    setTicked(
+      (t) =>
+        new Set(
+          on ? [...t, ...rows.map((r) => r.booking_id)] : [...t].filter((id) => !rows.some((r) => r.booking_id === id)),
+        ),
+    );
 
   const columns: Array<Column<ReadinessRow>> = [
     {
       key: 'tick',
-      label: <Checkbox aria-label="Select every traveller shown" checked={allTicked} indeterminate={someTicked && !allTicked} disabled={rows.length === 0} onChange={(e) => tickAll(e.currentTarget.checked)} />,
-      cell: (r) => <Checkbox aria-label={`Select ${r.traveller}`} checked={ticked.has(r.booking_id)} onChange={(e) => tick(r.booking_id, e.currentTarget.checked)} />,
+      label: (
+        <Checkbox
+          aria-label="Select every traveller shown"
+          checked={allTicked}
+          indeterminate={someTicked && !allTicked}
+          disabled={rows.length === 0}
+          onChange={(e) => tickAll(e.currentTarget.checked)}
+        />
+      ),
+      cell: (r) => (
+        <Checkbox
+          aria-label={`Select ${r.traveller}`}
+          checked={ticked.has(r.booking_id)}
+          onChange={(e) => tick(r.booking_id, e.currentTarget.checked)}
+        />
+      ),
     },
     {
       key: 'traveller',
@@ -131,15 +190,32 @@ function Board({ board }: { board: TripReadiness }) {
           {(r.chasers_off || r.last_chaser) && (
             <Group gap={4}>
               {r.chasers_off && (
-                <Tooltip label={r.chasers_off_reason ? `Automatic chasers are off: ${r.chasers_off_reason}` : 'Automatic chasers are off.'} withArrow multiline maw={280}>
-                  <Badge size="xs" variant="light" color="gray" tabIndex={0} aria-label={`Chasers off${r.chasers_off_reason ? `: ${r.chasers_off_reason}` : ''}`}>
+                <Tooltip
+                  label={
+                    r.chasers_off_reason
+                      ? `Automatic chasers are off: ${r.chasers_off_reason}`
+                      : 'Automatic chasers are off.'
+                  }
+                  withArrow
+                  multiline
+                  maw={280}
+                >
+                  <Badge
+                    size="xs"
+                    variant="light"
+                    color="gray"
+                    tabIndex={0}
+                    aria-label={`Chasers off${r.chasers_off_reason ? `: ${r.chasers_off_reason}` : ''}`}
+                  >
                     Chasers off
                   </Badge>
                 </Tooltip>
               )}
               {r.last_chaser && (
                 <Text size="xs" c="dimmed">
-                  Chased ({READINESS_CHECK_LABELS[r.last_chaser.check as ReadinessCheck]?.toLowerCase() ?? r.last_chaser.check}) {formatShortDate(r.last_chaser.sent_on)}
+                  Chased (
+                  {READINESS_CHECK_LABELS[r.last_chaser.check as ReadinessCheck]?.toLowerCase() ?? r.last_chaser.check}){' '}
+                  {formatShortDate(r.last_chaser.sent_on)}
                 </Text>
               )}
             </Group>
@@ -147,7 +223,11 @@ function Board({ board }: { board: TripReadiness }) {
         </Stack>
       ),
     },
-    ...READINESS_CHECKS.map((c): Column<ReadinessRow> => ({ key: c, label: READINESS_CHECK_LABELS[c], cell: (r) => <CheckBadge check={c} result={r.checks[c]} /> })),
+    ...READINESS_CHECKS.map((c): Column<ReadinessRow> => ({
+      key: c,
+      label: READINESS_CHECK_LABELS[c],
+      cell: (r) => <CheckBadge check={c} result={r.checks[c]} />,
+    })),
   ];
 
   return (
@@ -156,7 +236,8 @@ function Board({ board }: { board: TripReadiness }) {
         <div>
           <Title order={1}>Ready to depart: {trip.name}</Title>
           <Text c="dimmed" size="sm">
-            {trip.country}, {formatShortDate(trip.departure)} to {formatShortDate(trip.return)}. Passports must be valid {trip.passport_months} {trip.passport_months === 1 ? 'month' : 'months'} after the return.
+            {trip.country}, {formatShortDate(trip.departure)} to {formatShortDate(trip.return)}. Passports must be valid{' '}
+            {trip.passport_months} {trip.passport_months === 1 ? 'month' : 'months'} after the return.
             {trip.passport_note ? ` ${trip.passport_note}` : ''}
           </Text>
         </div>
@@ -182,7 +263,11 @@ function Board({ board }: { board: TripReadiness }) {
             </Text>
             <Group gap={10} mt={4}>
               {READINESS_STATES.map((s) => (
-                <UnstyledButton key={s} onClick={() => filter({ check: c, state: s })} aria-label={`${READINESS_CHECK_LABELS[c]}: ${summary.checks[c][s]} ${STATE_WORDS[s].toLowerCase()}; show them`}>
+                <UnstyledButton
+                  key={s}
+                  onClick={() => filter({ check: c, state: s })}
+                  aria-label={`${READINESS_CHECK_LABELS[c]}: ${summary.checks[c][s]} ${STATE_WORDS[s].toLowerCase()}; show them`}
+                >
                   <Text span fw={700} c={STATE_TEXT[s]} size="sm">
                     {summary.checks[c][s]}
                   </Text>{' '}
@@ -196,15 +281,47 @@ function Board({ board }: { board: TripReadiness }) {
         ))}
       </SimpleGrid>
 
-      <Paper withBorder radius="md" p="sm" component="form" role="search" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+      <Paper
+        withBorder
+        radius="md"
+        p="sm"
+        component="form"
+        role="search"
+        aria-label="Filters"
+        onSubmit={(e) => e.preventDefault()}
+      >
         <Group align="flex-end">
-          <NativeSelect label="Check" data={CHECK_OPTIONS} value={check ?? ''} onChange={(e) => filter({ check: isCheck(e.currentTarget.value) ? (e.currentTarget.value as ReadinessCheck) : null })} w={180} />
-          <NativeSelect label="State" data={STATE_OPTIONS} value={state ?? ''} onChange={(e) => filter({ state: isState(e.currentTarget.value) ? (e.currentTarget.value as ReadinessState) : null })} w={160} />
+          <NativeSelect
+            label="Check"
+            data={CHECK_OPTIONS}
+            value={check ?? ''}
+            onChange={(e) =>
+              filter({ check: isCheck(e.currentTarget.value) ? (e.currentTarget.value as ReadinessCheck) : null })
+            }
+            w={180}
+          />
+          <NativeSelect
+            label="State"
+            data={STATE_OPTIONS}
+            value={state ?? ''}
+            onChange={(e) =>
+              filter({ state: isState(e.currentTarget.value) ? (e.currentTarget.value as ReadinessState) : null })
+            }
+            w={160}
+          />
           <NativeSelect
             label="Ready"
-            data={[{ value: '', label: 'Everyone' }, { value: 'no', label: 'Not ready' }, { value: 'yes', label: 'Ready' }]}
+            data={[
+              { value: '', label: 'Everyone' },
+              { value: 'no', label: 'Not ready' },
+              { value: 'yes', label: 'Ready' },
+            ]}
             value={ready ?? ''}
-            onChange={(e) => filter({ ready: e.currentTarget.value === 'no' || e.currentTarget.value === 'yes' ? e.currentTarget.value : null })}
+            onChange={(e) =>
+              filter({
+                ready: e.currentTarget.value === 'no' || e.currentTarget.value === 'yes' ? e.currentTarget.value : null,
+              })
+            }
             w={140}
           />
           {(check || state || ready) && (
@@ -213,19 +330,29 @@ function Board({ board }: { board: TripReadiness }) {
             </Button>
           )}
           <Text size="sm" c="dimmed" ml="auto" role="status">
-            {check || state || ready ? `${rows.length} of ${board.rows.length} travellers` : `${board.rows.length} travellers`}
+            {check || state || ready
+              ? `${rows.length} of ${board.rows.length} travellers`
+              : `${board.rows.length} travellers`}
           </Text>
         </Group>
       </Paper>
 
-      {board.rows.length > 0 && <BulkActions tripId={trip.id} ticked={tickedRows} onDone={() => setTicked(new Set())} />}
+      {board.rows.length > 0 && (
+        <BulkActions tripId={trip.id} ticked={tickedRows} onDone={() => setTicked(new Set())} />
+      )}
 
       <DataTable
         columns={columns}
         data={rows}
         rowKey={(r) => r.booking_id}
-        rowProps={(r) => (ticked.has(r.booking_id) ? { style: { boxShadow: 'inset 4px 0 0 var(--mantine-color-blue-7)' } } : {})}
-        empty={board.rows.length ? 'No traveller matches these filters.' : 'There are no provisional or confirmed bookings on this trip.'}
+        rowProps={(r) =>
+          ticked.has(r.booking_id) ? { style: { boxShadow: 'inset 4px 0 0 var(--mantine-color-blue-7)' } } : {}
+        }
+        empty={
+          board.rows.length
+            ? 'No traveller matches these filters.'
+            : 'There are no provisional or confirmed bookings on this trip.'
+        }
         caption="Each traveller's checks: hover over or focus a check to read why"
       />
     </Stack>

@@ -26,7 +26,8 @@ export default function ReportsPage() {
   const [params, setParams] = useSearchParams();
   const name: ReportName = isName(params.get('report')) ? (params.get('report') as ReportName) : 'payments';
   const days = REPORTS[name].days;
-  const query = days === 'range' ? { from: params.get('from') ?? '', to: params.get('to') ?? '' } : { at: params.get('at') ?? '' };
+  const query =
+    days === 'range' ? { from: params.get('from') ?? '', to: params.get('to') ?? '' } : { at: params.get('at') ?? '' };
   const report = useQuery({
     queryKey: ['reports', name, query],
     queryFn: () => api<Report>(`/api/reports/${name}`, { query }),
@@ -48,18 +49,59 @@ export default function ReportsPage() {
   return (
     <Stack>
       <Title order={1}>Reports</Title>
-      <Paper withBorder radius="md" p="md" component="form" role="search" aria-label="Choose a report" onSubmit={(e) => e.preventDefault()}>
+      <Paper
+        withBorder
+        radius="md"
+        p="md"
+        component="form"
+        role="search"
+        aria-label="Choose a report"
+        onSubmit={(e) => e.preventDefault()}
+      >
         <Group align="flex-end">
-          <NativeSelect label="Report" data={REPORT_NAMES.map((r) => ({ value: r, label: REPORTS[r].title }))} value={name} onChange={(e) => set({ report: e.currentTarget.value })} w={220} />
+          <NativeSelect
+            label="Report"
+            data={REPORT_NAMES.map((r) => ({ value: r, label: REPORTS[r].title }))}
+            value={name}
+            onChange={(e) => set({ report: e.currentTarget.value })}
+            w={220}
+          />
           {days === 'range' ? (
             <>
-              <TextInput type="date" label="From" value={query.from || data?.params.from || ''} onChange={(e) => set({ from: e.currentTarget.value })} error={errors?.from?.[0]} w={170} />
-              <TextInput type="date" label="To" value={query.to || data?.params.to || ''} onChange={(e) => set({ to: e.currentTarget.value })} error={errors?.to?.[0]} w={170} />
+              <TextInput
+                type="date"
+                label="From"
+                value={query.from || data?.params.from || ''}
+                onChange={(e) => set({ from: e.currentTarget.value })}
+                error={errors?.from?.[0]}
+                w={170}
+              />
+              <TextInput
+                type="date"
+                label="To"
+                value={query.to || data?.params.to || ''}
+                onChange={(e) => set({ to: e.currentTarget.value })}
+                error={errors?.to?.[0]}
+                w={170}
+              />
             </>
           ) : (
-            <TextInput type="date" label="Aged on" value={query.at || data?.params.at || ''} onChange={(e) => set({ at: e.currentTarget.value })} error={errors?.at?.[0]} w={170} />
+            <TextInput
+              type="date"
+              label="Aged on"
+              value={query.at || data?.params.at || ''}
+              onChange={(e) => set({ at: e.currentTarget.value })}
+              error={errors?.at?.[0]}
+              w={170}
+            />
           )}
-          <Button component="a" href={withQuery(`/api/reports/${name}`, { ...query, format: 'xlsx' })} download ml="auto" disabled={!data}>
+          <Button
+            component="a"
+            href={withQuery(`/api/reports/${name}`, { ...query, format: 'xlsx' })}
+            download
+            ml="auto"
+            disabled={!data}
+          >
             Download .xlsx
           </Button>
         </Group>
@@ -105,7 +147,11 @@ export default function ReportsPage() {
                   data.rows.map((r, n) => (
                     <Table.Tr key={n}>
                       {data.columns.map((c) => (
-                        <Table.Td key={c.key} ta={c.kind === 'text' ? 'left' : 'right'} style={c.kind === 'date' ? { whiteSpace: 'nowrap' } : undefined}>
+                        <Table.Td
+                          key={c.key}
+                          ta={c.kind === 'text' ? 'left' : 'right'}
+                          style={c.kind === 'date' ? { whiteSpace: 'nowrap' } : undefined}
+                        >
                           {cell(c.kind, r[c.key])}
                         </Table.Td>
                       ))}

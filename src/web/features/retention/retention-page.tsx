@@ -44,7 +44,11 @@ const columns: Array<Column<Due>> = [
   },
   { key: 'trip', label: 'Trip', cell: (b) => b.trip_name },
   { key: 'returned', label: 'Back on', cell: (b) => formatShortDate(b.returned) },
-  { key: 'fields', label: 'What goes', cell: (b) => <Text size="sm">{b.fields.map((f) => FIELD_LABELS[f]).join(', ')}</Text> },
+  {
+    key: 'fields',
+    label: 'What goes',
+    cell: (b) => <Text size="sm">{b.fields.map((f) => FIELD_LABELS[f]).join(', ')}</Text>,
+  },
 ];
 
 /**
@@ -52,27 +56,35 @@ const columns: Array<Column<Due>> = [
  * medical, insurance-number and next-of-kin details the next run erases, and how many are held back.
  */
 export default function RetentionPage() {
-  const preview = useQuery({ queryKey: ['retention', 'preview'], queryFn: () => api<RetentionPreview>('/api/retention/preview') });
+  const preview = useQuery({
+    queryKey: ['retention', 'preview'],
+    queryFn: () => api<RetentionPreview>('/api/retention/preview'),
+  });
   return (
     <Stack>
       <Group justify="space-between" align="flex-start">
         <div>
           <Title order={1}>Erasure after return</Title>
           <Text c="dimmed" size="sm" maw={780}>
-            Each night Tripdesk erases the passport, medical, insurance-number and next-of-kin details of travellers whose trip came back long enough ago. The booking, its money and its history stay.
-            A booking can be kept from erasure until a day (a claim, an incident) from its page.
+            Each night Tripdesk erases the passport, medical, insurance-number and next-of-kin details of travellers
+            whose trip came back long enough ago. The booking, its money and its history stay. A booking can be kept
+            from erasure until a day (a claim, an incident) from its page.
           </Text>
         </div>
         <Anchor component={Link} to={path('admin-jobs')} size="sm">
           Jobs
         </Anchor>
       </Group>
-      <RecordLoader query={preview} failed="What the next run will erase could not be read. Please refresh the page and try again.">
+      <RecordLoader
+        query={preview}
+        failed="What the next run will erase could not be read. Please refresh the page and try again."
+      >
         {(p) => (
           <>
             <Paper withBorder radius="md" p="sm" bg="blue.0" role="status">
               <Text fw={600}>
-                The next run erases the details of {p.total} {p.total === 1 ? 'booking' : 'bookings'}: trips back before {formatShortDate(p.returned_before)} ({p.retention_days} days).
+                The next run erases the details of {p.total} {p.total === 1 ? 'booking' : 'bookings'}: trips back before{' '}
+                {formatShortDate(p.returned_before)} ({p.retention_days} days).
                 {p.held > 0 && ` ${p.held} ${p.held === 1 ? 'is' : 'are'} kept back by a "keep until" day.`}
               </Text>
             </Paper>
@@ -81,7 +93,11 @@ export default function RetentionPage() {
               data={p.bookings}
               rowKey={(b) => b.booking_id}
               empty="Nothing is due for erasure."
-              caption={p.total > p.bookings.length ? `The first ${p.bookings.length} of ${p.total}, the longest back first` : 'Due for erasure, the longest back first'}
+              caption={
+                p.total > p.bookings.length
+                  ? `The first ${p.bookings.length} of ${p.total}, the longest back first`
+                  : 'Due for erasure, the longest back first'
+              }
             />
           </>
         )}

@@ -21,10 +21,20 @@ export default function CountriesPage() {
   const [editing, setEditing] = useState<PassportRule | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
-  const shown = (rules.data ?? []).filter((r) => !term || r.name.toLowerCase().includes(term) || r.code.toLowerCase() === term);
+  const shown = (rules.data ?? []).filter(
+    (r) => !term || r.name.toLowerCase().includes(term) || r.code.toLowerCase() === term,
+  );
   const columns: Array<Column<PassportRule>> = [
     { key: 'name', label: 'Country', cell: (r) => r.name },
-    { key: 'code', label: 'Code', cell: (r) => <Text ff="monospace" size="sm">{r.code}</Text> },
+    {
+      key: 'code',
+      label: 'Code',
+      cell: (r) => (
+        <Text ff="monospace" size="sm">
+          {r.code}
+        </Text>
+      ),
+    },
     {
       key: 'months',
       label: 'Months valid after return',
@@ -35,12 +45,26 @@ export default function CountriesPage() {
         </Text>
       ),
     },
-    { key: 'note', label: 'Note', cell: (r) => r.note ?? <Text span c="dimmed" size="sm">—</Text> },
+    {
+      key: 'note',
+      label: 'Note',
+      cell: (r) =>
+        r.note ?? (
+          <Text span c="dimmed" size="sm">
+            —
+          </Text>
+        ),
+    },
     {
       key: 'action',
       label: 'Action',
       cell: (r) => (
-        <Button size="xs" variant="default" onClick={() => setEditing(r)} aria-label={`Edit the passport rule for ${r.name}`}>
+        <Button
+          size="xs"
+          variant="default"
+          onClick={() => setEditing(r)}
+          aria-label={`Edit the passport rule for ${r.name}`}
+        >
           Edit
         </Button>
       ),
@@ -53,8 +77,9 @@ export default function CountriesPage() {
       <div>
         <Title order={1}>Passport rules</Title>
         <Text c="dimmed" size="sm" maw={760}>
-          How long a traveller's passport must still be valid after the trip comes back, for each destination. Tripdesk starts from {PASSPORT_MONTHS_DEFAULT} months, and 3 for the Schengen area:
-          confirm each with official travel advice before you rely on it.
+          How long a traveller's passport must still be valid after the trip comes back, for each destination. Tripdesk
+          starts from {PASSPORT_MONTHS_DEFAULT} months, and 3 for the Schengen area: confirm each with official travel
+          advice before you rely on it.
         </Text>
       </div>
       {notice && (
@@ -62,7 +87,14 @@ export default function CountriesPage() {
           {notice}
         </Alert>
       )}
-      <TextInput label="Find a country" placeholder="Name or code" value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={320} type="search" />
+      <TextInput
+        label="Find a country"
+        placeholder="Name or code"
+        value={search}
+        onChange={(e) => setSearch(e.currentTarget.value)}
+        w={320}
+        type="search"
+      />
       <DataTable
         columns={columns}
         query={{ ...rules, data: shown }}

@@ -20,10 +20,13 @@ export default function EmailTemplatesPage() {
   // the booking previews are for, kept across the tabs
   const [booking, setBooking] = useState('');
 
-  const markUnsaved = (key: string, dirty: boolean) => setUnsaved((u) => (Boolean(u[key]) === dirty ? u : { ...u, [key]: dirty }));
+  const markUnsaved = (key: string, dirty: boolean) =>
+    setUnsaved((u) => (Boolean(u[key]) === dirty ? u : { ...u, [key]: dirty }));
   // leaving the screen (not switching tabs) with wording not saved asks first
   const anyUnsaved = Object.values(unsaved).some(Boolean);
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => anyUnsaved && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => anyUnsaved && currentLocation.pathname !== nextLocation.pathname,
+  );
 
   return (
     <Stack>
@@ -31,14 +34,18 @@ export default function EmailTemplatesPage() {
       <div>
         <Title order={1}>Email templates</Title>
         <Text c="dimmed" size="sm" maw={760}>
-          The wording of the emails Tripdesk sends travellers: payment reminders, passport and forms chasers, and the trip’s documents. Placeholders such as{' '}
+          The wording of the emails Tripdesk sends travellers: payment reminders, passport and forms chasers, and the
+          trip’s documents. Placeholders such as{' '}
           <Text span ff="monospace" size="sm" style={{ whiteSpace: 'nowrap' }}>
             {'{{ traveller.first_name }}'}
           </Text>{' '}
           are filled in for each booking when the email is sent.
         </Text>
       </div>
-      <RecordLoader query={templates} failed="The email templates could not be loaded. Please refresh the page and try again.">
+      <RecordLoader
+        query={templates}
+        failed="The email templates could not be loaded. Please refresh the page and try again."
+      >
         {(list: EmailTemplate[]) => {
           const requested = params.get('email');
           const current = list.find((t) => t.key === requested)?.key ?? list[0]?.key ?? null;
@@ -46,7 +53,17 @@ export default function EmailTemplatesPage() {
             <Tabs value={current} onChange={(key) => key && setParams({ email: key }, { replace: true })} keepMounted>
               <Tabs.List>
                 {list.map((t) => (
-                  <Tabs.Tab key={t.key} value={t.key} rightSection={t.is_default ? undefined : <Badge size="xs" variant="light" color="gray">Changed</Badge>}>
+                  <Tabs.Tab
+                    key={t.key}
+                    value={t.key}
+                    rightSection={
+                      t.is_default ? undefined : (
+                        <Badge size="xs" variant="light" color="gray">
+                          Changed
+                        </Badge>
+                      )
+                    }
+                  >
                     {t.name}
                     {unsaved[t.key] && (
                       <>
@@ -62,7 +79,12 @@ export default function EmailTemplatesPage() {
               </Tabs.List>
               {list.map((t) => (
                 <Tabs.Panel key={t.key} value={t.key} pt="md">
-                  <TemplateEditor template={t} onDirtyChange={(dirty) => markUnsaved(t.key, dirty)} booking={booking} onBookingChange={setBooking} />
+                  <TemplateEditor
+                    template={t}
+                    onDirtyChange={(dirty) => markUnsaved(t.key, dirty)}
+                    booking={booking}
+                    onBookingChange={setBooking}
+                  />
                 </Tabs.Panel>
               ))}
             </Tabs>

@@ -11,9 +11,19 @@ import { passportRuleKeys, savePassportRule } from './api/countries.ts';
 type Values = { months: number | string; note: string };
 
 /** Changes one destination's passport rule; every passport check of its trips follows at once. */
-export function PassportRuleDialog({ rule, onClose, onDone }: { rule: PassportRule; onClose: () => void; onDone: (message: string) => void }) {
+export function PassportRuleDialog({
+  rule,
+  onClose,
+  onDone,
+}: {
+  rule: PassportRule;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const form = useForm<Values, unknown, z.output<typeof passportRuleInputSchema>>({
-    resolver: lazyZodResolver(() => import('../../../contract/countries.ts').then((m) => m.passportRuleInputSchema)) as never,
+    resolver: lazyZodResolver(() =>
+      import('../../../contract/countries.ts').then((m) => m.passportRuleInputSchema),
+    ) as never,
     defaultValues: { months: rule.months, note: rule.note ?? '' },
   });
   const errors = form.formState.errors;
@@ -36,7 +46,8 @@ export function PassportRuleDialog({ rule, onClose, onDone }: { rule: PassportRu
       submitting={saving.isPending}
       above={
         <Text size="sm" c="dimmed">
-          A traveller's passport must still be valid this many months after the trip comes back. The booking list, its passport filter, the booking page and the exports follow it at once.
+          A traveller's passport must still be valid this many months after the trip comes back. The booking list, its
+          passport filter, the booking page and the exports follow it at once.
         </Text>
       }
     >

@@ -18,7 +18,16 @@ export function SettingsNav() {
       {PAGES.map((p) => {
         const current = pathname === p.to;
         return (
-          <Anchor key={p.to} component={Link} to={p.to} size="sm" fw={600} underline={current ? 'always' : 'hover'} c={current ? 'var(--mantine-color-text)' : undefined} aria-current={current ? 'page' : undefined}>
+          <Anchor
+            key={p.to}
+            component={Link}
+            to={p.to}
+            size="sm"
+            fw={600}
+            underline={current ? 'always' : 'hover'}
+            c={current ? 'var(--mantine-color-text)' : undefined}
+            aria-current={current ? 'page' : undefined}
+          >
             {p.label}
           </Anchor>
         );

@@ -27,7 +27,9 @@ type Props = {
 /** One email's subject and body, its placeholders, Save, and its preview beside it. */
 export function TemplateEditor({ template, onDirtyChange, booking, onBookingChange }: Props) {
   const form = useForm<TemplateForm, unknown, z.output<typeof emailTemplateInputSchema>>({
-    resolver: lazyZodResolver(() => import('../../../contract/email-templates.ts').then((m) => m.emailTemplateInputSchema)),
+    resolver: lazyZodResolver(() =>
+      import('../../../contract/email-templates.ts').then((m) => m.emailTemplateInputSchema),
+    ),
     defaultValues: { subject: template.subject, body: template.body },
   });
   const { isDirty, errors } = form.formState;
@@ -74,13 +76,26 @@ export function TemplateEditor({ template, onDirtyChange, booking, onBookingChan
       el?.setSelectionRange(start + text.length, start + text.length);
     });
   };
-  const field = (name: Field) => ({ ...form.register(name), id: ids[name], onFocus: () => setLastField(name), error: errors[name]?.message });
+  const field = (name: Field) => ({
+    ...form.register(name),
+    id: ids[name],
+    onFocus: () => setLastField(name),
+    error: errors[name]?.message,
+  });
   const placeholdersId = useId();
 
   return (
     <Grid gap="lg">
       <Grid.Col span={{ base: 12, lg: 7 }}>
-        <Paper withBorder p="lg" radius="md" component="form" onSubmit={save} noValidate aria-label={`The wording of “${template.name}”`}>
+        <Paper
+          withBorder
+          p="lg"
+          radius="md"
+          component="form"
+          onSubmit={save}
+          noValidate
+          aria-label={`The wording of “${template.name}”`}
+        >
           <Stack>
             <Group justify="space-between" align="flex-start" wrap="nowrap">
               <Title order={2} size="h4">
@@ -91,7 +106,12 @@ export function TemplateEditor({ template, onDirtyChange, booking, onBookingChan
                   Tripdesk’s default wording
                 </Badge>
               ) : (
-                <Badge variant="light" color="gray" style={{ flexShrink: 0 }} title="Staff have changed Tripdesk's wording">
+                <Badge
+                  variant="light"
+                  color="gray"
+                  style={{ flexShrink: 0 }}
+                  title="Staff have changed Tripdesk's wording"
+                >
                   {template.updated_at ? `Changed ${formatDateTime(template.updated_at)}` : 'Changed'}
                 </Badge>
               )}
@@ -113,7 +133,8 @@ export function TemplateEditor({ template, onDirtyChange, booking, onBookingChan
                 Placeholders
               </Text>
               <Text size="xs" c="dimmed" mb={6}>
-                Click one to put it where the cursor is in the subject or body. Every value is sent as text, never as code.
+                Click one to put it where the cursor is in the subject or body. Every value is sent as text, never as
+                code.
               </Text>
               <Group gap={6}>
                 {template.placeholders.map((p) => (
@@ -154,7 +175,15 @@ export function TemplateEditor({ template, onDirtyChange, booking, onBookingChan
         </Paper>
       </Grid.Col>
       <Grid.Col span={{ base: 12, lg: 5 }}>
-        <TemplatePreview templateKey={template.key} control={form.control} getDraft={() => form.getValues()} clearErrors={() => form.clearErrors()} setError={form.setError} booking={booking} onBookingChange={onBookingChange} />
+        <TemplatePreview
+          templateKey={template.key}
+          control={form.control}
+          getDraft={() => form.getValues()}
+          clearErrors={() => form.clearErrors()}
+          setError={form.setError}
+          booking={booking}
+          onBookingChange={onBookingChange}
+        />
       </Grid.Col>
     </Grid>
   );

@@ -34,12 +34,24 @@ function Line({ label, children }: { label: string; children: string }) {
 }
 
 /** The email as a real booking's traveller would get it, from the wording being edited (saved or not). */
-export function TemplatePreview({ templateKey, control, getDraft, clearErrors, setError, booking, onBookingChange }: Props) {
+export function TemplatePreview({
+  templateKey,
+  control,
+  getDraft,
+  clearErrors,
+  setError,
+  booking,
+  onBookingChange,
+}: Props) {
   const [bookingError, setBookingError] = useState<string | undefined>();
   const [preview, setPreview] = useState<Preview | null>(null);
   const [wordingRefused, setWordingRefused] = useState(false);
   const [subject, body] = useWatch({ control, name: ['subject', 'body'] });
-  const previewing = useFormMutation<Parameters<typeof previewTemplate>[0], Preview, TemplateForm & { booking_id: string }>({
+  const previewing = useFormMutation<
+    Parameters<typeof previewTemplate>[0],
+    Preview,
+    TemplateForm & { booking_id: string }
+  >({
     mutationFn: previewTemplate,
     // a wording the server cannot read goes under its field on the left; the booking's, under the booking
     setError: (name, error) => {
@@ -52,7 +64,11 @@ export function TemplatePreview({ templateKey, control, getDraft, clearErrors, s
     onSuccess: (result) => setPreview(result),
   });
   const [sent, setSent] = useState<string | null>(null);
-  const testing = useFormMutation<Parameters<typeof testTemplate>[0], { message: string }, TemplateForm & { booking_id: string }>({
+  const testing = useFormMutation<
+    Parameters<typeof testTemplate>[0],
+    { message: string },
+    TemplateForm & { booking_id: string }
+  >({
     mutationFn: testTemplate,
     setError: (name, error) => {
       if (name === 'booking_id') return setBookingError(error.message);
@@ -81,7 +97,8 @@ export function TemplatePreview({ templateKey, control, getDraft, clearErrors, s
     clearErrors();
     const draft = getDraft();
     // a preview that failed is not left showing as though it were the wording's
-    if (!(await previewing.submit({ key: templateKey, booking, subject: draft.subject ?? '', body: draft.body ?? '' }))) setPreview(null);
+    if (!(await previewing.submit({ key: templateKey, booking, subject: draft.subject ?? '', body: draft.body ?? '' })))
+      setPreview(null);
   };
   const stale = preview !== null && (preview.subject !== subject || preview.body !== body);
   const found = preview?.booking;
@@ -94,7 +111,8 @@ export function TemplatePreview({ templateKey, control, getDraft, clearErrors, s
             Preview
           </Title>
           <Text size="sm" c="dimmed">
-            The email as a booking’s traveller would get it today, with the wording as it is now, saved or not. Nothing is sent.
+            The email as a booking’s traveller would get it today, with the wording as it is now, saved or not. Nothing
+            is sent.
           </Text>
         </div>
         <form onSubmit={(e) => void run(e)} noValidate aria-label="Preview against a booking">
@@ -113,7 +131,13 @@ export function TemplatePreview({ templateKey, control, getDraft, clearErrors, s
             </Button>
           </Group>
           <Group gap="xs" mt="xs" wrap="nowrap" align="center">
-            <Button variant="default" size="xs" onClick={sendTest} loading={testing.isPending} style={{ flexShrink: 0 }}>
+            <Button
+              variant="default"
+              size="xs"
+              onClick={sendTest}
+              loading={testing.isPending}
+              style={{ flexShrink: 0 }}
+            >
               Send me a test
             </Button>
             <Text size="xs" c="dimmed">
@@ -122,12 +146,30 @@ export function TemplatePreview({ templateKey, control, getDraft, clearErrors, s
           </Group>
         </form>
         {sent && (
-          <Alert color="green" variant="light" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setSent(null)}>
+          <Alert
+            color="green"
+            variant="light"
+            role="status"
+            withCloseButton
+            closeButtonLabel="Dismiss"
+            onClose={() => setSent(null)}
+          >
             {sent}
           </Alert>
         )}
-        <VisuallyHidden role="status">{preview ? `The email for ${preview.booking.ref ?? `booking ${preview.booking.id}`} is shown below.` : ''}</VisuallyHidden>
-        <ServerAlert failure={previewing.failure ?? testing.failure ?? (wordingRefused ? 'The wording cannot be read, so there is nothing to preview: see the message under the field.' : null)} variant="light" />
+        <VisuallyHidden role="status">
+          {preview ? `The email for ${preview.booking.ref ?? `booking ${preview.booking.id}`} is shown below.` : ''}
+        </VisuallyHidden>
+        <ServerAlert
+          failure={
+            previewing.failure ??
+            testing.failure ??
+            (wordingRefused
+              ? 'The wording cannot be read, so there is nothing to preview: see the message under the field.'
+              : null)
+          }
+          variant="light"
+        />
         {preview && (
           <Stack gap="xs">
             {found?.ref && (
@@ -143,8 +185,8 @@ export function TemplatePreview({ templateKey, control, getDraft, clearErrors, s
                   : templateKey === 'fundraising_summary'
                     ? 'The fundraisers are those of the booking’s charity, as its first portal user would get them, or an example charity when the booking has none.'
                     : templateKey === 'fundraising_milestone'
-                    ? 'The figures are the booking’s own, with its next milestone, or examples while it has none ahead.'
-                    : 'The reason is the booking’s own from its readiness check, or an example while the check is green.'}
+                      ? 'The figures are the booking’s own, with its next milestone, or examples while it has none ahead.'
+                      : 'The reason is the booking’s own from its readiness check, or an example while the check is green.'}
             </Text>
             {stale && (
               <Text size="sm" c="orange.9">
@@ -160,7 +202,13 @@ export function TemplatePreview({ templateKey, control, getDraft, clearErrors, s
               title="The email as HTML"
               sandbox=""
               srcDoc={htmlDocument(preview.mail.html)}
-              style={{ width: '100%', height: 300, border: '1px solid var(--mantine-color-gray-4)', borderRadius: 'var(--mantine-radius-sm)', background: '#fff' }}
+              style={{
+                width: '100%',
+                height: 300,
+                border: '1px solid var(--mantine-color-gray-4)',
+                borderRadius: 'var(--mantine-radius-sm)',
+                background: '#fff',
+              }}
             />
             <Text size="sm" fw={600} mt="xs">
               As plain text

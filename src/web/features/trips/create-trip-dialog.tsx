@@ -11,8 +11,22 @@ import { useFormMutation } from '../../lib/mutation.ts';
 import { createTrip, tripKeys, useCountries } from './api/trips.ts';
 import { levelOptions, typeOptions } from './trip-options.ts';
 
-type Values = { name: string; country_id: string; departure: string; return: string; type: 'charity' | 'open' | 'school'; level: string };
-const empty: Values = { name: '', country_id: '', departure: '', return: '', type: TRIP_DEFAULTS.type, level: String(TRIP_DEFAULTS.level) };
+type Values = {
+  name: string;
+  country_id: string;
+  departure: string;
+  return: string;
+  type: 'charity' | 'open' | 'school';
+  level: string;
+};
+const empty: Values = {
+  name: '',
+  country_id: '',
+  departure: '',
+  return: '',
+  type: TRIP_DEFAULTS.type,
+  level: String(TRIP_DEFAULTS.level),
+};
 
 /** The Create New Trip dialog; open while drawn. §4: a new trip opens on its edit page. */
 export function CreateTripDialog({ onClose }: { onClose: () => void }) {
@@ -37,7 +51,15 @@ export function CreateTripDialog({ onClose }: { onClose: () => void }) {
   const submit = form.handleSubmit(async () => void (await creating.submit(form.getValues())));
 
   return (
-    <FormDialog title="Create New Trip" size="lg" onClose={onClose} onSubmit={submit} failure={creating.failure} submitLabel="Create Trip" submitting={creating.isPending}>
+    <FormDialog
+      title="Create New Trip"
+      size="lg"
+      onClose={onClose}
+      onSubmit={submit}
+      failure={creating.failure}
+      submitLabel="Create Trip"
+      submitting={creating.isPending}
+    >
       <TextInput label="Trip Name" required data-autofocus error={errors.name?.message} {...form.register('name')} />
       <Controller
         control={form.control}
@@ -60,10 +82,24 @@ export function CreateTripDialog({ onClose }: { onClose: () => void }) {
       />
       <Grid>
         <Grid.Col span={6}>
-          <TextInput label="Departure" required placeholder="DD/MM/YYYY" maxLength={10} error={errors.departure?.message} {...form.register('departure')} />
+          <TextInput
+            label="Departure"
+            required
+            placeholder="DD/MM/YYYY"
+            maxLength={10}
+            error={errors.departure?.message}
+            {...form.register('departure')}
+          />
         </Grid.Col>
         <Grid.Col span={6}>
-          <TextInput label="Return" required placeholder="DD/MM/YYYY" maxLength={10} error={errors.return?.message} {...form.register('return')} />
+          <TextInput
+            label="Return"
+            required
+            placeholder="DD/MM/YYYY"
+            maxLength={10}
+            error={errors.return?.message}
+            {...form.register('return')}
+          />
         </Grid.Col>
         <Grid.Col span={6}>
           <NativeSelect label="Type" data={typeOptions} error={errors.type?.message} {...form.register('type')} />

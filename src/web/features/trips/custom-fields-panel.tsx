@@ -21,7 +21,16 @@ export function CustomFieldsPanel({ tripId }: { tripId: number }) {
 
   const columns: Array<Column<CustomField>> = [
     { key: 'label', label: 'Label', cell: (f) => f.label, cellProps: () => ({ fw: 500 }) },
-    { key: 'note', label: 'Instructions', cell: (f) => f.note ?? <Text c="dimmed" span size="sm">None</Text> },
+    {
+      key: 'note',
+      label: 'Instructions',
+      cell: (f) =>
+        f.note ?? (
+          <Text c="dimmed" span size="sm">
+            None
+          </Text>
+        ),
+    },
     {
       key: 'actions',
       label: 'Actions',

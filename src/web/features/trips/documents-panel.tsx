@@ -10,7 +10,11 @@ import { addDocument, deleteDocument, tripKeys, uploadDocument, useDocuments } f
 import { TripPanel } from './trip-panel.tsx';
 
 const size = (bytes: number | null) =>
-  bytes === null ? '' : bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  bytes === null
+    ? ''
+    : bytes < 1024 * 1024
+      ? `${Math.max(1, Math.round(bytes / 1024))} KB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 const ACCEPT = '.pdf,.png,.jpg,.jpeg,.gif,.webp,.doc,.docx,.xls,.xlsx,.txt,.csv';
 
@@ -31,7 +35,8 @@ export function DocumentsPanel({ tripId }: { tripId: number }) {
     onSuccess: () => form.reset({ name: '' }),
   });
   const uploading = useFormMutation({
-    mutationFn: ({ doc, file }: { doc: TripDocument; file: File }) => uploadDocument(doc.id, file, (percent) => setProgress({ id: doc.id, percent })),
+    mutationFn: ({ doc, file }: { doc: TripDocument; file: File }) =>
+      uploadDocument(doc.id, file, (percent) => setProgress({ id: doc.id, percent })),
     invalidate,
     fallback: 'An error occurred with the upload. Please refresh the page and try again.',
   });
@@ -79,7 +84,15 @@ export function DocumentsPanel({ tripId }: { tripId: number }) {
           <Text span size="xs" c="dimmed">
             {size(d.size)}
           </Text>
-          {progress?.id === d.id && <Progress value={progress.percent} mt={6} size="md" aria-label={`Uploading ${d.name}: ${progress.percent}%`} animated />}
+          {progress?.id === d.id && (
+            <Progress
+              value={progress.percent}
+              mt={6}
+              size="md"
+              aria-label={`Uploading ${d.name}: ${progress.percent}%`}
+              animated
+            />
+          )}
         </>
       ),
     },
@@ -97,7 +110,13 @@ export function DocumentsPanel({ tripId }: { tripId: number }) {
             }}
           >
             {(props) => (
-              <Button {...props} size="xs" variant="default" loading={progress?.id === d.id} aria-label={`Upload a file for ${d.name}`}>
+              <Button
+                {...props}
+                size="xs"
+                variant="default"
+                loading={progress?.id === d.id}
+                aria-label={`Upload a file for ${d.name}`}
+              >
                 Upload
               </Button>
             )}
@@ -130,7 +149,13 @@ export function DocumentsPanel({ tripId }: { tripId: number }) {
       />
       <form onSubmit={add} noValidate aria-label="Add a document">
         <Group align="flex-start">
-          <TextInput label="Document name" required error={form.formState.errors.name?.message} w={320} {...form.register('name')} />
+          <TextInput
+            label="Document name"
+            required
+            error={form.formState.errors.name?.message}
+            w={320}
+            {...form.register('name')}
+          />
           <Button type="submit" mt={25} loading={adding.isPending}>
             Add Document
           </Button>

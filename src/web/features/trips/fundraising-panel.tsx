@@ -1,7 +1,25 @@
-import { ActionIcon, Alert, Badge, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useState } from 'react';
 import type { FieldValues, UseFormSetError } from 'react-hook-form';
-import { FUNDRAISING_TYPE_LABELS, FUNDRAISING_TYPES, MILESTONES_MAX, type FundraisingType } from '../../../contract/fundraising-constants.ts';
+import {
+  FUNDRAISING_TYPE_LABELS,
+  FUNDRAISING_TYPES,
+  MILESTONES_MAX,
+  type FundraisingType,
+} from '../../../contract/fundraising-constants.ts';
 import type { TripFundraising } from '../../../contract/fundraising.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
 import { saveTripFundraising, useTripFundraising } from './api/fundraising.ts';
@@ -12,7 +30,13 @@ type Draft = Record<FundraisingType, { minimum: string; milestones: Array<{ perc
 
 const draftOf = (f: TripFundraising): Draft =>
   Object.fromEntries(
-    f.rules.map((r) => [r.funding_type, { minimum: String(r.minimum), milestones: r.milestones.map((m) => ({ percent: String(m.percent), weeks_before: String(m.weeks_before) })) }]),
+    f.rules.map((r) => [
+      r.funding_type,
+      {
+        minimum: String(r.minimum),
+        milestones: r.milestones.map((m) => ({ percent: String(m.percent), weeks_before: String(m.weeks_before) })),
+      },
+    ]),
   ) as Draft;
 
 /**
@@ -26,12 +50,39 @@ export function FundraisingPanel({ tripId, editable }: { tripId: number; editabl
   const [notice, setNotice] = useState<string | null>(null);
   return (
     <TripPanel title="Fundraising" failure={null}>
-      {query.isPending ? <Skeleton height={120} /> : query.data ? <Editor key={JSON.stringify(query.data)} tripId={tripId} data={query.data} editable={editable} notice={notice} setNotice={setNotice} /> : <Text c="red.9" role="alert">The fundraising could not be loaded. Please refresh the page and try again.</Text>}
+      {query.isPending ? (
+        <Skeleton height={120} />
+      ) : query.data ? (
+        <Editor
+          key={JSON.stringify(query.data)}
+          tripId={tripId}
+          data={query.data}
+          editable={editable}
+          notice={notice}
+          setNotice={setNotice}
+        />
+      ) : (
+        <Text c="red.9" role="alert">
+          The fundraising could not be loaded. Please refresh the page and try again.
+        </Text>
+      )}
     </TripPanel>
   );
 }
 
-function Editor({ tripId, data, editable, notice, setNotice }: { tripId: number; data: TripFundraising; editable: boolean; notice: string | null; setNotice: (n: string | null) => void }) {
+function Editor({
+  tripId,
+  data,
+  editable,
+  notice,
+  setNotice,
+}: {
+  tripId: number;
+  data: TripFundraising;
+  editable: boolean;
+  notice: string | null;
+  setNotice: (n: string | null) => void;
+}) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(data));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const saving = useFormMutation({
@@ -39,7 +90,8 @@ function Editor({ tripId, data, editable, notice, setNotice }: { tripId: number;
     invalidate: [tripKeys.one(tripId)],
     fallback: 'Sorry, the fundraising could not be saved. Please try again.',
     // the server's field errors ("rules.0.minimum") go under their inputs
-    setError: ((name: string, e: { message?: string }) => setErrors((x) => ({ ...x, [name]: e.message ?? '' }))) as UseFormSetError<FieldValues>,
+    setError: ((name: string, e: { message?: string }) =>
+      setErrors((x) => ({ ...x, [name]: e.message ?? '' }))) as UseFormSetError<FieldValues>,
     onSuccess: () => setNotice('The fundraising has been saved.'),
   });
   const set = (type: FundraisingType, next: Draft[FundraisingType]) => {
@@ -49,12 +101,19 @@ function Editor({ tripId, data, editable, notice, setNotice }: { tripId: number;
   const save = () => {
     setErrors({});
     setNotice(null);
-    void saving.submit({ rules: FUNDRAISING_TYPES.map((type) => ({ funding_type: type, minimum: draft[type].minimum, milestones: draft[type].milestones.map((m) => ({ percent: m.percent, weeks_before: m.weeks_before })) })) });
+    void saving.submit({
+      rules: FUNDRAISING_TYPES.map((type) => ({
+        funding_type: type,
+        minimum: draft[type].minimum,
+        milestones: draft[type].milestones.map((m) => ({ percent: m.percent, weeks_before: m.weeks_before })),
+      })),
+    });
   };
   return (
     <Stack gap="md">
       <Text size="sm" c="dimmed">
-        What each fundraising traveller must raise for their charity, and by when. Sponsorship is never mixed with the trip's invoices or payments.
+        What each fundraising traveller must raise for their charity, and by when. Sponsorship is never mixed with the
+        trip's invoices or payments.
       </Text>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         {FUNDRAISING_TYPES.map((type, i) => {
@@ -62,7 +121,15 @@ function Editor({ tripId, data, editable, notice, setNotice }: { tripId: number;
           const d = draft[type];
           const err = (field: string) => errors[`rules.${i}.${field}`];
           return (
-            <Paper key={type} withBorder p="sm" radius="md" component="fieldset" aria-label={`${FUNDRAISING_TYPE_LABELS[type]} bookings`} style={{ margin: 0 }}>
+            <Paper
+              key={type}
+              withBorder
+              p="sm"
+              radius="md"
+              component="fieldset"
+              aria-label={`${FUNDRAISING_TYPE_LABELS[type]} bookings`}
+              style={{ margin: 0 }}
+            >
               <Group justify="space-between" mb="xs">
                 <Title order={3} size="h5">
                   {FUNDRAISING_TYPE_LABELS[type]} bookings
@@ -74,7 +141,15 @@ function Editor({ tripId, data, editable, notice, setNotice }: { tripId: number;
                 )}
               </Group>
               <Stack gap="xs">
-                <TextInput label="Minimum sponsorship (£)" inputMode="decimal" disabled={!editable} value={d.minimum} onChange={(e) => set(type, { ...d, minimum: e.currentTarget.value })} error={err('minimum')} w={220} />
+                <TextInput
+                  label="Minimum sponsorship (£)"
+                  inputMode="decimal"
+                  disabled={!editable}
+                  value={d.minimum}
+                  onChange={(e) => set(type, { ...d, minimum: e.currentTarget.value })}
+                  error={err('minimum')}
+                  w={220}
+                />
                 <Text size="sm" fw={500}>
                   Milestones
                 </Text>
@@ -85,12 +160,49 @@ function Editor({ tripId, data, editable, notice, setNotice }: { tripId: number;
                 )}
                 {d.milestones.map((m, j) => (
                   <Group key={j} gap="xs" align="flex-end" wrap="nowrap">
-                    <TextInput label={j === 0 ? 'Percent' : undefined} aria-label={`${FUNDRAISING_TYPE_LABELS[type]} milestone ${j + 1}: percent of the target`} inputMode="numeric" w={90} disabled={!editable} value={m.percent} error={err(`milestones.${j}.percent`)}
-                      onChange={(e) => set(type, { ...d, milestones: d.milestones.map((x, k) => (k === j ? { ...x, percent: e.currentTarget.value } : x)) })} />
-                    <TextInput label={j === 0 ? 'Weeks before departure' : undefined} aria-label={`${FUNDRAISING_TYPE_LABELS[type]} milestone ${j + 1}: weeks before departure`} inputMode="numeric" w={190} disabled={!editable} value={m.weeks_before} error={err(`milestones.${j}.weeks_before`)}
-                      onChange={(e) => set(type, { ...d, milestones: d.milestones.map((x, k) => (k === j ? { ...x, weeks_before: e.currentTarget.value } : x)) })} />
+                    <TextInput
+                      label={j === 0 ? 'Percent' : undefined}
+                      aria-label={`${FUNDRAISING_TYPE_LABELS[type]} milestone ${j + 1}: percent of the target`}
+                      inputMode="numeric"
+                      w={90}
+                      disabled={!editable}
+                      value={m.percent}
+                      error={err(`milestones.${j}.percent`)}
+                      onChange={(e) =>
+                        set(type, {
+                          ...d,
+                          milestones: d.milestones.map((x, k) =>
+                            k === j ? { ...x, percent: e.currentTarget.value } : x,
+                          ),
+                        })
+                      }
+                    />
+                    <TextInput
+                      label={j === 0 ? 'Weeks before departure' : undefined}
+                      aria-label={`${FUNDRAISING_TYPE_LABELS[type]} milestone ${j + 1}: weeks before departure`}
+                      inputMode="numeric"
+                      w={190}
+                      disabled={!editable}
+                      value={m.weeks_before}
+                      error={err(`milestones.${j}.weeks_before`)}
+                      onChange={(e) =>
+                        set(type, {
+                          ...d,
+                          milestones: d.milestones.map((x, k) =>
+                            k === j ? { ...x, weeks_before: e.currentTarget.value } : x,
+                          ),
+                        })
+                      }
+                    />
                     {editable && (
-                      <ActionIcon variant="subtle" color="red" size="lg" mb={2} aria-label={`Remove ${FUNDRAISING_TYPE_LABELS[type]} milestone ${j + 1}`} onClick={() => set(type, { ...d, milestones: d.milestones.filter((_, k) => k !== j) })}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        size="lg"
+                        mb={2}
+                        aria-label={`Remove ${FUNDRAISING_TYPE_LABELS[type]} milestone ${j + 1}`}
+                        onClick={() => set(type, { ...d, milestones: d.milestones.filter((_, k) => k !== j) })}
+                      >
                         ×
                       </ActionIcon>
                     )}
@@ -102,7 +214,14 @@ function Editor({ tripId, data, editable, notice, setNotice }: { tripId: number;
                   </Text>
                 )}
                 {editable && d.milestones.length < MILESTONES_MAX && (
-                  <Button variant="subtle" size="xs" w="fit-content" onClick={() => set(type, { ...d, milestones: [...d.milestones, { percent: '', weeks_before: '' }] })}>
+                  <Button
+                    variant="subtle"
+                    size="xs"
+                    w="fit-content"
+                    onClick={() =>
+                      set(type, { ...d, milestones: [...d.milestones, { percent: '', weeks_before: '' }] })
+                    }
+                  >
                     Add a milestone
                   </Button>
                 )}
@@ -122,7 +241,14 @@ function Editor({ tripId, data, editable, notice, setNotice }: { tripId: number;
         </Text>
       )}
       {notice && (
-        <Alert color="blue" role="status" py={6} withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+        <Alert
+          color="blue"
+          role="status"
+          py={6}
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setNotice(null)}
+        >
           {notice}
         </Alert>
       )}

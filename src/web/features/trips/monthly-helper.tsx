@@ -5,15 +5,33 @@ import { parsePounds } from '../../../contract/pounds.ts';
 import { DEFAULT_DEPOSIT_DUE_DAYS } from '../../../contract/schedule-constants.ts';
 import { DateField } from '../../components/date-field.tsx';
 import { formatMoney } from '../../lib/format.ts';
-import { DEFAULT_MONTHLY, firstOfNextMonth, maxMonthly, monthlyRows, type PlanRow, suggestedPercent } from './plan-rows.ts';
+import {
+  DEFAULT_MONTHLY,
+  firstOfNextMonth,
+  maxMonthly,
+  monthlyRows,
+  type PlanRow,
+  suggestedPercent,
+} from './plan-rows.ts';
 
-const wholeIn = (text: string, min: number, max: number) => (/^\d+$/.test(text.trim()) && Number(text) >= min && Number(text) <= max ? Number(text) : null);
+const wholeIn = (text: string, min: number, max: number) =>
+  /^\d+$/.test(text.trim()) && Number(text) >= min && Number(text) <= max ? Number(text) : null;
 
 /**
  * "Monthly instalments": a school trip's whole plan in a few clicks (the deposit, N monthly
  * percentages, the balance for the rest), put in the editor to check and save.
  */
-export function MonthlyHelper({ cost, deposit, onFill, onCancel }: { cost: number; deposit: number; onFill: (rows: PlanRow[]) => void; onCancel: () => void }) {
+export function MonthlyHelper({
+  cost,
+  deposit,
+  onFill,
+  onCancel,
+}: {
+  cost: number;
+  deposit: number;
+  onFill: (rows: PlanRow[]) => void;
+  onCancel: () => void;
+}) {
   const headingId = useId();
   const dueId = useId();
   const [withDeposit, setWithDeposit] = useState(DEFAULT_MONTHLY.deposit);
@@ -29,13 +47,16 @@ export function MonthlyHelper({ cost, deposit, onFill, onCancel }: { cost: numbe
   const most = maxMonthly(withDeposit);
   const n = wholeIn(count, 1, most);
   const share = percent ?? suggestedPercent(n ?? DEFAULT_MONTHLY.count, withDeposit, { cost, deposit });
-  const shareNumber = /^\d+(\.\d{1,2})?$/.test(share.trim()) && Number(share) > 0 && Number(share) <= 100 ? Number(share) : null;
+  const shareNumber =
+    /^\d+(\.\d{1,2})?$/.test(share.trim()) && Number(share) > 0 && Number(share) <= 100 ? Number(share) : null;
   const days = wholeIn(firstDays, 0, 3650);
   const balance = wholeIn(balanceDays, 0, 3650);
   const errors = {
     count: n === null ? `Choose from 1 to ${most} monthly instalments.` : undefined,
-    percent: shareNumber === null ? 'The percentage must be between 0.01 and 100, with at most two decimals.' : undefined,
-    firstDays: mode === 'days' && days === null ? 'The number of days must be a whole number from 0 to 3650.' : undefined,
+    percent:
+      shareNumber === null ? 'The percentage must be between 0.01 and 100, with at most two decimals.' : undefined,
+    firstDays:
+      mode === 'days' && days === null ? 'The number of days must be a whole number from 0 to 3650.' : undefined,
     firstDate: mode === 'dates' && !firstDate ? 'The date of the first instalment is required.' : undefined,
     balanceDays: balance === null ? 'The number of days must be a whole number from 0 to 3650.' : undefined,
   };
@@ -51,7 +72,17 @@ export function MonthlyHelper({ cost, deposit, onFill, onCancel }: { cost: numbe
     e.preventDefault();
     setTried(true);
     if (!valid || n === null || days === null || balance === null) return;
-    onFill(monthlyRows({ deposit: withDeposit, count: n, percent: share.trim(), mode, firstDays: days, firstDate, balanceDays: balance }));
+    onFill(
+      monthlyRows({
+        deposit: withDeposit,
+        count: n,
+        percent: share.trim(),
+        mode,
+        firstDays: days,
+        firstDate,
+        balanceDays: balance,
+      }),
+    );
   };
   const shown = (error: string | undefined) => (tried ? error : undefined);
   // Escape closes the helper, unless it is closing a calendar that is open
@@ -60,7 +91,17 @@ export function MonthlyHelper({ cost, deposit, onFill, onCancel }: { cost: numbe
   };
 
   return (
-    <Paper withBorder p="md" radius="md" bg="gray.0" component="form" onSubmit={fill} onKeyDown={escape} noValidate aria-labelledby={headingId}>
+    <Paper
+      withBorder
+      p="md"
+      radius="md"
+      bg="gray.0"
+      component="form"
+      onSubmit={fill}
+      onKeyDown={escape}
+      noValidate
+      aria-labelledby={headingId}
+    >
       <Stack gap="sm">
         <Title order={3} size="h5" id={headingId}>
           Monthly instalments
@@ -71,9 +112,32 @@ export function MonthlyHelper({ cost, deposit, onFill, onCancel }: { cost: numbe
           onChange={(e) => setWithDeposit(e.currentTarget.checked)}
         />
         <Group align="flex-start">
-          <TextInput label="Number of instalments" inputMode="numeric" w={200} value={count} onChange={(e) => setCount(e.currentTarget.value)} error={shown(errors.count)} autoFocus />
-          <TextInput label="Each (% of the trip cost)" inputMode="decimal" rightSection="%" w={200} value={share} onChange={(e) => setPercent(e.currentTarget.value)} error={shown(errors.percent)} />
-          <TextInput label="Balance due (days before departure)" inputMode="numeric" w={310} value={balanceDays} onChange={(e) => setBalanceDays(e.currentTarget.value)} error={shown(errors.balanceDays)} />
+          <TextInput
+            label="Number of instalments"
+            inputMode="numeric"
+            w={200}
+            value={count}
+            onChange={(e) => setCount(e.currentTarget.value)}
+            error={shown(errors.count)}
+            autoFocus
+          />
+          <TextInput
+            label="Each (% of the trip cost)"
+            inputMode="decimal"
+            rightSection="%"
+            w={200}
+            value={share}
+            onChange={(e) => setPercent(e.currentTarget.value)}
+            error={shown(errors.percent)}
+          />
+          <TextInput
+            label="Balance due (days before departure)"
+            inputMode="numeric"
+            w={310}
+            value={balanceDays}
+            onChange={(e) => setBalanceDays(e.currentTarget.value)}
+            error={shown(errors.balanceDays)}
+          />
         </Group>
         <Group align="flex-start">
           <Input.Wrapper label="Each falls due" labelElement="div" id={dueId}>
@@ -90,9 +154,22 @@ export function MonthlyHelper({ cost, deposit, onFill, onCancel }: { cost: numbe
             </div>
           </Input.Wrapper>
           {mode === 'days' ? (
-            <TextInput label="First one (days after booking)" inputMode="numeric" w={240} value={firstDays} onChange={(e) => setFirstDays(e.currentTarget.value)} error={shown(errors.firstDays)} />
+            <TextInput
+              label="First one (days after booking)"
+              inputMode="numeric"
+              w={240}
+              value={firstDays}
+              onChange={(e) => setFirstDays(e.currentTarget.value)}
+              error={shown(errors.firstDays)}
+            />
           ) : (
-            <DateField label="First one on" w={240} value={firstDate} onChange={setFirstDate} error={shown(errors.firstDate)} />
+            <DateField
+              label="First one on"
+              w={240}
+              value={firstDate}
+              onChange={setFirstDate}
+              error={shown(errors.firstDate)}
+            />
           )}
         </Group>
         {n !== null && shareNumber !== null && costPence > 0 && (

@@ -1,6 +1,9 @@
 import { Alert, Skeleton, Text, Title } from '@mantine/core';
 import { useCallback, useState } from 'react';
-import { DEFAULT_BALANCE_DAYS_BEFORE_DEPARTURE, DEFAULT_DEPOSIT_DUE_DAYS } from '../../../contract/schedule-constants.ts';
+import {
+  DEFAULT_BALANCE_DAYS_BEFORE_DEPARTURE,
+  DEFAULT_DEPOSIT_DUE_DAYS,
+} from '../../../contract/schedule-constants.ts';
 import type { PaymentPlan } from '../../../contract/schedules.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { lazyComponent } from '../../components/lazy.tsx';
@@ -54,17 +57,32 @@ export function PaymentPlanPanel({ tripId, editable }: { tripId: number; editabl
         <>
           {p.is_default && (
             <Alert color="blue" variant="light" title="The default plan">
-              This trip is on the default plan: the trip's deposit {DEFAULT_DEPOSIT_DUE_DAYS} days after booking, and the rest {DEFAULT_BALANCE_DAYS_BEFORE_DEPARTURE} days before departure.
+              This trip is on the default plan: the trip's deposit {DEFAULT_DEPOSIT_DUE_DAYS} days after booking, and
+              the rest {DEFAULT_BALANCE_DAYS_BEFORE_DEPARTURE} days before departure.
               {editable && ' Save a plan below to give it its own.'}
             </Alert>
           )}
           {saved && (
-            <Alert color="blue" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setSaved(false)}>
-              Payment plan saved. New bookings get schedules from it; bookings already made keep theirs (each can be rebuilt from its booking page).
+            <Alert
+              color="blue"
+              role="status"
+              withCloseButton
+              closeButtonLabel="Dismiss"
+              onClose={() => setSaved(false)}
+            >
+              Payment plan saved. New bookings get schedules from it; bookings already made keep theirs (each can be
+              rebuilt from its booking page).
             </Alert>
           )}
           {/* a new saved plan starts a fresh editor */}
-          <PlanEditor key={JSON.stringify(p.instalments)} tripId={tripId} plan={p} editable={editable} onDirty={onDirty} onSaved={() => setSaved(true)} />
+          <PlanEditor
+            key={JSON.stringify(p.instalments)}
+            tripId={tripId}
+            plan={p}
+            editable={editable}
+            onDirty={onDirty}
+            onSaved={() => setSaved(true)}
+          />
 
           {/* a trip that has departed (or was deleted) takes no new bookings */}
           {editable && (
@@ -86,7 +104,8 @@ export function PaymentPlanPanel({ tripId, editable }: { tripId: number; editabl
               />
               {p.preview.length > 0 && (
                 <Text size="sm" c="dimmed">
-                  {formatMoney(p.preview.reduce((sum, r) => sum + Math.round(r.amount * 100), 0) / 100)} in all: the trip's cost of {formatMoney(p.cost)}, with a deposit of {formatMoney(p.deposit)}.
+                  {formatMoney(p.preview.reduce((sum, r) => sum + Math.round(r.amount * 100), 0) / 100)} in all: the
+                  trip's cost of {formatMoney(p.cost)}, with a deposit of {formatMoney(p.deposit)}.
                 </Text>
               )}
             </>

@@ -1,8 +1,26 @@
-import { ActionIcon, Alert, Button, Group, NativeSelect, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Group,
+  NativeSelect,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Controller, useFieldArray, useForm, useWatch } from 'react-hook-form';
-import { AMOUNT_KIND_LABELS, AMOUNT_KINDS, DUE_KIND_LABELS, DUE_KINDS, INSTALMENT_LABEL_MAX, MAX_INSTALMENTS } from '../../../contract/schedule-constants.ts';
+import {
+  AMOUNT_KIND_LABELS,
+  AMOUNT_KINDS,
+  DUE_KIND_LABELS,
+  DUE_KINDS,
+  INSTALMENT_LABEL_MAX,
+  MAX_INSTALMENTS,
+} from '../../../contract/schedule-constants.ts';
 import type { PaymentPlan } from '../../../contract/schedules.ts';
 import { DateField } from '../../components/date-field.tsx';
 import { ServerAlert } from '../../components/form-frame.tsx';
@@ -62,7 +80,8 @@ export function PlanEditor({ tripId, plan, editable, onDirty, onSaved }: Props) 
   });
 
   /** After a row moves or goes, the focus goes to the named control of the row now at `index`. */
-  const focusLater = (selector: string) => requestAnimationFrame(() => tableRef.current?.querySelector<HTMLElement>(selector)?.focus());
+  const focusLater = (selector: string) =>
+    requestAnimationFrame(() => tableRef.current?.querySelector<HTMLElement>(selector)?.focus());
   const move = (from: number, to: number) => {
     rows.move(from, to);
     const last = rows.fields.length - 1;
@@ -91,7 +110,8 @@ export function PlanEditor({ tripId, plan, editable, onDirty, onSaved }: Props) 
   };
 
   const rowError = (i: number, field: keyof PlanRow) => errors.instalments?.[i]?.[field]?.message;
-  const planError = (errors.instalments as { message?: string } | undefined)?.message ?? errors.instalments?.root?.message;
+  const planError =
+    (errors.instalments as { message?: string } | undefined)?.message ?? errors.instalments?.root?.message;
 
   return (
     <Stack gap="sm">
@@ -136,16 +156,44 @@ export function PlanEditor({ tripId, plan, editable, onDirty, onSaved }: Props) 
                         </Text>
                       </Table.Td>
                       <Table.Td>
-                        <TextInput aria-label={`Instalment ${n} name`} maxLength={INSTALMENT_LABEL_MAX} miw={150} error={rowError(i, 'label')} {...form.register(`instalments.${i}.label`)} />
+                        <TextInput
+                          aria-label={`Instalment ${n} name`}
+                          maxLength={INSTALMENT_LABEL_MAX}
+                          miw={150}
+                          error={rowError(i, 'label')}
+                          {...form.register(`instalments.${i}.label`)}
+                        />
                       </Table.Td>
                       <Table.Td>
                         <Group gap={6} wrap="nowrap" align="flex-start">
-                          <NativeSelect aria-label={`Instalment ${n} amount`} data={amountKinds} w={260} error={rowError(i, 'amount_kind')} {...form.register(`instalments.${i}.amount_kind`)} />
+                          <NativeSelect
+                            aria-label={`Instalment ${n} amount`}
+                            data={amountKinds}
+                            w={260}
+                            error={rowError(i, 'amount_kind')}
+                            {...form.register(`instalments.${i}.amount_kind`)}
+                          />
                           {r.amount_kind === 'fixed' && (
-                            <TextInput aria-label={`Instalment ${n} amount in pounds`} leftSection="£" placeholder="0.00" inputMode="decimal" w={120} error={rowError(i, 'amount')} {...form.register(`instalments.${i}.amount`)} />
+                            <TextInput
+                              aria-label={`Instalment ${n} amount in pounds`}
+                              leftSection="£"
+                              placeholder="0.00"
+                              inputMode="decimal"
+                              w={120}
+                              error={rowError(i, 'amount')}
+                              {...form.register(`instalments.${i}.amount`)}
+                            />
                           )}
                           {r.amount_kind === 'percent' && (
-                            <TextInput aria-label={`Instalment ${n} percentage`} rightSection="%" placeholder="0" inputMode="decimal" w={100} error={rowError(i, 'percent')} {...form.register(`instalments.${i}.percent`)} />
+                            <TextInput
+                              aria-label={`Instalment ${n} percentage`}
+                              rightSection="%"
+                              placeholder="0"
+                              inputMode="decimal"
+                              w={100}
+                              error={rowError(i, 'percent')}
+                              {...form.register(`instalments.${i}.percent`)}
+                            />
                           )}
                           {r.amount_kind === 'deposit' && (
                             <Text size="sm" c="dimmed" pt={6} w={120}>
@@ -162,14 +210,34 @@ export function PlanEditor({ tripId, plan, editable, onDirty, onSaved }: Props) 
                       <Table.Td>
                         <Group gap={6} wrap="nowrap" align="flex-start">
                           {r.due_kind !== 'fixed_date' && (
-                            <TextInput aria-label={`Instalment ${n} days`} inputMode="numeric" w={76} error={rowError(i, 'due_days')} {...form.register(`instalments.${i}.due_days`)} />
+                            <TextInput
+                              aria-label={`Instalment ${n} days`}
+                              inputMode="numeric"
+                              w={76}
+                              error={rowError(i, 'due_days')}
+                              {...form.register(`instalments.${i}.due_days`)}
+                            />
                           )}
-                          <NativeSelect aria-label={`Instalment ${n} due`} data={dueKinds} w={215} error={rowError(i, 'due_kind')} {...form.register(`instalments.${i}.due_kind`)} />
+                          <NativeSelect
+                            aria-label={`Instalment ${n} due`}
+                            data={dueKinds}
+                            w={215}
+                            error={rowError(i, 'due_kind')}
+                            {...form.register(`instalments.${i}.due_kind`)}
+                          />
                           {r.due_kind === 'fixed_date' && (
                             <Controller
                               control={form.control}
                               name={`instalments.${i}.due_date`}
-                              render={({ field }) => <DateField aria-label={`Instalment ${n} due date`} w={150} value={field.value} onChange={field.onChange} error={rowError(i, 'due_date')} />}
+                              render={({ field }) => (
+                                <DateField
+                                  aria-label={`Instalment ${n} due date`}
+                                  w={150}
+                                  value={field.value}
+                                  onChange={field.onChange}
+                                  error={rowError(i, 'due_date')}
+                                />
+                              )}
                             />
                           )}
                         </Group>
@@ -177,13 +245,34 @@ export function PlanEditor({ tripId, plan, editable, onDirty, onSaved }: Props) 
                       {editable && (
                         <Table.Td>
                           <Group gap={4} wrap="nowrap">
-                            <ActionIcon variant="default" size="lg" data-move="up" aria-label={`Move instalment ${n} up`} disabled={i === 0} onClick={() => move(i, i - 1)}>
+                            <ActionIcon
+                              variant="default"
+                              size="lg"
+                              data-move="up"
+                              aria-label={`Move instalment ${n} up`}
+                              disabled={i === 0}
+                              onClick={() => move(i, i - 1)}
+                            >
                               ↑
                             </ActionIcon>
-                            <ActionIcon variant="default" size="lg" data-move="down" aria-label={`Move instalment ${n} down`} disabled={i === rows.fields.length - 1} onClick={() => move(i, i + 1)}>
+                            <ActionIcon
+                              variant="default"
+                              size="lg"
+                              data-move="down"
+                              aria-label={`Move instalment ${n} down`}
+                              disabled={i === rows.fields.length - 1}
+                              onClick={() => move(i, i + 1)}
+                            >
                               ↓
                             </ActionIcon>
-                            <ActionIcon variant="subtle" color="red.9" size="lg" aria-label={`Remove instalment ${n}`} disabled={rows.fields.length === 1} onClick={() => remove(i)}>
+                            <ActionIcon
+                              variant="subtle"
+                              color="red.9"
+                              size="lg"
+                              aria-label={`Remove instalment ${n}`}
+                              disabled={rows.fields.length === 1}
+                              onClick={() => remove(i)}
+                            >
                               ×
                             </ActionIcon>
                           </Group>

@@ -1,8 +1,22 @@
-import { DEFAULT_BALANCE_DAYS_BEFORE_DEPARTURE, DEFAULT_DEPOSIT_DUE_DAYS, MAX_INSTALMENTS, type AmountKind, type DueKind } from '../../../contract/schedule-constants.ts';
+import {
+  DEFAULT_BALANCE_DAYS_BEFORE_DEPARTURE,
+  DEFAULT_DEPOSIT_DUE_DAYS,
+  MAX_INSTALMENTS,
+  type AmountKind,
+  type DueKind,
+} from '../../../contract/schedule-constants.ts';
 import type { PaymentPlan, PaymentPlanInput } from '../../../contract/schedules.ts';
 
 /** One instalment as the plan editor holds it: what staff typed, as typed. */
-export type PlanRow = { label: string; amount_kind: AmountKind; amount: string; percent: string; due_kind: DueKind; due_days: string; due_date: string | null };
+export type PlanRow = {
+  label: string;
+  amount_kind: AmountKind;
+  amount: string;
+  percent: string;
+  due_kind: DueKind;
+  due_days: string;
+  due_date: string | null;
+};
 export type PlanValues = { instalments: PlanRow[] };
 
 export const toPlanValues = (plan: PaymentPlan): PlanValues => ({
@@ -30,7 +44,15 @@ export const toPlanInput = (v: PlanValues): PaymentPlanInput => ({
 });
 
 /** A new row, put before the row for the rest (which usually comes last). */
-export const blankRow = (n: number): PlanRow => ({ label: `Instalment ${n}`, amount_kind: 'percent', amount: '', percent: '', due_kind: 'after_booking', due_days: '', due_date: null });
+export const blankRow = (n: number): PlanRow => ({
+  label: `Instalment ${n}`,
+  amount_kind: 'percent',
+  amount: '',
+  percent: '',
+  due_kind: 'after_booking',
+  due_days: '',
+  due_date: null,
+});
 
 export type MonthlyOptions = {
   /** start with the trip's deposit, DEFAULT_DEPOSIT_DUE_DAYS after booking */
@@ -62,7 +84,16 @@ export function addMonths(isoDate: string, months: number): string {
 /** A whole school-trip plan in one go: the deposit, N monthly percentages, the balance for the rest. */
 export function monthlyRows(o: MonthlyOptions): PlanRow[] {
   const rows: PlanRow[] = [];
-  if (o.deposit) rows.push({ label: 'Deposit', amount_kind: 'deposit', amount: '', percent: '', due_kind: 'after_booking', due_days: String(DEFAULT_DEPOSIT_DUE_DAYS), due_date: null });
+  if (o.deposit)
+    rows.push({
+      label: 'Deposit',
+      amount_kind: 'deposit',
+      amount: '',
+      percent: '',
+      due_kind: 'after_booking',
+      due_days: String(DEFAULT_DEPOSIT_DUE_DAYS),
+      due_date: null,
+    });
   for (let i = 0; i < o.count; i++) {
     const base = { label: `Instalment ${i + 1}`, amount_kind: 'percent' as const, amount: '', percent: o.percent };
     rows.push(
@@ -71,7 +102,15 @@ export function monthlyRows(o: MonthlyOptions): PlanRow[] {
         : { ...base, due_kind: 'after_booking', due_days: String(o.firstDays + 30 * i), due_date: null },
     );
   }
-  rows.push({ label: 'Balance', amount_kind: 'rest', amount: '', percent: '', due_kind: 'before_departure', due_days: String(o.balanceDays), due_date: null });
+  rows.push({
+    label: 'Balance',
+    amount_kind: 'rest',
+    amount: '',
+    percent: '',
+    due_kind: 'before_departure',
+    due_days: String(o.balanceDays),
+    due_date: null,
+  });
   return rows;
 }
 
@@ -82,7 +121,15 @@ export function suggestedPercent(count: number, deposit: boolean, plan: { cost: 
   return String(Math.max(0.01, each));
 }
 
-export const DEFAULT_MONTHLY: MonthlyOptions = { deposit: true, count: 6, percent: '', mode: 'days', firstDays: 30, firstDate: null, balanceDays: DEFAULT_BALANCE_DAYS_BEFORE_DEPARTURE };
+export const DEFAULT_MONTHLY: MonthlyOptions = {
+  deposit: true,
+  count: 6,
+  percent: '',
+  mode: 'days',
+  firstDays: 30,
+  firstDate: null,
+  balanceDays: DEFAULT_BALANCE_DAYS_BEFORE_DEPARTURE,
+};
 
 /** The first of next month, for monthly fixed dates. */
 export const firstOfNextMonth = (today: string) => addMonths(`${today.slice(0, 7)}-01`, 1);

@@ -17,8 +17,18 @@ import { fundingOptions, levelOptions, statusOptions, typeOptions } from './trip
 const TripPanels = lazyComponent(() => import('./trip-panels.tsx').then((m) => m.TripPanels));
 
 type Values = {
-  name: string; country_id: string; departure: string; return: string; type: Trip['type']; level: string;
-  status: Trip['status']; deposit: string; cost: string; require_passport: boolean; funding: Trip['funding']; capacity: string;
+  name: string;
+  country_id: string;
+  departure: string;
+  return: string;
+  type: Trip['type'];
+  level: string;
+  status: Trip['status'];
+  deposit: string;
+  cost: string;
+  require_passport: boolean;
+  funding: Trip['funding'];
+  capacity: string;
 };
 
 const toValues = (t: Trip): Values => ({
@@ -93,7 +103,12 @@ function TripForm({ trip }: { trip: Trip }) {
             </Anchor>
           </Group>
           {!trip.editable && (
-            <Alert color="yellow" role="status" title="Read only" styles={{ title: { color: '#6b4400' }, message: { color: '#3d2a00' } }}>
+            <Alert
+              color="yellow"
+              role="status"
+              title="Read only"
+              styles={{ title: { color: '#6b4400' }, message: { color: '#3d2a00' } }}
+            >
               {trip.editable_reason}
             </Alert>
           )}
@@ -134,10 +149,24 @@ function TripForm({ trip }: { trip: Trip }) {
             />
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 3 }}>
-            <TextInput label="Departure" required placeholder="DD/MM/YYYY" maxLength={10} error={errors.departure?.message} {...form.register('departure')} />
+            <TextInput
+              label="Departure"
+              required
+              placeholder="DD/MM/YYYY"
+              maxLength={10}
+              error={errors.departure?.message}
+              {...form.register('departure')}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 3 }}>
-            <TextInput label="Return" required placeholder="DD/MM/YYYY" maxLength={10} error={errors.return?.message} {...form.register('return')} />
+            <TextInput
+              label="Return"
+              required
+              placeholder="DD/MM/YYYY"
+              maxLength={10}
+              error={errors.return?.message}
+              {...form.register('return')}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 3 }}>
             <NativeSelect label="Type" data={typeOptions} error={errors.type?.message} {...form.register('type')} />
@@ -146,19 +175,49 @@ function TripForm({ trip }: { trip: Trip }) {
             <NativeSelect label="Level" data={levelOptions} error={errors.level?.message} {...form.register('level')} />
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 3 }}>
-            <NativeSelect label="Status" data={statusOptions} error={errors.status?.message} {...form.register('status')} />
+            <NativeSelect
+              label="Status"
+              data={statusOptions}
+              error={errors.status?.message}
+              {...form.register('status')}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 3 }}>
-            <TextInput label="Deposit" leftSection="£" placeholder="0.00" inputMode="decimal" error={errors.deposit?.message} {...form.register('deposit')} />
+            <TextInput
+              label="Deposit"
+              leftSection="£"
+              placeholder="0.00"
+              inputMode="decimal"
+              error={errors.deposit?.message}
+              {...form.register('deposit')}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 3 }}>
-            <TextInput label="Cost" leftSection="£" placeholder="0.00" inputMode="decimal" error={errors.cost?.message} {...form.register('cost')} />
+            <TextInput
+              label="Cost"
+              leftSection="£"
+              placeholder="0.00"
+              inputMode="decimal"
+              error={errors.cost?.message}
+              {...form.register('cost')}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 3 }}>
-            <NativeSelect label="Funding" data={fundingOptions} error={errors.funding?.message} {...form.register('funding')} />
+            <NativeSelect
+              label="Funding"
+              data={fundingOptions}
+              error={errors.funding?.message}
+              {...form.register('funding')}
+            />
           </Grid.Col>
           <Grid.Col span={{ base: 6, md: 3 }}>
-            <TextInput label="Capacity" description="Places on the trip; empty if not set" inputMode="numeric" error={errors.capacity?.message} {...form.register('capacity')} />
+            <TextInput
+              label="Capacity"
+              description="Places on the trip; empty if not set"
+              inputMode="numeric"
+              error={errors.capacity?.message}
+              {...form.register('capacity')}
+            />
           </Grid.Col>
           <Grid.Col span={12}>
             <Checkbox label="Travellers must give passport details" {...form.register('require_passport')} />

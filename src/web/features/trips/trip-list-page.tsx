@@ -18,7 +18,10 @@ import { archiveTrip, deleteTrip, type TripFilter, tripKeys, useTrips } from './
 
 // the dialogs load when first opened
 const CreateTripDialog = lazyComponent(() => import('./create-trip-dialog.tsx').then((m) => m.CreateTripDialog));
-const CreateBookingDialog = lazyDialog(() => import('../../components/create-booking-dialog.tsx').then((m) => m.CreateBookingDialog), (p) => p.trip !== null);
+const CreateBookingDialog = lazyDialog(
+  () => import('../../components/create-booking-dialog.tsx').then((m) => m.CreateBookingDialog),
+  (p) => p.trip !== null,
+);
 
 const SORTS = [
   { value: 'date', label: 'Departure, soonest first' },
@@ -43,7 +46,8 @@ export default function TripListPage() {
   const lastPage = trips.data?.last_page ?? 1;
 
   const acting = useFormMutation({
-    mutationFn: (p: NonNullable<Pending>): Promise<unknown> => (p.kind === 'archive' ? archiveTrip(p.trip.id) : deleteTrip(p.trip.id)),
+    mutationFn: (p: NonNullable<Pending>): Promise<unknown> =>
+      p.kind === 'archive' ? archiveTrip(p.trip.id) : deleteTrip(p.trip.id),
     invalidate: [tripKeys.all],
     fallback: 'Sorry, an error occurred. Please refresh the page and try again.',
     onSuccess: () => {
@@ -61,7 +65,12 @@ export default function TripListPage() {
     { key: 'name', label: 'Trip', cell: (trip) => trip.name, cellProps: () => ({ fw: 500 }) },
     { key: 'country', label: 'Country', cell: (trip) => trip.country.name },
     { key: 'type', label: 'Type', cell: (trip) => TRIP_TYPE_LABELS[trip.type] },
-    { key: 'level', label: 'Level', cell: (trip) => trip.level, cellProps: (trip) => ({ title: TRIP_LEVELS[trip.level] }) },
+    {
+      key: 'level',
+      label: 'Level',
+      cell: (trip) => trip.level,
+      cellProps: (trip) => ({ title: TRIP_LEVELS[trip.level] }),
+    },
     { key: 'departure', label: 'Departure', cell: (trip) => formatShortDate(trip.departure) },
     { key: 'return', label: 'Return', cell: (trip) => formatShortDate(trip.return) },
     { key: 'status', label: 'Status', cell: (trip) => <StatusBadge status={trip.status} /> },
@@ -147,7 +156,10 @@ export default function TripListPage() {
         />
         <NativeSelect
           label="Page"
-          data={Array.from({ length: lastPage }, (_, i) => ({ value: String(i + 1), label: `Page ${i + 1} of ${lastPage}` }))}
+          data={Array.from({ length: lastPage }, (_, i) => ({
+            value: String(i + 1),
+            label: `Page ${i + 1} of ${lastPage}`,
+          }))}
           value={String(page)}
           onChange={(e) => setPage(Number(e.currentTarget.value))}
         />
@@ -172,7 +184,13 @@ export default function TripListPage() {
         query={trips}
         failed="The trips could not be loaded. Please refresh the page and try again."
         rowKey={(t) => t.id}
-        empty={nameSearch ? 'No trips match this search.' : archived ? 'There are no archived trips.' : 'There are no trips yet.'}
+        empty={
+          nameSearch
+            ? 'No trips match this search.'
+            : archived
+              ? 'There are no archived trips.'
+              : 'There are no trips yet.'
+        }
       />
 
       {creating && <CreateTripDialog onClose={() => setCreating(false)} />}

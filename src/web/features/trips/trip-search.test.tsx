@@ -9,7 +9,9 @@ afterEach(() => vi.useRealTimers());
 describe('the trip list name search', () => {
   it('waits 500 ms after the last key before it searches', () => {
     expect(TRIP_SEARCH_DEBOUNCE_MS).toBe(500);
-    const { result, rerender } = renderHook(({ value }) => useDebouncedValue(value, TRIP_SEARCH_DEBOUNCE_MS)[0], { initialProps: { value: '' } });
+    const { result, rerender } = renderHook(({ value }) => useDebouncedValue(value, TRIP_SEARCH_DEBOUNCE_MS)[0], {
+      initialProps: { value: '' },
+    });
     rerender({ value: 'k' });
     act(() => vi.advanceTimersByTime(300));
     rerender({ value: 'ki' });

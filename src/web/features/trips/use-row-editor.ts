@@ -28,7 +28,8 @@ export function useRowEditor<Row extends { id: number }, Values extends FieldVal
   };
 
   const saving = useFormMutation({
-    mutationFn: ({ id, values }: { id: number | null; values: Values }) => (id === null ? o.create(values) : o.update(id, values)),
+    mutationFn: ({ id, values }: { id: number | null; values: Values }) =>
+      id === null ? o.create(values) : o.update(id, values),
     invalidate: o.invalidate,
     setError: form.setError,
     alertWithFieldErrors: false,

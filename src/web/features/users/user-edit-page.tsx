@@ -56,13 +56,25 @@ function UserForm({ user }: { user: User }) {
   const isCharity = useWatch({ control: form.control, name: 'user_role_id' }) === String(ROLES.charity);
   const charities = useCharityChoices(isCharity);
   // the linked charity is an option from the start, so the select shows it before the list arrives
-  const charityOptions = [...(user.charity ? [user.charity] : []), ...(charities.data ?? []).filter((c) => c.id !== user.charity?.id)]
+  const charityOptions = [
+    ...(user.charity ? [user.charity] : []),
+    ...(charities.data ?? []).filter((c) => c.id !== user.charity?.id),
+  ]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((c) => ({ value: String(c.id), label: c.name }));
   // both go back to the list with their flash
   const done = { invalidate: [userKeys.all], fallback: FAILED, onSuccess: () => navigate(path('user-list')) };
-  const saving = useFormMutation({ ...done, mutationFn: updateUser, setError: form.setError, flash: () => ({ text: 'User record updated', on: 'push' }) });
-  const removing = useFormMutation({ ...done, mutationFn: deleteUser, flash: () => ({ text: 'User record deleted', on: 'push' }) });
+  const saving = useFormMutation({
+    ...done,
+    mutationFn: updateUser,
+    setError: form.setError,
+    flash: () => ({ text: 'User record updated', on: 'push' }),
+  });
+  const removing = useFormMutation({
+    ...done,
+    mutationFn: deleteUser,
+    flash: () => ({ text: 'User record deleted', on: 'push' }),
+  });
   const save = form.handleSubmit(() => {
     removing.clearFailure();
     return saving.submit(form.getValues());
@@ -95,7 +107,12 @@ function UserForm({ user }: { user: User }) {
     >
       <Grid>
         <UserFields
-          layout={[['first_name', HALF], ['last_name', HALF], ['email', HALF], ['user_role_id', HALF]]}
+          layout={[
+            ['first_name', HALF],
+            ['last_name', HALF],
+            ['email', HALF],
+            ['user_role_id', HALF],
+          ]}
           register={form.register}
           errors={errors}
           fixedRole={isMe ? user.role.display_name : undefined}
@@ -106,7 +123,9 @@ function UserForm({ user }: { user: User }) {
               label="Charity"
               description="The charity whose fundraisers this user follows"
               data={[{ value: '', label: 'None' }, ...charityOptions]}
-              error={errors.charity_id?.message ?? (charities.isError ? 'The charities could not be loaded.' : undefined)}
+              error={
+                errors.charity_id?.message ?? (charities.isError ? 'The charities could not be loaded.' : undefined)
+              }
               {...form.register('charity_id')}
             />
           </Grid.Col>
@@ -121,10 +140,21 @@ function UserForm({ user }: { user: User }) {
           />
         </Grid.Col>
         <Grid.Col span={HALF}>
-          <PasswordInput label="Confirm Password" autoComplete="new-password" description="Type the new password again" error={errors.confirm_password?.message} {...form.register('confirm_password')} />
+          <PasswordInput
+            label="Confirm Password"
+            autoComplete="new-password"
+            description="Type the new password again"
+            error={errors.confirm_password?.message}
+            {...form.register('confirm_password')}
+          />
         </Grid.Col>
         <Grid.Col span={HALF}>
-          <TextInput label="Stripe Customer ID" readOnly value={user.stripe_customer_id ?? 'None'} description="Set by the card payment provider" />
+          <TextInput
+            label="Stripe Customer ID"
+            readOnly
+            value={user.stripe_customer_id ?? 'None'}
+            description="Set by the card payment provider"
+          />
         </Grid.Col>
       </Grid>
     </FormPage>

@@ -4,7 +4,12 @@ import { roleOptions } from './role-options.ts';
 
 type Field = 'email' | 'first_name' | 'last_name' | 'user_role_id';
 
-const LABELS: Record<Field, string> = { email: 'Email', first_name: 'First Name', last_name: 'Last Name', user_role_id: 'Role' };
+const LABELS: Record<Field, string> = {
+  email: 'Email',
+  first_name: 'First Name',
+  last_name: 'Last Name',
+  user_role_id: 'Role',
+};
 
 type Props = {
   /** the fields in the order shown, each with its column span */
@@ -20,12 +25,24 @@ export function UserFields({ layout, register, errors, fixedRole }: Props) {
   return layout.map(([field, span]) => (
     <Grid.Col key={field} span={span}>
       {field !== 'user_role_id' ? (
-        <TextInput label={LABELS[field]} type={field === 'email' ? 'email' : undefined} required error={errors[field]?.message} {...register(field)} />
+        <TextInput
+          label={LABELS[field]}
+          type={field === 'email' ? 'email' : undefined}
+          required
+          error={errors[field]?.message}
+          {...register(field)}
+        />
       ) : fixedRole !== undefined ? (
         // one's own role is not for changing here; the value stays in the form as loaded
         <TextInput label={LABELS[field]} readOnly value={fixedRole} description="You cannot change your own role." />
       ) : (
-        <NativeSelect label={LABELS[field]} required data={roleOptions} error={errors[field]?.message} {...register(field)} />
+        <NativeSelect
+          label={LABELS[field]}
+          required
+          data={roleOptions}
+          error={errors[field]?.message}
+          {...register(field)}
+        />
       )}
     </Grid.Col>
   ));

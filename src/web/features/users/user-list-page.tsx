@@ -28,10 +28,18 @@ const columns: Array<Column<User>> = [
     label: 'Actions',
     cell: (u) => (
       <Group gap="sm" wrap="nowrap">
-        <Anchor component={Link} to={path('user-edit', { id: u.id })} aria-label={`Update User ${u.first_name} ${u.last_name}`}>
+        <Anchor
+          component={Link}
+          to={path('user-edit', { id: u.id })}
+          aria-label={`Update User ${u.first_name} ${u.last_name}`}
+        >
           Update User
         </Anchor>
-        <Anchor component={Link} to={`${path('booking-list')}?user_id=${u.id}`} aria-label={`View Bookings of ${u.first_name} ${u.last_name}`}>
+        <Anchor
+          component={Link}
+          to={`${path('booking-list')}?user_id=${u.id}`}
+          aria-label={`View Bookings of ${u.first_name} ${u.last_name}`}
+        >
           View Bookings
         </Anchor>
       </Group>
@@ -66,7 +74,15 @@ export default function UserListPage() {
     <Stack>
       <Title order={1}>Users</Title>
 
-      <Paper withBorder p="md" radius="md" component="form" onSubmit={add} noValidate aria-labelledby="add-user-heading">
+      <Paper
+        withBorder
+        p="md"
+        radius="md"
+        component="form"
+        onSubmit={add}
+        noValidate
+        aria-labelledby="add-user-heading"
+      >
         <Stack gap="sm">
           <Title order={2} size="h4" id="add-user-heading">
             Add user
@@ -79,7 +95,12 @@ export default function UserListPage() {
           )}
           <Grid align="flex-start">
             <UserFields
-              layout={[['email', { base: 12, sm: 6, lg: 3 }], ['first_name', { base: 12, sm: 6, lg: 2.5 }], ['last_name', { base: 12, sm: 6, lg: 2.5 }], ['user_role_id', { base: 12, sm: 6, lg: 2 }]]}
+              layout={[
+                ['email', { base: 12, sm: 6, lg: 3 }],
+                ['first_name', { base: 12, sm: 6, lg: 2.5 }],
+                ['last_name', { base: 12, sm: 6, lg: 2.5 }],
+                ['user_role_id', { base: 12, sm: 6, lg: 2 }],
+              ]}
               register={form.register}
               errors={errors}
             />

@@ -1,5 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { BookingDetail, BookingListQuery, BookingPage, UpdateBookingInput } from '../../../../contract/bookings.ts';
+import type {
+  BookingDetail,
+  BookingListQuery,
+  BookingPage,
+  UpdateBookingInput,
+} from '../../../../contract/bookings.ts';
 import type { TripSelectItem } from '../../../../contract/discounts.ts';
 import { api } from '../../../lib/api.ts';
 
@@ -15,12 +20,18 @@ export const bookingKeys = {
   history: (id: number) => ['bookings', id, 'history'] as const,
 };
 
-export const listBookings = (q: BookingListQuery) => api<BookingPage>('/api/bookings', { query: q as Record<string, unknown> });
+export const listBookings = (q: BookingListQuery) =>
+  api<BookingPage>('/api/bookings', { query: q as Record<string, unknown> });
 export const getBooking = (id: number) => api<BookingDetail>(`/api/bookings/${id}`);
-export const updateBooking = (id: number, body: UpdateBookingInput) => api<BookingDetail>(`/api/bookings/${id}`, { method: 'PATCH', body });
+export const updateBooking = (id: number, body: UpdateBookingInput) =>
+  api<BookingDetail>(`/api/bookings/${id}`, { method: 'PATCH', body });
 
 export const useBookings = (q: BookingListQuery) =>
   useQuery({ queryKey: bookingKeys.list(q), queryFn: () => listBookings(q), placeholderData: keepPreviousData });
 export const useBooking = (id: number) => useQuery({ queryKey: bookingKeys.one(id), queryFn: () => getBooking(id) });
 export const useTripOptions = () =>
-  useQuery({ queryKey: ['trips', 'select'], queryFn: () => api<TripSelectItem[]>('/api/trips/select'), staleTime: 60_000 });
+  useQuery({
+    queryKey: ['trips', 'select'],
+    queryFn: () => api<TripSelectItem[]>('/api/trips/select'),
+    staleTime: 60_000,
+  });

@@ -7,12 +7,20 @@ import { invoiceChangeKeys } from './invoices.ts';
 /** Under the booking's key: an invoice, payment or refund (which invalidate the booking) refresh it too. */
 export const scheduleKey = (bookingId: number) => [...bookingKeys.one(bookingId), 'schedule'] as const;
 
-export const useSchedule = (bookingId: number) => useQuery({ queryKey: scheduleKey(bookingId), queryFn: () => api<BookingSchedule>(`/api/bookings/${bookingId}/schedule`) });
+export const useSchedule = (bookingId: number) =>
+  useQuery({
+    queryKey: scheduleKey(bookingId),
+    queryFn: () => api<BookingSchedule>(`/api/bookings/${bookingId}/schedule`),
+  });
 
-export const changeScheduleRow = (rowId: number, body: ScheduleRowPatch) => api<BookingSchedule>(`/api/schedule-rows/${rowId}`, { method: 'PATCH', body });
-export const rebuildSchedule = (bookingId: number) => api<BookingSchedule>(`/api/bookings/${bookingId}/schedule/rebuild`, { method: 'POST' });
-export const sendReminderNow = (bookingId: number) => api<{ message: string }>(`/api/bookings/${bookingId}/reminders`, { method: 'POST' });
-export const setBookingReminders = (bookingId: number, body: RemindersSetting) => api<{ message: string }>(`/api/bookings/${bookingId}/reminders`, { method: 'PUT', body });
+export const changeScheduleRow = (rowId: number, body: ScheduleRowPatch) =>
+  api<BookingSchedule>(`/api/schedule-rows/${rowId}`, { method: 'PATCH', body });
+export const rebuildSchedule = (bookingId: number) =>
+  api<BookingSchedule>(`/api/bookings/${bookingId}/schedule/rebuild`, { method: 'POST' });
+export const sendReminderNow = (bookingId: number) =>
+  api<{ message: string }>(`/api/bookings/${bookingId}/reminders`, { method: 'POST' });
+export const setBookingReminders = (bookingId: number, body: RemindersSetting) =>
+  api<{ message: string }>(`/api/bookings/${bookingId}/reminders`, { method: 'PUT', body });
 
 /**
  * What a change of the schedule makes stale: the schedule, the invoices, and the booking with its

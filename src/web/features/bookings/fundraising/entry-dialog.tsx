@@ -14,9 +14,20 @@ import { bookingKeys } from '../api/bookings.ts';
 type Values = { amount: string; date: string | null; source: string; note: string };
 
 /** Records an amount raised to date: how much, when, where the figure comes from, and a note. */
-export function EntryDialog({ bookingId, onClose, onDone }: { bookingId: number; onClose: () => void; onDone: (message: string) => void }) {
+export function EntryDialog({
+  bookingId,
+  onClose,
+  onDone,
+}: {
+  bookingId: number;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const form = useForm<Values>({
-    resolver: lazyZodResolver(() => import('../../../../contract/fundraising.ts').then((m) => m.fundraisingEntryInputSchema), { raw: true }) as never,
+    resolver: lazyZodResolver(
+      () => import('../../../../contract/fundraising.ts').then((m) => m.fundraisingEntryInputSchema),
+      { raw: true },
+    ) as never,
     defaultValues: { amount: '', date: ukToday(), source: 'page_total', note: '' },
   });
   const errors = form.formState.errors;
@@ -32,15 +43,48 @@ export function EntryDialog({ bookingId, onClose, onDone }: { bookingId: number;
     <FormDialog
       title="Record amount raised"
       onClose={onClose}
-      onSubmit={form.handleSubmit((v) => saving.submit({ amount: v.amount, date: v.date ?? '', source: v.source as FundraisingEntryInput['source'], note: v.note }))}
+      onSubmit={form.handleSubmit((v) =>
+        saving.submit({
+          amount: v.amount,
+          date: v.date ?? '',
+          source: v.source as FundraisingEntryInput['source'],
+          note: v.note,
+        }),
+      )}
       failure={saving.failure}
       submitLabel="Record Amount"
       submitting={saving.isPending}
     >
-      <TextInput label="Amount (£)" required inputMode="decimal" error={errors.amount?.message} {...form.register('amount')} data-autofocus />
-      <Controller control={form.control} name="date" render={({ field }) => <DateField label="Date" required value={field.value} onChange={field.onChange} error={errors.date?.message} />} />
-      <NativeSelect label="Source" required data={ENTRY_SOURCES.map((s) => ({ value: s, label: ENTRY_SOURCE_LABELS[s] }))} error={errors.source?.message} {...form.register('source')} />
-      <Textarea label="Note" autosize minRows={2} maxLength={1000} error={errors.note?.message} {...form.register('note')} />
+      <TextInput
+        label="Amount (£)"
+        required
+        inputMode="decimal"
+        error={errors.amount?.message}
+        {...form.register('amount')}
+        data-autofocus
+      />
+      <Controller
+        control={form.control}
+        name="date"
+        render={({ field }) => (
+          <DateField label="Date" required value={field.value} onChange={field.onChange} error={errors.date?.message} />
+        )}
+      />
+      <NativeSelect
+        label="Source"
+        required
+        data={ENTRY_SOURCES.map((s) => ({ value: s, label: ENTRY_SOURCE_LABELS[s] }))}
+        error={errors.source?.message}
+        {...form.register('source')}
+      />
+      <Textarea
+        label="Note"
+        autosize
+        minRows={2}
+        maxLength={1000}
+        error={errors.note?.message}
+        {...form.register('note')}
+      />
     </FormDialog>
   );
 }

@@ -14,7 +14,9 @@ import { BookingPanel } from '../booking-panel.tsx';
 // the dialogs (their forms, the date picker) load when first opened
 const EntryDialog = lazyComponent(() => import('./entry-dialog.tsx').then((m) => m.EntryDialog));
 const TargetDialog = lazyComponent(() => import('./target-dialog.tsx').then((m) => m.TargetDialog));
-const ReasonDialog = lazyComponent(() => import('../../../components/reason-dialog.tsx').then((m) => m.ReasonDialog<unknown>));
+const ReasonDialog = lazyComponent(() =>
+  import('../../../components/reason-dialog.tsx').then((m) => m.ReasonDialog<unknown>),
+);
 
 type Dialog = { kind: 'entry' } | { kind: 'target' } | { kind: 'strike'; entry: FundraisingEntry } | null;
 
@@ -41,7 +43,12 @@ export function FundraisingPanel({ bookingId }: { bookingId: number }) {
       label: 'Action',
       cell: (e) =>
         e.struck_at ? null : (
-          <Button size="xs" variant="default" onClick={() => open({ kind: 'strike', entry: e })} aria-label={`Strike out ${formatMoney(e.amount)} of ${formatShortDate(e.date)}`}>
+          <Button
+            size="xs"
+            variant="default"
+            onClick={() => open({ kind: 'strike', entry: e })}
+            aria-label={`Strike out ${formatMoney(e.amount)} of ${formatShortDate(e.date)}`}
+          >
             Strike out
           </Button>
         ),
@@ -82,12 +89,25 @@ export function FundraisingPanel({ bookingId }: { bookingId: number }) {
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" verticalSpacing={4}>
             <Fact label="Charity" value={f.charity?.name ?? 'None chosen'} />
             <Fact label="Raised" value={`${formatMoney(f.raised)} of ${formatMoney(f.target)}`} />
-            <Fact label="Target" value={f.target_reason ? `${formatMoney(f.target)} (changed from the trip's ${formatMoney(f.trip_minimum)}: ${f.target_reason})` : `${formatMoney(f.target)} (the trip's minimum)`} />
+            <Fact
+              label="Target"
+              value={
+                f.target_reason
+                  ? `${formatMoney(f.target)} (changed from the trip's ${formatMoney(f.trip_minimum)}: ${f.target_reason})`
+                  : `${formatMoney(f.target)} (the trip's minimum)`
+              }
+            />
             <Fact
               label="Page"
               value={
                 f.page_url ? (
-                  <Anchor href={f.page_url} target="_blank" rel="noopener noreferrer" size="sm" style={{ wordBreak: 'break-all' }}>
+                  <Anchor
+                    href={f.page_url}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    size="sm"
+                    style={{ wordBreak: 'break-all' }}
+                  >
                     {f.page_url}
                   </Anchor>
                 ) : (
@@ -95,26 +115,50 @@ export function FundraisingPanel({ bookingId }: { bookingId: number }) {
                 )
               }
             />
-            <Fact label="Milestones" value={f.milestones.length ? f.milestones.map((m) => `${m.percent}% (${formatMoney(m.amount)}) by ${formatShortDate(m.due)}`).join('; ') : 'None'} />
-            <Fact label="Charity's acknowledgement" value={f.acknowledged_at ? `${f.acknowledged_by ?? 'The charity'} on ${formatShortDate(f.acknowledged_at)}` : 'Not acknowledged yet'} />
+            <Fact
+              label="Milestones"
+              value={
+                f.milestones.length
+                  ? f.milestones
+                      .map((m) => `${m.percent}% (${formatMoney(m.amount)}) by ${formatShortDate(m.due)}`)
+                      .join('; ')
+                  : 'None'
+              }
+            />
+            <Fact
+              label="Charity's acknowledgement"
+              value={
+                f.acknowledged_at
+                  ? `${f.acknowledged_by ?? 'The charity'} on ${formatShortDate(f.acknowledged_at)}`
+                  : 'Not acknowledged yet'
+              }
+            />
           </SimpleGrid>
           <DataTable
             columns={columns}
             data={f.entries}
             rowKey={(e) => e.id}
-            empty={f.fundraises ? 'Nothing raised has been recorded yet.' : 'This booking does not fundraise: change its funding to Fundraise or Flexi to record sponsorship.'}
+            empty={
+              f.fundraises
+                ? 'Nothing raised has been recorded yet.'
+                : 'This booking does not fundraise: change its funding to Fundraise or Flexi to record sponsorship.'
+            }
             caption="Amounts raised to date; a struck-out one is no longer counted"
           />
         </>
       )}
       {dialog?.kind === 'entry' && <EntryDialog bookingId={bookingId} onClose={close} onDone={done} />}
-      {dialog?.kind === 'target' && f && <TargetDialog bookingId={bookingId} fundraising={f} onClose={close} onDone={done} />}
+      {dialog?.kind === 'target' && f && (
+        <TargetDialog bookingId={bookingId} fundraising={f} onClose={close} onDone={done} />
+      )}
       {dialog?.kind === 'strike' && (
         <ReasonDialog
           title="Strike out an amount raised"
           above={
             <Text size="sm">
-              {formatMoney(dialog.entry.amount)} ({ENTRY_SOURCE_LABELS[dialog.entry.source]}, {formatShortDate(dialog.entry.date)}) stays in view, struck out, and is no longer counted. Say why, for the history.
+              {formatMoney(dialog.entry.amount)} ({ENTRY_SOURCE_LABELS[dialog.entry.source]},{' '}
+              {formatShortDate(dialog.entry.date)}) stays in view, struck out, and is no longer counted. Say why, for
+              the history.
             </Text>
           }
           submitLabel="Strike Out"

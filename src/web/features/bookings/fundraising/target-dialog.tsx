@@ -10,10 +10,24 @@ import { bookingKeys } from '../api/bookings.ts';
 type Values = { target: string; reason: string; page_url: string };
 
 /** The traveller's own target (blank: the trip's minimum), why it differs, and their fundraising page. */
-export function TargetDialog({ bookingId, fundraising: f, onClose, onDone }: { bookingId: number; fundraising: BookingFundraising; onClose: () => void; onDone: (message: string) => void }) {
+export function TargetDialog({
+  bookingId,
+  fundraising: f,
+  onClose,
+  onDone,
+}: {
+  bookingId: number;
+  fundraising: BookingFundraising;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const form = useForm<Values>({
     // a blank target means the trip's minimum: sent as null, and the server's rules answer under each field
-    defaultValues: { target: f.target_reason ? String(f.target) : '', reason: f.target_reason ?? '', page_url: f.page_url ?? '' },
+    defaultValues: {
+      target: f.target_reason ? String(f.target) : '',
+      reason: f.target_reason ?? '',
+      page_url: f.page_url ?? '',
+    },
   });
   const errors = form.formState.errors;
   const saving = useFormMutation({
@@ -26,7 +40,8 @@ export function TargetDialog({ bookingId, fundraising: f, onClose, onDone }: { b
   });
   const submit = form.handleSubmit(async (v) => {
     const target = v.target.trim() === '' ? null : v.target.trim();
-    if (target !== null && v.reason.trim() === '') return form.setError('reason', { message: 'Say why the target differs from the trip’s minimum.' });
+    if (target !== null && v.reason.trim() === '')
+      return form.setError('reason', { message: 'Say why the target differs from the trip’s minimum.' });
     await saving.submit({ target, reason: target === null ? undefined : v.reason, page_url: v.page_url });
   });
   return (
@@ -43,9 +58,22 @@ export function TargetDialog({ bookingId, fundraising: f, onClose, onDone }: { b
         </Text>
       }
     >
-      <TextInput label="Target (£)" inputMode="decimal" placeholder={`${f.trip_minimum}`} error={errors.target?.message} {...form.register('target')} data-autofocus />
+      <TextInput
+        label="Target (£)"
+        inputMode="decimal"
+        placeholder={`${f.trip_minimum}`}
+        error={errors.target?.message}
+        {...form.register('target')}
+        data-autofocus
+      />
       <TextInput label="Why it differs" maxLength={500} error={errors.reason?.message} {...form.register('reason')} />
-      <TextInput label="Fundraising page" placeholder="https://www.justgiving.com/…" maxLength={2048} error={errors.page_url?.message} {...form.register('page_url')} />
+      <TextInput
+        label="Fundraising page"
+        placeholder="https://www.justgiving.com/…"
+        maxLength={2048}
+        error={errors.page_url?.message}
+        {...form.register('page_url')}
+      />
     </FormDialog>
   );
 }

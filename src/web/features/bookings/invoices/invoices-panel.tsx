@@ -18,16 +18,34 @@ import { BookingPanel } from '../booking-panel.tsx';
 
 // the dialogs (and the date picker they use) load when first opened, not with the booking page
 const NewInvoiceDialog = lazyComponent(() => import('./new-invoice-dialog.tsx').then((m) => m.NewInvoiceDialog));
-const RecordPaymentDialog = lazyComponent(() => import('./record-payment-dialog.tsx').then((m) => m.RecordPaymentDialog));
-const StandardInvoiceDialog = lazyComponent(() => import('./standard-invoice-dialog.tsx').then((m) => m.StandardInvoiceDialog));
-const PaymentHistoryDialog = lazyDialog(() => import('./payment-history-dialog.tsx').then((m) => m.PaymentHistoryDialog), (p) => p.invoice !== undefined);
+const RecordPaymentDialog = lazyComponent(() =>
+  import('./record-payment-dialog.tsx').then((m) => m.RecordPaymentDialog),
+);
+const StandardInvoiceDialog = lazyComponent(() =>
+  import('./standard-invoice-dialog.tsx').then((m) => m.StandardInvoiceDialog),
+);
+const PaymentHistoryDialog = lazyDialog(
+  () => import('./payment-history-dialog.tsx').then((m) => m.PaymentHistoryDialog),
+  (p) => p.invoice !== undefined,
+);
 
 // whether Stripe is set up, as the page says (it does not change while the page is open)
 const cardPayments = readBootstrap().card_payments === true;
 
-const STATUS_TONE: Record<Invoice['status'], Tone> = { Unpaid: 'neutral', 'Part Paid': 'warn', Paid: 'good', Overdue: 'bad', Refunded: 'info' };
+const STATUS_TONE: Record<Invoice['status'], Tone> = {
+  Unpaid: 'neutral',
+  'Part Paid': 'warn',
+  Paid: 'good',
+  Overdue: 'bad',
+  Refunded: 'info',
+};
 
-type Dialog = { kind: 'payment'; invoice: Invoice } | { kind: 'history'; invoiceId: number } | { kind: 'new' } | { kind: 'standard' } | null;
+type Dialog =
+  | { kind: 'payment'; invoice: Invoice }
+  | { kind: 'history'; invoiceId: number }
+  | { kind: 'new' }
+  | { kind: 'standard' }
+  | null;
 
 /** An unpaid invoice with nothing ever recorded against it has no payment history to open. */
 const noPayments = (invoice: Invoice) => invoice.status === 'Unpaid' && invoice.transactions.length === 0;
@@ -61,7 +79,9 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
       } catch {
         // a browser that will not let the page write the clipboard: the link is shown to copy by hand
       }
-      setNotice(`${copied ? 'Copied the pay link' : 'The pay link'} of ${invoice.invoice_ref} (it works until ${formatShortDate(link.expires_at)}): ${link.url}`);
+      setNotice(
+        `${copied ? 'Copied the pay link' : 'The pay link'} of ${invoice.invoice_ref} (it works until ${formatShortDate(link.expires_at)}): ${link.url}`,
+      );
     },
   });
   const removing = useFormMutation({
@@ -169,14 +189,26 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
           <Button size="xs" onClick={() => open({ kind: 'payment', invoice: inv })}>
             Payment
           </Button>
-          <Button size="xs" variant="default" component="a" href={path('invoice-view', { id: inv.id })} target="_blank" rel="noopener">
+          <Button
+            size="xs"
+            variant="default"
+            component="a"
+            href={path('invoice-view', { id: inv.id })}
+            target="_blank"
+            rel="noopener"
+          >
             View
           </Button>
           <Button size="xs" variant="default" loading={sendingId === inv.id} onClick={() => void send(inv)}>
             Send
           </Button>
           {cardPayments && inv.outstanding > 0 && !cancelled && (
-            <Button size="xs" variant="default" onClick={() => void copyPayLink(inv)} aria-label={`Copy pay link of ${inv.invoice_ref}`}>
+            <Button
+              size="xs"
+              variant="default"
+              onClick={() => void copyPayLink(inv)}
+              aria-label={`Copy pay link of ${inv.invoice_ref}`}
+            >
               Copy pay link
             </Button>
           )}
@@ -220,7 +252,12 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
         </Group>
       }
       intro={
-        <Alert color="yellow" variant="light" title="Refunds" styles={{ title: { color: '#6b4400' }, message: { color: '#3d2a00' } }}>
+        <Alert
+          color="yellow"
+          variant="light"
+          title="Refunds"
+          styles={{ title: { color: '#6b4400' }, message: { color: '#3d2a00' } }}
+        >
           {REFUND_WARNING}
         </Alert>
       }
@@ -237,10 +274,34 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
         rowProps={(inv) => ({ 'data-testid': `invoice-${inv.invoice_ref}` })}
       />
 
-      {dialog?.kind === 'payment' && <RecordPaymentDialog invoice={dialog.invoice} onClose={() => setDialog(null)} onDone={done} onFailed={refresh} />}
-      <PaymentHistoryDialog key={historyInvoice?.id ?? 0} invoice={historyInvoice} onClose={() => setDialog(null)} onFailed={refresh} />
-      {dialog?.kind === 'new' && <NewInvoiceDialog booking={booking} onClose={() => setDialog(null)} onDone={(inv) => done(`Invoice ${inv.invoice_ref} has been created.`)} />}
-      {dialog?.kind === 'standard' && <StandardInvoiceDialog bookingId={booking.id} onClose={() => setDialog(null)} onDone={(inv) => done(`Invoice ${inv.invoice_ref} has been created.`)} />}
+      {dialog?.kind === 'payment' && (
+        <RecordPaymentDialog
+          invoice={dialog.invoice}
+          onClose={() => setDialog(null)}
+          onDone={done}
+          onFailed={refresh}
+        />
+      )}
+      <PaymentHistoryDialog
+        key={historyInvoice?.id ?? 0}
+        invoice={historyInvoice}
+        onClose={() => setDialog(null)}
+        onFailed={refresh}
+      />
+      {dialog?.kind === 'new' && (
+        <NewInvoiceDialog
+          booking={booking}
+          onClose={() => setDialog(null)}
+          onDone={(inv) => done(`Invoice ${inv.invoice_ref} has been created.`)}
+        />
+      )}
+      {dialog?.kind === 'standard' && (
+        <StandardInvoiceDialog
+          bookingId={booking.id}
+          onClose={() => setDialog(null)}
+          onDone={(inv) => done(`Invoice ${inv.invoice_ref} has been created.`)}
+        />
+      )}
     </BookingPanel>
   );
 }

@@ -1,4 +1,16 @@
-import { ActionIcon, Alert, Button, Checkbox, Grid, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Checkbox,
+  Grid,
+  Group,
+  NativeSelect,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useState } from 'react';
 import { Controller, type Path, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import type { BookingDetail } from '../../../../contract/bookings.ts';
@@ -24,7 +36,15 @@ type Values = {
 };
 
 /** New Invoice (spec §5): a custom invoice of items and the booking's add-ons not yet invoiced. */
-export function NewInvoiceDialog({ booking, onClose, onDone }: { booking: BookingDetail; onClose: () => void; onDone: (invoice: Invoice) => void }) {
+export function NewInvoiceDialog({
+  booking,
+  onClose,
+  onDone,
+}: {
+  booking: BookingDetail;
+  onClose: () => void;
+  onDone: (invoice: Invoice) => void;
+}) {
   const [noItems, setNoItems] = useState(false);
   const form = useForm<Values>({
     defaultValues: {
@@ -79,7 +99,8 @@ export function NewInvoiceDialog({ booking, onClose, onDone }: { booking: Bookin
     const { createInvoiceSchema } = await import('../../../../contract/invoices.ts');
     const checked = createInvoiceSchema.safeParse(body);
     if (!checked.success) {
-      for (const issue of checked.error.issues) form.setError(issue.path.join('.') as Path<Values>, { message: issue.message });
+      for (const issue of checked.error.issues)
+        form.setError(issue.path.join('.') as Path<Values>, { message: issue.message });
       return;
     }
     await creating.submit(body);
@@ -88,30 +109,70 @@ export function NewInvoiceDialog({ booking, onClose, onDone }: { booking: Bookin
   const itemError = (i: number, field: 'description' | 'amount') => errors.items?.[i]?.[field]?.message;
 
   return (
-    <FormDialog title="New Invoice" size="xl" onClose={onClose} onSubmit={submit} failure={creating.failure} submitLabel="Create Invoice" submitting={form.formState.isSubmitting}>
+    <FormDialog
+      title="New Invoice"
+      size="xl"
+      onClose={onClose}
+      onSubmit={submit}
+      failure={creating.failure}
+      submitLabel="Create Invoice"
+      submitting={form.formState.isSubmitting}
+    >
       <Grid>
         <Grid.Col span={{ base: 12, sm: 4 }}>
           <Controller
             control={form.control}
             name="invoice_date"
-            render={({ field }) => <DateField label="Invoice Date" required value={field.value} onChange={field.onChange} error={errors.invoice_date?.message} />}
+            render={({ field }) => (
+              <DateField
+                label="Invoice Date"
+                required
+                value={field.value}
+                onChange={field.onChange}
+                error={errors.invoice_date?.message}
+              />
+            )}
           />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 4 }}>
           <Controller
             control={form.control}
             name="due_date"
-            render={({ field }) => <DateField label="Due Date" required value={field.value} onChange={field.onChange} error={errors.due_date?.message} />}
+            render={({ field }) => (
+              <DateField
+                label="Due Date"
+                required
+                value={field.value}
+                onChange={field.onChange}
+                error={errors.due_date?.message}
+              />
+            )}
           />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 4 }}>
-          <NativeSelect label="Type" data={INVOICE_TYPES.map((t) => ({ value: t, label: INVOICE_TYPE_LABELS[t] }))} error={errors.type?.message} {...form.register('type')} />
+          <NativeSelect
+            label="Type"
+            data={INVOICE_TYPES.map((t) => ({ value: t, label: INVOICE_TYPE_LABELS[t] }))}
+            error={errors.type?.message}
+            {...form.register('type')}
+          />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 4 }}>
-          <TextInput label="Reference" required error={errors.invoice_ref?.message} {...form.register('invoice_ref')} data-autofocus />
+          <TextInput
+            label="Reference"
+            required
+            error={errors.invoice_ref?.message}
+            {...form.register('invoice_ref')}
+            data-autofocus
+          />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 8 }}>
-          <TextInput label="Description" required error={errors.description?.message} {...form.register('description')} />
+          <TextInput
+            label="Description"
+            required
+            error={errors.description?.message}
+            {...form.register('description')}
+          />
         </Grid.Col>
       </Grid>
 
@@ -122,9 +183,29 @@ export function NewInvoiceDialog({ booking, onClose, onDone }: { booking: Bookin
         <Stack gap="xs">
           {items.fields.map((row, i) => (
             <Group key={row.id} align="flex-start" wrap="nowrap">
-              <TextInput style={{ flex: 1 }} aria-label={`Item ${i + 1} description`} placeholder="Description" error={itemError(i, 'description')} {...form.register(`items.${i}.description`)} />
-              <TextInput w={160} aria-label={`Item ${i + 1} amount`} leftSection="£" placeholder="0.00" inputMode="decimal" error={itemError(i, 'amount')} {...form.register(`items.${i}.amount`)} />
-              <ActionIcon variant="subtle" color="red.9" size="lg" aria-label={`Remove item ${i + 1}`} onClick={() => items.remove(i)}>
+              <TextInput
+                style={{ flex: 1 }}
+                aria-label={`Item ${i + 1} description`}
+                placeholder="Description"
+                error={itemError(i, 'description')}
+                {...form.register(`items.${i}.description`)}
+              />
+              <TextInput
+                w={160}
+                aria-label={`Item ${i + 1} amount`}
+                leftSection="£"
+                placeholder="0.00"
+                inputMode="decimal"
+                error={itemError(i, 'amount')}
+                {...form.register(`items.${i}.amount`)}
+              />
+              <ActionIcon
+                variant="subtle"
+                color="red.9"
+                size="lg"
+                aria-label={`Remove item ${i + 1}`}
+                onClick={() => items.remove(i)}
+              >
                 ×
               </ActionIcon>
             </Group>
@@ -162,7 +243,11 @@ export function NewInvoiceDialog({ booking, onClose, onDone }: { booking: Bookin
                     label={`${a.name} (${formatMoney(a.price)})${a.pivot.invoiced ? ' — already invoiced' : ''}`}
                     disabled={a.pivot.invoiced}
                     checked={field.value.includes(a.id)}
-                    onChange={(e) => field.onChange(e.currentTarget.checked ? [...field.value, a.id] : field.value.filter((id) => id !== a.id))}
+                    onChange={(e) =>
+                      field.onChange(
+                        e.currentTarget.checked ? [...field.value, a.id] : field.value.filter((id) => id !== a.id),
+                      )
+                    }
                   />
                 ))}
               </Stack>
@@ -178,7 +263,11 @@ export function NewInvoiceDialog({ booking, onClose, onDone }: { booking: Bookin
 
       <Grid align="flex-end">
         <Grid.Col span={{ base: 12, sm: 6 }}>
-          <TextInput label="Discount code (optional)" error={errors.discount_code?.message} {...form.register('discount_code')} />
+          <TextInput
+            label="Discount code (optional)"
+            error={errors.discount_code?.message}
+            {...form.register('discount_code')}
+          />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 6 }}>
           <Text ta="right" size="lg" fw={700} aria-live="polite">

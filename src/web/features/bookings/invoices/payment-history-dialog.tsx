@@ -9,10 +9,19 @@ import { formatLongDate, formatMoney } from '../../../lib/format.ts';
 import { useFormMutation } from '../../../lib/mutation.ts';
 import { deleteTransaction, invoiceChangeKeys } from '../api/invoices.ts';
 
-const struck = (t: Transaction) => (t.deleted_at !== null ? { style: { textDecoration: 'line-through', color: 'var(--mantine-color-dimmed)' } } : {});
+const struck = (t: Transaction) =>
+  t.deleted_at !== null ? { style: { textDecoration: 'line-through', color: 'var(--mantine-color-dimmed)' } } : {};
 
 /** Every payment and refund of an invoice; deleted ones stay, struck through, with who and when. */
-export function PaymentHistoryDialog({ invoice, onClose, onFailed }: { invoice: Invoice | undefined; onClose: () => void; onFailed: () => void }) {
+export function PaymentHistoryDialog({
+  invoice,
+  onClose,
+  onFailed,
+}: {
+  invoice: Invoice | undefined;
+  onClose: () => void;
+  onFailed: () => void;
+}) {
   // the question replaces the history while it is asked (Escape then closes the question only)
   const [confirming, setConfirming] = useState<Transaction | null>(null);
   const removing = useFormMutation({
@@ -30,9 +39,20 @@ export function PaymentHistoryDialog({ invoice, onClose, onFailed }: { invoice: 
     { key: 'date', label: 'Date', cell: (t) => formatLongDate(t.date), cellProps: struck },
     { key: 'type', label: 'Type', cell: (t) => (t.type === 'refund' ? 'Refund' : 'Payment'), cellProps: struck },
     { key: 'processor', label: 'Paid by', cell: (t) => PROCESSOR_LABELS[t.processor], cellProps: struck },
-    { key: 'amount', label: 'Amount', align: 'right', cell: (t) => `${t.type === 'refund' ? '−' : ''}${formatMoney(t.amount)}`, cellProps: struck },
+    {
+      key: 'amount',
+      label: 'Amount',
+      align: 'right',
+      cell: (t) => `${t.type === 'refund' ? '−' : ''}${formatMoney(t.amount)}`,
+      cellProps: struck,
+    },
     // a card provider's id is one long word: it wraps rather than pushing the columns out of the dialog
-    { key: 'notes', label: 'Notes', cell: (t) => <span style={{ overflowWrap: 'anywhere' }}>{t.notes}</span>, cellProps: struck },
+    {
+      key: 'notes',
+      label: 'Notes',
+      cell: (t) => <span style={{ overflowWrap: 'anywhere' }}>{t.notes}</span>,
+      cellProps: struck,
+    },
     {
       key: 'by',
       label: 'Recorded by',
@@ -52,7 +72,13 @@ export function PaymentHistoryDialog({ invoice, onClose, onFailed }: { invoice: 
       label: 'Action',
       cell: (t) =>
         t.deleted_at === null && (
-          <Button size="xs" variant="light" color="red" onClick={() => setConfirming(t)} aria-label={`Delete the ${t.type} of ${formatMoney(t.amount)}`}>
+          <Button
+            size="xs"
+            variant="light"
+            color="red"
+            onClick={() => setConfirming(t)}
+            aria-label={`Delete the ${t.type} of ${formatMoney(t.amount)}`}
+          >
             Delete
           </Button>
         ),
@@ -61,11 +87,18 @@ export function PaymentHistoryDialog({ invoice, onClose, onFailed }: { invoice: 
 
   return (
     <>
-      <Modal opened={invoice !== undefined && !confirming} onClose={onClose} title={invoice ? `Payment History: ${invoice.invoice_ref}` : ''} size="xl" closeButtonProps={{ 'aria-label': 'Close' }}>
+      <Modal
+        opened={invoice !== undefined && !confirming}
+        onClose={onClose}
+        title={invoice ? `Payment History: ${invoice.invoice_ref}` : ''}
+        size="xl"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         {invoice && (
           <Stack gap="sm">
             <Text size="sm">
-              Total {formatMoney(invoice.total)} · received {formatMoney(invoice.payment_received)} · outstanding {formatMoney(invoice.outstanding)}
+              Total {formatMoney(invoice.total)} · received {formatMoney(invoice.payment_received)} · outstanding{' '}
+              {formatMoney(invoice.outstanding)}
             </Text>
             <ServerAlert failure={removing.failure} variant="light" />
             <DataTable

@@ -18,16 +18,38 @@ const cardPayments = readBootstrap().card_payments === true;
 type Values = { type: 'payment' | 'refund'; amount: string; processor: string; date: string | null; notes: string };
 
 /** Record Payment (spec §2): a payment, or a refund when the type selector says refund. */
-export function RecordPaymentDialog({ invoice, onClose, onDone, onFailed }: { invoice: Invoice; onClose: () => void; onDone: (message: string) => void; onFailed: () => void }) {
+export function RecordPaymentDialog({
+  invoice,
+  onClose,
+  onDone,
+  onFailed,
+}: {
+  invoice: Invoice;
+  onClose: () => void;
+  onDone: (message: string) => void;
+  onFailed: () => void;
+}) {
   // one key for this dialog: a retry or a double click records the payment once
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   // what the last try recorded, for its failure message
   const [tried, setTried] = useState<Values['type']>('payment');
   const form = useForm<Values>({
     // the raw values go to the server, which speaks pounds; the schema checks them here first
-    resolver: lazyZodResolver(() => import('../../../../contract/invoices.ts').then((m) => m.createTransactionSchema.omit({ booking_id: true, invoice_id: true, invoice_type: true, date: true })), { raw: true }) as never,
+    resolver: lazyZodResolver(
+      () =>
+        import('../../../../contract/invoices.ts').then((m) =>
+          m.createTransactionSchema.omit({ booking_id: true, invoice_id: true, invoice_type: true, date: true }),
+        ),
+      { raw: true },
+    ) as never,
     // a paid invoice has nothing left to pay: what staff come to record is a refund
-    defaultValues: { type: invoice.paid && invoice.payment_received > 0 ? 'refund' : 'payment', amount: '', processor: 'STRIPE', date: ukToday(), notes: '' },
+    defaultValues: {
+      type: invoice.paid && invoice.payment_received > 0 ? 'refund' : 'payment',
+      amount: '',
+      processor: 'STRIPE',
+      date: ukToday(),
+      notes: '',
+    },
   });
   const errors = form.formState.errors;
   const type = useWatch({ control: form.control, name: 'type' });
@@ -78,15 +100,21 @@ export function RecordPaymentDialog({ invoice, onClose, onDone, onFailed }: { in
       above={
         <SimpleGrid cols={3}>
           <div>
-            <Text size="xs" c="dimmed">Total</Text>
+            <Text size="xs" c="dimmed">
+              Total
+            </Text>
             <Text fw={600}>{formatMoney(invoice.total)}</Text>
           </div>
           <div>
-            <Text size="xs" c="dimmed">Received</Text>
+            <Text size="xs" c="dimmed">
+              Received
+            </Text>
             <Text fw={600}>{formatMoney(invoice.payment_received)}</Text>
           </div>
           <div>
-            <Text size="xs" c="dimmed">Outstanding</Text>
+            <Text size="xs" c="dimmed">
+              Outstanding
+            </Text>
             <Text fw={600}>{formatMoney(invoice.outstanding)}</Text>
           </div>
         </SimpleGrid>
@@ -96,7 +124,15 @@ export function RecordPaymentDialog({ invoice, onClose, onDone, onFailed }: { in
         control={form.control}
         name="type"
         render={({ field }) => (
-          <SegmentedControl aria-label="Type" data={[{ value: 'payment', label: 'Payment' }, { value: 'refund', label: 'Refund' }]} value={field.value} onChange={(v) => field.onChange(v)} />
+          <SegmentedControl
+            aria-label="Type"
+            data={[
+              { value: 'payment', label: 'Payment' },
+              { value: 'refund', label: 'Refund' },
+            ]}
+            value={field.value}
+            onChange={(v) => field.onChange(v)}
+          />
         )}
       />
       {type === 'refund' && (
@@ -105,18 +141,42 @@ export function RecordPaymentDialog({ invoice, onClose, onDone, onFailed }: { in
         </Alert>
       )}
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <TextInput label="Amount" required leftSection="£" placeholder="0.00" inputMode="decimal" error={errors.amount?.message} {...form.register('amount')} data-autofocus />
-        <NativeSelect label="Paid by" data={PROCESSORS.map((p) => ({ value: p, label: PROCESSOR_LABELS[p] }))} error={errors.processor?.message} {...form.register('processor')} />
+        <TextInput
+          label="Amount"
+          required
+          leftSection="£"
+          placeholder="0.00"
+          inputMode="decimal"
+          error={errors.amount?.message}
+          {...form.register('amount')}
+          data-autofocus
+        />
+        <NativeSelect
+          label="Paid by"
+          data={PROCESSORS.map((p) => ({ value: p, label: PROCESSOR_LABELS[p] }))}
+          error={errors.processor?.message}
+          {...form.register('processor')}
+        />
         <Controller
           control={form.control}
           name="date"
-          render={({ field }) => <DateField label="Date" required value={field.value} onChange={field.onChange} error={errors.date?.message} maxDate={ukToday()} />}
+          render={({ field }) => (
+            <DateField
+              label="Date"
+              required
+              value={field.value}
+              onChange={field.onChange}
+              error={errors.date?.message}
+              maxDate={ukToday()}
+            />
+          )}
         />
       </SimpleGrid>
       {cardPayments && processor === 'STRIPE' && (
         <Alert color="blue" variant="light" role="status">
-          Tripdesk records this invoice’s card payments and refunds from Stripe by itself{fromStripe > 0 ? ` (${fromStripe} so far)` : ''}: you need not type them. One you
-          do type is matched to Stripe’s report of it, not counted twice.
+          Tripdesk records this invoice’s card payments and refunds from Stripe by itself
+          {fromStripe > 0 ? ` (${fromStripe} so far)` : ''}: you need not type them. One you do type is matched to
+          Stripe’s report of it, not counted twice.
         </Alert>
       )}
       <Textarea label="Notes" autosize minRows={2} error={errors.notes?.message} {...form.register('notes')} />

@@ -9,7 +9,15 @@ import { createStandardInvoice, invoiceChangeKeys } from '../api/invoices.ts';
 const FAILED = 'Something went wrong.';
 
 /** The standard deposit or balance invoice, worked out by the server from the trip. */
-export function StandardInvoiceDialog({ bookingId, onClose, onDone }: { bookingId: number; onClose: () => void; onDone: (invoice: Invoice) => void }) {
+export function StandardInvoiceDialog({
+  bookingId,
+  onClose,
+  onDone,
+}: {
+  bookingId: number;
+  onClose: () => void;
+  onDone: (invoice: Invoice) => void;
+}) {
   const form = useForm<CreateStandardInvoiceInput>({ defaultValues: { invoice_type: 'deposit', discount_code: '' } });
   const creating = useFormMutation({
     mutationFn: (body: CreateStandardInvoiceInput) => createStandardInvoice(bookingId, body),
@@ -20,13 +28,21 @@ export function StandardInvoiceDialog({ bookingId, onClose, onDone }: { bookingI
   });
   const codeError = form.formState.errors.discount_code?.message;
   // a refused discount code says why under its field; any other reason follows the spec's words
-  const failure = creating.failure && (codeError || creating.failure === FAILED ? FAILED : `${FAILED} ${creating.failure}`);
+  const failure =
+    creating.failure && (codeError || creating.failure === FAILED ? FAILED : `${FAILED} ${creating.failure}`);
   const submit = form.handleSubmit(async (values) => {
     if (!creating.isPending) await creating.submit(values);
   });
 
   return (
-    <FormDialog title="Standard Invoice" onClose={onClose} onSubmit={submit} failure={failure} submitLabel="Create Invoice" submitting={creating.isPending}>
+    <FormDialog
+      title="Standard Invoice"
+      onClose={onClose}
+      onSubmit={submit}
+      failure={failure}
+      submitLabel="Create Invoice"
+      submitting={creating.isPending}
+    >
       <Controller
         control={form.control}
         name="invoice_type"
@@ -34,7 +50,11 @@ export function StandardInvoiceDialog({ bookingId, onClose, onDone }: { bookingI
           <Radio.Group label="Invoice" value={field.value} onChange={(v) => field.onChange(v)}>
             <Stack gap="xs" mt="xs">
               <Radio value="deposit" label="Deposit" description="The trip’s deposit, due in 14 days." />
-              <Radio value="balance" label="Balance" description="The trip cost and add-ons not yet invoiced, less the travel-basis discount and what was billed before." />
+              <Radio
+                value="balance"
+                label="Balance"
+                description="The trip cost and add-ons not yet invoiced, less the travel-basis discount and what was billed before."
+              />
             </Stack>
           </Radio.Group>
         )}

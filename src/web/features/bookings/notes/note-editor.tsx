@@ -18,7 +18,10 @@ export type NoteEditorHandle = {
  */
 const NoteEditor = forwardRef<NoteEditorHandle, { label: string }>(function NoteEditor({ label }, ref) {
   const editor = useEditor({
-    extensions: [StarterKit.configure({ link: false, heading: { levels: [2, 3] } }), Link.configure({ openOnClick: false, protocols: ['http', 'https', 'mailto'] })],
+    extensions: [
+      StarterKit.configure({ link: false, heading: { levels: [2, 3] } }),
+      Link.configure({ openOnClick: false, protocols: ['http', 'https', 'mailto'] }),
+    ],
     content: '',
     editorProps: { attributes: { 'aria-label': label, 'aria-multiline': 'true', role: 'textbox' } },
   });

@@ -15,7 +15,8 @@ import type { NoteEditorHandle } from './note-editor.tsx';
 // TipTap loads with the panel, not with the booking page's first paint
 const NoteEditor = lazy(() => import('./note-editor.tsx'));
 
-const time = (iso: string) => `${formatLongDate(iso)} at ${new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/London' })}`;
+const time = (iso: string) =>
+  `${formatLongDate(iso)} at ${new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/London' })}`;
 // a note saved and never changed has its two times within the same instant
 const wasEdited = (n: Note) => Date.parse(n.updated_at) - Date.parse(n.created_at) > 1000;
 
@@ -37,7 +38,8 @@ export function NotesPanel({ bookingId }: { bookingId: number }) {
     editor.current?.clear();
   };
   const saving = useFormMutation({
-    mutationFn: ({ note, html }: { note: Note | null; html: string }) => (note ? updateNote(note.id, html) : createNote({ booking_id: bookingId, note_text: html })),
+    mutationFn: ({ note, html }: { note: Note | null; html: string }) =>
+      note ? updateNote(note.id, html) : createNote({ booking_id: bookingId, note_text: html }),
     invalidate: changed,
     fallback: 'Sorry, the note could not be saved. Please try again.',
     onSuccess: cancel,
@@ -125,7 +127,12 @@ export function NotesPanel({ bookingId }: { bookingId: number }) {
       label: 'Action',
       cell: (n) => (
         <Group gap={6} wrap="nowrap" w="max-content">
-          <Button size="xs" variant="default" onClick={() => edit(n)} aria-label={`Edit the note of ${time(n.created_at)}`}>
+          <Button
+            size="xs"
+            variant="default"
+            onClick={() => edit(n)}
+            aria-label={`Edit the note of ${time(n.created_at)}`}
+          >
             Edit
           </Button>
           <DestructiveButton
@@ -150,7 +157,13 @@ export function NotesPanel({ bookingId }: { bookingId: number }) {
           Editing the note by {editing.user?.name ?? 'a former user'} of {time(editing.created_at)}
         </Text>
       )}
-      <Suspense fallback={<Text size="sm" c="dimmed">Loading the editor…</Text>}>
+      <Suspense
+        fallback={
+          <Text size="sm" c="dimmed">
+            Loading the editor…
+          </Text>
+        }
+      >
         <NoteEditor ref={editor} label={editing ? 'Edit note' : 'New note'} />
       </Suspense>
       {nothingWritten && (

@@ -11,7 +11,17 @@ import { changeScheduleRow, scheduleChangeKeys } from '../api/schedule.ts';
 type Values = { due_date: string | null; amount: string };
 
 /** Moves an instalment that is not yet invoiced, or changes its amount; each an event in the history. */
-export function ChangeRowDialog({ bookingId, row, onClose, onDone }: { bookingId: number; row: ScheduleRow; onClose: () => void; onDone: (message: string) => void }) {
+export function ChangeRowDialog({
+  bookingId,
+  row,
+  onClose,
+  onDone,
+}: {
+  bookingId: number;
+  row: ScheduleRow;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
   const form = useForm<Values>({ defaultValues: { due_date: row.due_date, amount: row.amount.toFixed(2) } });
   const errors = form.formState.errors;
   const saving = useFormMutation({
@@ -49,16 +59,34 @@ export function ChangeRowDialog({ bookingId, row, onClose, onDone }: { bookingId
       submitting={saving.isPending}
       above={
         <Text size="sm" c="dimmed">
-          Now {formatMoney(row.amount)}, due {formatShortDate(row.due_date)}. Its invoice will be raised for the new amount, and its reminders follow the new date.
+          Now {formatMoney(row.amount)}, due {formatShortDate(row.due_date)}. Its invoice will be raised for the new
+          amount, and its reminders follow the new date.
         </Text>
       }
     >
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput label="Amount" required leftSection="£" placeholder="0.00" inputMode="decimal" error={errors.amount?.message} {...form.register('amount')} data-autofocus />
+        <TextInput
+          label="Amount"
+          required
+          leftSection="£"
+          placeholder="0.00"
+          inputMode="decimal"
+          error={errors.amount?.message}
+          {...form.register('amount')}
+          data-autofocus
+        />
         <Controller
           control={form.control}
           name="due_date"
-          render={({ field }) => <DateField label="Due date" required value={field.value} onChange={field.onChange} error={errors.due_date?.message} />}
+          render={({ field }) => (
+            <DateField
+              label="Due date"
+              required
+              value={field.value}
+              onChange={field.onChange}
+              error={errors.due_date?.message}
+            />
+          )}
         />
       </SimpleGrid>
     </FormDialog>

@@ -13,14 +13,29 @@ import { ToneBadge, type Tone } from '../../../components/status-badge.tsx';
 import { formatMoney, formatShortDate } from '../../../lib/format.ts';
 import { useDialog } from '../../../lib/use-dialog.ts';
 import { useFormMutation } from '../../../lib/mutation.ts';
-import { changeScheduleRow, rebuildSchedule, scheduleChangeKeys, sendReminderNow, setBookingReminders, useSchedule } from '../api/schedule.ts';
+import {
+  changeScheduleRow,
+  rebuildSchedule,
+  scheduleChangeKeys,
+  sendReminderNow,
+  setBookingReminders,
+  useSchedule,
+} from '../api/schedule.ts';
 import { BookingPanel } from '../booking-panel.tsx';
 
 // the dialogs (their form, the date picker) load when first opened, not with the booking page
 const ChangeRowDialog = lazyComponent(() => import('./change-row-dialog.tsx').then((m) => m.ChangeRowDialog));
-const ReasonDialog = lazyComponent(() => import('../../../components/reason-dialog.tsx').then((m) => m.ReasonDialog<unknown>));
+const ReasonDialog = lazyComponent(() =>
+  import('../../../components/reason-dialog.tsx').then((m) => m.ReasonDialog<unknown>),
+);
 
-const STATE_TONE: Record<ScheduleState, Tone> = { scheduled: 'neutral', invoiced: 'info', paid: 'good', overdue: 'bad', waived: 'warn' };
+const STATE_TONE: Record<ScheduleState, Tone> = {
+  scheduled: 'neutral',
+  invoiced: 'info',
+  paid: 'good',
+  overdue: 'bad',
+  waived: 'warn',
+};
 
 type Dialog = { kind: 'change' | 'waive'; row: ScheduleRow } | null;
 
@@ -83,7 +98,9 @@ export function SchedulePanel({ booking }: { booking: BookingDetail }) {
   const data = schedule.data;
   const rows = data?.rows ?? [];
   // something invoiced is still owed: there is something to remind the traveller of
-  const owing = booking.status !== 'cancelled' && rows.some((r) => r.invoice_id !== null && r.outstanding > 0 && r.state !== 'waived' && r.state !== 'paid');
+  const owing =
+    booking.status !== 'cancelled' &&
+    rows.some((r) => r.invoice_id !== null && r.outstanding > 0 && r.state !== 'waived' && r.state !== 'paid');
 
   const columns: Array<Column<ScheduleRow>> = [
     {
@@ -128,7 +145,11 @@ export function SchedulePanel({ booking }: { booking: BookingDetail }) {
         ),
     },
     { key: 'outstanding', label: 'Outstanding', align: 'right', cell: (r) => formatMoney(r.outstanding) },
-    { key: 'state', label: 'State', cell: (r) => <ToneBadge tone={STATE_TONE[r.state]}>{SCHEDULE_STATE_LABELS[r.state]}</ToneBadge> },
+    {
+      key: 'state',
+      label: 'State',
+      cell: (r) => <ToneBadge tone={STATE_TONE[r.state]}>{SCHEDULE_STATE_LABELS[r.state]}</ToneBadge>,
+    },
     {
       key: 'actions',
       label: 'Actions',
@@ -145,12 +166,23 @@ export function SchedulePanel({ booking }: { booking: BookingDetail }) {
             Change
           </Button>
           {r.state === 'waived' ? (
-            <Button size="xs" variant="default" loading={unwaivingId === r.id} onClick={() => void unwaive(r)} aria-label={`Un-waive ${r.label}`}>
+            <Button
+              size="xs"
+              variant="default"
+              loading={unwaivingId === r.id}
+              onClick={() => void unwaive(r)}
+              aria-label={`Un-waive ${r.label}`}
+            >
               Un-waive
             </Button>
           ) : (
             r.state !== 'paid' && (
-              <Button size="xs" variant="default" onClick={() => open({ kind: 'waive', row: r })} aria-label={`Waive ${r.label}`}>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => open({ kind: 'waive', row: r })}
+                aria-label={`Waive ${r.label}`}
+              >
                 Waive
               </Button>
             )
@@ -207,7 +239,8 @@ export function SchedulePanel({ booking }: { booking: BookingDetail }) {
           note={
             data?.trip_reminders_off && (
               <Text size="sm" c="#7a4100">
-                Automatic reminders are off for this trip, so none are sent for this booking until they are turned on again on{' '}
+                Automatic reminders are off for this trip, so none are sent for this booking until they are turned on
+                again on{' '}
                 <Anchor component={Link} to={path('trip-edit', { id: booking.trip.id })} inherit>
                   the trip's page
                 </Anchor>
@@ -223,21 +256,31 @@ export function SchedulePanel({ booking }: { booking: BookingDetail }) {
     >
       <DataTable
         columns={columns}
-        query={{ data: data?.rows, isPending: schedule.isPending, isFetching: schedule.isFetching, isError: schedule.isError }}
+        query={{
+          data: data?.rows,
+          isPending: schedule.isPending,
+          isFetching: schedule.isFetching,
+          isError: schedule.isError,
+        }}
         failed="The payment schedule could not be loaded. Please refresh the page and try again."
         rowKey={(r) => r.id}
         empty="This booking has no payment schedule yet."
         rowProps={(r) => ({ 'data-testid': `instalment-${r.position}` })}
       />
 
-      {dialog?.kind === 'change' && <ChangeRowDialog bookingId={booking.id} row={dialog.row} onClose={close} onDone={done} />}
+      {dialog?.kind === 'change' && (
+        <ChangeRowDialog bookingId={booking.id} row={dialog.row} onClose={close} onDone={done} />
+      )}
       {dialog?.kind === 'waive' && (
         <ReasonDialog
           title={`Waive ${dialog.row.label}`}
           above={
             <Text size="sm">
               {formatMoney(dialog.row.amount)} due {formatShortDate(dialog.row.due_date)} will not be asked for:{' '}
-              {dialog.row.invoice_id === null ? 'no invoice or reminder is sent for it.' : `no more reminders are sent for it (invoice ${dialog.row.invoice_ref} stays as it is).`} Say why, for the history.
+              {dialog.row.invoice_id === null
+                ? 'no invoice or reminder is sent for it.'
+                : `no more reminders are sent for it (invoice ${dialog.row.invoice_ref} stays as it is).`}{' '}
+              Say why, for the history.
             </Text>
           }
           submitLabel="Waive Instalment"

@@ -15,7 +15,8 @@ export const charityKeys = {
 export const listCharities = (filter: CharityFilter) => api<Charity[]>('/api/charities', { query: filter });
 export const getCharity = (id: number) => api<Charity>(`/api/charities/${id}`);
 export const createCharity = (body: CreateCharityInput) => api<Charity>('/api/charities', { method: 'POST', body });
-export const updateCharity = (id: number, body: UpdateCharityInput) => api<Charity>(`/api/charities/${id}`, { method: 'PATCH', body });
+export const updateCharity = (id: number, body: UpdateCharityInput) =>
+  api<Charity>(`/api/charities/${id}`, { method: 'PATCH', body });
 export const deleteCharity = (id: number) => api<void>(`/api/charities/${id}`, { method: 'DELETE' });
 export const deleteCharityLogo = (id: number) => api<Charity>(`/api/charities/${id}/logo`, { method: 'DELETE' });
 
@@ -27,7 +28,11 @@ export function uploadCharityLogo(id: number, file: File) {
 }
 
 export const useCharities = (filter: CharityFilter) =>
-  useQuery({ queryKey: charityKeys.list(filter), queryFn: () => listCharities(filter), placeholderData: keepPreviousData });
+  useQuery({
+    queryKey: charityKeys.list(filter),
+    queryFn: () => listCharities(filter),
+    placeholderData: keepPreviousData,
+  });
 
 export const useCharity = (id: number) => useQuery({ queryKey: charityKeys.one(id), queryFn: () => getCharity(id) });
 

@@ -20,16 +20,20 @@ export const developerKeys = {
 // spec §7
 export const listClients = () => api<OAuthClient[]>('/oauth/clients');
 export const createClient = (body: ClientInput) => api<OAuthClient>('/oauth/clients', { method: 'POST', body });
-export const updateClient = (id: string, body: ClientInput) => api<OAuthClient>(`/oauth/clients/${encodeURIComponent(id)}`, { method: 'PUT', body: { id, ...body } });
+export const updateClient = (id: string, body: ClientInput) =>
+  api<OAuthClient>(`/oauth/clients/${encodeURIComponent(id)}`, { method: 'PUT', body: { id, ...body } });
 export const deleteClient = (id: string) => api<void>(`/oauth/clients/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
 export const listPersonalTokens = () => api<PersonalToken[]>('/oauth/personal-access-tokens');
 export const listScopes = () => api<Scope[]>('/oauth/scopes');
-export const createPersonalToken = (body: PersonalTokenInput) => api<CreatedPersonalToken>('/oauth/personal-access-tokens', { method: 'POST', body });
-export const deletePersonalToken = (id: string) => api<void>(`/oauth/personal-access-tokens/${encodeURIComponent(id)}`, { method: 'DELETE' });
+export const createPersonalToken = (body: PersonalTokenInput) =>
+  api<CreatedPersonalToken>('/oauth/personal-access-tokens', { method: 'POST', body });
+export const deletePersonalToken = (id: string) =>
+  api<void>(`/oauth/personal-access-tokens/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
 export const listApplications = () => api<AuthorizedApplication[]>('/oauth/tokens');
-export const revokeApplication = (id: string) => api<void>(`/oauth/tokens/${encodeURIComponent(id)}`, { method: 'DELETE' });
+export const revokeApplication = (id: string) =>
+  api<void>(`/oauth/tokens/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
 export const useClients = () => useQuery({ queryKey: developerKeys.clients, queryFn: listClients });
 export const usePersonalTokens = () => useQuery({ queryKey: developerKeys.tokens, queryFn: listPersonalTokens });

@@ -12,11 +12,13 @@ export const discountKeys = {
 export const listDiscounts = (keyword: string) => api<Discount[]>('/api/discounts', { query: { keyword } });
 export const getDiscount = (id: number) => api<Discount>(`/api/discounts/${id}`);
 export const createDiscount = (body: DiscountInput) => api<Discount>('/api/discounts', { method: 'POST', body });
-export const updateDiscount = (id: number, body: DiscountInput) => api<Discount>(`/api/discounts/${id}`, { method: 'PATCH', body });
+export const updateDiscount = (id: number, body: DiscountInput) =>
+  api<Discount>(`/api/discounts/${id}`, { method: 'PATCH', body });
 export const deleteDiscount = (id: number) => api<void>(`/api/discounts/${id}`, { method: 'DELETE' });
 export const listTripSelect = () => api<TripSelectItem[]>('/api/trips/select');
 
-export const useDiscounts = (keyword: string) => useQuery({ queryKey: discountKeys.list(keyword), queryFn: () => listDiscounts(keyword) });
+export const useDiscounts = (keyword: string) =>
+  useQuery({ queryKey: discountKeys.list(keyword), queryFn: () => listDiscounts(keyword) });
 export const useDiscount = (id: number | null) =>
   useQuery({ queryKey: discountKeys.one(id ?? 0), queryFn: () => getDiscount(id!), enabled: id !== null });
 export const useTripSelect = () => useQuery({ queryKey: ['trips', 'select'], queryFn: listTripSelect });

@@ -9,7 +9,9 @@ export const JOBS_REFRESH_MS = 10_000;
 
 export const getJobs = () => api<JobsOverview>('/api/admin/jobs');
 export const retryJob = (job: { queue: string; id: string }) =>
-  api<{ message: string }>(`/api/admin/jobs/${encodeURIComponent(job.queue)}/${encodeURIComponent(job.id)}/retry`, { method: 'POST' });
+  api<{ message: string }>(`/api/admin/jobs/${encodeURIComponent(job.queue)}/${encodeURIComponent(job.id)}/retry`, {
+    method: 'POST',
+  });
 
 export const useJobs = () =>
   useQuery({

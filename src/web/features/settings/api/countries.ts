@@ -4,6 +4,8 @@ import { api } from '../../../lib/api.ts';
 
 export const passportRuleKeys = { all: ['passport-rules'] as const };
 
-export const usePassportRules = () => useQuery({ queryKey: passportRuleKeys.all, queryFn: () => api<PassportRule[]>('/api/countries/passport-rules') });
+export const usePassportRules = () =>
+  useQuery({ queryKey: passportRuleKeys.all, queryFn: () => api<PassportRule[]>('/api/countries/passport-rules') });
 
-export const savePassportRule = (countryId: number, body: PassportRuleInput) => api<PassportRule>(`/api/countries/${countryId}/passport-rule`, { method: 'PUT', body });
+export const savePassportRule = (countryId: number, body: PassportRuleInput) =>
+  api<PassportRule>(`/api/countries/${countryId}/passport-rule`, { method: 'PUT', body });

@@ -17,9 +17,18 @@ export const updateUser = (body: UpdateUserInput) => api<User>('/api/users/updat
 export const deleteUser = (id: number) => api<void>(`/api/users/${id}`, { method: 'DELETE' });
 
 export const useUsers = (page: number, search: string) =>
-  useQuery({ queryKey: userKeys.list(page, search), queryFn: () => listUsers(page, search), placeholderData: keepPreviousData });
+  useQuery({
+    queryKey: userKeys.list(page, search),
+    queryFn: () => listUsers(page, search),
+    placeholderData: keepPreviousData,
+  });
 export const useUser = (id: number) => useQuery({ queryKey: userKeys.one(id), queryFn: () => getUser(id) });
 
 /** The charities a Charity user can be linked to, by name. */
 export const useCharityChoices = (enabled: boolean) =>
-  useQuery({ queryKey: ['charities', 'choices'], queryFn: () => api<Array<{ id: number; name: string }>>('/api/charities'), enabled, staleTime: 60_000 });
+  useQuery({
+    queryKey: ['charities', 'choices'],
+    queryFn: () => api<Array<{ id: number; name: string }>>('/api/charities'),
+    enabled,
+    staleTime: 60_000,
+  });
