@@ -13,6 +13,7 @@ export const TEMPLATE_KEYS = [
   'fundraising_milestone',
   'fundraising_summary',
   'payment_receipt',
+  'sign_in_link',
 ] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
@@ -25,6 +26,7 @@ export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
   fundraising_milestone: 'Fundraising milestone ahead',
   fundraising_summary: 'Monthly fundraising summary to a charity',
   payment_receipt: 'Receipt for a card payment',
+  sign_in_link: 'Sign-in link to a traveller’s own pages',
 };
 const EVERY = [
   'traveller.title',
@@ -74,6 +76,15 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, readonly string[]> = {
     'payment.amount',
     'payment.date',
     'payment.reference',
+    'operator.name',
+  ],
+  sign_in_link: [
+    'traveller.title',
+    'traveller.first_name',
+    'traveller.last_name',
+    'traveller.preferred_name',
+    'sign_in.url',
+    'sign_in.minutes',
     'operator.name',
   ],
   fundraising_summary: [

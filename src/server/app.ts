@@ -40,6 +40,8 @@ import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { reportRoutes } from './modules/reports/routes.ts';
 import { cardPaymentRoutes } from './modules/card-payments/routes.ts';
 import { cardPaymentsFrom } from './modules/card-payments/service.ts';
+import { myRoutes } from './modules/my/routes.ts';
+import { MyService } from './modules/my/service.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
 import { errorsPlugin, storableTextPlugin } from './plugins/errors.ts';
@@ -204,6 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       operator: operatorOf(config),
       clock: deps.clock ?? systemClock,
       fundraisingDefaults: config.fundraisingDefaults,
+      publicUrl: config.publicUrl,
     }),
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
@@ -211,6 +214,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cardPaymentRoutes, {
     service: cardPaymentsFrom({ db, config, operator: operatorOf(config), mailer, clock: deps.clock ?? systemClock }),
     operatorName: config.operatorName,
+  });
+
+  await app.register(myRoutes, {
+    service: new MyService({
+      db,
+      mailer,
+      operator: operatorOf(config),
+      clock: deps.clock ?? systemClock,
+      fundraisingDefaults: config.fundraisingDefaults,
+      publicUrl: config.publicUrl,
+    }),
   });
 
   await app.register(webPlugin, { reloadTemplate: config.env === 'development', cardPayments: Boolean(config.stripe) });

@@ -7,6 +7,7 @@ import { previews as cardPayments } from './modules/card-payments/emails.ts';
 import { previews as chasers } from './modules/chasers/emails.ts';
 import { previews as documents } from './modules/documents/emails.ts';
 import { previews as fundraising } from './modules/fundraising/emails.ts';
+import { previews as my } from './modules/my/emails.ts';
 import type { FundraisingDefaults } from './modules/fundraising/service.ts';
 import { previews as schedules } from './modules/schedules/emails.ts';
 
@@ -19,11 +20,13 @@ export type EmailDeps = {
   operator: Operator;
   clock: Pick<Clock, 'now'>;
   fundraisingDefaults: FundraisingDefaults;
+  /** the address travellers reach Tripdesk at, for the links the previews show */
+  publicUrl?: string;
 };
 
 /** Every email's preview; a key with none fails to compile. */
 export function emailPreviews(d: EmailDeps): Record<TemplateKey, PreviewContext> {
-  return { ...schedules(d), ...chasers(d), ...documents(d), ...fundraising(d), ...cardPayments(d) } as Record<
+  return { ...schedules(d), ...chasers(d), ...documents(d), ...fundraising(d), ...cardPayments(d), ...my(d) } as Record<
     TemplateKey,
     PreviewContext
   > satisfies Record<TemplateKey, PreviewContext>;

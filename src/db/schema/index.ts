@@ -14,3 +14,4 @@ export * from './money-owed.ts';
 export * from './fundraising.ts';
 export * from './rollups.ts';
 export * from './card-payments.ts';
+export * from './traveller.ts';

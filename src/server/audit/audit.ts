@@ -132,7 +132,12 @@ function actorOf(request: FastifyRequest): Actor {
 export const auditPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRequest', (request, _reply, done) => {
     storage.run(
-      { actor: () => actorOf(request), source: () => (request.bearer ? 'api' : 'web'), ip: request.ip },
+      {
+        actor: () => actorOf(request),
+        // a traveller's own pages are the portal; the rest of the web is the office's
+        source: () => (request.bearer ? 'api' : request.url.startsWith('/api/my/') ? 'portal' : 'web'),
+        ip: request.ip,
+      },
       done,
     );
   });

@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -223,6 +225,29 @@ async function steps(): Promise<Step[]> {
             terms_accepted: true,
           }),
         ),
+    ],
+    ['POST /api/bookings/{id}/sign-in-link', async () => admin.post(`/api/bookings/${s.booking}/sign-in-link`)],
+    [
+      'POST /api/my/sign-in-link',
+      async () => {
+        const traveller = t.client();
+        await traveller.refreshCsrf('/my/sign-in');
+        return traveller.post('/api/my/sign-in-link', { email: 'ada.walker@example.test' });
+      },
+    ],
+    [
+      'POST /api/my/sign-in',
+      async () => {
+        // the link is in the last email written (no mail server here: .eml files)
+        const dir = path.join(t.config.dataDir, 'mail');
+        const last = readdirSync(dir).sort().at(-1)!;
+        const token = /\/my\/sign-in\/([\w-]{43})/.exec(
+          readFileSync(path.join(dir, last), 'utf8').replace(/=\r?\n/g, ''),
+        )![1];
+        const traveller = t.client();
+        await traveller.refreshCsrf('/my/sign-in');
+        return traveller.post('/api/my/sign-in', { token });
+      },
     ],
     [
       'PATCH /api/bookings/{id}',

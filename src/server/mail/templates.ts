@@ -42,6 +42,10 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: str
     subject: 'Receipt: {{ payment.amount }} paid on {{ invoice.ref }} for {{ trip.name }}',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThank you: we have received your card payment of {{ payment.amount }} on {{ payment.date }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}).\n\n{% if invoice.outstanding == "£0.00" %}This invoice is now paid in full.{% else %}{{ invoice.outstanding }} is still outstanding on this invoice.{% endif %}\n\nPayment reference: {{ payment.reference }}\n\n{{ operator.name }}',
   },
+  sign_in_link: {
+    subject: 'Your sign-in link for {{ operator.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nHere is your link to sign in to your bookings with {{ operator.name }}:\n\n{{ sign_in.url }}\n\nIt works once, for the next {{ sign_in.minutes }} minutes. If you did not ask for it, you can ignore this email: nobody can sign in without it.\n\n{{ operator.name }}',
+  },
   trip_documents: {
     subject: 'Your documents for {{ trip.name }}',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nPlease find attached the documents for {{ trip.name }}, departing on {{ trip.departure }} (booking {{ booking.ref }}): {{ documents.names }}.\n\nPlease read them before you travel, and reply to this email if you have any questions.\n\n{{ operator.name }}',
@@ -74,6 +78,8 @@ export type TemplateContext = {
     pay_url?: string;
   };
   payment?: { amount: string; date: string; reference: string };
+  /** a traveller's emailed sign-in link (never kept: only a digest of its secret is stored) */
+  sign_in?: { url: string; minutes: number };
   chase?: { reason: string };
   documents?: { names: string; count: number };
   charity?: { name: string | null };

@@ -87,6 +87,14 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthOptions) => 
       return;
     }
     const token = bearerToken(request);
+    if (access === 'traveller') {
+      // a traveller's pages are theirs in a browser: no token reaches them
+      if (token !== undefined) throw forbidden("A traveller's own pages are reached signed in, not with a token.");
+      if (!request.user) throw unauthenticated();
+      if (UNSAFE.has(request.method)) await checkCsrf(app, request, reply);
+      if (request.user.roleId !== ROLES.endUser) throw forbidden("These are a traveller's own pages.");
+      return;
+    }
     if (token !== undefined) {
       await authenticateBearer(opts.db, request, token);
     } else {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { ROLES } from '../../contract/constants.ts';
 import type { Bootstrap } from '../../contract/auth.ts';
 import { isAppPath } from '../../contract/paths.ts';
 import { toCurrentUser } from '../modules/auth/service.ts';
@@ -79,14 +80,17 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: WebOptions) => {
     if (!request.user && pathname !== '/login' && known) {
       return reply.redirect(`/login?next=${encodeURIComponent(request.url)}`, 302);
     }
-    if (request.user && pathname === '/login') return reply.redirect('/', 302);
+    // a traveller's home is their own pages; the developer area stays open to them
+    const traveller = request.user?.roleId === ROLES.endUser;
+    if (request.user && pathname === '/login') return reply.redirect(traveller ? '/my' : '/', 302);
+    if (traveller && pathname === '/') return reply.redirect('/my', 302);
     return render(request, reply, known ? 200 : 404);
   });
 });
 
-/** The pages of the traveller's side, served by traveller.html: /pay/{token}. */
+/** The pages of the traveller's side, served by traveller.html: /pay/{token}, and /my with its pages. */
 export function isTravellerPath(pathname: string): boolean {
-  return /^\/pay\/[^/]+\/?$/.test(pathname);
+  return /^\/pay\/[^/]+\/?$/.test(pathname) || /^\/my(\/[^/]+)*\/?$/.test(pathname);
 }
 
 /** JSON that cannot close the script element it sits in. */

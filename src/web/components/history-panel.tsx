@@ -11,6 +11,7 @@ const SOURCE_LABELS: Record<AuditEventReply['source'], string> = {
   api: 'API',
   system: 'System',
   webhook: 'Webhook',
+  portal: 'Traveller’s pages',
 };
 
 const shown = (v: unknown) =>

@@ -8,6 +8,7 @@ import { messageSchema, validationErrorSchema } from '../../../contract/common.t
 import type { Db } from '../../../db/client.ts';
 import { HttpError } from '../../errors.ts';
 import { assertSameOrigin } from '../../common/same-origin.ts';
+import { startSession } from '../../common/session.ts';
 import { attemptLogin, toCurrentUser } from './service.ts';
 
 /** Only a path of this site may follow a sign-in (the one rule, shared with the web app). */
@@ -43,12 +44,7 @@ export async function authRoutes(app: FastifyInstance, opts: { db: Db; loginRate
         }
         throw error;
       }
-      // a new id at sign-in, so an id planted before sign-in is worth nothing after it
-      await request.session.regenerate();
-      const now = Date.now();
-      request.session.userId = user.id;
-      request.session.createdAt = now;
-      request.session.lastSeenAt = now;
+      await startSession(request, user.id);
       request.log.info({ userId: user.id }, 'signed in');
       if (isForm) return reply.redirect(safeNext(request.body.next), 303);
       return reply.status(204).send(null);

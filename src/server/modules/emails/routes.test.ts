@@ -44,11 +44,14 @@ describe('/api/email-templates', () => {
       ['fundraising_milestone', true],
       ['fundraising_summary', true],
       ['payment_receipt', true],
+      ['sign_in_link', true],
     ]);
     expect(list[0].placeholders).toContain('invoice.outstanding');
     expect(list[3].placeholders).toContain('chase.reason');
     expect(list[3].placeholders).not.toContain('invoice.outstanding');
     expect(list[5].placeholders).toContain('documents.names');
+    expect(list[9].placeholders).toContain('sign_in.url');
+    expect(list[9].placeholders).not.toContain('booking.ref');
   });
 
   it('saves new wording (an event in the history) and refuses a template that does not parse', async () => {

@@ -191,6 +191,9 @@ describe('a personal access token calling the API', () => {
  * here by hand, so its area is looked at, not only its read/write level.
  */
 const EVERY_ROUTE = `
+  GET /api/my/bookings null
+  GET /api/my/bookings/:id null
+  POST /api/bookings/:id/sign-in-link bookings:write
   DELETE /api/addons/:id trips:write
   DELETE /api/bookingNotes/:id bookings:write
   DELETE /api/charities/:id/logo trips:write
@@ -340,11 +343,13 @@ describe('the route → scope table', () => {
   it('gives every non-public /api route a scope (or a token could never call it, or worse)', () => {
     const api = t.app.routeScopes.filter((r) => r.url.startsWith('/api') && !anyone(r.access));
     expect(api.length).toBeGreaterThan(40);
-    // account changes (they set passwords and roles) and the job queue's administration only: no token may use them
+    // account changes (they set passwords and roles), the job queue's administration and a traveller's own
+    // pages (a browser's, signed in) only: no token may use them
     const write = (r: { method: string }) => r.method !== 'GET' && r.method !== 'HEAD';
     const closed = (r: { url: string; method: string }) =>
       ((r.url.startsWith('/api/users') || r.url.startsWith('/api/email-templates')) && write(r)) ||
-      r.url.startsWith('/api/admin/');
+      r.url.startsWith('/api/admin/') ||
+      r.url.startsWith('/api/my/');
     expect(api.filter((r) => r.scope === null).every(closed)).toBe(true);
     expect(
       api

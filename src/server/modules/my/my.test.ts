@@ -1,0 +1,262 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { insertBooking } from '../../../db/factories/bookings.ts';
+import { insertTrip } from '../../../db/factories/trips.ts';
+import { insertUser } from '../../../db/factories/users.ts';
+import { queryRows } from '../../../db/client.ts';
+import { auditEvents, signInLinks } from '../../../db/schema/index.ts';
+import { smtpSink } from '../../../../tests/support/smtp.ts';
+import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
+import { systemClock, type Clock } from '../../clock.ts';
+import { SIGN_IN_LINK_SENT, SIGN_IN_LINK_SPENT } from '../../../contract/my.ts';
+import { purgeSignInLinks } from './service.ts';
+
+let sink: Awaited<ReturnType<typeof smtpSink>>;
+let t: TestApp;
+let admin: TestClient;
+// the app's clock, moved by the tests that need a later minute
+let shift = 0;
+const clock: Clock = { ...systemClock, now: () => Date.now() + shift };
+let n = 0;
+
+beforeAll(async () => {
+  sink = await smtpSink();
+  t = await createTestApp(
+    { smtpUrl: `smtp://127.0.0.1:${sink.port}`, publicUrl: 'https://trips.operator.test' },
+    { appClock: clock },
+  );
+  admin = await t.signedIn(1);
+});
+afterAll(async () => {
+  await t?.close();
+  await sink?.close();
+});
+beforeEach(async () => {
+  shift = 0;
+  // each test asks for its links afresh
+  await t.db.execute(sql`delete from rate_limits where key like 'sign-in-link %'`);
+});
+
+/** A traveller (an End User) with a booking on a trip that has not left. */
+async function traveller(opts: { departure?: string } = {}) {
+  n += 1;
+  const email = `ada${n}@example.test`;
+  const user = await insertUser(t.db, {
+    email,
+    roleId: 3,
+    firstName: 'Ada',
+    lastName: `Lovelace${n}`,
+    password: PASSWORD,
+  });
+  const departure = opts.departure ?? '2031-06-01';
+  const trip = await insertTrip(t.db, {
+    name: `Kilimanjaro Climb ${n}`,
+    departureDate: departure,
+    returnDate: '2031-06-10',
+    requirePassport: true,
+  });
+  const booking = await insertBooking(t.db, trip.id, {
+    userId: user.id,
+    email,
+    firstName: 'Ada',
+    lastName: `Lovelace${n}`,
+  });
+  return { user, trip, booking, email };
+}
+
+/** The secret of the last sign-in link emailed to this address. */
+function lastLinkTo(email: string): string | undefined {
+  const mail = sink.received.filter((m) => m.to.includes(email)).at(-1);
+  return mail ? /\/my\/sign-in\/([\w-]{43})/.exec(mail.raw.replace(/=\r?\n/g, ''))?.[1] : undefined;
+}
+
+async function signedInTraveller(email: string): Promise<TestClient> {
+  const browser = t.client();
+  await browser.refreshCsrf('/my/sign-in');
+  expect((await browser.post('/api/my/sign-in-link', { email })).statusCode).toBe(202);
+  const res = await browser.post('/api/my/sign-in', { token: lastLinkTo(email) });
+  expect(res.statusCode, res.body).toBe(200);
+  return browser;
+}
+
+describe('signing in with an emailed link', () => {
+  it('answers the same for any address, and emails a link only to a traveller', async () => {
+    const { email } = await traveller();
+    const browser = t.client();
+    await browser.refreshCsrf('/my/sign-in');
+    const before = sink.received.length;
+    for (const address of [email, 'nobody@example.test', 'ADA-NOT@example.test']) {
+      const res = await browser.post('/api/my/sign-in-link', { email: address });
+      expect(res.statusCode).toBe(202);
+      expect(res.json()).toEqual({ message: SIGN_IN_LINK_SENT });
+    }
+    // a staff account gets no link either
+    await insertUser(t.db, { email: `staff${n}@example.test`, roleId: 1, firstName: 'Sam', lastName: 'Staff' });
+    expect((await browser.post('/api/my/sign-in-link', { email: `STAFF${n}@example.test` })).statusCode).toBe(202);
+    const sent = sink.received.slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.to).toEqual([email]);
+    expect(sent[0]!.raw.replace(/=\r?\n/g, '')).toMatch(/https:\/\/trips\.operator\.test\/my\/sign-in\/[\w-]{43}/);
+  });
+
+  it('signs in once: the link is spent by its first use, and keeps no secret in the database', async () => {
+    const { email, user } = await traveller();
+    const browser = t.client();
+    await browser.refreshCsrf('/my/sign-in');
+    await browser.post('/api/my/sign-in-link', { email });
+    const token = lastLinkTo(email)!;
+    const first = await browser.post('/api/my/sign-in', { token });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ redirect: '/my' });
+    expect((await browser.get('/api/my/bookings')).statusCode).toBe(200);
+    const again = t.client();
+    await again.refreshCsrf('/my/sign-in');
+    const second = await again.post('/api/my/sign-in', { token });
+    expect(second.statusCode).toBe(410);
+    expect(second.json()).toEqual({ message: SIGN_IN_LINK_SPENT });
+    expect((await again.get('/api/my/bookings')).statusCode).toBe(401);
+    // neither the links' table nor the History holds the secret
+    const dump = await queryRows<{ row: string }>(
+      t.db,
+      sql`select row_to_json(l)::text as row from sign_in_links l union all select row_to_json(a)::text from audit_events a`,
+    );
+    expect(dump.some((r) => r.row.includes(token))).toBe(false);
+    const [signedIn] = await t.db
+      .select()
+      .from(auditEvents)
+      .where(sql`${auditEvents.action} = 'user.signed_in' and ${auditEvents.subjectId} = ${String(user.id)}`);
+    expect(signedIn).toMatchObject({ actorUserId: user.id });
+  });
+
+  it('refuses a link after 30 minutes, and an incomplete one with a field error', async () => {
+    const { email } = await traveller();
+    const browser = t.client();
+    await browser.refreshCsrf('/my/sign-in');
+    await browser.post('/api/my/sign-in-link', { email });
+    shift = 31 * 60_000;
+    expect((await browser.post('/api/my/sign-in', { token: lastLinkTo(email) })).statusCode).toBe(410);
+    const bad = await browser.post('/api/my/sign-in', { token: 'short' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.token[0]).toMatch(/incomplete/);
+    const noEmail = await browser.post('/api/my/sign-in-link', { email: 'not an email' });
+    expect(noEmail.statusCode).toBe(422);
+    expect(noEmail.json().errors.email).toEqual(['The email must be a valid email address.']);
+  });
+
+  it('limits the links asked for one email, whether or not it has an account, and from one address', async () => {
+    const browser = t.client();
+    await browser.refreshCsrf('/my/sign-in');
+    const codes: number[] = [];
+    for (let i = 0; i < 4; i++)
+      codes.push((await browser.post('/api/my/sign-in-link', { email: 'who@example.test' })).statusCode);
+    expect(codes).toEqual([202, 202, 202, 429]);
+    const perAddress: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      perAddress.push((await browser.post('/api/my/sign-in-link', { email: `someone${i}@example.test` })).statusCode);
+    }
+    // 4 counted above: 10 from one address, then refused
+    expect(perAddress.filter((c) => c === 429)).toHaveLength(2);
+  });
+
+  it('needs the page’s CSRF token', async () => {
+    const res = await t
+      .client()
+      .request({ method: 'POST', url: '/api/my/sign-in-link', payload: { email: 'a@b.test' }, csrf: false });
+    expect(res.statusCode).toBe(419);
+  });
+});
+
+describe('a traveller on their own pages', () => {
+  it('sees their bookings with what is still to do, in their words', async () => {
+    const { email, booking } = await traveller();
+    const browser = await signedInTraveller(email);
+    const res = await browser.get('/api/my/bookings');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.traveller).toMatchObject({ first_name: 'Ada', email });
+    expect(body.bookings).toHaveLength(1);
+    expect(body.bookings[0]).toMatchObject({ id: booking.id, ref: booking.ref, departed: false });
+    const labels = body.bookings[0].to_do.map((d: { label: string }) => d.label);
+    expect(labels).toContain('Your passport details');
+    expect(labels).toContain('Your booking form');
+    const one = await browser.get(`/api/my/bookings/${booking.id}`);
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).toMatchObject({
+      ref: booking.ref,
+      invoices: [],
+      details: { first_name: 'Ada', has_passport_number: false },
+    });
+  });
+
+  it('finds no booking of another traveller, and no back-office route', async () => {
+    const mine = await traveller();
+    const theirs = await traveller();
+    const browser = await signedInTraveller(mine.email);
+    expect((await browser.get(`/api/my/bookings/${theirs.booking.id}`)).statusCode).toBe(404);
+    expect((await browser.get(`/api/my/bookings/999999999`)).statusCode).toBe(404);
+    for (const url of [
+      '/api/bookings',
+      `/api/bookings/${mine.booking.id}`,
+      '/api/trips',
+      '/api/users',
+      '/api/money-due',
+    ]) {
+      expect((await browser.get(url)).statusCode, url).toBe(403);
+    }
+    // the traveller's home is /my
+    const home = await browser.get('/');
+    expect(home.statusCode).toBe(302);
+    expect(home.headers.location).toBe('/my');
+  });
+
+  it('is a traveller’s alone: staff and tokens are refused', async () => {
+    expect((await admin.get('/api/my/bookings')).statusCode).toBe(403);
+    const anonymous = await t.client().get('/api/my/bookings');
+    expect(anonymous.statusCode).toBe(401);
+    const byToken = await t.app.inject({
+      method: 'GET',
+      url: '/api/my/bookings',
+      headers: { authorization: 'Bearer tdp_whatever' },
+    });
+    expect(byToken.statusCode).toBe(403);
+  });
+
+  it('opens at the booking when staff email the link from it, recorded in the History', async () => {
+    const { email, booking } = await traveller();
+    const res = await admin.post(`/api/bookings/${booking.id}/sign-in-link`);
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toEqual({ message: `A sign-in link is on its way to ${email}.` });
+    const browser = t.client();
+    await browser.refreshCsrf('/my/sign-in');
+    const signedIn = await browser.post('/api/my/sign-in', { token: lastLinkTo(email) });
+    expect(signedIn.json()).toEqual({ redirect: `/my/bookings/${booking.id}` });
+    const events = await t.db.select().from(auditEvents).where(eq(auditEvents.bookingId, booking.id));
+    expect(events.map((e) => e.action)).toEqual(expect.arrayContaining(['user.sign_in_link_sent', 'user.signed_in']));
+    expect(events.find((e) => e.action === 'user.signed_in')).toMatchObject({ source: 'portal' });
+    expect((await admin.post('/api/bookings/999999999/sign-in-link')).statusCode).toBe(404);
+  });
+
+  it('lands on /my after signing in with a password', async () => {
+    const { email } = await traveller();
+    const browser = t.client();
+    await browser.login(email, PASSWORD);
+    const login = await browser.get('/login');
+    expect(login.headers.location).toBe('/my');
+    expect((await browser.get('/my')).statusCode).toBe(200);
+  });
+
+  it('keeps the links a day after they expire, no longer', async () => {
+    const { user } = await traveller();
+    const at = Date.now();
+    await t.db.insert(signInLinks).values([
+      { tokenHash: `old${n}`, userId: user.id, expiresAt: new Date(at - 25 * 3_600_000) },
+      { tokenHash: `recent${n}`, userId: user.id, expiresAt: new Date(at - 23 * 3_600_000) },
+    ]);
+    await purgeSignInLinks(t.db, new Date(at));
+    const left = await t.db
+      .select({ hash: signInLinks.tokenHash })
+      .from(signInLinks)
+      .where(eq(signInLinks.userId, user.id));
+    expect(left.map((l) => l.hash)).toEqual([`recent${n}`]);
+  });
+});

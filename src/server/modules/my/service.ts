@@ -1,0 +1,279 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { ROLES } from '../../../contract/constants.ts';
+import { ukToday } from '../../../contract/dates.ts';
+import {
+  SIGN_IN_LINK_LIMITED,
+  SIGN_IN_LINK_MINUTES,
+  SIGN_IN_LINK_SPENT,
+  SIGN_IN_LINK_WINDOW_MINUTES,
+  SIGN_IN_LINKS_PER_ADDRESS,
+  SIGN_IN_LINKS_PER_EMAIL,
+  type MyBooking,
+  type MyBookingDetail,
+  type MyBookings,
+  type MyToDo,
+} from '../../../contract/my.ts';
+import type { ReadinessCheck } from '../../../contract/readiness-constants.ts';
+import { queryRows, type Db } from '../../../db/client.ts';
+import { bookings, countries, signInLinks, trips, users } from '../../../db/schema/index.ts';
+import { audit } from '../../audit/audit.ts';
+import { nowOf, type Clock } from '../../clock.ts';
+import type { Mailer } from '../../common/mailer.ts';
+import type { Operator } from '../../common/operator.ts';
+import { payLinkOf } from '../../common/pay-links.ts';
+import { HttpError, notFound, validationError } from '../../errors.ts';
+import { renderTemplate, templateOf } from '../../mail/templates.ts';
+import { InvoiceService } from '../invoices/service.ts';
+import type { FundraisingDefaults } from '../fundraising/service.ts';
+import { ReadinessService } from '../readiness/service.ts';
+
+export type MyDeps = {
+  db: Db;
+  mailer: Mailer;
+  operator: Operator;
+  clock: Pick<Clock, 'now'>;
+  fundraisingDefaults: FundraisingDefaults;
+  /** the address travellers reach Tripdesk at (PUBLIC_URL) */
+  publicUrl: string;
+};
+
+const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The checks a traveller answers for, in their words; the room and the documents are the office's. */
+const TO_DO: Partial<Record<ReadinessCheck, string>> = {
+  passport: 'Your passport details',
+  forms: 'Your booking form',
+  money: 'Your payments',
+  medical: 'Your medical details',
+  next_of_kin: 'Your next of kin',
+  fundraising: 'Your fundraising',
+};
+
+/** A traveller's own pages: signing in by an emailed link, and their bookings as they see them. */
+export class MyService {
+  private readonly readiness: ReadinessService;
+  private readonly invoices: InvoiceService;
+
+  constructor(private readonly d: MyDeps) {
+    this.readiness = new ReadinessService(d.db, d.fundraisingDefaults, d.clock);
+    this.invoices = new InvoiceService(d.db, d.operator, d.mailer);
+  }
+
+  /**
+   * Emails a single-use sign-in link to the End User with this address, if there is one. Counted
+   * per address and per email whether or not it has an account, so neither the answer nor the
+   * limit tells who has one.
+   */
+  async requestLink(email: string, ip: string, bookingId: number | null = null): Promise<void> {
+    const address = email.trim().toLowerCase();
+    const window = SIGN_IN_LINK_WINDOW_MINUTES * 60;
+    const [byEmail, byAddress] = [
+      await this.hit(`sign-in-link email ${address}`, window),
+      await this.hit(`sign-in-link ip ${ip}`, window),
+    ];
+    if (byEmail > SIGN_IN_LINKS_PER_EMAIL || byAddress > SIGN_IN_LINKS_PER_ADDRESS) {
+      throw new HttpError(429, SIGN_IN_LINK_LIMITED, undefined, { 'retry-after': String(window) });
+    }
+    const [user] = await this.d.db
+      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
+      .from(users)
+      .where(and(sql`lower(${users.email}) = ${address}`, eq(users.userRoleId, ROLES.endUser)));
+    if (!user) return;
+    await this.sendLink(user, bookingId);
+  }
+
+  /** Staff's "Email a sign-in link" on a booking: to its traveller, opening that booking. Null when there is no such booking. */
+  async sendLinkForBooking(bookingId: number): Promise<string | null> {
+    const [row] = await this.d.db
+      .select({
+        id: users.id,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        email: users.email,
+        roleId: users.userRoleId,
+      })
+      .from(bookings)
+      .innerJoin(users, eq(users.id, bookings.userId))
+      .where(eq(bookings.id, bookingId));
+    if (!row) return null;
+    if (row.roleId !== ROLES.endUser) {
+      throw validationError({
+        booking: ["This booking's traveller account is not a traveller's (End User): it has no pages of its own."],
+      });
+    }
+    await this.sendLink(row, bookingId, 'office');
+    return row.email;
+  }
+
+  private async sendLink(
+    user: { id: number; firstName: string; lastName: string; email: string },
+    bookingId: number | null,
+    askedBy: 'traveller' | 'office' = 'traveller',
+  ) {
+    const token = randomBytes(32).toString('base64url');
+    const now = nowOf(this.d.clock);
+    await this.d.db.insert(signInLinks).values({
+      tokenHash: digest(token),
+      userId: user.id,
+      bookingId,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + SIGN_IN_LINK_MINUTES * 60_000),
+    });
+    const template = await templateOf(this.d.db, 'sign_in_link');
+    const mail = await renderTemplate(template, {
+      traveller: { title: null, first_name: user.firstName, last_name: user.lastName, preferred_name: null },
+      sign_in: { url: `${this.d.publicUrl}/my/sign-in/${token}`, minutes: SIGN_IN_LINK_MINUTES },
+      operator: { name: this.d.operator.name },
+    });
+    await this.d.mailer.send({ to: { name: `${user.firstName} ${user.lastName}`, address: user.email }, ...mail });
+    // the link is a credential: the History says it was sent, never what it was
+    await audit(this.d.db, {
+      action: 'user.sign_in_link_sent',
+      subject: { type: 'user', id: user.id },
+      bookingId,
+      summary: `emailed a sign-in link to ${user.email}`,
+      // asked for on the sign-in page: no one is signed in, the system sends it; from a booking page, the staff member
+      ...(askedBy === 'traveller'
+        ? { actor: { type: 'system', userId: null, name: 'System', tokenId: null, clientId: null } }
+        : {}),
+    });
+  }
+
+  /** Spends a link: the End User it was for, and the page it opens at. A spent or stale link signs no one in. */
+  async spendLink(token: string): Promise<{ userId: number; redirect: string }> {
+    const now = nowOf(this.d.clock);
+    const [link] = await this.d.db
+      .update(signInLinks)
+      .set({ usedAt: now })
+      .where(and(eq(signInLinks.tokenHash, digest(token)), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, now)))
+      .returning({ userId: signInLinks.userId, bookingId: signInLinks.bookingId });
+    const [user] = link
+      ? await this.d.db
+          .select({ id: users.id, email: users.email })
+          .from(users)
+          .where(and(eq(users.id, link.userId), eq(users.userRoleId, ROLES.endUser)))
+      : [];
+    if (!link || !user) throw new HttpError(410, SIGN_IN_LINK_SPENT);
+    await audit(this.d.db, {
+      action: 'user.signed_in',
+      subject: { type: 'user', id: user.id },
+      bookingId: link.bookingId,
+      summary: `signed in to their own pages with an emailed link`,
+      actor: { type: 'user', userId: user.id, name: user.email, tokenId: null, clientId: null },
+    });
+    return { userId: user.id, redirect: link.bookingId ? `/my/bookings/${link.bookingId}` : '/my' };
+  }
+
+  /** One hit on a counter of the rate_limits table: the hits in its window so far. */
+  private async hit(key: string, windowSeconds: number): Promise<number> {
+    const [row] = await queryRows<{ hits: number }>(
+      this.d.db,
+      sql`insert into rate_limits as r (key, hits, reset_at) values (${key}, 1, now() + make_interval(secs => ${windowSeconds}))
+        on conflict (key) do update set
+          hits = case when r.reset_at <= now() then 1 else r.hits + 1 end,
+          reset_at = case when r.reset_at <= now() then excluded.reset_at else r.reset_at end
+        returning hits`,
+    );
+    return Number(row!.hits);
+  }
+
+  async bookings(userId: number): Promise<MyBookings> {
+    const [user] = await this.d.db
+      .select({ first_name: users.firstName, last_name: users.lastName, email: users.email })
+      .from(users)
+      .where(eq(users.id, userId));
+    if (!user) throw notFound('Traveller not found');
+    const rows = await this.rows(userId);
+    return { traveller: user, bookings: await Promise.all(rows.map((row) => this.summary(row))) };
+  }
+
+  async booking(userId: number, bookingId: number): Promise<MyBookingDetail> {
+    const [row] = await this.rows(userId, bookingId);
+    // another traveller's booking is not found, as one that does not exist
+    if (!row) throw notFound('Booking not found');
+    const summary = await this.summary(row);
+    const now = nowOf(this.d.clock);
+    const payLinks = this.d.operator.payLinks;
+    const invoices = (await this.invoices.list(bookingId)).map((i) => ({
+      id: i.id,
+      ref: i.invoice_ref,
+      type: i.type,
+      description: i.description,
+      total: i.total,
+      outstanding: i.outstanding,
+      due_date: i.due_date,
+      status: i.status,
+      pay_url: payLinks && i.outstanding > 0 && row.status !== 'cancelled' ? payLinkOf(i.id, payLinks, now).url : null,
+    }));
+    return {
+      ...summary,
+      invoices,
+      details: {
+        title: row.title,
+        first_name: row.firstName,
+        last_name: row.lastName,
+        date_of_birth: row.dateOfBirth,
+        mobile: row.mobile,
+        passport_expiry: row.passportExpiryDate,
+        has_passport_number: row.passportNumber !== null && row.passportNumber !== '',
+        dietary: row.dietary,
+        nok_name: row.nokName,
+      },
+    };
+  }
+
+  private rows(userId: number, bookingId?: number) {
+    return this.d.db
+      .select({
+        id: bookings.id,
+        ref: bookings.ref,
+        status: bookings.status,
+        title: bookings.title,
+        firstName: bookings.firstName,
+        lastName: bookings.lastName,
+        dateOfBirth: bookings.dateOfBirth,
+        mobile: bookings.mobile,
+        passportNumber: bookings.passportNumber,
+        passportExpiryDate: bookings.passportExpiryDate,
+        dietary: bookings.dietary,
+        nokName: bookings.nokName,
+        tripName: trips.name,
+        departure: trips.departureDate,
+        returnDate: trips.returnDate,
+        country: countries.name,
+      })
+      .from(bookings)
+      .innerJoin(trips, eq(trips.id, bookings.tripId))
+      .leftJoin(countries, eq(countries.id, trips.countryId))
+      .where(and(eq(bookings.userId, userId), bookingId === undefined ? undefined : eq(bookings.id, bookingId)))
+      .orderBy(asc(trips.departureDate), asc(bookings.id));
+  }
+
+  private async summary(row: Awaited<ReturnType<MyService['rows']>>[number]): Promise<MyBooking> {
+    const today = ukToday(nowOf(this.d.clock));
+    const departed = row.departure <= today;
+    let toDo: MyToDo[] = [];
+    if (row.status !== 'cancelled' && !departed) {
+      const { row: readiness } = await this.readiness.ofBooking(row.id);
+      toDo = Object.entries(readiness.checks).flatMap(([check, result]) => {
+        const label = TO_DO[check as ReadinessCheck];
+        if (!label || result.state === 'green') return [];
+        return [{ check: check as MyToDo['check'], label, detail: result.reason, state: result.state }];
+      });
+    }
+    return {
+      id: row.id,
+      ref: row.ref,
+      status: row.status as MyBooking['status'],
+      trip: { name: row.tripName, departure: row.departure, return: row.returnDate, country: row.country },
+      departed,
+      to_do: toDo,
+    };
+  }
+}
+
+/** Sign-in links expired over a day ago are of no further use: removed by the hourly housekeeping. */
+export async function purgeSignInLinks(db: Db, now = new Date()): Promise<void> {
+  await db.delete(signInLinks).where(lt(signInLinks.expiresAt, new Date(now.getTime() - 86_400_000)));
+}
