@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,11 +56,23 @@ const app = await buildApp({ config, db: database.db, jobs });
 await app.listen({ port, host: '127.0.0.1' });
 
 // The specs' own control, on the next port: POST /money-run {"at": ISO time} runs the money job as
-// if it were that moment (the clock moved for the job, not under the other specs). Not part of
-// Tripdesk: only this harness listens there.
+// if it were that moment (the clock moved for the job, not under the other specs), and
+// GET /mail?to=address gives the last email written to an address. Not part of Tripdesk: only this
+// harness listens there.
 const operator = operatorOf(config);
 const mailer = createMailer(config);
 const control = http.createServer(async (req, res) => {
+  // GET /mail?to=address: the last email written to that address (no mail server here: .eml files)
+  if (req.method === 'GET' && req.url?.startsWith('/mail?')) {
+    const to = new URL(req.url, 'http://control').searchParams.get('to') ?? '';
+    const dir = path.join(dataDir, 'mail');
+    const last = (existsSync(dir) ? readdirSync(dir).sort().reverse() : [])
+      .map((file) => readFileSync(path.join(dir, file), 'utf8'))
+      .find((text) => to && text.includes(`<${to}>`));
+    res.statusCode = last ? 200 : 404;
+    res.end(last ?? '');
+    return;
+  }
   if (req.method !== 'POST' || req.url !== '/money-run') {
     res.statusCode = 404;
     res.end();

@@ -1,0 +1,359 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Container,
+  Group,
+  List,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import type { MyBookingDetail, MyBookings, MyToDo } from '../../contract/my.ts';
+import { api, ApiError } from '../lib/api.ts';
+import { readBootstrap } from '../lib/bootstrap.ts';
+import { formatLongDate, formatMoney } from '../lib/format.ts';
+
+// A traveller's own pages (/my), phone first: one column, large targets, nothing of the back office.
+
+const END_USER = 3;
+
+function Shell({ children, signedIn = false }: { children: ReactNode; signedIn?: boolean }) {
+  const [leaving, setLeaving] = useState(false);
+  const signOut = async () => {
+    setLeaving(true);
+    try {
+      await api('/logout', { method: 'POST' });
+    } finally {
+      window.location.assign('/my/sign-in');
+    }
+  };
+  return (
+    <Container size={560} px="md" py="lg">
+      <Stack gap="lg">
+        {signedIn && (
+          <Group justify="space-between" wrap="nowrap">
+            <Anchor href="/my" fw={600}>
+              My bookings
+            </Anchor>
+            <Button variant="default" onClick={() => void signOut()} loading={leaving}>
+              Sign out
+            </Button>
+          </Group>
+        )}
+        {children}
+      </Stack>
+    </Container>
+  );
+}
+
+function Loading() {
+  return (
+    <Stack align="center" py="xl" role="status" aria-live="polite">
+      <Loader aria-hidden />
+      <Text>Loading…</Text>
+    </Stack>
+  );
+}
+
+/** The email form that asks for a sign-in link; the answer is the same whoever asks. */
+function AskForLink({ intro }: { intro?: string }) {
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    if (!email.trim()) return setError('The email field is required.');
+    setSending(true);
+    try {
+      const { message } = await api<{ message: string }>('/api/my/sign-in-link', {
+        method: 'POST',
+        body: { email: email.trim() },
+      });
+      setSent(message);
+    } catch (e) {
+      setError(
+        e instanceof ApiError ? (e.errors?.email?.[0] ?? e.message) : 'The link could not be sent. Please try again.',
+      );
+    } finally {
+      setSending(false);
+    }
+  };
+  if (sent)
+    return (
+      <Alert color="green" title="Check your email" role="status">
+        {sent}
+      </Alert>
+    );
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <Stack gap="md">
+        {intro && <Text>{intro}</Text>}
+        <TextInput
+          label="Your email address"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          size="md"
+          value={email}
+          onChange={(e) => setEmail(e.currentTarget.value)}
+          error={error}
+          required
+        />
+        <Button type="submit" size="lg" fullWidth loading={sending}>
+          Email me a sign-in link
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+/** /my/sign-in: ask for a link by email. */
+export function SignInPage() {
+  return (
+    <Shell>
+      <Title order={1} size="h2">
+        Sign in to your bookings
+      </Title>
+      <AskForLink intro="We will email you a link that signs you in: no password needed. It works once, for 30 minutes." />
+      <Text size="sm" c="dimmed">
+        Have a password? <Anchor href="/login?next=/my">Sign in with it</Anchor>.
+      </Text>
+    </Shell>
+  );
+}
+
+/** /my/sign-in/{token}: the emailed link, spent by the page (not by opening it, so a mail scanner spends nothing). */
+export function SignInLinkPage({ token }: { token: string }) {
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    api<{ redirect: string }>('/api/my/sign-in', { method: 'POST', body: { token } })
+      .then(({ redirect }) => window.location.replace(redirect))
+      .catch((e: unknown) =>
+        setRefusal(
+          e instanceof ApiError ? (e.errors?.token?.[0] ?? e.message) : 'You could not be signed in. Please try again.',
+        ),
+      );
+  }, [token]);
+  return (
+    <Shell>
+      {refusal === null ? (
+        <>
+          <Title order={1} size="h2">
+            Signing you in…
+          </Title>
+          <Loading />
+        </>
+      ) : (
+        <>
+          <Title order={1} size="h2">
+            This link cannot sign you in
+          </Title>
+          <Alert color="orange" role="alert">
+            {refusal}
+          </Alert>
+          <AskForLink />
+        </>
+      )}
+    </Shell>
+  );
+}
+
+// the light badges that read at AA contrast on white
+const STATUS_COLOURS = { provisional: 'blue', confirmed: 'green', cancelled: 'gray' } as const;
+
+function StatusBadge({ status }: { status: keyof typeof STATUS_COLOURS }) {
+  return (
+    <Badge
+      color={STATUS_COLOURS[status]}
+
+      variant="light"
+      size="lg"
+      style={{ flexShrink: 0 }}
+    >
+      {status[0]!.toUpperCase() + status.slice(1)}
+    </Badge>
+  );
+}
+
+function ToDoList({ items, departed }: { items: MyToDo[]; departed: boolean }) {
+  if (departed) return <Text c="dimmed">This trip has left: there is nothing more to do here.</Text>;
+  if (!items.length) return <Text c="green.8">Nothing to do for now: you are all set.</Text>;
+  return (
+    <List spacing="xs" aria-label="Still to do">
+      {items.map((item) => (
+        <List.Item key={item.check}>
+          <Text fw={600} c={item.state === 'red' ? 'red.8' : undefined}>
+            {item.label}
+          </Text>
+          <Text size="sm">{item.detail}</Text>
+        </List.Item>
+      ))}
+    </List>
+  );
+}
+
+/** Loads one of the traveller's API answers; a signed-out visitor goes to the sign-in page. */
+function useMine<T>(url: string): { data: T | null; error: string | null } {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api<T>(url)
+      .then(setData)
+      .catch((e: unknown) => {
+        if (e instanceof ApiError && (e.status === 401 || e.status === 403)) window.location.assign('/my/sign-in');
+        else
+          setError(
+            e instanceof ApiError && e.status === 404
+              ? 'This booking was not found.'
+              : 'This page could not be loaded. Please try again.',
+          );
+      });
+  }, [url]);
+  return { data, error };
+}
+
+function signedInAsTraveller(): boolean {
+  const user = readBootstrap().user;
+  if (user && user.user_role_id === END_USER) return true;
+  window.location.replace('/my/sign-in');
+  return false;
+}
+
+/** /my: the traveller's bookings, each with what is still to do. */
+export function MyHome() {
+  const allowed = signedInAsTraveller();
+  const { data, error } = useMine<MyBookings>('/api/my/bookings');
+  if (!allowed) return null;
+  return (
+    <Shell signedIn>
+      <Title order={1} size="h2">
+        {data ? `Hello, ${data.traveller.first_name}` : 'My bookings'}
+      </Title>
+      {error && (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      )}
+      {!data && !error && <Loading />}
+      {data && data.bookings.length === 0 && <Text>You have no bookings with us yet.</Text>}
+      {data?.bookings.map((b) => (
+        <Paper key={b.id} withBorder p="md" component="article" aria-labelledby={`booking-${b.id}`}>
+          <Stack gap="sm">
+            <Group justify="space-between" wrap="nowrap" align="flex-start">
+              <Title order={2} size="h4" id={`booking-${b.id}`}>
+                {b.trip.name}
+              </Title>
+              <StatusBadge status={b.status} />
+            </Group>
+            <Text size="sm">
+              {formatLongDate(b.trip.departure)} to {formatLongDate(b.trip.return)} · booking {b.ref}
+            </Text>
+            <ToDoList items={b.to_do} departed={b.departed} />
+            <Button component="a" href={`/my/bookings/${b.id}`} variant="light" size="md" fullWidth>
+              Open this booking
+            </Button>
+          </Stack>
+        </Paper>
+      ))}
+    </Shell>
+  );
+}
+
+/** /my/bookings/{id}: one booking, what is to do, its invoices with Pay, the details we hold. */
+export function MyBookingPage({ id }: { id: number }) {
+  const allowed = signedInAsTraveller();
+  const { data, error } = useMine<MyBookingDetail>(`/api/my/bookings/${id}`);
+  if (!allowed) return null;
+  return (
+    <Shell signedIn>
+      {error && (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      )}
+      {!data && !error && <Loading />}
+      {data && (
+        <>
+          <Stack gap={4}>
+            <Title order={1} size="h2">
+              {data.trip.name}
+            </Title>
+            <Group gap="xs">
+              <StatusBadge status={data.status} />
+              <Text size="sm">Booking {data.ref}</Text>
+            </Group>
+            <Text size="sm">
+              {formatLongDate(data.trip.departure)} to {formatLongDate(data.trip.return)}
+              {data.trip.country ? ` · ${data.trip.country}` : ''}
+            </Text>
+          </Stack>
+          <Stack gap="xs" component="section" aria-labelledby="to-do">
+            <Title order={2} size="h4" id="to-do">
+              Still to do
+            </Title>
+            <ToDoList items={data.to_do} departed={data.departed} />
+          </Stack>
+          <Stack gap="xs" component="section" aria-labelledby="payments">
+            <Title order={2} size="h4" id="payments">
+              Payments
+            </Title>
+            {data.invoices.length === 0 && <Text c="dimmed">No invoices yet.</Text>}
+            {data.invoices.map((invoice) => (
+              <Paper key={invoice.id} withBorder p="md">
+                <Stack gap={6}>
+                  <Group justify="space-between" wrap="nowrap">
+                    <Text fw={600}>Invoice {invoice.ref}</Text>
+                    <Badge variant="light" color={invoice.outstanding > 0 ? 'blue' : 'green'} style={{ flexShrink: 0 }}>
+                      {invoice.status}
+                    </Badge>
+                  </Group>
+                  <Text size="sm">
+                    {formatMoney(invoice.total)}
+                    {invoice.outstanding > 0
+                      ? `, ${formatMoney(invoice.outstanding)} to pay${invoice.due_date ? ` by ${formatLongDate(invoice.due_date)}` : ''}`
+                      : ', paid'}
+                  </Text>
+                  {invoice.pay_url && (
+                    <Button component="a" href={invoice.pay_url} size="md" fullWidth>
+                      Pay {formatMoney(invoice.outstanding)}
+                    </Button>
+                  )}
+                </Stack>
+              </Paper>
+            ))}
+          </Stack>
+          <Stack gap="xs" component="section" aria-labelledby="details">
+            <Title order={2} size="h4" id="details">
+              Your details
+            </Title>
+            <Text size="sm">
+              {[data.details.title, data.details.first_name, data.details.last_name].filter(Boolean).join(' ')}
+              {data.details.date_of_birth ? `, born ${formatLongDate(data.details.date_of_birth)}` : ''}
+            </Text>
+            <Text size="sm">
+              Passport:{' '}
+              {data.details.has_passport_number
+                ? `on file${data.details.passport_expiry ? `, valid until ${formatLongDate(data.details.passport_expiry)}` : ''}`
+                : 'not given yet'}
+            </Text>
+            <Text size="sm">Next of kin: {data.details.nok_name ?? 'not given yet'}</Text>
+            <Text size="sm" c="dimmed">
+              To change your details, reply to any of our emails.
+            </Text>
+          </Stack>
+        </>
+      )}
+    </Shell>
+  );
+}

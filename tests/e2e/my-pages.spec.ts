@@ -1,0 +1,71 @@
+import { bookingThroughApi, expect, expectAccessible, signIn, test } from './fixtures.ts';
+
+const control = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210) + 1}`;
+
+test.describe("a traveller's own pages", () => {
+  test('staff email a sign-in link; the traveller opens it on a phone, sees what is to do and can pay', async ({
+    page,
+    browser,
+  }) => {
+    await signIn(page, 'admin', '/bookings');
+    const id = await bookingThroughApi(
+      page,
+      { title: 'Ms', first_name: 'Mina', last_name: 'Phone', preferred_name: 'Mina', email_name: 'mina' },
+      { deposit: true },
+    );
+    const email = await page.evaluate(
+      async (bookingId) => ((await (await fetch(`/api/bookings/${bookingId}`)).json()) as { email: string }).email,
+      id,
+    );
+    const sent = await page.evaluate(
+      async (bookingId) =>
+        (
+          await fetch(`/api/bookings/${bookingId}/sign-in-link`, {
+            method: 'POST',
+            headers: {
+              'X-Requested-With': 'XMLHttpRequest',
+              'X-CSRF-TOKEN': document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content,
+            },
+          })
+        ).status,
+      id,
+    );
+    expect(sent).toBe(202);
+    const mail = (await (await page.request.get(`${control}/mail?to=${encodeURIComponent(email)}`)).text()).replace(
+      /=\r?\n/g,
+      '',
+    );
+    const link = /https?:\/\/\S+?(\/my\/sign-in\/[\w-]{43})/.exec(mail)![1]!;
+
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      locale: 'en-GB',
+      timezoneId: 'Europe/London',
+      bypassCSP: true,
+    });
+    const traveller = await phone.newPage();
+    await traveller.goto(link);
+    await traveller.waitForURL(`**/my/bookings/${id}`);
+    await expect(traveller.getByRole('heading', { name: 'Still to do' })).toBeVisible();
+    await expect(traveller.getByText('Your passport details')).toBeVisible();
+    await expect(traveller.getByRole('link', { name: /^Pay £[\d,]+\.\d\d$/ })).toBeVisible();
+    expect(await traveller.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectAccessible(traveller);
+    await traveller.screenshot({ path: 'test-results/screens/my-booking-phone.png', fullPage: true });
+
+    await traveller.getByRole('link', { name: 'My bookings' }).click();
+    await expect(traveller.getByRole('heading', { level: 1 })).toHaveText('Hello, Mina');
+    await expect(traveller.getByRole('link', { name: 'Open this booking' })).toHaveCount(1);
+    await expectAccessible(traveller);
+
+    // the link was spent by its first use
+    await traveller.getByRole('button', { name: 'Sign out' }).click();
+    await traveller.waitForURL('**/my/sign-in');
+    await traveller.goto(link);
+    await expect(traveller.getByRole('alert')).toHaveText(/expired or has already been used/);
+    await traveller.getByLabel('Your email address').fill(email);
+    await traveller.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await expect(traveller.getByRole('status')).toHaveText(/If we know that address, we have sent it a link/);
+    await phone.close();
+  });
+});
