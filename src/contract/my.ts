@@ -85,3 +85,90 @@ export const myBookingDetailSchema = myBookingSchema.extend({
   }),
 });
 export type MyBookingDetail = z.infer<typeof myBookingDetailSchema>;
+
+// ---- the traveller form: the traveller's own fields, one contract for them (/my) and for staff ----
+
+const text = (label: string, max = 255) =>
+  z
+    .string({ error: `The ${label} must be text.` })
+    .trim()
+    .max(max, { error: `The ${label} must not be longer than ${max} characters.` })
+    .nullish()
+    .transform((v) => (v ? v : null));
+const required = (label: string, max = 255) =>
+  z
+    .string({ error: `The ${label} field is required.` })
+    .trim()
+    .min(1, { error: `The ${label} field is required.` })
+    .max(max, { error: `The ${label} must not be longer than ${max} characters.` });
+const phone = (label: string) =>
+  text(label, 30).refine((v) => v === null || /^[+\d\s()-]+$/.test(v), {
+    error: `The ${label} may only contain digits, spaces, +, ( ) and -.`,
+  });
+const day = (label: string) =>
+  z
+    .string({ error: `The ${label} must be a date.` })
+    .trim()
+    .nullish()
+    .transform((v) => (v ? v : null))
+    .refine((v) => v === null || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))), {
+      error: `The ${label} is not a valid date.`,
+    });
+
+/**
+ * What a traveller fills in for a booking (PUT /api/my/bookings/{id}/details), and what staff
+ * fill in for them from a phone call or a paper form (PUT /api/bookings/{id}/traveller-form): the
+ * fields named as in GET /api/bookings/{id}, dates as ISO days. A complete form is one that passes.
+ */
+export const travellerFormSchema = z
+  .object({
+    title: text('title', 20),
+    first_name: required('first name'),
+    last_name: required('last name'),
+    date_of_birth: day('date of birth').refine((v) => v !== null, { error: 'The date of birth field is required.' }),
+    mobile: phone('mobile').refine((v) => v !== null, { error: 'The mobile field is required.' }),
+    address_1: required('address line 1'),
+    address_2: text('address line 2'),
+    address_3: text('town'),
+    address_4: text('county'),
+    post_code: required('post code', 12),
+    room_type: text('room type', 50),
+    share_with: text('share with'),
+    passport_number: text('passport number', 20).refine((v) => v === null || /^[A-Za-z0-9]{5,20}$/.test(v), {
+      error: 'The passport number may only contain 5 to 20 letters and digits.',
+    }),
+    passport_issue: day('passport issue date'),
+    passport_expiry: day('passport expiry date'),
+    insurance_company: text('insurance company'),
+    insurance_policy_number: text('insurance policy number', 50),
+    insurance_telephone: phone('insurance telephone'),
+    nok_name: required('next of kin name'),
+    nok_relationship: text('next of kin relationship', 50),
+    nok_telephone: phone('next of kin telephone').refine((v) => v !== null, {
+      error: 'The next of kin telephone field is required.',
+    }),
+    dietary: text('dietary needs', 1000),
+    medical_conditions: z.boolean({ error: 'Say whether you have any medical conditions.' }),
+    medication: text('medication', 1000),
+    medical_detail: text('medical detail', 2000),
+  })
+  .superRefine((v, ctx) => {
+    if (v.medical_conditions && !v.medical_detail)
+      ctx.addIssue({ code: 'custom', path: ['medical_detail'], message: 'Tell us about your medical conditions.' });
+    if (v.passport_issue && v.passport_expiry && v.passport_expiry <= v.passport_issue)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['passport_expiry'],
+        message: 'The passport expiry date must be after its issue date.',
+      });
+    if (v.passport_number && (!v.passport_issue || !v.passport_expiry))
+      ctx.addIssue({
+        code: 'custom',
+        path: [v.passport_issue ? 'passport_expiry' : 'passport_issue'],
+        message: 'Give the passport’s issue and expiry dates with its number.',
+      });
+  });
+export type TravellerFormInput = z.input<typeof travellerFormSchema>;
+export type TravellerForm = z.output<typeof travellerFormSchema>;
+
+export const TRIP_DEPARTED = 'This trip has left: your details can no longer be changed here.';

@@ -19,6 +19,18 @@ import { startStripeStandIn, type StripeStandIn } from '../../../tests/support/s
 let t: TestApp;
 let admin: TestClient;
 let partner: TestClient | undefined;
+let signedInTraveller: TestClient | undefined;
+const TRAVELLER_FORM = {
+  first_name: 'Ada',
+  last_name: 'Walker',
+  date_of_birth: '1990-01-01',
+  mobile: '07700 900123',
+  address_1: '1 Walk Lane',
+  post_code: 'N1 1AA',
+  nok_name: 'Bo Walker',
+  nok_telephone: '07700 900456',
+  medical_conditions: false,
+};
 let stripe: StripeStandIn;
 beforeAll(async () => {
   stripe = await startStripeStandIn();
@@ -246,8 +258,19 @@ async function steps(): Promise<Step[]> {
         )![1];
         const traveller = t.client();
         await traveller.refreshCsrf('/my/sign-in');
-        return traveller.post('/api/my/sign-in', { token });
+        const res = await traveller.post('/api/my/sign-in', { token });
+        await traveller.refreshCsrf('/my');
+        signedInTraveller = traveller;
+        return res;
       },
+    ],
+    [
+      'PUT /api/my/bookings/{id}/details',
+      async () => signedInTraveller!.put(`/api/my/bookings/${s.booking}/details`, TRAVELLER_FORM),
+    ],
+    [
+      'PUT /api/bookings/{id}/traveller-form',
+      async () => admin.put(`/api/bookings/${s.booking}/traveller-form`, TRAVELLER_FORM),
     ],
     [
       'PATCH /api/bookings/{id}',

@@ -2,6 +2,8 @@ import type { FileStore } from '../../../shared/storage/index.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validationErrorSchema, idParam, messageSchema } from '../../../contract/common.ts';
+import { travellerFormSchema } from '../../../contract/my.ts';
+import { saveTravellerForm } from './traveller-form.ts';
 import {
   bookingDetailSchema,
   bookingExportQuery,
@@ -12,7 +14,7 @@ import {
   updateBookingSchema,
 } from '../../../contract/bookings.ts';
 import type { Db } from '../../../db/client.ts';
-import { updateBooking, viewBooking } from './detail.ts';
+import { getBooking, updateBooking, viewBooking } from './detail.ts';
 import { exportFileName, passportZip, spreadsheet } from './export.ts';
 import { listBookings } from './list.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
@@ -105,6 +107,22 @@ export async function bookingRoutes(
       },
     },
     async (request) => updateBooking(opts.db, request.params.id, request.body),
+  );
+  r.put(
+    '/api/bookings/:id/traveller-form',
+    {
+      schema: {
+        tags: ['bookings'],
+        summary: "Fill in the traveller's form for them: the same fields and rules as their own page",
+        params: idParam,
+        body: travellerFormSchema,
+        response: { 200: bookingDetailSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => {
+      await saveTravellerForm(opts.db, request.params.id, request.body);
+      return getBooking(opts.db, request.params.id);
+    },
   );
   r.post(
     '/api/bookings',

@@ -4,11 +4,11 @@ import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
 import { insertUser } from '../../../db/factories/users.ts';
 import { queryRows } from '../../../db/client.ts';
-import { auditEvents, signInLinks } from '../../../db/schema/index.ts';
+import { auditEvents, bookings, signInLinks } from '../../../db/schema/index.ts';
 import { smtpSink } from '../../../../tests/support/smtp.ts';
 import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 import { systemClock, type Clock } from '../../clock.ts';
-import { SIGN_IN_LINK_SENT, SIGN_IN_LINK_SPENT } from '../../../contract/my.ts';
+import { SIGN_IN_LINK_SENT, SIGN_IN_LINK_SPENT, TRIP_DEPARTED } from '../../../contract/my.ts';
 import { purgeSignInLinks } from './service.ts';
 
 let sink: Awaited<ReturnType<typeof smtpSink>>;
@@ -38,7 +38,7 @@ beforeEach(async () => {
 });
 
 /** A traveller (an End User) with a booking on a trip that has not left. */
-async function traveller(opts: { departure?: string } = {}) {
+async function traveller(opts: { departure?: string; requirePassport?: boolean } = {}) {
   n += 1;
   const email = `ada${n}@example.test`;
   const user = await insertUser(t.db, {
@@ -52,8 +52,8 @@ async function traveller(opts: { departure?: string } = {}) {
   const trip = await insertTrip(t.db, {
     name: `Kilimanjaro Climb ${n}`,
     departureDate: departure,
-    returnDate: '2031-06-10',
-    requirePassport: true,
+    returnDate: departure > '2031-06-10' ? departure : '2031-06-10',
+    requirePassport: opts.requirePassport ?? true,
   });
   const booking = await insertBooking(t.db, trip.id, {
     userId: user.id,
@@ -76,6 +76,8 @@ async function signedInTraveller(email: string): Promise<TestClient> {
   expect((await browser.post('/api/my/sign-in-link', { email })).statusCode).toBe(202);
   const res = await browser.post('/api/my/sign-in', { token: lastLinkTo(email) });
   expect(res.statusCode, res.body).toBe(200);
+  // a new session at sign-in has a new CSRF secret: the page it opens carries the token
+  await browser.refreshCsrf('/my');
   return browser;
 }
 
@@ -258,5 +260,115 @@ describe('a traveller on their own pages', () => {
       .from(signInLinks)
       .where(eq(signInLinks.userId, user.id));
     expect(left.map((l) => l.hash)).toEqual([`recent${n}`]);
+  });
+});
+
+const FORM = {
+  title: 'Ms',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  date_of_birth: '1990-12-10',
+  mobile: '07700 900123',
+  address_1: '1 Analytical Row',
+  address_3: 'London',
+  post_code: 'N1 1AA',
+  passport_number: '925665416',
+  passport_issue: '2024-01-15',
+  passport_expiry: '2034-01-15',
+  nok_name: 'Charles Babbage',
+  nok_relationship: 'Friend',
+  nok_telephone: '07700 900456',
+  dietary: 'Vegetarian',
+  medical_conditions: false,
+};
+
+describe('the traveller form', () => {
+  it('refuses a form with clear field errors and changes nothing', async () => {
+    const { email, booking } = await traveller();
+    const browser = await signedInTraveller(email);
+    const res = await browser.put(`/api/my/bookings/${booking.id}/details`, {
+      ...FORM,
+      date_of_birth: '',
+      medical_conditions: true,
+      passport_expiry: '2020-01-01',
+      mobile: 'call me',
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toMatchObject({
+      date_of_birth: ['The date of birth field is required.'],
+      mobile: ['The mobile may only contain digits, spaces, +, ( ) and -.'],
+    });
+    const again = await browser.put(`/api/my/bookings/${booking.id}/details`, {
+      ...FORM,
+      medical_conditions: true,
+      passport_expiry: '2020-01-01',
+    });
+    expect(again.json().errors).toEqual({
+      medical_detail: ['Tell us about your medical conditions.'],
+      passport_expiry: ['The passport expiry date must be after its issue date.'],
+    });
+    const [row] = await t.db.select().from(bookings).where(eq(bookings.id, booking.id));
+    expect(row).toMatchObject({ passportNumber: null, formComplete: false, dateOfBirth: null });
+  });
+
+  it('saves a traveller’s answers: the booking form and passport checks turn green, the History says who, masked', async () => {
+    const { email, booking, user } = await traveller({ requirePassport: false });
+    const browser = await signedInTraveller(email);
+    const before = (await browser.get(`/api/my/bookings/${booking.id}`)).json();
+    expect(before.to_do.map((d: { check: string }) => d.check)).toEqual(
+      expect.arrayContaining(['passport', 'forms', 'next_of_kin']),
+    );
+    const res = await browser.put(`/api/my/bookings/${booking.id}/details`, FORM);
+    expect(res.statusCode, res.body).toBe(200);
+    // what is left is the deposit, which no form pays
+    expect(res.json().to_do.map((d: { check: string }) => d.check)).toEqual(['money']);
+    expect(res.json().details).toMatchObject({
+      has_passport_number: true,
+      passport_expiry: '2034-01-15',
+      nok_name: 'Charles Babbage',
+    });
+    // the office sees it at once: the booking page and the readiness board
+    const staff = (await admin.get(`/api/bookings/${booking.id}`)).json();
+    expect(staff).toMatchObject({ passport_number: '925665416', form_complete: true, dietary: 'Vegetarian' });
+    const board = (await admin.get(`/api/bookings/${booking.id}/readiness`)).json();
+    expect(board.checks).toMatchObject({
+      passport: { state: 'green' },
+      forms: { state: 'green' },
+      next_of_kin: { state: 'green' },
+    });
+    const [event] = await t.db
+      .select()
+      .from(auditEvents)
+      .where(sql`${auditEvents.bookingId} = ${booking.id} and ${auditEvents.action} = 'booking.traveller_form'`);
+    expect(event).toMatchObject({ source: 'portal', actorUserId: user.id });
+    expect(JSON.stringify(event!.changes)).not.toContain('925665416');
+    expect(event!.changes).toHaveProperty('dietary');
+  });
+
+  it('is read-only once the trip has left, and another traveller’s booking is not found', async () => {
+    const gone = await traveller({ departure: '2020-06-01' });
+    const browser = await signedInTraveller(gone.email);
+    const res = await browser.put(`/api/my/bookings/${gone.booking.id}/details`, FORM);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ message: TRIP_DEPARTED });
+    const [row] = await t.db.select().from(bookings).where(eq(bookings.id, gone.booking.id));
+    expect(row!.passportNumber).toBeNull();
+    const other = await traveller();
+    expect((await browser.put(`/api/my/bookings/${other.booking.id}/details`, FORM)).statusCode).toBe(404);
+  });
+
+  it('is the same form for staff helping a traveller on the phone', async () => {
+    const { booking } = await traveller();
+    const res = await admin.put(`/api/bookings/${booking.id}/traveller-form`, {
+      ...FORM,
+      medical_conditions: true,
+      medical_detail: 'Asthma',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ passport_expiry: '2034-01-15', medical_detail: 'Asthma', form_complete: true });
+    const bad = await admin.put(`/api/bookings/${booking.id}/traveller-form`, { ...FORM, first_name: '' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.first_name).toEqual(['The first name field is required.']);
+    expect((await admin.put('/api/bookings/999999999/traveller-form', FORM)).statusCode).toBe(404);
   });
 });

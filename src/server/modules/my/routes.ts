@@ -8,6 +8,7 @@ import {
   signedInSchema,
   signInLinkSchema,
   signInSchema,
+  travellerFormSchema,
 } from '../../../contract/my.ts';
 import { startSession } from '../../common/session.ts';
 import { notFound } from '../../errors.ts';
@@ -78,6 +79,20 @@ export async function myRoutes(app: FastifyInstance, opts: { service: MyService 
       },
     },
     async (request) => service.booking(request.user!.id, request.params.id),
+  );
+
+  r.put(
+    '/api/my/bookings/:id/details',
+    {
+      schema: {
+        tags,
+        summary: "The traveller's own form for one of their bookings (read-only once the trip has left)",
+        params: idParam,
+        body: travellerFormSchema,
+        response: { 200: myBookingDetailSchema, 404: messageSchema, 409: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.saveDetails(request.user!.id, request.params.id, request.body),
   );
 
   r.post(

@@ -13,6 +13,8 @@ import {
   type MyBookingDetail,
   type MyBookings,
   type MyToDo,
+  TRIP_DEPARTED,
+  type TravellerForm,
 } from '../../../contract/my.ts';
 import type { ReadinessCheck } from '../../../contract/readiness-constants.ts';
 import { queryRows, type Db } from '../../../db/client.ts';
@@ -24,6 +26,7 @@ import type { Operator } from '../../common/operator.ts';
 import { payLinkOf } from '../../common/pay-links.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { renderTemplate, templateOf } from '../../mail/templates.ts';
+import { saveTravellerForm } from '../bookings/traveller-form.ts';
 import { InvoiceService } from '../invoices/service.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { ReadinessService } from '../readiness/service.ts';
@@ -221,6 +224,19 @@ export class MyService {
         nok_name: row.nokName,
       },
     };
+  }
+
+  /** The traveller's own form for one of their bookings; refused once the trip has left or the booking is cancelled. */
+  async saveDetails(userId: number, bookingId: number, form: TravellerForm): Promise<MyBookingDetail> {
+    const [row] = await this.rows(userId, bookingId);
+    if (!row) throw notFound('Booking not found');
+    const today = ukToday(nowOf(this.d.clock));
+    await saveTravellerForm(this.d.db, bookingId, form, (booking) => {
+      if (row.departure <= today) throw new HttpError(409, TRIP_DEPARTED);
+      if (booking.status === 'cancelled')
+        throw new HttpError(409, 'This booking is cancelled: its details can no longer be changed here.');
+    });
+    return this.booking(userId, bookingId);
   }
 
   private rows(userId: number, bookingId?: number) {

@@ -194,6 +194,8 @@ const EVERY_ROUTE = `
   GET /api/my/bookings null
   GET /api/my/bookings/:id null
   POST /api/bookings/:id/sign-in-link bookings:write
+  PUT /api/my/bookings/:id/details null
+  PUT /api/bookings/:id/traveller-form bookings:write
   DELETE /api/addons/:id trips:write
   DELETE /api/bookingNotes/:id bookings:write
   DELETE /api/charities/:id/logo trips:write
