@@ -72,17 +72,37 @@ export const myInvoiceSchema = z.object({
 
 export const myBookingDetailSchema = myBookingSchema.extend({
   invoices: z.array(myInvoiceSchema),
-  details: z.object({
+  /** the traveller's form as it stands (dates as ISO days), to fill in or change */
+  form: z.object({
     title: z.string().nullable(),
     first_name: z.string(),
     last_name: z.string(),
     date_of_birth: z.string().nullable(),
     mobile: z.string().nullable(),
+    address_1: z.string().nullable(),
+    address_2: z.string().nullable(),
+    address_3: z.string().nullable(),
+    address_4: z.string().nullable(),
+    post_code: z.string().nullable(),
+    room_type: z.string().nullable(),
+    share_with: z.string().nullable(),
+    passport_number: z.string().nullable(),
+    passport_issue: z.string().nullable(),
     passport_expiry: z.string().nullable(),
-    has_passport_number: z.boolean(),
-    dietary: z.string().nullable(),
+    insurance_company: z.string().nullable(),
+    insurance_policy_number: z.string().nullable(),
+    insurance_telephone: z.string().nullable(),
     nok_name: z.string().nullable(),
+    nok_relationship: z.string().nullable(),
+    nok_telephone: z.string().nullable(),
+    dietary: z.string().nullable(),
+    medical_conditions: z.boolean(),
+    medication: z.string().nullable(),
+    medical_detail: z.string().nullable(),
   }),
+  form_complete: z.boolean(),
+  /** the destination's passport rule in words, when the trip needs a passport */
+  passport_rule: z.string().nullable(),
 });
 export type MyBookingDetail = z.infer<typeof myBookingDetailSchema>;
 

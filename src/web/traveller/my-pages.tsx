@@ -17,6 +17,7 @@ import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'rea
 import type { MyBookingDetail, MyBookings, MyToDo } from '../../contract/my.ts';
 import { api, ApiError } from '../lib/api.ts';
 import { readBootstrap } from '../lib/bootstrap.ts';
+import { DetailsForm } from './details-form.tsx';
 import { formatLongDate, formatMoney } from '../lib/format.ts';
 
 // A traveller's own pages (/my), phone first: one column, large targets, nothing of the back office.
@@ -204,7 +205,7 @@ function ToDoList({ items, departed }: { items: MyToDo[]; departed: boolean }) {
 }
 
 /** Loads one of the traveller's API answers; a signed-out visitor goes to the sign-in page. */
-function useMine<T>(url: string): { data: T | null; error: string | null } {
+function useMine<T>(url: string): { data: T | null; error: string | null; setData: (data: T) => void } {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -220,7 +221,7 @@ function useMine<T>(url: string): { data: T | null; error: string | null } {
           );
       });
   }, [url]);
-  return { data, error };
+  return { data, error, setData };
 }
 
 function signedInAsTraveller(): boolean {
@@ -273,7 +274,7 @@ export function MyHome() {
 /** /my/bookings/{id}: one booking, what is to do, its invoices with Pay, the details we hold. */
 export function MyBookingPage({ id }: { id: number }) {
   const allowed = signedInAsTraveller();
-  const { data, error } = useMine<MyBookingDetail>(`/api/my/bookings/${id}`);
+  const { data, error, setData } = useMine<MyBookingDetail>(`/api/my/bookings/${id}`);
   if (!allowed) return null;
   return (
     <Shell signedIn>
@@ -337,20 +338,15 @@ export function MyBookingPage({ id }: { id: number }) {
             <Title order={2} size="h4" id="details">
               Your details
             </Title>
-            <Text size="sm">
-              {[data.details.title, data.details.first_name, data.details.last_name].filter(Boolean).join(' ')}
-              {data.details.date_of_birth ? `, born ${formatLongDate(data.details.date_of_birth)}` : ''}
-            </Text>
-            <Text size="sm">
-              Passport:{' '}
-              {data.details.has_passport_number
-                ? `on file${data.details.passport_expiry ? `, valid until ${formatLongDate(data.details.passport_expiry)}` : ''}`
-                : 'not given yet'}
-            </Text>
-            <Text size="sm">Next of kin: {data.details.nok_name ?? 'not given yet'}</Text>
-            <Text size="sm" c="dimmed">
-              To change your details, reply to any of our emails.
-            </Text>
+            {data.departed || data.status === 'cancelled' ? (
+              <Text size="sm" c="dimmed">
+                {data.departed
+                  ? 'This trip has left: your details can no longer be changed here.'
+                  : 'This booking is cancelled: its details can no longer be changed here.'}
+              </Text>
+            ) : (
+              <DetailsForm booking={data} onSaved={setData} />
+            )}
           </Stack>
         </>
       )}

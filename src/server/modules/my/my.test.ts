@@ -186,7 +186,9 @@ describe('a traveller on their own pages', () => {
     expect(one.json()).toMatchObject({
       ref: booking.ref,
       invoices: [],
-      details: { first_name: 'Ada', has_passport_number: false },
+      form: { first_name: 'Ada', passport_number: null, medical_conditions: false },
+      form_complete: false,
+      passport_rule: expect.stringMatching(/asks for a passport valid \d+ months? after your return on 10 June 2031\.$/),
     });
   });
 
@@ -322,8 +324,9 @@ describe('the traveller form', () => {
     expect(res.statusCode, res.body).toBe(200);
     // what is left is the deposit, which no form pays
     expect(res.json().to_do.map((d: { check: string }) => d.check)).toEqual(['money']);
-    expect(res.json().details).toMatchObject({
-      has_passport_number: true,
+    expect(res.json()).toMatchObject({ form_complete: true, passport_rule: null });
+    expect(res.json().form).toMatchObject({
+      passport_number: '925665416',
       passport_expiry: '2034-01-15',
       nok_name: 'Charles Babbage',
     });

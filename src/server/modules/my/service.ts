@@ -41,6 +41,9 @@ export type MyDeps = {
   publicUrl: string;
 };
 
+const LONG_DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const longDay = (iso: string) => LONG_DAY.format(new Date(`${iso}T00:00:00Z`));
+
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** The checks a traveller answers for, in their words; the room and the documents are the office's. */
@@ -212,17 +215,37 @@ export class MyService {
     return {
       ...summary,
       invoices,
-      details: {
+      form: {
         title: row.title,
         first_name: row.firstName,
         last_name: row.lastName,
         date_of_birth: row.dateOfBirth,
         mobile: row.mobile,
+        address_1: row.address1,
+        address_2: row.address2,
+        address_3: row.address3,
+        address_4: row.address4,
+        post_code: row.postCode,
+        room_type: row.roomType,
+        share_with: row.shareWith,
+        passport_number: row.passportNumber,
+        passport_issue: row.passportIssueDate,
         passport_expiry: row.passportExpiryDate,
-        has_passport_number: row.passportNumber !== null && row.passportNumber !== '',
-        dietary: row.dietary,
+        insurance_company: row.insuranceCompany,
+        insurance_policy_number: row.insurancePolicyNumber,
+        insurance_telephone: row.insuranceTelephone,
         nok_name: row.nokName,
+        nok_relationship: row.nokRelationship,
+        nok_telephone: row.nokTelephone,
+        dietary: row.dietary,
+        medical_conditions: row.medicalConditions,
+        medication: row.medication,
+        medical_detail: row.medicalDetail,
       },
+      form_complete: row.formComplete,
+      passport_rule: row.requirePassport
+        ? `${row.country ?? 'The destination'} asks for a passport valid ${row.passportMonths === 1 ? '1 month' : `${row.passportMonths ?? 6} months`} after your return on ${longDay(row.returnDate)}.`
+        : null,
     };
   }
 
@@ -250,10 +273,29 @@ export class MyService {
         lastName: bookings.lastName,
         dateOfBirth: bookings.dateOfBirth,
         mobile: bookings.mobile,
+        address1: bookings.address1,
+        address2: bookings.address2,
+        address3: bookings.address3,
+        address4: bookings.address4,
+        postCode: bookings.postCode,
+        roomType: bookings.roomType,
+        shareWith: bookings.shareWith,
         passportNumber: bookings.passportNumber,
+        passportIssueDate: bookings.passportIssueDate,
         passportExpiryDate: bookings.passportExpiryDate,
-        dietary: bookings.dietary,
+        insuranceCompany: bookings.insuranceCompany,
+        insurancePolicyNumber: bookings.insurancePolicyNumber,
+        insuranceTelephone: bookings.insuranceTelephone,
         nokName: bookings.nokName,
+        nokRelationship: bookings.nokRelationship,
+        nokTelephone: bookings.nokTelephone,
+        dietary: bookings.dietary,
+        medicalConditions: bookings.medicalConditions,
+        medication: bookings.medication,
+        medicalDetail: bookings.medicalDetail,
+        formComplete: bookings.formComplete,
+        requirePassport: trips.requirePassport,
+        passportMonths: countries.passportMonths,
         tripName: trips.name,
         departure: trips.departureDate,
         returnDate: trips.returnDate,
