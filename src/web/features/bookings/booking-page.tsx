@@ -8,6 +8,7 @@ import { RecordLoader } from '../../components/form-frame.tsx';
 import { HistoryPanel } from '../../components/history-panel.tsx';
 import { lazyComponent } from '../../components/lazy.tsx';
 import { StatusBadge, type Tone, ToneBadge } from '../../components/status-badge.tsx';
+import { api, ApiError } from '../../lib/api.ts';
 import { formatLongDate, formatMoney } from '../../lib/format.ts';
 import { bookingKeys, useBooking } from './api/bookings.ts';
 import { useSchedule } from './api/schedule.ts';
@@ -74,7 +75,26 @@ function Booking({ b }: { b: BookingDetail }) {
   const [editing, setEditing] = useState(false);
   const [keeping, setKeeping] = useState(false);
   const [kept, setKept] = useState<string | null>(null);
+  const [linking, setLinking] = useState(false);
+  const [linkError, setLinkError] = useState<string | null>(null);
   useSchedule(b.id);
+  // the traveller's own pages, opened at this booking: the link goes to their email, never to the office
+  const emailSignInLink = async () => {
+    setLinking(true);
+    setLinkError(null);
+    try {
+      const { message } = await api<{ message: string }>(`/api/bookings/${b.id}/sign-in-link`, { method: 'POST' });
+      setKept(message);
+    } catch (error) {
+      setLinkError(
+        error instanceof ApiError
+          ? (Object.values(error.errors ?? {})[0]?.[0] ?? error.message)
+          : 'The link could not be sent.',
+      );
+    } finally {
+      setLinking(false);
+    }
+  };
   const passport = PASSPORT_TEXT[b.passport_valid];
   return (
     <Stack>
@@ -96,11 +116,19 @@ function Booking({ b }: { b: BookingDetail }) {
         </div>
         <Group>
           <Button onClick={() => setEditing(true)}>Edit Booking</Button>
+          <Button variant="default" onClick={() => void emailSignInLink()} loading={linking}>
+            Email a sign-in link
+          </Button>
           <Anchor component={Link} to={path('booking-list')}>
             Back to Bookings
           </Anchor>
         </Group>
       </Group>
+      {linkError && (
+        <Alert color="red" role="alert" withCloseButton closeButtonLabel="Dismiss" onClose={() => setLinkError(null)}>
+          {linkError}
+        </Alert>
+      )}
       {kept && (
         <Alert color="green" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setKept(null)}>
           {kept}
