@@ -131,9 +131,14 @@ const day = (label: string) =>
     .trim()
     .nullish()
     .transform((v) => (v ? v : null))
-    .refine((v) => v === null || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`))), {
-      error: `The ${label} is not a valid date.`,
-    });
+    .refine((v) => v === null || isCalendarDay(v), { error: `The ${label} is not a valid date.` });
+
+/** A day that exists (no 31 February), between 1900 and 2100. */
+function isCalendarDay(v: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || v < '1900-01-01' || v > '2100-12-31') return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+}
 
 /**
  * What a traveller fills in for a booking (PUT /api/my/bookings/{id}/details), and what staff
@@ -172,6 +177,8 @@ export const travellerFormSchema = z
     medication: text('medication', 1000),
     medical_detail: text('medical detail', 2000),
   })
+  // "no medical conditions" keeps no detail of them, whatever a hidden field still held
+  .transform((v) => (v.medical_conditions ? v : { ...v, medical_detail: null }))
   .superRefine((v, ctx) => {
     if (v.medical_conditions && !v.medical_detail)
       ctx.addIssue({ code: 'custom', path: ['medical_detail'], message: 'Tell us about your medical conditions.' });

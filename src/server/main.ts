@@ -8,6 +8,7 @@ import { startTripdeskJobs } from './job-registry.ts';
 import { createMailer } from './mail/transport.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { configOrExit, onStopSignals } from './ops/process.ts';
+import { loggableUrl } from './ops/request-log.ts';
 import { shutDown } from './ops/shutdown.ts';
 import path from 'node:path';
 
@@ -58,10 +59,10 @@ async function main() {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'],
       serializers: {
-        // a signed download address is a credential for an hour: log the path only
+        // a signed download address, a sign-in link and a pay link are credentials: never logged whole
         req: (req: { method: string; url: string; id: string }) => ({
           method: req.method,
-          url: req.url.startsWith('/files/') ? req.url.split('?')[0] : req.url,
+          url: loggableUrl(req.url),
           reqId: req.id,
         }),
       },

@@ -36,6 +36,7 @@ test.describe("a traveller's own pages", () => {
     await traveller.goto(link);
     await traveller.waitForURL(`**/my/bookings/${id}`);
     await expect(traveller.getByRole('heading', { name: 'Still to do' })).toBeVisible();
+    await expect(traveller).toHaveTitle('My booking');
     await expect(traveller.getByText('Your passport details')).toBeVisible();
     await expect(traveller.getByText('Your next of kin')).toBeVisible();
     await expect(traveller.getByRole('link', { name: /^Pay £[\d,]+\.\d\d$/ })).toBeVisible();

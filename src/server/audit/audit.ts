@@ -135,7 +135,8 @@ export const auditPlugin = fp(async (app: FastifyInstance) => {
       {
         actor: () => actorOf(request),
         // a traveller's own pages are the portal; the rest of the web is the office's
-        source: () => (request.bearer ? 'api' : request.url.startsWith('/api/my/') ? 'portal' : 'web'),
+        source: () =>
+          request.bearer ? 'api' : (request.routeOptions.url ?? request.url).startsWith('/api/my/') ? 'portal' : 'web',
         ip: request.ip,
       },
       done,

@@ -64,3 +64,12 @@ export const requestLogPlugin = fp(async (app: FastifyInstance, opts: { metrics:
     else request.log.info(line, 'request');
   });
 });
+
+/**
+ * An address as the log may keep it: a signed download's query, a sign-in link's secret and a pay
+ * link's token are credentials for as long as they live, so they are left out.
+ */
+export function loggableUrl(url: string): string {
+  if (url.startsWith('/files/')) return url.split('?')[0]!;
+  return url.replace(/^\/my\/sign-in\/[^/?#]+/, '/my/sign-in/…').replace(/^\/pay\/[^/?#]+/, '/pay/…');
+}

@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css';
 import { MantineProvider } from '@mantine/core';
-import { StrictMode } from 'react';
+import { type ReactNode, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { cssVariables, theme } from '../lib/theme.ts';
 import { MyBookingPage, MyHome, SignInLinkPage, SignInPage } from './my-pages.tsx';
@@ -8,24 +8,27 @@ import { PayPage } from './pay-page.tsx';
 
 // the traveller's side: its own small entry (phone first), none of the back office's code
 
-/** The page for this address: /pay/{token}, /my and its pages. */
-function Page() {
-  const path = window.location.pathname.replace(/\/+$/, '') || '/';
+/** The page for this address, with its title: /pay/{token}, /my and its pages. */
+function route(pathname: string): { title: string; page: ReactNode } {
+  const path = pathname.replace(/\/+$/, '') || '/';
   const pay = /^\/pay\/([^/]+)$/.exec(path);
-  if (pay) return <PayPage token={decodeURIComponent(pay[1]!)} />;
-  if (path === '/my') return <MyHome />;
-  if (path === '/my/sign-in') return <SignInPage />;
+  if (pay) return { title: 'Pay an invoice', page: <PayPage token={decodeURIComponent(pay[1]!)} /> };
+  if (path === '/my') return { title: 'My bookings', page: <MyHome /> };
+  if (path === '/my/sign-in') return { title: 'Sign in to your bookings', page: <SignInPage /> };
   const link = /^\/my\/sign-in\/([^/]+)$/.exec(path);
-  if (link) return <SignInLinkPage token={decodeURIComponent(link[1]!)} />;
+  if (link) return { title: 'Signing you in', page: <SignInLinkPage token={decodeURIComponent(link[1]!)} /> };
   const booking = /^\/my\/bookings\/(\d+)$/.exec(path);
-  if (booking) return <MyBookingPage id={Number(booking[1])} />;
-  return <p>Page not found.</p>;
+  if (booking) return { title: 'My booking', page: <MyBookingPage id={Number(booking[1])} /> };
+  return { title: 'Page not found', page: <p>Page not found.</p> };
 }
+
+const { title, page } = route(window.location.pathname);
+document.title = title;
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} cssVariablesResolver={cssVariables} defaultColorScheme="light">
-      <Page />
+      {page}
     </MantineProvider>
   </StrictMode>,
 );

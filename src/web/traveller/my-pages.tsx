@@ -35,7 +35,7 @@ function Shell({ children, signedIn = false }: { children: ReactNode; signedIn?:
     }
   };
   return (
-    <Container size={560} px="md" py="lg">
+    <Container component="main" size={560} px="md" py="lg">
       <Stack gap="lg">
         {signedIn && (
           <Group justify="space-between" wrap="nowrap">

@@ -90,7 +90,7 @@ export function PayPage({ token }: { token: string }) {
   };
 
   return (
-    <Container size={480} px="md" py="xl">
+    <Container component="main" size={480} px="md" py="xl">
       <Stack gap="lg">
         {state.kind === 'loading' && (
           <Stack align="center" py="xl" role="status" aria-live="polite">

@@ -64,8 +64,11 @@ async function traveller(opts: { departure?: string; requirePassport?: boolean }
   return { user, trip, booking, email };
 }
 
-/** The secret of the last sign-in link emailed to this address. */
-function lastLinkTo(email: string): string | undefined {
+/** The secret of the last sign-in link emailed to this address (sent after the answer: waited for). */
+async function lastLinkTo(email: string, count = 1): Promise<string | undefined> {
+  for (let i = 0; i < 100 && sink.received.filter((m) => m.to.includes(email)).length < count; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   const mail = sink.received.filter((m) => m.to.includes(email)).at(-1);
   return mail ? /\/my\/sign-in\/([\w-]{43})/.exec(mail.raw.replace(/=\r?\n/g, ''))?.[1] : undefined;
 }
@@ -74,7 +77,7 @@ async function signedInTraveller(email: string): Promise<TestClient> {
   const browser = t.client();
   await browser.refreshCsrf('/my/sign-in');
   expect((await browser.post('/api/my/sign-in-link', { email })).statusCode).toBe(202);
-  const res = await browser.post('/api/my/sign-in', { token: lastLinkTo(email) });
+  const res = await browser.post('/api/my/sign-in', { token: await lastLinkTo(email) });
   expect(res.statusCode, res.body).toBe(200);
   // a new session at sign-in has a new CSRF secret: the page it opens carries the token
   await browser.refreshCsrf('/my');
@@ -95,6 +98,9 @@ describe('signing in with an emailed link', () => {
     // a staff account gets no link either
     await insertUser(t.db, { email: `staff${n}@example.test`, roleId: 1, firstName: 'Sam', lastName: 'Staff' });
     expect((await browser.post('/api/my/sign-in-link', { email: `STAFF${n}@example.test` })).statusCode).toBe(202);
+    await lastLinkTo(email);
+    // a moment for any other (there is none) to arrive
+    await new Promise((resolve) => setTimeout(resolve, 200));
     const sent = sink.received.slice(before);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.to).toEqual([email]);
@@ -106,7 +112,7 @@ describe('signing in with an emailed link', () => {
     const browser = t.client();
     await browser.refreshCsrf('/my/sign-in');
     await browser.post('/api/my/sign-in-link', { email });
-    const token = lastLinkTo(email)!;
+    const token = (await lastLinkTo(email))!;
     const first = await browser.post('/api/my/sign-in', { token });
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ redirect: '/my' });
@@ -136,7 +142,7 @@ describe('signing in with an emailed link', () => {
     await browser.refreshCsrf('/my/sign-in');
     await browser.post('/api/my/sign-in-link', { email });
     shift = 31 * 60_000;
-    expect((await browser.post('/api/my/sign-in', { token: lastLinkTo(email) })).statusCode).toBe(410);
+    expect((await browser.post('/api/my/sign-in', { token: await lastLinkTo(email) })).statusCode).toBe(410);
     const bad = await browser.post('/api/my/sign-in', { token: 'short' });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.token[0]).toMatch(/incomplete/);
@@ -188,7 +194,9 @@ describe('a traveller on their own pages', () => {
       invoices: [],
       form: { first_name: 'Ada', passport_number: null, medical_conditions: false },
       form_complete: false,
-      passport_rule: expect.stringMatching(/asks for a passport valid \d+ months? after your return on 10 June 2031\.$/),
+      passport_rule: expect.stringMatching(
+        /asks for a passport valid \d+ months? after your return on 10 June 2031\.$/,
+      ),
     });
   });
 
@@ -232,7 +240,7 @@ describe('a traveller on their own pages', () => {
     expect(res.json()).toEqual({ message: `A sign-in link is on its way to ${email}.` });
     const browser = t.client();
     await browser.refreshCsrf('/my/sign-in');
-    const signedIn = await browser.post('/api/my/sign-in', { token: lastLinkTo(email) });
+    const signedIn = await browser.post('/api/my/sign-in', { token: await lastLinkTo(email) });
     expect(signedIn.json()).toEqual({ redirect: `/my/bookings/${booking.id}` });
     const events = await t.db.select().from(auditEvents).where(eq(auditEvents.bookingId, booking.id));
     expect(events.map((e) => e.action)).toEqual(expect.arrayContaining(['user.sign_in_link_sent', 'user.signed_in']));
@@ -309,6 +317,13 @@ describe('the traveller form', () => {
       medical_detail: ['Tell us about your medical conditions.'],
       passport_expiry: ['The passport expiry date must be after its issue date.'],
     });
+    // a day that does not exist is refused at its field, never by the database
+    const impossible = await browser.put(`/api/my/bookings/${booking.id}/details`, {
+      ...FORM,
+      date_of_birth: '1990-02-31',
+    });
+    expect(impossible.statusCode).toBe(422);
+    expect(impossible.json().errors).toEqual({ date_of_birth: ['The date of birth is not a valid date.'] });
     const [row] = await t.db.select().from(bookings).where(eq(bookings.id, booking.id));
     expect(row).toMatchObject({ passportNumber: null, formComplete: false, dateOfBirth: null });
   });
@@ -358,10 +373,21 @@ describe('the traveller form', () => {
     expect(row!.passportNumber).toBeNull();
     const other = await traveller();
     expect((await browser.put(`/api/my/bookings/${other.booking.id}/details`, FORM)).statusCode).toBe(404);
+    // nor is a cancelled booking changed
+    const cancelled = await traveller();
+    await t.db.update(bookings).set({ status: 'cancelled' }).where(eq(bookings.id, cancelled.booking.id));
+    const mine = await signedInTraveller(cancelled.email);
+    expect((await mine.put(`/api/my/bookings/${cancelled.booking.id}/details`, FORM)).statusCode).toBe(409);
   });
 
   it('is the same form for staff helping a traveller on the phone', async () => {
     const { booking } = await traveller();
+    // "no medical conditions" keeps no detail of them
+    const no = await admin.put(`/api/bookings/${booking.id}/traveller-form`, {
+      ...FORM,
+      medical_detail: 'Left in a hidden field',
+    });
+    expect(no.json()).toMatchObject({ medical_detail: null });
     const res = await admin.put(`/api/bookings/${booking.id}/traveller-form`, {
       ...FORM,
       medical_conditions: true,

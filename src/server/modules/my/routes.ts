@@ -102,7 +102,7 @@ export async function myRoutes(app: FastifyInstance, opts: { service: MyService 
         tags,
         summary: "Email the booking's traveller a sign-in link that opens this booking",
         params: idParam,
-        response: { 202: messageSchema, 404: messageSchema, 422: validationErrorSchema },
+        response: { 202: messageSchema, 404: messageSchema, 422: validationErrorSchema, 502: messageSchema },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { ROLES } from '../../../contract/constants.ts';
+import { PASSPORT_MONTHS_DEFAULT } from '../../../contract/country-constants.ts';
 import { ukToday } from '../../../contract/dates.ts';
 import {
   SIGN_IN_LINK_LIMITED,
@@ -26,6 +27,7 @@ import type { Operator } from '../../common/operator.ts';
 import { payLinkOf } from '../../common/pay-links.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { renderTemplate, templateOf } from '../../mail/templates.ts';
+import { mailRefusal } from '../../mail/transport.ts';
 import { saveTravellerForm } from '../bookings/traveller-form.ts';
 import { InvoiceService } from '../invoices/service.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
@@ -43,6 +45,13 @@ export type MyDeps = {
 
 const LONG_DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 const longDay = (iso: string) => LONG_DAY.format(new Date(`${iso}T00:00:00Z`));
+
+/** The destination's rule in words, as the traveller reads it before giving their passport. */
+function passportRule(country: string | null, months: number, returnDate: string): string {
+  const where = country ?? 'The destination';
+  if (months <= 0) return `${where} asks for a passport valid until your return on ${longDay(returnDate)}.`;
+  return `${where} asks for a passport valid ${months === 1 ? '1 month' : `${months} months`} after your return on ${longDay(returnDate)}.`;
+}
 
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -86,7 +95,13 @@ export class MyService {
       .from(users)
       .where(and(sql`lower(${users.email}) = ${address}`, eq(users.userRoleId, ROLES.endUser)));
     if (!user) return;
-    await this.sendLink(user, bookingId);
+    // sent after the answer, so that its time says nothing of whether the address has an account
+    void this.sendLink(user, bookingId).catch((error: unknown) => {
+      const { code, responseCode } = mailRefusal(error);
+      console.error(
+        `A sign-in link could not be sent (${code ?? 'no code'}${responseCode ? `, ${responseCode}` : ''}).`,
+      );
+    });
   }
 
   /** Staff's "Email a sign-in link" on a booking: to its traveller, opening that booking. Null when there is no such booking. */
@@ -108,7 +123,11 @@ export class MyService {
         booking: ["This booking's traveller account is not a traveller's (End User): it has no pages of its own."],
       });
     }
-    await this.sendLink(row, bookingId, 'office');
+    try {
+      await this.sendLink(row, bookingId, 'office');
+    } catch (error) {
+      throw new HttpError(502, `The sign-in link could not be sent: ${mailRefusal(error).why}`);
+    }
     return row.email;
   }
 
@@ -244,7 +263,7 @@ export class MyService {
       },
       form_complete: row.formComplete,
       passport_rule: row.requirePassport
-        ? `${row.country ?? 'The destination'} asks for a passport valid ${row.passportMonths === 1 ? '1 month' : `${row.passportMonths ?? 6} months`} after your return on ${longDay(row.returnDate)}.`
+        ? passportRule(row.country, row.passportMonths ?? PASSPORT_MONTHS_DEFAULT, row.returnDate)
         : null,
     };
   }
