@@ -200,7 +200,11 @@ export class TestClient {
 
   /** Reads the token from <meta name="csrf-token"> of a page, as the web client does. */
   async refreshCsrf(page = '/login'): Promise<string | undefined> {
-    const res = await this.request({ method: 'GET', url: page });
+    let res = await this.request({ method: 'GET', url: page });
+    // as a browser does: a page that sends the user elsewhere (a traveller's / is /my) is followed
+    for (let hops = 0; hops < 3 && res.statusCode >= 300 && res.statusCode < 400 && res.headers.location; hops++) {
+      res = await this.request({ method: 'GET', url: String(res.headers.location) });
+    }
     const match = /<meta name="csrf-token" content="([^"]+)">/.exec(res.body);
     this.csrfToken = match?.[1];
     return this.csrfToken;
