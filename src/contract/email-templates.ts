@@ -49,12 +49,12 @@ const INVOICE = [
 const CHASE = ['trip.return', 'trip.country', 'trip.passport_months', 'chase.reason'] as const;
 /** The placeholders each template may use, as staff type them. */
 export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, readonly string[]> = {
-  reminder_before: [...EVERY, ...INVOICE, 'operator.name'],
-  reminder_due: [...EVERY, ...INVOICE, 'operator.name'],
-  reminder_overdue: [...EVERY, ...INVOICE, 'operator.name'],
-  chaser_passport: [...EVERY, ...CHASE, 'operator.name'],
-  chaser_forms: [...EVERY, ...CHASE, 'operator.name'],
-  trip_documents: [...EVERY, 'trip.return', 'documents.names', 'documents.count', 'operator.name'],
+  reminder_before: [...EVERY, ...INVOICE, 'portal.url', 'operator.name'],
+  reminder_due: [...EVERY, ...INVOICE, 'portal.url', 'operator.name'],
+  reminder_overdue: [...EVERY, ...INVOICE, 'portal.url', 'operator.name'],
+  chaser_passport: [...EVERY, ...CHASE, 'portal.url', 'operator.name'],
+  chaser_forms: [...EVERY, ...CHASE, 'portal.url', 'operator.name'],
+  trip_documents: [...EVERY, 'trip.return', 'documents.names', 'documents.count', 'portal.url', 'operator.name'],
   fundraising_milestone: [
     ...EVERY,
     'charity.name',
@@ -65,6 +65,7 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, readonly string[]> = {
     'fundraising.due',
     'fundraising.short',
     'fundraising.page_url',
+    'portal.url',
     'operator.name',
   ],
   payment_receipt: [
@@ -76,6 +77,7 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, readonly string[]> = {
     'payment.amount',
     'payment.date',
     'payment.reference',
+    'portal.url',
     'operator.name',
   ],
   sign_in_link: [

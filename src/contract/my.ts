@@ -8,6 +8,8 @@ export const SIGN_IN_LINK_MINUTES = 30;
 export const SIGN_IN_LINKS_PER_EMAIL = 3;
 export const SIGN_IN_LINKS_PER_ADDRESS = 10;
 export const SIGN_IN_LINK_WINDOW_MINUTES = 15;
+/** How long the link in a chaser, reminder, invoice or documents email works (once): decision 024. */
+export const PORTAL_LINK_DAYS = 14;
 
 export const SIGN_IN_LINK_SENT = 'If we know that address, we have sent it a link. It works once, for 30 minutes.';
 export const SIGN_IN_LINK_SPENT = 'This sign-in link has expired or has already been used. Ask for a new one below.';
@@ -23,11 +25,17 @@ export const signInLinkSchema = z.object({
 });
 export type SignInLinkInput = z.input<typeof signInLinkSchema>;
 
-export const signInSchema = z.object({
-  token: z
-    .string({ error: 'The sign-in link is incomplete.' })
-    .regex(/^[\w-]{43}$/, { error: 'The sign-in link is incomplete: open it from your email again.' }),
-});
+/** A sign-in link's secret: a sign-in email's (43 characters) or an email's portal link (signed, with dots). */
+const signInToken = z
+  .string({ error: 'The sign-in link is incomplete.' })
+  .regex(/^(?:[\w-]{43}|[0-9a-z]{1,10}\.[0-9a-z]{1,12}\.[0-9a-z]{1,10}\.[0-9a-z]{1,8}\.[\w-]{32})$/, {
+    error: 'The sign-in link is incomplete: open it from your email again.',
+  });
+export const signInSchema = z.object({ token: signInToken });
+/** "Email me a new link" from a link that has expired or been used: the new one goes where that one went. */
+export const renewSignInLinkSchema = z.object({ token: signInToken });
+export const SIGN_IN_LINK_RENEWED =
+  'If that link was ours, a new one is on its way to the address it was sent to. It works once, for 30 minutes.';
 
 export const signedInSchema = z.object({ redirect: z.string() });
 

@@ -44,6 +44,8 @@ const envSchema = z
     OPERATOR_NAME: z.string().default('Tripdesk Adventures Ltd'),
     // lines separated by "|" or new lines, as printed on invoices
     OPERATOR_ADDRESS: z.string().default('1 High Street|London|EC1A 1AA'),
+    // how to pay by bank transfer, for travellers when card payments are not set up
+    OPERATOR_BANK_DETAILS: z.string().max(500, { error: 'must be at most 500 characters' }).optional(),
     PERSONAL_TOKEN_DAYS: positiveInt('a whole number of days').default(365),
     // seven years: how long financial records are kept
     AUDIT_RETENTION_DAYS: positiveInt('a whole number of days')
@@ -213,6 +215,7 @@ export type Config = {
   /** the operator as printed on invoices */
   operatorName: string;
   operatorAddress: string[];
+  operatorBankDetails?: string | undefined;
   /** how long a personal access token lives */
   personalTokenDays: number;
   auditRetentionDays: number;
@@ -265,6 +268,8 @@ export function operatorOf(config: Config): Operator {
     payLinks: config.stripe
       ? { secret: config.sessionSecret, publicUrl: config.publicUrl, days: config.payLinkDays }
       : undefined,
+    portalLinks: { secret: config.sessionSecret, publicUrl: config.publicUrl },
+    bankDetails: config.operatorBankDetails,
   };
 }
 
@@ -302,6 +307,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     operatorAddress: env.OPERATOR_ADDRESS.split(/\||\n/)
       .map((line) => line.trim())
       .filter(Boolean),
+    operatorBankDetails: env.OPERATOR_BANK_DETAILS?.trim() || undefined,
     personalTokenDays: env.PERSONAL_TOKEN_DAYS,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     seedDemo: env.SEED_DEMO ?? env.NODE_ENV !== 'production',

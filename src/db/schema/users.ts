@@ -25,6 +25,8 @@ export const users = pgTable(
     // the charity a Charity-role user speaks for
     charityId: integer('charity_id').references(() => charities.id, { onDelete: 'set null' }),
     stripeCustomerId: text('stripe_customer_id'),
+    /** "Sign out everywhere" (the traveller's, or staff's for them): every emailed link made before it is refused */
+    sessionsEndedAt: timestamp('sessions_ended_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

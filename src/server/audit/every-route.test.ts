@@ -282,6 +282,34 @@ async function steps(): Promise<Step[]> {
       async () => signedInTraveller!.put(`/api/my/bookings/${s.booking}/details`, TRAVELLER_FORM),
     ],
     [
+      'POST /api/my/sign-in-link/renew',
+      async () => {
+        // the link just spent asks for a fresh one, sent to its traveller (after the answer: waited for)
+        const dir = path.join(t.config.dataDir, 'mail');
+        const spent = readdirSync(dir).sort().at(-1)!;
+        const token = /\/my\/sign-in\/([\w-]{43})/.exec(
+          readFileSync(path.join(dir, spent), 'utf8').replace(/=\r?\n/g, ''),
+        )![1];
+        const traveller = t.client();
+        await traveller.refreshCsrf('/my/sign-in');
+        const res = await traveller.post('/api/my/sign-in-link/renew', { token });
+        for (let i = 0; i < 200 && readdirSync(dir).sort().at(-1) === spent; i++)
+          await new Promise((r) => setTimeout(r, 20));
+        return res;
+      },
+    ],
+    ['POST /api/my/sign-out-everywhere', async () => signedInTraveller!.post('/api/my/sign-out-everywhere')],
+    [
+      'POST /api/users/{id}/end-sessions',
+      async () => {
+        const [row] = await t.db
+          .select({ userId: bookings.userId })
+          .from(bookings)
+          .where(eq(bookings.id, Number(s.booking)));
+        return admin.post(`/api/users/${row!.userId}/end-sessions`);
+      },
+    ],
+    [
       'PUT /api/bookings/{id}/traveller-form',
       async () => admin.put(`/api/bookings/${s.booking}/traveller-form`, TRAVELLER_FORM),
     ],

@@ -5,6 +5,7 @@ import type { Mailer } from '../common/mailer.ts';
 import { pgError } from '../sql.ts';
 import { renderTemplate, templateOf, type TemplateContext } from './templates.ts';
 import { mailRefusal } from './transport.ts';
+import { withoutSignInLinks } from '../common/portal-links.ts';
 
 export type SendOutcome = 'sent' | 'failed' | 'skipped';
 
@@ -46,7 +47,7 @@ export async function sendOnce(db: Db, mailer: Mailer, email: OnceEmail): Promis
   const details = {
     to: mail.to.address,
     subject: mail.subject,
-    text: mail.text,
+    text: withoutSignInLinks(mail.text),
     attachments: [],
     template: email.template,
     ...email.details,

@@ -12,27 +12,27 @@ import { validationError } from '../errors.ts';
 export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: string }> = {
   reminder_before: {
     subject: 'Payment reminder: {{ invoice.ref }} for {{ trip.name }} is due on {{ invoice.due_date }}',
-    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThis is a friendly reminder that {{ invoice.outstanding }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}) is due on {{ invoice.due_date }}, in {{ invoice.days_until_due }} days.\n\n{% if invoice.pay_url %}Pay by card: {{ invoice.pay_url }}\n\n{% endif %}If you have already paid, thank you, and please ignore this email.\n\n{{ operator.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThis is a friendly reminder that {{ invoice.outstanding }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}) is due on {{ invoice.due_date }}, in {{ invoice.days_until_due }} days.\n\n{% if invoice.pay_url %}Pay by card: {{ invoice.pay_url }}\n\n{% endif %}{% if portal.url %}Your booking, its invoices and payments: {{ portal.url }}\n\n{% endif %}If you have already paid, thank you, and please ignore this email.\n\n{{ operator.name }}',
   },
   reminder_due: {
     subject: 'Payment due today: {{ invoice.ref }} for {{ trip.name }}',
-    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\n{{ invoice.outstanding }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}) is due today.\n\n{% if invoice.pay_url %}Pay by card: {{ invoice.pay_url }}\n\n{% endif %}If you have already paid, thank you, and please ignore this email.\n\n{{ operator.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\n{{ invoice.outstanding }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}) is due today.\n\n{% if invoice.pay_url %}Pay by card: {{ invoice.pay_url }}\n\n{% endif %}{% if portal.url %}Your booking, its invoices and payments: {{ portal.url }}\n\n{% endif %}If you have already paid, thank you, and please ignore this email.\n\n{{ operator.name }}',
   },
   reminder_overdue: {
     subject: 'Overdue: {{ invoice.ref }} for {{ trip.name }}',
-    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nWe have not yet received {{ invoice.outstanding }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}), which was due on {{ invoice.due_date }}, {{ invoice.days_overdue }} days ago.\n\n{% if invoice.pay_url %}Pay by card: {{ invoice.pay_url }}\n\n{% endif %}Please pay it as soon as you can, or reply to this email if anything is wrong.\n\n{{ operator.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nWe have not yet received {{ invoice.outstanding }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}), which was due on {{ invoice.due_date }}, {{ invoice.days_overdue }} days ago.\n\n{% if invoice.pay_url %}Pay by card: {{ invoice.pay_url }}\n\n{% endif %}{% if portal.url %}Your booking, its invoices and payments: {{ portal.url }}\n\n{% endif %}Please pay it as soon as you can, or reply to this email if anything is wrong.\n\n{{ operator.name }}',
   },
   chaser_passport: {
     subject: 'We need your passport details for {{ trip.name }}',
-    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nBefore you travel on {{ trip.name }} on {{ trip.departure }} (booking {{ booking.ref }}) we need your passport details. {{ chase.reason }}\n\n{{ trip.country }} asks for a passport valid for at least {{ trip.passport_months }} months after the trip returns on {{ trip.return }}. Please send us its number, issue and expiry dates and a scan of the photo page as soon as you can, or reply to this email if you have any questions.\n\n{{ operator.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nBefore you travel on {{ trip.name }} on {{ trip.departure }} (booking {{ booking.ref }}) we need your passport details. {{ chase.reason }}\n\n{{ trip.country }} asks for a passport valid for at least {{ trip.passport_months }} months after the trip returns on {{ trip.return }}. {% if portal.url %}Please add its number, issue and expiry dates and a photo of its photo page here: {{ portal.url }}\n\nReply to this email if you have any questions.{% else %}Please send us its number, issue and expiry dates and a scan of the photo page as soon as you can, or reply to this email if you have any questions.{% endif %}\n\n{{ operator.name }}',
   },
   chaser_forms: {
     subject: 'Please complete your booking form for {{ trip.name }}',
-    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nBefore you travel on {{ trip.name }} on {{ trip.departure }} (booking {{ booking.ref }}) we still need a few details from you. {{ chase.reason }}\n\nPlease complete your booking form as soon as you can, or reply to this email if you have any questions.\n\n{{ operator.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nBefore you travel on {{ trip.name }} on {{ trip.departure }} (booking {{ booking.ref }}) we still need a few details from you. {{ chase.reason }}\n\n{% if portal.url %}Please complete your booking form here: {{ portal.url }}\n\nReply to this email if you have any questions.{% else %}Please complete your booking form as soon as you can, or reply to this email if you have any questions.{% endif %}\n\n{{ operator.name }}',
   },
   fundraising_milestone: {
     subject: 'Your fundraising for {{ trip.name }}: {{ fundraising.percent }}% by {{ fundraising.due }}',
-    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThank you for fundraising for {{ charity.name | default: "your charity" }} on {{ trip.name }} (booking {{ booking.ref }}). You have raised {{ fundraising.raised }} of your {{ fundraising.target }} target so far.\n\nYour next milestone is {{ fundraising.percent }}% of your target ({{ fundraising.milestone_amount }}) by {{ fundraising.due }}: {{ fundraising.short }} still to raise by then. {% if fundraising.page_url %}Your page: {{ fundraising.page_url }}{% endif %}\n\nIf you have raised more than we know of, reply to this email and tell us, and we will update your total.\n\n{{ operator.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThank you for fundraising for {{ charity.name | default: "your charity" }} on {{ trip.name }} (booking {{ booking.ref }}). You have raised {{ fundraising.raised }} of your {{ fundraising.target }} target so far.\n\nYour next milestone is {{ fundraising.percent }}% of your target ({{ fundraising.milestone_amount }}) by {{ fundraising.due }}: {{ fundraising.short }} still to raise by then. {% if fundraising.page_url %}Your page: {{ fundraising.page_url }}{% endif %}\n\n{% if portal.url %}If you have raised more than we know of, update your total here: {{ portal.url }}{% else %}If you have raised more than we know of, reply to this email and tell us, and we will update your total.{% endif %}\n\n{{ operator.name }}',
   },
   fundraising_summary: {
     subject: '{{ charity.name }}: your fundraisers in {{ summary.month }}',
@@ -40,7 +40,7 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: str
   },
   payment_receipt: {
     subject: 'Receipt: {{ payment.amount }} paid on {{ invoice.ref }} for {{ trip.name }}',
-    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThank you: we have received your card payment of {{ payment.amount }} on {{ payment.date }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}).\n\n{% if invoice.outstanding == "£0.00" %}This invoice is now paid in full.{% else %}{{ invoice.outstanding }} is still outstanding on this invoice.{% endif %}\n\nPayment reference: {{ payment.reference }}\n\n{{ operator.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThank you: we have received your card payment of {{ payment.amount }} on {{ payment.date }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}).\n\n{% if invoice.outstanding == "£0.00" %}This invoice is now paid in full.{% else %}{{ invoice.outstanding }} is still outstanding on this invoice.{% endif %}\n\nPayment reference: {{ payment.reference }}\n\n{% if portal.url %}Your booking and its payments: {{ portal.url }}\n\n{% endif %}{{ operator.name }}',
   },
   sign_in_link: {
     subject: 'Your sign-in link for {{ operator.name }}',
@@ -48,7 +48,7 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: str
   },
   trip_documents: {
     subject: 'Your documents for {{ trip.name }}',
-    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nPlease find attached the documents for {{ trip.name }}, departing on {{ trip.departure }} (booking {{ booking.ref }}): {{ documents.names }}.\n\nPlease read them before you travel, and reply to this email if you have any questions.\n\n{{ operator.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nPlease find attached the documents for {{ trip.name }}, departing on {{ trip.departure }} (booking {{ booking.ref }}): {{ documents.names }}.\n\nPlease read them before you travel{% if portal.url %}; they are also on your booking’s page: {{ portal.url }}\n\nReply to this email{% else %}, and reply to this email{% endif %} if you have any questions.\n\n{{ operator.name }}',
   },
 };
 
@@ -81,6 +81,8 @@ export type TemplateContext = {
   /** a traveller's emailed sign-in link (never kept: only a digest of its secret is stored) */
   sign_in?: { url: string; minutes: number };
   chase?: { reason: string };
+  /** the link that signs the traveller in to the booking the email is about (empty when none can be made) */
+  portal?: { url: string };
   documents?: { names: string; count: number };
   charity?: { name: string | null };
   fundraising?: {

@@ -116,6 +116,103 @@ function AskForLink({ intro }: { intro?: string }) {
   );
 }
 
+/** From a spent or expired link: a fresh one, sent to whoever the old one was for. */
+function RenewLink({ token }: { token: string }) {
+  const [state, setState] = useState<{ sending?: boolean; sent?: string; error?: string }>({});
+  const renew = async () => {
+    setState({ sending: true });
+    try {
+      const { message } = await api<{ message: string }>('/api/my/sign-in-link/renew', {
+        method: 'POST',
+        body: { token },
+      });
+      setState({ sent: message });
+    } catch (e) {
+      setState({ error: e instanceof ApiError ? e.message : 'The link could not be sent. Please try again.' });
+    }
+  };
+  if (state.sent)
+    return (
+      <Alert color="green" title="Check your email" role="status">
+        {state.sent}
+      </Alert>
+    );
+  return (
+    <Stack gap="xs">
+      <Button size="lg" fullWidth loading={state.sending} onClick={() => void renew()}>
+        Email me a new link
+      </Button>
+      {state.error && (
+        <Text c="red.8" size="sm" role="alert">
+          {state.error}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** The traveller's account: what we email and why, and signing out on every device. */
+function AccountSection() {
+  const [confirming, setConfirming] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const everywhere = async () => {
+    setLeaving(true);
+    setError(null);
+    try {
+      await api('/api/my/sign-out-everywhere', { method: 'POST' });
+      window.location.assign('/my/sign-in');
+    } catch {
+      setLeaving(false);
+      setError('You could not be signed out. Please try again.');
+    }
+  };
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="account">
+      <Title order={2} size="h4" id="account">
+        Emails from us
+      </Title>
+      <Text size="sm">
+        We email you only about your bookings: invoices, receipts and reminders before a payment is due, the details we
+        still need before you travel (your passport, your booking form), your fundraising milestones and your trip’s
+        documents. Each one links to the page that answers it. They stop as soon as there is nothing left to do, and
+        they are how we keep your trip safe and on time, so they cannot be switched off; reply to any of them if
+        something is wrong.
+      </Text>
+      <Title order={2} size="h4">
+        Signed in somewhere else?
+      </Title>
+      {confirming ? (
+        <Paper withBorder p="md">
+          <Stack gap="sm">
+            <Text size="sm">
+              This signs you out on every phone and computer, this one too, and the links in the emails we have already
+              sent you stop working. You can always ask for a new link.
+            </Text>
+            <Group grow>
+              <Button color="red" size="md" loading={leaving} onClick={() => void everywhere()}>
+                Sign out everywhere
+              </Button>
+              <Button variant="default" size="md" onClick={() => setConfirming(false)} disabled={leaving}>
+                Cancel
+              </Button>
+            </Group>
+            {error && (
+              <Text c="red.8" size="sm" role="alert">
+                {error}
+              </Text>
+            )}
+          </Stack>
+        </Paper>
+      ) : (
+        <Button variant="default" size="md" fullWidth onClick={() => setConfirming(true)}>
+          Sign out everywhere…
+        </Button>
+      )}
+    </Stack>
+  );
+}
+
 /** /my/sign-in: ask for a link by email. */
 export function SignInPage() {
   return (
@@ -163,6 +260,10 @@ export function SignInLinkPage({ token }: { token: string }) {
           <Alert color="orange" role="alert">
             {refusal}
           </Alert>
+          <RenewLink token={token} />
+          <Text size="sm" c="dimmed">
+            Or ask with your email address:
+          </Text>
           <AskForLink />
         </>
       )}
@@ -267,6 +368,7 @@ export function MyHome() {
           </Stack>
         </Paper>
       ))}
+      {data && <AccountSection />}
     </Shell>
   );
 }

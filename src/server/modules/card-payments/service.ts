@@ -26,6 +26,7 @@ import { nowOf, type Clock } from '../../clock.ts';
 import type { Mailer } from '../../common/mailer.ts';
 import type { Operator } from '../../common/operator.ts';
 import { payLinkOf, readPayLink } from '../../common/pay-links.ts';
+import { portalUrlOf } from '../../common/portal-links.ts';
 import { HttpError, notFound } from '../../errors.ts';
 import { escapeHtml } from '../../html.ts';
 import { sendOnce } from '../../mail/send-once.ts';
@@ -613,6 +614,7 @@ export class CardPaymentService {
           date: emailDate(row.t.date),
           reference: row.t.providerRef ?? '',
         },
+        portal: { url: portalUrlOf(booking, this.deps.operator.portalLinks, nowOf(this.deps.clock)) },
         operator: { name: this.deps.operator.name },
       },
       to: { name: `${booking.firstName} ${booking.lastName}`, address: email },

@@ -1,6 +1,7 @@
 import type { Db } from '../../../db/client.ts';
 import type { Clock } from '../../clock.ts';
 import type { Operator } from '../../common/operator.ts';
+import { portalPreviewUrl } from '../../common/portal-links.ts';
 import { HttpError } from '../../errors.ts';
 import type { EmailPreviews, PreviewBooking } from '../../mail/previews.ts';
 import { ReadinessService } from '../readiness/service.ts';
@@ -24,7 +25,7 @@ export function previews(d: {
           ? 'No passport details yet.'
           : 'The booking form is not complete.'
         : row.checks[check].reason;
-    return chaserContext(b.booking, trip, reason, d.operator);
+    return chaserContext(b.booking, trip, reason, d.operator, portalPreviewUrl(d.operator.portalLinks));
   };
   return { chaser_passport: chaser('passport'), chaser_forms: chaser('forms') };
 }

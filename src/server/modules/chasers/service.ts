@@ -16,6 +16,7 @@ import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { inSendingHours } from '../../common/sending-hours.ts';
 import { chaseDue, nextChaseOn } from './cadence.ts';
 import { sendOnce } from '../../mail/send-once.ts';
+import { portalUrlOf } from '../../common/portal-links.ts';
 
 export const CHASER_TEMPLATES: Record<ChaserCheck, TemplateKey> = {
   passport: 'chaser_passport',
@@ -32,6 +33,7 @@ type Traveller = {
   lastName: string;
   preferredName: string | null;
   email: string;
+  userId: number | null;
   bookedOn: string;
   chasersOff: boolean;
   chasersOffReason: string | null;
@@ -44,6 +46,7 @@ export function chaserContext(
   trip: TripReadiness['trip'],
   reason: string,
   operator: Operator,
+  portalUrl: string,
 ): TemplateContext {
   return {
     traveller: { title: b.title, first_name: b.firstName, last_name: b.lastName, preferred_name: b.preferredName },
@@ -56,6 +59,7 @@ export function chaserContext(
       passport_months: trip.passport_months,
     },
     chase: { reason },
+    portal: { url: portalUrl },
     operator: { name: operator.name },
   };
 }
@@ -91,6 +95,7 @@ export class ChaserService {
         lastName: bookings.lastName,
         preferredName: bookings.preferredName,
         email: bookings.email,
+        userId: bookings.userId,
         createdAt: bookings.createdAt,
         chasersOff: bookings.chasersOff,
         chasersOffReason: bookings.chasersOffReason,
@@ -216,7 +221,13 @@ export class ChaserService {
   ): Promise<Outcome> {
     return sendOnce(this.db, this.mailer, {
       template: CHASER_TEMPLATES[check],
-      context: chaserContext(b, trip, reason, this.operator),
+      context: chaserContext(
+        b,
+        trip,
+        reason,
+        this.operator,
+        portalUrlOf(b, this.operator.portalLinks, nowOf(this.clock)),
+      ),
       to: { name: `${b.firstName} ${b.lastName}`, address: b.email },
       about: { subject: { type: 'booking', id: b.id }, bookingId: b.id, tripId: b.tripId },
       named: (subject) => `the ${label(check)} chaser "${subject}" to ${b.email}`,

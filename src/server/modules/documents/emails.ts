@@ -2,6 +2,7 @@ import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
 import { tripDocuments } from '../../../db/schema/index.ts';
 import type { Operator } from '../../common/operator.ts';
+import { portalPreviewUrl } from '../../common/portal-links.ts';
 import type { EmailPreviews } from '../../mail/previews.ts';
 import { documentsContext } from './send.ts';
 
@@ -19,6 +20,7 @@ export function previews({ db, operator }: { db: Db; operator: Operator }): Emai
         b.trip,
         docs.length ? docs.map((d) => d.name) : ['Kit list', 'Itinerary'],
         operator,
+        portalPreviewUrl(operator.portalLinks),
       );
     },
   };

@@ -6,6 +6,7 @@ import type { FileStore } from '../../../shared/storage/index.ts';
 import { bookings, tripDocuments, trips } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
+import { portalUrlOf, withoutSignInLinks } from '../../common/portal-links.ts';
 import { HttpError } from '../../errors.ts';
 import { mailRefusal, type Mailer, type OutgoingMail } from '../../mail/transport.ts';
 import { emailDate, renderTemplate, type TemplateContext } from '../../mail/templates.ts';
@@ -22,12 +23,14 @@ export function documentsContext(
   trip: { name: string; departure: string; return: string },
   names: string[],
   operator: Operator,
+  portalUrl: string,
 ): TemplateContext {
   return {
     traveller: { title: b.title, first_name: b.firstName, last_name: b.lastName, preferred_name: b.preferredName },
     booking: { ref: b.ref },
     trip: { name: trip.name, departure: emailDate(trip.departure), return: emailDate(trip.return) },
     documents: { names: names.join(', '), count: names.length },
+    portal: { url: portalUrl },
     operator: { name: operator.name },
   };
 }
@@ -101,6 +104,7 @@ export class TripDocumentsMailer {
         lastName: bookings.lastName,
         preferredName: bookings.preferredName,
         email: bookings.email,
+        userId: bookings.userId,
       })
       .from(bookings)
       .where(
@@ -126,14 +130,20 @@ export class TripDocumentsMailer {
       }
       const rendered = await renderTemplate(
         template,
-        documentsContext(b, { name: trip.name, departure: trip.departure, return: trip.return }, names, this.operator),
+        documentsContext(
+          b,
+          { name: trip.name, departure: trip.departure, return: trip.return },
+          names,
+          this.operator,
+          portalUrlOf(b, this.operator.portalLinks, nowOf(this.clock)),
+        ),
       );
       const mail = { to: { name: `${b.firstName} ${b.lastName}`, address: b.email }, ...rendered, attachments };
       const about = { subject: { type: 'booking', id: b.id }, bookingId: b.id, tripId };
       const details = {
         to: mail.to.address,
         subject: mail.subject,
-        text: mail.text,
+        text: withoutSignInLinks(mail.text),
         attachments: attachments.map((a) => a.filename),
         template: 'trip_documents',
       };

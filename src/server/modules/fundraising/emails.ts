@@ -5,6 +5,7 @@ import type { Db } from '../../../db/client.ts';
 import { charities } from '../../../db/schema/index.ts';
 import type { Clock } from '../../clock.ts';
 import type { Operator } from '../../common/operator.ts';
+import { portalPreviewUrl } from '../../common/portal-links.ts';
 import type { EmailPreviews } from '../../mail/previews.ts';
 import { emailDate } from '../../mail/templates.ts';
 import { summaryContext } from './charity-summary.ts';
@@ -64,6 +65,7 @@ export function previews(d: {
           short: formatPounds(Math.max(0, m.amount - f.raised)),
           page_url: f.page_url,
         },
+        portal: { url: portalPreviewUrl(d.operator.portalLinks) },
         operator: { name: d.operator.name },
       };
     },

@@ -14,6 +14,7 @@ import { milestoneDate, milestonePence } from './rules.ts';
 import type { FundraisingDefaults, FundraisingRule } from './service.ts';
 import { FundraisingService } from './service.ts';
 import { sendOnce } from '../../mail/send-once.ts';
+import { portalUrlOf } from '../../common/portal-links.ts';
 
 /** The milestone chaser goes this many days before a milestone the traveller has not reached. */
 export const MILESTONE_NOTICE_DAYS = 7;
@@ -58,6 +59,7 @@ export class MilestoneChaser {
         fundingType: bookings.fundingType,
         targetPence: bookings.fundraisingTargetPence,
         pageUrl: bookings.fundraisingPageUrl,
+        userId: bookings.userId,
         chasersOff: bookings.chasersOff,
         chasersOffReason: bookings.chasersOffReason,
         tripName: trips.name,
@@ -105,6 +107,7 @@ export class MilestoneChaser {
           short: money(ahead.pence - raisedPence),
           page_url: b.pageUrl,
         },
+        portal: { url: portalUrlOf(b, this.operator.portalLinks, nowOf(this.clock)) },
         operator: { name: this.operator.name },
       };
       counts[await this.remind(b, ahead.due, today, context)] += 1;

@@ -35,6 +35,7 @@ import { appliedDiscount, balanceDue, billsTripCost, discountRefusal } from './m
 import { invoicePdf } from './pdf.ts';
 import type { Operator } from '../../common/operator.ts';
 import { payUrlOf } from '../../common/pay-links.ts';
+import { portalUrlOf, withoutSignInLinks } from '../../common/portal-links.ts';
 import QRCode from 'qrcode';
 
 type StandardValues = z.output<typeof createStandardInvoiceSchema>;
@@ -462,9 +463,14 @@ export class InvoiceService {
     const pdf = await invoicePdf(doc);
     const { invoice, customer, operator } = doc;
     const [booking] = await this.db
-      .select({ tripId: bookings.tripId })
+      .select({ tripId: bookings.tripId, userId: bookings.userId })
       .from(bookings)
       .where(eq(bookings.id, bookingId));
+    const portalUrl = portalUrlOf(
+      { id: bookingId, userId: booking?.userId ?? null },
+      this.operator.portalLinks,
+      new Date(),
+    );
     const mail: OutgoingMail = {
       to: { name: customer.name, address: customer.email },
       subject: `Invoice ${invoice.invoice_ref} from ${operator.name}`,
@@ -474,6 +480,7 @@ export class InvoiceService {
         `Please find attached invoice ${invoice.invoice_ref} (${invoice.description}) for booking ${doc.booking.ref}.`,
         `Total: ${formatPounds(invoice.total)}. Outstanding: ${formatPounds(invoice.outstanding)}, due by ${toDdMmYyyy(invoice.due_date)}.`,
         ...(doc.pay ? ['', `Pay by card: ${doc.pay.url}`] : []),
+        ...(portalUrl ? ['', `Your booking, its invoices and payments: ${portalUrl}`] : []),
         '',
         operator.name,
       ].join('\n'),
@@ -484,6 +491,7 @@ export class InvoiceService {
         (doc.pay
           ? `<p><a href="${escapeHtml(doc.pay.url)}">Pay ${formatPounds(invoice.outstanding)} by card</a></p>`
           : '') +
+        (portalUrl ? `<p><a href="${escapeHtml(portalUrl)}">Your booking, its invoices and payments</a></p>` : '') +
         `<p>${escapeHtml(operator.name)}</p>`,
       attachments: [{ filename: `${invoice.invoice_ref}.pdf`, content: pdf, contentType: 'application/pdf' }],
     };
@@ -571,7 +579,7 @@ function emailDetails(mail: OutgoingMail) {
   return {
     to: mail.to.address,
     subject: mail.subject,
-    text: mail.text,
+    text: withoutSignInLinks(mail.text),
     attachments: (mail.attachments ?? []).map((a) => a.filename),
   };
 }

@@ -8,7 +8,13 @@ import { auditEvents, bookings, signInLinks } from '../../../db/schema/index.ts'
 import { smtpSink } from '../../../../tests/support/smtp.ts';
 import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 import { systemClock, type Clock } from '../../clock.ts';
-import { SIGN_IN_LINK_SENT, SIGN_IN_LINK_SPENT, TRIP_DEPARTED } from '../../../contract/my.ts';
+import {
+  PORTAL_LINK_DAYS,
+  SIGN_IN_LINK_RENEWED,
+  SIGN_IN_LINK_SENT,
+  SIGN_IN_LINK_SPENT,
+  TRIP_DEPARTED,
+} from '../../../contract/my.ts';
 import { purgeSignInLinks } from './service.ts';
 
 let sink: Awaited<ReturnType<typeof smtpSink>>;
@@ -65,19 +71,27 @@ async function traveller(opts: { departure?: string; requirePassport?: boolean }
 }
 
 /** The secret of the last sign-in link emailed to this address (sent after the answer: waited for). */
-async function lastLinkTo(email: string, count = 1): Promise<string | undefined> {
-  for (let i = 0; i < 100 && sink.received.filter((m) => m.to.includes(email)).length < count; i++) {
+async function lastLinkTo(email: string, count?: number): Promise<string | undefined> {
+  const links = () => linksTo(email);
+  for (let i = 0; i < 100 && links().length < (count ?? 1); i++) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  const mail = sink.received.filter((m) => m.to.includes(email)).at(-1);
-  return mail ? /\/my\/sign-in\/([\w-]{43})/.exec(mail.raw.replace(/=\r?\n/g, ''))?.[1] : undefined;
+  return links().at(-1);
+}
+
+function linksTo(email: string) {
+  return sink.received
+    .filter((m) => m.to.includes(email))
+    .map((m) => /\/my\/sign-in\/([\w-]{43})\b/.exec(m.raw.replace(/=\r?\n/g, ''))?.[1])
+    .filter((link) => link !== undefined);
 }
 
 async function signedInTraveller(email: string): Promise<TestClient> {
   const browser = t.client();
   await browser.refreshCsrf('/my/sign-in');
+  const before = linksTo(email).length;
   expect((await browser.post('/api/my/sign-in-link', { email })).statusCode).toBe(202);
-  const res = await browser.post('/api/my/sign-in', { token: await lastLinkTo(email) });
+  const res = await browser.post('/api/my/sign-in', { token: await lastLinkTo(email, before + 1) });
   expect(res.statusCode, res.body).toBe(200);
   // a new session at sign-in has a new CSRF secret: the page it opens carries the token
   await browser.refreshCsrf('/my');
@@ -399,5 +413,142 @@ describe('the traveller form', () => {
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.first_name).toEqual(['The first name field is required.']);
     expect((await admin.put('/api/bookings/999999999/traveller-form', FORM)).statusCode).toBe(404);
+  });
+});
+
+/** The portal link in the last email to this address (a chaser's, a reminder's…). */
+async function lastPortalLinkTo(email: string): Promise<string | undefined> {
+  const mail = sink.received.filter((m) => m.to.includes(email)).at(-1);
+  return mail
+    ? /\/my\/sign-in\/([0-9a-z]+\.[0-9a-z]+\.[0-9a-z]+\.[0-9a-z]+\.[\w-]{32})/.exec(
+        mail.raw.replace(/=\r?\n/g, ''),
+      )?.[1]
+    : undefined;
+}
+
+describe('the link in every chaser, reminder, invoice and documents email', () => {
+  it('signs the traveller in at the booking once; the History’s copy of the email leaves it out', async () => {
+    const { booking, trip, email } = await traveller();
+    const sent = await admin.post(`/api/trips/${trip.id}/chasers`, { booking_ids: [booking.id], checks: ['passport'] });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json().sent).toHaveLength(1);
+    const token = await lastPortalLinkTo(email);
+    expect(token).toBeDefined();
+    const text = sink.received
+      .filter((m) => m.to.includes(email))
+      .at(-1)!
+      .raw.replace(/=\r?\n/g, '');
+    expect(text).toContain(`https://trips.operator.test/my/sign-in/${token}`);
+
+    const [copy] = await t.db
+      .select({ details: auditEvents.details })
+      .from(auditEvents)
+      .where(sql`${auditEvents.action} = 'email.sent' and ${auditEvents.bookingId} = ${booking.id}`);
+    expect(JSON.stringify(copy!.details)).not.toContain(token!);
+    expect((copy!.details as { text: string }).text).toContain('/my/sign-in/[link removed]');
+
+    const browser = t.client();
+    await browser.refreshCsrf('/my/sign-in');
+    const first = await browser.post('/api/my/sign-in', { token });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toEqual({ redirect: `/my/bookings/${booking.id}` });
+    await browser.refreshCsrf('/my');
+    expect((await browser.get(`/api/my/bookings/${booking.id}`)).statusCode).toBe(200);
+    // the same traveller clicking it again is simply taken there
+    expect((await browser.post('/api/my/sign-in', { token })).json()).toEqual({
+      redirect: `/my/bookings/${booking.id}`,
+    });
+    // anyone else holding it (a forwarded email) is not signed in
+    const other = t.client();
+    await other.refreshCsrf('/my/sign-in');
+    const again = await other.post('/api/my/sign-in', { token });
+    expect(again.statusCode).toBe(410);
+    expect(again.json().message).toBe(SIGN_IN_LINK_SPENT);
+  });
+
+  it('works for 14 days; a tampered one signs no one in; a stale one asks for a fresh link sent to its traveller', async () => {
+    const { booking, trip, email } = await traveller();
+    await admin.post(`/api/trips/${trip.id}/chasers`, { booking_ids: [booking.id], checks: ['forms'] });
+    const token = (await lastPortalLinkTo(email))!;
+    const browser = t.client();
+    await browser.refreshCsrf('/my/sign-in');
+    const tampered = token.replace(/^[0-9a-z]+/, (id) => (parseInt(id, 36) + 1).toString(36));
+    expect((await browser.post('/api/my/sign-in', { token: tampered })).statusCode).toBe(410);
+    shift = (PORTAL_LINK_DAYS * 24 * 60 + 1) * 60_000;
+    expect((await browser.post('/api/my/sign-in', { token })).statusCode).toBe(410);
+
+    const before = sink.received.filter((m) => m.to.includes(email)).length;
+    const renewed = await browser.post('/api/my/sign-in-link/renew', { token });
+    expect(renewed.statusCode).toBe(202);
+    expect(renewed.json()).toEqual({ message: SIGN_IN_LINK_RENEWED });
+    const fresh = await lastLinkTo(email);
+    // the same answer for a link that is not ours, and nothing sent
+    expect((await browser.post('/api/my/sign-in-link/renew', { token: tampered })).json()).toEqual({
+      message: SIGN_IN_LINK_RENEWED,
+    });
+    const res = await browser.post('/api/my/sign-in', { token: fresh });
+    expect(res.json()).toEqual({ redirect: `/my/bookings/${booking.id}` });
+    expect(sink.received.filter((m) => m.to.includes(email))).toHaveLength(before + 1);
+  });
+
+  it('is in the reminder and the invoice email too', async () => {
+    const { booking, email } = await traveller();
+    const created = await admin.post('/api/invoices', {
+      booking_id: booking.id,
+      invoice_date: '2030-12-01',
+      due_date: '2031-01-01',
+      invoice_ref: `KIT-${booking.id}`,
+      description: 'Kit',
+      items: [{ description: 'Kit', amount: 50 }],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const invoiceId = created.json().id as number;
+    const emailed = await admin.post(`/api/bookings/${booking.id}/invoices/${invoiceId}/send`);
+    expect(emailed.statusCode, emailed.body).toBe(200);
+    const token = (await lastPortalLinkTo(email))!;
+    expect(token).toBeDefined();
+    const browser = t.client();
+    await browser.refreshCsrf('/my/sign-in');
+    expect((await browser.post('/api/my/sign-in', { token })).json()).toEqual({
+      redirect: `/my/bookings/${booking.id}`,
+    });
+    // the reminder's link is its own
+    const reminded = await admin.post(`/api/bookings/${booking.id}/reminders`);
+    expect(reminded.statusCode, reminded.body).toBe(200);
+    const second = (await lastPortalLinkTo(email))!;
+    expect(second).not.toBe(token);
+    const other = t.client();
+    await other.refreshCsrf('/my/sign-in');
+    expect((await other.post('/api/my/sign-in', { token: second })).statusCode).toBe(200);
+  });
+});
+
+describe('signing out everywhere', () => {
+  it('ends every session and refuses the links emailed before it, by the traveller or by staff', async () => {
+    const { booking, trip, email, user } = await traveller();
+    await admin.post(`/api/trips/${trip.id}/chasers`, { booking_ids: [booking.id], checks: ['passport'] });
+    const token = (await lastPortalLinkTo(email))!;
+    const phone = await signedInTraveller(email);
+    const laptop = await signedInTraveller(email);
+    expect((await phone.post('/api/my/sign-out-everywhere')).statusCode).toBe(204);
+    expect((await phone.get('/api/my/bookings')).statusCode).toBe(401);
+    expect((await laptop.get('/api/my/bookings')).statusCode).toBe(401);
+    const stranger = t.client();
+    await stranger.refreshCsrf('/my/sign-in');
+    expect((await stranger.post('/api/my/sign-in', { token })).statusCode).toBe(410);
+    const [event] = await t.db
+      .select({ summary: auditEvents.summary, source: auditEvents.source })
+      .from(auditEvents)
+      .where(sql`${auditEvents.action} = 'user.sessions_ended' and ${auditEvents.subjectId} = ${String(user.id)}`);
+    expect(event!.summary).toContain('signed out everywhere (2 sessions ended');
+
+    // staff, from the traveller's user page
+    const again = await signedInTraveller(email);
+    const ended = await admin.post(`/api/users/${user.id}/end-sessions`);
+    expect(ended.statusCode, ended.body).toBe(200);
+    expect((await again.get('/api/my/bookings')).statusCode).toBe(401);
+    // staff's own accounts are not travellers'
+    expect((await admin.post('/api/users/1/end-sessions')).statusCode).toBe(404);
+    expect((await again.post('/api/users/1/end-sessions')).statusCode).toBeGreaterThanOrEqual(401);
   });
 });

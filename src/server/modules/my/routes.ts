@@ -1,9 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
+import { ROLES } from '../../../contract/constants.ts';
 import {
   myBookingDetailSchema,
   myBookingsSchema,
+  renewSignInLinkSchema,
+  SIGN_IN_LINK_RENEWED,
   SIGN_IN_LINK_SENT,
   signedInSchema,
   signInLinkSchema,
@@ -50,9 +54,61 @@ export async function myRoutes(app: FastifyInstance, opts: { service: MyService 
       },
     },
     async (request) => {
-      const signedIn = await service.spendLink(request.body.token);
-      await startSession(request, signedIn.userId);
+      const current = request.user?.roleId === ROLES.endUser ? request.user.id : null;
+      const signedIn = await service.spendLink(request.body.token, current);
+      if (signedIn.userId !== current) await startSession(request, signedIn.userId);
       return { redirect: signedIn.redirect };
+    },
+  );
+
+  r.post(
+    '/api/my/sign-in-link/renew',
+    {
+      config: { access: 'guest' },
+      schema: {
+        tags,
+        summary:
+          'From a link that has expired or been used: email a fresh one to the traveller it was for (the answer is the same for any link)',
+        body: renewSignInLinkSchema,
+        response: { 202: messageSchema, 422: validationErrorSchema, 429: messageSchema },
+      },
+    },
+    async (request, reply) => {
+      await service.renewLink(request.body.token, request.ip);
+      return reply.status(202).send({ message: SIGN_IN_LINK_RENEWED });
+    },
+  );
+
+  r.post(
+    '/api/my/sign-out-everywhere',
+    {
+      schema: {
+        tags,
+        summary:
+          "End every one of the traveller's sessions, this one too, and refuse every emailed link made before now",
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      await service.endSessions(request.user!.id, 'traveller');
+      await request.session.destroy();
+      return reply.status(204).send(null);
+    },
+  );
+
+  r.post(
+    '/api/users/:id/end-sessions',
+    {
+      schema: {
+        tags,
+        summary: 'End every session of a traveller (End User) and refuse the emailed links made before now',
+        params: idParam,
+        response: { 200: messageSchema, 404: messageSchema },
+      },
+    },
+    async (request) => {
+      if (!(await service.endSessions(request.params.id, 'office'))) throw notFound('Traveller');
+      return { message: "The traveller's sessions have ended; the links already emailed to them no longer sign in." };
     },
   );
 

@@ -19,12 +19,13 @@ import {
 } from '../../../contract/my.ts';
 import type { ReadinessCheck } from '../../../contract/readiness-constants.ts';
 import { queryRows, type Db } from '../../../db/client.ts';
-import { bookings, countries, signInLinks, trips, users } from '../../../db/schema/index.ts';
+import { bookings, countries, sessions, signInLinks, trips, users } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import type { Mailer } from '../../common/mailer.ts';
 import type { Operator } from '../../common/operator.ts';
 import { payLinkOf } from '../../common/pay-links.ts';
+import { readPortalLink } from '../../common/portal-links.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { renderTemplate, templateOf } from '../../mail/templates.ts';
 import { mailRefusal } from '../../mail/transport.ts';
@@ -52,6 +53,9 @@ function passportRule(country: string | null, months: number, returnDate: string
   if (months <= 0) return `${where} asks for a passport valid until your return on ${longDay(returnDate)}.`;
   return `${where} asks for a passport valid ${months === 1 ? '1 month' : `${months} months`} after your return on ${longDay(returnDate)}.`;
 }
+
+/** How long after it was made a portal link may still ask for a fresh one (a year of chasers and reminders). */
+const RENEWABLE_DAYS = 365;
 
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -165,29 +169,153 @@ export class MyService {
     });
   }
 
-  /** Spends a link: the End User it was for, and the page it opens at. A spent or stale link signs no one in. */
-  async spendLink(token: string): Promise<{ userId: number; redirect: string }> {
+  /**
+   * Spends a link: the End User it was for, and the page it opens at. A spent or stale link signs
+   * no one in — unless the traveller it was for is already signed in here, who is simply taken to
+   * its page (a link clicked twice is no dead end). A portal link (from a chaser, reminder,
+   * invoice or documents email) is spent by recording its digest, whose uniqueness refuses a
+   * second use.
+   */
+  async spendLink(token: string, signedInAs: number | null = null): Promise<{ userId: number; redirect: string }> {
     const now = nowOf(this.d.clock);
-    const [link] = await this.d.db
-      .update(signInLinks)
-      .set({ usedAt: now })
-      .where(and(eq(signInLinks.tokenHash, digest(token)), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, now)))
-      .returning({ userId: signInLinks.userId, bookingId: signInLinks.bookingId });
-    const [user] = link
-      ? await this.d.db
-          .select({ id: users.id, email: users.email })
-          .from(users)
-          .where(and(eq(users.id, link.userId), eq(users.userRoleId, ROLES.endUser)))
-      : [];
-    if (!link || !user) throw new HttpError(410, SIGN_IN_LINK_SPENT);
+    const link = await this.claim(token, signedInAs, now);
+    if (!link) throw new HttpError(410, SIGN_IN_LINK_SPENT);
+    const redirect = link.bookingId ? `/my/bookings/${link.bookingId}` : '/my';
+    if (link.already) return { userId: link.userId, redirect };
     await audit(this.d.db, {
       action: 'user.signed_in',
-      subject: { type: 'user', id: user.id },
+      subject: { type: 'user', id: link.userId },
       bookingId: link.bookingId,
-      summary: `signed in to their own pages with an emailed link`,
-      actor: { type: 'user', userId: user.id, name: user.email, tokenId: null, clientId: null },
+      summary: `signed in to their own pages with ${link.portal ? 'the link in an email' : 'an emailed sign-in link'}`,
+      actor: { type: 'user', userId: link.userId, name: link.email, tokenId: null, clientId: null },
     });
-    return { userId: user.id, redirect: link.bookingId ? `/my/bookings/${link.bookingId}` : '/my' };
+    return { userId: link.userId, redirect };
+  }
+
+  private async claim(token: string, signedInAs: number | null, now: Date) {
+    const owner = await this.ownerOf(token);
+    if (!owner) return null;
+    const [user] = await this.d.db
+      .select({ id: users.id, email: users.email, sessionsEndedAt: users.sessionsEndedAt })
+      .from(users)
+      .where(and(eq(users.id, owner.userId), eq(users.userRoleId, ROLES.endUser)));
+    if (!user) return null;
+    const found = { userId: user.id, email: user.email, bookingId: owner.bookingId, portal: owner.portal };
+    if (signedInAs === user.id) return { ...found, already: true };
+    if (owner.expiresAt <= now || (user.sessionsEndedAt && owner.createdAt < user.sessionsEndedAt)) return null;
+    const spent = owner.portal
+      ? await this.d.db
+          .insert(signInLinks)
+          .values({
+            tokenHash: digest(token),
+            userId: user.id,
+            bookingId: owner.bookingId,
+            createdAt: owner.createdAt,
+            expiresAt: owner.expiresAt,
+            usedAt: now,
+          })
+          .onConflictDoNothing()
+          .returning({ id: signInLinks.id })
+      : await this.d.db
+          .update(signInLinks)
+          .set({ usedAt: now })
+          .where(
+            and(eq(signInLinks.tokenHash, digest(token)), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, now)),
+          )
+          .returning({ id: signInLinks.id });
+    return spent.length ? { ...found, already: false } : null;
+  }
+
+  /**
+   * Whose a link is, spent or not, expired or not: a sign-in email's (while its row is kept, a
+   * day past its expiry) or a portal link (its signature, for RENEWABLE_DAYS after it was made,
+   * and only while the booking is still that traveller's).
+   */
+  private async ownerOf(token: string) {
+    if (token.includes('.')) {
+      const reading = this.d.operator.portalLinks ? readPortalLink(token, this.d.operator.portalLinks.secret) : null;
+      const now = nowOf(this.d.clock);
+      if (!reading || reading.issuedAt.getTime() > now.getTime() + 300_000) return null;
+      if (now.getTime() - reading.issuedAt.getTime() > RENEWABLE_DAYS * 86_400_000) return null;
+      const [booking] = await this.d.db
+        .select({ id: bookings.id })
+        .from(bookings)
+        .where(and(eq(bookings.id, reading.bookingId), eq(bookings.userId, reading.userId)));
+      if (!booking) return null;
+      return {
+        userId: reading.userId,
+        bookingId: reading.bookingId,
+        createdAt: reading.issuedAt,
+        expiresAt: reading.expiresAt,
+        portal: true,
+      };
+    }
+    const [row] = await this.d.db
+      .select({
+        userId: signInLinks.userId,
+        bookingId: signInLinks.bookingId,
+        createdAt: signInLinks.createdAt,
+        expiresAt: signInLinks.expiresAt,
+      })
+      .from(signInLinks)
+      .where(eq(signInLinks.tokenHash, digest(token)));
+    return row ? { ...row, portal: false } : null;
+  }
+
+  /**
+   * "Email me a new link" from a link that has expired or been used: a fresh one goes to the
+   * address of the traveller the old one was for, never to whoever holds the old one, so a
+   * forwarded email gives nobody else a way in. The answer is the same whatever the link was.
+   */
+  async renewLink(token: string, ip: string): Promise<void> {
+    const window = SIGN_IN_LINK_WINDOW_MINUTES * 60;
+    if ((await this.hit(`sign-in-link ip ${ip}`, window)) > SIGN_IN_LINKS_PER_ADDRESS) {
+      throw new HttpError(429, SIGN_IN_LINK_LIMITED, undefined, { 'retry-after': String(window) });
+    }
+    const owner = await this.ownerOf(token);
+    if (!owner) return;
+    const [user] = await this.d.db
+      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
+      .from(users)
+      .where(and(eq(users.id, owner.userId), eq(users.userRoleId, ROLES.endUser)));
+    if (!user) return;
+    // counted with the links asked for by email, so neither way sends more than the limit
+    if ((await this.hit(`sign-in-link email ${user.email.toLowerCase()}`, window)) > SIGN_IN_LINKS_PER_EMAIL) return;
+    void this.sendLink(user, owner.bookingId).catch((error: unknown) => {
+      const { code, responseCode } = mailRefusal(error);
+      console.error(
+        `A sign-in link could not be sent (${code ?? 'no code'}${responseCode ? `, ${responseCode}` : ''}).`,
+      );
+    });
+  }
+
+  /**
+   * Signs a traveller out everywhere: every session ends, and every emailed link made before now
+   * (sign-in emails and the links in chasers and reminders alike) stops working. By the traveller
+   * from their pages, or by staff from the traveller's user page. False when there is no such End User.
+   */
+  async endSessions(userId: number, by: 'traveller' | 'office'): Promise<boolean> {
+    const now = nowOf(this.d.clock);
+    return this.d.db.transaction(async (tx) => {
+      const [user] = await tx
+        .update(users)
+        .set({ sessionsEndedAt: now })
+        .where(and(eq(users.id, userId), eq(users.userRoleId, ROLES.endUser)))
+        .returning({ id: users.id, email: users.email });
+      if (!user) return false;
+      const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
+      await tx.delete(signInLinks).where(and(eq(signInLinks.userId, userId), isNull(signInLinks.usedAt)));
+      await audit(tx, {
+        action: 'user.sessions_ended',
+        subject: { type: 'user', id: userId },
+        summary:
+          by === 'traveller'
+            ? `signed out everywhere (${ended.length} session${ended.length === 1 ? '' : 's'} ended, emailed links before now refused)`
+            : `ended every session of ${user.email} (${ended.length}) and refused the emailed links made before now`,
+        details: { sessions: ended.length },
+      });
+      return true;
+    });
   }
 
   /** One hit on a counter of the rate_limits table: the hits in its window so far. */

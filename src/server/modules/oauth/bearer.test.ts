@@ -195,6 +195,8 @@ const EVERY_ROUTE = `
   GET /api/my/bookings/:id null
   POST /api/bookings/:id/sign-in-link bookings:write
   PUT /api/my/bookings/:id/details null
+  POST /api/my/sign-out-everywhere null
+  POST /api/users/:id/end-sessions null
   PUT /api/bookings/:id/traveller-form bookings:write
   DELETE /api/addons/:id trips:write
   DELETE /api/bookingNotes/:id bookings:write

@@ -3,6 +3,7 @@ import type { Db } from '../../../db/client.ts';
 import { invoices, scheduleRows } from '../../../db/schema/index.ts';
 import { addDays } from '../../../contract/dates.ts';
 import type { Operator } from '../../common/operator.ts';
+import { portalPreviewUrl } from '../../common/portal-links.ts';
 import type { EmailPreviews, PreviewBooking } from '../../mail/previews.ts';
 import type { TemplateContext } from '../../mail/templates.ts';
 import { loadInvoices } from '../invoices/load.ts';
@@ -38,7 +39,15 @@ export async function reminderPreview(
     : [];
   const invoice = loaded.find((l) => !l.summary.paid)?.reply ?? loaded[0]?.reply;
   const example = { invoice_ref: SAMPLE_INVOICE_REF, total: 2000, outstanding: 1700, due_date: addDays(today, 7) };
-  const context = reminderContext(b.booking, b.trip, invoice ?? example, operator, today, now);
+  const context = reminderContext(
+    b.booking,
+    b.trip,
+    invoice ?? example,
+    operator,
+    today,
+    now,
+    portalPreviewUrl(operator.portalLinks),
+  );
   // the example invoice has no link of its own: the preview shows where one would go
   if (!invoice && operator.payLinks && context.invoice)
     context.invoice.pay_url = `${operator.payLinks.publicUrl}/pay/example`;

@@ -11,6 +11,7 @@ import { ukToday } from '../../../contract/dates.ts';
 import type { Operator } from '../../common/operator.ts';
 import { payUrlOf } from '../../common/pay-links.ts';
 import { sendOnce } from '../../mail/send-once.ts';
+import { portalUrlOf } from '../../common/portal-links.ts';
 
 /** Days from an instalment's due date that its reminders go: 7 and 3 before, the day, 2 and 7 after (REMINDER_DAYS). */
 export const DEFAULT_REMINDER_DAYS = [-7, -3, 0, 2, 7];
@@ -131,7 +132,15 @@ export class ReminderService {
     const key = templateForOffset(offset ?? daysBetween(invoice.reply.due_date, today));
     return sendOnce(this.db, this.mailer, {
       template: key,
-      context: reminderContext(r.booking, r.trip, invoice.reply, this.operator, today, nowOf(this.clock)),
+      context: reminderContext(
+        r.booking,
+        r.trip,
+        invoice.reply,
+        this.operator,
+        today,
+        nowOf(this.clock),
+        portalUrlOf(r.booking, this.operator.portalLinks, nowOf(this.clock)),
+      ),
       to: { name: `${r.booking.firstName} ${r.booking.lastName}`, address: r.booking.email },
       about: { subject: { type: 'invoice', id: invoice.reply.id }, bookingId: r.booking.id, tripId: r.booking.tripId },
       named: (subject) => `the reminder "${subject}" to ${r.booking.email}`,
@@ -179,6 +188,7 @@ export function reminderContext(
   operator: Operator,
   today: string,
   now: Date,
+  portalUrl: string,
 ): TemplateContext {
   const until = daysBetween(today, invoice.due_date);
   const fmt = emailDate;
@@ -200,6 +210,7 @@ export function reminderContext(
       days_overdue: Math.max(0, -until),
       pay_url: payUrlOf(invoice.id, operator.payLinks, now),
     },
+    portal: { url: portalUrl },
     operator: { name: operator.name },
   };
 }

@@ -1,11 +1,13 @@
-import { Grid, NativeSelect, PasswordInput, TextInput } from '@mantine/core';
+import { Alert, Grid, Group, NativeSelect, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
 import { MIN_PASSWORD_LENGTH, ROLES } from '../../../contract/constants.ts';
 import { path } from '../../../contract/paths.ts';
 import type { updateUserSchema, User } from '../../../contract/users.ts';
-import { FormPage, RecordLoader } from '../../components/form-frame.tsx';
+import { DestructiveButton, FormPage, RecordLoader } from '../../components/form-frame.tsx';
+import { api, ApiError } from '../../lib/api.ts';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
 import { useCurrentUser } from '../../lib/session.tsx';
@@ -90,6 +92,7 @@ function UserForm({ user }: { user: User }) {
       submitting={form.formState.isSubmitting}
       back={{ to: path('user-list'), label: 'Back to User List' }}
       maw={760}
+      below={user.user_role_id === ROLES.endUser ? <TravellerSessions user={user} /> : undefined}
       destructive={
         isMe
           ? undefined
@@ -158,5 +161,48 @@ function UserForm({ user }: { user: User }) {
         </Grid.Col>
       </Grid>
     </FormPage>
+  );
+}
+
+/** A traveller's sessions on their own pages, ended by staff (a lost phone, a mailbox someone else reads). */
+function TravellerSessions({ user }: { user: User }) {
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const end = async () => {
+    setOutcome(null);
+    try {
+      const { message } = await api<{ message: string }>(`/api/users/${user.id}/end-sessions`, { method: 'POST' });
+      setOutcome({ ok: true, text: message });
+    } catch (error) {
+      setOutcome({ ok: false, text: error instanceof ApiError ? error.message : FAILED });
+    }
+  };
+  return (
+    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="traveller-sessions">
+      <Stack gap="sm">
+        <Title order={2} size="h4" id="traveller-sessions">
+          Traveller’s pages
+        </Title>
+        <Text size="sm">
+          Signs {user.first_name} out of their own pages on every device, and stops the links already emailed to them
+          (sign-in links, and the links in chasers, reminders and invoices) from signing anyone in. They can ask for a
+          new link with their email address.
+        </Text>
+        {outcome && (
+          <Alert color={outcome.ok ? 'green' : 'red'} role={outcome.ok ? 'status' : 'alert'}>
+            {outcome.text}
+          </Alert>
+        )}
+        <Group>
+          <DestructiveButton
+            label="End sessions"
+            title="End the traveller’s sessions?"
+            message={`Sign ${user.first_name} ${user.last_name} out everywhere and stop every link already emailed to them?`}
+            confirmLabel="Yes, End Sessions"
+            cancelLabel="No, Cancel"
+            onConfirm={end}
+          />
+        </Group>
+      </Stack>
+    </Paper>
   );
 }
