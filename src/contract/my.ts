@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordId } from './common.ts';
 import { READINESS_STATES } from './readiness-constants.ts';
 
 // ---- a traveller's own pages (/my) ----
@@ -97,6 +98,7 @@ export const myBookingDetailSchema = myBookingSchema.extend({
     passport_number: z.string().nullable(),
     passport_issue: z.string().nullable(),
     passport_expiry: z.string().nullable(),
+    nationality: z.string().nullable(),
     insurance_company: z.string().nullable(),
     insurance_policy_number: z.string().nullable(),
     insurance_telephone: z.string().nullable(),
@@ -111,6 +113,16 @@ export const myBookingDetailSchema = myBookingSchema.extend({
   form_complete: z.boolean(),
   /** the destination's passport rule in words, when the trip needs a passport */
   passport_rule: z.string().nullable(),
+  /** whether the passport given passes that rule, in words (null: no passport given, or none needed) */
+  passport_check: z.object({ ok: z.boolean(), message: z.string() }).nullable(),
+  /** the photo page: when it was last uploaded (null: never), and whether the office has checked it */
+  passport_photo: z.object({ uploaded_at: z.string().nullable(), checked: z.boolean() }),
+  /** the passport, medical, insurance and next-of-kin details were erased after the trip (retention) */
+  personal_data_erased: z.boolean(),
+  /** the trip's own questions, each with the traveller's answer ('' when none) */
+  questions: z.array(
+    z.object({ id: z.number().int(), label: z.string(), note: z.string().nullable(), answer: z.string() }),
+  ),
 });
 export type MyBookingDetail = z.infer<typeof myBookingDetailSchema>;
 
@@ -172,6 +184,7 @@ export const travellerFormSchema = z
     }),
     passport_issue: day('passport issue date'),
     passport_expiry: day('passport expiry date'),
+    nationality: text('nationality', 60),
     insurance_company: text('insurance company'),
     insurance_policy_number: text('insurance policy number', 50),
     insurance_telephone: phone('insurance telephone'),
@@ -207,3 +220,29 @@ export type TravellerFormInput = z.input<typeof travellerFormSchema>;
 export type TravellerForm = z.output<typeof travellerFormSchema>;
 
 export const TRIP_DEPARTED = 'This trip has left: your details can no longer be changed here.';
+
+// ---- the trip's questions (its custom fields), answered by the traveller or by staff for them ----
+
+export const ANSWER_MAX = 2000;
+export const answersSchema = z.object({
+  answers: z
+    .array(
+      z.object({
+        custom_field_id: recordId('question'),
+        value: z
+          .string({ error: 'The answer must be text.' })
+          .trim()
+          .max(ANSWER_MAX, { error: `An answer must not be longer than ${ANSWER_MAX} characters.` }),
+      }),
+      { error: 'The answers must be a list.' },
+    )
+    .max(200, { error: 'At most 200 answers can be saved at once.' }),
+});
+export type AnswersInput = z.input<typeof answersSchema>;
+export type Answers = z.output<typeof answersSchema>;
+export const NOT_THIS_TRIPS_QUESTION = 'This question is not one of this trip’s.';
+
+// ---- the passport's photo page ----
+
+export const PASSPORT_PHOTO_MAX_BYTES = 10 * 1024 * 1024;
+export const PASSPORT_PHOTO_REFUSED = 'The passport photo must be a JPG, PNG or PDF.';

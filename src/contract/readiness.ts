@@ -10,7 +10,12 @@ export {
   type ReadinessState,
 } from './readiness-constants.ts';
 
-export const checkResultSchema = z.object({ state: z.enum(READINESS_STATES), reason: z.string() });
+export const checkResultSchema = z.object({
+  state: z.enum(READINESS_STATES),
+  reason: z.string(),
+  /** something the traveller gave that the office must look at (a passport photo): shown "to check" until ticked */
+  to_check: z.boolean().optional(),
+});
 export type CheckResult = z.infer<typeof checkResultSchema>;
 
 const checksSchema = z.object(

@@ -219,6 +219,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(myRoutes, {
     service: new MyService({
       db,
+      files,
       mailer,
       operator: operatorOf(config),
       clock: deps.clock ?? systemClock,

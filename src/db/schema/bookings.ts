@@ -67,6 +67,10 @@ export const bookings = pgTable(
     passportExpiryDate: date('passport_expiry_date'),
     // server-made file name under DATA_DIR/files/passports
     passportImageFile: text('passport_image_file'),
+    /** the photo page as last uploaded, and whether staff have looked at it since (the board's "to check") */
+    passportImageUploadedAt: timestamp('passport_image_uploaded_at', { withTimezone: true }),
+    passportImageCheckedAt: timestamp('passport_image_checked_at', { withTimezone: true }),
+    nationality: text(),
     asOnPassport: boolean('as_on_passport').notNull().default(false),
 
     insuranceCompany: text('insurance_company'),

@@ -282,6 +282,48 @@ async function steps(): Promise<Step[]> {
       async () => signedInTraveller!.put(`/api/my/bookings/${s.booking}/details`, TRAVELLER_FORM),
     ],
     [
+      'PUT /api/my/bookings/{id}/answers',
+      async () => {
+        keep('question', await admin.post('/api/customFields', { trip_id: s.trip, label: 'Shirt size' }));
+        return signedInTraveller!.put(`/api/my/bookings/${s.booking}/answers`, {
+          answers: [{ custom_field_id: s.question, value: 'M' }],
+        });
+      },
+    ],
+    [
+      'POST /api/my/bookings/{id}/passport-image',
+      async () => {
+        const body = multipart('file', 'p.png', PNG, 'image/png');
+        return signedInTraveller!.request({
+          method: 'POST',
+          url: `/api/my/bookings/${s.booking}/passport-image`,
+          payload: body.payload,
+          headers: body.headers,
+        });
+      },
+    ],
+    [
+      'PUT /api/bookings/{id}/answers',
+      async () =>
+        admin.put(`/api/bookings/${s.booking}/answers`, { answers: [{ custom_field_id: s.question, value: 'L' }] }),
+    ],
+    [
+      'POST /api/bookings/{id}/passport-image/checked',
+      async () => admin.post(`/api/bookings/${s.booking}/passport-image/checked`),
+    ],
+    [
+      'POST /api/bookings/{id}/passport-image',
+      async () => {
+        const body = multipart('file', 'p.png', PNG, 'image/png');
+        return admin.request({
+          method: 'POST',
+          url: `/api/bookings/${s.booking}/passport-image`,
+          payload: body.payload,
+          headers: body.headers,
+        });
+      },
+    ],
+    [
       'POST /api/my/sign-in-link/renew',
       async () => {
         // the link just spent asks for a fresh one, sent to its traveller (after the answer: waited for)

@@ -2,8 +2,16 @@ import type { FileStore } from '../../../shared/storage/index.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validationErrorSchema, idParam, messageSchema } from '../../../contract/common.ts';
-import { travellerFormSchema } from '../../../contract/my.ts';
-import { saveTravellerForm } from './traveller-form.ts';
+import { answersSchema, travellerFormSchema } from '../../../contract/my.ts';
+import { HttpError } from '../../errors.ts';
+import {
+  markPassportImageChecked,
+  passportImageOf,
+  readPassportPhoto,
+  saveAnswers,
+  savePassportImage,
+  saveTravellerForm,
+} from './traveller-form.ts';
 import {
   bookingDetailSchema,
   bookingExportQuery,
@@ -122,6 +130,75 @@ export async function bookingRoutes(
     async (request) => {
       await saveTravellerForm(opts.db, request.params.id, request.body);
       return getBooking(opts.db, request.params.id);
+    },
+  );
+  r.put(
+    '/api/bookings/:id/answers',
+    {
+      schema: {
+        tags: ['bookings'],
+        summary: "Answer the trip's questions for the traveller: the same contract as their own page",
+        params: idParam,
+        body: answersSchema,
+        response: { 200: bookingDetailSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => {
+      await saveAnswers(opts.db, request.params.id, request.body);
+      return getBooking(opts.db, request.params.id);
+    },
+  );
+  r.post(
+    '/api/bookings/:id/passport-image',
+    {
+      schema: {
+        tags: ['bookings'],
+        summary:
+          "Upload the passport's photo page for the traveller (multipart, field file: JPG, PNG or PDF by content, at most 10 MB)",
+        params: idParam,
+        consumes: ['multipart/form-data'],
+        response: { 200: bookingDetailSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => {
+      await getBooking(opts.db, request.params.id);
+      const file = await readPassportPhoto(request, opts.files);
+      await savePassportImage(opts.db, opts.files, request.params.id, file, 'office');
+      return getBooking(opts.db, request.params.id);
+    },
+  );
+  r.get(
+    '/api/bookings/:id/passport-image',
+    {
+      schema: {
+        tags: ['bookings'],
+        summary: "The passport's photo page as uploaded (JPG, PNG or PDF)",
+        params: idParam,
+      },
+    },
+    async (request, reply) => {
+      const image = await passportImageOf(opts.db, opts.files, request.params.id);
+      return reply
+        .type(image.mime)
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', `inline; filename="passport-${request.params.id}.${image.ext}"`)
+        .send(image.stream);
+    },
+  );
+  r.post(
+    '/api/bookings/:id/passport-image/checked',
+    {
+      schema: {
+        tags: ['bookings'],
+        summary: 'Tick the traveller\'s passport photo as checked: the readiness board\'s "to check" goes',
+        params: idParam,
+        response: { 200: messageSchema, 404: messageSchema, 422: messageSchema },
+      },
+    },
+    async (request) => {
+      if (!(await markPassportImageChecked(opts.db, request.params.id)))
+        throw new HttpError(422, 'This booking has no passport photo to check.');
+      return { message: 'The passport photo is checked.' };
     },
   );
   r.post(

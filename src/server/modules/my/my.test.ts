@@ -4,11 +4,14 @@ import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
 import { insertUser } from '../../../db/factories/users.ts';
 import { queryRows } from '../../../db/client.ts';
-import { auditEvents, bookings, signInLinks } from '../../../db/schema/index.ts';
+import { auditEvents, bookings, signInLinks, tripCustomFields } from '../../../db/schema/index.ts';
+import { multipart } from '../../../../tests/support/multipart.ts';
 import { smtpSink } from '../../../../tests/support/smtp.ts';
 import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 import { systemClock, type Clock } from '../../clock.ts';
 import {
+  NOT_THIS_TRIPS_QUESTION,
+  PASSPORT_PHOTO_REFUSED,
   PORTAL_LINK_DAYS,
   SIGN_IN_LINK_RENEWED,
   SIGN_IN_LINK_SENT,
@@ -550,5 +553,164 @@ describe('signing out everywhere', () => {
     // staff's own accounts are not travellers'
     expect((await admin.post('/api/users/1/end-sessions')).statusCode).toBe(404);
     expect((await again.post('/api/users/1/end-sessions')).statusCode).toBeGreaterThanOrEqual(401);
+  });
+});
+
+describe('the trip’s questions', () => {
+  it('are answered by the traveller: each as asked, only this trip’s, blank again when emptied, in the History', async () => {
+    const { email, booking, trip } = await traveller();
+    const [shirt, diet] = await t.db
+      .insert(tripCustomFields)
+      .values([
+        { tripId: trip.id, label: 'T-shirt size', note: 'S, M, L or XL', sortOrder: 1 },
+        { tripId: trip.id, label: 'How did you hear of us?', sortOrder: 2 },
+      ])
+      .returning({ id: tripCustomFields.id });
+    const other = await insertTrip(t.db, { name: `Other ${n}`, departureDate: '2031-07-01', returnDate: '2031-07-08' });
+    const [foreign] = await t.db
+      .insert(tripCustomFields)
+      .values({ tripId: other.id, label: 'Elsewhere' })
+      .returning({ id: tripCustomFields.id });
+    const browser = await signedInTraveller(email);
+    const page = (await browser.get(`/api/my/bookings/${booking.id}`)).json();
+    expect(page.questions).toEqual([
+      { id: shirt!.id, label: 'T-shirt size', note: 'S, M, L or XL', answer: '' },
+      { id: diet!.id, label: 'How did you hear of us?', note: null, answer: '' },
+    ]);
+
+    const refused = await browser.put(`/api/my/bookings/${booking.id}/answers`, {
+      answers: [
+        { custom_field_id: shirt!.id, value: 'M' },
+        { custom_field_id: foreign!.id, value: 'x' },
+        { custom_field_id: diet!.id, value: 'y'.repeat(2001) },
+      ],
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors).toEqual({
+      'answers.2.value': ['An answer must not be longer than 2000 characters.'],
+    });
+    const notThisTrip = await browser.put(`/api/my/bookings/${booking.id}/answers`, {
+      answers: [{ custom_field_id: foreign!.id, value: 'x' }],
+    });
+    expect(notThisTrip.json().errors).toEqual({ 'answers.0.custom_field_id': [NOT_THIS_TRIPS_QUESTION] });
+
+    const saved = await browser.put(`/api/my/bookings/${booking.id}/answers`, {
+      answers: [
+        { custom_field_id: shirt!.id, value: ' M ' },
+        { custom_field_id: diet!.id, value: 'A friend' },
+      ],
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().questions.map((q: { answer: string }) => q.answer)).toEqual(['M', 'A friend']);
+    // the office sees them at once
+    const detail = (await admin.get(`/api/bookings/${booking.id}`)).json();
+    expect(detail.custom_fields.map((f: { answer: string | null }) => f.answer)).toEqual(['M', 'A friend']);
+    const cleared = await browser.put(`/api/my/bookings/${booking.id}/answers`, {
+      answers: [{ custom_field_id: diet!.id, value: '' }],
+    });
+    expect(cleared.json().questions.map((q: { answer: string }) => q.answer)).toEqual(['M', '']);
+    const events = await t.db
+      .select({ summary: auditEvents.summary, source: auditEvents.source, changes: auditEvents.changes })
+      .from(auditEvents)
+      .where(sql`${auditEvents.action} = 'booking.answers' and ${auditEvents.bookingId} = ${booking.id}`)
+      .orderBy(auditEvents.id);
+    expect(events).toHaveLength(2);
+    expect(events[0]!.source).toBe('portal');
+    expect(events[0]!.changes).toEqual({ 'T-shirt size': [null, 'M'], 'How did you hear of us?': [null, 'A friend'] });
+    expect(events[1]!.summary).toContain('from A friend to nothing');
+    // staff answer for them with the same contract
+    const staff = await admin.put(`/api/bookings/${booking.id}/answers`, {
+      answers: [{ custom_field_id: diet!.id, value: 'Phone call' }],
+    });
+    expect(staff.statusCode, staff.body).toBe(200);
+    expect((await admin.put(`/api/bookings/${booking.id}/answers`, { answers: 'M' })).statusCode).toBe(422);
+  });
+});
+
+describe('the passport', () => {
+  const jpeg = Buffer.concat([
+    Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]),
+    Buffer.from('JFIF\0'),
+    Buffer.alloc(200),
+  ]);
+  const upload = (client: TestClient, url: string, bytes: Buffer, filename = 'passport.jpg') => {
+    const body = multipart({}, { field: 'file', filename, contentType: 'image/jpeg', bytes });
+    return client.request({ method: 'POST', url, payload: body.payload, headers: body.headers });
+  };
+
+  it('says the rule before and whether it passes after; the photo page is checked by content and waits “to check”', async () => {
+    const { email, booking, trip } = await traveller();
+    const browser = await signedInTraveller(email);
+    const before = (await browser.get(`/api/my/bookings/${booking.id}`)).json();
+    expect(before.passport_check).toBeNull();
+    expect(before.passport_photo).toEqual({ uploaded_at: null, checked: false });
+
+    const short = await browser.put(`/api/my/bookings/${booking.id}/details`, {
+      ...FORM,
+      passport_expiry: '2031-07-01',
+      nationality: 'British',
+    });
+    expect(short.statusCode, short.body).toBe(200);
+    expect(short.json().form.nationality).toBe('British');
+    expect(short.json().passport_check).toMatchObject({ ok: false });
+    expect(short.json().passport_check.message).toMatch(/^Your passport does not pass\. Expires on 1 Jul 2031/);
+    const good = await browser.put(`/api/my/bookings/${booking.id}/details`, FORM);
+    expect(good.json().passport_check).toEqual({
+      ok: true,
+      message: 'Your passport passes: it is valid until 15 January 2034.',
+    });
+
+    // a file that is not what it says is refused, and nothing is kept
+    const forged = await upload(
+      browser,
+      `/api/my/bookings/${booking.id}/passport-image`,
+      Buffer.from('%!PS not a photo'),
+    );
+    expect(forged.statusCode).toBe(422);
+    expect(forged.json().errors).toEqual({ file: [PASSPORT_PHOTO_REFUSED] });
+    const sent = await upload(browser, `/api/my/bookings/${booking.id}/passport-image`, jpeg);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json().passport_photo).toMatchObject({ checked: false });
+    expect(sent.json().passport_photo.uploaded_at).not.toBeNull();
+
+    // the board: passport green (the traveller is not chased), and "to check" until ticked
+    const board = async () =>
+      (await admin.get(`/api/trips/${trip.id}/readiness`))
+        .json()
+        .rows.find((r: { booking_id: number }) => r.booking_id === booking.id).checks.passport;
+    expect(await board()).toMatchObject({ state: 'green', to_check: true });
+    const image = await admin.get(`/api/bookings/${booking.id}/passport-image`);
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/jpeg');
+    expect(image.rawPayload.equals(jpeg)).toBe(true);
+    // a traveller cannot reach the office's copy
+    expect((await browser.get(`/api/bookings/${booking.id}/passport-image`)).statusCode).toBe(403);
+    expect((await admin.post(`/api/bookings/${booking.id}/passport-image/checked`)).statusCode).toBe(200);
+    expect((await board()).to_check).toBeUndefined();
+    expect((await browser.get(`/api/my/bookings/${booking.id}`)).json().passport_photo.checked).toBe(true);
+
+    // staff's own upload needs no check
+    const byStaff = await upload(admin, `/api/bookings/${booking.id}/passport-image`, jpeg, 'scan.jpg');
+    expect(byStaff.statusCode, byStaff.body).toBe(200);
+    expect((await board()).to_check).toBeUndefined();
+    const events = await t.db
+      .select({ action: auditEvents.action, source: auditEvents.source })
+      .from(auditEvents)
+      .where(sql`${auditEvents.action} like 'booking.passport_image%' and ${auditEvents.bookingId} = ${booking.id}`)
+      .orderBy(auditEvents.id);
+    expect(events.map((e) => `${e.action} ${e.source}`)).toEqual([
+      'booking.passport_image portal',
+      'booking.passport_image_checked web',
+      'booking.passport_image web',
+    ]);
+  });
+
+  it('takes no photo once the trip has left, nor for another traveller’s booking', async () => {
+    const { email, booking } = await traveller({ departure: '2020-01-01' });
+    const mine = await traveller();
+    const browser = await signedInTraveller(email);
+    const left = await upload(browser, `/api/my/bookings/${booking.id}/passport-image`, jpeg);
+    expect(left.statusCode).toBe(409);
+    expect((await upload(browser, `/api/my/bookings/${mine.booking.id}/passport-image`, jpeg)).statusCode).toBe(404);
   });
 });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
 import { ROLES } from '../../../contract/constants.ts';
 import {
+  answersSchema,
   myBookingDetailSchema,
   myBookingsSchema,
   renewSignInLinkSchema,
@@ -149,6 +150,35 @@ export async function myRoutes(app: FastifyInstance, opts: { service: MyService 
       },
     },
     async (request) => service.saveDetails(request.user!.id, request.params.id, request.body),
+  );
+
+  r.put(
+    '/api/my/bookings/:id/answers',
+    {
+      schema: {
+        tags,
+        summary: "The traveller's answers to their trip's questions (read-only once the trip has left)",
+        params: idParam,
+        body: answersSchema,
+        response: { 200: myBookingDetailSchema, 404: messageSchema, 409: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.saveAnswers(request.user!.id, request.params.id, request.body),
+  );
+
+  r.post(
+    '/api/my/bookings/:id/passport-image',
+    {
+      schema: {
+        tags,
+        summary:
+          "The passport's photo page (multipart, field file: a JPG, PNG or PDF by its content, at most 10 MB); the office checks it",
+        params: idParam,
+        consumes: ['multipart/form-data'],
+        response: { 200: myBookingDetailSchema, 404: messageSchema, 409: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.savePassportPhoto(request.user!.id, request.params.id, request),
   );
 
   r.post(

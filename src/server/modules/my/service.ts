@@ -16,8 +16,10 @@ import {
   type MyToDo,
   TRIP_DEPARTED,
   type TravellerForm,
+  type Answers,
 } from '../../../contract/my.ts';
 import type { ReadinessCheck } from '../../../contract/readiness-constants.ts';
+import type { CheckResult } from '../../../contract/readiness.ts';
 import { queryRows, type Db } from '../../../db/client.ts';
 import { bookings, countries, sessions, signInLinks, trips, users } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
@@ -29,13 +31,17 @@ import { readPortalLink } from '../../common/portal-links.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { renderTemplate, templateOf } from '../../mail/templates.ts';
 import { mailRefusal } from '../../mail/transport.ts';
-import { saveTravellerForm } from '../bookings/traveller-form.ts';
+import type { FastifyRequest } from 'fastify';
+import type { FileStore } from '../../../shared/storage/index.ts';
+import { readPassportPhoto, saveAnswers, savePassportImage, saveTravellerForm } from '../bookings/traveller-form.ts';
 import { InvoiceService } from '../invoices/service.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
+import { NO_PASSPORT_IMAGE } from '../readiness/rules.ts';
 import { ReadinessService } from '../readiness/service.ts';
 
 export type MyDeps = {
   db: Db;
+  files: FileStore;
   mailer: Mailer;
   operator: Operator;
   clock: Pick<Clock, 'now'>;
@@ -58,6 +64,20 @@ function passportRule(country: string | null, months: number, returnDate: string
 const RENEWABLE_DAYS = 365;
 
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * Whether the passport the traveller gave passes the destination's rule, in their words: the
+ * readiness board's own passport check (one rule), said to them. Null when none is given or needed.
+ */
+function passportAnswer(
+  row: { requirePassport: boolean; passportNumber: string | null; passportExpiryDate: string | null },
+  check: CheckResult | null,
+): { ok: boolean; message: string } | null {
+  if (!row.requirePassport || !row.passportNumber || !row.passportExpiryDate || !check) return null;
+  if (check.state === 'green' || check.reason === NO_PASSPORT_IMAGE)
+    return { ok: true, message: `Your passport passes: it is valid until ${longDay(row.passportExpiryDate)}.` };
+  return { ok: false, message: `Your passport does not pass. ${check.reason}` };
+}
 
 /** The checks a traveller answers for, in their words; the room and the documents are the office's. */
 const TO_DO: Partial<Record<ReadinessCheck, string>> = {
@@ -338,14 +358,17 @@ export class MyService {
       .where(eq(users.id, userId));
     if (!user) throw notFound('Traveller not found');
     const rows = await this.rows(userId);
-    return { traveller: user, bookings: await Promise.all(rows.map((row) => this.summary(row))) };
+    return {
+      traveller: user,
+      bookings: await Promise.all(rows.map(async (row) => (await this.summary(row)).booking)),
+    };
   }
 
   async booking(userId: number, bookingId: number): Promise<MyBookingDetail> {
     const [row] = await this.rows(userId, bookingId);
     // another traveller's booking is not found, as one that does not exist
     if (!row) throw notFound('Booking not found');
-    const summary = await this.summary(row);
+    const { booking: summary, checks } = await this.summary(row);
     const now = nowOf(this.d.clock);
     const payLinks = this.d.operator.payLinks;
     const invoices = (await this.invoices.list(bookingId)).map((i) => ({
@@ -378,6 +401,7 @@ export class MyService {
         passport_number: row.passportNumber,
         passport_issue: row.passportIssueDate,
         passport_expiry: row.passportExpiryDate,
+        nationality: row.nationality,
         insurance_company: row.insuranceCompany,
         insurance_policy_number: row.insurancePolicyNumber,
         insurance_telephone: row.insuranceTelephone,
@@ -393,20 +417,58 @@ export class MyService {
       passport_rule: row.requirePassport
         ? passportRule(row.country, row.passportMonths ?? PASSPORT_MONTHS_DEFAULT, row.returnDate)
         : null,
+      passport_check: passportAnswer(row, checks?.passport ?? null),
+      passport_photo: {
+        uploaded_at: row.passportImageFile ? (row.passportImageUploadedAt?.toISOString() ?? null) : null,
+        checked: row.passportImageFile !== null && row.passportImageCheckedAt !== null,
+      },
+      personal_data_erased: row.personalDataErasedAt !== null,
+      questions: await this.questions(bookingId),
     };
+  }
+
+  private async questions(bookingId: number) {
+    return queryRows<{ id: number; label: string; note: string | null; answer: string }>(
+      this.d.db,
+      sql`select f.id, f.label, f.note, coalesce(a.answer, '') as answer
+        from bookings b join trip_custom_fields f on f.trip_id = b.trip_id
+        left join booking_custom_field_answers a on a.booking_id = b.id and a.custom_field_id = f.id
+        where b.id = ${bookingId} order by f.sort_order, f.id`,
+    );
   }
 
   /** The traveller's own form for one of their bookings; refused once the trip has left or the booking is cancelled. */
   async saveDetails(userId: number, bookingId: number, form: TravellerForm): Promise<MyBookingDetail> {
+    await saveTravellerForm(this.d.db, bookingId, form, await this.mayChange(userId, bookingId));
+    return this.booking(userId, bookingId);
+  }
+
+  /** The traveller's answers to their trip's questions. */
+  async saveAnswers(userId: number, bookingId: number, answers: Answers): Promise<MyBookingDetail> {
+    await saveAnswers(this.d.db, bookingId, answers, await this.mayChange(userId, bookingId));
+    return this.booking(userId, bookingId);
+  }
+
+  /** The passport's photo page from the traveller's phone: kept, and "to check" for the office. */
+  async savePassportPhoto(userId: number, bookingId: number, request: FastifyRequest): Promise<MyBookingDetail> {
+    const mayChange = await this.mayChange(userId, bookingId);
+    const file = await readPassportPhoto(request, this.d.files);
+    await savePassportImage(this.d.db, this.d.files, bookingId, file, 'traveller', mayChange);
+    return this.booking(userId, bookingId);
+  }
+
+  /** Another traveller's booking is not found; a trip that has left, or a cancelled booking, changes no more (checked again in the write's transaction). */
+  private async mayChange(userId: number, bookingId: number) {
     const [row] = await this.rows(userId, bookingId);
     if (!row) throw notFound('Booking not found');
     const today = ukToday(nowOf(this.d.clock));
-    await saveTravellerForm(this.d.db, bookingId, form, (booking) => {
+    const check = (booking: { status: string }) => {
       if (row.departure <= today) throw new HttpError(409, TRIP_DEPARTED);
       if (booking.status === 'cancelled')
         throw new HttpError(409, 'This booking is cancelled: its details can no longer be changed here.');
-    });
-    return this.booking(userId, bookingId);
+    };
+    check(row);
+    return check;
   }
 
   private rows(userId: number, bookingId?: number) {
@@ -430,6 +492,11 @@ export class MyService {
         passportNumber: bookings.passportNumber,
         passportIssueDate: bookings.passportIssueDate,
         passportExpiryDate: bookings.passportExpiryDate,
+        passportImageFile: bookings.passportImageFile,
+        passportImageUploadedAt: bookings.passportImageUploadedAt,
+        passportImageCheckedAt: bookings.passportImageCheckedAt,
+        nationality: bookings.nationality,
+        personalDataErasedAt: bookings.personalDataErasedAt,
         insuranceCompany: bookings.insuranceCompany,
         insurancePolicyNumber: bookings.insurancePolicyNumber,
         insuranceTelephone: bookings.insuranceTelephone,
@@ -455,12 +522,16 @@ export class MyService {
       .orderBy(asc(trips.departureDate), asc(bookings.id));
   }
 
-  private async summary(row: Awaited<ReturnType<MyService['rows']>>[number]): Promise<MyBooking> {
+  private async summary(
+    row: Awaited<ReturnType<MyService['rows']>>[number],
+  ): Promise<{ booking: MyBooking; checks: Record<ReadinessCheck, CheckResult> | null }> {
     const today = ukToday(nowOf(this.d.clock));
     const departed = row.departure <= today;
     let toDo: MyToDo[] = [];
+    let checks: Record<ReadinessCheck, CheckResult> | null = null;
     if (row.status !== 'cancelled' && !departed) {
       const { row: readiness } = await this.readiness.ofBooking(row.id);
+      checks = readiness.checks;
       toDo = Object.entries(readiness.checks).flatMap(([check, result]) => {
         const label = TO_DO[check as ReadinessCheck];
         if (!label || result.state === 'green') return [];
@@ -468,12 +539,15 @@ export class MyService {
       });
     }
     return {
-      id: row.id,
-      ref: row.ref,
-      status: row.status as MyBooking['status'],
-      trip: { name: row.tripName, departure: row.departure, return: row.returnDate, country: row.country },
-      departed,
-      to_do: toDo,
+      booking: {
+        id: row.id,
+        ref: row.ref,
+        status: row.status as MyBooking['status'],
+        trip: { name: row.tripName, departure: row.departure, return: row.returnDate, country: row.country },
+        departed,
+        to_do: toDo,
+      },
+      checks,
     };
   }
 }

@@ -196,6 +196,12 @@ const EVERY_ROUTE = `
   POST /api/bookings/:id/sign-in-link bookings:write
   PUT /api/my/bookings/:id/details null
   POST /api/my/sign-out-everywhere null
+  PUT /api/my/bookings/:id/answers null
+  POST /api/my/bookings/:id/passport-image null
+  PUT /api/bookings/:id/answers bookings:write
+  POST /api/bookings/:id/passport-image bookings:write
+  GET /api/bookings/:id/passport-image bookings:read
+  POST /api/bookings/:id/passport-image/checked bookings:write
   POST /api/users/:id/end-sessions null
   PUT /api/bookings/:id/traveller-form bookings:write
   DELETE /api/addons/:id trips:write

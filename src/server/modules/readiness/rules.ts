@@ -23,7 +23,13 @@ export type TripFacts = {
 };
 
 export type BookingFacts = {
-  passport: { state: 'missing' | 'expired' | 'expires' | 'ok'; expiry: string | null; imageUploaded: boolean };
+  passport: {
+    state: 'missing' | 'expired' | 'expires' | 'ok';
+    expiry: string | null;
+    imageUploaded: boolean;
+    /** a photo page the traveller uploaded that the office has not yet looked at */
+    imageToCheck?: boolean;
+  };
   formComplete: boolean;
   /** the trip's custom fields this booking has not answered (by label) */
   unanswered: string[];
@@ -86,6 +92,9 @@ export function sharersMatch<
 export const isUrgent = (trip: Pick<TripFacts, 'departure'>, today: string) =>
   addDays(today, READINESS_URGENT_DAYS) >= trip.departure;
 
+/** The passport check's reason when the details pass but there is no photo page yet. */
+export const NO_PASSPORT_IMAGE = 'Passport details are valid, but no image of the passport has been uploaded.';
+
 export function passportCheck(b: BookingFacts['passport'], trip: TripFacts, today: string): CheckResult {
   const urgent = isUrgent(trip, today);
   if (b.state === 'missing') return toDo('No passport details yet.', urgent);
@@ -97,8 +106,12 @@ export function passportCheck(b: BookingFacts['passport'], trip: TripFacts, toda
       `Expires on ${day(b.expiry!)}: ${trip.country} asks for ${months} of validity after the return on ${day(trip.returnDate)}.`,
     );
   }
-  if (trip.requirePassport && !b.imageUploaded)
-    return toDo('Passport details are valid, but no image of the passport has been uploaded.', urgent);
+  if (trip.requirePassport && !b.imageUploaded) return toDo(NO_PASSPORT_IMAGE, urgent);
+  if (b.imageToCheck)
+    return {
+      ...green(`Valid until ${day(b.expiry!)}, enough for ${trip.country}; the photo page is to check.`),
+      to_check: true,
+    };
   return green(`Valid until ${day(b.expiry!)}, enough for ${trip.country}.`);
 }
 

@@ -24,6 +24,7 @@ type FactsRow = {
   passport: BookingFacts['passport']['state'];
   passport_expiry: string | null;
   image: boolean;
+  image_to_check: boolean;
   form_complete: boolean;
   medical_conditions: boolean;
   medical_detail: string | null;
@@ -112,7 +113,7 @@ export class ReadinessService {
         : sql`(bookings.status in ('provisional', 'confirmed') or bookings.id = ${also})`;
     return queryRows<FactsRow>(
       this.db,
-      sql`select bookings.id, bookings.ref, bookings.first_name, bookings.last_name, bookings.status, ${passportState} as passport, bookings.passport_expiry_date as passport_expiry, bookings.passport_image_file is not null as image,
+      sql`select bookings.id, bookings.ref, bookings.first_name, bookings.last_name, bookings.status, ${passportState} as passport, bookings.passport_expiry_date as passport_expiry, bookings.passport_image_file is not null as image, (bookings.passport_image_file is not null and bookings.passport_image_checked_at is null and bookings.passport_image_uploaded_at is not null) as image_to_check,
           bookings.form_complete, bookings.medical_conditions, bookings.medical_detail, bookings.nok_name, bookings.nok_telephone, bookings.room_type, bookings.share_with, bookings.documents_sent_at, bookings.funding_type, bookings.fundraising_target_pence,
           (select coalesce(sum(fe.amount_pence), 0) from fundraising_entries fe where fe.booking_id = bookings.id and fe.struck_at is null) as raised, bookings.chasers_off, bookings.chasers_off_reason, lc.check as last_chaser_check, lc.sent_on as last_chaser_on,
           (bookings.deposit_payment_date is not null or trips.deposit_pence = 0
@@ -185,7 +186,12 @@ export class ReadinessService {
     const sharers = sharersMatch(facts.filter((f) => f.status !== 'cancelled'));
     const rows: ReadinessRow[] = facts.map((f) => {
       const facts: BookingFacts = {
-        passport: { state: f.passport, expiry: iso(f.passport_expiry), imageUploaded: f.image },
+        passport: {
+          state: f.passport,
+          expiry: iso(f.passport_expiry),
+          imageUploaded: f.image,
+          imageToCheck: f.image_to_check,
+        },
         formComplete: f.form_complete,
         unanswered: unanswered.get(Number(f.id)) ?? [],
         money: {
