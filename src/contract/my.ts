@@ -77,10 +77,35 @@ export const myInvoiceSchema = z.object({
   status: z.string(),
   /** where to pay it by card, when card payments are set up and something is owed */
   pay_url: z.string().nullable(),
+  /** the invoice as a PDF, for the signed-in traveller */
+  pdf_url: z.string(),
+});
+
+/** One instalment of the booking's payment schedule, as the traveller reads it. */
+export const myInstalmentSchema = z.object({
+  label: z.string(),
+  due_date: z.string(),
+  amount: z.number(),
+  /** what is still to pay on it (0 once paid or waived) */
+  outstanding: z.number(),
+  state: z.enum(['paid', 'due', 'overdue', 'waived']),
+});
+
+/** A payment made (or refunded) on the booking. */
+export const myPaymentSchema = z.object({
+  date: z.string(),
+  amount: z.number(),
+  type: z.enum(['payment', 'refund']),
+  how: z.string(),
+  invoice_ref: z.string(),
 });
 
 export const myBookingDetailSchema = myBookingSchema.extend({
   invoices: z.array(myInvoiceSchema),
+  schedule: z.array(myInstalmentSchema),
+  payments: z.array(myPaymentSchema),
+  /** with card payments not set up: how to pay by bank transfer (OPERATOR_BANK_DETAILS) and the reference to give */
+  bank_transfer: z.object({ details: z.string(), reference: z.string() }).nullable(),
   /** the traveller's form as it stands (dates as ISO days), to fill in or change */
   form: z.object({
     title: z.string().nullable(),

@@ -76,7 +76,7 @@ test.describe("a traveller's own pages", () => {
     await expectAccessible(traveller);
 
     // the link was spent by its first use
-    await traveller.getByRole('button', { name: 'Sign out' }).click();
+    await traveller.getByRole('button', { name: 'Sign out', exact: true }).click();
     await traveller.waitForURL('**/my/sign-in');
     await traveller.goto(link);
     await expect(traveller.getByRole('alert')).toHaveText(/expired or has already been used/);
@@ -84,5 +84,106 @@ test.describe("a traveller's own pages", () => {
     await traveller.getByRole('button', { name: 'Email me a sign-in link' }).click();
     await expect(traveller.getByRole('status')).toHaveText(/If we know that address, we have sent it a link/);
     await phone.close();
+  });
+
+  test("a chaser's link opens the form on a phone; once it is filled in, the board shows the forms check green and the photo to check", async ({
+    page,
+    browser,
+  }) => {
+    await signIn(page, 'admin', '/bookings');
+    const id = await bookingThroughApi(page, {
+      title: 'Mr',
+      first_name: 'Theo',
+      last_name: 'Chased',
+      preferred_name: 'Theo',
+      email_name: 'theo',
+    });
+    const {
+      email,
+      trip_id: tripId,
+      chased,
+    } = await page.evaluate(async (bookingId) => {
+      const headers = {
+        Accept: 'application/json',
+        'Content-Type': 'application/json',
+        'X-Requested-With': 'XMLHttpRequest',
+        'X-CSRF-TOKEN': document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content,
+      };
+      const detail = (await (await fetch(`/api/bookings/${bookingId}`, { headers })).json()) as {
+        email: string;
+        trip: { id: number };
+      };
+      const booking = { email: detail.email, trip_id: detail.trip.id };
+      const chased = await fetch(`/api/trips/${booking.trip_id}/chasers`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ booking_ids: [bookingId], checks: ['forms'] }),
+      });
+      return { ...booking, chased: await chased.text() };
+    }, id);
+    const mail = (await (await page.request.get(`${control}/mail?to=${encodeURIComponent(email)}`)).text()).replace(
+      /=\r?\n/g,
+      '',
+    );
+    expect(JSON.parse(chased)).toMatchObject({ sent: [{ booking_id: id, check: 'forms' }] });
+    const link = /https?:\/\/\S+?(\/my\/sign-in\/[0-9a-z]+\.[0-9a-z]+\.[0-9a-z]+\.[0-9a-z]+\.[\w-]{32})/.exec(
+      mail,
+    )![1]!;
+
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      locale: 'en-GB',
+      timezoneId: 'Europe/London',
+      bypassCSP: true,
+    });
+    const traveller = await phone.newPage();
+    await traveller.goto(link);
+    await traveller.waitForURL(`**/my/bookings/${id}`);
+    const form = traveller.getByRole('form', { name: 'Your details' });
+    await form.getByLabel('Date of birth').fill('1991-03-02');
+    await form.getByLabel('Mobile').fill('07700 900321');
+    await form.getByLabel('Address line 1').fill('3 Quay Road');
+    await form.getByLabel('Post code').fill('PL1 2AB');
+    await form.getByLabel('Passport number').fill('533380006');
+    await form.getByLabel('Date of issue').fill('2024-02-01');
+    await form.getByLabel('Date of expiry').fill('2034-02-01');
+    await form.getByLabel('Nationality').fill('British');
+    await form.getByLabel(/^Name/).fill('Ivy Chased');
+    await form.getByLabel(/^Telephone/).fill('07700 900654');
+    await form.getByRole('button', { name: 'Save my details' }).click();
+    await expect(form.getByRole('status')).toHaveText('Your details are saved. Thank you.');
+    await expect(form.getByText(/^Your passport passes/)).toBeVisible();
+
+    // the trip's own questions (the demo trip asks for a T-shirt size)
+    const questions = traveller.getByRole('form', { name: 'The trip’s questions' });
+    for (const box of await questions.getByRole('textbox').all()) await box.fill('Yes');
+    await questions.getByRole('button', { name: 'Save my answers' }).click();
+    await expect(questions.getByRole('status')).toHaveText('Your answers are saved. Thank you.');
+    // the photo page, from the phone
+    const photo = traveller.getByRole('form', { name: 'Passport photo' });
+    await photo.locator('input[type=file]').setInputFiles({
+      name: 'passport.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+        'base64',
+      ),
+    });
+    await photo.getByRole('button', { name: 'Send the photo' }).click();
+    await expect(photo.getByRole('status')).toHaveText(/we have your passport photo/);
+    expect(await traveller.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectAccessible(traveller);
+    await traveller.screenshot({ path: 'test-results/screens/my-booking-answered-phone.png', fullPage: true });
+    await phone.close();
+
+    // the office's board sees it at once
+    await page.goto(`/trips/${tripId}/readiness`);
+    const row = page.getByRole('row').filter({ hasText: 'Theo Chased' });
+    await expect(row.getByRole('img', { name: /^Forms: Ready/ })).toBeVisible();
+    await page.screenshot({ path: 'test-results/screens/readiness-to-check.png', fullPage: true });
+    await row.getByRole('button', { name: /Passport photo of .* to check/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Checked' }).click();
+    await expect(row.getByRole('button', { name: /to check/ })).toHaveCount(0);
+    await page.screenshot({ path: 'test-results/screens/readiness-after-traveller.png', fullPage: true });
   });
 });

@@ -1,6 +1,13 @@
-import { Alert, Button, Fieldset, Radio, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Fieldset, FileInput, Radio, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
-import { type MyBookingDetail, travellerFormSchema } from '../../contract/my.ts';
+import {
+  ANSWER_MAX,
+  answersSchema,
+  type MyBookingDetail,
+  PASSPORT_PHOTO_MAX_BYTES,
+  travellerFormSchema,
+} from '../../contract/my.ts';
+import { formatLongDate } from '../lib/format.ts';
 import { api, ApiError } from '../lib/api.ts';
 
 type Form = MyBookingDetail['form'];
@@ -98,6 +105,12 @@ export function DetailsForm({
             {field('passport_number', 'Passport number', { autoComplete: 'off' })}
             {field('passport_issue', 'Date of issue', { type: 'date' })}
             {field('passport_expiry', 'Date of expiry', { type: 'date' })}
+            {field('nationality', 'Nationality', { autoComplete: 'off' })}
+            {booking.passport_check && (
+              <Alert color={booking.passport_check.ok ? 'green' : 'red'} role="note" aria-live="polite">
+                {booking.passport_check.message}
+              </Alert>
+            )}
           </Stack>
         </Fieldset>
         <Fieldset legend="Next of kin (whom we call in an emergency)">
@@ -156,6 +169,169 @@ export function DetailsForm({
         )}
         <Button type="submit" size="lg" fullWidth loading={saving}>
           Save my details
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+/** The trip's own questions, each a text answer; all are asked of every traveller. */
+export function QuestionsForm({
+  booking,
+  onSaved,
+}: {
+  booking: MyBookingDetail;
+  onSaved: (booking: MyBookingDetail) => void;
+}) {
+  const [answers, setAnswers] = useState<Record<number, string>>(() =>
+    Object.fromEntries(booking.questions.map((q) => [q.id, q.answer])),
+  );
+  const [errors, setErrors] = useState<Record<number, string>>({});
+  const [saving, setSaving] = useState(false);
+  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setNotice(null);
+    const body = { answers: booking.questions.map((q) => ({ custom_field_id: q.id, value: answers[q.id] ?? '' })) };
+    const checked = answersSchema.safeParse(body);
+    const fieldErrors = (issues: Record<string, string[] | undefined>) => {
+      const found: Record<number, string> = {};
+      for (const [path, messages] of Object.entries(issues)) {
+        const index = Number(/^answers\.(\d+)\./.exec(path)?.[1]);
+        const question = booking.questions[index];
+        if (question && messages?.[0]) found[question.id] = messages[0];
+      }
+      return found;
+    };
+    if (!checked.success) {
+      const issues: Record<string, string[]> = {};
+      for (const issue of checked.error.issues) issues[issue.path.join('.')] = [issue.message];
+      setErrors(fieldErrors(issues));
+      return;
+    }
+    setErrors({});
+    setSaving(true);
+    try {
+      const saved = await api<MyBookingDetail>(`/api/my/bookings/${booking.id}/answers`, { method: 'PUT', body });
+      onSaved(saved);
+      setAnswers(Object.fromEntries(saved.questions.map((q) => [q.id, q.answer])));
+      setNotice({ ok: true, text: 'Your answers are saved. Thank you.' });
+    } catch (e) {
+      if (e instanceof ApiError && e.errors) setErrors(fieldErrors(e.errors));
+      setNotice({
+        ok: false,
+        text: e instanceof ApiError ? e.message : 'Your answers could not be saved. Please try again.',
+      });
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-label="The trip’s questions">
+      <Stack gap="sm">
+        {booking.questions.map((q) => (
+          <Textarea
+            key={q.id}
+            label={q.label}
+            description={q.note ?? undefined}
+            size="md"
+            autosize
+            minRows={1}
+            maxLength={ANSWER_MAX}
+            value={answers[q.id] ?? ''}
+            onChange={(e) => {
+              const value = e.currentTarget.value;
+              setAnswers((a) => ({ ...a, [q.id]: value }));
+            }}
+            error={errors[q.id]}
+            required
+          />
+        ))}
+        {notice && (
+          <Alert color={notice.ok ? 'green' : 'red'} role={notice.ok ? 'status' : 'alert'}>
+            {notice.text}
+          </Alert>
+        )}
+        <Button type="submit" size="lg" fullWidth loading={saving}>
+          Save my answers
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+const MB = 1024 * 1024;
+
+/** The passport's photo page: the phone offers its camera; checked by the server by what the file is. */
+export function PassportPhoto({
+  booking,
+  onSaved,
+}: {
+  booking: MyBookingDetail;
+  onSaved: (booking: MyBookingDetail) => void;
+}) {
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+  const photo = booking.passport_photo;
+  const send = async (event: FormEvent) => {
+    event.preventDefault();
+    setDone(null);
+    if (!file) return setError('Choose a photo of your passport’s photo page.');
+    if (file.size > PASSPORT_PHOTO_MAX_BYTES)
+      return setError(`The passport photo must not be greater than ${PASSPORT_PHOTO_MAX_BYTES / MB} MB.`);
+    setError(null);
+    setSending(true);
+    try {
+      const body = new FormData();
+      body.append('file', file);
+      const saved = await api<MyBookingDetail>(`/api/my/bookings/${booking.id}/passport-image`, {
+        method: 'POST',
+        body,
+      });
+      onSaved(saved);
+      setFile(null);
+      setDone('Thank you: we have your passport photo. We will check it and tell you if anything is wrong.');
+    } catch (e) {
+      setError(
+        e instanceof ApiError
+          ? (e.errors?.file?.[0] ?? e.message)
+          : 'The photo could not be sent. Please try again on a better connection.',
+      );
+    } finally {
+      setSending(false);
+    }
+  };
+  return (
+    <form onSubmit={(e) => void send(e)} noValidate aria-label="Passport photo">
+      <Stack gap="sm">
+        <Text size="sm">
+          {photo.uploaded_at
+            ? `We have the photo page you sent on ${formatLongDate(photo.uploaded_at.slice(0, 10))}${photo.checked ? ', and have checked it.' : '; we will check it soon.'} You can send a new one.`
+            : 'Take a photo of your passport’s photo page (the page with your picture), or choose a scan: a JPG, PNG or PDF of up to 10 MB.'}
+        </Text>
+        <FileInput
+          label="Photo page of your passport"
+          placeholder="Take a photo or choose a file"
+          styles={{ placeholder: { color: 'var(--mantine-color-gray-7)' } }}
+          accept="image/jpeg,image/png,application/pdf"
+          size="md"
+          value={file}
+          onChange={(f) => {
+            setFile(f);
+            setError(null);
+          }}
+          error={error}
+          clearable
+        />
+        {done && (
+          <Alert color="green" role="status">
+            {done}
+          </Alert>
+        )}
+        <Button type="submit" size="lg" fullWidth loading={sending} variant={file ? 'filled' : 'light'}>
+          Send the photo
         </Button>
       </Stack>
     </form>

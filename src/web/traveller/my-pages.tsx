@@ -17,7 +17,7 @@ import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'rea
 import type { MyBookingDetail, MyBookings, MyToDo } from '../../contract/my.ts';
 import { api, ApiError } from '../lib/api.ts';
 import { readBootstrap } from '../lib/bootstrap.ts';
-import { DetailsForm } from './details-form.tsx';
+import { DetailsForm, PassportPhoto, QuestionsForm } from './details-form.tsx';
 import { formatLongDate, formatMoney } from '../lib/format.ts';
 
 // A traveller's own pages (/my), phone first: one column, large targets, nothing of the back office.
@@ -271,6 +271,103 @@ export function SignInLinkPage({ token }: { token: string }) {
   );
 }
 
+const INSTALMENT_STATES = {
+  paid: { label: 'Paid', color: 'green' },
+  due: { label: 'Due', color: 'blue' },
+  overdue: { label: 'Overdue', color: 'red' },
+  waived: { label: 'Not needed', color: 'gray' },
+} as const;
+
+/** The booking's money as the traveller reads it: the plan, the invoices (Pay, PDF), what was paid, and how else to pay. */
+function Payments({ booking }: { booking: MyBookingDetail }) {
+  return (
+    <Stack gap="md">
+      {booking.schedule.length > 0 && (
+        <Stack gap={6}>
+          <Title order={3} size="h5">
+            Your payment plan
+          </Title>
+          <List listStyleType="none" spacing={6} aria-label="Your payment plan">
+            {booking.schedule.map((row, i) => (
+              <List.Item key={i}>
+                <Group justify="space-between" wrap="nowrap" gap="xs">
+                  <Text size="sm">
+                    <Text span fw={600}>
+                      {row.label}
+                    </Text>
+                    : {formatMoney(row.amount)} on {formatLongDate(row.due_date)}
+                  </Text>
+                  <Badge variant="light" color={INSTALMENT_STATES[row.state].color} style={{ flexShrink: 0 }}>
+                    {INSTALMENT_STATES[row.state].label}
+                  </Badge>
+                </Group>
+              </List.Item>
+            ))}
+          </List>
+        </Stack>
+      )}
+      <Stack gap={6}>
+        <Title order={3} size="h5">
+          Invoices
+        </Title>
+        {booking.invoices.length === 0 && <Text c="dimmed">No invoices yet.</Text>}
+        {booking.invoices.map((invoice) => (
+          <Paper key={invoice.id} withBorder p="md">
+            <Stack gap={6}>
+              <Group justify="space-between" wrap="nowrap">
+                <Text fw={600}>Invoice {invoice.ref}</Text>
+                <Badge variant="light" color={invoice.outstanding > 0 ? 'blue' : 'green'} style={{ flexShrink: 0 }}>
+                  {invoice.status}
+                </Badge>
+              </Group>
+              <Text size="sm">
+                {formatMoney(invoice.total)}
+                {invoice.outstanding > 0
+                  ? `, ${formatMoney(invoice.outstanding)} to pay${invoice.due_date ? ` by ${formatLongDate(invoice.due_date)}` : ''}`
+                  : ', paid'}
+              </Text>
+              {invoice.pay_url && (
+                <Button component="a" href={invoice.pay_url} size="md" fullWidth>
+                  Pay {formatMoney(invoice.outstanding)}
+                </Button>
+              )}
+              <Anchor href={invoice.pdf_url} target="_blank" size="sm">
+                Download invoice {invoice.ref} (PDF)
+              </Anchor>
+            </Stack>
+          </Paper>
+        ))}
+      </Stack>
+      {booking.bank_transfer && (
+        <Alert color="blue" title="Paying by bank transfer">
+          <Text size="sm">{booking.bank_transfer.details}</Text>
+          <Text size="sm" mt={4}>
+            Please give <strong>{booking.bank_transfer.reference}</strong> as the reference, so that we know it is
+            yours.
+          </Text>
+        </Alert>
+      )}
+      {booking.payments.length > 0 && (
+        <Stack gap={6}>
+          <Title order={3} size="h5">
+            Payments received
+          </Title>
+          <List listStyleType="none" spacing={4} aria-label="Payments received">
+            {booking.payments.map((p, i) => (
+              <List.Item key={i}>
+                <Text size="sm">
+                  {formatLongDate(p.date)}: {p.type === 'refund' ? 'refunded ' : ''}
+                  {formatMoney(p.amount)} ({p.how.toLowerCase()}, invoice {p.invoice_ref})
+                </Text>
+              </List.Item>
+            ))}
+          </List>
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
 // the light badges that read at AA contrast on white
 const STATUS_COLOURS = { provisional: 'blue', confirmed: 'green', cancelled: 'gray' } as const;
 
@@ -411,45 +508,50 @@ export function MyBookingPage({ id }: { id: number }) {
             <Title order={2} size="h4" id="payments">
               Payments
             </Title>
-            {data.invoices.length === 0 && <Text c="dimmed">No invoices yet.</Text>}
-            {data.invoices.map((invoice) => (
-              <Paper key={invoice.id} withBorder p="md">
-                <Stack gap={6}>
-                  <Group justify="space-between" wrap="nowrap">
-                    <Text fw={600}>Invoice {invoice.ref}</Text>
-                    <Badge variant="light" color={invoice.outstanding > 0 ? 'blue' : 'green'} style={{ flexShrink: 0 }}>
-                      {invoice.status}
-                    </Badge>
-                  </Group>
-                  <Text size="sm">
-                    {formatMoney(invoice.total)}
-                    {invoice.outstanding > 0
-                      ? `, ${formatMoney(invoice.outstanding)} to pay${invoice.due_date ? ` by ${formatLongDate(invoice.due_date)}` : ''}`
-                      : ', paid'}
-                  </Text>
-                  {invoice.pay_url && (
-                    <Button component="a" href={invoice.pay_url} size="md" fullWidth>
-                      Pay {formatMoney(invoice.outstanding)}
-                    </Button>
-                  )}
-                </Stack>
-              </Paper>
-            ))}
+            <Payments booking={data} />
           </Stack>
           <Stack gap="xs" component="section" aria-labelledby="details">
             <Title order={2} size="h4" id="details">
               Your details
             </Title>
             {data.departed || data.status === 'cancelled' ? (
-              <Text size="sm" c="dimmed">
-                {data.departed
-                  ? 'This trip has left: your details can no longer be changed here.'
-                  : 'This booking is cancelled: its details can no longer be changed here.'}
-              </Text>
+              <>
+                <Text size="sm" c="dimmed">
+                  {data.departed
+                    ? 'This trip has left: your details can no longer be changed here.'
+                    : 'This booking is cancelled: its details can no longer be changed here.'}
+                </Text>
+                {data.personal_data_erased && (
+                  <Text size="sm">
+                    Your passport, medical, insurance and next-of-kin details: removed after your trip, as our privacy
+                    notice says.
+                  </Text>
+                )}
+              </>
             ) : (
               <DetailsForm booking={data} onSaved={setData} />
             )}
           </Stack>
+          {!data.departed && data.status !== 'cancelled' && (
+            <>
+              {data.passport_rule !== null && (
+                <Stack gap="xs" component="section" aria-labelledby="passport-photo">
+                  <Title order={2} size="h4" id="passport-photo">
+                    Your passport photo
+                  </Title>
+                  <PassportPhoto booking={data} onSaved={setData} />
+                </Stack>
+              )}
+              {data.questions.length > 0 && (
+                <Stack gap="xs" component="section" aria-labelledby="questions">
+                  <Title order={2} size="h4" id="questions">
+                    Questions about your trip
+                  </Title>
+                  <QuestionsForm booking={data} onSaved={setData} />
+                </Stack>
+              )}
+            </>
+          )}
         </>
       )}
     </Shell>

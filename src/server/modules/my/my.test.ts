@@ -19,7 +19,9 @@ import {
   TRIP_DEPARTED,
 } from '../../../contract/my.ts';
 import { purgeSignInLinks } from './service.ts';
+import { ukToday } from '../../../contract/dates.ts';
 
+const BANK = 'Tripdesk Adventures Ltd, sort code 12-34-56, account 12345678';
 let sink: Awaited<ReturnType<typeof smtpSink>>;
 let t: TestApp;
 let admin: TestClient;
@@ -31,7 +33,11 @@ let n = 0;
 beforeAll(async () => {
   sink = await smtpSink();
   t = await createTestApp(
-    { smtpUrl: `smtp://127.0.0.1:${sink.port}`, publicUrl: 'https://trips.operator.test' },
+    {
+      smtpUrl: `smtp://127.0.0.1:${sink.port}`,
+      publicUrl: 'https://trips.operator.test',
+      operatorBankDetails: BANK,
+    },
     { appClock: clock },
   );
   admin = await t.signedIn(1);
@@ -712,5 +718,44 @@ describe('the passport', () => {
     const left = await upload(browser, `/api/my/bookings/${booking.id}/passport-image`, jpeg);
     expect(left.statusCode).toBe(409);
     expect((await upload(browser, `/api/my/bookings/${mine.booking.id}/passport-image`, jpeg)).statusCode).toBe(404);
+  });
+});
+
+describe('payments', () => {
+  it('shows the schedule, the invoices with their PDF, the payments made, and the bank details without card payments', async () => {
+    const { email, booking } = await traveller();
+    const other = await traveller();
+    const today = ukToday(new Date(clock.now()));
+    const deposit = await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' });
+    expect(deposit.statusCode, deposit.body).toBe(201);
+    const invoice = deposit.json() as { id: number; invoice_ref: string; total: number };
+    const paid = await admin.post('/api/transactions', {
+      booking_id: booking.id,
+      invoice_id: invoice.id,
+      invoice_type: 'deposit',
+      amount: 100,
+      processor: 'BACS',
+      date: today,
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+    const browser = await signedInTraveller(email);
+    const page = (await browser.get(`/api/my/bookings/${booking.id}`)).json();
+    expect(page.payments).toEqual([
+      { date: today, amount: 100, type: 'payment', how: 'Bank transfer', invoice_ref: invoice.invoice_ref },
+    ]);
+    expect(page.invoices[0]).toMatchObject({ id: invoice.id, pay_url: null });
+    expect(page.bank_transfer).toEqual({ details: BANK, reference: booking.ref });
+    expect(Array.isArray(page.schedule)).toBe(true);
+    for (const row of page.schedule) expect(['paid', 'due', 'overdue', 'waived']).toContain(row.state);
+
+    const pdf = await browser.get(page.invoices[0].pdf_url);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // another traveller's invoice, by either booking, is not found
+    const theirs = await admin.post(`/api/bookings/${other.booking.id}/invoices`, { invoice_type: 'deposit' });
+    const theirId = (theirs.json() as { id: number }).id;
+    expect((await browser.get(`/api/my/bookings/${booking.id}/invoices/${theirId}/pdf`)).statusCode).toBe(404);
+    expect((await browser.get(`/api/my/bookings/${other.booking.id}/invoices/${theirId}/pdf`)).statusCode).toBe(404);
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
+import { idParam, messageSchema, recordId, validationErrorSchema } from '../../../contract/common.ts';
 import { ROLES } from '../../../contract/constants.ts';
 import {
   answersSchema,
@@ -150,6 +150,25 @@ export async function myRoutes(app: FastifyInstance, opts: { service: MyService 
       },
     },
     async (request) => service.saveDetails(request.user!.id, request.params.id, request.body),
+  );
+
+  r.get(
+    '/api/my/bookings/:id/invoices/:invoiceId/pdf',
+    {
+      schema: {
+        tags,
+        summary: "One of the traveller's invoices as a PDF",
+        params: z.object({ id: recordId('booking'), invoiceId: recordId('invoice') }),
+      },
+    },
+    async (request, reply) => {
+      const { pdf, ref } = await service.invoicePdf(request.user!.id, request.params.id, request.params.invoiceId);
+      return reply
+        .type('application/pdf')
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', `inline; filename="${ref.replace(/[^\w.-]/g, '_')}.pdf"`)
+        .send(pdf);
+    },
   );
 
   r.put(

@@ -1,5 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { penceToPounds } from '../../../contract/money.ts';
+import { ScheduleService } from '../schedules/service.ts';
+import { invoicePdf } from '../invoices/pdf.ts';
 import { ROLES } from '../../../contract/constants.ts';
 import { PASSPORT_MONTHS_DEFAULT } from '../../../contract/country-constants.ts';
 import { ukToday } from '../../../contract/dates.ts';
@@ -21,7 +24,16 @@ import {
 import type { ReadinessCheck } from '../../../contract/readiness-constants.ts';
 import type { CheckResult } from '../../../contract/readiness.ts';
 import { queryRows, type Db } from '../../../db/client.ts';
-import { bookings, countries, sessions, signInLinks, trips, users } from '../../../db/schema/index.ts';
+import {
+  bookings,
+  countries,
+  invoices,
+  sessions,
+  signInLinks,
+  transactions,
+  trips,
+  users,
+} from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import type { Mailer } from '../../common/mailer.ts';
@@ -60,6 +72,8 @@ function passportRule(country: string | null, months: number, returnDate: string
   return `${where} asks for a passport valid ${months === 1 ? '1 month' : `${months} months`} after your return on ${longDay(returnDate)}.`;
 }
 
+const HOW: Record<string, string> = { STRIPE: 'Card', BACS: 'Bank transfer', CHEQUE: 'Cheque', OTHER: 'Other' };
+
 /** How long after it was made a portal link may still ask for a fresh one (a year of chasers and reminders). */
 const RENEWABLE_DAYS = 365;
 
@@ -93,10 +107,12 @@ const TO_DO: Partial<Record<ReadinessCheck, string>> = {
 export class MyService {
   private readonly readiness: ReadinessService;
   private readonly invoices: InvoiceService;
+  private readonly schedules: ScheduleService;
 
   constructor(private readonly d: MyDeps) {
     this.readiness = new ReadinessService(d.db, d.fundraisingDefaults, d.clock);
     this.invoices = new InvoiceService(d.db, d.operator, d.mailer);
+    this.schedules = new ScheduleService(d.db, d.clock);
   }
 
   /**
@@ -381,10 +397,18 @@ export class MyService {
       due_date: i.due_date,
       status: i.status,
       pay_url: payLinks && i.outstanding > 0 && row.status !== 'cancelled' ? payLinkOf(i.id, payLinks, now).url : null,
+      pdf_url: `/api/my/bookings/${bookingId}/invoices/${i.id}/pdf`,
     }));
+    const owing = invoices.some((i) => i.outstanding > 0) && row.status !== 'cancelled';
     return {
       ...summary,
       invoices,
+      schedule: await this.schedule(bookingId),
+      payments: await this.payments(bookingId),
+      bank_transfer:
+        !payLinks && this.d.operator.bankDetails && owing
+          ? { details: this.d.operator.bankDetails, reference: row.ref }
+          : null,
       form: {
         title: row.title,
         first_name: row.firstName,
@@ -425,6 +449,50 @@ export class MyService {
       personal_data_erased: row.personalDataErasedAt !== null,
       questions: await this.questions(bookingId),
     };
+  }
+
+  /** The booking's instalments, in the traveller's words: paid, due, overdue or waived. */
+  private async schedule(bookingId: number): Promise<MyBookingDetail['schedule']> {
+    const { rows } = await this.schedules.forBooking(bookingId);
+    return rows.map((r) => ({
+      label: r.label,
+      due_date: r.due_date,
+      amount: r.amount,
+      outstanding: r.state === 'paid' || r.state === 'waived' ? 0 : r.outstanding,
+      state: r.state === 'paid' || r.state === 'overdue' || r.state === 'waived' ? r.state : 'due',
+    }));
+  }
+
+  /** The money received on the booking (and any refunded), newest first; struck-out entries are not theirs to see. */
+  private async payments(bookingId: number): Promise<MyBookingDetail['payments']> {
+    const rows = await this.d.db
+      .select({
+        date: transactions.date,
+        pence: transactions.amountPence,
+        type: transactions.type,
+        processor: transactions.processor,
+        ref: invoices.invoiceRef,
+      })
+      .from(transactions)
+      .innerJoin(invoices, eq(invoices.id, transactions.invoiceId))
+      .where(and(eq(transactions.bookingId, bookingId), isNull(transactions.deletedAt)))
+      .orderBy(desc(transactions.date), desc(transactions.id));
+    return rows.map((r) => ({
+      date: r.date,
+      amount: penceToPounds(r.pence),
+      type: r.type as 'payment' | 'refund',
+      how: HOW[r.processor] ?? 'Other',
+      invoice_ref: r.ref,
+    }));
+  }
+
+  /** One of the traveller's invoices as a PDF; another's, or one of another booking, is not found. */
+  async invoicePdf(userId: number, bookingId: number, invoiceId: number): Promise<{ pdf: Buffer; ref: string }> {
+    const [row] = await this.rows(userId, bookingId);
+    if (!row) throw notFound('Invoice not found.');
+    const doc = await this.invoices.document(invoiceId).catch(() => null);
+    if (!doc || doc.booking.id !== bookingId) throw notFound('Invoice not found.');
+    return { pdf: await invoicePdf(doc), ref: doc.invoice.invoice_ref };
   }
 
   private async questions(bookingId: number) {

@@ -31,6 +31,7 @@ import { formatShortDate } from '../../lib/format.ts';
 import { useTripReadiness } from './api/readiness.ts';
 import { CheckBadge, STATE_TEXT, STATE_WORDS } from '../../components/check-badge.tsx';
 import { BulkActions } from './bulk-actions.tsx';
+import { PassportPhotoCheck } from './passport-photo-check.tsx';
 
 const isCheck = (v: string | null): v is ReadinessCheck => (READINESS_CHECKS as readonly string[]).includes(v ?? '');
 const isState = (v: string | null): v is ReadinessState => (READINESS_STATES as readonly string[]).includes(v ?? '');
@@ -226,7 +227,15 @@ function Board({ board }: { board: TripReadiness }) {
     ...READINESS_CHECKS.map((c): Column<ReadinessRow> => ({
       key: c,
       label: READINESS_CHECK_LABELS[c],
-      cell: (r) => <CheckBadge check={c} result={r.checks[c]} />,
+      cell: (r) =>
+        c === 'passport' && r.checks.passport.to_check ? (
+          <Group gap={6} wrap="nowrap">
+            <CheckBadge check={c} result={r.checks[c]} />
+            <PassportPhotoCheck tripId={trip.id} bookingId={r.booking_id} traveller={r.traveller} />
+          </Group>
+        ) : (
+          <CheckBadge check={c} result={r.checks[c]} />
+        ),
     })),
   ];
 
