@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { recordId } from './common.ts';
+import { FUNDRAISING_STATES } from './fundraising-constants.ts';
+import { poundsToPence } from './money.ts';
 import { READINESS_STATES } from './readiness-constants.ts';
 
 // ---- a traveller's own pages (/my) ----
@@ -144,6 +146,22 @@ export const myBookingDetailSchema = myBookingSchema.extend({
   passport_photo: z.object({ uploaded_at: z.string().nullable(), checked: z.boolean() }),
   /** the passport, medical, insurance and next-of-kin details were erased after the trip (retention) */
   personal_data_erased: z.boolean(),
+  /** the trip's documents (kit list, itinerary…), each through a signed link that works for a while */
+  documents: z.array(z.object({ name: z.string(), size: z.number().nullable(), url: z.string() })),
+  /** a Fundraise or Flexi booking's fundraising: the target, what is raised, and the milestones */
+  fundraising: z
+    .object({
+      charity: z.string().nullable(),
+      target: z.number(),
+      raised: z.number(),
+      state: z.enum(FUNDRAISING_STATES),
+      /** pounds still to raise: to the missed milestone (behind) or to the target */
+      shortfall: z.number(),
+      page_url: z.string().nullable(),
+      milestones: z.array(z.object({ percent: z.number(), amount: z.number(), due: z.string() })),
+      next: z.object({ percent: z.number(), amount: z.number(), due: z.string() }).nullable(),
+    })
+    .nullable(),
   /** the trip's own questions, each with the traveller's answer ('' when none) */
   questions: z.array(
     z.object({ id: z.number().int(), label: z.string(), note: z.string().nullable(), answer: z.string() }),
@@ -271,3 +289,10 @@ export const NOT_THIS_TRIPS_QUESTION = 'This question is not one of this trip’
 
 export const PASSPORT_PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 export const PASSPORT_PHOTO_REFUSED = 'The passport photo must be a JPG, PNG or PDF.';
+
+// ---- "Update my total": the fundraising page's total as the traveller reads it ----
+
+export const myFundraisingTotalSchema = z.object({
+  total: poundsToPence('total').refine((p) => p > 0, { error: 'The total must be more than £0.00.' }),
+});
+export type MyFundraisingTotalInput = z.input<typeof myFundraisingTotalSchema>;

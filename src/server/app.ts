@@ -220,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     service: new MyService({
       db,
       files,
+      secret: config.sessionSecret,
       mailer,
       operator: operatorOf(config),
       clock: deps.clock ?? systemClock,

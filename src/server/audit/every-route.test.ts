@@ -303,6 +303,26 @@ async function steps(): Promise<Step[]> {
       },
     ],
     [
+      'POST /api/my/bookings/{id}/fundraising/total',
+      async () => {
+        // the walk's booking fundraises for this step only
+        const [before] = await t.db
+          .select({ fundingType: bookings.fundingType })
+          .from(bookings)
+          .where(eq(bookings.id, Number(s.booking)));
+        await t.db
+          .update(bookings)
+          .set({ fundingType: 'fundraise' })
+          .where(eq(bookings.id, Number(s.booking)));
+        const res = await signedInTraveller!.post(`/api/my/bookings/${s.booking}/fundraising/total`, { total: 120 });
+        await t.db
+          .update(bookings)
+          .set({ fundingType: before!.fundingType })
+          .where(eq(bookings.id, Number(s.booking)));
+        return res;
+      },
+    ],
+    [
       'PUT /api/bookings/{id}/answers',
       async () =>
         admin.put(`/api/bookings/${s.booking}/answers`, { answers: [{ custom_field_id: s.question, value: 'L' }] }),

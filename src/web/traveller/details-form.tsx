@@ -1,13 +1,29 @@
-import { Alert, Button, Fieldset, FileInput, Radio, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Fieldset,
+  FileInput,
+  Group,
+  List,
+  Progress,
+  Radio,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import {
   ANSWER_MAX,
   answersSchema,
   type MyBookingDetail,
+  myFundraisingTotalSchema,
   PASSPORT_PHOTO_MAX_BYTES,
   travellerFormSchema,
 } from '../../contract/my.ts';
-import { formatLongDate } from '../lib/format.ts';
+import { formatLongDate, formatMoney } from '../lib/format.ts';
 import { api, ApiError } from '../lib/api.ts';
 
 type Form = MyBookingDetail['form'];
@@ -335,5 +351,114 @@ export function PassportPhoto({
         </Button>
       </Stack>
     </form>
+  );
+}
+
+const STANDING: Record<string, { text: string; color: string }> = {
+  on_track: { text: 'On track', color: 'green' },
+  behind: { text: 'Behind a milestone', color: 'red' },
+  met: { text: 'Target met', color: 'green' },
+};
+
+/** A fundraiser's target, milestones and standing, and "Update my total" from their page's figure. */
+export function Fundraising({
+  booking,
+  onSaved,
+}: {
+  booking: MyBookingDetail;
+  onSaved: (booking: MyBookingDetail) => void;
+}) {
+  const f = booking.fundraising!;
+  const [total, setTotal] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const standing = STANDING[f.state];
+  const open = !booking.departed && booking.status !== 'cancelled';
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaved(null);
+    const checked = myFundraisingTotalSchema.safeParse({ total });
+    if (!checked.success) return setError(checked.error.issues[0]?.message ?? 'Give your page’s total.');
+    setError(null);
+    setSaving(true);
+    try {
+      const next = await api<MyBookingDetail>(`/api/my/bookings/${booking.id}/fundraising/total`, {
+        method: 'POST',
+        body: { total },
+      });
+      onSaved(next);
+      setTotal('');
+      setSaved(`Thank you: your total is now ${formatMoney(next.fundraising!.raised)}.`);
+    } catch (e) {
+      setError(
+        e instanceof ApiError
+          ? (e.errors?.total?.[0] ?? e.message)
+          : 'Your total could not be saved. Please try again.',
+      );
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
+        <Text>
+          <Text span fw={700}>
+            {formatMoney(f.raised)}
+          </Text>{' '}
+          raised of your {formatMoney(f.target)} target{f.charity ? ` for ${f.charity}` : ''}
+        </Text>
+        {standing && (
+          <Badge variant="light" color={standing.color} style={{ flexShrink: 0 }}>
+            {standing.text}
+          </Badge>
+        )}
+      </Group>
+      <Progress
+        value={f.target > 0 ? Math.min(100, (f.raised / f.target) * 100) : 0}
+        aria-label={`${formatMoney(f.raised)} of ${formatMoney(f.target)} raised`}
+        size="lg"
+      />
+      {f.milestones.length > 0 && (
+        <List spacing={4} size="sm" aria-label="Your milestones">
+          {f.milestones.map((m) => (
+            <List.Item key={m.due}>
+              {m.percent}% ({formatMoney(m.amount)}) by {formatLongDate(m.due)}
+              {f.raised >= m.amount ? ': reached' : ''}
+            </List.Item>
+          ))}
+        </List>
+      )}
+      {f.page_url && (
+        <Anchor href={f.page_url} target="_blank" rel="noopener noreferrer">
+          Your fundraising page
+        </Anchor>
+      )}
+      {open && (
+        <form onSubmit={(e) => void submit(e)} noValidate aria-label="Update my total">
+          <Stack gap="xs">
+            <TextInput
+              label="What does your fundraising page show now?"
+              description="In pounds: we add what is new to your total, and your charity sees it."
+              leftSection="£"
+              inputMode="decimal"
+              size="md"
+              value={total}
+              onChange={(e) => setTotal(e.currentTarget.value)}
+              error={error}
+            />
+            {saved && (
+              <Alert color="green" role="status">
+                {saved}
+              </Alert>
+            )}
+            <Button type="submit" size="md" fullWidth loading={saving} variant="light">
+              Update my total
+            </Button>
+          </Stack>
+        </form>
+      )}
+    </Stack>
   );
 }

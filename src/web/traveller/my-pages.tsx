@@ -17,7 +17,7 @@ import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'rea
 import type { MyBookingDetail, MyBookings, MyToDo } from '../../contract/my.ts';
 import { api, ApiError } from '../lib/api.ts';
 import { readBootstrap } from '../lib/bootstrap.ts';
-import { DetailsForm, PassportPhoto, QuestionsForm } from './details-form.tsx';
+import { DetailsForm, Fundraising, PassportPhoto, QuestionsForm } from './details-form.tsx';
 import { formatLongDate, formatMoney } from '../lib/format.ts';
 
 // A traveller's own pages (/my), phone first: one column, large targets, nothing of the back office.
@@ -532,6 +532,34 @@ export function MyBookingPage({ id }: { id: number }) {
               <DetailsForm booking={data} onSaved={setData} />
             )}
           </Stack>
+          {data.fundraising && (
+            <Stack gap="xs" component="section" aria-labelledby="fundraising">
+              <Title order={2} size="h4" id="fundraising">
+                Your fundraising
+              </Title>
+              <Fundraising booking={data} onSaved={setData} />
+            </Stack>
+          )}
+          {data.documents.length > 0 && (
+            <Stack gap="xs" component="section" aria-labelledby="documents">
+              <Title order={2} size="h4" id="documents">
+                Documents for your trip
+              </Title>
+              <List spacing="xs" aria-label="Documents for your trip">
+                {data.documents.map((d) => (
+                  <List.Item key={d.url}>
+                    <Anchor href={d.url}>{d.name}</Anchor>
+                    {d.size !== null && (
+                      <Text span size="sm" c="dimmed">
+                        {' '}
+                        ({Math.max(1, Math.round(d.size / 1024))} KB)
+                      </Text>
+                    )}
+                  </List.Item>
+                ))}
+              </List>
+            </Stack>
+          )}
           {!data.departed && data.status !== 'cancelled' && (
             <>
               {data.passport_rule !== null && (

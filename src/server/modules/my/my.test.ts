@@ -759,3 +759,64 @@ describe('payments', () => {
     expect((await browser.get(`/api/my/bookings/${other.booking.id}/invoices/${theirId}/pdf`)).statusCode).toBe(404);
   });
 });
+
+describe('documents and fundraising', () => {
+  it('lists the trip’s documents through signed links, and records "Update my total" as a page-total entry', async () => {
+    const { email, booking, trip } = await traveller();
+    await t.db.update(bookings).set({ fundingType: 'fundraise' }).where(eq(bookings.id, booking.id));
+    const doc = await admin.post('/api/documents', { trip_id: trip.id, name: 'Kit list' });
+    expect(doc.statusCode, doc.body).toBe(201);
+    const body = multipart(
+      { document_id: String(doc.json().id) },
+      { field: 'document_file', filename: 'kit.txt', contentType: 'text/plain', bytes: Buffer.from('Boots\nHat\n') },
+    );
+    const uploaded = await admin.request({
+      method: 'POST',
+      url: `/api/documents/${doc.json().id}/upload`,
+      payload: body.payload,
+      headers: body.headers,
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const browser = await signedInTraveller(email);
+    const page = (await browser.get(`/api/my/bookings/${booking.id}`)).json();
+    expect(page.documents).toHaveLength(1);
+    expect(page.documents[0]).toMatchObject({ name: 'Kit list', size: 10 });
+    const file = await t.client().get(page.documents[0].url);
+    expect(file.statusCode).toBe(200);
+    expect(file.body).toBe('Boots\nHat\n');
+
+    expect(page.fundraising).toMatchObject({ raised: 0, state: expect.any(String) });
+    expect(page.fundraising.target).toBeGreaterThan(0);
+    const first = await browser.post(`/api/my/bookings/${booking.id}/fundraising/total`, { total: '450' });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().fundraising.raised).toBe(450);
+    const second = await browser.post(`/api/my/bookings/${booking.id}/fundraising/total`, { total: 600.5 });
+    expect(second.json().fundraising.raised).toBe(600.5);
+    const lower = await browser.post(`/api/my/bookings/${booking.id}/fundraising/total`, { total: 500 });
+    expect(lower.statusCode).toBe(422);
+    expect(lower.json().errors.total[0]).toMatch(/^We already have £600\.50 raised/);
+    const entries = (await admin.get(`/api/bookings/${booking.id}/fundraising`)).json().entries as Array<{
+      amount: number;
+      source: string;
+      recorded_by: string | null;
+    }>;
+    expect(entries.map((e) => [e.amount, e.source])).toEqual(
+      expect.arrayContaining([
+        [450, 'page_total'],
+        [150.5, 'page_total'],
+      ]),
+    );
+    const [event] = await t.db
+      .select({ source: auditEvents.source })
+      .from(auditEvents)
+      .where(sql`${auditEvents.action} = 'fundraising.entry_added' and ${auditEvents.bookingId} = ${booking.id}`);
+    expect(event!.source).toBe('portal');
+    // a booking that does not fundraise has nothing to update
+    const self = await traveller();
+    const selfBrowser = await signedInTraveller(self.email);
+    expect((await selfBrowser.get(`/api/my/bookings/${self.booking.id}`)).json().fundraising).toBeNull();
+    expect(
+      (await selfBrowser.post(`/api/my/bookings/${self.booking.id}/fundraising/total`, { total: 10 })).statusCode,
+    ).toBe(422);
+  });
+});

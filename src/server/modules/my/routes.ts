@@ -7,6 +7,7 @@ import {
   answersSchema,
   myBookingDetailSchema,
   myBookingsSchema,
+  myFundraisingTotalSchema,
   renewSignInLinkSchema,
   SIGN_IN_LINK_RENEWED,
   SIGN_IN_LINK_SENT,
@@ -169,6 +170,26 @@ export async function myRoutes(app: FastifyInstance, opts: { service: MyService 
         .header('content-disposition', `inline; filename="${ref.replace(/[^\w.-]/g, '_')}.pdf"`)
         .send(pdf);
     },
+  );
+
+  r.post(
+    '/api/my/bookings/:id/fundraising/total',
+    {
+      schema: {
+        tags,
+        summary:
+          '"Update my total": what the traveller\'s fundraising page shows now (pounds); what it adds is recorded as a page-total entry',
+        params: idParam,
+        body: myFundraisingTotalSchema,
+        response: {
+          200: myBookingDetailSchema,
+          404: messageSchema,
+          409: messageSchema,
+          422: validationErrorSchema,
+        },
+      },
+    },
+    async (request) => service.updateFundraisingTotal(request.user!.id, request.params.id, request.body.total),
   );
 
   r.put(

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import { penceToPounds } from '../../../contract/money.ts';
+import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 import { ScheduleService } from '../schedules/service.ts';
 import { invoicePdf } from '../invoices/pdf.ts';
 import { ROLES } from '../../../contract/constants.ts';
@@ -47,13 +47,16 @@ import type { FastifyRequest } from 'fastify';
 import type { FileStore } from '../../../shared/storage/index.ts';
 import { readPassportPhoto, saveAnswers, savePassportImage, saveTravellerForm } from '../bookings/traveller-form.ts';
 import { InvoiceService } from '../invoices/service.ts';
-import type { FundraisingDefaults } from '../fundraising/service.ts';
+import { FundraisingService, type FundraisingDefaults } from '../fundraising/service.ts';
+import { DocumentService } from '../documents/service.ts';
 import { NO_PASSPORT_IMAGE } from '../readiness/rules.ts';
 import { ReadinessService } from '../readiness/service.ts';
 
 export type MyDeps = {
   db: Db;
   files: FileStore;
+  /** the server's secret (SESSION_SECRET): the documents' signed links are made with a key from it */
+  secret: string;
   mailer: Mailer;
   operator: Operator;
   clock: Pick<Clock, 'now'>;
@@ -108,11 +111,15 @@ export class MyService {
   private readonly readiness: ReadinessService;
   private readonly invoices: InvoiceService;
   private readonly schedules: ScheduleService;
+  private readonly documents: DocumentService;
+  private readonly fundraising: FundraisingService;
 
   constructor(private readonly d: MyDeps) {
     this.readiness = new ReadinessService(d.db, d.fundraisingDefaults, d.clock);
     this.invoices = new InvoiceService(d.db, d.operator, d.mailer);
     this.schedules = new ScheduleService(d.db, d.clock);
+    this.documents = new DocumentService(d.db, d.files, d.secret);
+    this.fundraising = new FundraisingService(d.db, d.fundraisingDefaults, d.clock);
   }
 
   /**
@@ -447,8 +454,68 @@ export class MyService {
         checked: row.passportImageFile !== null && row.passportImageCheckedAt !== null,
       },
       personal_data_erased: row.personalDataErasedAt !== null,
+      documents:
+        row.status === 'cancelled'
+          ? []
+          : (await this.documents.list(row.tripId)).flatMap((d) =>
+              d.signed_url ? [{ name: d.name, size: d.size, url: d.signed_url }] : [],
+            ),
+      fundraising: await this.fundraisingOf(bookingId),
       questions: await this.questions(bookingId),
     };
+  }
+
+  private async fundraisingOf(bookingId: number): Promise<MyBookingDetail['fundraising']> {
+    const f = await this.fundraising.forBooking(bookingId);
+    if (!f.fundraises) return null;
+    const dated = (m: { percent: number; amount: number; due: string }) => ({
+      percent: m.percent,
+      amount: m.amount,
+      due: m.due,
+    });
+    return {
+      charity: f.charity?.name ?? null,
+      target: f.target,
+      raised: f.raised,
+      state: f.state,
+      shortfall: f.shortfall,
+      page_url: f.page_url,
+      milestones: f.milestones.map(dated),
+      next: f.next ? dated(f.next) : null,
+    };
+  }
+
+  /**
+   * "Update my total": the traveller's fundraising page now shows this much. What it adds to the
+   * total we know is recorded as a page-total entry by the traveller (staff and the charity see it);
+   * a total that is not more than we know is refused, with what we know.
+   */
+  async updateFundraisingTotal(userId: number, bookingId: number, totalPence: number): Promise<MyBookingDetail> {
+    const mayChange = await this.mayChange(userId, bookingId);
+    const f = await this.fundraising.forBooking(bookingId);
+    if (!f.fundraises) throw validationError({ total: ['This booking does not fundraise.'] });
+    const raisedPence = Math.round(f.raised * 100);
+    if (totalPence <= raisedPence)
+      throw validationError({
+        total: [
+          `We already have ${formatPounds(f.raised)} raised: give the total your page shows now, if it is more. If it is less, reply to any of our emails.`,
+        ],
+      });
+    await this.fundraising.addEntry(
+      bookingId,
+      {
+        amount: totalPence - raisedPence,
+        date: ukToday(nowOf(this.d.clock)),
+        source: 'page_total',
+        note: `The traveller's page total is now ${formatPounds(totalPence / 100)}.`,
+      },
+      userId,
+      async (tx) => {
+        const [b] = await tx.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, bookingId));
+        if (b) mayChange(b);
+      },
+    );
+    return this.booking(userId, bookingId);
   }
 
   /** The booking's instalments, in the traveller's words: paid, due, overdue or waived. */
@@ -579,6 +646,7 @@ export class MyService {
         requirePassport: trips.requirePassport,
         passportMonths: countries.passportMonths,
         tripName: trips.name,
+        tripId: trips.id,
         departure: trips.departureDate,
         returnDate: trips.returnDate,
         country: countries.name,

@@ -197,6 +197,7 @@ const EVERY_ROUTE = `
   PUT /api/my/bookings/:id/details null
   POST /api/my/sign-out-everywhere null
   PUT /api/my/bookings/:id/answers null
+  POST /api/my/bookings/:id/fundraising/total null
   GET /api/my/bookings/:id/invoices/:invoiceId/pdf null
   POST /api/my/bookings/:id/passport-image null
   PUT /api/bookings/:id/answers bookings:write
