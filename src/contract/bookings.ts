@@ -291,6 +291,7 @@ export const bookingDetailSchema = z.object({
   passport_number: text,
   passport_issue: text,
   passport_expiry: text,
+  nationality: text,
   has_passport_image: z.boolean(),
   insurance_company: text,
   insurance_policy_number: text,
@@ -310,6 +311,8 @@ export const bookingDetailSchema = z.object({
   fitness_training: text,
   /** erasure after return: when the passport, medical and next-of-kin details were erased; a hold on it, and why */
   personal_data_erased_at: text,
+  /** when the traveller last signed in to their own pages (what they changed is in the History, from "Traveller’s pages") */
+  traveller_last_signed_in_at: text,
   keep_until: text,
   keep_reason: text,
   addons: z.array(

@@ -186,4 +186,41 @@ test.describe("a traveller's own pages", () => {
     await expect(row.getByRole('button', { name: /to check/ })).toHaveCount(0);
     await page.screenshot({ path: 'test-results/screens/readiness-after-traveller.png', fullPage: true });
   });
+
+  test('staff fill in the traveller form for a traveller who phones: the same fields and rules, saved at once', async ({
+    page,
+  }) => {
+    await signIn(page, 'admin', '/bookings');
+    const id = await bookingThroughApi(page, {
+      title: 'Mrs',
+      first_name: 'Ruth',
+      last_name: 'Phoned',
+      preferred_name: 'Ruth',
+      email_name: 'ruth',
+    });
+    await page.goto(`/bookings/${id}`);
+    await expect(page.getByText('Never signed in')).toBeVisible();
+    await page.getByRole('button', { name: 'Traveller form' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Traveller form: Ruth Phoned' });
+    const form = dialog.getByRole('form', { name: 'Traveller form' });
+    await form.getByRole('button', { name: 'Save the traveller form' }).click();
+    await expect(form.getByText('The date of birth field is required.')).toBeVisible();
+    await form.getByLabel('Date of birth').fill('1960-08-09');
+    await form.getByLabel('Mobile').fill('07700 900777');
+    await form.getByLabel('Address line 1').fill('9 Mill Lane');
+    await form.getByLabel('Post code').fill('YO1 7HH');
+    await form.getByLabel('Passport number').fill('123456789');
+    await form.getByLabel('Date of issue').fill('2022-05-01');
+    await form.getByLabel('Date of expiry').fill('2032-05-01');
+    await form.getByLabel('Nationality').fill('Irish');
+    await form.getByLabel(/^Name/).fill('Ben Phoned');
+    await form.getByLabel(/^Telephone/).fill('07700 900888');
+    await form.getByRole('button', { name: 'Save the traveller form' }).click();
+    await expect(form.getByRole('status')).toHaveText('The details are saved.');
+    await expectAccessible(page);
+    await page.screenshot({ path: 'test-results/screens/booking-traveller-form.png' });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(page.getByText('123456789')).toBeVisible();
+    await expect(page.getByText('Irish')).toBeVisible();
+  });
 });

@@ -39,9 +39,16 @@ const toValues = (form: Form): Values =>
 export function DetailsForm({
   booking,
   onSaved,
+  save,
+  label = 'Your details',
+  submitLabel = 'Save my details',
 }: {
-  booking: MyBookingDetail;
+  booking: Pick<MyBookingDetail, 'id' | 'form' | 'passport_rule' | 'passport_check'>;
   onSaved: (booking: MyBookingDetail) => void;
+  /** where the form goes (staff's own route for them); the traveller's own PUT by default */
+  save?: (values: Values) => Promise<Pick<MyBookingDetail, 'form'>>;
+  label?: string;
+  submitLabel?: string;
 }) {
   const [values, setValues] = useState<Values>(() => toValues(booking.form));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -73,13 +80,12 @@ export function DetailsForm({
     setErrors({});
     setSaving(true);
     try {
-      const saved = await api<MyBookingDetail>(`/api/my/bookings/${booking.id}/details`, {
-        method: 'PUT',
-        body: values,
-      });
-      onSaved(saved);
+      const saved = save
+        ? await save(values)
+        : await api<MyBookingDetail>(`/api/my/bookings/${booking.id}/details`, { method: 'PUT', body: values });
+      if (!save) onSaved(saved as MyBookingDetail);
       setValues(toValues(saved.form));
-      setNotice({ ok: true, text: 'Your details are saved. Thank you.' });
+      setNotice({ ok: true, text: save ? 'The details are saved.' : 'Your details are saved. Thank you.' });
     } catch (e) {
       if (e instanceof ApiError && e.errors) {
         setErrors(Object.fromEntries(Object.entries(e.errors).map(([k, v]) => [k, v[0] ?? ''])));
@@ -95,7 +101,7 @@ export function DetailsForm({
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-label="Your details">
+    <form onSubmit={(e) => void submit(e)} noValidate aria-label={label}>
       <Stack gap="md">
         <Fieldset legend="About you">
           <Stack gap="sm">
@@ -184,7 +190,7 @@ export function DetailsForm({
           </Alert>
         )}
         <Button type="submit" size="lg" fullWidth loading={saving}>
-          Save my details
+          {submitLabel}
         </Button>
       </Stack>
     </form>
@@ -195,9 +201,14 @@ export function DetailsForm({
 export function QuestionsForm({
   booking,
   onSaved,
+  url = `/api/my/bookings/${booking.id}/answers`,
+  submitLabel = 'Save my answers',
 }: {
-  booking: MyBookingDetail;
+  booking: Pick<MyBookingDetail, 'id' | 'questions'>;
+  /** the traveller's page gets their booking back; staff's page reloads its own */
   onSaved: (booking: MyBookingDetail) => void;
+  url?: string;
+  submitLabel?: string;
 }) {
   const [answers, setAnswers] = useState<Record<number, string>>(() =>
     Object.fromEntries(booking.questions.map((q) => [q.id, q.answer])),
@@ -228,9 +239,9 @@ export function QuestionsForm({
     setErrors({});
     setSaving(true);
     try {
-      const saved = await api<MyBookingDetail>(`/api/my/bookings/${booking.id}/answers`, { method: 'PUT', body });
+      const saved = await api<MyBookingDetail>(url, { method: 'PUT', body });
       onSaved(saved);
-      setAnswers(Object.fromEntries(saved.questions.map((q) => [q.id, q.answer])));
+      if (saved.questions) setAnswers(Object.fromEntries(saved.questions.map((q) => [q.id, q.answer])));
       setNotice({ ok: true, text: 'Your answers are saved. Thank you.' });
     } catch (e) {
       if (e instanceof ApiError && e.errors) setErrors(fieldErrors(e.errors));
@@ -269,7 +280,7 @@ export function QuestionsForm({
           </Alert>
         )}
         <Button type="submit" size="lg" fullWidth loading={saving}>
-          Save my answers
+          {submitLabel}
         </Button>
       </Stack>
     </form>
@@ -282,9 +293,11 @@ const MB = 1024 * 1024;
 export function PassportPhoto({
   booking,
   onSaved,
+  url = `/api/my/bookings/${booking.id}/passport-image`,
 }: {
-  booking: MyBookingDetail;
+  booking: Pick<MyBookingDetail, 'id' | 'passport_photo'>;
   onSaved: (booking: MyBookingDetail) => void;
+  url?: string;
 }) {
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -302,10 +315,7 @@ export function PassportPhoto({
     try {
       const body = new FormData();
       body.append('file', file);
-      const saved = await api<MyBookingDetail>(`/api/my/bookings/${booking.id}/passport-image`, {
-        method: 'POST',
-        body,
-      });
+      const saved = await api<MyBookingDetail>(url, { method: 'POST', body });
       onSaved(saved);
       setFile(null);
       setDone('Thank you: we have your passport photo. We will check it and tell you if anything is wrong.');

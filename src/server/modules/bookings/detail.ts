@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { BookingDetail } from '../../../contract/bookings.ts';
 import { penceToPounds } from '../../../contract/money.ts';
-import type { Db } from '../../../db/client.ts';
+import { queryRows, type Db } from '../../../db/client.ts';
 import {
   bookingAddons,
   bookingCustomFieldAnswers,
@@ -42,7 +42,7 @@ export async function getBooking(db: Db, id: number): Promise<BookingDetail> {
     .where(eq(bookings.id, id));
   if (!row) throw notFound('Booking not found.');
   const { b } = row;
-  const [addons, fields] = await Promise.all([
+  const [addons, fields, signedIn] = await Promise.all([
     db
       .select({
         id: tripAddons.id,
@@ -68,7 +68,15 @@ export async function getBooking(db: Db, id: number): Promise<BookingDetail> {
       )
       .where(eq(tripCustomFields.tripId, b.tripId))
       .orderBy(asc(tripCustomFields.sortOrder), asc(tripCustomFields.id)),
+    b.userId === null
+      ? Promise.resolve([])
+      : queryRows<{ at: Date | string | null }>(
+          db,
+          sql`select max(at) as at from audit_events
+            where subject_type = 'user' and subject_id = ${String(b.userId)} and action = 'user.signed_in'`,
+        ),
   ]);
+  const lastSignedIn = signedIn[0]?.at ?? null;
   return {
     id: b.id,
     ref: b.ref,
@@ -91,6 +99,7 @@ export async function getBooking(db: Db, id: number): Promise<BookingDetail> {
     user_url: b.userId ? `/users/${b.userId}/edit` : null,
     age: row.age === null ? null : Number(row.age),
     personal_data_erased_at: b.personalDataErasedAt ? b.personalDataErasedAt.toISOString() : null,
+    traveller_last_signed_in_at: lastSignedIn === null ? null : new Date(lastSignedIn).toISOString(),
     keep_until: b.keepUntil,
     keep_reason: b.keepReason,
     addons: addons.map((a) => ({
@@ -133,6 +142,7 @@ function ownFields(b: BookingRow) {
     passport_number: b.passportNumber,
     passport_issue: b.passportIssueDate,
     passport_expiry: b.passportExpiryDate,
+    nationality: b.nationality,
     // only whether there is one: the file's name says nothing to a reader
     has_passport_image: b.passportImageFile !== null,
     insurance_company: b.insuranceCompany,
@@ -255,6 +265,7 @@ const SENSITIVE: Array<{ field: keyof BookingDetail; kind: 'passport' | 'insuran
   { field: 'passport_issue', kind: 'passport' },
   { field: 'passport_expiry', kind: 'passport' },
   { field: 'has_passport_image', kind: 'passport' },
+  { field: 'nationality', kind: 'passport' },
   { field: 'insurance_policy_number', kind: 'insurance' },
   { field: 'medical_conditions', kind: 'medical' },
   { field: 'medical_detail', kind: 'medical' },

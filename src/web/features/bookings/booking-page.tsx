@@ -11,6 +11,7 @@ import { StatusBadge, type Tone, ToneBadge } from '../../components/status-badge
 import { api, ApiError } from '../../lib/api.ts';
 import { formatLongDate, formatMoney } from '../../lib/format.ts';
 import { bookingKeys, useBooking } from './api/bookings.ts';
+import { TravellerFormDialog } from './traveller-form-dialog.tsx';
 import { useSchedule } from './api/schedule.ts';
 import { EmailsPanel } from './emails-panel.tsx';
 import { InvoicesPanel } from './invoices/invoices-panel.tsx';
@@ -116,6 +117,7 @@ function Booking({ b }: { b: BookingDetail }) {
         </div>
         <Group>
           <Button onClick={() => setEditing(true)}>Edit Booking</Button>
+          <TravellerFormDialog b={b} />
           <Button variant="default" onClick={() => void emailSignInLink()} loading={linking}>
             Email a sign-in link
           </Button>
@@ -151,6 +153,14 @@ function Booking({ b }: { b: BookingDetail }) {
             value={[b.address_1, b.address_2, b.address_3, b.address_4, b.post_code].filter(Boolean).join(', ')}
           />
           <Fact
+            label="Own pages"
+            value={
+              b.traveller_last_signed_in_at
+                ? `Last signed in ${formatLongDate(b.traveller_last_signed_in_at)}; their changes are in the History (Traveller’s pages)`
+                : 'Never signed in'
+            }
+          />
+          <Fact
             label="Account"
             value={
               b.user_url && (
@@ -180,7 +190,19 @@ function Booking({ b }: { b: BookingDetail }) {
           <Fact label="Number" value={b.passport_number} />
           <Fact label="Issued" value={b.passport_issue ? formatLongDate(b.passport_issue) : null} />
           <Fact label="Expires" value={b.passport_expiry ? formatLongDate(b.passport_expiry) : null} />
-          <Fact label="Image" value={b.has_passport_image ? 'Uploaded' : 'Not uploaded'} />
+          <Fact label="Nationality" value={b.nationality} />
+          <Fact
+            label="Image"
+            value={
+              b.has_passport_image ? (
+                <Anchor href={`/api/bookings/${b.id}/passport-image`} target="_blank">
+                  View the photo page
+                </Anchor>
+              ) : (
+                'Not uploaded'
+              )
+            }
+          />
           <Fact
             label="Erasure"
             value={
