@@ -36,7 +36,7 @@ type Operation = {
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
 };
 type Route = { method: string; path: string; op: Operation };
-type Auth = 'session' | 'bearer';
+type Auth = 'session' | 'bearer' | 'traveller';
 type Req = { method: string; url: string; headers: Record<string, string>; payload?: string | Buffer };
 type Failure = { route: string; auth: Auth; why: string; request: Req; status: number; body: string };
 
@@ -48,6 +48,9 @@ const logLines: string[] = [];
 let routes: Route[] = [];
 let allRoutes: Route[] = [];
 let session: TestClient;
+/** the booking's traveller (an End User), signed in to their own pages: /api/my is fuzzed as them */
+let traveller: TestClient;
+const TRAVELLER_EMAIL = 'ada@example.test';
 let bearer = '';
 const ids: Record<string, Array<number | string>> = {};
 let sentTotal = 0;
@@ -85,12 +88,27 @@ async function signInAdmin() {
   bearer = token.json().accessToken;
 }
 
+async function signInTraveller() {
+  traveller = new TestClient(app);
+  const res = await traveller.login(TRAVELLER_EMAIL, PASSWORD);
+  if (res.statusCode !== 204) throw new Error(`traveller sign-in failed: ${res.statusCode}`);
+  await traveller.refreshCsrf('/my');
+}
+
 async function made(res: { statusCode: number; body: string; json(): unknown }, what: string) {
   if (res.statusCode >= 300) throw new Error(`${what}: ${res.statusCode} ${res.body}`);
   return res.json() as Record<string, unknown>;
 }
 
 async function buildOffice() {
+  // the booking's traveller, with a password so that the fuzzer can sign in as them
+  await insertUser(database.db, {
+    email: TRAVELLER_EMAIL,
+    password: PASSWORD,
+    roleId: 3,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+  });
   const trip = await insertTrip(database.db, {});
   const addon = await insertAddon(database.db, trip.id);
   const charity = await made(await session.post('/api/charities', { name: 'Fuzz Charity' }), 'charity');
@@ -452,8 +470,8 @@ function problems(route: Route, status: number, body: string, contentType: strin
 }
 
 async function send(req: Req, auth: Auth) {
-  if (auth === 'session') {
-    return session.request({
+  if (auth === 'session' || auth === 'traveller') {
+    return (auth === 'session' ? session : traveller).request({
       method: req.method as InjectOptions['method'] & string,
       url: req.url,
       headers: req.headers,
@@ -527,7 +545,8 @@ async function fuzzRoute(route: Route, auth: Auth, failures: Failure[]) {
     before = after;
     // the fuzzer may sign itself out, revoke its token or change its own account: start again
     if (res.statusCode === 401 || res.statusCode === 419) {
-      await signInAdmin();
+      if (auth === 'traveller') await signInTraveller();
+      else await signInAdmin();
       before = await checksum();
     }
   }
@@ -581,6 +600,7 @@ export function fuzzShard(shard: number) {
     await app.ready();
     await signInAdmin();
     await buildOffice();
+    await signInTraveller();
     const doc = (await session.get('/api/docs/json')).json() as { paths: Record<string, Record<string, Operation>> };
     allRoutes = Object.entries(doc.paths).flatMap(([p, ops]) =>
       Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: p, op })),
@@ -608,9 +628,9 @@ export function fuzzShard(shard: number) {
       const failures: Failure[] = [];
       for (const route of routes) {
         if (ONLY && `${route.method} ${route.path}` !== ONLY) continue;
-        for (const auth of ['session', 'bearer'] as const) {
-          await fuzzRoute(route, auth, failures);
-        }
+        // a traveller's own pages are fuzzed as the traveller too (staff and tokens only meet their 403)
+        const auths: Auth[] = route.path.startsWith('/api/my/') ? ['traveller', 'session'] : ['session', 'bearer'];
+        for (const auth of auths) await fuzzRoute(route, auth, failures);
       }
       const report = failures.slice(0, 15).map(replay).join('\n');
       console.log(

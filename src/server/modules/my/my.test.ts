@@ -820,3 +820,25 @@ describe('documents and fundraising', () => {
     ).toBe(422);
   });
 });
+
+describe('a traveller session, route by route', () => {
+  it('is refused by every back-office and charity route, with a 403 that says nothing of the data', async () => {
+    const { email } = await traveller();
+    const browser = await signedInTraveller(email);
+    const closed = t.app.routeScopes.filter(
+      (r) => r.method !== 'HEAD' && (r.access === 'admin' || r.access === 'charity'),
+    );
+    expect(closed.length).toBeGreaterThan(100);
+    const answers: string[] = [];
+    for (const route of closed) {
+      const url = route.url.replace(/:[A-Za-z]+/g, '1');
+      const res = await browser.request({
+        method: route.method as 'GET',
+        url,
+        payload: route.method === 'GET' ? undefined : {},
+      });
+      if (res.statusCode !== 403) answers.push(`${route.method} ${route.url} → ${res.statusCode}`);
+    }
+    expect(answers).toEqual([]);
+  });
+});
