@@ -223,4 +223,53 @@ test.describe("a traveller's own pages", () => {
     await expect(page.getByText('123456789')).toBeVisible();
     await expect(page.getByText('Irish')).toBeVisible();
   });
+
+  test("a reminder's link opens the booking on a phone, where Pay goes to the card payment page", async ({
+    page,
+    browser,
+  }) => {
+    await signIn(page, 'admin', '/bookings');
+    const id = await bookingThroughApi(
+      page,
+      { title: 'Dr', first_name: 'Nia', last_name: 'Reminded', preferred_name: 'Nia', email_name: 'nia' },
+      { deposit: true },
+    );
+    const { email, reminded } = await page.evaluate(async (bookingId) => {
+      const headers = {
+        Accept: 'application/json',
+        'Content-Type': 'application/json',
+        'X-Requested-With': 'XMLHttpRequest',
+        'X-CSRF-TOKEN': document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content,
+      };
+      const detail = (await (await fetch(`/api/bookings/${bookingId}`, { headers })).json()) as { email: string };
+      const res = await fetch(`/api/bookings/${bookingId}/reminders`, {
+        method: 'POST',
+        headers,
+        body: '{}',
+      });
+      return { email: detail.email, reminded: res.status };
+    }, id);
+    expect(reminded).toBe(200);
+    const mail = (await (await page.request.get(`${control}/mail?to=${encodeURIComponent(email)}`)).text()).replace(
+      /=\r?\n/g,
+      '',
+    );
+    expect(mail).toContain('Your booking, its invoices and payments:');
+    const link = /https?:\/\/\S+?(\/my\/sign-in\/[0-9a-z]+\.[0-9a-z]+\.[0-9a-z]+\.[0-9a-z]+\.[\w-]{32})/.exec(
+      mail,
+    )![1]!;
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      locale: 'en-GB',
+      timezoneId: 'Europe/London',
+      bypassCSP: true,
+    });
+    const traveller = await phone.newPage();
+    await traveller.goto(link);
+    await traveller.waitForURL(`**/my/bookings/${id}`);
+    await expect(traveller.getByRole('list', { name: 'Your payment plan' })).toBeVisible();
+    await traveller.getByRole('link', { name: /^Pay £[\d,]+\.\d\d$/ }).click();
+    await expect(traveller.getByRole('heading', { level: 1 })).toHaveText(/^Pay invoice INV-\d+$/);
+    await phone.close();
+  });
 });
