@@ -192,20 +192,26 @@ export async function savePassportImage(
 /** Staff have looked at the traveller's passport photo: the board's "to check" goes. False when there is none to check. */
 export async function markPassportImageChecked(db: Db, bookingId: number): Promise<boolean> {
   return db.transaction(async (tx) => {
+    const [found] = await tx
+      .select({ file: bookings.passportImageFile })
+      .from(bookings)
+      .where(eq(bookings.id, bookingId))
+      .for('update');
+    if (!found) throw notFound('Booking not found');
+    // nothing to check: nothing changes
+    if (!found.file) return false;
     const [booking] = await tx
       .update(bookings)
       .set({ passportImageCheckedAt: new Date() })
       .where(eq(bookings.id, bookingId))
-      .returning({ ref: bookings.ref, tripId: bookings.tripId, file: bookings.passportImageFile });
-    if (!booking) throw notFound('Booking not found');
-    if (!booking.file) return false;
+      .returning({ ref: bookings.ref, tripId: bookings.tripId });
     await audit(tx, {
       action: 'booking.passport_image_checked',
       subject: { type: 'booking', id: bookingId },
       bookingId,
-      tripId: booking.tripId,
-      summary: `checked the passport photo page of ${booking.ref}`,
-      details: { ref: booking.ref },
+      tripId: booking!.tripId,
+      summary: `checked the passport photo page of ${booking!.ref}`,
+      details: { ref: booking!.ref },
     });
     return true;
   });

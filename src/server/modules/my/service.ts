@@ -454,15 +454,19 @@ export class MyService {
         checked: row.passportImageFile !== null && row.passportImageCheckedAt !== null,
       },
       personal_data_erased: row.personalDataErasedAt !== null,
-      documents:
-        row.status === 'cancelled'
-          ? []
-          : (await this.documents.list(row.tripId)).flatMap((d) =>
-              d.signed_url ? [{ name: d.name, size: d.size, url: d.signed_url }] : [],
-            ),
+      documents: row.status === 'cancelled' ? [] : await this.documentsOf(row.tripId),
       fundraising: await this.fundraisingOf(bookingId),
       questions: await this.questions(bookingId),
     };
+  }
+
+  /** The trip's documents that have a file, each through its signed link (none when the trip has been deleted). */
+  private async documentsOf(tripId: number): Promise<MyBookingDetail['documents']> {
+    const list = await this.documents.list(tripId).catch((error: unknown) => {
+      if (error instanceof HttpError && error.statusCode === 404) return [];
+      throw error;
+    });
+    return list.flatMap((d) => (d.signed_url ? [{ name: d.name, size: d.size, url: d.signed_url }] : []));
   }
 
   private async fundraisingOf(bookingId: number): Promise<MyBookingDetail['fundraising']> {
