@@ -1,42 +1,18 @@
-import { Alert, Anchor, Button, Group, Image, Modal, Stack, Text } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { Button } from '@mantine/core';
 import { useState } from 'react';
-import { api, ApiError } from '../../lib/api.ts';
-import { readinessKey } from './api/readiness.ts';
+import { lazyDialog } from '../../components/lazy.tsx';
+
+const PassportPhotoModal = lazyDialog(
+  () => import('./passport-photo-modal.tsx').then((m) => m.PassportPhotoModal),
+  (p) => p.opened,
+);
 
 /**
  * A passport photo page a traveller sent from their own pages: "To check" on the board until
- * someone has looked at it. The button opens the photo beside the details it must match, and
- * "Checked" ticks it off.
+ * someone has looked at it; the button opens it (its dialog loads the first time).
  */
-export function PassportPhotoCheck({
-  tripId,
-  bookingId,
-  traveller,
-}: {
-  tripId: number;
-  bookingId: number;
-  traveller: string;
-}) {
+export function PassportPhotoCheck(props: { tripId: number; bookingId: number; traveller: string }) {
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [isPdf, setIsPdf] = useState(false);
-  const queryClient = useQueryClient();
-  const url = `/api/bookings/${bookingId}/passport-image`;
-  const checked = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await api(`${url}/checked`, { method: 'POST' });
-      await queryClient.invalidateQueries({ queryKey: readinessKey(tripId) });
-      setOpen(false);
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : 'It could not be marked checked. Please try again.');
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
     <>
       <Button
@@ -44,56 +20,11 @@ export function PassportPhotoCheck({
         variant="outline"
         color="blue"
         onClick={() => setOpen(true)}
-        aria-label={`Passport photo of ${traveller} to check`}
+        aria-label={`Passport photo of ${props.traveller} to check`}
       >
         To check
       </Button>
-      <Modal
-        opened={open}
-        onClose={() => setOpen(false)}
-        title={`Passport photo: ${traveller}`}
-        size="lg"
-        centered
-        closeButtonProps={{ 'aria-label': 'Close' }}
-      >
-        <Stack>
-          <Text size="sm">
-            Sent by the traveller from their own pages. Check that it is the photo page, readable, and that the name,
-            number and dates match their booking.
-          </Text>
-          {isPdf ? (
-            <Anchor href={url} target="_blank">
-              Open the scan (PDF)
-            </Anchor>
-          ) : (
-            <Image
-              src={url}
-              alt={`The passport photo page sent by ${traveller}`}
-              fit="contain"
-              mah={420}
-              onError={() => setIsPdf(true)}
-            />
-          )}
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
-          <Group justify="space-between">
-            <Anchor href={`/bookings/${bookingId}`} size="sm">
-              Open the booking
-            </Anchor>
-            <Group>
-              <Button variant="default" onClick={() => setOpen(false)}>
-                Later
-              </Button>
-              <Button onClick={() => void checked()} loading={busy}>
-                Checked
-              </Button>
-            </Group>
-          </Group>
-        </Stack>
-      </Modal>
+      <PassportPhotoModal {...props} opened={open} onClose={() => setOpen(false)} />
     </>
   );
 }
