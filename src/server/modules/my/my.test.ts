@@ -19,6 +19,9 @@ import {
   TRIP_DEPARTED,
 } from '../../../contract/my.ts';
 import { purgeSignInLinks } from './service.ts';
+import { ChaserService } from '../chasers/service.ts';
+import { createMailer } from '../../mail/transport.ts';
+import { operatorOf } from '../../config.ts';
 import { ukToday } from '../../../contract/dates.ts';
 
 const BANK = 'Tripdesk Adventures Ltd, sort code 12-34-56, account 12345678';
@@ -840,5 +843,32 @@ describe('a traveller session, route by route', () => {
       if (res.statusCode !== 403) answers.push(`${route.method} ${route.url} → ${res.statusCode}`);
     }
     expect(answers).toEqual([]);
+  });
+});
+
+describe('the chasers', () => {
+  it('stop as soon as the traveller’s own answers turn the check green', async () => {
+    const { email, booking, trip } = await traveller({ requirePassport: false });
+    const sent = await admin.post(`/api/trips/${trip.id}/chasers`, { booking_ids: [booking.id], checks: ['forms'] });
+    expect(sent.json().sent).toHaveLength(1);
+    const browser = await signedInTraveller(email);
+    expect((await browser.put(`/api/my/bookings/${booking.id}/details`, FORM)).statusCode).toBe(200);
+    const before = sink.received.filter((m) => m.to.includes(email)).length;
+    // the chaser job, a week on, in sending hours: nothing more to the traveller, and the stop said once
+    const weekOn: Pick<Clock, 'now'> = { now: () => Date.UTC(2030, 0, 15, 10) };
+    const job = new ChaserService(
+      t.db,
+      createMailer(t.config),
+      operatorOf(t.config),
+      t.config.fundraisingDefaults,
+      weekOn,
+    );
+    await job.runTrip(trip.id, '2030-01-15');
+    expect(sink.received.filter((m) => m.to.includes(email))).toHaveLength(before);
+    const stops = await t.db
+      .select({ summary: auditEvents.summary })
+      .from(auditEvents)
+      .where(sql`${auditEvents.action} = 'chaser.skipped' and ${auditEvents.bookingId} = ${booking.id}`);
+    expect(stops.map((s) => s.summary)).toEqual([expect.stringContaining('the forms check is now green')]);
   });
 });
