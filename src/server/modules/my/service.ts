@@ -24,6 +24,7 @@ import {
 import type { ReadinessCheck } from '../../../contract/readiness-constants.ts';
 import type { CheckResult } from '../../../contract/readiness.ts';
 import { queryRows, type Db } from '../../../db/client.ts';
+import { countHit } from '../../rate-limit-store.ts';
 import {
   bookings,
   countries,
@@ -363,15 +364,7 @@ export class MyService {
 
   /** One hit on a counter of the rate_limits table: the hits in its window so far. */
   private async hit(key: string, windowSeconds: number): Promise<number> {
-    const [row] = await queryRows<{ hits: number }>(
-      this.d.db,
-      sql`insert into rate_limits as r (key, hits, reset_at) values (${key}, 1, now() + make_interval(secs => ${windowSeconds}))
-        on conflict (key) do update set
-          hits = case when r.reset_at <= now() then 1 else r.hits + 1 end,
-          reset_at = case when r.reset_at <= now() then excluded.reset_at else r.reset_at end
-        returning hits`,
-    );
-    return Number(row!.hits);
+    return (await countHit(this.d.db, key, windowSeconds)).hits;
   }
 
   async bookings(userId: number): Promise<MyBookings> {
