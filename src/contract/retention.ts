@@ -9,6 +9,7 @@ export const ERASED_FIELDS = [
   'passport_issue_date',
   'passport_expiry_date',
   'passport_image',
+  'nationality',
   'medical_conditions',
   'medical_detail',
   'medication',

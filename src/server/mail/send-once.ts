@@ -46,13 +46,13 @@ export async function sendOnce(db: Db, mailer: Mailer, email: OnceEmail): Promis
   if (claimId === undefined) return 'skipped';
   const details = {
     to: mail.to.address,
-    subject: mail.subject,
+    subject: withoutSignInLinks(mail.subject),
     text: withoutSignInLinks(mail.text),
     attachments: [],
     template: email.template,
     ...email.details,
   };
-  const named = email.named(mail.subject);
+  const named = email.named(withoutSignInLinks(mail.subject));
   try {
     const sent = await mailer.send(mail);
     await db.transaction(async (tx) => {

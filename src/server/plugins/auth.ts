@@ -67,7 +67,8 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthOptions) => 
       : prefetched !== undefined && (prefetched === null || prefetched.id === session.userId)
         ? prefetched
         : await findAuthUser(opts.db, session.userId);
-    if (!user) {
+    // a session that "sign out everywhere" ended, even one written back by a request in flight
+    if (!user || (user.sessionsEndedAt && (session.createdAt ?? 0) < user.sessionsEndedAt.getTime())) {
       await session.destroy();
       return;
     }

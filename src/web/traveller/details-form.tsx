@@ -334,7 +334,7 @@ export function PassportPhoto({
       <Stack gap="sm">
         <Text size="sm">
           {photo.uploaded_at
-            ? `We have the photo page you sent on ${formatLongDate(photo.uploaded_at.slice(0, 10))}${photo.checked ? ', and have checked it.' : '; we will check it soon.'} You can send a new one.`
+            ? `We have the photo page you sent on ${formatLongDate(photo.uploaded_at)}${photo.checked ? ', and have checked it.' : '; we will check it soon.'} You can send a new one.`
             : 'Take a photo of your passport’s photo page (the page with your picture), or choose a scan: a JPG, PNG or PDF of up to 10 MB.'}
         </Text>
         <FileInput

@@ -189,14 +189,14 @@ function AccountSection() {
               This signs you out on every phone and computer, this one too, and the links in the emails we have already
               sent you stop working. You can always ask for a new link.
             </Text>
-            <Group grow>
-              <Button color="red" size="md" loading={leaving} onClick={() => void everywhere()}>
+            <Stack gap="xs">
+              <Button color="red" size="md" fullWidth loading={leaving} onClick={() => void everywhere()}>
                 Sign out everywhere
               </Button>
-              <Button variant="default" size="md" onClick={() => setConfirming(false)} disabled={leaving}>
+              <Button variant="default" size="md" fullWidth onClick={() => setConfirming(false)} disabled={leaving}>
                 Cancel
               </Button>
-            </Group>
+            </Stack>
             {error && (
               <Text c="red.8" size="sm" role="alert">
                 {error}
@@ -340,7 +340,9 @@ function Payments({ booking }: { booking: MyBookingDetail }) {
       </Stack>
       {booking.bank_transfer && (
         <Alert color="blue" title="Paying by bank transfer">
-          <Text size="sm">{booking.bank_transfer.details}</Text>
+          <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+            {booking.bank_transfer.details}
+          </Text>
           <Text size="sm" mt={4}>
             Please give <strong>{booking.bank_transfer.reference}</strong> as the reference, so that we know it is
             yours.

@@ -18,6 +18,8 @@ export type AuthUser = {
   roleId: number;
   /** the charity a Charity user follows in the portal; null for everyone else */
   charityId: number | null;
+  /** when "sign out everywhere" last ended this user's sessions (travellers) */
+  sessionsEndedAt?: Date | null;
 };
 
 export function toCurrentUser(user: AuthUser): CurrentUser {
@@ -40,6 +42,8 @@ export const authColumns = {
   email: users.email,
   roleId: users.userRoleId,
   charityId: users.charityId,
+  /** "sign out everywhere": a session made before it is over */
+  sessionsEndedAt: users.sessionsEndedAt,
 };
 
 export async function findAuthUser(db: Db, id: number): Promise<AuthUser | null> {

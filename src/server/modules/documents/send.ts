@@ -142,7 +142,7 @@ export class TripDocumentsMailer {
       const about = { subject: { type: 'booking', id: b.id }, bookingId: b.id, tripId };
       const details = {
         to: mail.to.address,
-        subject: mail.subject,
+        subject: withoutSignInLinks(mail.subject),
         text: withoutSignInLinks(mail.text),
         attachments: attachments.map((a) => a.filename),
         template: 'trip_documents',

@@ -4,7 +4,7 @@ import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
 import { insertUser } from '../../../db/factories/users.ts';
 import { queryRows } from '../../../db/client.ts';
-import { auditEvents, bookings, signInLinks, tripCustomFields } from '../../../db/schema/index.ts';
+import { auditEvents, bookings, signInLinks, tripCustomFields, users } from '../../../db/schema/index.ts';
 import { multipart } from '../../../../tests/support/multipart.ts';
 import { smtpSink } from '../../../../tests/support/smtp.ts';
 import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
@@ -870,5 +870,30 @@ describe('the chasers', () => {
       .from(auditEvents)
       .where(sql`${auditEvents.action} = 'chaser.skipped' and ${auditEvents.bookingId} = ${booking.id}`);
     expect(stops.map((s) => s.summary)).toEqual([expect.stringContaining('the forms check is now green')]);
+  });
+});
+
+describe('what a link and a session are worth after a change', () => {
+  it('a portal link signs no one in once the booking’s email is not its account’s; a session older than "sign out everywhere" ends', async () => {
+    const { booking, trip, email, user } = await traveller();
+    await admin.post(`/api/trips/${trip.id}/chasers`, { booking_ids: [booking.id], checks: ['passport'] });
+    const token = (await lastPortalLinkTo(email))!;
+    // staff changed the booking's address (a parent's, say), not the account's
+    await t.db
+      .update(bookings)
+      .set({ email: `someone.else.${n}@example.test` })
+      .where(eq(bookings.id, booking.id));
+    const browser = t.client();
+    await browser.refreshCsrf('/my/sign-in');
+    expect((await browser.post('/api/my/sign-in', { token })).statusCode).toBe(410);
+
+    const phone = await signedInTraveller(email);
+    expect((await phone.get('/api/my/bookings')).statusCode).toBe(200);
+    // a session row written back after the stamp (a request in flight) is still over
+    await t.db
+      .update(users)
+      .set({ sessionsEndedAt: new Date(Date.now() + 1000) })
+      .where(eq(users.id, user.id));
+    expect((await phone.get('/api/my/bookings')).statusCode).toBe(401);
   });
 });

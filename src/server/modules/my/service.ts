@@ -281,10 +281,19 @@ export class MyService {
       const now = nowOf(this.d.clock);
       if (!reading || reading.issuedAt.getTime() > now.getTime() + 300_000) return null;
       if (now.getTime() - reading.issuedAt.getTime() > RENEWABLE_DAYS * 86_400_000) return null;
+      // the email went to the booking's address: it signs in only while that is the account's own
+      // (staff may have changed one and not the other), and only while the booking is theirs
       const [booking] = await this.d.db
         .select({ id: bookings.id })
         .from(bookings)
-        .where(and(eq(bookings.id, reading.bookingId), eq(bookings.userId, reading.userId)));
+        .innerJoin(users, eq(users.id, bookings.userId))
+        .where(
+          and(
+            eq(bookings.id, reading.bookingId),
+            eq(bookings.userId, reading.userId),
+            sql`lower(${bookings.email}) = lower(${users.email})`,
+          ),
+        );
       if (!booking) return null;
       return {
         userId: reading.userId,
@@ -508,8 +517,19 @@ export class MyService {
       },
       userId,
       async (tx) => {
-        const [b] = await tx.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, bookingId));
+        // under the booking's lock: a second tap (or tab) meanwhile must not add the difference twice
+        const [b] = await tx
+          .select({ status: bookings.status })
+          .from(bookings)
+          .where(eq(bookings.id, bookingId))
+          .for('update');
         if (b) mayChange(b);
+        const [now] = await queryRows<{ pence: string | number }>(
+          tx,
+          sql`select coalesce(sum(amount_pence), 0) as pence from fundraising_entries where booking_id = ${bookingId} and struck_at is null`,
+        );
+        if (Number(now!.pence) !== raisedPence)
+          throw new HttpError(409, 'Your total has just changed: reload the page and try again.');
       },
     );
     return this.booking(userId, bookingId);

@@ -15,6 +15,7 @@ const FIELDS: Record<ErasedField, { held: SQL; column: keyof typeof bookings.$in
   passport_issue_date: { held: sql`passport_issue_date is not null`, column: 'passportIssueDate', erased: null },
   passport_expiry_date: { held: sql`passport_expiry_date is not null`, column: 'passportExpiryDate', erased: null },
   passport_image: { held: sql`passport_image_file is not null`, column: 'passportImageFile', erased: null },
+  nationality: { held: sql`nationality is not null`, column: 'nationality', erased: null },
   medical_conditions: { held: sql`medical_conditions`, column: 'medicalConditions', erased: false },
   medical_detail: { held: sql`medical_detail is not null`, column: 'medicalDetail', erased: null },
   medication: { held: sql`medication is not null`, column: 'medication', erased: null },

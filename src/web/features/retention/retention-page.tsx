@@ -15,6 +15,7 @@ const FIELD_LABELS: Record<ErasedField, string> = {
   passport_issue_date: 'passport issue date',
   passport_expiry_date: 'passport expiry',
   passport_image: 'passport image',
+  nationality: 'nationality',
   medical_conditions: 'medical conditions',
   medical_detail: 'medical detail',
   medication: 'medication',
