@@ -6,13 +6,19 @@ import { ensureAdministrator } from '../modules/auth/service.ts';
 import { createDb } from '../../db/client.ts';
 import { seedAuditEvents } from '../../db/seed/audit-events.ts';
 import { seedDemo } from '../../db/seed/demo.ts';
+import { seedFundraising, seedNotes } from '../../db/seed/fundraising-notes.ts';
+import { seedMoney } from '../../db/seed/money.ts';
 import { seedScale } from '../../db/seed/scale.ts';
 
 /**
  * npm run db:seed                           load the demo office into an empty database
- * npm run db:seed -- --bookings 1000000     then add that many generated bookings (benchmarks)
- * npm run db:seed -- --audit-events 5000000 then add that many history events over the last
- *                                           three years, about the bookings there are by then
+ * npm run db:seed -- --bookings 1000000     then add that many generated bookings and what they
+ *                                           would have: schedules, invoices, payments, refunds,
+ *                                           reminders, fundraising entries, notes, and three
+ *                                           history events a booking (the one data set of every
+ *                                           bench: bench/lists.ts)
+ * npm run db:seed -- --audit-events 5000000 add that many history events over the last three
+ *                                           years instead, about the bookings there are by then
  * Uses the same DATA_DIR / DATABASE_URL as the server; stop the server first when on PGlite.
  */
 const { values } = parseArgs({ options: { bookings: { type: 'string' }, 'audit-events': { type: 'string' } } });
@@ -26,7 +32,7 @@ function count(option: string, given: string | undefined): number {
   return n;
 }
 const extra = count('bookings', values.bookings);
-const events = count('audit-events', values['audit-events']);
+const events = values['audit-events'] === undefined ? extra * 3 : count('audit-events', values['audit-events']);
 
 const config = loadConfig();
 const database = await createDb({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'pglite') });
@@ -45,12 +51,12 @@ console.log(
 function progress(total: number, noun: string) {
   const started = Date.now();
   const width = 30;
-  return (done: number) => {
-    const share = done / total;
+  return (done: number, of = total) => {
+    const share = done / of;
     const bar = '█'.repeat(Math.round(share * width)).padEnd(width, '░');
     const rate = Math.round(done / Math.max(0.001, (Date.now() - started) / 1000));
     process.stderr.write(
-      `\r${bar} ${done.toLocaleString('en-GB')} / ${total.toLocaleString('en-GB')} ${noun} (${rate.toLocaleString('en-GB')}/s)`,
+      `\r${bar} ${done.toLocaleString('en-GB')} / ${of.toLocaleString('en-GB')} ${noun} (${rate.toLocaleString('en-GB')}/s)`,
     );
   };
 }
@@ -60,6 +66,19 @@ if (extra > 0) {
   await seedScale(database.db, extra, progress(extra, 'bookings'));
   process.stderr.write('\n');
   console.log(`Added ${extra.toLocaleString('en-GB')} bookings in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}
+// what the generated bookings have (each step fills only the bookings that have none yet)
+for (const [noun, step] of [
+  ['schedules, invoices, payments and reminders', seedMoney],
+  ['fundraising entries', seedFundraising],
+  ['notes', seedNotes],
+] as const) {
+  const started = Date.now();
+  const made = await step(database.db, progress(0, `bookings: ${noun}`));
+  if (made) {
+    process.stderr.write('\n');
+    console.log(`Added ${noun} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  }
 }
 if (events > 0) {
   const started = Date.now();
