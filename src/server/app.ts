@@ -5,6 +5,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { keepFundraisingDefaults } from './modules/fundraising/sql.ts';
 import type { Db } from '../db/client.ts';
 import { operatorOf, type Config } from './config.ts';
 import { databaseRateLimitStore } from './rate-limit-store.ts';
@@ -86,6 +87,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // the configuration's fundraising defaults, where the database's standing of each booking reads them
+  if (await keepFundraisingDefaults(db, config.fundraisingDefaults))
+    app.log.info('The fundraising defaults changed: every booking on them has its standing worked out again.');
   const metrics = deps.metrics ?? createMetrics({ db });
   const files = deps.files ?? createFileStore(config.storage);
   if (!deps.files) app.addHook('onClose', async () => files.close());
@@ -144,7 +148,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(bookingRoutes, {
     db,
     files,
-    fundraisingDefaults: config.fundraisingDefaults,
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
   await app.register(invoiceRoutes, {

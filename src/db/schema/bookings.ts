@@ -113,6 +113,14 @@ export const bookings = pgTable(
     // the sum of the booking's fundraising entries not struck out, kept by a trigger on the entries (migration 0023)
     fundraisingRaisedPence: bigint('fundraising_raised_pence', { mode: 'number' }).notNull().default(0),
     fundraisingTargetReason: text('fundraising_target_reason'),
+    // the booking's fundraising standing, kept by a trigger from its funding, target, raised
+    // total, trip, departure and rule (migration 0035), so that the list's Fundraising filter
+    // reads three columns: the target in force (null when not fundraising), whether it is met,
+    // and the first day the booking is behind (the day after the first milestone it falls short
+    // of; null when never). Behind on a day is `behind_from <= that day`: no nightly job.
+    fundraisingGoalPence: bigint('fundraising_goal_pence', { mode: 'number' }),
+    fundraisingMet: boolean('fundraising_met').notNull().default(false),
+    fundraisingBehindFrom: date('fundraising_behind_from'),
     /** the traveller's page on JustGiving, Enthuse and the like */
     fundraisingPageUrl: text('fundraising_page_url'),
     /** the charity has acknowledged this fundraiser: when, and which of its users */

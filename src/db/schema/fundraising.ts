@@ -19,6 +19,23 @@ import { trips } from './trips.ts';
 import { users } from './users.ts';
 
 /**
+ * The configuration's fundraising defaults (FUNDRAISING_MINIMUM, FUNDRAISING_MINIMUM_FLEXI,
+ * FUNDRAISING_MILESTONES), one row, written by the server when it starts
+ * (keepFundraisingDefaults): the trigger that keeps each booking's standing reads them here.
+ */
+export const fundraisingDefaults = pgTable(
+  'fundraising_defaults',
+  {
+    id: integer().primaryKey().default(1),
+    fundraiseMinimumPence: integer('fundraise_minimum_pence').notNull(),
+    flexiMinimumPence: integer('flexi_minimum_pence').notNull(),
+    milestones: jsonb().$type<Milestone[]>().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('fundraising_defaults_one_row', sql`${t.id} = 1`)],
+);
+
+/**
  * A trip's own fundraising rule for one funding type that fundraises: the minimum
  * sponsorship and the milestones. A trip with no row uses the defaults of the configuration.
  */

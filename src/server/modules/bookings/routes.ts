@@ -27,21 +27,15 @@ import { exportFileName, passportZip, spreadsheet } from './export.ts';
 import { listBookings } from './list.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { fundraisingSql } from '../fundraising/sql.ts';
-import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { ukToday } from '../../../contract/dates.ts';
 import { BookingService } from './service.ts';
 
-export async function bookingRoutes(
-  app: FastifyInstance,
-  opts: { db: Db; files: FileStore; fundraisingDefaults: FundraisingDefaults; clock?: Clock },
-) {
+export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; files: FileStore; clock?: Clock }) {
   const service = new BookingService(opts.db);
   const r = app.withTypeProvider<ZodTypeProvider>();
   // the fundraising filter's rule, read on today's UK date; worked out only when a filter or a column needs it
   const fundraising = (needed: boolean) =>
-    needed
-      ? fundraisingSql(opts.db, opts.fundraisingDefaults, ukToday(nowOf(opts.clock ?? systemClock)))
-      : Promise.resolve(undefined);
+    needed ? fundraisingSql(ukToday(nowOf(opts.clock ?? systemClock))) : undefined;
   const FUNDRAISING_COLUMNS = new Set(['fundraising_target', 'fundraising_raised', 'fundraising_state']);
   r.get(
     '/api/bookings',
@@ -54,7 +48,7 @@ export async function bookingRoutes(
       },
     },
     async (request) => {
-      const rule = await fundraising(Boolean(request.query.fundraising));
+      const rule = fundraising(Boolean(request.query.fundraising));
       return listBookings(opts.db, request.query, rule ? { fundraising: rule } : {});
     },
   );
@@ -73,7 +67,7 @@ export async function bookingRoutes(
       const { format, perPage, columns, ...filter } = request.query;
       const f = { ...filter, per_page: 1 };
       reply.header('cache-control', 'no-store');
-      const rule = await fundraising(
+      const rule = fundraising(
         Boolean(f.fundraising) || (format !== 'passportZip' && columns.some((c) => FUNDRAISING_COLUMNS.has(c))),
       );
       if (format === 'passportZip') {

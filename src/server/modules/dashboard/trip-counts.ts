@@ -56,7 +56,7 @@ export class TripCounts {
         on conflict (trip_id) do update set stale = false, computed_on = excluded.computed_on, defaults_key = excluded.defaults_key, behind = null, not_ready = null, computed_at = null`);
     });
 
-    const fundraising = await fundraisingSql(this.db, this.defaults, today);
+    const fundraising = fundraisingSql(today);
     const behind = await queryRows<{ trip_id: number; n: number }>(
       this.db,
       // fundraisingSql speaks of "bookings" and "trips" by name

@@ -13,8 +13,10 @@ import {
   invoices,
   transactions,
   tripFundraising,
+  trips,
   users,
 } from '../../../db/schema/index.ts';
+import { keepFundraisingDefaults } from './sql.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
 // The staff side of fundraising: a trip's minimum and milestones (its own or the
@@ -451,5 +453,78 @@ describe('the booking list’s fundraising filter', () => {
     expect(row!.raised).toBe(0);
     expect(await stateInList(smaller)).toBe('behind');
     expect((await admin.get(`/api/bookings/${smaller}/fundraising`)).json().state).toBe('behind');
+  });
+
+  it('follows every change its standing depends on: the trip’s rule, its departure, the booking’s trip, funding and target, the defaults', async () => {
+    // departs in 30 days: the defaults' 100% by 4 weeks falls in 2 days, 80% by 12 weeks has passed
+    const tripA = (
+      await insertTrip(t.db, { name: 'Kept Trek', departureDate: addDays(today, 30), returnDate: addDays(today, 40) })
+    ).id;
+    const tripB = (
+      await insertTrip(t.db, {
+        name: 'Later Trek',
+        departureDate: addDays(today, 300),
+        returnDate: addDays(today, 310),
+      })
+    ).id;
+    const id = (await insertBooking(t.db, tripA, { fundingType: 'fundraise', status: 'confirmed' })).id;
+    // 80% of £2,500 is £2,000: £2,100 raised is on track until the 4-week milestone passes
+    await t.db
+      .insert(fundraisingEntries)
+      .values({ bookingId: id, amountPence: 210_000, entryDate: today, source: 'offline' });
+    const both = `${tripA},${tripB}`;
+    const listed = async () => {
+      for (const state of ['on_track', 'behind', 'met']) {
+        const res = await admin.get(`/api/bookings?trips=${both}&timing=all&fundraising=${state}&per_page=100`);
+        if ((res.json().data as Array<{ id: number }>).some((b) => b.id === id)) return state;
+      }
+      return 'none';
+    };
+    const agree = async (expected: string, why: string) => {
+      expect((await admin.get(`/api/bookings/${id}/fundraising`)).json().state, why).toBe(expected);
+      expect(await listed(), why).toBe(expected);
+    };
+    await agree('on_track', 'to begin with');
+    // the trip's departure moves nearer: the 4-week milestone has passed
+    await t.db
+      .update(trips)
+      .set({ departureDate: addDays(today, 20) })
+      .where(eq(trips.id, tripA));
+    await agree('behind', 'departure moved nearer');
+    // the trip sets its own rule, through the API: a £2,000 minimum is met
+    const rule = await admin.put(`/api/trips/${tripA}/fundraising`, {
+      rules: [{ funding_type: 'fundraise', minimum: '2,000', milestones: [{ percent: 100, weeks_before: 2 }] }],
+    });
+    expect(rule.statusCode, rule.body).toBe(200);
+    await agree('met', 'the trip’s own minimum');
+    // the booking's own target, higher: behind on the trip's 2-week milestone? not yet passed (20 days out)
+    await t.db.update(bookings).set({ fundraisingTargetPence: 300_000 }).where(eq(bookings.id, id));
+    await agree('on_track', 'a higher target of its own');
+    // moved to a trip far off, on the defaults: £2,100 of £3,000 before any milestone
+    await t.db.update(bookings).set({ tripId: tripB }).where(eq(bookings.id, id));
+    await agree('on_track', 'moved to another trip');
+    // funding changed to self-funded: in no fundraising state
+    await t.db.update(bookings).set({ fundingType: 'self' }).where(eq(bookings.id, id));
+    expect((await admin.get(`/api/bookings/${id}/fundraising`)).json().state).toBe('not_fundraising');
+    expect(await listed()).toBe('none');
+    await t.db.update(bookings).set({ fundingType: 'flexi', fundraisingTargetPence: null }).where(eq(bookings.id, id));
+    // flexi's default minimum (£1,250) is met
+    await agree('met', 'flexi on the defaults');
+    // the office's defaults change (a server started with another FUNDRAISING_MINIMUM_FLEXI)
+    const defaults = t.config.fundraisingDefaults;
+    try {
+      expect(
+        await keepFundraisingDefaults(t.db, {
+          ...defaults,
+          minimumPence: { ...defaults.minimumPence, flexi: 500_000 },
+        }),
+      ).toBe(true);
+      expect(await listed()).toBe('on_track');
+    } finally {
+      expect(await keepFundraisingDefaults(t.db, defaults)).toBe(true);
+    }
+    // the same defaults again change nothing
+    expect(await keepFundraisingDefaults(t.db, defaults)).toBe(false);
+    await agree('met', 'the defaults back');
   });
 });
