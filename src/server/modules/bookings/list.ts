@@ -187,6 +187,29 @@ const listColumns = {
   formComplete: bookings.formComplete,
 };
 
+/** The page's rows by their ids: the same query on every page, so built once per database and prepared (named) on each connection. */
+const pageRows = new WeakMap<Db, ReturnType<typeof prepareRows>>();
+const prepareRows = (db: Db) =>
+  db
+    .select({
+      b: listColumns,
+      tripName: trips.name,
+      departure: trips.departureDate,
+      returnDate: trips.returnDate,
+      passport: passportState,
+      age: ageOnDeparture,
+    })
+    .from(bookings)
+    .innerJoin(trips, eq(trips.id, bookings.tripId))
+    .leftJoin(countries, tripCountry)
+    .where(sql`${bookings.id} = any(${sql.placeholder('ids')}::bigint[])`)
+    .prepare('tripdesk_booking_list_rows');
+function rowsOf(db: Db) {
+  let prepared = pageRows.get(db);
+  if (!prepared) pageRows.set(db, (prepared = prepareRows(db)));
+  return prepared;
+}
+
 // the outer walk's trips, apart from the "trips" the filters join inside
 const t = { id: sql.raw('t.id'), name: sql.raw('t.name'), departureDate: sql.raw('t.departure_date') };
 
@@ -288,21 +311,7 @@ export async function listBookings(db: Db, f: BookingFilter, options: ListOption
     }
   }
 
-  const fetched = pageIds.length
-    ? await db
-        .select({
-          b: listColumns,
-          tripName: trips.name,
-          departure: trips.departureDate,
-          returnDate: trips.returnDate,
-          passport: passportState,
-          age: ageOnDeparture,
-        })
-        .from(bookings)
-        .innerJoin(trips, eq(trips.id, bookings.tripId))
-        .leftJoin(countries, tripCountry)
-        .where(inArray(bookings.id, pageIds))
-    : [];
+  const fetched = pageIds.length ? await rowsOf(db).execute({ ids: `{${pageIds.join(',')}}` }) : [];
   const position = new Map(pageIds.map((id, i) => [id, i]));
   const rows = fetched.sort((a, b) => position.get(a.b.id)! - position.get(b.b.id)!);
 
