@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
@@ -287,6 +288,67 @@ describe('paging and bad input', () => {
   it('is for staff only', async () => {
     const traveller = await t.signedIn(3);
     expect((await traveller.get('/api/bookings')).statusCode).toBe(403);
+  });
+});
+
+describe('a deep page from the weekly counts', () => {
+  it('is exactly the page the walk through every row gives, both ways, with each filter the counts answer', async () => {
+    // bookings made over 20 weeks (some in the same second), on trips past and future, in every status
+    const soon = await insertTrip(t.db, { name: 'Week Jump Soon', departureDate: day(30), returnDate: day(35) });
+    const far = await insertTrip(t.db, { name: 'Week Jump Far', departureDate: day(300), returnDate: day(305) });
+    const gone = await insertTrip(t.db, { name: 'Week Jump Gone', departureDate: day(-30), returnDate: day(-25) });
+    const statuses = ['confirmed', 'provisional', 'cancelled'] as const;
+    const trips = [soon.id, far.id, gone.id];
+    for (let k = 0; k < 60; k++) {
+      await insertBooking(t.db, trips[k % 3]!, {
+        firstName: `Weekly${k}`,
+        status: statuses[(k * 7) % 3],
+        // 2.5 days apart, every fifth made in the same second as the one before
+        createdAt: new Date(Date.UTC(2026, 0, 1) + Math.floor(k - (k % 5 === 4 ? 1 : 0)) * 216_000_000),
+      });
+    }
+    const ours = trips.join(',');
+    const filters: BookingListQuery[] = [
+      { trips: ours, timing: 'all' },
+      { trips: ours, timing: 'future' },
+      { trips: ours, timing: 'past', status: 'confirmed' },
+      { trip_id: String(far.id), timing: 'all' },
+      { trips: ours, timing: 'all', departure_from: day(100), departure_to: day(400) },
+      { trips: ours, timing: 'all', status: 'cancelled' },
+    ];
+    for (const q of filters)
+      for (const sort_dir of ['desc', 'asc'] as const)
+        for (const [page, per_page] of [
+          [2, 7],
+          [3, 9],
+          [5, 4],
+          [30, 2],
+        ] as const) {
+          const f = bookingListQuery.parse({ ...q, sort_dir, page, per_page });
+          const walked = await listBookings(t.db, f, { weekJumpFrom: Infinity });
+          const jumped = await listBookings(t.db, f, { weekJumpFrom: 0 });
+          const why = JSON.stringify({ ...q, sort_dir, page, per_page });
+          expect(
+            jumped.data.map((b) => b.id),
+            why,
+          ).toEqual(walked.data.map((b) => b.id));
+          expect(jumped.total, why).toBe(walked.total);
+        }
+    // the jump does read the counts: counts out of step move the page (put right again after)
+    const deep = bookingListQuery.parse({ trips: ours, timing: 'all', page: 5, per_page: 4 });
+    await t.db.execute(sql`update booking_weeks set n = n + 3 where trip_id = ${far.id}`);
+    try {
+      expect((await listBookings(t.db, deep, { weekJumpFrom: 0 })).data.map((b) => b.id)).not.toEqual(
+        (await listBookings(t.db, deep, { weekJumpFrom: Infinity })).data.map((b) => b.id),
+      );
+    } finally {
+      await t.db.execute(sql`update booking_weeks set n = n - 3 where trip_id = ${far.id}`);
+    }
+    // a filter the counts cannot answer walks the rows, and agrees all the same
+    const named = bookingListQuery.parse({ trips: ours, timing: 'all', name: 'Weekly1', page: 2, per_page: 3 });
+    expect((await listBookings(t.db, named, { weekJumpFrom: 0 })).data.map((b) => b.id)).toEqual(
+      (await listBookings(t.db, named, { weekJumpFrom: Infinity })).data.map((b) => b.id),
+    );
   });
 });
 

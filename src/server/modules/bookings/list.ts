@@ -131,6 +131,8 @@ export type ListOptions = {
   estimate?: (query: SQLWrapper) => Promise<number>;
   /** the fundraising rule in SQL (with the office's defaults and today), for the fundraising filter */
   fundraising?: FundraisingSql;
+  /** from how many rows in a page starts from the weekly counts (WEEK_JUMP_FROM; tests take it from 0) */
+  weekJumpFrom?: number;
 };
 
 type Plan = { Plan: { 'Plan Rows': number } };
@@ -253,6 +255,81 @@ async function idsByTripName(
   return rows.map((r) => Number(r.id));
 }
 
+/** From this many rows in, a page of the newest-first list starts from the weekly counts rather than walking every row before it. */
+export const WEEK_JUMP_FROM = 10_000;
+/** The filters the weekly counts (booking_weeks: bookings per trip, week made and status) can answer; any other filter walks the rows. */
+const WEEK_FILTERS = new Set([
+  'page',
+  'per_page',
+  'sort_field',
+  'sort_dir',
+  'withCustomFields',
+  'status',
+  'timing',
+  'departure_from',
+  'departure_to',
+  'trips',
+  'trip_id',
+]);
+
+/**
+ * A deep page of the list sorted by when bookings were made, without walking the hundreds of
+ * thousands of index entries before it: the weekly counts the database keeps (booking_weeks,
+ * migration 0025, by trigger in the same transaction as every booking change) say in which week
+ * the page starts and how many matches come before that week; the walk then starts at that
+ * week's edge. Exact: the counts and the rows are read by one statement, so from one snapshot.
+ * Null when the filter or the sort is not one the counts can answer.
+ */
+async function idsByWeek(
+  db: Db,
+  f: BookingFilter,
+  where: SQL | undefined,
+  limit: number,
+  offset: number,
+  from = WEEK_JUMP_FROM,
+) {
+  if (f.sort_field !== 'created_at' || offset < from || offset === 0) return null;
+  const used = Object.entries(f).filter(([, v]) => v !== undefined && v !== null);
+  if (used.some(([k]) => !WEEK_FILTERS.has(k))) return null;
+  const weekConditions = and(
+    f.status ? sql`bw.status = ${f.status}` : undefined,
+    f.timing === 'future'
+      ? sql`t.departure_date >= current_date`
+      : f.timing === 'past'
+        ? sql`t.departure_date < current_date`
+        : undefined,
+    f.departure_from ? sql`t.departure_date >= ${f.departure_from}::date` : undefined,
+    f.departure_to ? sql`t.departure_date <= ${f.departure_to}::date` : undefined,
+    f.trips ? sql`bw.trip_id in ${f.trips}` : undefined,
+    f.trip_id ? sql`bw.trip_id = ${f.trip_id}` : undefined,
+  );
+  const desc = f.sort_dir !== 'asc';
+  const dir = sql.raw(desc ? 'desc' : 'asc');
+  // the week's edge, London time, as booking_weeks counts them: newest first, the rows made before
+  // the end of the page's week; oldest first, those made from its start
+  const edge = desc
+    ? sql`${bookings.createdAt} < (select (week + 7)::timestamp at time zone 'Europe/London' from pick)`
+    : sql`${bookings.createdAt} >= (select week::timestamp at time zone 'Europe/London' from pick)`;
+  const rows = await queryRows<{ id: number | string }>(
+    db,
+    sql`with weeks as (
+        select bw.week, sum(bw.n)::bigint as n from booking_weeks bw join ${trips} t on t.id = bw.trip_id
+        ${weekConditions ? sql`where ${weekConditions}` : sql``}
+        group by bw.week
+      ), counted as (
+        select week, n, coalesce(sum(n) over (order by week ${dir} rows between unbounded preceding and 1 preceding), 0) as before
+        from weeks
+      ), pick as (
+        select week, before from counted where before <= ${offset} and before + n > ${offset} limit 1
+      )
+      select ${bookings.id} as id from ${bookings}
+      where ${where ? sql`${where} and ` : sql``}${edge}
+      order by ${bookings.createdAt} ${dir}, ${bookings.id} ${dir}
+      limit ${limit} offset (select ${offset}::bigint - before from pick)`,
+  );
+  return rows.map((r) => Number(r.id));
+}
+
 export async function listBookings(db: Db, f: BookingFilter, options: ListOptions = {}): Promise<BookingPage> {
   const exactCountBelow = options.exactCountBelow ?? EXACT_COUNT_BELOW;
   const where = bookingConditions(f, options.fundraising);
@@ -265,7 +342,8 @@ export async function listBookings(db: Db, f: BookingFilter, options: ListOption
   const found =
     f.sort_field === 'trip_name'
       ? await idsByTripName(db, f, where, f.per_page + 1, offset)
-      : (
+      : ((await idsByWeek(db, f, where, f.per_page + 1, offset, options.weekJumpFrom)) ??
+        (
           await (
             joined ? idQuery.innerJoin(trips, eq(trips.id, bookings.tripId)).leftJoin(countries, tripCountry) : idQuery
           )
@@ -273,7 +351,7 @@ export async function listBookings(db: Db, f: BookingFilter, options: ListOption
             .orderBy(...bookingOrder(f))
             .limit(f.per_page + 1)
             .offset(offset)
-        ).map((r) => r.id);
+        ).map((r) => r.id));
   const pageIds = found.slice(0, f.per_page);
 
   let n: number;
