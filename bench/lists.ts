@@ -1,0 +1,303 @@
+// Every list and filter the office uses, on one production-size data set, over HTTP: for each,
+// p50 and p95 of calls one at a time, p95 of calls eight at a time, and beside them the SQL the
+// route sent, run bare (p50 of its statements' sum), and what the server spends outside it.
+// Budget (DESIGN.md, issue 33): every list and filter ≤ 50 ms p95 at a million bookings; a one-row
+// list within 1 ms of its SQL; GET /api/me ≤ 0.5 ms.
+//   npm run db:seed -- --bookings 1000000        (once, with the same DATABASE_URL)
+//   DATABASE_URL=postgresql://… npx tsx bench/lists.ts [--runs 40] [--concurrent 200] [--only NAME] [--explain]
+// Uses the database of DATABASE_URL as it is (a server started on a free port of this process,
+// web only); adds one administrator to sign in with. Prints tables; asserts nothing.
+import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { createDb, queryRows } from '../src/db/client.ts';
+import { insertUser } from '../src/db/factories/users.ts';
+import { buildApp } from '../src/server/app.ts';
+import { testConfig } from '../tests/support/test-app.ts';
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '40' },
+    concurrent: { type: 'string', default: '200' },
+    only: { type: 'string' },
+    // start at the first scenario whose name contains this
+    from: { type: 'string' },
+    explain: { type: 'boolean', default: false },
+  },
+});
+const runs = Number(values.runs);
+const concurrentCalls = Number(values.concurrent);
+const url = process.env.DATABASE_URL;
+if (!url?.startsWith('postgres')) {
+  console.error(
+    'bench/lists.ts runs on PostgreSQL: DATABASE_URL=postgresql://… (seeded by npm run db:seed -- --bookings 1000000)',
+  );
+  process.exit(1);
+}
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tripdesk-lists-'));
+
+// ---- the SQL each route sent, recorded so that it can be run bare ----
+type Statement = { text: string; values: unknown[] };
+let recording: Statement[] | null = null;
+const clientQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  const q = typeof args[0] === 'string' ? { text: args[0], values: undefined } : (args[0] as Partial<Statement>);
+  // the request's own statements: not the session lookup every signed-in request makes (GET /api/me shows that)
+  if (recording && q.text && !/"sessions"|\bsessions\b/.test(q.text))
+    recording.push({ text: q.text, values: (args[1] as unknown[] | undefined) ?? q.values ?? [] });
+  return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof clientQuery;
+const WARMUP = 5;
+const isSet = (s: Statement) => /^\s*(set local|begin|commit|rollback)/i.test(s.text);
+
+const database = await createDb({ databaseUrl: url });
+await database.migrate();
+const db = database.db;
+const sizes = (
+  await queryRows<Record<string, number>>(
+    db,
+    sql`select (select count(*) from bookings)::int as bookings, (select count(*) from invoices)::int as invoices,
+      (select count(*) from transactions)::int as transactions, (select count(*) from schedule_rows)::int as schedule_rows,
+      (select count(*) from fundraising_entries)::int as fundraising_entries, (select count(*) from booking_notes)::int as notes,
+      (select count(*) from audit_events)::int as history`,
+  )
+)[0]!;
+if (sizes.bookings! < 1000)
+  console.error('The database is nearly empty: seed it first (npm run db:seed -- --bookings 1000000).');
+
+const plain = new pg.Client({ connectionString: url });
+await plain.connect();
+const runBare = async (statements: Statement[]) => {
+  const inTransaction = statements.some(isSet);
+  const t0 = performance.now();
+  if (inTransaction) await plain.query('begin');
+  for (const s of statements) if (!/^\s*(begin|commit|rollback)/i.test(s.text)) await plain.query(s.text, s.values);
+  if (inTransaction) await plain.query('commit');
+  return performance.now() - t0;
+};
+
+const email = `lists-bench-${Date.now()}@example.test`;
+await insertUser(db, { email, password: 'bench-password-123', roleId: 1 });
+const app = await buildApp({ config: testConfig(dataDir, { env: 'production' }), db });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const port = (app.server.address() as { port: number }).port;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+
+function call(
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: target, method, agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), headers: res.headers }),
+      );
+    });
+    req.on('error', reject);
+    if (body) req.write(body);
+    req.end();
+  });
+}
+const login = await call(
+  'POST',
+  '/login',
+  { 'content-type': 'application/json' },
+  JSON.stringify({ email, password: 'bench-password-123' }),
+);
+if (login.status !== 204) throw new Error(`sign-in: ${login.status} ${login.body}`);
+const cookie = (login.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
+const get = (target: string) => call('GET', target, { cookie, accept: 'application/json' });
+
+// what the scenarios are about: the trip with the most bookings, a charity with fundraisers, one booking
+const [bigTrip] = await queryRows<{ id: number; n: number }>(
+  db,
+  sql`select trip_id as id, count(*)::int as n from bookings group by trip_id order by 2 desc limit 1`,
+);
+const [charity] = await queryRows<{ id: number; n: number }>(
+  db,
+  sql`select charity_id as id, count(*)::int as n from bookings where charity_id is not null group by 1 order by 2 limit 1`,
+);
+const [one] = await queryRows<{ ref: string; last_name: string; email: string; post_code: string }>(
+  db,
+  sql`select ref, last_name, email, post_code from bookings where ref like 'TDS%' order by id desc limit 1`,
+);
+const total = sizes.bookings!;
+const deepPage = Math.max(1, Math.round(total / 25 / 2));
+
+const allScenarios: Array<[string, string]> = [
+  ['bookings: default first page', '/api/bookings'],
+  ['bookings: one row by reference', `/api/bookings?booking_ref=${one?.ref}`],
+  ['bookings: one row by email', `/api/bookings?email=${encodeURIComponent(one?.email ?? '')}`],
+  [`bookings: deep page (${deepPage.toLocaleString('en-GB')})`, `/api/bookings?page=${deepPage}`],
+  ['bookings: last page', `/api/bookings?page=${Math.ceil(total / 25)}`],
+  ['bookings: status confirmed', '/api/bookings?status=confirmed'],
+  ['bookings: timing future', '/api/bookings?timing=future'],
+  ['bookings: timing past', '/api/bookings?timing=past'],
+  ['bookings: passport missing', '/api/bookings?passport=missing'],
+  ['bookings: passport expired', '/api/bookings?passport=expired'],
+  ['bookings: passport expires', '/api/bookings?passport=expires'],
+  ['bookings: fundraising on track', '/api/bookings?fundraising=on_track'],
+  ['bookings: fundraising behind', '/api/bookings?fundraising=behind'],
+  ['bookings: fundraising met', '/api/bookings?fundraising=met'],
+  ['bookings: fundraising behind, one trip', `/api/bookings?fundraising=behind&trip_id=${bigTrip?.id}`],
+  ['bookings: one trip', `/api/bookings?trip_id=${bigTrip?.id}`],
+  ['bookings: name', `/api/bookings?name=${encodeURIComponent(one?.last_name ?? 'Smith')}`],
+  ['bookings: post code (address)', `/api/bookings?address=${encodeURIComponent(one?.post_code ?? 'LS1')}`],
+  ['bookings: telephone', '/api/bookings?telephone=0712'],
+  ['bookings: ages 18–25, medical', '/api/bookings?age_min=18&age_max=25&medical=1'],
+  ['bookings: departures in a month', '/api/bookings?departure_from=2026-06-01&departure_to=2026-06-30'],
+  ['bookings: booked before', '/api/bookings?booked_before=2024-01-01'],
+  ['bookings: sort trip name', '/api/bookings?sort_field=trip_name&sort_dir=asc'],
+  ['bookings: sort name', '/api/bookings?sort_field=name&sort_dir=asc'],
+  ['bookings: sort room', '/api/bookings?sort_field=room_ref&sort_dir=asc'],
+  ['money due: first page', '/api/money-due'],
+  ['money due: overdue', '/api/money-due?overdue=1'],
+  ['money due: sort outstanding', '/api/money-due?sort=outstanding&dir=desc'],
+  ['money due: deep page (400)', '/api/money-due?page=400'],
+  ['refunds owed', '/api/money-due/refunds'],
+  ['history: first page', '/api/audit'],
+  ['history: a trip', `/api/trips/${bigTrip?.id}/history`],
+  ['history: through the API', '/api/audit?source=api'],
+  ['charity fundraisers (smallest charity)', `/api/charities/${charity?.id}/fundraisers`],
+  ['readiness board (biggest trip)', `/api/trips/${bigTrip?.id}/readiness`],
+  ['dashboard', '/api/dashboard'],
+  ['trips', '/api/trips'],
+];
+const start = values.from
+  ? Math.max(
+      0,
+      allScenarios.findIndex(([name]) => name.includes(values.from!)),
+    )
+  : 0;
+const scenarios = allScenarios.slice(start).filter(([name]) => !values.only || name.includes(values.only));
+// a list far over budget is not also run 200 times at concurrency 8 (it would take minutes to say so)
+const SLOW_MS = 200;
+
+const pct = (xs: number[], p: number) => {
+  const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+};
+const f = (n: number, w = 7) => (Number.isNaN(n) ? '–' : n < 10 ? n.toFixed(2) : n.toFixed(1)).padStart(w);
+const n = (v: number) => v.toLocaleString('en-GB');
+
+/** p50 and p95 one at a time, with the SQL of each call run bare after it */
+async function sequential(target: string, bare: boolean) {
+  const times: number[] = [];
+  const sqlTimes: number[] = [];
+  let last: { status: number; body: string } | undefined;
+  let statements: Statement[] = [];
+  const began = performance.now();
+  for (let i = 0; i < runs + WARMUP; i++) {
+    // a list far over budget says so in fewer calls
+    if (i > WARMUP + 5 && performance.now() - began > 30_000) break;
+    recording = [];
+    const t0 = performance.now();
+    last = await get(target);
+    const ms = performance.now() - t0;
+    statements = recording;
+    recording = null;
+    if (last.status !== 200) return { error: `${last.status} ${last.body.slice(0, 120)}` };
+    // a statement that cannot run bare (one of the job queue's tables on a web-only server) is not timed
+    const bareMs = bare
+      ? await runBare(statements).catch(async () => {
+          await plain.query('rollback').catch(() => {});
+          return NaN;
+        })
+      : NaN;
+    if (i >= WARMUP) {
+      times.push(ms);
+      sqlTimes.push(bareMs);
+    }
+  }
+  return { times, sqlTimes, statements, body: last!.body };
+}
+
+/** p95 of `concurrentCalls` calls, eight in flight at a time */
+async function concurrent(target: string) {
+  const times: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < concurrentCalls) {
+        next++;
+        const t0 = performance.now();
+        await get(target);
+        times.push(performance.now() - t0);
+      }
+    }),
+  );
+  return pct(times, 95);
+}
+
+console.log(
+  `\n${database.kind}: ${n(sizes.bookings!)} bookings, ${n(sizes.invoices!)} invoices, ${n(sizes.transactions!)} payments and refunds, ${n(sizes.schedule_rows!)} schedule rows, ${n(sizes.fundraising_entries!)} fundraising entries, ${n(sizes.notes!)} notes, ${n(sizes.history!)} history events; over HTTP (keep-alive), ${runs} calls one at a time after ${WARMUP} warm-up calls, ${concurrentCalls} at concurrency 8\n`,
+);
+console.log(
+  '| list | p50 ms | p95 ms | c8 p95 ms | SQL p50 ms | p50 − SQL | total |\n|---|---:|---:|---:|---:|---:|---:|',
+);
+// the server warmed first (JIT, connections, plans): a second of each floor call and of the simplest list
+for (const target of ['/healthz', '/api/me', '/api/bookings']) {
+  const until = performance.now() + 1000;
+  while (performance.now() < until) await get(target);
+}
+const floorTargets: Array<[string, string]> = [
+  ['GET /healthz (no session)', '/healthz'],
+  ['GET /api/me (signed in)', '/api/me'],
+];
+for (const [name, target] of floorTargets) {
+  const r = await sequential(target, false);
+  if ('error' in r) throw new Error(`${name}: ${r.error}`);
+  console.log(`| ${name} | ${f(pct(r.times, 50))} | ${f(pct(r.times, 95))} | ${f(await concurrent(target))} | | | |`);
+}
+const explained: Array<[string, Statement[]]> = [];
+for (const [name, target] of scenarios) {
+  const r = await sequential(target, true);
+  if ('error' in r) {
+    console.log(`| ${name} | ${r.error} | | | | | |`);
+    continue;
+  }
+  const page = JSON.parse(r.body) as { total?: number; total_is_estimate?: boolean };
+  const shown = page.total === undefined ? '' : `${page.total_is_estimate ? '≈' : ''}${n(page.total)}`;
+  const p50 = pct(r.times, 50);
+  const sqlP50 = pct(r.sqlTimes, 50);
+  const c8 = p50 > SLOW_MS ? NaN : await concurrent(target);
+  console.log(
+    `| ${name} | ${f(p50)} | ${f(pct(r.times, 95))} | ${f(c8)} | ${f(sqlP50)} | ${f(p50 - sqlP50)} | ${shown} |`,
+  );
+  explained.push([name, r.statements]);
+}
+
+if (values.explain) {
+  for (const [name, statements] of explained) {
+    console.log(`\n### ${name}\n`);
+    for (const s of statements.filter((x) => !isSet(x) && /^\s*select/i.test(x.text))) {
+      const inlined = s.text.replace(/\$(\d+)/g, (_, k: string) => {
+        const v = s.values[Number(k) - 1];
+        return v === null || v === undefined
+          ? 'null'
+          : typeof v === 'number'
+            ? String(v)
+            : `'${String(v).replace(/'/g, "''")}'`;
+      });
+      const plan = await plain.query(`explain (analyze, buffers, costs off) ${inlined}`);
+      console.log('```');
+      console.log(plan.rows.map((row: Record<string, string>) => Object.values(row)[0]).join('\n'));
+      console.log('```');
+    }
+  }
+}
+
+await app.close();
+agent.destroy();
+await db.execute(sql`delete from users where email = ${email}`);
+await plain.end();
+await database.close();
+rmSync(dataDir, { recursive: true, force: true });
