@@ -3,7 +3,6 @@ CREATE TABLE "fundraising_defaults" (
 	"fundraise_minimum_pence" integer NOT NULL,
 	"flexi_minimum_pence" integer NOT NULL,
 	"milestones" jsonb NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "fundraising_defaults_one_row" CHECK ("fundraising_defaults"."id" = 1)
 );
 --> statement-breakpoint

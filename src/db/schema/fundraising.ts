@@ -30,7 +30,6 @@ export const fundraisingDefaults = pgTable(
     fundraiseMinimumPence: integer('fundraise_minimum_pence').notNull(),
     flexiMinimumPence: integer('flexi_minimum_pence').notNull(),
     milestones: jsonb().$type<Milestone[]>().notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check('fundraising_defaults_one_row', sql`${t.id} = 1`)],
 );

@@ -26,7 +26,6 @@ export async function keepFundraisingDefaults(db: Db, d: FundraisingDefaults): P
         fundraiseMinimumPence: sql`excluded.fundraise_minimum_pence`,
         flexiMinimumPence: sql`excluded.flexi_minimum_pence`,
         milestones: sql`excluded.milestones`,
-        updatedAt: sql`now()`,
       },
       setWhere: sql`(${fundraisingDefaults.fundraiseMinimumPence}, ${fundraisingDefaults.flexiMinimumPence}, ${fundraisingDefaults.milestones}) is distinct from (excluded.fundraise_minimum_pence, excluded.flexi_minimum_pence, excluded.milestones)`,
     })
