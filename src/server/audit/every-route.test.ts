@@ -354,9 +354,19 @@ async function steps(): Promise<Step[]> {
         )![1];
         const traveller = t.client();
         await traveller.refreshCsrf('/my/sign-in');
+        const sent = async () =>
+          Number(
+            (
+              await t.db
+                .select({ n: count() })
+                .from(auditEvents)
+                .where(eq(auditEvents.action, 'user.sign_in_link_sent'))
+            )[0]!.n,
+          );
+        const before = await sent();
         const res = await traveller.post('/api/my/sign-in-link/renew', { token });
-        for (let i = 0; i < 200 && readdirSync(dir).sort().at(-1) === spent; i++)
-          await new Promise((r) => setTimeout(r, 20));
+        // the event is written after the email: waiting for the email alone raced it
+        for (let i = 0; i < 200 && (await sent()) === before; i++) await new Promise((r) => setTimeout(r, 20));
         return res;
       },
     ],
