@@ -244,19 +244,10 @@ async function steps(): Promise<Step[]> {
       async () => {
         const traveller = t.client();
         await traveller.refreshCsrf('/my/sign-in');
-        const sent = async () =>
-          Number(
-            (
-              await t.db
-                .select({ n: count() })
-                .from(auditEvents)
-                .where(eq(auditEvents.action, 'user.sign_in_link_sent'))
-            )[0]!.n,
-          );
-        const before = await sent();
+        const before = await linksSent();
         const res = await traveller.post('/api/my/sign-in-link', { email: 'ada.walker@example.test' });
         // the link goes after the answer (its time tells nothing): its email and event follow at once
-        for (let i = 0; i < 200 && (await sent()) === before; i++) await new Promise((r) => setTimeout(r, 20));
+        for (let i = 0; i < 200 && (await linksSent()) === before; i++) await new Promise((r) => setTimeout(r, 20));
         return res;
       },
     ],
@@ -354,19 +345,10 @@ async function steps(): Promise<Step[]> {
         )![1];
         const traveller = t.client();
         await traveller.refreshCsrf('/my/sign-in');
-        const sent = async () =>
-          Number(
-            (
-              await t.db
-                .select({ n: count() })
-                .from(auditEvents)
-                .where(eq(auditEvents.action, 'user.sign_in_link_sent'))
-            )[0]!.n,
-          );
-        const before = await sent();
+        const before = await linksSent();
         const res = await traveller.post('/api/my/sign-in-link/renew', { token });
         // the event is written after the email: waiting for the email alone raced it
-        for (let i = 0; i < 200 && (await sent()) === before; i++) await new Promise((r) => setTimeout(r, 20));
+        for (let i = 0; i < 200 && (await linksSent()) === before; i++) await new Promise((r) => setTimeout(r, 20));
         return res;
       },
     ],
@@ -744,6 +726,11 @@ async function steps(): Promise<Step[]> {
   ];
 }
 
+/** Sign-in links sent so far: their event is written after the email, once the answer has gone. */
+const linksSent = async () =>
+  Number(
+    (await t.db.select({ n: count() }).from(auditEvents).where(eq(auditEvents.action, 'user.sign_in_link_sent')))[0]!.n,
+  );
 const eventCount = async () => Number((await t.db.select({ n: count() }).from(auditEvents))[0]!.n);
 
 describe('every state-changing route writes history', () => {
