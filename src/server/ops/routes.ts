@@ -28,7 +28,7 @@ export async function opsRoutes(app: FastifyInstance, opts: OpsOptions) {
     '/healthz',
     {
       logLevel: 'warn',
-      config: { access: 'public', scope: null },
+      config: { access: 'public', scope: null, session: false },
       schema: { tags, summary: 'Liveness: the process is up and answering', response: { 200: healthSchema } },
     },
     async (_request, reply) => {
@@ -41,7 +41,7 @@ export async function opsRoutes(app: FastifyInstance, opts: OpsOptions) {
     '/readyz',
     {
       logLevel: 'warn',
-      config: { access: 'public', scope: null, probe: true },
+      config: { access: 'public', scope: null, probe: true, session: false },
       schema: {
         tags,
         summary:
@@ -63,7 +63,7 @@ export async function opsRoutes(app: FastifyInstance, opts: OpsOptions) {
   // not in the API's documentation: an operator's endpoint, in Prometheus's text format
   app.get(
     '/metrics',
-    { logLevel: 'warn', config: { access: 'public', scope: null }, schema: { hide: true } },
+    { logLevel: 'warn', config: { access: 'public', scope: null, session: false }, schema: { hide: true } },
     async (request, reply) => {
       // 404, the same as any unknown address, to whoever may not read it (decision 016)
       if (!gate(request)) return reply.status(404).send({ message: 'Not Found' });

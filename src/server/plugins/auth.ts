@@ -15,6 +15,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: AuthUser | null;
   }
+  interface FastifyContextConfig {
+    /** false: the route never reads or writes the session (probes, metrics, static files) */
+    session?: false;
+  }
 }
 
 declare module '@fastify/session' {
@@ -36,6 +40,14 @@ export type AuthOptions = { db: Db; secret: string; timeouts: SessionTimeouts };
 
 export const authPlugin = fp(async (app: FastifyInstance, opts: AuthOptions) => {
   await app.register(fastifyCookie);
+  // A request that needs no session (a probe, a static file) does not read its cookie: no
+  // database round trip, and no answer that clears or rewrites the cookie. Were it read, a
+  // request in flight when a sign-in replaces the session would find the old one gone and
+  // clear the new cookie in its answer, signing the browser out again.
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config?.session === false || request.routeOptions.url?.startsWith('/assets/'))
+      delete request.cookies[SESSION_COOKIE];
+  });
   const store = new DbSessionStore(opts.db, opts.timeouts);
   await app.register(fastifySession, {
     secret: opts.secret,

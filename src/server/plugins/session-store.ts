@@ -1,6 +1,6 @@
 import type { Session } from 'fastify';
 import type { SessionStore } from '@fastify/session';
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema/index.ts';
 import { authColumns, type AuthUser } from '../modules/auth/service.ts';
@@ -23,21 +23,34 @@ export class DbSessionStore implements SessionStore {
   constructor(
     private readonly db: Db,
     private readonly timeouts: SessionTimeouts,
-  ) {}
-
-  get(sessionId: string, callback: GetCallback): void {
-    this.db
+  ) {
+    this.read = this.db
       .select({ data: sessions.data, user: authColumns })
       .from(sessions)
       .leftJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, new Date())))
-      .then((rows) => {
-        const row = rows[0];
-        // a request that never takes its row (a refused one) must not let the map grow
-        if (this.users.size > 10_000) this.users.clear();
-        if (row) this.users.set(sessionId, row.user?.id == null ? null : row.user);
-        callback(null, (row?.data as Session | undefined) ?? null);
-      }, callback);
+      .where(
+        and(
+          eq(sessions.id, sql.placeholder('id')),
+          gt(sessions.expiresAt, sql`${sql.placeholder('now')}::timestamptz`),
+        ),
+      )
+      .prepare('tripdesk_session_get');
+  }
+
+  /**
+   * The read every signed-in request makes, built once and prepared on each connection (named):
+   * neither Drizzle nor the database plans it again per request.
+   */
+  private readonly read;
+
+  get(sessionId: string, callback: GetCallback): void {
+    this.read.execute({ id: sessionId, now: new Date().toISOString() }).then((rows) => {
+      const row = rows[0];
+      // a request that never takes its row (a refused one) must not let the map grow
+      if (this.users.size > 10_000) this.users.clear();
+      if (row) this.users.set(sessionId, row.user?.id == null ? null : row.user);
+      callback(null, (row?.data as Session | undefined) ?? null);
+    }, callback);
   }
 
   /** The user read with this session by this request (undefined when it was not read with it). */

@@ -44,7 +44,7 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: WebOptions) => {
     });
   }
   for (const file of ['favicon.svg']) {
-    app.get(`/${file}`, { config: { access: 'public' }, schema: { hide: true } }, (_req, reply) => {
+    app.get(`/${file}`, { config: { access: 'public', session: false }, schema: { hide: true } }, (_req, reply) => {
       const full = path.join(webRoot, file);
       if (!existsSync(full)) return reply.status(404).send({ message: 'Not Found' });
       return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(readFileSync(full));

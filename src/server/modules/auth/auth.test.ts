@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_FAILED } from '../../../contract/auth.ts';
@@ -5,6 +7,7 @@ import { routes } from '../../../contract/paths.ts';
 import { insertUser } from '../../../db/factories/users.ts';
 import { loginFailures, sessions } from '../../../db/schema/index.ts';
 import { SESSION_COOKIE } from '../../plugins/auth.ts';
+import { webRoot } from '../../plugins/web.ts';
 import { queryRows } from '../../../db/client.ts';
 import { buildApp } from '../../app.ts';
 import { createTestApp, PASSWORD, TestClient, type TestApp } from '../../../../tests/support/test-app.ts';
@@ -191,6 +194,24 @@ describe('sessions end', () => {
     await new Promise((r) => setTimeout(r, 120));
     expect((await d.get('/api/me')).statusCode).toBe(401);
     await absolute.close();
+  });
+
+  it('leaves the cookie alone on a probe or a static file, even when its session has just ended', async () => {
+    // a sign-in replaces the session while the page's other requests are still in flight with the
+    // old cookie: those that need no session must not answer with a cookie that undoes the sign-in
+    const c = await t.signedIn(1, 'probe@example.test');
+    const cookie = `${SESSION_COOKIE}=${c.cookies.get(SESSION_COOKIE)}`;
+    await t.db.delete(sessions).where(eq(sessions.id, c.cookies.get(SESSION_COOKIE)!.split('.')[0]!));
+    const assets = path.join(webRoot, 'assets');
+    const asset = existsSync(assets) ? readdirSync(assets).find((f) => f.endsWith('.js')) : undefined;
+    for (const url of ['/healthz', '/readyz', '/favicon.svg', ...(asset ? [`/assets/${asset}`] : [])]) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+      expect(res.headers['set-cookie'], url).toBeUndefined();
+    }
+    // an address that reads the session clears the stale cookie: what the others must not do
+    const me = await t.app.inject({ method: 'GET', url: '/api/me', headers: { cookie } });
+    expect(me.statusCode).toBe(401);
+    expect(String(me.headers['set-cookie'])).toContain(`${SESSION_COOKIE}=;`);
   });
 
   it('ends the session of a user who is deleted', async () => {
