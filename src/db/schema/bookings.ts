@@ -161,6 +161,15 @@ export const bookings = pgTable(
     ),
     index('bookings_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
     index('bookings_ref_trgm_idx').using('gin', sql`${t.ref} gin_trgm_ops`),
+    // the list's address and telephone searches, by the very expressions they search (list.ts)
+    index('bookings_address_trgm_idx').using(
+      'gin',
+      sql`booking_address(${t.address1}, ${t.address2}, ${t.address3}, ${t.address4}, ${t.postCode}) gin_trgm_ops`,
+    ),
+    index('bookings_mobile_digits_trgm_idx').using(
+      'gin',
+      sql`regexp_replace(coalesce(${t.mobile}, ''), '\\D', '', 'g') gin_trgm_ops`,
+    ),
   ],
 );
 

@@ -5,7 +5,8 @@ import { insertTrip } from '../../../db/factories/trips.ts';
 import { bookingCustomFieldAnswers, tripCustomFields } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 import { bookingListQuery, type BookingListQuery } from '../../../contract/bookings.ts';
-import { listBookings } from './list.ts';
+import { bookingConditions, listBookings } from './list.ts';
+import { queryRows, type Db } from '../../../db/client.ts';
 import { roundEstimate } from '../../common/paging.ts';
 
 let t: TestApp;
@@ -155,6 +156,33 @@ describe('filters', () => {
     expect(await names('telephone=900001')).toEqual(['Ann']);
     expect(await names('address=la22')).toEqual(['Ann']);
     expect(await names('address=lake road')).toEqual(['Ann']);
+  });
+
+  it('searches the text by trigram indexes: every searched expression is the one an index holds', async () => {
+    const indexed = async (filter: string) => {
+      const f = bookingListQuery.parse(Object.fromEntries(new URLSearchParams(`timing=all&${filter}`)));
+      // with sequential scans made dear, a search its index can serve is planned on that index
+      const plan = await t.db.transaction(async (tx) => {
+        await tx.execute(sql`set local enable_seqscan = off`);
+        return queryRows<Record<string, string>>(
+          tx as unknown as Db,
+          sql`explain (costs off) select id from bookings where ${bookingConditions(f)}`,
+        );
+      });
+      return plan.map((r) => Object.values(r)[0]).join('\n');
+    };
+    expect(await indexed('booking_ref=danref')).toContain('bookings_ref_trgm_idx');
+    expect(await indexed('name=annie')).toContain('bookings_name_trgm_idx');
+    expect(await indexed('email=beta.test')).toContain('bookings_email_trgm_idx');
+    expect(await indexed('telephone=7700 900')).toContain('bookings_mobile_digits_trgm_idx');
+    expect(await indexed('address=lake road')).toContain('bookings_address_trgm_idx');
+    // the address searched is what concat_ws makes of it, nulls left out and empty parts kept
+    const [same] = await queryRows<{ ours: string; theirs: string }>(
+      t.db,
+      sql`select booking_address('1 Lake Road', null, '', 'Kendal', 'LA22 0AB') as ours,
+        concat_ws(' ', '1 Lake Road', null, '', 'Kendal', 'LA22 0AB') as theirs`,
+    );
+    expect(same!.ours).toBe(same!.theirs);
   });
 
   it('age on the departure date, medical conditions and gender', async () => {

@@ -78,11 +78,13 @@ export function bookingConditions(f: BookingFilter, fundraising?: FundraisingSql
       ? sql`${bookings.dateOfBirth} > ${trips.departureDate} - make_interval(years => ${f.age_max + 1}::int)`
       : undefined,
     f.medical !== undefined ? eq(bookings.medicalConditions, f.medical) : undefined,
+    // the same expression as the trigram index bookings_address_trgm_idx
     f.address
-      ? sql`concat_ws(' ', ${bookings.address1}, ${bookings.address2}, ${bookings.address3}, ${bookings.address4}, ${bookings.postCode}) ilike ${contains(f.address)}`
+      ? sql`booking_address(${bookings.address1}, ${bookings.address2}, ${bookings.address3}, ${bookings.address4}, ${bookings.postCode}) ilike ${contains(f.address)}`
       : undefined,
     f.gender ? eq(bookings.gender, f.gender) : undefined,
     f.email ? ilike(bookings.email, contains(f.email)) : undefined,
+    // the same expression as the trigram index bookings_mobile_digits_trgm_idx
     digits ? sql`regexp_replace(coalesce(${bookings.mobile}, ''), '\\D', '', 'g') like ${contains(digits)}` : undefined,
   );
 }
@@ -335,6 +337,40 @@ export async function listBookings(db: Db, f: BookingFilter, options: ListOption
   const where = bookingConditions(f, options.fundraising);
   const joined = needsTrip(f);
   const offset = (f.page - 1) * f.per_page;
+  const matches = db.select({ one: sql`1` }).from(bookings);
+  const matching = (
+    joined ? matches.innerJoin(trips, eq(trips.id, bookings.tripId)).leftJoin(countries, tripCountry) : matches
+  ).where(where);
+  // the planner takes a fundraising state to be independent of the trip and its departure,
+  // which it is not (the milestones count back from the departure): at 1M it was 75% out for
+  // all trips, and a third of the matches for one trip, which then counted 10,000 rows at
+  // random over the table. A 1% sample of the table's pages is within a few per cent.
+  const judge = options.estimate ?? ((q) => (f.fundraising ? sampledRows(db, joined, where) : estimateRows(db, q)));
+  /** The total, when the page does not tell it: counted when the estimate is small, else the estimate. */
+  const countTotal = async (): Promise<{ n: number; estimated: boolean }> => {
+    const estimate = await judge(matching);
+    if (estimate >= exactCountBelow) return { n: roundEstimate(estimate), estimated: true };
+    // counted, but never past the threshold: the planner can misjudge a filter it cannot see
+    // into (a fundraising state is a CASE over several columns) by a hundred times, and an
+    // exact count of a quarter of a million rows is what the threshold is there to avoid
+    const [counted] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from (${matching.limit(exactCountBelow + 1)}) m`,
+    );
+    const n = Number(counted?.n ?? 0);
+    if (n <= exactCountBelow) return { n, estimated: false };
+    return { n: Math.max(roundEstimate(await sampledRows(db, joined, where)), n), estimated: true };
+  };
+  // A text search finds its matches by a trigram index and reads every one of them to sort them,
+  // and its count reads the same rows again: for the searches that usually match more than a page
+  // (a name, part of a telephone number, a town or post code) the count runs beside the page's
+  // ids, not after them. A reference or an email address usually finds one booking, whose page
+  // tells the total without counting.
+  const broadSearch = Boolean(f.name || f.telephone || f.address);
+  const early = broadSearch ? countTotal() : undefined;
+  // when the page turns out to tell the total, the early count is not waited for
+  early?.catch(() => {});
+
   // first the page's ids, from the bookings alone when that is enough (the sort indexes carry the
   // usual filters' columns, so deep pages are read from the index alone); then their rows.
   // One row more than the page tells whether there are more.
@@ -353,48 +389,16 @@ export async function listBookings(db: Db, f: BookingFilter, options: ListOption
             .offset(offset)
         ).map((r) => r.id));
   const pageIds = found.slice(0, f.per_page);
+  // the last page tells the total without counting; otherwise it is counted (or estimated) while the page's rows are read
+  const lastPage = found.length <= f.per_page && (found.length > 0 || offset === 0);
+  const [total, fetched] = await Promise.all([
+    lastPage ? { n: offset + found.length, estimated: false } : (early ?? countTotal()),
+    pageIds.length ? rowsOf(db).execute({ ids: `{${pageIds.join(',')}}` }) : [],
+  ]);
+  const estimated = total.estimated;
+  // an estimate is never fewer than this page shows to be there
+  const n = estimated ? Math.max(total.n, found.length > f.per_page ? offset + f.per_page + 1 : 0) : total.n;
 
-  let n: number;
-  let estimated = false;
-  if (found.length <= f.per_page && (found.length > 0 || offset === 0)) {
-    // the last page: the total is known without counting
-    n = offset + found.length;
-  } else {
-    const matches = db.select({ one: sql`1` }).from(bookings);
-    const matching = (
-      joined ? matches.innerJoin(trips, eq(trips.id, bookings.tripId)).leftJoin(countries, tripCountry) : matches
-    ).where(where);
-    // the planner takes a fundraising state to be independent of the trip and its departure,
-    // which it is not (the milestones count back from the departure): at 1M it was 75% out for
-    // all trips, and a third of the matches for one trip, which then counted 10,000 rows at
-    // random over the table. A 1% sample of the table's pages is within a few per cent.
-    const judge = options.estimate ?? ((q) => (f.fundraising ? sampledRows(db, joined, where) : estimateRows(db, q)));
-    const estimate = await judge(matching);
-    if (estimate < exactCountBelow) {
-      // counted, but never past the threshold: the planner can misjudge a filter it cannot see
-      // into (a fundraising state is a CASE over several columns) by a hundred times, and an
-      // exact count of a quarter of a million rows is what the threshold is there to avoid
-      const [counted] = await queryRows<{ n: number }>(
-        db,
-        sql`select count(*)::int as n from (${matching.limit(exactCountBelow + 1)}) m`,
-      );
-      n = Number(counted?.n ?? 0);
-      if (n > exactCountBelow) {
-        n = Math.max(
-          roundEstimate(await sampledRows(db, joined, where)),
-          n,
-          found.length > f.per_page ? offset + f.per_page + 1 : 0,
-        );
-        estimated = true;
-      }
-    } else {
-      // never fewer than this page shows to be there
-      n = Math.max(roundEstimate(estimate), found.length > f.per_page ? offset + f.per_page + 1 : 0);
-      estimated = true;
-    }
-  }
-
-  const fetched = pageIds.length ? await rowsOf(db).execute({ ids: `{${pageIds.join(',')}}` }) : [];
   const position = new Map(pageIds.map((id, i) => [id, i]));
   const rows = fetched.sort((a, b) => position.get(a.b.id)! - position.get(b.b.id)!);
 
