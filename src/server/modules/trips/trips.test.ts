@@ -142,10 +142,19 @@ describe('GET /api/trips', () => {
 
   it('counts bookings that are not cancelled', async () => {
     const trip = await insertTrip(t.db, { name: 'Counted Trek' });
-    await insertBooking(t.db, trip.id, { status: 'confirmed' });
-    await insertBooking(t.db, trip.id, { status: 'provisional' });
+    const confirmed = await insertBooking(t.db, trip.id, { status: 'confirmed' });
+    const provisional = await insertBooking(t.db, trip.id, { status: 'provisional' });
     await insertBooking(t.db, trip.id, { status: 'cancelled' });
-    expect((await admin.get(`/api/trips/${trip.id}`)).json().booking_count).toBe(2);
+    const count = async (id: number) => (await admin.get(`/api/trips/${id}`)).json().booking_count;
+    expect(await count(trip.id)).toBe(2);
+    // as bookings are cancelled, moved to another trip or deleted
+    const other = await insertTrip(t.db, { name: 'Other Counted Trek' });
+    await t.db.update(bookings).set({ status: 'cancelled' }).where(eq(bookings.id, provisional.id));
+    expect(await count(trip.id)).toBe(1);
+    await t.db.update(bookings).set({ tripId: other.id }).where(eq(bookings.id, confirmed.id));
+    expect([await count(trip.id), await count(other.id)]).toEqual([0, 1]);
+    await t.db.delete(bookings).where(eq(bookings.id, confirmed.id));
+    expect(await count(other.id)).toBe(0);
   });
 });
 
