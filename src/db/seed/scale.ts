@@ -69,12 +69,57 @@ const TOWNS = ['Leeds', 'York', 'Bristol', 'Cardiff', 'Norwich', 'Exeter', 'Derb
 
 const arr = (values: string[]) => sql.raw(`ARRAY[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(',')}]`);
 
+/** About as many bookings as a departure of a real operator has: more trips are made when there would be more. */
+export const BOOKINGS_PER_TRIP = 330;
+const DOMAINS = [
+  'gmail.com',
+  'outlook.com',
+  'hotmail.co.uk',
+  'yahoo.co.uk',
+  'icloud.com',
+  'btinternet.com',
+  'live.co.uk',
+  'sky.com',
+];
+const AREAS = ['LS', 'YO', 'BS', 'CF', 'NR', 'EX', 'DE', 'BA', 'CH', 'DH', 'M', 'B', 'L', 'S', 'N', 'SW', 'SE', 'E'];
+
 /**
- * Adds `total` bookings spread over the existing trips, made inside the database by one
- * INSERT … SELECT per batch (no row crosses the wire). Values come from hashes of the row
- * number, so the same run makes the same data.
+ * Departures enough for `bookings` more bookings at about BOOKINGS_PER_TRIP each, copied in turn
+ * from the trips there are (their kind, country, charity, price, length), one every few days from
+ * September 2023 to June 2028, each named after its template and month ("Kilimanjaro Summit
+ * Trek, March 2027"). None when the trips there are suffice.
+ */
+async function seedTrips(db: Db, bookings: number) {
+  const [have] = await queryRows<{ trips: number; bookings: number }>(
+    db,
+    sql`select (select count(*) from trips)::int as trips, (select count(*) from bookings)::int as bookings`,
+  );
+  const missing = Math.ceil((Number(have?.bookings ?? 0) + bookings) / BOOKINGS_PER_TRIP) - Number(have?.trips ?? 0);
+  if (missing <= 0) return;
+  await db.execute(sql`
+    with templates as (
+      select row_number() over (order by id) as k, count(*) over () as n, * from trips where status <> 'cancelled'
+    ), made as (
+      select g, t.*, date '2023-09-01' + ((g - 1) * 1765 / ${missing})::int as dep
+      from generate_series(1, ${missing}::int) g join templates t on t.k = 1 + g % t.n
+    )
+    insert into trips (name, country_id, charity_id, departure_date, return_date, type, level, status, deposit_pence,
+      cost_pence, capacity, require_passport, funding)
+    select regexp_replace(name, '\\s*(\\d{4}|\\(withdrawn\\))$', '') || ', ' || to_char(dep, 'FMMonth YYYY'),
+      country_id, charity_id, dep, dep + (return_date - departure_date), type, level,
+      case when dep < current_date then 'closed' else 'open' end, deposit_pence, cost_pence, 400, require_passport, funding
+    from made order by g`);
+}
+
+/**
+ * Adds `total` bookings spread over the trips (made first, when needed, at about
+ * BOOKINGS_PER_TRIP a departure), made inside the database by one INSERT … SELECT per batch (no
+ * row crosses the wire). Values come from hashes of the row number, so the same run makes the
+ * same data: names, email addresses at the usual providers, and post codes of many areas, so
+ * that a search finds what it would in a real office.
  */
 export async function seedScale(db: Db, total: number, onProgress: (done: number) => void, batch = 50_000) {
+  await seedTrips(db, total);
   const tripRows = await queryRows<{ id: number }>(db, sql`select id from trips order by id`);
   const tripIds = tripRows.map((r) => Number(r.id));
   if (!tripIds.length) throw new Error('There are no trips to add bookings to: load the demo office first.');
@@ -100,11 +145,14 @@ export async function seedScale(db: Db, total: number, onProgress: (done: number
         (${arr(FIRST)})[1 + abs(hashint4(g + 4)) % ${FIRST.length}],
         (${arr(LAST)})[1 + abs(hashint4(g + 5)) % ${LAST.length}],
         null,
-        'traveller' || g || '@example.com',
+        lower((${arr(FIRST)})[1 + abs(hashint4(g + 4)) % ${FIRST.length}] || '.' || (${arr(LAST)})[1 + abs(hashint4(g + 5)) % ${LAST.length}])
+          || g || '@' || (${arr(DOMAINS)})[1 + abs(hashint4(g + 21)) % ${DOMAINS.length}],
         '07' || lpad((abs(hashint4(g + 6)) % 1000000000)::text, 9, '0'),
         (1 + abs(hashint4(g + 7)) % 200) || ' High Street',
         (${arr(TOWNS)})[1 + abs(hashint4(g + 8)) % ${TOWNS.length}],
-        'LS' || (1 + abs(hashint4(g + 9)) % 28) || ' ' || (abs(hashint4(g + 10)) % 9) || 'AB',
+        (${arr(AREAS)})[1 + abs(hashint4(g + 9)) % ${AREAS.length}] || (1 + abs(hashint4(g + 22)) % 30) || ' '
+          || (abs(hashint4(g + 10)) % 10) || substr('ABDEFGHJLNPQRSTUWXYZ', 1 + abs(hashint4(g + 23)) % 20, 1)
+          || substr('ABDEFGHJLNPQRSTUWXYZ', 1 + abs(hashint4(g + 24)) % 20, 1),
         (array['female','male'])[1 + abs(hashint4(g + 11)) % 2],
         date '1960-01-01' + (abs(hashint4(g + 12)) % 16000),
         (array['Twin','Double','Single'])[1 + abs(hashint4(g + 13)) % 3],
