@@ -115,7 +115,6 @@ const iso = (d: Date) => d.toISOString();
 export function needsTrip(f: BookingFilter): boolean {
   return (
     Boolean(f.passport) ||
-    Boolean(f.fundraising) ||
     f.age_min !== undefined ||
     f.age_max !== undefined ||
     f.sort_field === 'trip_name'
