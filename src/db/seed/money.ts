@@ -53,8 +53,15 @@ export async function seedMoney(database: Db, onProgress: (done: number, of: num
   );
   const work = sql.raw(WORK);
   let done = 0;
-  for (let from = lo; from <= hi; from += batch) {
-    const to = Math.min(from + batch - 1, hi);
+  // The rollups' triggers plan their reads of these tables by the statistics of the time: the first
+  // batch is small, as the tables are then nearly empty by them (a plan for a few rows, over tens of
+  // thousands, took hours), and every later one comes after fresh statistics.
+  for (let from = lo, size = Math.min(batch, 5_000); from <= hi; from += size, size = batch) {
+    const to = Math.min(from + size - 1, hi);
+    if (from > lo)
+      await database.execute(
+        sql`analyze schedule_rows, invoices, invoice_items, transactions, payment_reminders, money_owed`,
+      );
     await database.execute(sql`truncate ${work}`);
     // the schedule of each booking, and what became of each row
     await database.execute(sql`
