@@ -152,8 +152,13 @@ parentPort.on('message', async ({ port, path, headers, calls, inFlight, untilMs 
 const client = new Worker(clientSource, { eval: true });
 client.unref();
 function timedCalls(target: string, calls: number, inFlight: number, untilMs = 0) {
-  return new Promise<{ times: number[]; status: number }>((resolve) => {
-    client.once('message', resolve);
+  return new Promise<{ times: number[]; status: number }>((resolve, reject) => {
+    // a request that fails ends the worker: the bench stops with its error rather than waiting
+    client.once('error', reject);
+    client.once('message', (answer: { times: number[]; status: number }) => {
+      client.off('error', reject);
+      resolve(answer);
+    });
     client.postMessage({
       port,
       path: target,

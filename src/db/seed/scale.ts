@@ -98,7 +98,9 @@ async function seedTrips(db: Db, bookings: number) {
   if (missing <= 0) return;
   await db.execute(sql`
     with templates as (
-      select row_number() over (order by id) as k, count(*) over () as n, * from trips where status <> 'cancelled'
+      select row_number() over (order by id) as k, count(*) over () as n, * from trips
+      -- the office's own trips, not those made by an earlier run (named "…, March 2027")
+      where status <> 'cancelled' and deleted_at is null and archived_at is null and name !~ ', [A-Z][a-z]+ [0-9]{4}$'
     ), made as (
       select g, t.*, date '2023-09-01' + ((g - 1) * 1765 / ${missing})::int as dep
       from generate_series(1, ${missing}::int) g join templates t on t.k = 1 + g % t.n

@@ -113,12 +113,7 @@ const iso = (d: Date) => d.toISOString();
 
 /** Whether the filters or the sort look at the trip; when they do not, the trip is joined only to the page's rows. */
 export function needsTrip(f: BookingFilter): boolean {
-  return (
-    Boolean(f.passport) ||
-    f.age_min !== undefined ||
-    f.age_max !== undefined ||
-    f.sort_field === 'trip_name'
-  );
+  return Boolean(f.passport) || f.age_min !== undefined || f.age_max !== undefined || f.sort_field === 'trip_name';
 }
 
 export type ListOptions = {
@@ -134,6 +129,8 @@ export type ListOptions = {
   fundraising?: FundraisingSql;
   /** from how many rows in a page starts from the weekly counts (WEEK_JUMP_FROM; tests take it from 0) */
   weekJumpFrom?: number;
+  /** after how long a broad search's count starts beside its page (EARLY_COUNT_AFTER_MS; tests take 0) */
+  earlyCountAfterMs?: number;
 };
 
 type Plan = { Plan: { 'Plan Rows': number } };
@@ -256,6 +253,9 @@ async function idsByTripName(
   return rows.map((r) => Number(r.id));
 }
 
+/** How long a broad text search's page may take before its count starts beside it (listBookings). */
+export const EARLY_COUNT_AFTER_MS = 5;
+
 /** From this many rows in, a page of the newest-first list starts from the weekly counts rather than walking every row before it. */
 export const WEEK_JUMP_FROM = 10_000;
 /** The filters the weekly counts (booking_weeks: bookings per trip, week made and status) can answer; any other filter walks the rows. */
@@ -361,20 +361,23 @@ export async function listBookings(db: Db, f: BookingFilter, options: ListOption
     return { n: Math.max(roundEstimate(await sampledRows(db, joined, where)), n), estimated: true };
   };
   // A text search finds its matches by a trigram index and reads every one of them to sort them,
-  // and its count reads the same rows again: for the searches that usually match more than a page
-  // (a name, part of a telephone number, a town or post code) the count runs beside the page's
-  // ids, not after them. A reference or an email address usually finds one booking, whose page
-  // tells the total without counting.
+  // and its count reads the same rows again. For the searches that often match more than a page (a
+  // name, part of a telephone number, a town or post code), when the page's ids take longer than
+  // EARLY_COUNT_AFTER_MS the count starts beside them rather than after them; a quick answer (one
+  // traveller found, whose page tells the total) never starts it.
   const broadSearch = Boolean(f.name || f.telephone || f.address);
-  const early = broadSearch ? countTotal() : undefined;
-  // when the page turns out to tell the total, the early count is not waited for
-  early?.catch(() => {});
+  let early: Promise<{ n: number; estimated: boolean }> | undefined;
+  const startCount = () => {
+    early = countTotal();
+    // when the page turns out to tell the total, the early count is not waited for
+    early.catch(() => {});
+  };
 
   // first the page's ids, from the bookings alone when that is enough (the sort indexes carry the
   // usual filters' columns, so deep pages are read from the index alone); then their rows.
   // One row more than the page tells whether there are more.
   const idQuery = db.select({ id: bookings.id }).from(bookings);
-  const found =
+  const ids = async () =>
     f.sort_field === 'trip_name'
       ? await idsByTripName(db, f, where, f.per_page + 1, offset)
       : ((await idsByWeek(db, f, where, f.per_page + 1, offset, options.weekJumpFrom)) ??
@@ -387,6 +390,11 @@ export async function listBookings(db: Db, f: BookingFilter, options: ListOption
             .limit(f.per_page + 1)
             .offset(offset)
         ).map((r) => r.id));
+  const finding = ids();
+  const after = options.earlyCountAfterMs ?? EARLY_COUNT_AFTER_MS;
+  if (broadSearch && after === 0) startCount();
+  const timer = broadSearch && after > 0 ? setTimeout(startCount, after) : undefined;
+  const found = await finding.finally(() => clearTimeout(timer));
   const pageIds = found.slice(0, f.per_page);
   // the last page tells the total without counting; otherwise it is counted (or estimated) while the page's rows are read
   const lastPage = found.length <= f.per_page && (found.length > 0 || offset === 0);
