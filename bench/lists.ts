@@ -170,10 +170,10 @@ function timedCalls(target: string, calls: number, inFlight: number, untilMs = 0
   });
 }
 
-// what the scenarios are about: the trip with the most bookings, a charity with fundraisers, one booking
+// what the scenarios are about: the future trip with the most bookings, a charity with fundraisers, one booking of a future trip
 const [bigTrip] = await queryRows<{ id: number; n: number }>(
   db,
-  sql`select trip_id as id, count(*)::int as n from bookings group by trip_id order by 2 desc limit 1`,
+  sql`select trip_id as id, count(*)::int as n from bookings where trip_departure >= current_date group by trip_id order by 2 desc limit 1`,
 );
 const [charity] = await queryRows<{ id: number; n: number }>(
   db,
@@ -181,9 +181,14 @@ const [charity] = await queryRows<{ id: number; n: number }>(
 );
 const [one] = await queryRows<{ ref: string; last_name: string; email: string; post_code: string }>(
   db,
-  sql`select ref, last_name, email, post_code from bookings where ref like 'TDS%' order by id desc limit 1`,
+  sql`select ref, last_name, email, post_code from bookings where ref like 'TDS%' and trip_departure >= current_date order by id desc limit 1`,
 );
-const total = sizes.bookings!;
+// the list shows future trips unless asked otherwise: its pages are those of the bookings of future trips
+const [future] = await queryRows<{ n: number }>(
+  db,
+  sql`select count(*)::int as n from bookings where trip_departure >= current_date`,
+);
+const total = future?.n ?? sizes.bookings!;
 const deepPage = Math.max(1, Math.round(total / 25 / 2));
 
 const allScenarios: Array<[string, string]> = [
