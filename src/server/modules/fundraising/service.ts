@@ -53,14 +53,12 @@ export class FundraisingService {
     const own = tripIds.length
       ? await db.select().from(tripFundraising).where(inArray(tripFundraising.tripId, tripIds))
       : [];
-    const byTrip = new Map<number, typeof own>();
-    for (const row of own) byTrip.set(row.tripId, [...(byTrip.get(row.tripId) ?? []), row]);
     return new Map(
       tripIds.map((tripId) => [
         tripId,
         Object.fromEntries(
           FUNDRAISING_TYPES.map((type) => {
-            const row = byTrip.get(tripId)?.find((r) => r.fundingType === type);
+            const row = own.find((r) => r.tripId === tripId && r.fundingType === type);
             return [
               type,
               row
