@@ -155,6 +155,14 @@ export const bookings = pgTable(
     index('bookings_room_ref_desc_idx').on(t.roomRef.desc().nullsLast(), t.id.desc().nullsFirst()),
     index('bookings_traveller_name_idx').on(t.lastName, t.firstName),
     index('bookings_dob_idx').on(t.dateOfBirth),
+    // the list's age filter: age on departure (the booking's copy of the date) as the filter writes
+    // it, with the columns of the timing and medical filters, so its count is read from the index alone
+    index('bookings_age_idx').on(
+      sql`(date_part('year', age(${t.tripDeparture}::timestamp, ${t.dateOfBirth}::timestamp))::int)`,
+      t.tripDeparture,
+      t.medicalConditions,
+      t.dateOfBirth,
+    ),
     index('bookings_name_trgm_idx').using(
       'gin',
       sql`(${t.firstName} || ' ' || ${t.lastName} || ' ' || coalesce(${t.preferredName}, '')) gin_trgm_ops`,

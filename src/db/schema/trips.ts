@@ -51,6 +51,8 @@ export const trips = pgTable(
     index('trips_departure_idx').on(t.departureDate),
     index('trips_country_idx').on(t.countryId),
     index('trips_charity_idx').on(t.charityId),
+    // the bookings list sorted by trip name walks the trips in this order (idsByTripName)
+    index('trips_name_idx').on(t.name, t.id),
     index('trips_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
   ],
 );

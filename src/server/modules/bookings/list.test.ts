@@ -176,6 +176,10 @@ describe('filters', () => {
     expect(await indexed('email=beta.test')).toContain('bookings_email_trgm_idx');
     expect(await indexed('telephone=7700 900')).toContain('bookings_mobile_digits_trgm_idx');
     expect(await indexed('address=lake road')).toContain('bookings_address_trgm_idx');
+    // and the age filter (with the timing and medical ones) by its own index, on the bookings alone
+    const ages = await indexed('age_min=18&age_max=25&medical=yes');
+    expect(ages).toContain('bookings_age_idx');
+    expect(ages).not.toContain('trips');
     // the address searched is what concat_ws makes of it, nulls left out and empty parts kept
     const [same] = await queryRows<{ ours: string; theirs: string }>(
       t.db,
@@ -192,6 +196,27 @@ describe('filters', () => {
     expect(await names('medical=yes')).toEqual(['Ann']);
     expect(await names('medical=no')).toEqual(['Dan', 'Cat', 'Bob']);
     expect(await names('gender=male')).toEqual(['Dan', 'Bob']);
+  });
+
+  it('counts a birthday on the departure day as a year older, and the day after as not yet', async () => {
+    const departure = day(400);
+    const trip = (await insertTrip(t.db, { name: 'Birthday Trek', departureDate: departure, returnDate: day(405) })).id;
+    const yearsBefore = (years: number, days = 0) =>
+      new Date(
+        Date.parse(`${Number(departure.slice(0, 4)) - years}${departure.slice(4)}T00:00:00Z`) + days * 86_400_000,
+      )
+        .toISOString()
+        .slice(0, 10);
+    await insertBooking(t.db, trip, { firstName: 'Eighteen', dateOfBirth: yearsBefore(18) });
+    await insertBooking(t.db, trip, { firstName: 'Seventeen', dateOfBirth: yearsBefore(18, 1) });
+    const of = async (filter: string) => {
+      const res = await admin.get(`/api/bookings?trip_id=${trip}&${filter}`);
+      expect(res.statusCode).toBe(200);
+      return (res.json().data as Array<{ first_name: string; age: number }>).map((r) => `${r.first_name} ${r.age}`);
+    };
+    expect(await of('age_min=18')).toEqual(['Eighteen 18']);
+    expect(await of('age_max=17')).toEqual(['Seventeen 17']);
+    expect(await of('age_min=17&age_max=18')).toEqual(['Seventeen 17', 'Eighteen 18']);
   });
 
   it('a user’s bookings', async () => {
