@@ -191,6 +191,16 @@ const [future] = await queryRows<{ n: number }>(
 const total = future?.n ?? sizes.bookings!;
 const deepPage = Math.max(1, Math.round(total / 25 / 2));
 
+// a month of departures six months ahead (the list's default shows future trips) and one six months back (with timing=all)
+const monthOf = (months: number) => {
+  const now = new Date();
+  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + months, 1));
+  const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + months + 1, 0));
+  return { from: first.toISOString().slice(0, 10), to: last.toISOString().slice(0, 10) };
+};
+const ahead = monthOf(6);
+const back = monthOf(-6);
+
 const allScenarios: Array<[string, string]> = [
   ['bookings: default first page', '/api/bookings'],
   ['bookings: one row by reference', `/api/bookings?booking_ref=${one?.ref}`],
@@ -212,7 +222,11 @@ const allScenarios: Array<[string, string]> = [
   ['bookings: post code (address)', `/api/bookings?address=${encodeURIComponent(one?.post_code ?? 'LS1')}`],
   ['bookings: telephone', '/api/bookings?telephone=0712'],
   ['bookings: ages 18–25, medical', '/api/bookings?age_min=18&age_max=25&medical=1'],
-  ['bookings: departures in a month', '/api/bookings?departure_from=2026-06-01&departure_to=2026-06-30'],
+  ['bookings: departures in a month (6 ahead)', `/api/bookings?departure_from=${ahead.from}&departure_to=${ahead.to}`],
+  [
+    'bookings: departures in a month (6 back, all)',
+    `/api/bookings?timing=all&departure_from=${back.from}&departure_to=${back.to}`,
+  ],
   ['bookings: booked before', '/api/bookings?booked_before=2024-01-01'],
   ['bookings: sort trip name', '/api/bookings?sort_field=trip_name&sort_dir=asc'],
   ['bookings: sort name', '/api/bookings?sort_field=name&sort_dir=asc'],

@@ -140,7 +140,7 @@ export async function seedScale(db: Db, total: number, onProgress: (done: number
         passport_expiry_date, medical_conditions, deposit_payment_date, created_at, updated_at)
       select
         'TDS' || lpad(g::text, 7, '0'),
-        (${trips})[1 + abs(hashint4(g)) % ${tripIds.length}],
+        t.id,
         (array['confirmed','confirmed','provisional','cancelled'])[1 + abs(hashint4(g + 1)) % 4],
         (array['free','flexi','self','fundraise'])[1 + abs(hashint4(g + 2)) % 4],
         case when abs(hashint4(g + 3)) % 7 = 0 then 'landonly' else 'flights' end,
@@ -163,9 +163,15 @@ export async function seedScale(db: Db, total: number, onProgress: (done: number
         case when abs(hashint4(g + 15)) % 8 = 0 then null else date '2024-01-01' + (abs(hashint4(g + 17)) % 4000) end,
         abs(hashint4(g + 18)) % 6 = 0,
         case when abs(hashint4(g + 1)) % 4 < 2 then date '2024-01-01' + (abs(hashint4(g + 19)) % 1000) else null end,
-        timestamptz '2023-06-01' + make_interval(secs => abs(hashint4(g + 20)) % 94608000),
+        -- made in the year before the trip departs, up to a week before, and never after now (a
+        -- trip more than a year away has been on sale for the last three months)
+        w.lo + (w.hi - w.lo) * ((abs(hashint4(g + 20)) % 1000000) / 1000000.0)::float8,
         now()
-      from generate_series(${from}::int, ${to}::int) g`);
+      from generate_series(${from}::int, ${to}::int) g
+      join trips t on t.id = (${trips})[1 + abs(hashint4(g)) % ${tripIds.length}]
+      cross join lateral (select least(now(), t.departure_date - 7 + time '18:00') as hi) h
+      cross join lateral (select case when h.hi - (t.departure_date - 365 + time '09:00') > interval '90 days'
+        then t.departure_date - 365 + time '09:00' else h.hi - interval '90 days' end as lo, h.hi) w`);
     onProgress(Math.min(done + batch, total));
   }
   // a settled table, as autovacuum leaves it: statistics, and a visibility map for index-only scans
