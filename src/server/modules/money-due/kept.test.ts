@@ -302,4 +302,43 @@ describe('the money owed, kept by the database', () => {
       ]),
     );
   });
+  it('a day paid off as another booking’s invoice falls due on it, at once, keeps the other', async () => {
+    const other = await admin.post('/api/bookings', {
+      trip_id: tripId,
+      title: 'Mr',
+      first_name: 'Lee',
+      last_name: 'Alongside',
+      preferred_name: 'Lee',
+      email: 'lee.alongside@example.test',
+      as_on_passport: true,
+      terms_accepted: true,
+    });
+    expect(other.statusCode, other.body).toBe(201);
+    const invoice = async (booking: number, ref: string, due: string) => {
+      const res = await admin.post('/api/invoices', {
+        booking_id: booking,
+        type: 'other',
+        invoice_ref: ref,
+        description: ref,
+        invoice_date: today,
+        due_date: due,
+        items: [{ description: ref, amount: 30 }],
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().id as number;
+    };
+    // each round: the only money owed on a day is paid off (its row goes) while the other
+    // booking's invoice due that day is made (its row comes, or stays)
+    for (let round = 0; round < 4; round++) {
+      const due = addDays(today, 30 + round);
+      const only = await invoice(bookingId, `ONLY-${round}`, due);
+      await Promise.all([pay(only, 30, 'payment', 'other'), invoice(other.json().id, `NEXT-${round}`, due)]);
+      await expectKept(`round ${round}`);
+      const [day] = await queryRows<{ n: number; pence: string }>(
+        t.db,
+        sql`select n, pence::text from money_owed_days where trip_id = ${tripId} and due_date = ${due}::date`,
+      );
+      expect(day, `round ${round}`).toEqual({ n: 1, pence: '3000' });
+    }
+  });
 });
