@@ -27,17 +27,15 @@ export const passportState = sql<'missing' | 'expired' | 'expires' | 'ok'>`case
   when ${bookings.passportExpiryDate} < ${validUntil} then 'expires'
   else 'ok' end`;
 
-/** Age in whole years on the day the trip departs. */
+/**
+ * Age in whole years on the day the trip departs: what the list, the booking page and the exports
+ * show, and what the age filter compares. On the booking's own copy of the departure date, cast to
+ * a timestamp without time zone so that the expression is immutable and indexed as
+ * bookings_age_idx is: the filter reads the bookings alone, and counts its matches from that index.
+ */
 export const ageOnDeparture = sql<
   number | null
->`date_part('year', age(${trips.departureDate}, ${bookings.dateOfBirth}))::int`;
-
-/**
- * The same age, on the booking's own copy of the departure date and written as the index
- * bookings_age_idx is (a date cast to a timestamp without time zone, so that it may be indexed):
- * the age filter reads the bookings alone, and counts its matches from that index.
- */
-const ageOnBookedDeparture = sql`(date_part('year', age(${bookings.tripDeparture}::timestamp, ${bookings.dateOfBirth}::timestamp))::int)`;
+>`(date_part('year', age(${bookings.tripDeparture}::timestamp, ${bookings.dateOfBirth}::timestamp))::int)`;
 
 // the same expression as the trigram index bookings_name_trgm_idx, so the index serves it
 const fullName = sql`(${bookings.firstName} || ' ' || ${bookings.lastName} || ' ' || coalesce(${bookings.preferredName}, ''))`;
@@ -78,8 +76,8 @@ export function bookingConditions(f: BookingFilter, fundraising?: FundraisingSql
     f.user_id ? eq(bookings.userId, f.user_id) : undefined,
     f.booking_ref ? ilike(bookings.ref, contains(f.booking_ref)) : undefined,
     f.name ? sql`${fullName} ilike ${contains(f.name)}` : undefined,
-    f.age_min !== undefined ? sql`${ageOnBookedDeparture} >= ${f.age_min}::int` : undefined,
-    f.age_max !== undefined ? sql`${ageOnBookedDeparture} <= ${f.age_max}::int` : undefined,
+    f.age_min !== undefined ? sql`${ageOnDeparture} >= ${f.age_min}::int` : undefined,
+    f.age_max !== undefined ? sql`${ageOnDeparture} <= ${f.age_max}::int` : undefined,
     f.medical !== undefined ? eq(bookings.medicalConditions, f.medical) : undefined,
     // the same expression as the trigram index bookings_address_trgm_idx
     f.address
