@@ -67,7 +67,9 @@ export const auditQuery = z
     subject_type: optionalText('subject type'),
     subject_id: optionalText('subject id'),
     booking_ref: optionalText('booking reference', 20),
-    source: z.enum(AUDIT_SOURCES, { error: 'The source must be web, api, system, webhook or portal.' }).optional(),
+    source: z
+      .enum(AUDIT_SOURCES, { error: 'The source must be web, api, system, webhook, portal or online.' })
+      .optional(),
     from: isoDay('from date'),
     to: isoDay('to date'),
   })

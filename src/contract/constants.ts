@@ -35,7 +35,7 @@ export const NOTE_MAX_LENGTH = 50_000;
 
 export const AUDIT_PER_PAGE = 25;
 /** portal: a traveller on their own pages (/my) */
-export const AUDIT_SOURCES = ['web', 'api', 'system', 'webhook', 'portal'] as const;
+export const AUDIT_SOURCES = ['web', 'api', 'system', 'webhook', 'portal', 'online'] as const;
 export const AUDIT_ACTOR_TYPES = ['user', 'personal_token', 'oauth_client', 'system', 'anonymous'] as const;
 
 // ---- charities ----

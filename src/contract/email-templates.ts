@@ -14,6 +14,7 @@ export const TEMPLATE_KEYS = [
   'fundraising_summary',
   'payment_receipt',
   'sign_in_link',
+  'booking_received',
 ] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
@@ -27,6 +28,7 @@ export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
   fundraising_summary: 'Monthly fundraising summary to a charity',
   payment_receipt: 'Receipt for a card payment',
   sign_in_link: 'Sign-in link to a traveller’s own pages',
+  booking_received: 'Booking received online',
 };
 const EVERY = [
   'traveller.title',
@@ -77,6 +79,16 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, readonly string[]> = {
     'payment.amount',
     'payment.date',
     'payment.reference',
+    'portal.url',
+    'operator.name',
+  ],
+  booking_received: [
+    ...EVERY,
+    'booking.status',
+    'booking.next',
+    'deposit.amount',
+    'deposit.pay_url',
+    'deposit.bank_details',
     'portal.url',
     'operator.name',
   ],

@@ -208,39 +208,39 @@ function isCalendarDay(v: string): boolean {
  * fill in for them from a phone call or a paper form (PUT /api/bookings/{id}/traveller-form): the
  * fields named as in GET /api/bookings/{id}, dates as ISO days. A complete form is one that passes.
  */
-export const travellerFormSchema = z
-  .object({
-    title: text('title', 20),
-    first_name: required('first name'),
-    last_name: required('last name'),
-    date_of_birth: day('date of birth').refine((v) => v !== null, { error: 'The date of birth field is required.' }),
-    mobile: phone('mobile').refine((v) => v !== null, { error: 'The mobile field is required.' }),
-    address_1: required('address line 1'),
-    address_2: text('address line 2'),
-    address_3: text('town'),
-    address_4: text('county'),
-    post_code: required('post code', 12),
-    room_type: text('room type', 50),
-    share_with: text('share with'),
-    passport_number: text('passport number', 20).refine((v) => v === null || /^[A-Za-z0-9]{5,20}$/.test(v), {
-      error: 'The passport number may only contain 5 to 20 letters and digits.',
-    }),
-    passport_issue: day('passport issue date'),
-    passport_expiry: day('passport expiry date'),
-    nationality: text('nationality', 60),
-    insurance_company: text('insurance company'),
-    insurance_policy_number: text('insurance policy number', 50),
-    insurance_telephone: phone('insurance telephone'),
-    nok_name: required('next of kin name'),
-    nok_relationship: text('next of kin relationship', 50),
-    nok_telephone: phone('next of kin telephone').refine((v) => v !== null, {
-      error: 'The next of kin telephone field is required.',
-    }),
-    dietary: text('dietary needs', 1000),
-    medical_conditions: z.boolean({ error: 'Say whether you have any medical conditions.' }),
-    medication: text('medication', 1000),
-    medical_detail: text('medical detail', 2000),
-  })
+export const travellerFormFields = z.object({
+  title: text('title', 20),
+  first_name: required('first name'),
+  last_name: required('last name'),
+  date_of_birth: day('date of birth').refine((v) => v !== null, { error: 'The date of birth field is required.' }),
+  mobile: phone('mobile').refine((v) => v !== null, { error: 'The mobile field is required.' }),
+  address_1: required('address line 1'),
+  address_2: text('address line 2'),
+  address_3: text('town'),
+  address_4: text('county'),
+  post_code: required('post code', 12),
+  room_type: text('room type', 50),
+  share_with: text('share with'),
+  passport_number: text('passport number', 20).refine((v) => v === null || /^[A-Za-z0-9]{5,20}$/.test(v), {
+    error: 'The passport number may only contain 5 to 20 letters and digits.',
+  }),
+  passport_issue: day('passport issue date'),
+  passport_expiry: day('passport expiry date'),
+  nationality: text('nationality', 60),
+  insurance_company: text('insurance company'),
+  insurance_policy_number: text('insurance policy number', 50),
+  insurance_telephone: phone('insurance telephone'),
+  nok_name: required('next of kin name'),
+  nok_relationship: text('next of kin relationship', 50),
+  nok_telephone: phone('next of kin telephone').refine((v) => v !== null, {
+    error: 'The next of kin telephone field is required.',
+  }),
+  dietary: text('dietary needs', 1000),
+  medical_conditions: z.boolean({ error: 'Say whether you have any medical conditions.' }),
+  medication: text('medication', 1000),
+  medical_detail: text('medical detail', 2000),
+});
+export const travellerFormSchema = travellerFormFields
   // "no medical conditions" keeps no detail of them, whatever a hidden field still held
   .transform((v) => (v.medical_conditions ? v : { ...v, medical_detail: null }))
   .superRefine((v, ctx) => {

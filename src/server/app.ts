@@ -42,6 +42,8 @@ import { reportRoutes } from './modules/reports/routes.ts';
 import { cardPaymentRoutes } from './modules/card-payments/routes.ts';
 import { cardPaymentsFrom } from './modules/card-payments/service.ts';
 import { myRoutes } from './modules/my/routes.ts';
+import { onlineBookingRoutes } from './modules/online-booking/routes.ts';
+import { onlineBookingFrom } from './modules/online-booking/service.ts';
 import { MyService } from './modules/my/service.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
@@ -217,6 +219,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cardPaymentRoutes, {
     service: cardPaymentsFrom({ db, config, operator: operatorOf(config), mailer, clock: deps.clock ?? systemClock }),
     operatorName: config.operatorName,
+  });
+
+  await app.register(onlineBookingRoutes, {
+    service: onlineBookingFrom({ db, config, operator: operatorOf(config), mailer, clock: deps.clock ?? systemClock }),
   });
 
   await app.register(myRoutes, {

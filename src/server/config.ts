@@ -181,6 +181,14 @@ const envSchema = z
       .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, such as https://book.example.com' })
       .optional(),
     PAY_LINK_DAYS: positiveInt('a whole number of days').max(365, { error: 'must be at most 365 days' }).default(30),
+    // an online booking's place is held this long for its deposit to be paid
+    BOOKING_HOLD_MINUTES: positiveInt('a whole number of minutes')
+      .max(1440, { error: 'must be at most 1440 minutes' })
+      .default(30),
+    // bookings one address may make on the public booking pages in 10 minutes
+    PUBLIC_BOOKINGS_PER_ADDRESS: positiveInt('a whole number').default(30),
+    // the operator's booking terms, which a traveller booking online must accept
+    OPERATOR_TERMS_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
   })
   .refine((env) => !env.STRIPE_SECRET_KEY || Boolean(env.STRIPE_WEBHOOK_SECRET), {
     path: ['STRIPE_WEBHOOK_SECRET'],
@@ -254,6 +262,12 @@ export type Config = {
   publicUrl: string;
   /** how long a pay link in an email works */
   payLinkDays: number;
+  /** how long an online booking's place is held for its deposit */
+  bookingHoldMinutes: number;
+  /** the operator's booking terms, linked from the public booking page */
+  operatorTermsUrl: string | undefined;
+  /** bookings one address may make on the public booking pages in 10 minutes */
+  publicBookingsPerAddress: number;
 };
 
 export type StripeConfig = { secretKey: string; webhookSecret: string; apiBase: string | undefined };
@@ -348,6 +362,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     payLinkDays: env.PAY_LINK_DAYS,
+    bookingHoldMinutes: env.BOOKING_HOLD_MINUTES,
+    operatorTermsUrl: env.OPERATOR_TERMS_URL,
+    publicBookingsPerAddress: env.PUBLIC_BOOKINGS_PER_ADDRESS,
   };
 }
 

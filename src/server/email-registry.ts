@@ -8,6 +8,7 @@ import { previews as chasers } from './modules/chasers/emails.ts';
 import { previews as documents } from './modules/documents/emails.ts';
 import { previews as fundraising } from './modules/fundraising/emails.ts';
 import { previews as my } from './modules/my/emails.ts';
+import { previews as onlineBooking } from './modules/online-booking/emails.ts';
 import type { FundraisingDefaults } from './modules/fundraising/service.ts';
 import { previews as schedules } from './modules/schedules/emails.ts';
 
@@ -26,8 +27,13 @@ export type EmailDeps = {
 
 /** Every email's preview; a key with none fails to compile. */
 export function emailPreviews(d: EmailDeps): Record<TemplateKey, PreviewContext> {
-  return { ...schedules(d), ...chasers(d), ...documents(d), ...fundraising(d), ...cardPayments(d), ...my(d) } as Record<
-    TemplateKey,
-    PreviewContext
-  > satisfies Record<TemplateKey, PreviewContext>;
+  return {
+    ...schedules(d),
+    ...chasers(d),
+    ...documents(d),
+    ...fundraising(d),
+    ...cardPayments(d),
+    ...my(d),
+    ...onlineBooking(d),
+  } as Record<TemplateKey, PreviewContext> satisfies Record<TemplateKey, PreviewContext>;
 }

@@ -176,7 +176,7 @@ export async function startStripeStandIn(options: { webhookUrl?: string } = {}):
         cancel_url: String(form.cancel_url),
         url: `${t.url}/c/pay/${sessionId}`,
         created: now,
-        expires_at: now + 86_400,
+        expires_at: form.expires_at ? Number(form.expires_at) : now + 86_400,
         livemode: false,
         product_name: items[0]!.price_data.product_data.name,
       };

@@ -84,6 +84,10 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     stripe: undefined,
     publicUrl: 'http://tripdesk.test',
     payLinkDays: 30,
+    bookingHoldMinutes: 30,
+    operatorTermsUrl: 'https://tripdesk.test/terms',
+    // tests book many times from one address; the limit itself has a test of its own
+    publicBookingsPerAddress: 10_000,
     ...overrides,
   };
 }

@@ -47,6 +47,6 @@ export const auditEvents = pgTable(
       'audit_events_actor_type',
       sql`${t.actorType} in ('user', 'personal_token', 'oauth_client', 'system', 'anonymous')`,
     ),
-    check('audit_events_source', sql`${t.source} in ('web', 'api', 'system', 'webhook', 'portal')`),
+    check('audit_events_source', sql`${t.source} in ('web', 'api', 'system', 'webhook', 'portal', 'online')`),
   ],
 );

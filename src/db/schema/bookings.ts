@@ -126,10 +126,19 @@ export const bookings = pgTable(
     /** the charity has acknowledged this fundraiser: when, and which of its users */
     charityAcknowledgedAt: timestamp('charity_acknowledged_at', { withTimezone: true }),
     charityAcknowledgedBy: integer('charity_acknowledged_by').references(() => users.id, { onDelete: 'set null' }),
+    /** made by the office, or by the traveller on the trip's booking page */
+    source: text().notNull().default('office'),
+    /** an online booking's place is held until then for its deposit; cleared once paid */
+    holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    check('bookings_source_check', sql`${t.source} in ('office', 'online')`),
+    // the job that frees the places of holds that ran out finds them here
+    index('bookings_hold_idx')
+      .on(t.holdExpiresAt)
+      .where(sql`${t.holdExpiresAt} is not null`),
     check('bookings_status_check', sql`${t.status} in ('provisional', 'confirmed', 'cancelled')`),
     check('bookings_travel_basis_check', sql`${t.travelBasis} in ('flights', 'landonly')`),
     check('bookings_funding_type_check', sql`${t.fundingType} in ('free', 'flexi', 'self', 'fundraise')`),

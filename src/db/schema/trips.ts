@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { boolean, bigint, check, date, index, integer, pgTable, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  bigint,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { charities } from './charities.ts';
 import { countries } from './countries.ts';
 
@@ -33,6 +45,17 @@ export const trips = pgTable(
     /** no automatic reminders for any booking of the trip; when off, why */
     remindersOff: boolean('reminders_off').notNull().default(false),
     remindersOffReason: text('reminders_off_reason'),
+    /** what is included, shown on the trip's public booking page */
+    description: text(),
+    /** online booking (issue 34): the public page /book/{slug}, open until its closing day */
+    onlineBooking: boolean('online_booking').notNull().default(false),
+    bookingSlug: text('booking_slug'),
+    bookingClosesOn: date('booking_closes_on'),
+    /** the funding types offered online; null: every one the trip allows */
+    bookingFundingTypes: text('booking_funding_types').array(),
+    /** the charities offered online on a charity trip; null: any */
+    bookingCharityIds: integer('booking_charity_ids').array(),
+    bookingDiscountCodes: boolean('booking_discount_codes').notNull().default(true),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     // soft delete: bookings of a deleted trip stay reachable
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
@@ -53,6 +76,8 @@ export const trips = pgTable(
     index('trips_charity_idx').on(t.charityId),
     // the bookings list sorted by trip name walks the trips in this order (idsByTripName)
     index('trips_name_idx').on(t.name, t.id),
+    uniqueIndex('trips_booking_slug_unique').on(sql`lower(${t.bookingSlug})`),
+    check('trips_booking_slug_check', sql`${t.bookingSlug} is null or ${t.bookingSlug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`),
     index('trips_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
   ],
 );

@@ -72,6 +72,28 @@ export function asCardProvider<T>(source: AuditSource, fn: () => Promise<T>): Pr
   );
 }
 
+/**
+ * Runs `fn` as a traveller booking on a trip's public page: the source is `online`, and the
+ * events name the traveller (each passes its own actor once the traveller's account is known).
+ */
+export function asOnlineBooking<T>(fn: () => Promise<T>): Promise<T> {
+  const ip = storage.getStore()?.ip ?? null;
+  return storage.run(
+    {
+      actor: () => ({
+        type: 'anonymous',
+        userId: null,
+        name: 'A traveller booking online',
+        tokenId: null,
+        clientId: null,
+      }),
+      source: () => 'online',
+      ip,
+    },
+    fn,
+  );
+}
+
 export function currentActor(): Actor {
   return (storage.getStore() ?? SYSTEM).actor();
 }

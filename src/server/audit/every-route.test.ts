@@ -88,7 +88,7 @@ async function steps(): Promise<Step[]> {
     if (res.statusCode < 300 && res.body) s[key] = (res.json() as Record<string, number | string>)[field]!;
     return res;
   };
-  const tripRow = await insertTrip(t.db, {});
+  const tripRow = await insertTrip(t.db, { capacity: 40 });
   s.trip = tripRow.id;
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
@@ -426,6 +426,36 @@ async function steps(): Promise<Step[]> {
         const res = await admin.post(`/api/invoices/${s.cardInvoice}/pay-link`);
         if (res.statusCode === 200) s.payToken = (res.json() as { url: string }).url.split('/pay/')[1]!;
         return res;
+      },
+    ],
+    [
+      'PUT /api/trips/{id}/online-booking',
+      async () =>
+        admin.put(`/api/trips/${s.trip}/online-booking`, {
+          enabled: true,
+          slug: 'walk-trek',
+          funding_types: ['self'],
+          discount_codes_allowed: true,
+        }),
+    ],
+    [
+      'POST /api/public/trips/{slug}/bookings',
+      async () => {
+        const booker = t.client();
+        await booker.refreshCsrf('/book/walk-trek');
+        return booker.post('/api/public/trips/walk-trek/bookings', {
+          title: 'Ms',
+          first_name: 'Online',
+          last_name: 'Walker',
+          email: 'online.walker@example.test',
+          mobile: '07700 900999',
+          date_of_birth: '1990-02-02',
+          address_1: '2 Walk Lane',
+          post_code: 'N1 2AA',
+          funding_type: 'self',
+          as_on_passport: true,
+          terms_accepted: true,
+        });
       },
     ],
     [

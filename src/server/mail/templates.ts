@@ -42,6 +42,10 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: str
     subject: 'Receipt: {{ payment.amount }} paid on {{ invoice.ref }} for {{ trip.name }}',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThank you: we have received your card payment of {{ payment.amount }} on {{ payment.date }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}).\n\n{% if invoice.outstanding == "£0.00" %}This invoice is now paid in full.{% else %}{{ invoice.outstanding }} is still outstanding on this invoice.{% endif %}\n\nPayment reference: {{ payment.reference }}\n\n{% if portal.url %}Your booking and its payments: {{ portal.url }}\n\n{% endif %}{{ operator.name }}',
   },
+  booking_received: {
+    subject: 'Your booking {{ booking.ref }} for {{ trip.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThank you for booking {{ trip.name }}, departing on {{ trip.departure }}. Your booking reference is {{ booking.ref }}.\n\n{{ booking.next }}\n\n{% if deposit.pay_url != "" %}Pay your {{ deposit.amount }} deposit by card here: {{ deposit.pay_url }}\n\n{% endif %}{% if deposit.bank_details != "" %}How to pay by bank transfer: {{ deposit.bank_details }}\n\n{% endif %}{% if portal.url %}Your booking, its payments and the details we need from you before you travel: {{ portal.url }}\n\n{% endif %}{{ operator.name }}',
+  },
   sign_in_link: {
     subject: 'Your sign-in link for {{ operator.name }}',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nHere is your link to sign in to your bookings with {{ operator.name }}:\n\n{{ sign_in.url }}\n\nIt works once, for the next {{ sign_in.minutes }} minutes. If you did not ask for it, you can ignore this email: nobody can sign in without it.\n\n{{ operator.name }}',
@@ -55,7 +59,9 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: str
 /** What a template may print: every email has the traveller, booking, trip and operator; the rest as its kind needs. */
 export type TemplateContext = {
   traveller?: { title: string | null; first_name: string; last_name: string; preferred_name: string | null };
-  booking?: { ref: string };
+  booking?: { ref: string; status?: string; next?: string };
+  /** what an online booking pays now, and how */
+  deposit?: { amount: string; pay_url: string; bank_details: string };
   trip?: { name: string; departure: string; return?: string; country?: string; passport_months?: number };
   /** the member of a charity an email to a charity goes to */
   recipient?: { first_name: string; last_name: string };

@@ -88,9 +88,11 @@ export const webPlugin = fp(async (app: FastifyInstance, opts: WebOptions) => {
   });
 });
 
-/** The pages of the traveller's side, served by traveller.html: /pay/{token}, and /my with its pages. */
+/** The pages of the traveller's side, served by traveller.html: /pay/{token}, /book/{slug}, and /my with its pages. */
 export function isTravellerPath(pathname: string): boolean {
-  return /^\/pay\/[^/]+\/?$/.test(pathname) || /^\/my(\/[^/]+)*\/?$/.test(pathname);
+  return (
+    /^\/pay\/[^/]+\/?$/.test(pathname) || /^\/book\/[^/]+\/?$/.test(pathname) || /^\/my(\/[^/]+)*\/?$/.test(pathname)
+  );
 }
 
 /** JSON that cannot close the script element it sits in. */

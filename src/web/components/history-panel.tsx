@@ -12,6 +12,7 @@ const SOURCE_LABELS: Record<AuditEventReply['source'], string> = {
   system: 'System',
   webhook: 'Webhook',
   portal: 'Traveller’s pages',
+  online: 'Online booking',
 };
 
 const shown = (v: unknown) =>

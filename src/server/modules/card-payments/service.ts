@@ -35,6 +35,7 @@ import { loadInvoices } from '../invoices/load.ts';
 import { TransactionService } from '../invoices/transactions.ts';
 import type { Config } from '../../config.ts';
 import { createStripe, Stripe } from './stripe.ts';
+import { CHECKOUT_SESSION_HELD_SECONDS, confirmHeldBooking } from '../online-booking/service.ts';
 
 export type CardPaymentDeps = {
   db: Db;
@@ -167,10 +168,17 @@ export class CardPaymentService {
       booking_id: String(state.bookingId),
       invoice_ref: state.ref,
     };
+    // a place held for this deposit is let go when its hold and this grace run out: the page must close by then
+    const [held] = await this.deps.db
+      .select({ until: bookings.holdExpiresAt })
+      .from(bookings)
+      .where(eq(bookings.id, state.bookingId));
+    const expiresAt = held?.until ? Math.floor(now.getTime() / 1000) + CHECKOUT_SESSION_HELD_SECONDS : undefined;
     const session = await askStripe(() =>
       stripe.checkout.sessions.create(
         {
           mode: 'payment',
+          ...(expiresAt ? { expires_at: expiresAt } : {}),
           line_items: [
             {
               quantity: 1,
@@ -449,6 +457,8 @@ export class CardPaymentService {
       );
       return { outcome: 'paid, but the invoice is deleted: noted on the booking' };
     }
+    // an online booking held for this deposit is now confirmed
+    if (recorded.outcome !== 'known') await confirmHeldBooking(tx, row.bookingId);
     if (recorded.outcome === 'recorded') return { outcome: 'payment recorded', receiptFor: recorded.id };
     return { outcome: recorded.outcome === 'matched' ? 'matched to a payment recorded by hand' : 'already recorded' };
   }

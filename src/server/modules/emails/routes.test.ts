@@ -45,6 +45,7 @@ describe('/api/email-templates', () => {
       ['fundraising_summary', true],
       ['payment_receipt', true],
       ['sign_in_link', true],
+      ['booking_received', true],
     ]);
     expect(list[0].placeholders).toContain('invoice.outstanding');
     expect(list[3].placeholders).toContain('chase.reason');

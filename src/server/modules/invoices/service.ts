@@ -188,82 +188,90 @@ export class InvoiceService {
    * instalment with nothing left to bill is waived, saying so. Returns the new invoice's id.
    */
   async raiseScheduled(rowId: number, today: string): Promise<number | null> {
-    return this.db.transaction(async (tx) => {
-      const [peek] = await tx
-        .select({ bookingId: scheduleRows.bookingId })
-        .from(scheduleRows)
+    return this.db.transaction((tx) => this.raiseScheduledIn(tx, rowId, today));
+  }
+
+  /** raiseScheduled in the caller's transaction; an online booking's first instalment may carry a discount code. */
+  async raiseScheduledIn(
+    tx: Tx,
+    rowId: number,
+    today: string,
+    discountCode: string | null = null,
+  ): Promise<number | null> {
+    const [peek] = await tx
+      .select({ bookingId: scheduleRows.bookingId })
+      .from(scheduleRows)
+      .where(eq(scheduleRows.id, rowId));
+    if (!peek) return null;
+    const booking = await lockBooking(tx, peek.bookingId);
+    const [row] = await tx.select().from(scheduleRows).where(eq(scheduleRows.id, rowId)).for('update');
+    if (!booking || !row || row.invoiceId !== null || row.waived) return null;
+    const [b] = await tx
+      .select({ status: bookings.status, ref: bookings.ref })
+      .from(bookings)
+      .where(eq(bookings.id, booking.id));
+    if (b!.status === 'cancelled') return null;
+    const [trip] = await tx.select().from(trips).where(eq(trips.id, booking.tripId));
+    const earlier = await tx
+      .select({ id: invoices.id, type: invoices.type })
+      .from(invoices)
+      .where(eq(invoices.bookingId, booking.id));
+    const billedIds = earlier.filter((i) => billsTripCost(i.type as InvoiceType)).map((i) => i.id);
+    const [billed] = billedIds.length
+      ? await tx
+          .select({ pence: sql<string>`coalesce(sum(${invoiceItems.amountPence}), 0)` })
+          .from(invoiceItems)
+          .where(inArray(invoiceItems.invoiceId, billedIds))
+      : [{ pence: '0' }];
+    const left = trip!.costPence - booking.travelBasisDiscountPence - Number(billed!.pence);
+    const later = await tx
+      .select({ id: scheduleRows.id })
+      .from(scheduleRows)
+      .where(
+        and(
+          eq(scheduleRows.bookingId, booking.id),
+          sql`${scheduleRows.position} > ${row.position}`,
+          sql`${scheduleRows.invoiceId} is null`,
+          eq(scheduleRows.waived, false),
+        ),
+      )
+      .limit(1);
+    const addons = later.length ? [] : await uninvoicedAddons(tx, booking.id);
+    const amountPence = Math.max(0, Math.min(row.amountPence, left));
+    if (amountPence === 0 && addons.length === 0) {
+      await tx
+        .update(scheduleRows)
+        .set({
+          waived: true,
+          waivedReason: 'Nothing was left to bill: earlier invoices cover the trip cost.',
+          updatedAt: new Date(),
+        })
         .where(eq(scheduleRows.id, rowId));
-      if (!peek) return null;
-      const booking = await lockBooking(tx, peek.bookingId);
-      const [row] = await tx.select().from(scheduleRows).where(eq(scheduleRows.id, rowId)).for('update');
-      if (!booking || !row || row.invoiceId !== null || row.waived) return null;
-      const [b] = await tx
-        .select({ status: bookings.status, ref: bookings.ref })
-        .from(bookings)
-        .where(eq(bookings.id, booking.id));
-      if (b!.status === 'cancelled') return null;
-      const [trip] = await tx.select().from(trips).where(eq(trips.id, booking.tripId));
-      const earlier = await tx
-        .select({ id: invoices.id, type: invoices.type })
-        .from(invoices)
-        .where(eq(invoices.bookingId, booking.id));
-      const billedIds = earlier.filter((i) => billsTripCost(i.type as InvoiceType)).map((i) => i.id);
-      const [billed] = billedIds.length
-        ? await tx
-            .select({ pence: sql<string>`coalesce(sum(${invoiceItems.amountPence}), 0)` })
-            .from(invoiceItems)
-            .where(inArray(invoiceItems.invoiceId, billedIds))
-        : [{ pence: '0' }];
-      const left = trip!.costPence - booking.travelBasisDiscountPence - Number(billed!.pence);
-      const later = await tx
-        .select({ id: scheduleRows.id })
-        .from(scheduleRows)
-        .where(
-          and(
-            eq(scheduleRows.bookingId, booking.id),
-            sql`${scheduleRows.position} > ${row.position}`,
-            sql`${scheduleRows.invoiceId} is null`,
-            eq(scheduleRows.waived, false),
-          ),
-        )
-        .limit(1);
-      const addons = later.length ? [] : await uninvoicedAddons(tx, booking.id);
-      const amountPence = Math.max(0, Math.min(row.amountPence, left));
-      if (amountPence === 0 && addons.length === 0) {
-        await tx
-          .update(scheduleRows)
-          .set({
-            waived: true,
-            waivedReason: 'Nothing was left to bill: earlier invoices cover the trip cost.',
-            updatedAt: new Date(),
-          })
-          .where(eq(scheduleRows.id, rowId));
-        await audit(tx, {
-          action: 'schedule.row_changed',
-          subject: { type: 'schedule_row', id: rowId },
-          bookingId: booking.id,
-          tripId: booking.tripId,
-          changes: { waived: [false, true] },
-          summary: `waived the instalment ${row.label} of ${b!.ref}: earlier invoices already bill the trip cost`,
-        });
-        return null;
-      }
-      const id = await this.insert(tx, {
+      await audit(tx, {
+        action: 'schedule.row_changed',
+        subject: { type: 'schedule_row', id: rowId },
         bookingId: booking.id,
         tripId: booking.tripId,
-        type: row.invoiceType as InvoiceType,
-        invoiceRef: null,
-        description: `${row.label} for ${trip!.name}`,
-        invoiceDate: today,
-        dueDate: row.dueDate > today ? row.dueDate : today,
-        items: amountPence > 0 ? [{ description: row.label, amountPence }] : [],
-        addons,
-        discountCode: null,
-        createdBy: null,
+        changes: { waived: [false, true] },
+        summary: `waived the instalment ${row.label} of ${b!.ref}: earlier invoices already bill the trip cost`,
       });
-      await tx.update(scheduleRows).set({ invoiceId: id, updatedAt: new Date() }).where(eq(scheduleRows.id, rowId));
-      return id;
+      return null;
+    }
+    const id = await this.insert(tx, {
+      bookingId: booking.id,
+      tripId: booking.tripId,
+      type: row.invoiceType as InvoiceType,
+      invoiceRef: null,
+      description: `${row.label} for ${trip!.name}`,
+      invoiceDate: today,
+      dueDate: row.dueDate > today ? row.dueDate : today,
+      items: amountPence > 0 ? [{ description: row.label, amountPence }] : [],
+      addons,
+      discountCode,
+      createdBy: null,
     });
+    await tx.update(scheduleRows).set({ invoiceId: id, updatedAt: new Date() }).where(eq(scheduleRows.id, rowId));
+    return id;
   }
 
   /** A custom invoice from the New Invoice dialog. */
@@ -393,61 +401,64 @@ export class InvoiceService {
    * add-ons can be billed again and its discount gets its use back.
    */
   async delete(id: number): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const [found] = await tx.select({ bookingId: invoices.bookingId }).from(invoices).where(eq(invoices.id, id));
-      if (!found) throw notFound('Invoice not found.');
-      // the booking first, as raising an invoice does: a balance raised meanwhile sees this one gone or not at all
-      const booking = await lockBooking(tx, found.bookingId);
-      const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, id)).for('update');
-      if (!invoice) throw notFound('Invoice not found.');
-      const [used] = await tx
-        .select({ n: sql<number>`count(*)::int` })
-        .from(transactions)
-        .where(eq(transactions.invoiceId, id));
-      if (used!.n > 0)
-        throw new HttpError(422, 'This invoice has payments or refunds recorded against it, so it cannot be deleted.');
-      const billed = await tx
-        .select({ addonId: invoiceAddons.addonId })
-        .from(invoiceAddons)
-        .where(eq(invoiceAddons.invoiceId, id));
-      if (billed.length) {
-        await tx
-          .update(bookingAddons)
-          .set({ invoiced: false })
-          .where(
-            and(
-              eq(bookingAddons.bookingId, invoice.bookingId),
-              inArray(
-                bookingAddons.addonId,
-                billed.map((b) => b.addonId),
-              ),
+    await this.db.transaction((tx) => this.deleteIn(tx, id));
+  }
+
+  /** delete in the caller's transaction (an online booking's hold that ran out takes its unpaid invoice with it). */
+  async deleteIn(tx: Tx, id: number): Promise<void> {
+    const [found] = await tx.select({ bookingId: invoices.bookingId }).from(invoices).where(eq(invoices.id, id));
+    if (!found) throw notFound('Invoice not found.');
+    // the booking first, as raising an invoice does: a balance raised meanwhile sees this one gone or not at all
+    const booking = await lockBooking(tx, found.bookingId);
+    const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, id)).for('update');
+    if (!invoice) throw notFound('Invoice not found.');
+    const [used] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(transactions)
+      .where(eq(transactions.invoiceId, id));
+    if (used!.n > 0)
+      throw new HttpError(422, 'This invoice has payments or refunds recorded against it, so it cannot be deleted.');
+    const billed = await tx
+      .select({ addonId: invoiceAddons.addonId })
+      .from(invoiceAddons)
+      .where(eq(invoiceAddons.invoiceId, id));
+    if (billed.length) {
+      await tx
+        .update(bookingAddons)
+        .set({ invoiced: false })
+        .where(
+          and(
+            eq(bookingAddons.bookingId, invoice.bookingId),
+            inArray(
+              bookingAddons.addonId,
+              billed.map((b) => b.addonId),
             ),
-          );
-      }
-      if (invoice.discountId !== null) {
-        await tx
-          .update(discounts)
-          .set({ usageCount: sql`greatest(${discounts.usageCount} - 1, 0)` })
-          .where(eq(discounts.id, invoice.discountId));
-      }
-      // what it billed, read before it goes
-      const [loaded] = await loadInvoices(tx, eq(invoices.id, id));
-      await tx.delete(invoices).where(eq(invoices.id, id));
-      await audit(tx, {
-        action: 'invoice.deleted',
-        subject: { type: 'invoice', id },
-        bookingId: invoice.bookingId,
-        tripId: booking!.tripId,
-        summary: `deleted the ${invoice.type} invoice ${invoice.invoiceRef} (${formatPounds(loaded!.reply.total)})`,
-        details: {
-          ref: invoice.invoiceRef,
-          type: invoice.type,
-          total: loaded!.reply.total,
-          items: loaded!.reply.items,
-          addons: loaded!.reply.addons,
-          discount_code: invoice.discountCode,
-        },
-      });
+          ),
+        );
+    }
+    if (invoice.discountId !== null) {
+      await tx
+        .update(discounts)
+        .set({ usageCount: sql`greatest(${discounts.usageCount} - 1, 0)` })
+        .where(eq(discounts.id, invoice.discountId));
+    }
+    // what it billed, read before it goes
+    const [loaded] = await loadInvoices(tx, eq(invoices.id, id));
+    await tx.delete(invoices).where(eq(invoices.id, id));
+    await audit(tx, {
+      action: 'invoice.deleted',
+      subject: { type: 'invoice', id },
+      bookingId: invoice.bookingId,
+      tripId: booking!.tripId,
+      summary: `deleted the ${invoice.type} invoice ${invoice.invoiceRef} (${formatPounds(loaded!.reply.total)})`,
+      details: {
+        ref: invoice.invoiceRef,
+        type: invoice.type,
+        total: loaded!.reply.total,
+        items: loaded!.reply.items,
+        addons: loaded!.reply.addons,
+        discount_code: invoice.discountCode,
+      },
     });
   }
 

@@ -262,6 +262,7 @@ const EVERY_ROUTE = `
   GET /api/trips/:id/history trips:read
   GET /api/trips/:id/manifest bookings:read
   GET /api/trips/:id/payment-plan finance:read
+  GET /api/trips/:id/online-booking trips:read
   GET /api/trips/:id/readiness bookings:read
   GET /api/trips/:id trips:read
   GET /api/trips/select trips:read
@@ -326,6 +327,7 @@ const EVERY_ROUTE = `
   PUT /api/email-templates/:key null
   PUT /api/trips/:id/fundraising trips:write
   PUT /api/trips/:id/payment-plan finance:write
+  PUT /api/trips/:id/online-booking trips:write
   PUT /api/trips/:id/reminders finance:write
   PUT /oauth/clients/:id null
 `;

@@ -150,6 +150,13 @@ export class ScheduleService {
     });
   }
 
+  /** The schedule a booking made on that day would have (the public booking page's plan in words). */
+  async preview(tripId: number, bookedOn: string, db: Db | Tx = this.db): Promise<ScheduledInstalment[]> {
+    const trip = await this.trip(db, tripId);
+    const { plan } = await this.planOf(db, tripId);
+    return buildSchedule(plan, trip, { bookedOn, today: this.today() });
+  }
+
   /** Inserts a booking's schedule from its trip's plan, in the caller's transaction. */
   async createFor(tx: Tx, booking: { id: number; tripId: number; bookedOn: string }): Promise<ScheduledInstalment[]> {
     const trip = await this.trip(tx, booking.tripId);

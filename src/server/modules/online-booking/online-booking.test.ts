@@ -1,0 +1,513 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { addDays, ukToday } from '../../../contract/dates.ts';
+import { BOOKING_CLOSED, TRIP_FULL, slugOf } from '../../../contract/online-booking.ts';
+import { insertBooking } from '../../../db/factories/bookings.ts';
+import { insertAddon, insertTrip } from '../../../db/factories/trips.ts';
+import {
+  auditEvents,
+  bookings,
+  charities,
+  discounts,
+  invoices,
+  scheduleRows,
+  trips,
+  users,
+} from '../../../db/schema/index.ts';
+import { smtpSink } from '../../../../tests/support/smtp.ts';
+import { startStripeStandIn, type StripeStandIn } from '../../../../tests/support/stripe-stand-in.ts';
+import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
+import { systemClock, type Clock } from '../../clock.ts';
+import { operatorOf } from '../../config.ts';
+import { createMailer } from '../../mail/transport.ts';
+import { OnlineBookingService, planInWords } from './service.ts';
+
+let stripe: StripeStandIn;
+let sink: Awaited<ReturnType<typeof smtpSink>>;
+let t: TestApp;
+let admin: TestClient;
+// the app's clock, moved on by the tests of holds that run out
+let shift = 0;
+const clock: Clock = { ...systemClock, now: () => Date.now() + shift };
+const today = () => ukToday(new Date(clock.now()));
+
+beforeAll(async () => {
+  stripe = await startStripeStandIn();
+  sink = await smtpSink();
+  t = await createTestApp(
+    {
+      smtpUrl: `smtp://127.0.0.1:${sink.port}`,
+      stripe: { secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiBase: stripe.url },
+      publicUrl: 'https://book.operator.test',
+    },
+    { appClock: clock },
+  );
+  admin = await t.signedIn(1);
+});
+afterAll(async () => {
+  await t?.close();
+  await sink?.close();
+  await stripe?.close();
+});
+beforeEach(() => {
+  shift = 0;
+});
+
+/** The service as the hold job runs it, on the app's clock. */
+const holdJob = () =>
+  new OnlineBookingService({
+    db: t.db,
+    clock,
+    operator: operatorOf(t.config),
+    mailer: createMailer(t.config),
+    holdMinutes: t.config.bookingHoldMinutes,
+    termsUrl: t.config.operatorTermsUrl,
+    publicUrl: t.config.publicUrl,
+    cardPayments: true,
+    perAddress: 10_000,
+  });
+
+let n = 0;
+/** A trip on sale online: £1,895, a £250 deposit due at booking, 150 days away. */
+async function tripOnSale(overrides: Partial<typeof trips.$inferInsert> = {}, settings: Record<string, unknown> = {}) {
+  n += 1;
+  const departure = addDays(today(), 150);
+  const trip = await insertTrip(t.db, {
+    name: `Inca Trail ${n}`,
+    departureDate: departure,
+    returnDate: addDays(departure, 10),
+    capacity: 20,
+    type: 'open',
+    ...overrides,
+  });
+  const res = await admin.put(`/api/trips/${trip.id}/online-booking`, {
+    enabled: true,
+    slug: `inca-trail-${n}`,
+    funding_types: ['self'],
+    discount_codes_allowed: true,
+    description: 'Four days on the trail to Machu Picchu, guides, camping and meals.',
+    ...settings,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return { trip, slug: (res.json() as { slug: string }).slug };
+}
+
+let people = 0;
+const traveller = (over: Record<string, unknown> = {}) => {
+  people += 1;
+  return {
+    title: 'Ms',
+    first_name: 'Grace',
+    last_name: `Hopper${people}`,
+    email: `grace${people}@example.test`,
+    mobile: '07700 900123',
+    date_of_birth: '1990-05-06',
+    address_1: '1 Harbour Row',
+    address_3: 'Bristol',
+    post_code: 'BS1 4AA',
+    funding_type: 'self',
+    as_on_passport: true,
+    terms_accepted: true,
+    ...over,
+  };
+};
+
+/** A visitor's browser on the trip's page: its CSRF token, as the page gives it. */
+async function visitor(slug: string) {
+  const client = t.client();
+  await client.refreshCsrf(`/book/${slug}`);
+  return client;
+}
+
+async function book(slug: string, over: Record<string, unknown> = {}) {
+  const client = await visitor(slug);
+  return client.post(`/api/public/trips/${slug}/bookings`, traveller(over));
+}
+
+const bookingByRef = async (ref: string) => (await t.db.select().from(bookings).where(eq(bookings.ref, ref)))[0]!;
+
+describe('the office sets a trip’s online booking', () => {
+  it('is off by default, and says what the page would offer', async () => {
+    const trip = await insertTrip(t.db, { name: 'Everest Base Camp', capacity: 12, funding: 'self' });
+    const res = await admin.get(`/api/trips/${trip.id}/online-booking`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      enabled: false,
+      slug: null,
+      url: null,
+      state: 'off',
+      funding_types: ['self'],
+      funding_types_allowed: ['self', 'free'],
+      places: { capacity: 12, taken: 0, held: 0, left: 12 },
+      closes_on: null,
+      closes_on_default: addDays(trip.departureDate, -56),
+    });
+  });
+
+  it('makes the address from the trip’s name, records the change, and refuses what the trip does not allow', async () => {
+    const trip = await insertTrip(t.db, { name: 'Kilimanjaro & Safari 2027!', capacity: 30, funding: 'self' });
+    const refused = await admin.put(`/api/trips/${trip.id}/online-booking`, {
+      enabled: true,
+      slug: 'Not a slug!',
+      closes_on: addDays(trip.departureDate, 1),
+      funding_types: ['fundraise'],
+      charity_ids: [1],
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(Object.keys(refused.json().errors).sort()).toEqual(['slug']);
+    const wrong = await admin.put(`/api/trips/${trip.id}/online-booking`, {
+      enabled: true,
+      closes_on: addDays(trip.departureDate, 1),
+      funding_types: ['fundraise'],
+      charity_ids: [1],
+    });
+    expect(wrong.statusCode).toBe(422);
+    expect(Object.keys(wrong.json().errors).sort()).toEqual(['charity_ids', 'closes_on', 'funding_types']);
+    expect((await t.db.select().from(trips).where(eq(trips.id, trip.id)))[0]!.onlineBooking).toBe(false);
+
+    const ok = await admin.put(`/api/trips/${trip.id}/online-booking`, { enabled: true, funding_types: ['self'] });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({
+      enabled: true,
+      slug: 'kilimanjaro-and-safari-2027',
+      url: 'https://book.operator.test/book/kilimanjaro-and-safari-2027',
+      state: 'open',
+    });
+    const [event] = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.tripId, trip.id), eq(auditEvents.action, 'trip.online_booking')));
+    expect(event!.summary).toContain('the online booking of Kilimanjaro & Safari 2027!');
+  });
+
+  it('refuses an address another trip has, and a trip with no capacity', async () => {
+    const { slug } = await tripOnSale();
+    const other = await insertTrip(t.db, { capacity: 5 });
+    const taken = await admin.put(`/api/trips/${other.id}/online-booking`, {
+      enabled: true,
+      slug,
+      funding_types: ['self'],
+    });
+    expect(taken.statusCode).toBe(422);
+    expect(taken.json().errors).toEqual({ slug: ['Another trip already has this address.'] });
+    const open = await insertTrip(t.db, {});
+    const none = await admin.put(`/api/trips/${open.id}/online-booking`, { enabled: true, funding_types: ['self'] });
+    expect(none.statusCode).toBe(422);
+    expect(none.json().errors.enabled[0]).toContain('capacity');
+  });
+
+  it('makes slugs people can read', () => {
+    expect(slugOf('  Crème Brûlée Trek — Alps 2027 ')).toBe('creme-brulee-trek-alps-2027');
+    expect(slugOf('!!!')).toBe('trip');
+  });
+});
+
+describe('the public page', () => {
+  it('shows the trip, its price, its plan in words and its choices, and nothing of anyone’s bookings', async () => {
+    const { trip, slug } = await tripOnSale();
+    await insertAddon(t.db, trip.id, 'Single tent', 12_000);
+    await insertBooking(t.db, trip.id, { firstName: 'Secret', lastName: 'Traveller', email: 'secret@example.test' });
+    const res = await t.client().get(`/api/public/trips/${slug}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toMatch(/^public, max-age=\d+$/);
+    const page = res.json();
+    expect(page).toMatchObject({
+      name: trip.name,
+      price: 1895,
+      deposit: 250,
+      state: 'open',
+      places_left: null,
+      funding_types: [{ value: 'self', label: 'Self-funded' }],
+      addons: [{ name: 'Single tent', price: 120 }],
+      terms_url: 'https://tripdesk.test/terms',
+      card_payments: true,
+      description: 'Four days on the trail to Machu Picchu, guides, camping and meals.',
+    });
+    expect(page.plan_text).toMatch(/^£250\.00 now, then £1,645\.00 on \d+ \w+ \d{4}$/);
+    expect(JSON.stringify(page)).not.toMatch(/Secret|secret@|capacity|charity_id|notes/);
+  });
+
+  it('says how many places are left when fewer than ten are, and is not found when off or unknown', async () => {
+    const { slug } = await tripOnSale({ capacity: 3 });
+    expect((await t.client().get(`/api/public/trips/${slug}`)).json().places_left).toBe(3);
+    expect((await t.client().get('/api/public/trips/no-such-trip')).statusCode).toBe(404);
+    expect((await t.client().get('/api/public/trips/NOT%20A%20SLUG')).statusCode).toBe(404);
+    const off = await insertTrip(t.db, { capacity: 5, bookingSlug: `off-trip-${n}` });
+    expect((await t.client().get(`/api/public/trips/off-trip-${n}`)).statusCode).toBe(404);
+    expect(off.onlineBooking).toBe(false);
+  });
+
+  it('puts plans in words', () => {
+    expect(planInWords([{ amountPence: 25_000, dueDate: '2027-01-15' }])).toBe('£250.00 now');
+    expect(
+      planInWords([
+        { amountPence: 25_000, dueDate: '2027-01-01' },
+        { amountPence: 45_000, dueDate: '2027-03-01' },
+        { amountPence: 120_000, dueDate: '2027-06-01' },
+      ]),
+    ).toBe('£250.00 now, then £450.00 on 1 March 2027 and £1,200.00 on 1 June 2027');
+  });
+});
+
+describe('booking online', () => {
+  it('makes the booking provisional at once, holds the place for the deposit, invoices it, and emails the traveller', async () => {
+    const { trip, slug } = await tripOnSale();
+    const mails = sink.received.length;
+    const res = await book(slug, { email: 'Ada.Online@Example.test', preferred_name: 'Ada' });
+    expect(res.statusCode, res.body).toBe(201);
+    const reply = res.json();
+    expect(reply).toMatchObject({ status: 'provisional', deposit: 250, bank_details: null });
+    expect(reply.pay_url).toMatch(/^https:\/\/book\.operator\.test\/pay\//);
+    const held = (Date.parse(reply.hold_expires_at) - clock.now()) / 60_000;
+    expect(held).toBeGreaterThan(29);
+    expect(held).toBeLessThanOrEqual(30);
+
+    const booking = await bookingByRef(reply.booking_ref);
+    expect(booking).toMatchObject({ status: 'provisional', source: 'online', tripId: trip.id, fundingType: 'self' });
+    const [user] = await t.db.select().from(users).where(eq(users.id, booking.userId!));
+    expect(user).toMatchObject({ email: 'Ada.Online@Example.test', userRoleId: 3 });
+    const bills = await t.db.select().from(invoices).where(eq(invoices.bookingId, booking.id));
+    expect(bills).toHaveLength(1);
+    expect(bills[0]!.type).toBe('deposit');
+
+    const events = await t.db.select().from(auditEvents).where(eq(auditEvents.bookingId, booking.id));
+    const created = events.find((e) => e.action === 'booking.created')!;
+    expect(created).toMatchObject({ source: 'online', actorType: 'user', actorUserId: booking.userId });
+    expect(created.summary).toMatch(/^Grace Hopper\d+ booked Inca Trail \d+ online/);
+
+    const places = (await admin.get(`/api/trips/${trip.id}/online-booking`)).json().places;
+    expect(places).toEqual({ capacity: 20, taken: 0, held: 1, left: 19 });
+
+    const toAda = () =>
+      sink.received.slice(mails).find((m) => m.to.some((to) => /^ada\.online@example\.test$/i.test(to)));
+    await expect.poll(toAda).toBeDefined();
+    const mail = toAda()!;
+    expect(mail.raw).toContain(reply.booking_ref);
+    expect(mail.raw).toContain('/pay/');
+  });
+
+  it('confirms the booking when the deposit is paid by card, and the place is no longer held', async () => {
+    const { trip, slug } = await tripOnSale();
+    const reply = (await book(slug)).json();
+    const token = reply.pay_url.split('/pay/')[1];
+    const payer = t.client();
+    await payer.refreshCsrf(`/pay/${token}`);
+    const checkout = await payer.post(`/api/public/pay/${token}/checkout`);
+    expect(checkout.statusCode, checkout.body).toBe(200);
+    const sessionId = /\/c\/pay\/(cs_\w+)$/.exec(checkout.json().url)![1]!;
+    const session = stripe.pay(sessionId);
+    // the payment page of a held place closes with the hold's grace, not a day later
+    expect(session.expires_at - session.created).toBeLessThan(3600);
+    const signed = stripe.signed(stripe.event('checkout.session.completed', session));
+    const hook = await t.client().request({
+      method: 'POST',
+      url: '/webhooks/stripe',
+      payload: signed.payload,
+      headers: { 'content-type': 'application/json', 'stripe-signature': signed.header },
+      csrf: false,
+    });
+    expect(hook.statusCode, hook.body).toBe(200);
+    const booking = await bookingByRef(reply.booking_ref);
+    expect(booking).toMatchObject({ status: 'confirmed', holdExpiresAt: null });
+    expect((await admin.get(`/api/trips/${trip.id}/online-booking`)).json().places).toMatchObject({
+      taken: 1,
+      held: 0,
+    });
+    // the job later finds nothing to let go
+    shift = 40 * 60_000;
+    await holdJob().expireHolds();
+    expect((await bookingByRef(reply.booking_ref)).status).toBe('confirmed');
+  });
+
+  it('cancels a booking whose hold ran out unpaid, deletes its unpaid invoice and frees its place', async () => {
+    const { trip, slug } = await tripOnSale({ capacity: 1 });
+    const reply = (await book(slug)).json();
+    const full = await book(slug);
+    expect(full.statusCode).toBe(409);
+    expect(full.json().message).toBe(TRIP_FULL);
+
+    shift = 29 * 60_000;
+    expect((await holdJob().expireHolds()).cancelled).toBe(0);
+    shift = 31 * 60_000;
+    expect(await holdJob().expireHolds()).toMatchObject({ cancelled: 1 });
+    const booking = await bookingByRef(reply.booking_ref);
+    expect(booking).toMatchObject({ status: 'cancelled', holdExpiresAt: null });
+    expect(await t.db.select().from(invoices).where(eq(invoices.bookingId, booking.id))).toHaveLength(0);
+    const rows = await t.db.select().from(scheduleRows).where(eq(scheduleRows.bookingId, booking.id));
+    expect(rows.every((r) => r.waived)).toBe(true);
+    const [event] = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.bookingId, booking.id), eq(auditEvents.action, 'booking.hold_expired')));
+    expect(event!.summary).toContain('its place is free again');
+    // the place is on sale again
+    expect((await admin.get(`/api/trips/${trip.id}/online-booking`)).json().places.left).toBe(1);
+    expect((await book(slug)).statusCode).toBe(201);
+  });
+
+  it('never sells more places than there are, however many book at once', async () => {
+    const { trip, slug } = await tripOnSale({ capacity: 10 });
+    for (let i = 0; i < 7; i++) await insertBooking(t.db, trip.id, { status: 'confirmed' });
+    const clients = await Promise.all(Array.from({ length: 50 }, () => visitor(slug)));
+    const results = await Promise.all(clients.map((c) => c.post(`/api/public/trips/${slug}/bookings`, traveller())));
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 201)).toHaveLength(3);
+    expect(codes.filter((c) => c === 409)).toHaveLength(47);
+    expect(results.find((r) => r.statusCode === 409)!.json().message).toBe(TRIP_FULL);
+    const live = await t.db
+      .select()
+      .from(bookings)
+      .where(and(eq(bookings.tripId, trip.id)));
+    expect(live.filter((b) => b.status !== 'cancelled')).toHaveLength(10);
+  });
+
+  it('answers each field that is wrong, and makes nothing', async () => {
+    const { trip, slug } = await tripOnSale();
+    const client = await visitor(slug);
+    const res = await client.post(`/api/public/trips/${slug}/bookings`, {
+      title: '',
+      first_name: 'Grace',
+      email: 'not-an-email',
+      funding_type: 'lottery',
+      date_of_birth: '2999-01-01',
+      terms_accepted: false,
+    });
+    expect(res.statusCode).toBe(422);
+    expect(Object.keys(res.json().errors).sort()).toEqual(
+      [
+        'address_1',
+        'as_on_passport',
+        'date_of_birth',
+        'email',
+        'funding_type',
+        'last_name',
+        'mobile',
+        'post_code',
+        'terms_accepted',
+        'title',
+      ].sort(),
+    );
+    const notOffered = await book(slug, { funding_type: 'fundraise' });
+    expect(notOffered.statusCode).toBe(422);
+    expect(notOffered.json().errors.funding_type).toEqual(['Choose one of: Self-funded.']);
+    const bot = await book(slug, { website: 'https://spam.example' });
+    expect(bot.statusCode).toBe(422);
+    expect(await t.db.select().from(bookings).where(eq(bookings.tripId, trip.id))).toHaveLength(0);
+  });
+
+  it('refuses a post without the page’s CSRF token', async () => {
+    const { slug } = await tripOnSale();
+    const res = await t.client().request({
+      method: 'POST',
+      url: `/api/public/trips/${slug}/bookings`,
+      payload: traveller(),
+      csrf: false,
+    });
+    expect(res.statusCode).toBe(419);
+  });
+
+  it('is closed after its closing day, and when the trip is not open', async () => {
+    const { trip, slug } = await tripOnSale({}, { closes_on: addDays(today(), -1) });
+    expect((await t.client().get(`/api/public/trips/${slug}`)).json().state).toBe('closed');
+    const res = await book(slug);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(BOOKING_CLOSED);
+    const other = await tripOnSale();
+    await t.db.update(trips).set({ status: 'closed' }).where(eq(trips.id, other.trip.id));
+    expect((await book(other.slug)).statusCode).toBe(409);
+    expect(trip.id).not.toBe(other.trip.id);
+  });
+
+  it('applies a discount code by the invoices’ rules, and gives the reason when it does not apply', async () => {
+    const { slug } = await tripOnSale();
+    await t.db.insert(discounts).values([
+      { name: 'Early bird', code: `EARLY${n}`, amountPence: 5_000, invoiceType: 'deposit', usageLimit: 10 },
+      { name: 'Balance', code: `BAL${n}`, amountPence: 5_000, invoiceType: 'balance', usageLimit: 10 },
+    ]);
+    const wrong = await book(slug, { discount_code: `BAL${n}` });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().errors.discount_code[0]).toContain('only for balance invoices');
+    const unknown = await book(slug, { discount_code: 'NOPE' });
+    expect(unknown.json().errors.discount_code).toEqual(['There is no discount code NOPE.']);
+    const ok = await book(slug, { discount_code: `early${n}` });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json().deposit).toBe(200);
+  });
+
+  it('adds the add-ons chosen at their prices, and refuses another trip’s', async () => {
+    const { trip, slug } = await tripOnSale();
+    const addon = await insertAddon(t.db, trip.id, 'Porter', 9_000);
+    const elsewhere = await insertAddon(t.db, (await insertTrip(t.db, {})).id, 'Other', 1_000);
+    expect((await book(slug, { addon_ids: [elsewhere.id] })).json().errors.addon_ids).toBeDefined();
+    const ok = await book(slug, { addon_ids: [addon.id] });
+    expect(ok.statusCode).toBe(201);
+    const booking = await bookingByRef(ok.json().booking_ref);
+    const detail = (await admin.get(`/api/bookings/${booking.id}`)).json();
+    expect(JSON.stringify(detail.addons)).toContain('Porter');
+  });
+
+  it('puts the booking on the account of an End User with that email, and answers the same either way', async () => {
+    const { slug } = await tripOnSale();
+    const first = await book(slug, { email: 'repeat@example.test' });
+    const second = await book(slug, { email: 'REPEAT@example.test', first_name: 'Other' });
+    expect(second.statusCode).toBe(201);
+    expect(Object.keys(second.json()).sort()).toEqual(Object.keys(first.json()).sort());
+    const a = await bookingByRef(first.json().booking_ref);
+    const b = await bookingByRef(second.json().booking_ref);
+    expect(a.userId).toBe(b.userId);
+  });
+
+  it('asks a charity trip’s traveller for a charity among those offered', async () => {
+    const [one, two] = await t.db
+      .insert(charities)
+      .values([{ name: 'Mountain Rescue' }, { name: 'River Trust' }])
+      .returning();
+    const { slug } = await tripOnSale(
+      { type: 'charity', funding: 'both' },
+      { funding_types: ['self', 'fundraise'], charity_ids: [one!.id] },
+    );
+    const page = (await t.client().get(`/api/public/trips/${slug}`)).json();
+    expect(page.charities).toEqual([{ id: one!.id, name: 'Mountain Rescue' }]);
+    expect((await book(slug)).json().errors.charity_id).toEqual(['Choose the charity you will raise money for.']);
+    expect((await book(slug, { charity_id: two!.id })).json().errors.charity_id).toBeDefined();
+    const ok = await book(slug, { charity_id: one!.id, funding_type: 'fundraise' });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect((await bookingByRef(ok.json().booking_ref)).charityId).toBe(one!.id);
+  });
+
+  it('confirms at once when nothing is due now', async () => {
+    const { slug } = await tripOnSale({ depositPence: 0, costPence: 0 });
+    const res = await book(slug);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ status: 'confirmed', pay_url: null, deposit: 0, hold_expires_at: null });
+  });
+});
+
+describe('without card payments', () => {
+  it('makes the booking provisional, holds nothing and gives the bank details', async () => {
+    const plain = await createTestApp({ operatorBankDetails: 'Sort code 12-34-56, account 12345678' });
+    try {
+      const office = await plain.signedIn(1);
+      const trip = await insertTrip(plain.db, { capacity: 5, type: 'open' });
+      expect(
+        (await office.put(`/api/trips/${trip.id}/online-booking`, { enabled: true, funding_types: ['self'] }))
+          .statusCode,
+      ).toBe(200);
+      const slug = slugOf(trip.name);
+      const page = (await plain.client().get(`/api/public/trips/${slug}`)).json();
+      expect(page).toMatchObject({ card_payments: false, bank_details: 'Sort code 12-34-56, account 12345678' });
+      const client = plain.client();
+      await client.refreshCsrf(`/book/${slug}`);
+      const res = await client.post(`/api/public/trips/${slug}/bookings`, traveller());
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json()).toMatchObject({
+        status: 'provisional',
+        pay_url: null,
+        hold_expires_at: null,
+        bank_details: 'Sort code 12-34-56, account 12345678',
+      });
+    } finally {
+      await plain.close();
+    }
+  });
+});

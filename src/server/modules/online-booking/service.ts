@@ -1,0 +1,708 @@
+import { and, asc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { addDays, ukToday } from '../../../contract/dates.ts';
+import { BALANCE_DUE_DAYS_BEFORE_DEPARTURE } from '../../../contract/invoice-constants.ts';
+import { formatPounds, penceToPounds } from '../../../contract/money.ts';
+import {
+  BOOKING_CLOSED,
+  FUNDING_ALLOWED,
+  ONLINE_FUNDING_LABELS,
+  PLACES_LEFT_SHOWN_BELOW,
+  slugOf,
+  TRIP_FULL,
+  type OnlineBooking,
+  type OnlineFundingType,
+  type Places,
+  type PublicBooked,
+  type PublicTrip,
+} from '../../../contract/online-booking.ts';
+import type { z } from 'zod';
+import type { publicBookingSchema, saveOnlineBookingSchema } from '../../../contract/online-booking.ts';
+import { queryRows, type Db, type Tx } from '../../../db/client.ts';
+import {
+  bookingAddons,
+  bookings,
+  cardCheckouts,
+  charities,
+  countries,
+  invoices,
+  scheduleRows,
+  transactions,
+  tripAddons,
+  trips,
+  users,
+} from '../../../db/schema/index.ts';
+import { makeBookingRef } from '../../../shared/booking-ref.ts';
+import { asOnlineBooking, audit, diffObjects, describeChanges, type Actor } from '../../audit/audit.ts';
+import { nowOf, type Clock } from '../../clock.ts';
+import type { Mailer } from '../../common/mailer.ts';
+import type { Operator } from '../../common/operator.ts';
+import type { Config } from '../../config.ts';
+import { payLinkOf } from '../../common/pay-links.ts';
+import { portalUrlOf } from '../../common/portal-links.ts';
+import { HttpError, notFound, validationError } from '../../errors.ts';
+import { emailDate, renderTemplate, templateOf } from '../../mail/templates.ts';
+import { countHit } from '../../rate-limit-store.ts';
+import { pgError } from '../../sql.ts';
+import { InvoiceService } from '../invoices/service.ts';
+import { ScheduleService } from '../schedules/service.ts';
+
+export type OnlineBookingDeps = {
+  db: Db;
+  clock: Pick<Clock, 'now'>;
+  operator: Operator;
+  mailer: Mailer;
+  /** BOOKING_HOLD_MINUTES */
+  holdMinutes: number;
+  /** OPERATOR_TERMS_URL */
+  termsUrl: string | undefined;
+  publicUrl: string;
+  /** card payments are set up (STRIPE_SECRET_KEY) */
+  cardPayments: boolean;
+  /** PUBLIC_BOOKINGS_PER_ADDRESS: bookings one address may make in ADDRESS_WINDOW_SECONDS */
+  perAddress: number;
+};
+
+/** The window of PUBLIC_BOOKINGS_PER_ADDRESS. */
+export const ADDRESS_WINDOW_SECONDS = 600;
+/** Stripe's payment page for a held place closes this long after it opens (Stripe's shortest session and a minute)… */
+export const CHECKOUT_SESSION_HELD_SECONDS = 31 * 60;
+/** … and a hold whose page is open is not let go until then. */
+export const CHECKOUT_GRACE_MS = (CHECKOUT_SESSION_HELD_SECONDS + 60) * 1000;
+
+type TripRow = typeof trips.$inferSelect;
+
+const longDay = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const inWords = (iso: string) => longDay.format(new Date(`${iso}T00:00:00Z`));
+const money = (pence: number) => formatPounds(penceToPounds(pence));
+
+/** "£250.00 now, then £450.00 on 1 March 2027 and £1,200.00 on 1 June 2027": the first instalment is paid on booking. */
+export function planInWords(rows: Array<{ amountPence: number; dueDate: string }>): string {
+  if (!rows.length) return 'Nothing to pay.';
+  // the first instalment is the deposit, paid on booking
+  const parts = rows.map((r, i) =>
+    i === 0 ? `${money(r.amountPence)} now` : `${money(r.amountPence)} on ${inWords(r.dueDate)}`,
+  );
+  if (parts.length === 1) return parts[0]!;
+  const [first, ...rest] = parts;
+  const later = rest.length === 1 ? rest[0]! : `${rest.slice(0, -1).join(', ')} and ${rest.at(-1)!}`;
+  return `${first}, then ${later}`;
+}
+
+const isSlugTaken = (error: unknown) => pgError(error).constraint === 'trips_booking_slug_unique';
+
+/**
+ * Online booking: what the office sets for a trip's public page, the page itself, and the
+ * bookings it makes. A booking takes its place under a lock on the trip's row, so the places
+ * confirmed, provisional and held never exceed the capacity however many travellers press Book
+ * at once; a place held for a deposit is let go by the hold job when the deposit is not paid in time.
+ */
+export class OnlineBookingService {
+  private readonly schedules: ScheduleService;
+  private readonly invoices: InvoiceService;
+
+  constructor(private readonly d: OnlineBookingDeps) {
+    this.schedules = new ScheduleService(d.db, d.clock);
+    this.invoices = new InvoiceService(d.db, d.operator, d.mailer);
+  }
+
+  private now() {
+    return nowOf(this.d.clock);
+  }
+
+  /** The places of a trip: taken (confirmed, and provisional not on hold), held, and left of its capacity. */
+  async places(tripId: number, db: Db | Tx = this.d.db): Promise<Places> {
+    const [row] = await queryRows<{ capacity: number | null; taken: number; held: number }>(
+      db,
+      sql`select t.capacity,
+          (select count(*) from bookings b where b.trip_id = t.id and b.status <> 'cancelled' and b.hold_expires_at is null)::int as taken,
+          (select count(*) from bookings b where b.trip_id = t.id and b.status <> 'cancelled' and b.hold_expires_at is not null)::int as held
+        from trips t where t.id = ${tripId}`,
+    );
+    if (!row) throw notFound('Trip not found');
+    const capacity = row.capacity === null ? null : Number(row.capacity);
+    const taken = Number(row.taken);
+    const held = Number(row.held);
+    return { capacity, taken, held, left: capacity === null ? null : Math.max(0, capacity - taken - held) };
+  }
+
+  private closesOnDefault(trip: Pick<TripRow, 'departureDate'>) {
+    return addDays(trip.departureDate, -BALANCE_DUE_DAYS_BEFORE_DEPARTURE);
+  }
+
+  private offered(trip: TripRow): OnlineFundingType[] {
+    const allowed = FUNDING_ALLOWED[trip.funding as keyof typeof FUNDING_ALLOWED] ?? FUNDING_ALLOWED.both;
+    // by default every funding type the trip allows but a free place, which the office gives by hand
+    const chosen = (trip.bookingFundingTypes as OnlineFundingType[] | null) ?? allowed.filter((f) => f !== 'free');
+    return allowed.filter((f) => chosen.includes(f));
+  }
+
+  /** Whether the page takes bookings today: off, open, closed (by status, date or closing day) or full. */
+  private stateOf(trip: TripRow, places: Places, today: string): OnlineBooking['state'] {
+    if (!trip.onlineBooking || !trip.bookingSlug) return 'off';
+    const closesOn = trip.bookingClosesOn ?? this.closesOnDefault(trip);
+    if (trip.status !== 'open' || trip.archivedAt || trip.deletedAt || today > closesOn || today >= trip.departureDate)
+      return 'closed';
+    if (places.left !== null && places.left <= 0) return 'full';
+    return 'open';
+  }
+
+  private async trip(tripId: number, db: Db | Tx = this.d.db, lock = false): Promise<TripRow> {
+    const q = db.select().from(trips).where(eq(trips.id, tripId));
+    const [trip] = lock ? await q.for('update') : await q;
+    if (!trip || trip.deletedAt) throw notFound('Trip not found');
+    return trip;
+  }
+
+  async settings(tripId: number): Promise<OnlineBooking> {
+    const trip = await this.trip(tripId);
+    const places = await this.places(tripId);
+    const allowed = FUNDING_ALLOWED[trip.funding as keyof typeof FUNDING_ALLOWED] ?? FUNDING_ALLOWED.both;
+    return {
+      enabled: trip.onlineBooking,
+      slug: trip.bookingSlug,
+      url: trip.bookingSlug ? `${this.d.publicUrl}/book/${trip.bookingSlug}` : null,
+      closes_on: trip.bookingClosesOn,
+      closes_on_default: this.closesOnDefault(trip),
+      funding_types: this.offered(trip),
+      funding_types_allowed: [...allowed],
+      charity_ids: trip.bookingCharityIds,
+      discount_codes_allowed: trip.bookingDiscountCodes,
+      description: trip.description,
+      terms_url: this.d.termsUrl ?? null,
+      places,
+      state: this.stateOf(trip, places, ukToday(this.now())),
+    };
+  }
+
+  /** The office turns online booking on or off and sets the page; the History has what changed. */
+  async save(tripId: number, v: z.output<typeof saveOnlineBookingSchema>): Promise<OnlineBooking> {
+    try {
+      await this.d.db.transaction(async (tx) => {
+        const before = await this.trip(tripId, tx, true);
+        const allowed = FUNDING_ALLOWED[before.funding as keyof typeof FUNDING_ALLOWED] ?? FUNDING_ALLOWED.both;
+        const errors: Record<string, string[]> = {};
+        const refused = v.funding_types.filter((f) => !allowed.includes(f));
+        if (refused.length)
+          errors.funding_types = [
+            `This trip does not allow ${refused.map((f) => ONLINE_FUNDING_LABELS[f]).join(' or ')}: its funding is set on the trip.`,
+          ];
+        if (v.closes_on && v.closes_on >= before.departureDate)
+          errors.closes_on = ['The closing day must be before the trip departs.'];
+        if (v.charity_ids) {
+          if (before.type !== 'charity') errors.charity_ids = ['Only a charity trip offers charities.'];
+          else {
+            const found = await tx
+              .select({ id: charities.id })
+              .from(charities)
+              .where(inArray(charities.id, v.charity_ids));
+            if (found.length !== v.charity_ids.length) errors.charity_ids = ['A charity chosen does not exist.'];
+          }
+        }
+        if (v.enabled && before.capacity === null)
+          errors.enabled = ['Set the trip’s capacity first: it is the number of places on sale.'];
+        if (Object.keys(errors).length) throw validationError(errors);
+        const slug = v.slug ?? before.bookingSlug ?? slugOf(before.name);
+        const sameFunding =
+          before.bookingFundingTypes === null && v.funding_types.join() === this.offered(before).join()
+            ? null
+            : v.funding_types;
+        const [after] = await tx
+          .update(trips)
+          .set({
+            onlineBooking: v.enabled,
+            bookingSlug: slug,
+            bookingClosesOn: v.closes_on,
+            bookingFundingTypes: sameFunding,
+            bookingCharityIds: v.charity_ids,
+            bookingDiscountCodes: v.discount_codes_allowed,
+            description: v.description,
+            updatedAt: this.now(),
+          })
+          .where(eq(trips.id, tripId))
+          .returning();
+        const shown = (t: TripRow) => ({
+          online_booking: t.onlineBooking,
+          booking_slug: t.bookingSlug,
+          booking_closes_on: t.bookingClosesOn,
+          booking_funding_types: t.bookingFundingTypes?.join(', ') ?? null,
+          booking_charity_ids: t.bookingCharityIds?.join(', ') ?? null,
+          booking_discount_codes: t.bookingDiscountCodes,
+          description: t.description,
+        });
+        const changes = diffObjects(shown(before), shown(after!));
+        await audit(tx, {
+          action: 'trip.online_booking',
+          subject: { type: 'trip', id: tripId },
+          tripId,
+          changes,
+          summary: Object.keys(changes).length
+            ? describeChanges(changes, `the online booking of ${before.name}`)
+            : `saved the online booking of ${before.name} without changes`,
+          details: { enabled: v.enabled, slug },
+        });
+      });
+    } catch (error) {
+      if (isSlugTaken(error)) throw validationError({ slug: ['Another trip already has this address.'] });
+      throw error;
+    }
+    return this.settings(tripId);
+  }
+
+  private async bySlug(slug: string, db: Db | Tx = this.d.db, lock = false): Promise<TripRow> {
+    const q = db
+      .select()
+      .from(trips)
+      .where(and(sql`lower(${trips.bookingSlug}) = ${slug.toLowerCase()}`, eq(trips.onlineBooking, true)));
+    const [trip] = lock ? await q.for('update') : await q;
+    if (!trip || trip.deletedAt) throw notFound('There is no such trip.');
+    return trip;
+  }
+
+  /** What the public page shows: the trip, its price and plan, the choices, and places left when few are. */
+  async publicTrip(slug: string): Promise<PublicTrip> {
+    const trip = await this.bySlug(slug);
+    const today = ukToday(this.now());
+    const [places, plan, addons, country, offered] = await Promise.all([
+      this.places(trip.id),
+      this.schedules.preview(trip.id, today),
+      this.d.db
+        .select({ id: tripAddons.id, name: tripAddons.name, price: tripAddons.pricePence })
+        .from(tripAddons)
+        .where(eq(tripAddons.tripId, trip.id))
+        .orderBy(asc(tripAddons.id)),
+      this.d.db.select({ name: countries.name }).from(countries).where(eq(countries.id, trip.countryId)),
+      this.charitiesOffered(trip),
+    ]);
+    const state = this.stateOf(trip, places, today);
+    return {
+      slug: trip.bookingSlug!,
+      operator: this.d.operator.name,
+      name: trip.name,
+      type: trip.type as PublicTrip['type'],
+      country: country[0]?.name ?? '',
+      departure: trip.departureDate,
+      return: trip.returnDate,
+      description: trip.description,
+      price: penceToPounds(trip.costPence),
+      deposit: penceToPounds(plan[0]?.amountPence ?? 0),
+      plan: plan.map((r, i) => ({
+        label: r.label,
+        amount: penceToPounds(r.amountPence),
+        due: i === 0 ? today : r.dueDate,
+        now: i === 0,
+      })),
+      plan_text: planInWords(plan),
+      places_left: places.left !== null && places.left < PLACES_LEFT_SHOWN_BELOW ? places.left : null,
+      state: state === 'off' ? 'closed' : state,
+      closes_on: trip.bookingClosesOn ?? this.closesOnDefault(trip),
+      funding_types: this.offered(trip).map((value) => ({ value, label: ONLINE_FUNDING_LABELS[value] })),
+      charities: offered,
+      addons: addons.map((a) => ({ id: a.id, name: a.name, price: penceToPounds(a.price) })),
+      discount_codes: trip.bookingDiscountCodes,
+      terms_url: this.d.termsUrl ?? null,
+      card_payments: this.d.cardPayments,
+      bank_details: this.d.cardPayments ? null : (this.d.operator.bankDetails ?? null),
+      hold_minutes: this.d.holdMinutes,
+    };
+  }
+
+  private async charitiesOffered(trip: TripRow, db: Db | Tx = this.d.db) {
+    if (trip.type !== 'charity') return [];
+    const q = db.select({ id: charities.id, name: charities.name }).from(charities);
+    return trip.bookingCharityIds
+      ? q.where(inArray(charities.id, trip.bookingCharityIds)).orderBy(asc(charities.name))
+      : q.orderBy(asc(charities.name));
+  }
+
+  /**
+   * A traveller books: checked against the page (open, funding type, charity, add-ons, discount
+   * code), then, under the trip's row lock, a place is taken if one is left. The booking is made
+   * provisional at once with its schedule, and its first instalment invoiced: held for the
+   * deposit when it is paid by card, confirmed when nothing is due now.
+   */
+  async book(slug: string, v: z.output<typeof publicBookingSchema>, ip: string | null): Promise<PublicBooked> {
+    // a bot that fills the hidden field is told nothing useful and nothing is made
+    if (v.website) throw validationError({ website: ['Leave this field empty.'] });
+    if (ip && (await countHit(this.d.db, `online-booking:${ip}`, ADDRESS_WINDOW_SECONDS)).hits > this.d.perAddress)
+      throw new HttpError(
+        429,
+        'Too many bookings have been made from this address. Please try again in a few minutes.',
+      );
+    return asOnlineBooking(() => this.bookInTransaction(slug, v));
+  }
+
+  private async bookInTransaction(slug: string, v: z.output<typeof publicBookingSchema>): Promise<PublicBooked> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const made = await this.d.db.transaction((tx) => this.makeBooking(tx, slug, v));
+        await this.sendReceived(made.bookingId, made.reply).catch(() => undefined);
+        return made.reply;
+      } catch (error) {
+        const cause = pgError(error);
+        // a clash of random references, or two bookings making the same new account at once: both pass on a retry
+        if (
+          attempt < 4 &&
+          cause.code === '23505' &&
+          (cause.constraint === 'bookings_ref_unique' || cause.constraint === 'users_email_lower_unique')
+        )
+          continue;
+        throw error;
+      }
+    }
+  }
+
+  private async makeBooking(
+    tx: Tx,
+    slug: string,
+    v: z.output<typeof publicBookingSchema>,
+  ): Promise<{ bookingId: number; reply: PublicBooked }> {
+    const now = this.now();
+    const today = ukToday(now);
+    // every booking of this trip waits here for the one before it: the count below is then exact
+    const trip = await this.bySlug(slug, tx, true);
+    const errors: Record<string, string[]> = {};
+    const offered = this.offered(trip);
+    if (!offered.includes(v.funding_type))
+      errors.funding_type = [`Choose one of: ${offered.map((f) => ONLINE_FUNDING_LABELS[f]).join(', ')}.`];
+    let charityId = trip.charityId;
+    if (trip.type === 'charity') {
+      const list = await this.charitiesOffered(trip, tx);
+      if (v.charity_id === null) {
+        if (list.length) errors.charity_id = ['Choose the charity you will raise money for.'];
+      } else if (!list.some((c) => c.id === v.charity_id)) errors.charity_id = ['Choose one of the charities listed.'];
+      else charityId = v.charity_id;
+    }
+    const addons = v.addon_ids.length
+      ? await tx
+          .select({ id: tripAddons.id, name: tripAddons.name, pricePence: tripAddons.pricePence })
+          .from(tripAddons)
+          .where(and(eq(tripAddons.tripId, trip.id), inArray(tripAddons.id, v.addon_ids)))
+      : [];
+    if (addons.length !== v.addon_ids.length) errors.addon_ids = ['An add-on chosen is not one of this trip’s.'];
+    if (v.discount_code && !trip.bookingDiscountCodes)
+      errors.discount_code = ['Discount codes cannot be used when booking this trip online.'];
+    if (v.date_of_birth && v.date_of_birth >= trip.departureDate)
+      errors.date_of_birth = ['The date of birth must be before the trip departs.'];
+    if (Object.keys(errors).length) throw validationError(errors);
+
+    const places = await this.places(trip.id, tx);
+    const state = this.stateOf(trip, places, today);
+    if (state === 'closed' || state === 'off') throw new HttpError(409, BOOKING_CLOSED);
+    if (state === 'full') throw new HttpError(409, TRIP_FULL);
+
+    const [existing] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${v.email.toLowerCase()}`);
+    const userId =
+      existing?.id ??
+      (
+        await tx
+          .insert(users)
+          .values({ email: v.email, firstName: v.first_name, lastName: v.last_name, userRoleId: 3 })
+          .returning({ id: users.id })
+      )[0]!.id;
+    const actor: Actor = {
+      type: 'user',
+      userId,
+      name: `${v.first_name} ${v.last_name}`,
+      tokenId: null,
+      clientId: null,
+    };
+
+    const free = v.funding_type === 'free';
+    const plan = free ? [] : await this.schedules.preview(trip.id, today, tx);
+    const first = plan[0];
+    // the first instalment of the plan is the deposit, paid on booking whenever the plan has it due
+    const dueNow = first?.amountPence ?? 0;
+    // held for its deposit when it is paid by card now; with nothing due now, or paid by bank transfer, the place is simply taken
+    const hold = dueNow > 0 && this.d.cardPayments;
+    const status = dueNow > 0 ? 'provisional' : 'confirmed';
+    const holdExpiresAt = hold ? new Date(now.getTime() + this.d.holdMinutes * 60_000) : null;
+
+    const [row] = await tx
+      .insert(bookings)
+      .values({
+        ref: makeBookingRef(),
+        tripId: trip.id,
+        userId,
+        charityId,
+        status,
+        fundingType: v.funding_type,
+        title: v.title,
+        firstName: v.first_name,
+        lastName: v.last_name,
+        preferredName: v.preferred_name ?? v.first_name,
+        email: v.email,
+        mobile: v.mobile,
+        dateOfBirth: v.date_of_birth,
+        address1: v.address_1,
+        address2: v.address_2,
+        address3: v.address_3,
+        address4: v.address_4,
+        postCode: v.post_code,
+        asOnPassport: true,
+        termsAcceptedAt: now,
+        source: 'online',
+        holdExpiresAt,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    const booking = row!;
+    if (addons.length)
+      await tx
+        .insert(bookingAddons)
+        .values(
+          addons.map((a) => ({ bookingId: booking.id, addonId: a.id, pricePence: a.pricePence, createdAt: now })),
+        );
+    await audit(tx, {
+      action: 'booking.created',
+      subject: { type: 'booking', id: booking.id },
+      bookingId: booking.id,
+      tripId: trip.id,
+      actor,
+      summary: `booked ${trip.name} online (${booking.ref})${hold ? `, the place held for the deposit until ${holdExpiresAt!.toISOString().slice(11, 16)} UTC` : ''}`,
+      details: {
+        ref: booking.ref,
+        status,
+        source: 'online',
+        new_user: !existing,
+        funding_type: v.funding_type,
+        charity_id: charityId,
+        addons: addons.map((a) => ({ id: a.id, name: a.name, price: penceToPounds(a.pricePence) })),
+        discount_code: v.discount_code,
+        hold_expires_at: holdExpiresAt?.toISOString() ?? null,
+      },
+    });
+
+    let invoiceId: number | null = null;
+    if (!free) {
+      await this.schedules.createFor(tx, { id: booking.id, tripId: trip.id, bookedOn: today });
+      if (dueNow > 0) {
+        const [firstRow] = await tx
+          .select({ id: scheduleRows.id })
+          .from(scheduleRows)
+          .where(eq(scheduleRows.bookingId, booking.id))
+          .orderBy(asc(scheduleRows.position))
+          .limit(1);
+        invoiceId = firstRow ? await this.invoices.raiseScheduledIn(tx, firstRow.id, today, v.discount_code) : null;
+      } else if (v.discount_code) {
+        throw validationError({
+          discount_code: ['Nothing is paid when booking this trip, so no discount code applies.'],
+        });
+      }
+    } else if (v.discount_code) {
+      throw validationError({ discount_code: ['A free place needs no discount code.'] });
+    }
+    const [invoice] = invoiceId
+      ? await queryRows<{ total: string }>(
+          tx,
+          sql`select (coalesce((select sum(amount_pence) from invoice_items where invoice_id = ${invoiceId}), 0)
+              + coalesce((select sum(price_pence) from invoice_addons where invoice_id = ${invoiceId}), 0)
+              - (select discount_pence from invoices where id = ${invoiceId}))::bigint as total`,
+        )
+      : [];
+    const depositPence = invoice ? Number(invoice.total) : 0;
+    // a discount that leaves nothing to pay now: no hold, the place is taken
+    if (hold && depositPence <= 0)
+      await tx.update(bookings).set({ holdExpiresAt: null, status: 'confirmed' }).where(eq(bookings.id, booking.id));
+    const held = hold && depositPence > 0;
+    const payUrl =
+      held && invoiceId && this.d.operator.payLinks ? payLinkOf(invoiceId, this.d.operator.payLinks, now).url : null;
+    const bankDetails = !this.d.cardPayments && depositPence > 0 ? (this.d.operator.bankDetails ?? null) : null;
+    const finalStatus = held || (!this.d.cardPayments && depositPence > 0) ? 'provisional' : 'confirmed';
+    const message =
+      finalStatus === 'confirmed'
+        ? `Your place on ${trip.name} is booked: your booking reference is ${booking.ref}. We have emailed you the details.`
+        : held
+          ? `Your place on ${trip.name} is held for ${this.d.holdMinutes} minutes while you pay the ${money(depositPence)} deposit by card. Your booking reference is ${booking.ref}.`
+          : `Your booking ${booking.ref} is made. Please pay the ${money(depositPence)} deposit by bank transfer, with your booking reference, to confirm your place.`;
+    return {
+      bookingId: booking.id,
+      reply: {
+        booking_ref: booking.ref,
+        status: finalStatus,
+        pay_url: payUrl,
+        deposit: penceToPounds(depositPence),
+        hold_expires_at: held ? holdExpiresAt!.toISOString() : null,
+        bank_details: bankDetails,
+        message,
+      },
+    };
+  }
+
+  /** The traveller's email: the reference, what happens next, the pay link and the link to their own pages. */
+  private async sendReceived(bookingId: number, reply: PublicBooked): Promise<void> {
+    const [b] = await this.d.db
+      .select({
+        id: bookings.id,
+        userId: bookings.userId,
+        ref: bookings.ref,
+        title: bookings.title,
+        firstName: bookings.firstName,
+        lastName: bookings.lastName,
+        preferredName: bookings.preferredName,
+        email: bookings.email,
+        tripName: trips.name,
+        departure: trips.departureDate,
+      })
+      .from(bookings)
+      .innerJoin(trips, eq(trips.id, bookings.tripId))
+      .where(eq(bookings.id, bookingId));
+    if (!b) return;
+    const template = await templateOf(this.d.db, 'booking_received');
+    const mail = await renderTemplate(template, {
+      traveller: { title: b.title, first_name: b.firstName, last_name: b.lastName, preferred_name: b.preferredName },
+      booking: { ref: b.ref, status: reply.status, next: reply.message },
+      trip: { name: b.tripName, departure: emailDate(b.departure) },
+      deposit: {
+        amount: money(Math.round(reply.deposit * 100)),
+        pay_url: reply.pay_url ?? '',
+        bank_details: reply.bank_details ?? '',
+      },
+      portal: { url: portalUrlOf({ id: b.id, userId: b.userId }, this.d.operator.portalLinks, this.now()) },
+      operator: { name: this.d.operator.name },
+    });
+    await this.d.mailer.send({ to: { name: `${b.firstName} ${b.lastName}`, address: b.email }, ...mail });
+    await audit(this.d.db, {
+      action: 'booking.received_email',
+      subject: { type: 'booking', id: b.id },
+      bookingId: b.id,
+      summary: `emailed ${b.email} that booking ${b.ref} was received`,
+      details: { ref: b.ref },
+    });
+  }
+
+  /**
+   * The holds that ran out: each booking still provisional with nothing paid is cancelled, its
+   * unpaid invoices deleted and its instalments waived, freeing its place. One being paid on
+   * Stripe's page just now is left for its payment; one paid some other way keeps its place.
+   */
+  async expireHolds(limit = 200): Promise<{ looked: number; cancelled: number; kept: number }> {
+    const now = this.now();
+    const due = await this.d.db
+      .select({ id: bookings.id })
+      .from(bookings)
+      .where(and(isNotNull(bookings.holdExpiresAt), lt(bookings.holdExpiresAt, now)))
+      .orderBy(asc(bookings.holdExpiresAt))
+      .limit(limit);
+    let cancelled = 0;
+    let kept = 0;
+    for (const { id } of due) {
+      const outcome = await this.d.db.transaction((tx) => this.expireOne(tx, id, now));
+      if (outcome === 'cancelled') cancelled += 1;
+      if (outcome === 'kept') kept += 1;
+    }
+    return { looked: due.length, cancelled, kept };
+  }
+
+  private async expireOne(tx: Tx, bookingId: number, now: Date): Promise<'cancelled' | 'kept' | 'waiting' | 'none'> {
+    const [b] = await tx.select().from(bookings).where(eq(bookings.id, bookingId)).for('update');
+    if (!b || !b.holdExpiresAt || b.holdExpiresAt >= now) return 'none';
+    if (b.status !== 'provisional') {
+      await tx.update(bookings).set({ holdExpiresAt: null }).where(eq(bookings.id, bookingId));
+      return 'kept';
+    }
+    const [paying] = await tx
+      .select({ id: cardCheckouts.id })
+      .from(cardCheckouts)
+      .where(
+        and(
+          eq(cardCheckouts.bookingId, bookingId),
+          eq(cardCheckouts.status, 'open'),
+          sql`${cardCheckouts.createdAt} > ${new Date(now.getTime() - CHECKOUT_GRACE_MS)}`,
+        ),
+      )
+      .limit(1);
+    if (paying) return 'waiting';
+    const bills = await tx.select({ id: invoices.id }).from(invoices).where(eq(invoices.bookingId, bookingId));
+    const [paid] = bills.length
+      ? await tx
+          .select({ n: sql<number>`count(*)::int` })
+          .from(transactions)
+          .where(
+            inArray(
+              transactions.invoiceId,
+              bills.map((i) => i.id),
+            ),
+          )
+      : [{ n: 0 }];
+    if (paid!.n > 0) {
+      // money came in some other way (staff typed a payment): the place stays, provisional for the office to look at
+      await tx.update(bookings).set({ holdExpiresAt: null, updatedAt: now }).where(eq(bookings.id, bookingId));
+      await audit(tx, {
+        action: 'booking.hold_ended',
+        subject: { type: 'booking', id: bookingId },
+        bookingId,
+        tripId: b.tripId,
+        summary: `kept the place of ${b.ref}: its hold ran out, but a payment is recorded`,
+        details: { ref: b.ref },
+      });
+      return 'kept';
+    }
+    for (const bill of bills) await this.invoices.deleteIn(tx, bill.id);
+    await tx
+      .update(scheduleRows)
+      .set({ waived: true, waivedReason: 'The booking’s hold ran out unpaid.', updatedAt: now })
+      .where(and(eq(scheduleRows.bookingId, bookingId), eq(scheduleRows.waived, false)));
+    await tx
+      .update(bookings)
+      .set({ status: 'cancelled', holdExpiresAt: null, updatedAt: now })
+      .where(eq(bookings.id, bookingId));
+    await audit(tx, {
+      action: 'booking.hold_expired',
+      subject: { type: 'booking', id: bookingId },
+      bookingId,
+      tripId: b.tripId,
+      changes: { status: ['provisional', 'cancelled'] },
+      summary: `cancelled ${b.ref}: its deposit was not paid within the hold, so its place is free again`,
+      details: { ref: b.ref, hold_expires_at: b.holdExpiresAt.toISOString() },
+    });
+    return 'cancelled';
+  }
+}
+
+/**
+ * A card payment recorded on a booking held for its deposit: the hold ends and the booking is
+ * confirmed (in the payment's transaction). False when the booking was not on hold.
+ */
+export async function confirmHeldBooking(tx: Tx, bookingId: number): Promise<boolean> {
+  const [b] = await tx
+    .update(bookings)
+    .set({ status: 'confirmed', holdExpiresAt: null, updatedAt: new Date() })
+    .where(and(eq(bookings.id, bookingId), isNotNull(bookings.holdExpiresAt), eq(bookings.status, 'provisional')))
+    .returning({ ref: bookings.ref, tripId: bookings.tripId });
+  if (!b) return false;
+  await audit(tx, {
+    action: 'booking.confirmed',
+    subject: { type: 'booking', id: bookingId },
+    bookingId,
+    tripId: b.tripId,
+    changes: { status: ['provisional', 'confirmed'] },
+    summary: `confirmed ${b.ref}: its deposit is paid`,
+    details: { ref: b.ref },
+  });
+  return true;
+}
+
+/** The service as the configuration sets it up. */
+export function onlineBookingFrom(d: {
+  db: Db;
+  config: Config;
+  operator: Operator;
+  mailer: Mailer;
+  clock: Pick<Clock, 'now'>;
+}): OnlineBookingService {
+  return new OnlineBookingService({
+    db: d.db,
+    clock: d.clock,
+    operator: d.operator,
+    mailer: d.mailer,
+    holdMinutes: d.config.bookingHoldMinutes,
+    termsUrl: d.config.operatorTermsUrl,
+    publicUrl: d.config.publicUrl,
+    cardPayments: Boolean(d.config.stripe),
+    perAddress: d.config.publicBookingsPerAddress,
+  });
+}
