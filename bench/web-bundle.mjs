@@ -45,15 +45,27 @@ console.log(
   `\nlargest first visit: ${kb(worst).trim()} KB gzip (budget 200 KB) ${worst <= 200 * 1024 ? 'within budget' : 'OVER BUDGET'}`,
 );
 
-// the traveller's side (/pay): its own entry, 150 KB on a phone, none of the back office's code
+// the traveller's side: its own entry, 150 KB on a phone for each kind of page, none of the back office's code
 const travellerKey = Object.keys(manifest).find((k) => manifest[k].isEntry && k.endsWith('traveller.html'));
 if (travellerKey) {
-  const files = closure(travellerKey);
-  const bytes = [...files].reduce((s, f) => s + size(f), 0);
-  const css = [...files].flatMap((f) => Object.values(manifest).find((c) => c.file === f)?.css ?? []);
-  const office = [...files].filter((f) => shell.has(f) && !/react-/.test(f));
+  const entry = closure(travellerKey);
+  const office = [...entry].filter((f) => shell.has(f) && !/react-/.test(f));
+  const pages = [
+    ['pay page (/pay)', 'pay-page.tsx'],
+    ['booking page (/book)', 'book-page.tsx'],
+    ['own pages (/my)', 'my-pages.tsx'],
+  ];
+  console.log('');
+  for (const [label, file] of pages) {
+    const key = (manifest[travellerKey].dynamicImports ?? []).find((k) => k.endsWith(file));
+    const files = new Set([...entry, ...(key ? closure(key) : [])]);
+    const bytes = [...files].reduce((s, f) => s + size(f), 0);
+    const css = [...files].flatMap((f) => Object.values(manifest).find((c) => c.file === f)?.css ?? []);
+    console.log(
+      `traveller ${label}: ${kb(bytes).trim()} KB gzip of JavaScript in ${files.size} files, ${css.length} stylesheets (budget 150 KB) ${bytes <= 150 * 1024 ? 'within budget' : 'OVER BUDGET'}`,
+    );
+  }
   console.log(
-    `\ntraveller entry (/pay): ${kb(bytes).trim()} KB gzip of JavaScript in ${files.size} files, ${css.length} stylesheets (budget 150 KB) ${bytes <= 150 * 1024 ? 'within budget' : 'OVER BUDGET'}`,
+    `files the traveller entry shares with the back office's shell: ${office.length ? office.join(', ') : 'none but React'}`,
   );
-  console.log(`files it shares with the back office's shell: ${office.length ? office.join(', ') : 'none but React'}`);
 }

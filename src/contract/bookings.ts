@@ -252,6 +252,10 @@ export const bookingDetailSchema = z.object({
   updated_at: z.string(),
   deposit_payment_date: text,
   status: z.enum(BOOKING_STATUSES),
+  /** made by the office, or by the traveller on the trip's booking page */
+  source: z.enum(['office', 'online']),
+  /** an online booking's place is held until then for its deposit */
+  hold_expires_at: z.string().nullable(),
   travel_basis: z.string(),
   travel_basis_discount: z.number(),
   funding_type: z.string(),

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { recordId } from './common.ts';
-import { isoDate } from './invoices.ts';
 import { travellerFormFields } from './my.ts';
 
 // ---- online booking (issue 34): a trip's public booking page, and what the office sets for it ----
@@ -27,6 +26,10 @@ export const PLACES_LEFT_SHOWN_BELOW = 10;
 
 export const TRIP_FULL = 'Sorry, this trip is full: every place has been taken.';
 export const BOOKING_CLOSED = 'Online booking for this trip has closed.';
+
+/** yyyy-mm-dd of a day that exists */
+const isDay = (v: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
 
 /** A slug from a trip's name: "Kilimanjaro Trek 2027!" → "kilimanjaro-trek-2027". */
 export function slugOf(name: string): string {
@@ -92,7 +95,12 @@ const slug = z
 export const saveOnlineBookingSchema = z.object({
   enabled: z.boolean({ error: 'Say whether online booking is on.' }),
   slug,
-  closes_on: z.preprocess((v) => (v === '' ? null : v), isoDate('closing day').nullish()).transform((v) => v ?? null),
+  closes_on: z
+    .string({ error: 'The closing day must be a date.' })
+    .trim()
+    .nullish()
+    .transform((v) => (v ? v : null))
+    .refine((v) => v === null || isDay(v), { error: 'The closing day is not a valid date.' }),
   funding_types: z
     .array(z.enum(ONLINE_FUNDING_TYPES, { error: 'The funding types must be self, fundraise, flexi or free.' }), {
       error: 'The funding types must be a list.',

@@ -83,6 +83,8 @@ export async function getBooking(db: Db, id: number): Promise<BookingDetail> {
     created_at: b.createdAt.toISOString(),
     updated_at: b.updatedAt.toISOString(),
     status: b.status as BookingDetail['status'],
+    source: b.source as BookingDetail['source'],
+    hold_expires_at: b.holdExpiresAt?.toISOString() ?? null,
     ...ownFields(b),
     passport_valid: row.passport,
     trip: {

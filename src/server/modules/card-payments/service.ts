@@ -458,7 +458,7 @@ export class CardPaymentService {
       return { outcome: 'paid, but the invoice is deleted: noted on the booking' };
     }
     // an online booking held for this deposit is now confirmed
-    if (recorded.outcome !== 'known') await confirmHeldBooking(tx, row.bookingId);
+    if (recorded.outcome !== 'known') await confirmHeldBooking(tx, row.bookingId, ukToday(takenAt));
     if (recorded.outcome === 'recorded') return { outcome: 'payment recorded', receiptFor: recorded.id };
     return { outcome: recorded.outcome === 'matched' ? 'matched to a payment recorded by hand' : 'already recorded' };
   }

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
-import { BOOKING_CLOSED, TRIP_FULL, slugOf } from '../../../contract/online-booking.ts';
+import { BOOKING_CLOSED, publicBookingSchema, TRIP_FULL, slugOf } from '../../../contract/online-booking.ts';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertAddon, insertTrip } from '../../../db/factories/trips.ts';
 import {
@@ -54,7 +54,7 @@ beforeEach(() => {
 });
 
 /** The service as the hold job runs it, on the app's clock. */
-const holdJob = () =>
+const holdJob = (perAddress = 10_000) =>
   new OnlineBookingService({
     db: t.db,
     clock,
@@ -64,7 +64,7 @@ const holdJob = () =>
     termsUrl: t.config.operatorTermsUrl,
     publicUrl: t.config.publicUrl,
     cardPayments: true,
-    perAddress: 10_000,
+    perAddress,
   });
 
 let n = 0;
@@ -308,7 +308,7 @@ describe('booking online', () => {
     });
     expect(hook.statusCode, hook.body).toBe(200);
     const booking = await bookingByRef(reply.booking_ref);
-    expect(booking).toMatchObject({ status: 'confirmed', holdExpiresAt: null });
+    expect(booking).toMatchObject({ status: 'confirmed', holdExpiresAt: null, depositPaymentDate: today() });
     expect((await admin.get(`/api/trips/${trip.id}/online-booking`)).json().places).toMatchObject({
       taken: 1,
       held: 0,
@@ -393,6 +393,19 @@ describe('booking online', () => {
     const bot = await book(slug, { website: 'https://spam.example' });
     expect(bot.statusCode).toBe(422);
     expect(await t.db.select().from(bookings).where(eq(bookings.tripId, trip.id))).toHaveLength(0);
+  });
+
+  it('limits the bookings one address makes, before anything is made', async () => {
+    const { trip, slug } = await tripOnSale();
+    const service = holdJob(2);
+    const ip = `192.0.2.${n}`;
+    for (let i = 0; i < 2; i++) await service.book(slug, publicBookingSchema.parse(traveller()), ip);
+    await expect(service.book(slug, publicBookingSchema.parse(traveller()), ip)).rejects.toMatchObject({
+      statusCode: 429,
+    });
+    // another address is not held up
+    await service.book(slug, publicBookingSchema.parse(traveller()), '198.51.100.7');
+    expect(await t.db.select().from(bookings).where(eq(bookings.tripId, trip.id))).toHaveLength(3);
   });
 
   it('refuses a post without the page’s CSRF token', async () => {

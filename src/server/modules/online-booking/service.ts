@@ -664,13 +664,18 @@ export class OnlineBookingService {
 }
 
 /**
- * A card payment recorded on a booking held for its deposit: the hold ends and the booking is
- * confirmed (in the payment's transaction). False when the booking was not on hold.
+ * A card payment recorded on a booking held for its deposit: the hold ends, the booking is
+ * confirmed and its deposit dated paid (in the payment's transaction). False when it was not on hold.
  */
-export async function confirmHeldBooking(tx: Tx, bookingId: number): Promise<boolean> {
+export async function confirmHeldBooking(tx: Tx, bookingId: number, paidOn: string): Promise<boolean> {
   const [b] = await tx
     .update(bookings)
-    .set({ status: 'confirmed', holdExpiresAt: null, updatedAt: new Date() })
+    .set({
+      status: 'confirmed',
+      holdExpiresAt: null,
+      depositPaymentDate: sql`coalesce(${bookings.depositPaymentDate}, ${paidOn}::date)`,
+      updatedAt: new Date(),
+    })
     .where(and(eq(bookings.id, bookingId), isNotNull(bookings.holdExpiresAt), eq(bookings.status, 'provisional')))
     .returning({ ref: bookings.ref, tripId: bookings.tripId });
   if (!b) return false;
@@ -679,7 +684,7 @@ export async function confirmHeldBooking(tx: Tx, bookingId: number): Promise<boo
     subject: { type: 'booking', id: bookingId },
     bookingId,
     tripId: b.tripId,
-    changes: { status: ['provisional', 'confirmed'] },
+    changes: { status: ['provisional', 'confirmed'], deposit_payment_date: [null, paidOn] },
     summary: `confirmed ${b.ref}: its deposit is paid`,
     details: { ref: b.ref },
   });

@@ -9,7 +9,7 @@ import { HistoryPanel } from '../../components/history-panel.tsx';
 import { lazyComponent } from '../../components/lazy.tsx';
 import { StatusBadge, type Tone, ToneBadge } from '../../components/status-badge.tsx';
 import { api, ApiError } from '../../lib/api.ts';
-import { formatLongDate, formatMoney } from '../../lib/format.ts';
+import { formatDateTime, formatLongDate, formatMoney } from '../../lib/format.ts';
 import { bookingKeys, useBooking } from './api/bookings.ts';
 import { TravellerFormDialog } from './traveller-form-dialog.tsx';
 import { useSchedule } from './api/schedule.ts';
@@ -109,6 +109,10 @@ function Booking({ b }: { b: BookingDetail }) {
           </Title>
           <Group gap="xs" mt={4}>
             <StatusBadge status={b.status} />
+            {b.source === 'online' && <ToneBadge tone="info">Booked online</ToneBadge>}
+            {b.hold_expires_at && (
+              <ToneBadge tone="warn">Held for its deposit until {formatDateTime(b.hold_expires_at)}</ToneBadge>
+            )}
             <Text size="sm">
               {b.trip.name} · {b.trip.country} · {formatLongDate(b.trip.departure)} to {formatLongDate(b.trip.return)}
             </Text>

@@ -114,7 +114,7 @@ function TripForm({ trip }: { trip: Trip }) {
           )}
         </>
       }
-      below={<TripPanels tripId={trip.id} editable={trip.editable} />}
+      below={<TripPanels tripId={trip.id} editable={trip.editable} type={trip.type} />}
     >
       <Title order={2} size="h4">
         Trip details
