@@ -15,6 +15,7 @@ export const TEMPLATE_KEYS = [
   'payment_receipt',
   'sign_in_link',
   'booking_received',
+  'waiting_list_offer',
 ] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
@@ -29,6 +30,7 @@ export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
   payment_receipt: 'Receipt for a card payment',
   sign_in_link: 'Sign-in link to a traveller’s own pages',
   booking_received: 'Booking received online',
+  waiting_list_offer: 'A waiting list’s offer of a freed place',
 };
 const EVERY = [
   'traveller.title',
@@ -90,6 +92,16 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, readonly string[]> = {
     'deposit.pay_url',
     'deposit.bank_details',
     'portal.url',
+    'operator.name',
+  ],
+  waiting_list_offer: [
+    'traveller.first_name',
+    'traveller.last_name',
+    'trip.name',
+    'trip.departure',
+    'offer.url',
+    'offer.places',
+    'offer.until',
     'operator.name',
   ],
   sign_in_link: [

@@ -124,6 +124,8 @@ export type SaveOnlineBookingInput = z.input<typeof saveOnlineBookingSchema>;
 
 /** A page's address: anything that is not a trip's slug is simply not found. */
 export const slugParam = z.object({ slug: z.string().max(200, { error: 'There is no such trip.' }) });
+/** ?offer=: a waiting list's offer link opens the page with its place held */
+export const publicTripQuery = z.object({ offer: z.string().max(100).optional() });
 
 /** GET /api/public/trips/{slug}: what the booking page shows, nothing more. */
 export const publicTripSchema = z.object({
@@ -156,6 +158,10 @@ export const publicTripSchema = z.object({
   card_payments: z.boolean(),
   bank_details: z.string().nullable(),
   hold_minutes: z.number().int(),
+  /** a full trip offers its waiting list */
+  waiting_list: z.boolean(),
+  /** the waiting list's offer the page was opened with, while it holds its places */
+  offer: z.object({ places: z.number().int(), expires_at: z.string(), first_name: z.string() }).nullable(),
 });
 export type PublicTrip = z.infer<typeof publicTripSchema>;
 
@@ -212,6 +218,8 @@ export const publicBookingSchema = z
       .transform((v) => (v ? v : null)),
     as_on_passport: accepted('Please confirm your name is as shown on your passport.'),
     terms_accepted: accepted('Please accept the booking terms.'),
+    /** the secret of a waiting list's offer: the place it holds is this booking's */
+    offer: z.string().max(100).nullish(),
     /** left empty by people; a bot that fills every field is refused */
     website: z.string().max(500).nullish(),
   })
@@ -235,3 +243,64 @@ export const publicBookedSchema = z.object({
   message: z.string(),
 });
 export type PublicBooked = z.infer<typeof publicBookedSchema>;
+
+// ---- the waiting list of a full trip ----
+
+export const WAITING_LIST_JOINED =
+  'You are on the waiting list. If a place frees up, we will email you an offer to book it.';
+export const OFFER_GONE = 'This offer has expired or has already been used.';
+
+/** POST /api/public/trips/{slug}/waiting-list */
+export const joinWaitingListSchema = z.object({
+  first_name: form.first_name,
+  last_name: form.last_name,
+  email: z
+    .string({ error: 'The email field is required.' })
+    .trim()
+    .min(1, { error: 'The email field is required.', abort: true })
+    .max(255, { error: 'The email must not be longer than 255 characters.' })
+    .pipe(z.email({ error: 'The email must be a valid email address.' })),
+  places: z.coerce
+    .number({ error: 'The places must be a number from 1 to 10.' })
+    .int({ error: 'The places must be a number from 1 to 10.' })
+    .min(1, { error: 'The places must be a number from 1 to 10.' })
+    .max(10, { error: 'The places must be a number from 1 to 10.' })
+    .default(1),
+  note: z
+    .string({ error: 'The note must be text.' })
+    .trim()
+    .max(1000, { error: 'The note must not be longer than 1000 characters.' })
+    .nullish()
+    .transform((v) => (v ? v : null)),
+  website: z.string().max(500).nullish(),
+});
+export type JoinWaitingListInput = z.input<typeof joinWaitingListSchema>;
+
+export const WAITING_STATES = ['waiting', 'offered', 'booked', 'expired', 'removed'] as const;
+export const waitingEntrySchema = z.object({
+  id: z.number().int(),
+  /** 1 for the first in line (of those waiting or offered); null once out of the line */
+  position: z.number().int().nullable(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  places: z.number().int(),
+  note: z.string().nullable(),
+  state: z.enum(WAITING_STATES),
+  joined_at: z.string(),
+  offered_at: z.string().nullable(),
+  offer_expires_at: z.string().nullable(),
+  offers_made: z.number().int(),
+  places_booked: z.number().int(),
+});
+export type WaitingEntry = z.infer<typeof waitingEntrySchema>;
+
+/** GET /api/trips/{id}/waiting-list: the line in order, then those out of it, newest first. */
+export const waitingListSchema = z.object({ entries: z.array(waitingEntrySchema), places: placesSchema });
+export type WaitingList = z.infer<typeof waitingListSchema>;
+
+export const waitingEntryParams = z.object({ id: recordId('trip'), entryId: recordId('waiting list entry') });
+/** PATCH /api/trips/{id}/waiting-list/{entryId}: one place up or down the line. */
+export const moveWaitingEntrySchema = z.object({
+  move: z.enum(['up', 'down'], { error: 'Move up or down.' }),
+});

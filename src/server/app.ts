@@ -44,6 +44,7 @@ import { cardPaymentsFrom } from './modules/card-payments/service.ts';
 import { myRoutes } from './modules/my/routes.ts';
 import { onlineBookingRoutes } from './modules/online-booking/routes.ts';
 import { onlineBookingFrom } from './modules/online-booking/service.ts';
+import { waitingListFrom } from './modules/online-booking/waiting-list.ts';
 import { MyService } from './modules/my/service.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { docsPlugin } from './plugins/docs.ts';
@@ -223,6 +224,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(onlineBookingRoutes, {
     service: onlineBookingFrom({ db, config, operator: operatorOf(config), mailer, clock: deps.clock ?? systemClock }),
+    waitingList: waitingListFrom({
+      db,
+      config,
+      operator: operatorOf(config),
+      mailer,
+      clock: deps.clock ?? systemClock,
+    }),
   });
 
   await app.register(myRoutes, {

@@ -185,6 +185,10 @@ const envSchema = z
     BOOKING_HOLD_MINUTES: positiveInt('a whole number of minutes')
       .max(1440, { error: 'must be at most 1440 minutes' })
       .default(30),
+    // how long a waiting list's offer of a freed place holds it
+    WAITING_LIST_OFFER_HOURS: positiveInt('a whole number of hours')
+      .max(720, { error: 'must be at most 720 hours' })
+      .default(48),
     // bookings one address may make on the public booking pages in 10 minutes
     PUBLIC_BOOKINGS_PER_ADDRESS: positiveInt('a whole number').default(30),
     // the operator's booking terms, which a traveller booking online must accept
@@ -268,6 +272,8 @@ export type Config = {
   operatorTermsUrl: string | undefined;
   /** bookings one address may make on the public booking pages in 10 minutes */
   publicBookingsPerAddress: number;
+  /** how long a waiting list's offer holds its places */
+  waitingListOfferHours: number;
 };
 
 export type StripeConfig = { secretKey: string; webhookSecret: string; apiBase: string | undefined };
@@ -365,6 +371,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     bookingHoldMinutes: env.BOOKING_HOLD_MINUTES,
     operatorTermsUrl: env.OPERATOR_TERMS_URL,
     publicBookingsPerAddress: env.PUBLIC_BOOKINGS_PER_ADDRESS,
+    waitingListOfferHours: env.WAITING_LIST_OFFER_HOURS,
   };
 }
 

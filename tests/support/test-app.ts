@@ -88,6 +88,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     operatorTermsUrl: 'https://tripdesk.test/terms',
     // tests book many times from one address; the limit itself has a test of its own
     publicBookingsPerAddress: 10_000,
+    waitingListOfferHours: 48,
     ...overrides,
   };
 }

@@ -15,3 +15,4 @@ export * from './fundraising.ts';
 export * from './rollups.ts';
 export * from './card-payments.ts';
 export * from './traveller.ts';
+export * from './waiting-list.ts';

@@ -459,6 +459,40 @@ async function steps(): Promise<Step[]> {
       },
     ],
     [
+      'POST /api/public/trips/{slug}/waiting-list',
+      async () => {
+        const joiner = t.client();
+        await joiner.refreshCsrf('/book/walk-trek');
+        const join = (first_name: string) =>
+          joiner.post('/api/public/trips/walk-trek/waiting-list', {
+            first_name,
+            last_name: 'Waiter',
+            email: `${first_name.toLowerCase()}.waiter@example.test`,
+            places: 1,
+          });
+        await join('Wendy');
+        const res = await join('Walt');
+        const list = (await admin.get(`/api/trips/${s.trip}/waiting-list`)).json() as {
+          entries: Array<{ id: number }>;
+        };
+        s.firstWaiting = list.entries[0]!.id;
+        s.secondWaiting = list.entries[1]!.id;
+        return res;
+      },
+    ],
+    [
+      'PATCH /api/trips/{id}/waiting-list/{entryId}',
+      async () => admin.patch(`/api/trips/${s.trip}/waiting-list/${s.secondWaiting}`, { move: 'up' }),
+    ],
+    [
+      'POST /api/trips/{id}/waiting-list/{entryId}/offer',
+      async () => admin.post(`/api/trips/${s.trip}/waiting-list/${s.secondWaiting}/offer`),
+    ],
+    [
+      'DELETE /api/trips/{id}/waiting-list/{entryId}',
+      async () => admin.delete(`/api/trips/${s.trip}/waiting-list/${s.firstWaiting}`),
+    ],
+    [
       'POST /api/public/pay/{token}/checkout',
       async () => {
         const payer = t.client();

@@ -42,6 +42,10 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: str
     subject: 'Receipt: {{ payment.amount }} paid on {{ invoice.ref }} for {{ trip.name }}',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThank you: we have received your card payment of {{ payment.amount }} on {{ payment.date }} for {{ trip.name }} (invoice {{ invoice.ref }}, booking {{ booking.ref }}).\n\n{% if invoice.outstanding == "£0.00" %}This invoice is now paid in full.{% else %}{{ invoice.outstanding }} is still outstanding on this invoice.{% endif %}\n\nPayment reference: {{ payment.reference }}\n\n{% if portal.url %}Your booking and its payments: {{ portal.url }}\n\n{% endif %}{{ operator.name }}',
   },
+  waiting_list_offer: {
+    subject: 'A place on {{ trip.name }} is yours to book',
+    body: 'Dear {{ traveller.first_name }},\n\nGood news: {% if offer.places == 1 %}a place has{% else %}{{ offer.places }} places have{% endif %} come free on {{ trip.name }}, departing on {{ trip.departure }}, and {% if offer.places == 1 %}it is{% else %}they are{% endif %} held for you until {{ offer.until }}.\n\nBook here: {{ offer.url }}\n\nIf you no longer want {% if offer.places == 1 %}it{% else %}them{% endif %}, you need do nothing: after that time the offer passes to the next person in line.\n\n{{ operator.name }}',
+  },
   booking_received: {
     subject: 'Your booking {{ booking.ref }} for {{ trip.name }}',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThank you for booking {{ trip.name }}, departing on {{ trip.departure }}. Your booking reference is {{ booking.ref }}.\n\n{{ booking.next }}\n\n{% if deposit.pay_url != "" %}Pay your {{ deposit.amount }} deposit by card here: {{ deposit.pay_url }}\n\n{% endif %}{% if deposit.bank_details != "" %}How to pay by bank transfer: {{ deposit.bank_details }}\n\n{% endif %}{% if portal.url %}Your booking, its payments and the details we need from you before you travel: {{ portal.url }}\n\n{% endif %}{{ operator.name }}',
@@ -60,6 +64,8 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: str
 export type TemplateContext = {
   traveller?: { title: string | null; first_name: string; last_name: string; preferred_name: string | null };
   booking?: { ref: string; status?: string; next?: string };
+  /** a waiting list's offer of freed places */
+  offer?: { url: string; places: number; until: string };
   /** what an online booking pays now, and how */
   deposit?: { amount: string; pay_url: string; bank_details: string };
   trip?: { name: string; departure: string; return?: string; country?: string; passport_months?: number };

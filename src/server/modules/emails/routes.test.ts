@@ -46,6 +46,7 @@ describe('/api/email-templates', () => {
       ['payment_receipt', true],
       ['sign_in_link', true],
       ['booking_received', true],
+      ['waiting_list_offer', true],
     ]);
     expect(list[0].placeholders).toContain('invoice.outstanding');
     expect(list[3].placeholders).toContain('chase.reason');

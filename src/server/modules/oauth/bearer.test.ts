@@ -263,6 +263,7 @@ const EVERY_ROUTE = `
   GET /api/trips/:id/manifest bookings:read
   GET /api/trips/:id/payment-plan finance:read
   GET /api/trips/:id/online-booking trips:read
+  GET /api/trips/:id/waiting-list trips:read
   GET /api/trips/:id/readiness bookings:read
   GET /api/trips/:id trips:read
   GET /api/trips/select trips:read
@@ -328,6 +329,9 @@ const EVERY_ROUTE = `
   PUT /api/trips/:id/fundraising trips:write
   PUT /api/trips/:id/payment-plan finance:write
   PUT /api/trips/:id/online-booking trips:write
+  PATCH /api/trips/:id/waiting-list/:entryId trips:write
+  DELETE /api/trips/:id/waiting-list/:entryId trips:write
+  POST /api/trips/:id/waiting-list/:entryId/offer trips:write
   PUT /api/trips/:id/reminders finance:write
   PUT /oauth/clients/:id null
 `;

@@ -6,6 +6,16 @@ import { emailDate } from '../../mail/templates.ts';
 /** The booking-received email's preview: the booking's traveller and trip, a £250 deposit and links that pay and sign in no one. */
 export function previews({ operator, publicUrl }: { operator: Operator; publicUrl?: string }): EmailPreviews {
   return {
+    waiting_list_offer: async (b) => ({
+      traveller: { title: null, first_name: b.booking.firstName, last_name: b.booking.lastName, preferred_name: null },
+      trip: { name: b.trip.name, departure: emailDate(b.trip.departure) },
+      offer: {
+        url: `${publicUrl ?? ''}/book/an-example-trip?offer=a-link-made-for-each-offer`,
+        places: 1,
+        until: `${emailDate(b.trip.departure)} 18:00`,
+      },
+      operator: { name: operator.name },
+    }),
     booking_received: async (b) => ({
       traveller: {
         title: b.booking.title,

@@ -1,7 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
-import { BOOKING_CLOSED, publicBookingSchema, TRIP_FULL, slugOf } from '../../../contract/online-booking.ts';
+import {
+  BOOKING_CLOSED,
+  OFFER_GONE,
+  publicBookingSchema,
+  TRIP_FULL,
+  WAITING_LIST_JOINED,
+  slugOf,
+} from '../../../contract/online-booking.ts';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertAddon, insertTrip } from '../../../db/factories/trips.ts';
 import {
@@ -13,6 +20,7 @@ import {
   scheduleRows,
   trips,
   users,
+  waitingListEntries,
 } from '../../../db/schema/index.ts';
 import { smtpSink } from '../../../../tests/support/smtp.ts';
 import { startStripeStandIn, type StripeStandIn } from '../../../../tests/support/stripe-stand-in.ts';
@@ -21,6 +29,7 @@ import { systemClock, type Clock } from '../../clock.ts';
 import { operatorOf } from '../../config.ts';
 import { createMailer } from '../../mail/transport.ts';
 import { OnlineBookingService, planInWords } from './service.ts';
+import { WaitingListService } from './waiting-list.ts';
 
 let stripe: StripeStandIn;
 let sink: Awaited<ReturnType<typeof smtpSink>>;
@@ -522,5 +531,161 @@ describe('without card payments', () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+/** The waiting list's job, on the app's clock. */
+const offers = () =>
+  new WaitingListService({
+    db: t.db,
+    clock,
+    operator: operatorOf(t.config),
+    mailer: createMailer(t.config),
+    publicUrl: t.config.publicUrl,
+    offerHours: 48,
+    perAddress: 10_000,
+  });
+
+async function join(slug: string, first: string, places = 1) {
+  const client = await visitor(slug);
+  return client.post(`/api/public/trips/${slug}/waiting-list`, {
+    first_name: first,
+    last_name: 'Waiting',
+    email: `${first.toLowerCase()}.${n}@example.test`,
+    places,
+    note: 'Any date will do',
+  });
+}
+
+/** The offer link last emailed to this address. */
+async function offerLinkTo(email: string): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(() => {
+      const mail = [...sink.received].reverse().find((m) => m.to.includes(email));
+      link = mail ? /\/book\/[a-z0-9-]+\?offer=3D([\w-]+)/.exec(mail.raw.replace(/=\r?\n/g, ''))?.[1] : undefined;
+      return link;
+    })
+    .toBeDefined();
+  return link!;
+}
+
+const line = async (tripId: number) =>
+  (await admin.get(`/api/trips/${tripId}/waiting-list`)).json() as {
+    entries: Array<{ id: number; first_name: string; state: string; position: number | null; offers_made: number }>;
+    places: { held: number; left: number };
+  };
+
+describe('the waiting list', () => {
+  it('takes names when a trip is full, with clear errors, and shows the office the line in order', async () => {
+    const { trip, slug } = await tripOnSale({ capacity: 1 });
+    await insertBooking(t.db, trip.id, { status: 'confirmed' });
+    const page = (await t.client().get(`/api/public/trips/${slug}`)).json();
+    expect(page).toMatchObject({ state: 'full', waiting_list: true, offer: null });
+    const client = await visitor(slug);
+    const bad = await client.post(`/api/public/trips/${slug}/waiting-list`, { first_name: '', email: 'x', places: 11 });
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(bad.json().errors).sort()).toEqual(['email', 'first_name', 'last_name', 'places']);
+    const ok = await join(slug, 'Ann');
+    expect(ok.statusCode).toBe(201);
+    expect(ok.json().message).toBe(WAITING_LIST_JOINED);
+    await join(slug, 'Ben', 2);
+    const list = await line(trip.id);
+    expect(list.entries.map((e) => [e.first_name, e.position, e.state])).toEqual([
+      ['Ann', 1, 'waiting'],
+      ['Ben', 2, 'waiting'],
+    ]);
+    const [event] = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.tripId, trip.id), eq(auditEvents.action, 'waiting_list.joined')));
+    expect(event).toMatchObject({ source: 'online', actorName: 'Ann Waiting' });
+  });
+
+  it('offers a place freed by a hold that ran out to the first in line, holds it for them, and lets them book it', async () => {
+    const { trip, slug } = await tripOnSale({ capacity: 1 });
+    const held = (await book(slug)).json();
+    await join(slug, 'Cara');
+    await join(slug, 'Dan');
+    expect((await offers().run()).offered).toBe(0);
+
+    shift = 31 * 60_000;
+    await holdJob().expireHolds();
+    expect((await bookingByRef(held.booking_ref)).status).toBe('cancelled');
+    expect(await offers().run()).toMatchObject({ offered: 1 });
+    const list = await line(trip.id);
+    expect(list.entries.map((e) => [e.first_name, e.state])).toEqual([
+      ['Cara', 'offered'],
+      ['Dan', 'waiting'],
+    ]);
+    // the offer holds the place: nobody else can take it
+    expect(list.places).toMatchObject({ held: 1, left: 0 });
+    expect((await book(slug)).statusCode).toBe(409);
+
+    const token = await offerLinkTo(`cara.${n}@example.test`);
+    const page = (await t.client().get(`/api/public/trips/${slug}?offer=${token}`)).json();
+    expect(page).toMatchObject({ state: 'open', offer: { places: 1, first_name: 'Cara' } });
+    const taken = await book(slug, { offer: token, first_name: 'Cara' });
+    expect(taken.statusCode, taken.body).toBe(201);
+    const [entry] = await t.db.select().from(waitingListEntries).where(eq(waitingListEntries.firstName, 'Cara'));
+    expect(entry).toMatchObject({ state: 'booked', placesBooked: 1 });
+    // spent: the link books nothing more
+    const again = await book(slug, { offer: token });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(OFFER_GONE);
+  });
+
+  it('passes an offer not taken in time to the next in line, and offers once however many run at once', async () => {
+    const { trip, slug } = await tripOnSale({ capacity: 1 });
+    await join(slug, 'Eve');
+    await join(slug, 'Finn');
+    const runs = await Promise.all([offers().run(), offers().run(), offers().run()]);
+    expect(runs.reduce((sum, r) => sum + r.offered, 0)).toBe(1);
+    expect((await line(trip.id)).entries.map((e) => e.state)).toEqual(['offered', 'waiting']);
+
+    shift = 49 * 3_600_000;
+    expect(await offers().run()).toMatchObject({ expired: 1, offered: 1 });
+    const list = await line(trip.id);
+    expect(list.entries.map((e) => [e.first_name, e.state])).toEqual([
+      ['Finn', 'offered'],
+      ['Eve', 'expired'],
+    ]);
+    const [lapsed] = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.tripId, trip.id), eq(auditEvents.action, 'waiting_list.offer_expired')));
+    expect(lapsed!.summary).toContain('passes to the next in line');
+  });
+
+  it('lets the office move people, take them off, and make an offer by hand when places are free', async () => {
+    const { trip, slug } = await tripOnSale({ capacity: 1 });
+    await insertBooking(t.db, trip.id, { status: 'confirmed' });
+    await join(slug, 'Gus');
+    await join(slug, 'Hal');
+    await join(slug, 'Ivy');
+    let list = await line(trip.id);
+    const [gus, hal, ivy] = list.entries;
+    const up = await admin.patch(`/api/trips/${trip.id}/waiting-list/${ivy!.id}`, { move: 'up' });
+    expect(up.statusCode).toBe(200);
+    expect(up.json().entries.map((e: { first_name: string }) => e.first_name)).toEqual(['Gus', 'Ivy', 'Hal']);
+    expect((await admin.patch(`/api/trips/${trip.id}/waiting-list/${gus!.id}`, { move: 'up' })).statusCode).toBe(422);
+    const full = await admin.post(`/api/trips/${trip.id}/waiting-list/${hal!.id}/offer`);
+    expect(full.statusCode).toBe(409);
+    expect(full.json().message).toContain('raise the trip’s capacity first');
+    const gone = await admin.delete(`/api/trips/${trip.id}/waiting-list/${gus!.id}`);
+    expect(gone.statusCode).toBe(200);
+    await t.db.update(trips).set({ capacity: 2 }).where(eq(trips.id, trip.id));
+    const offered = await admin.post(`/api/trips/${trip.id}/waiting-list/${hal!.id}/offer`);
+    expect(offered.statusCode, offered.body).toBe(200);
+    expect(offered.json()).toMatchObject({ state: 'offered', offers_made: 1 });
+    await offerLinkTo(`hal.${n}@example.test`);
+    list = await line(trip.id);
+    expect(list.entries.map((e) => [e.first_name, e.position, e.state])).toEqual([
+      ['Ivy', 1, 'waiting'],
+      ['Hal', 2, 'offered'],
+      ['Gus', null, 'removed'],
+    ]);
+    const other = await insertTrip(t.db, {});
+    expect((await admin.delete(`/api/trips/${other.id}/waiting-list/${ivy!.id}`)).statusCode).toBe(404);
   });
 });

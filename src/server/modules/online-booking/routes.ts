@@ -2,6 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
 import {
+  joinWaitingListSchema,
+  moveWaitingEntrySchema,
+  publicTripQuery,
+  waitingEntryParams,
+  waitingEntrySchema,
+  waitingListSchema,
   onlineBookingSchema,
   publicBookedSchema,
   publicBookingSchema,
@@ -10,13 +16,17 @@ import {
   slugParam,
 } from '../../../contract/online-booking.ts';
 import type { OnlineBookingService } from './service.ts';
+import type { WaitingListService } from './waiting-list.ts';
 
 const tags = ['online booking'];
 // a page is read often (a CDN may keep it a little); places left change, so not for long
 const PAGE_MAX_AGE_SECONDS = 5;
 
-export async function onlineBookingRoutes(app: FastifyInstance, opts: { service: OnlineBookingService }) {
-  const { service } = opts;
+export async function onlineBookingRoutes(
+  app: FastifyInstance,
+  opts: { service: OnlineBookingService; waitingList: WaitingListService },
+) {
+  const { service, waitingList } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
@@ -55,13 +65,86 @@ export async function onlineBookingRoutes(app: FastifyInstance, opts: { service:
         tags,
         summary: "A trip's public booking page: what it shows, nothing more",
         params: slugParam,
+        querystring: publicTripQuery,
         response: { 200: publicTripSchema, 404: messageSchema },
       },
     },
     async (request, reply) => {
-      reply.header('cache-control', `public, max-age=${PAGE_MAX_AGE_SECONDS}`);
-      return service.publicTrip(request.params.slug);
+      // a page opened with an offer is that person's alone
+      reply.header('cache-control', request.query.offer ? 'no-store' : `public, max-age=${PAGE_MAX_AGE_SECONDS}`);
+      return service.publicTrip(request.params.slug, request.query.offer);
     },
+  );
+
+  r.post(
+    '/api/public/trips/:slug/waiting-list',
+    {
+      config: { access: 'guest' },
+      schema: {
+        tags,
+        summary: "Joins a trip's waiting list: a place that frees is offered to the first in line by email",
+        params: slugParam,
+        body: joinWaitingListSchema,
+        response: { 201: messageSchema, 404: messageSchema, 422: validationErrorSchema, 429: messageSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return reply.status(201).send(await waitingList.join(request.params.slug, request.body, request.ip));
+    },
+  );
+
+  r.get(
+    '/api/trips/:id/waiting-list',
+    {
+      schema: {
+        tags,
+        summary: "A trip's waiting list: the line in order with the offers made and their state, then those out of it",
+        params: idParam,
+        response: { 200: waitingListSchema, 404: messageSchema },
+      },
+    },
+    async (request) => waitingList.list(request.params.id),
+  );
+
+  r.patch(
+    '/api/trips/:id/waiting-list/:entryId',
+    {
+      schema: {
+        tags,
+        summary: 'Moves someone one place up or down the waiting list',
+        params: waitingEntryParams,
+        body: moveWaitingEntrySchema,
+        response: { 200: waitingListSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => waitingList.move(request.params.id, request.params.entryId, request.body.move),
+  );
+
+  r.delete(
+    '/api/trips/:id/waiting-list/:entryId',
+    {
+      schema: {
+        tags,
+        summary: 'Takes someone off the waiting list (an offer they hold is withdrawn)',
+        params: waitingEntryParams,
+        response: { 200: waitingListSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => waitingList.remove(request.params.id, request.params.entryId),
+  );
+
+  r.post(
+    '/api/trips/:id/waiting-list/:entryId/offer',
+    {
+      schema: {
+        tags,
+        summary: 'Offers someone on the waiting list their places now, by email, when enough are free',
+        params: waitingEntryParams,
+        response: { 200: waitingEntrySchema, 404: messageSchema, 409: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => waitingList.offerByHand(request.params.id, request.params.entryId),
   );
 
   r.post(

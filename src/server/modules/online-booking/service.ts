@@ -5,6 +5,7 @@ import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 import {
   BOOKING_CLOSED,
   FUNDING_ALLOWED,
+  OFFER_GONE,
   ONLINE_FUNDING_LABELS,
   PLACES_LEFT_SHOWN_BELOW,
   slugOf,
@@ -40,6 +41,8 @@ import type { Config } from '../../config.ts';
 import { payLinkOf } from '../../common/pay-links.ts';
 import { portalUrlOf } from '../../common/portal-links.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
+import { placesOf } from './places.ts';
+import { findOffer, useOffer } from './waiting-list.ts';
 import { emailDate, renderTemplate, templateOf } from '../../mail/templates.ts';
 import { countHit } from '../../rate-limit-store.ts';
 import { pgError } from '../../sql.ts';
@@ -109,20 +112,9 @@ export class OnlineBookingService {
     return nowOf(this.d.clock);
   }
 
-  /** The places of a trip: taken (confirmed, and provisional not on hold), held, and left of its capacity. */
-  async places(tripId: number, db: Db | Tx = this.d.db): Promise<Places> {
-    const [row] = await queryRows<{ capacity: number | null; taken: number; held: number }>(
-      db,
-      sql`select t.capacity,
-          (select count(*) from bookings b where b.trip_id = t.id and b.status <> 'cancelled' and b.hold_expires_at is null)::int as taken,
-          (select count(*) from bookings b where b.trip_id = t.id and b.status <> 'cancelled' and b.hold_expires_at is not null)::int as held
-        from trips t where t.id = ${tripId}`,
-    );
-    if (!row) throw notFound('Trip not found');
-    const capacity = row.capacity === null ? null : Number(row.capacity);
-    const taken = Number(row.taken);
-    const held = Number(row.held);
-    return { capacity, taken, held, left: capacity === null ? null : Math.max(0, capacity - taken - held) };
+  /** The places of a trip: taken, held (for deposits and by offers) and left of its capacity. */
+  async places(tripId: number, db: Db | Tx = this.d.db, exceptOffer: number | null = null): Promise<Places> {
+    return placesOf(db, tripId, this.now(), exceptOffer);
   }
 
   private closesOnDefault(trip: Pick<TripRow, 'departureDate'>) {
@@ -259,9 +251,10 @@ export class OnlineBookingService {
   }
 
   /** What the public page shows: the trip, its price and plan, the choices, and places left when few are. */
-  async publicTrip(slug: string): Promise<PublicTrip> {
+  async publicTrip(slug: string, offerToken?: string): Promise<PublicTrip> {
     const trip = await this.bySlug(slug);
     const today = ukToday(this.now());
+    const offer = offerToken ? await findOffer(this.d.db, trip.id, offerToken, this.now()) : null;
     const [places, plan, addons, country, offered] = await Promise.all([
       this.places(trip.id),
       this.schedules.preview(trip.id, today),
@@ -273,7 +266,9 @@ export class OnlineBookingService {
       this.d.db.select({ name: countries.name }).from(countries).where(eq(countries.id, trip.countryId)),
       this.charitiesOffered(trip),
     ]);
-    const state = this.stateOf(trip, places, today);
+    const found = this.stateOf(trip, places, today);
+    // an offer's holder books the places it holds, full or not
+    const state = offer && found === 'full' ? 'open' : found;
     return {
       slug: trip.bookingSlug!,
       operator: this.d.operator.name,
@@ -303,6 +298,14 @@ export class OnlineBookingService {
       card_payments: this.d.cardPayments,
       bank_details: this.d.cardPayments ? null : (this.d.operator.bankDetails ?? null),
       hold_minutes: this.d.holdMinutes,
+      waiting_list: state === 'full',
+      offer: offer
+        ? {
+            places: offer.places - offer.placesBooked,
+            expires_at: offer.offerExpiresAt!.toISOString(),
+            first_name: offer.firstName,
+          }
+        : null,
     };
   }
 
@@ -385,7 +388,10 @@ export class OnlineBookingService {
       errors.date_of_birth = ['The date of birth must be before the trip departs.'];
     if (Object.keys(errors).length) throw validationError(errors);
 
-    const places = await this.places(trip.id, tx);
+    // a waiting list's offer: its holder books one of the places it holds
+    const offer = v.offer ? await findOffer(tx, trip.id, v.offer, now, true) : null;
+    if (v.offer && !offer) throw new HttpError(409, OFFER_GONE);
+    const places = await this.places(trip.id, tx, offer?.id ?? null);
     const state = this.stateOf(trip, places, today);
     if (state === 'closed' || state === 'off') throw new HttpError(409, BOOKING_CLOSED);
     if (state === 'full') throw new HttpError(409, TRIP_FULL);
@@ -450,6 +456,7 @@ export class OnlineBookingService {
       })
       .returning();
     const booking = row!;
+    if (offer) await useOffer(tx, offer, booking.id, now);
     if (addons.length)
       await tx
         .insert(bookingAddons)
@@ -473,6 +480,7 @@ export class OnlineBookingService {
         addons: addons.map((a) => ({ id: a.id, name: a.name, price: penceToPounds(a.pricePence) })),
         discount_code: v.discount_code,
         hold_expires_at: holdExpiresAt?.toISOString() ?? null,
+        waiting_list_offer: offer?.id ?? null,
       },
     });
 
