@@ -1,6 +1,8 @@
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, signIn, test } from './fixtures.ts';
 
+const control = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210) + 1}`;
+
 /** The open trip with a capacity that departs last (the demo office's are made from its today). */
 async function tripToSell(page: Page): Promise<{ id: number; name: string }> {
   return page.evaluate(async () => {
@@ -103,5 +105,97 @@ test.describe('online booking', () => {
     ).toBeVisible();
     await expect(history.getByText(`confirmed ${ref}: its deposit is paid`, { exact: false })).toBeVisible();
     await page.screenshot({ path: 'test-results/screens/online-booking-staff.png' });
+  });
+
+  test('a full trip takes a name on its waiting list; the office offers the place; the offer’s link books it', async ({
+    page,
+    browser,
+  }) => {
+    await signIn(page, 'admin', '/trips');
+    const trip = await page.evaluate(async () => {
+      const headers = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
+      const list = (await (await fetch('/api/trips?paged=1&page=1&sort_by=date-d', { headers })).json()) as {
+        data: Array<{ id: number; name: string; status: string; type: string; deposit: number }>;
+      };
+      // another trip than the first test's: the second open one
+      const open = list.data.filter((t) => t.status === 'open' && t.deposit > 0 && t.type !== 'school');
+      return open[1]!;
+    });
+    await page.goto(`/trips/${trip.id}/edit`);
+    const panel = page.getByRole('region', { name: 'Online booking' });
+    // its capacity is what it has now: full
+    const taken = Number(
+      await panel
+        .getByText(/\d+ taken/)
+        .locator('strong')
+        .innerText(),
+    );
+    await page.getByLabel('Capacity').fill(String(taken));
+    await page.getByRole('button', { name: 'Save Trip' }).click();
+    await expect(panel.getByText(`${taken} places`)).toBeVisible();
+    await panel.getByLabel('Take bookings online').check({ force: true });
+    await panel.getByRole('button', { name: 'Save online booking' }).click();
+    await expect(panel.getByText('The booking page shows the trip as full.')).toBeVisible();
+    const url = await panel.getByRole('link', { name: /\/book\// }).getAttribute('href');
+
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      locale: 'en-GB',
+      timezoneId: 'Europe/London',
+      bypassCSP: true,
+    });
+    const traveller = await phone.newPage();
+    await traveller.goto(url!);
+    await expect(traveller.getByText('This trip is full')).toBeVisible();
+    const email = `wanda.${Date.now()}@example.test`;
+    const form = traveller.getByRole('form', { name: 'Join the waiting list' });
+    await form.getByLabel('First name').fill('Wanda');
+    await form.getByLabel('Last name').fill('Waiting');
+    await form.getByLabel('Email').fill(email);
+    await expectAccessible(traveller);
+    await traveller.screenshot({ path: 'test-results/screens/waiting-list-join-phone.png', fullPage: true });
+    await form.getByRole('button', { name: 'Join the waiting list' }).click();
+    await expect(traveller.getByText('You are on the waiting list', { exact: true })).toBeVisible();
+
+    // the office raises the capacity by one and offers the place now
+    await page.reload();
+    await page.getByLabel('Capacity').fill(String(taken + 1));
+    await page.getByRole('button', { name: 'Save Trip' }).click();
+    const line = page.getByRole('region', { name: 'Waiting list' });
+    await expect(line.getByText('Wanda Waiting')).toBeVisible();
+    await line.getByRole('button', { name: 'Offer Wanda Waiting a place now' }).click();
+    await expect(line.getByText('Wanda Waiting has been emailed an offer.')).toBeVisible();
+    await expect(line.getByText('Offered', { exact: true })).toBeVisible();
+    await line.scrollIntoViewIfNeeded();
+    await expectAccessible(page);
+    await page.screenshot({ path: 'test-results/screens/waiting-list-panel.png' });
+
+    // the offer's link opens the page with the place held for Wanda
+    const mail = (await (await page.request.get(`${control}/mail?to=${encodeURIComponent(email)}`)).text()).replace(
+      /=\r?\n/g,
+      '',
+    );
+    const link = /https?:\/\/\S+?(\/book\/[a-z0-9-]+\?offer=3D[\w-]+)/.exec(mail)![1]!.replace('=3D', '=');
+    await traveller.goto(link);
+    await expect(traveller.getByText('Wanda, your place is held')).toBeVisible();
+    await traveller.getByLabel('Title').selectOption('Ms');
+    await traveller.getByLabel('First name, as on your passport').fill('Wanda');
+    await traveller.getByLabel('Last name, as on your passport').fill('Waiting');
+    await traveller.getByLabel('Email').fill(email);
+    await traveller.getByLabel('Mobile').fill('07700 900321');
+    await traveller.getByLabel('Date of birth').fill('1988-03-04');
+    await traveller.getByLabel('Address line 1').fill('2 Queue Street');
+    await traveller.getByLabel('Post code').fill('LS1 1AA');
+    await traveller.getByLabel('Self-funded').check();
+    const charity = traveller.getByLabel('The charity you will raise money for');
+    if (await charity.count()) await charity.selectOption({ index: 1 });
+    await traveller.getByLabel('My name is as shown on my passport').check();
+    await traveller.getByLabel(/I accept the/).check();
+    await traveller.getByRole('button', { name: 'Book and pay the deposit' }).click();
+    await expect(traveller.getByRole('heading', { level: 1 })).toHaveText('Booking received');
+    await phone.close();
+
+    await page.reload();
+    await expect(page.getByRole('region', { name: 'Waiting list' }).getByText('Booked', { exact: true })).toBeVisible();
   });
 });

@@ -10,18 +10,25 @@ import {
   Group,
   Loader,
   NativeSelect,
+  NumberInput,
   Paper,
   Radio,
   Stack,
   Text,
+  Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { BOOKING_TITLES } from '../../contract/booking-constants.ts';
-import { publicBookingSchema, type PublicBooked, type PublicTrip } from '../../contract/online-booking.ts';
+import {
+  joinWaitingListSchema,
+  publicBookingSchema,
+  type PublicBooked,
+  type PublicTrip,
+} from '../../contract/online-booking.ts';
 import { api, ApiError } from '../lib/api.ts';
-import { formatLongDate, formatMoney } from '../lib/format.ts';
+import { formatDateTime, formatLongDate, formatMoney } from '../lib/format.ts';
 
 type Values = {
   title: string;
@@ -74,6 +81,11 @@ type State =
   | { kind: 'ready'; trip: PublicTrip }
   | { kind: 'booked'; trip: PublicTrip; booked: PublicBooked };
 
+/** An alert's title in the text's own colour: the light alerts' coloured titles are too pale to read on a phone. */
+const Heading = ({ children }: { children: ReactNode }) => (
+  <span style={{ color: 'var(--mantine-color-text)' }}>{children}</span>
+);
+
 const range = (trip: PublicTrip) => `${formatLongDate(trip.departure)} to ${formatLongDate(trip.return)}`;
 
 /**
@@ -83,10 +95,12 @@ const range = (trip: PublicTrip) => `${formatLongDate(trip.departure)} to ${form
  */
 export function BookPage({ slug }: { slug: string }) {
   const [state, setState] = useState<State>({ kind: 'loading' });
+  // a waiting list's offer: the page opens with its places held for the person it was sent to
+  const [offer] = useState(() => new URLSearchParams(window.location.search).get('offer') ?? undefined);
 
   useEffect(() => {
     let live = true;
-    api<PublicTrip>(`/api/public/trips/${encodeURIComponent(slug)}`)
+    api<PublicTrip>(`/api/public/trips/${encodeURIComponent(slug)}`, { query: { offer } })
       .then((trip) => {
         if (!live) return;
         document.title = `Book ${trip.name}`;
@@ -98,7 +112,7 @@ export function BookPage({ slug }: { slug: string }) {
     return () => {
       live = false;
     };
-  }, [slug]);
+  }, [slug, offer]);
 
   return (
     <Container component="main" size={640} px="md" py="xl">
@@ -117,30 +131,50 @@ export function BookPage({ slug }: { slug: string }) {
         </Stack>
       )}
       {state.kind === 'failed' && (
-        <Alert color="red" title="Something went wrong" role="alert">
+        <Alert color="red" title={<Heading>Something went wrong</Heading>} role="alert">
           This page could not be loaded. Please check your connection and try again.
         </Alert>
       )}
       {state.kind === 'ready' && (
         <Stack gap="lg">
           <TripSummary trip={state.trip} />
+          {offer && !state.trip.offer && (
+            <Alert color="orange" role="status" title={<Heading>This offer has ended</Heading>}>
+              The place offered to you is no longer held: the offer has expired or has already been used.
+            </Alert>
+          )}
+          {state.trip.offer && (
+            <Alert
+              color="green"
+              role="status"
+              title={<Heading>{state.trip.offer.first_name}, your place is held</Heading>}
+            >
+              {state.trip.offer.places === 1 ? 'A place is' : `${state.trip.offer.places} places are`} held for you
+              until {formatDateTime(state.trip.offer.expires_at)}. Book below to take{' '}
+              {state.trip.offer.places === 1 ? 'it' : 'them'}.
+            </Alert>
+          )}
           {state.trip.state === 'open' ? (
             <BookingForm
               trip={state.trip}
               slug={slug}
+              offer={state.trip.offer ? offer : undefined}
               onBooked={(booked) => setState({ kind: 'booked', trip: state.trip, booked })}
               onGone={(trip) => setState({ kind: 'ready', trip })}
             />
           ) : (
-            <Alert
-              color="orange"
-              role="status"
-              title={state.trip.state === 'full' ? 'This trip is full' : 'Booking has closed'}
-            >
-              {state.trip.state === 'full'
-                ? 'Every place on this trip has been taken.'
-                : 'This trip is no longer taking bookings online. Please contact us if you would like to join it.'}
-            </Alert>
+            <>
+              <Alert
+                color="orange"
+                role="status"
+                title={<Heading>{state.trip.state === 'full' ? 'This trip is full' : 'Booking has closed'}</Heading>}
+              >
+                {state.trip.state === 'full'
+                  ? 'Every place on this trip has been taken. Join the waiting list below: if a place frees up, we will email you an offer to book it.'
+                  : 'This trip is no longer taking bookings online. Please contact us if you would like to join it.'}
+              </Alert>
+              {state.trip.waiting_list && <WaitingListForm slug={slug} />}
+            </>
           )}
         </Stack>
       )}
@@ -194,11 +228,13 @@ function TripSummary({ trip }: { trip: PublicTrip }) {
 function BookingForm({
   trip,
   slug,
+  offer,
   onBooked,
   onGone,
 }: {
   trip: PublicTrip;
   slug: string;
+  offer: string | undefined;
   onBooked: (booked: PublicBooked) => void;
   onGone: (trip: PublicTrip) => void;
 }) {
@@ -242,6 +278,7 @@ function BookingForm({
       ...values,
       charity_id: values.charity_id === '' ? null : values.charity_id,
       funding_type: values.funding_type || undefined,
+      offer,
     };
     const checked = publicBookingSchema.safeParse(body);
     if (!checked.success) {
@@ -261,7 +298,9 @@ function BookingForm({
         refused(Object.fromEntries(Object.entries(e.errors).map(([k, v]) => [k, v[0] ?? ''])));
       } else if (e instanceof ApiError && e.status === 409) {
         // full or closed meanwhile: the page says so, as it now stands
-        const fresh = await api<PublicTrip>(`/api/public/trips/${encodeURIComponent(slug)}`).catch(() => null);
+        const fresh = await api<PublicTrip>(`/api/public/trips/${encodeURIComponent(slug)}`, {
+          query: { offer },
+        }).catch(() => null);
         if (fresh) onGone(fresh);
         else refused({}, e.message);
       } else
@@ -490,5 +529,126 @@ function Booked({ trip, booked }: { trip: PublicTrip; booked: PublicBooked }) {
         on <Anchor href="/my/sign-in">your own pages</Anchor>.
       </Text>
     </Stack>
+  );
+}
+
+/** A full trip's waiting list: name, email, how many places and a note; the server's answer is what counts. */
+function WaitingListForm({ slug }: { slug: string }) {
+  const [values, setValues] = useState({
+    first_name: '',
+    last_name: '',
+    email: '',
+    places: 1 as number | string,
+    note: '',
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
+  const [sending, setSending] = useState(false);
+  const set = (key: keyof typeof values, value: string | number) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    setErrors((e) => (e[key] ? { ...e, [key]: '' } : e));
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setNotice(null);
+    const checked = joinWaitingListSchema.safeParse(values);
+    if (!checked.success) {
+      const found: Record<string, string> = {};
+      for (const issue of checked.error.issues) found[String(issue.path[0])] ??= issue.message;
+      setErrors(found);
+      setNotice({ ok: false, text: 'Please check the fields marked in red.' });
+      return;
+    }
+    setSending(true);
+    try {
+      const { message } = await api<{ message: string }>(`/api/public/trips/${encodeURIComponent(slug)}/waiting-list`, {
+        method: 'POST',
+        body: values,
+      });
+      setNotice({ ok: true, text: message });
+    } catch (e) {
+      if (e instanceof ApiError && e.errors) {
+        setErrors(Object.fromEntries(Object.entries(e.errors).map(([k, v]) => [k, v[0] ?? ''])));
+        setNotice({ ok: false, text: 'Please check the fields marked in red.' });
+      } else
+        setNotice({
+          ok: false,
+          text:
+            e instanceof ApiError && e.status < 500 ? e.message : 'You could not be added just now. Please try again.',
+        });
+    } finally {
+      setSending(false);
+    }
+  };
+  if (notice?.ok)
+    return (
+      <Alert color="green" role="status" title={<Heading>You are on the waiting list</Heading>}>
+        {notice.text}
+      </Alert>
+    );
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-label="Join the waiting list">
+      <Stack gap="sm">
+        <Title order={2} size="h3">
+          Join the waiting list
+        </Title>
+        <TextInput
+          label="First name"
+          size="md"
+          required
+          autoComplete="given-name"
+          value={values.first_name}
+          onChange={(e) => set('first_name', e.currentTarget.value)}
+          error={errors.first_name}
+        />
+        <TextInput
+          label="Last name"
+          size="md"
+          required
+          autoComplete="family-name"
+          value={values.last_name}
+          onChange={(e) => set('last_name', e.currentTarget.value)}
+          error={errors.last_name}
+        />
+        <TextInput
+          label="Email"
+          size="md"
+          required
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          value={values.email}
+          onChange={(e) => set('email', e.currentTarget.value)}
+          error={errors.email}
+        />
+        <NumberInput
+          label="How many places"
+          size="md"
+          min={1}
+          max={10}
+          allowDecimal={false}
+          value={values.places}
+          onChange={(v) => set('places', v)}
+          error={errors.places}
+        />
+        <Textarea
+          label="Anything we should know"
+          size="md"
+          autosize
+          minRows={2}
+          value={values.note}
+          onChange={(e) => set('note', e.currentTarget.value)}
+          error={errors.note}
+        />
+        {notice && (
+          <Alert color="red" role="alert">
+            {notice.text}
+          </Alert>
+        )}
+        <Button type="submit" size="lg" fullWidth loading={sending}>
+          Join the waiting list
+        </Button>
+      </Stack>
+    </form>
   );
 }

@@ -5,16 +5,18 @@ import { CustomFieldsPanel } from './custom-fields-panel.tsx';
 import { DocumentsPanel } from './documents-panel.tsx';
 import { FundraisingPanel } from './fundraising-panel.tsx';
 import { OnlineBookingPanel } from './online-booking-panel.tsx';
+import { WaitingListPanel } from './waiting-list-panel.tsx';
 import { PaymentPlanPanel } from './payment-plan-panel.tsx';
 
 /**
- * The panels under the trip's form: its online booking, payment plan, fundraising, add-ons, custom fields, documents and history. They
+ * The panels under the trip's form: its online booking and waiting list, payment plan, fundraising, add-ons, custom fields, documents and history. They
  * share the trip's query key, so a change in one refreshes the history.
  */
 export function TripPanels({ tripId, editable, type }: { tripId: number; editable: boolean; type: string }) {
   return (
     <>
       <OnlineBookingPanel tripId={tripId} tripType={type} />
+      <WaitingListPanel tripId={tripId} />
       <PaymentPlanPanel tripId={tripId} editable={editable} />
       <FundraisingPanel tripId={tripId} editable={editable} />
       <AddonsPanel tripId={tripId} editable={editable} />
