@@ -40,6 +40,8 @@ export const waitingListEntries = pgTable(
     check('waiting_list_state_check', sql`${t.state} in ('waiting', 'offered', 'booked', 'expired', 'removed')`),
     check('waiting_list_places_check', sql`${t.places} between 1 and 10`),
     index('waiting_list_trip_idx').on(t.tripId, t.state, t.position),
-    index('waiting_list_offer_expires_idx').on(t.offerExpiresAt).where(sql`${t.state} = 'offered'`),
+    index('waiting_list_offer_expires_idx')
+      .on(t.offerExpiresAt)
+      .where(sql`${t.state} = 'offered'`),
   ],
 );

@@ -10,24 +10,18 @@ import {
   Group,
   Loader,
   NativeSelect,
-  NumberInput,
   Paper,
   Radio,
   Stack,
   Text,
-  Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
-import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { BOOKING_TITLES } from '../../contract/booking-constants.ts';
-import {
-  joinWaitingListSchema,
-  publicBookingSchema,
-  type PublicBooked,
-  type PublicTrip,
-} from '../../contract/online-booking.ts';
+import { publicBookingSchema, type PublicBooked, type PublicTrip } from '../../contract/online-booking.ts';
 import { api, ApiError } from '../lib/api.ts';
+import { Heading } from './heading.tsx';
 import { formatDateTime, formatLongDate, formatMoney } from '../lib/format.ts';
 
 type Values = {
@@ -81,10 +75,8 @@ type State =
   | { kind: 'ready'; trip: PublicTrip }
   | { kind: 'booked'; trip: PublicTrip; booked: PublicBooked };
 
-/** An alert's title in the text's own colour: the light alerts' coloured titles are too pale to read on a phone. */
-const Heading = ({ children }: { children: ReactNode }) => (
-  <span style={{ color: 'var(--mantine-color-text)' }}>{children}</span>
-);
+// only a full trip's page needs it
+const WaitingListForm = lazy(() => import('./waiting-list-form.tsx').then((m) => ({ default: m.WaitingListForm })));
 
 const range = (trip: PublicTrip) => `${formatLongDate(trip.departure)} to ${formatLongDate(trip.return)}`;
 
@@ -173,7 +165,11 @@ export function BookPage({ slug }: { slug: string }) {
                   ? 'Every place on this trip has been taken. Join the waiting list below: if a place frees up, we will email you an offer to book it.'
                   : 'This trip is no longer taking bookings online. Please contact us if you would like to join it.'}
               </Alert>
-              {state.trip.waiting_list && <WaitingListForm slug={slug} />}
+              {state.trip.waiting_list && (
+                <Suspense fallback={null}>
+                  <WaitingListForm slug={slug} />
+                </Suspense>
+              )}
             </>
           )}
         </Stack>
@@ -529,126 +525,5 @@ function Booked({ trip, booked }: { trip: PublicTrip; booked: PublicBooked }) {
         on <Anchor href="/my/sign-in">your own pages</Anchor>.
       </Text>
     </Stack>
-  );
-}
-
-/** A full trip's waiting list: name, email, how many places and a note; the server's answer is what counts. */
-function WaitingListForm({ slug }: { slug: string }) {
-  const [values, setValues] = useState({
-    first_name: '',
-    last_name: '',
-    email: '',
-    places: 1 as number | string,
-    note: '',
-  });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
-  const [sending, setSending] = useState(false);
-  const set = (key: keyof typeof values, value: string | number) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    setErrors((e) => (e[key] ? { ...e, [key]: '' } : e));
-  };
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setNotice(null);
-    const checked = joinWaitingListSchema.safeParse(values);
-    if (!checked.success) {
-      const found: Record<string, string> = {};
-      for (const issue of checked.error.issues) found[String(issue.path[0])] ??= issue.message;
-      setErrors(found);
-      setNotice({ ok: false, text: 'Please check the fields marked in red.' });
-      return;
-    }
-    setSending(true);
-    try {
-      const { message } = await api<{ message: string }>(`/api/public/trips/${encodeURIComponent(slug)}/waiting-list`, {
-        method: 'POST',
-        body: values,
-      });
-      setNotice({ ok: true, text: message });
-    } catch (e) {
-      if (e instanceof ApiError && e.errors) {
-        setErrors(Object.fromEntries(Object.entries(e.errors).map(([k, v]) => [k, v[0] ?? ''])));
-        setNotice({ ok: false, text: 'Please check the fields marked in red.' });
-      } else
-        setNotice({
-          ok: false,
-          text:
-            e instanceof ApiError && e.status < 500 ? e.message : 'You could not be added just now. Please try again.',
-        });
-    } finally {
-      setSending(false);
-    }
-  };
-  if (notice?.ok)
-    return (
-      <Alert color="green" role="status" title={<Heading>You are on the waiting list</Heading>}>
-        {notice.text}
-      </Alert>
-    );
-  return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-label="Join the waiting list">
-      <Stack gap="sm">
-        <Title order={2} size="h3">
-          Join the waiting list
-        </Title>
-        <TextInput
-          label="First name"
-          size="md"
-          required
-          autoComplete="given-name"
-          value={values.first_name}
-          onChange={(e) => set('first_name', e.currentTarget.value)}
-          error={errors.first_name}
-        />
-        <TextInput
-          label="Last name"
-          size="md"
-          required
-          autoComplete="family-name"
-          value={values.last_name}
-          onChange={(e) => set('last_name', e.currentTarget.value)}
-          error={errors.last_name}
-        />
-        <TextInput
-          label="Email"
-          size="md"
-          required
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          value={values.email}
-          onChange={(e) => set('email', e.currentTarget.value)}
-          error={errors.email}
-        />
-        <NumberInput
-          label="How many places"
-          size="md"
-          min={1}
-          max={10}
-          allowDecimal={false}
-          value={values.places}
-          onChange={(v) => set('places', v)}
-          error={errors.places}
-        />
-        <Textarea
-          label="Anything we should know"
-          size="md"
-          autosize
-          minRows={2}
-          value={values.note}
-          onChange={(e) => set('note', e.currentTarget.value)}
-          error={errors.note}
-        />
-        {notice && (
-          <Alert color="red" role="alert">
-            {notice.text}
-          </Alert>
-        )}
-        <Button type="submit" size="lg" fullWidth loading={sending}>
-          Join the waiting list
-        </Button>
-      </Stack>
-    </form>
   );
 }
