@@ -78,8 +78,13 @@ export const dashboardSchema = z.object({
       name: z.string(),
       departure: z.string(),
       confirmed: z.number().int(),
+      /** provisional and not on hold */
       provisional: z.number().int(),
+      /** held for deposits being paid online, and by waiting-list offers */
+      held: z.number().int(),
       capacity: z.number().int().nullable(),
+      /** places left of the capacity (null: none set) */
+      left: z.number().int().nullable(),
     }),
   ),
 });

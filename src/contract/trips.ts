@@ -139,6 +139,8 @@ export const tripSchema = z.object({
   departure: z.string(),
   return: z.string(),
   booking_count: z.number().int(),
+  /** of the capacity: taken (booked, not on hold), held (for deposits, and by waiting-list offers), left (null: no capacity) */
+  places: z.object({ taken: z.number().int(), held: z.number().int(), left: z.number().int().nullable() }),
   status: z.enum(TRIP_STATUSES),
   editable: z.boolean(),
   /** why the trip cannot be changed, when it cannot */

@@ -105,9 +105,20 @@ export class DashboardService {
         sql`select count(*)::int as n from bookings b join trips t on t.id = b.trip_id
           where ${inSeason()} and b.status = 'provisional' and b.created_at >= (${addDays(today, -PROVISIONAL_DAYS + 1)}::date)::timestamp at time zone 'Europe/London'`,
       ),
-      queryRows<{ id: number; name: string; departure: string | Date; capacity: number | null }>(
+      queryRows<{
+        id: number;
+        name: string;
+        departure: string | Date;
+        capacity: number | null;
+        held_bookings: number;
+        offered: number;
+      }>(
         this.db,
-        sql`select t.id, t.name, t.departure_date as departure, t.capacity
+        // places held for deposits and by waiting-list offers: few rows, by partial index and the line's index
+        sql`select t.id, t.name, t.departure_date as departure, t.capacity,
+            (select count(*) from bookings hb where hb.trip_id = t.id and hb.hold_expires_at is not null and hb.status <> 'cancelled')::int as held_bookings,
+            (select coalesce(sum(w.places - w.places_booked), 0) from waiting_list_entries w
+              where w.trip_id = t.id and w.state = 'offered' and w.offer_expires_at > now())::int as offered
           from trips t
           where ${inSeason(season.from > today ? season.from : today)} and t.archived_at is null and t.status <> 'cancelled'
           order by t.departure_date, t.id limit 12`,
@@ -168,14 +179,24 @@ export class DashboardService {
       money_per_week: [...moneyByWeek.values()],
       outstanding_by_month: [...months.values()].sort((a, b) => a.month.localeCompare(b.month)),
       bookings_by_status: statuses,
-      next_departures: departures.map((d) => ({
-        trip_id: Number(d.id),
-        name: d.name,
-        departure: iso(d.departure),
-        confirmed: byTrip.get(`${d.id}:confirmed`) ?? 0,
-        provisional: byTrip.get(`${d.id}:provisional`) ?? 0,
-        capacity: d.capacity === null ? null : Number(d.capacity),
-      })),
+      next_departures: departures.map((d) => {
+        const confirmed = byTrip.get(`${d.id}:confirmed`) ?? 0;
+        // bookings on hold are provisional: they count as held, not among the provisional places taken
+        const heldBookings = n(d.held_bookings);
+        const provisional = Math.max(0, (byTrip.get(`${d.id}:provisional`) ?? 0) - heldBookings);
+        const held = heldBookings + n(d.offered);
+        const capacity = d.capacity === null ? null : Number(d.capacity);
+        return {
+          trip_id: Number(d.id),
+          name: d.name,
+          departure: iso(d.departure),
+          confirmed,
+          provisional,
+          held,
+          capacity,
+          left: capacity === null ? null : Math.max(0, capacity - confirmed - provisional - held),
+        };
+      }),
     };
   }
 

@@ -286,6 +286,18 @@ describe('booking online', () => {
 
     const places = (await admin.get(`/api/trips/${trip.id}/online-booking`)).json().places;
     expect(places).toEqual({ capacity: 20, taken: 0, held: 1, left: 19 });
+    // the trip list and the dashboard say the same
+    expect((await admin.get(`/api/trips/${trip.id}`)).json().places).toEqual({ taken: 0, held: 1, left: 19 });
+    const dashboard = (
+      await admin.get(`/api/dashboard?from=${trip.departureDate}&to=${trip.departureDate}`)
+    ).json() as { next_departures: Array<Record<string, unknown>> };
+    expect(dashboard.next_departures.find((d) => d.trip_id === trip.id)).toMatchObject({
+      confirmed: 0,
+      provisional: 0,
+      held: 1,
+      capacity: 20,
+      left: 19,
+    });
 
     const toAda = () =>
       sink.received.slice(mails).find((m) => m.to.some((to) => /^ada\.online@example\.test$/i.test(to)));

@@ -28,6 +28,16 @@ const bookingCount =
     Number,
   );
 
+// places held for deposits (online bookings on hold, few at any time: a partial index), and by a waiting list's offers
+const heldBookings =
+  sql<number>`(select count(*) from bookings hb where hb.trip_id = ${trips}.id and hb.hold_expires_at is not null and hb.status <> 'cancelled')`.mapWith(
+    Number,
+  );
+const offeredPlaces =
+  sql<number>`(select coalesce(sum(w.places - w.places_booked), 0) from waiting_list_entries w where w.trip_id = ${trips}.id and w.state = 'offered' and w.offer_expires_at > now())`.mapWith(
+    Number,
+  );
+
 const columns = {
   id: trips.id,
   name: trips.name,
@@ -46,6 +56,8 @@ const columns = {
   archivedAt: trips.archivedAt,
   deletedAt: trips.deletedAt,
   bookingCount,
+  heldBookings,
+  offeredPlaces,
 };
 type Row = {
   id: number;
@@ -65,6 +77,8 @@ type Row = {
   archivedAt: Date | null;
   deletedAt: Date | null;
   bookingCount: number;
+  heldBookings: number;
+  offeredPlaces: number;
 };
 
 /**
@@ -81,6 +95,13 @@ export function editability(
   return { editable: true, reason: null };
 }
 
+/** Taken (booked and not on hold), held and left of the capacity: what online booking sells from. */
+function placesFrom(r: Row): Trip['places'] {
+  const taken = r.bookingCount - r.heldBookings;
+  const held = r.heldBookings + r.offeredPlaces;
+  return { taken, held, left: r.capacity === null ? null : Math.max(0, r.capacity - taken - held) };
+}
+
 function toTrip(r: Row): Trip {
   const { editable, reason } = editability(r);
   return {
@@ -89,6 +110,7 @@ function toTrip(r: Row): Trip {
     departure: r.departureDate,
     return: r.returnDate,
     booking_count: r.bookingCount,
+    places: placesFrom(r),
     status: r.status as (typeof TRIP_STATUSES)[number],
     editable,
     editable_reason: reason,

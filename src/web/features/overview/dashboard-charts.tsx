@@ -107,14 +107,12 @@ export function DashboardCharts({ data }: { data: Dashboard }) {
   const months = data.outstanding_by_month.map((m) => ({ ...m, label: monthLabel(m.month) }));
   const statuses = data.bookings_by_status.map((s) => ({ ...s, label: STATUS_LABELS[s.status] ?? s.status }));
   const departures = data.next_departures.map((d) => {
-    const booked = d.confirmed + d.provisional;
-    const full = d.capacity !== null && booked >= d.capacity;
+    const full = d.left !== null && d.left <= 0;
     return {
       ...d,
       label: `${d.name}${full ? ' (full)' : ''}`,
       places: d.capacity,
-      booked,
-      state: d.capacity === null ? 'No capacity set' : full ? 'Full' : `${d.capacity - booked} left`,
+      state: d.left === null ? 'No capacity set' : full ? 'Full' : `${d.left} left`,
     };
   });
   return (
@@ -223,7 +221,7 @@ export function DashboardCharts({ data }: { data: Dashboard }) {
       />
       <ChartCard
         title="Next departures"
-        description="Confirmed and provisional bookings of the next 12 departures, against each trip's places"
+        description="Confirmed and provisional bookings of the next 12 departures, and places held for deposits and waiting-list offers, against each trip's places"
         chart={
           <CompositeChart
             h={300}
@@ -243,6 +241,7 @@ export function DashboardCharts({ data }: { data: Dashboard }) {
             series={[
               { name: 'confirmed', label: 'Confirmed', color: 'green.7', type: 'bar' },
               { name: 'provisional', label: 'Provisional', color: 'yellow.6', type: 'bar' },
+              { name: 'held', label: 'Held', color: 'orange.7', type: 'bar' },
               { name: 'places', label: 'Places', color: 'red.7', type: 'line' },
             ]}
             strokeWidth={0}
@@ -255,6 +254,7 @@ export function DashboardCharts({ data }: { data: Dashboard }) {
           { key: 'departure', label: 'Departs' },
           { key: 'confirmed', label: 'Confirmed' },
           { key: 'provisional', label: 'Provisional' },
+          { key: 'held', label: 'Held' },
           { key: 'places', label: 'Places' },
           { key: 'state', label: 'Places left' },
         ]}
@@ -263,6 +263,7 @@ export function DashboardCharts({ data }: { data: Dashboard }) {
           departure: formatShortDate(d.departure),
           confirmed: d.confirmed,
           provisional: d.provisional,
+          held: d.held,
           places: d.places ?? '—',
           state: d.state,
         }))}

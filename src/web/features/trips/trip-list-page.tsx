@@ -76,6 +76,20 @@ export default function TripListPage() {
     { key: 'status', label: 'Status', cell: (trip) => <StatusBadge status={trip.status} /> },
     { key: 'bookings', label: 'Bookings', align: 'right', cell: (trip) => trip.booking_count },
     {
+      key: 'places',
+      label: 'Places left',
+      align: 'right',
+      cell: (trip) =>
+        trip.places.left === null ? (
+          '—'
+        ) : (
+          <span title={`${trip.places.taken} taken, ${trip.places.held} held, ${trip.places.left} left`}>
+            {trip.places.left}
+            {trip.places.held > 0 ? ` (${trip.places.held} held)` : ''}
+          </span>
+        ),
+    },
+    {
       key: 'actions',
       label: 'Actions',
       cell: (trip) => (
