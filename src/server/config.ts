@@ -189,6 +189,13 @@ const envSchema = z
     WAITING_LIST_OFFER_HOURS: positiveInt('a whole number of hours')
       .max(720, { error: 'must be at most 720 hours' })
       .default(48),
+    // how long each server keeps a trip's public page it has read (0: not at all)
+    PUBLIC_PAGE_CACHE_MS: z.coerce
+      .number({ error: 'must be a whole number of milliseconds from 0 to 60000' })
+      .int({ error: 'must be a whole number of milliseconds from 0 to 60000' })
+      .min(0, { error: 'must be a whole number of milliseconds from 0 to 60000' })
+      .max(60_000, { error: 'must be a whole number of milliseconds from 0 to 60000' })
+      .default(2000),
     // bookings one address may make on the public booking pages in 10 minutes
     PUBLIC_BOOKINGS_PER_ADDRESS: positiveInt('a whole number').default(30),
     // the operator's booking terms, which a traveller booking online must accept
@@ -274,6 +281,8 @@ export type Config = {
   publicBookingsPerAddress: number;
   /** how long a waiting list's offer holds its places */
   waitingListOfferHours: number;
+  /** how long each server keeps a trip's public page it has read */
+  publicPageCacheMs: number;
 };
 
 export type StripeConfig = { secretKey: string; webhookSecret: string; apiBase: string | undefined };
@@ -372,6 +381,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     operatorTermsUrl: env.OPERATOR_TERMS_URL,
     publicBookingsPerAddress: env.PUBLIC_BOOKINGS_PER_ADDRESS,
     waitingListOfferHours: env.WAITING_LIST_OFFER_HOURS,
+    publicPageCacheMs: env.PUBLIC_PAGE_CACHE_MS,
   };
 }
 

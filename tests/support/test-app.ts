@@ -89,6 +89,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     // tests book many times from one address; the limit itself has a test of its own
     publicBookingsPerAddress: 10_000,
     waitingListOfferHours: 48,
+    publicPageCacheMs: 2000,
     ...overrides,
   };
 }

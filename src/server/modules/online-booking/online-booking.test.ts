@@ -74,6 +74,7 @@ const holdJob = (perAddress = 10_000) =>
     publicUrl: t.config.publicUrl,
     cardPayments: true,
     perAddress,
+    pageCacheMs: 0,
   });
 
 let n = 0;
@@ -234,6 +235,24 @@ describe('the public page', () => {
     });
     expect(page.plan_text).toMatch(/^£250\.00 now, then £1,645\.00 on \d+ \w+ \d{4}$/);
     expect(JSON.stringify(page)).not.toMatch(/Secret|secret@|capacity|charity_id|notes/);
+  });
+
+  it('gives an ETag, answers 304 when it is unchanged, and a booking here shows at once in the places left', async () => {
+    const { slug } = await tripOnSale({ capacity: 5 });
+    const first = await t.client().get(`/api/public/trips/${slug}`);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const same = await t
+      .client()
+      .request({ method: 'GET', url: `/api/public/trips/${slug}`, headers: { 'if-none-match': etag } });
+    expect(same.statusCode).toBe(304);
+    expect(same.body).toBe('');
+    expect((await book(slug)).statusCode).toBe(201);
+    const after = await t
+      .client()
+      .request({ method: 'GET', url: `/api/public/trips/${slug}`, headers: { 'if-none-match': etag } });
+    expect(after.statusCode).toBe(200);
+    expect(after.json().places_left).toBe(4);
   });
 
   it('says how many places are left when fewer than ten are, and is not found when off or unknown', async () => {

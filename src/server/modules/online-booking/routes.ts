@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
 import {
   joinWaitingListSchema,
@@ -19,8 +20,8 @@ import type { OnlineBookingService } from './service.ts';
 import type { WaitingListService } from './waiting-list.ts';
 
 const tags = ['online booking'];
-// a page is read often (a CDN may keep it a little); places left change, so not for long
-const PAGE_MAX_AGE_SECONDS = 5;
+// a page is read often (a CDN may keep it a little); places left change, so not for long (PUBLIC_PAGE_CACHE_MS)
+const PAGE_MAX_AGE_SECONDS = 2;
 
 export async function onlineBookingRoutes(
   app: FastifyInstance,
@@ -60,19 +61,24 @@ export async function onlineBookingRoutes(
   r.get(
     '/api/public/trips/:slug',
     {
-      config: { access: 'guest', rateLimit: { max: 600, timeWindow: '1 minute' } },
+      // no limit by address: a CDN's few addresses ask for everyone, and the page is this server's copy (PUBLIC_PAGE_CACHE_MS)
+      config: { access: 'guest' },
       schema: {
         tags,
         summary: "A trip's public booking page: what it shows, nothing more",
         params: slugParam,
         querystring: publicTripQuery,
-        response: { 200: publicTripSchema, 404: messageSchema },
+        response: { 200: publicTripSchema, 304: z.null(), 404: messageSchema },
       },
     },
     async (request, reply) => {
-      // a page opened with an offer is that person's alone
+      const { body, etag } = await service.publicPage(request.params.slug, request.query.offer);
+      // a page opened with an offer is that person's alone; the rest a CDN may keep for a few seconds
       reply.header('cache-control', request.query.offer ? 'no-store' : `public, max-age=${PAGE_MAX_AGE_SECONDS}`);
-      return service.publicTrip(request.params.slug, request.query.offer);
+      reply.header('etag', etag);
+      if (!request.query.offer && request.headers['if-none-match'] === etag) return reply.status(304).send(null);
+      // the page's text as the service checked it against publicTripSchema when it read it
+      return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { BALANCE_DUE_DAYS_BEFORE_DEPARTURE } from '../../../contract/invoice-constants.ts';
@@ -8,6 +9,7 @@ import {
   OFFER_GONE,
   ONLINE_FUNDING_LABELS,
   PLACES_LEFT_SHOWN_BELOW,
+  publicTripSchema,
   slugOf,
   TRIP_FULL,
   type OnlineBooking,
@@ -63,6 +65,8 @@ export type OnlineBookingDeps = {
   cardPayments: boolean;
   /** PUBLIC_BOOKINGS_PER_ADDRESS: bookings one address may make in ADDRESS_WINDOW_SECONDS */
   perAddress: number;
+  /** how long a server keeps a public page it has read (0: not at all) */
+  pageCacheMs: number;
 };
 
 /** The window of PUBLIC_BOOKINGS_PER_ADDRESS. */
@@ -102,6 +106,7 @@ const isSlugTaken = (error: unknown) => pgError(error).constraint === 'trips_boo
 export class OnlineBookingService {
   private readonly schedules: ScheduleService;
   private readonly invoices: InvoiceService;
+  private readonly pages = new Map<string, { at: number; body: string; etag: string }>();
 
   constructor(private readonly d: OnlineBookingDeps) {
     this.schedules = new ScheduleService(d.db, d.clock);
@@ -237,6 +242,7 @@ export class OnlineBookingService {
       if (isSlugTaken(error)) throw validationError({ slug: ['Another trip already has this address.'] });
       throw error;
     }
+    this.pages.clear();
     return this.settings(tripId);
   }
 
@@ -248,6 +254,27 @@ export class OnlineBookingService {
     const [trip] = lock ? await q.for('update') : await q;
     if (!trip || trip.deletedAt) throw notFound('There is no such trip.');
     return trip;
+  }
+
+  /**
+   * The public page with its ETag, as this server last read it within PUBLIC_PAGE_CACHE_MS: a launch day's
+   * thousands of readers a second cost a few reads of the database a second, and what they see of
+   * the places left is at most that old. A page opened with an offer is read afresh.
+   */
+  async publicPage(slug: string, offerToken?: string): Promise<{ body: string; etag: string }> {
+    const key = slug.toLowerCase();
+    const now = Date.now();
+    const kept = offerToken ? undefined : this.pages.get(key);
+    if (kept && now - kept.at < this.d.pageCacheMs) return kept;
+    // checked against the reply's contract once as it is read, then sent as it is as often as it is asked for
+    const body = JSON.stringify(publicTripSchema.parse(await this.publicTrip(slug, offerToken)));
+    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+    if (!offerToken && this.d.pageCacheMs > 0) {
+      // a bounded map: the trips on sale are few; anything else read once is dropped first
+      if (this.pages.size >= 500) this.pages.delete(this.pages.keys().next().value!);
+      this.pages.set(key, { at: now, body, etag });
+    }
+    return { body, etag };
   }
 
   /** What the public page shows: the trip, its price and plan, the choices, and places left when few are. */
@@ -338,6 +365,8 @@ export class OnlineBookingService {
     for (let attempt = 0; ; attempt++) {
       try {
         const made = await this.d.db.transaction((tx) => this.makeBooking(tx, slug, v));
+        // the places left on this server's copy of the page are stale now
+        this.pages.delete(slug.toLowerCase());
         await this.sendReceived(made.bookingId, made.reply).catch(() => undefined);
         return made.reply;
       } catch (error) {
@@ -717,5 +746,6 @@ export function onlineBookingFrom(d: {
     publicUrl: d.config.publicUrl,
     cardPayments: Boolean(d.config.stripe),
     perAddress: d.config.publicBookingsPerAddress,
+    pageCacheMs: d.config.publicPageCacheMs,
   });
 }
