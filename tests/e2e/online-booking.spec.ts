@@ -198,4 +198,41 @@ test.describe('online booking', () => {
     await page.reload();
     await expect(page.getByRole('region', { name: 'Waiting list' }).getByText('Booked', { exact: true })).toBeVisible();
   });
+
+  test('at desktop width the booking page books and pays too', async ({ page, browser }) => {
+    await signIn(page, 'admin', '/trips');
+    const slug = await page.evaluate(async () => {
+      const headers = {
+        Accept: 'application/json',
+        'Content-Type': 'application/json',
+        'X-Requested-With': 'XMLHttpRequest',
+        'X-CSRF-TOKEN': document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content,
+      };
+      const list = (await (await fetch('/api/trips?paged=1&page=1&sort_by=date-d', { headers })).json()) as {
+        data: Array<{ id: number; status: string; type: string; deposit: number; places: { left: number | null } }>;
+      };
+      const trip = list.data.filter(
+        (t) => t.status === 'open' && t.deposit > 0 && t.type !== 'school' && (t.places.left ?? 0) > 0,
+      )[2]!;
+      const res = await fetch(`/api/trips/${trip.id}/online-booking`, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ enabled: true, funding_types: ['self'] }),
+      });
+      return ((await res.json()) as { slug: string }).slug;
+    });
+    const desk = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB', bypassCSP: true });
+    const traveller = await desk.newPage();
+    await traveller.goto(new URL(`/book/${slug}`, page.url()).toString());
+    await fillTheForm(traveller, `desk.${Date.now()}@example.test`);
+    await expectAccessible(traveller);
+    await traveller.screenshot({ path: 'test-results/screens/book-page-desktop.png', fullPage: true });
+    await traveller.getByRole('button', { name: 'Book and pay the deposit' }).click();
+    await expect(traveller.getByRole('heading', { level: 1 })).toHaveText('Booking received');
+    await traveller.getByRole('link', { name: /^Pay £[\d,]+\.\d\d by card$/ }).click();
+    await traveller.getByRole('button', { name: /^Pay £[\d,]+\.\d\d by card$/ }).click();
+    await traveller.getByRole('button', { name: /^Pay £/ }).click();
+    await expect(traveller.getByRole('heading', { level: 1 })).toHaveText('Payment received');
+    await desk.close();
+  });
 });

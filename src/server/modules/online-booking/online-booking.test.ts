@@ -385,6 +385,21 @@ describe('booking online', () => {
     expect((await book(slug)).statusCode).toBe(201);
   });
 
+  it('waits for a deposit being paid on Stripe’s page when the hold runs out, until that page has closed', async () => {
+    const { slug } = await tripOnSale();
+    const reply = (await book(slug)).json();
+    const token = reply.pay_url.split('/pay/')[1];
+    const payer = t.client();
+    await payer.refreshCsrf(`/pay/${token}`);
+    expect((await payer.post(`/api/public/pay/${token}/checkout`)).statusCode).toBe(200);
+    shift = 31 * 60_000;
+    await holdJob().expireHolds();
+    expect((await bookingByRef(reply.booking_ref)).status).toBe('provisional');
+    shift = 34 * 60_000;
+    await holdJob().expireHolds();
+    expect((await bookingByRef(reply.booking_ref)).status).toBe('cancelled');
+  });
+
   it('never sells more places than there are, however many book at once', async () => {
     const { trip, slug } = await tripOnSale({ capacity: 10 });
     for (let i = 0; i < 7; i++) await insertBooking(t.db, trip.id, { status: 'confirmed' });
