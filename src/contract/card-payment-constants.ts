@@ -3,7 +3,7 @@
 /** Said wherever a pay link would be when Stripe is not configured. */
 export const CARD_PAYMENTS_OFF = 'Card payments are not set up';
 
-export const PAY_PAGE_REASONS = ['invalid', 'expired', 'paid', 'withdrawn', 'cancelled', 'off'] as const;
+export const PAY_PAGE_REASONS = ['invalid', 'expired', 'paid', 'withdrawn', 'cancelled', 'off', 'hold_ended'] as const;
 export type PayPageReason = (typeof PAY_PAGE_REASONS)[number];
 
 export const CHECKOUT_STATES = ['paid', 'processing', 'open', 'expired'] as const;
@@ -19,4 +19,6 @@ export const PAY_PAGE_MESSAGES: Record<PayPageReason, string> = {
   cancelled:
     'This booking has been cancelled, so there is nothing to pay on this link. Please contact us if you have any questions.',
   off: 'Card payments are not set up. Please contact us to pay another way.',
+  hold_ended:
+    'The place held for this booking has been let go: its deposit was not paid in time. Please book again if places are left.',
 };

@@ -297,7 +297,8 @@ function BookingForm({
         const fresh = await api<PublicTrip>(`/api/public/trips/${encodeURIComponent(slug)}`, {
           query: { offer },
         }).catch(() => null);
-        if (fresh) onGone(fresh);
+        // a copy of the page a second old may still say open: then the refusal itself is what counts
+        if (fresh && fresh.state !== 'open') onGone(fresh);
         else refused({}, e.message);
       } else
         refused(

@@ -173,7 +173,12 @@ export class CardPaymentService {
       .select({ until: bookings.holdExpiresAt })
       .from(bookings)
       .where(eq(bookings.id, state.bookingId));
-    const expiresAt = held?.until ? Math.floor(now.getTime() / 1000) + CHECKOUT_SESSION_HELD_SECONDS : undefined;
+    // a hold that has run out opens no page: the place is being let go (or already was)
+    if (held?.until && held.until <= now) throw new PayLinkRefused('hold_ended');
+    // from the minute, as the idempotency key is: a double press within it asks for the same session
+    const expiresAt = held?.until
+      ? (Math.floor(now.getTime() / 60_000) + 1) * 60 + CHECKOUT_SESSION_HELD_SECONDS
+      : undefined;
     const session = await askStripe(() =>
       stripe.checkout.sessions.create(
         {

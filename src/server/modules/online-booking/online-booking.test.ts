@@ -385,17 +385,32 @@ describe('booking online', () => {
     expect((await book(slug)).statusCode).toBe(201);
   });
 
-  it('waits for a deposit being paid on Stripe’s page when the hold runs out, until that page has closed', async () => {
+  it('waits for a deposit being paid on Stripe’s page when the hold runs out, until Stripe says the page closed unpaid', async () => {
     const { slug } = await tripOnSale();
     const reply = (await book(slug)).json();
     const token = reply.pay_url.split('/pay/')[1];
     const payer = t.client();
     await payer.refreshCsrf(`/pay/${token}`);
-    expect((await payer.post(`/api/public/pay/${token}/checkout`)).statusCode).toBe(200);
-    shift = 31 * 60_000;
+    const opened = await payer.post(`/api/public/pay/${token}/checkout`);
+    expect(opened.statusCode).toBe(200);
+    // a double press within the minute is the same page, not an error
+    expect((await payer.post(`/api/public/pay/${token}/checkout`)).json().url).toBe(opened.json().url);
+    const sessionId = /\/c\/pay\/(cs_\w+)$/.exec(opened.json().url)![1]!;
+    shift = 45 * 60_000;
     await holdJob().expireHolds();
     expect((await bookingByRef(reply.booking_ref)).status).toBe('provisional');
-    shift = 34 * 60_000;
+    // no new page once the hold has run out
+    const late = await payer.post(`/api/public/pay/${token}/checkout`);
+    expect(late.statusCode).toBe(410);
+    const signed = stripe.signed(stripe.event('checkout.session.expired', stripe.expire(sessionId)));
+    const hook = await t.client().request({
+      method: 'POST',
+      url: '/webhooks/stripe',
+      payload: signed.payload,
+      headers: { 'content-type': 'application/json', 'stripe-signature': signed.header },
+      csrf: false,
+    });
+    expect(hook.statusCode).toBe(200);
     await holdJob().expireHolds();
     expect((await bookingByRef(reply.booking_ref)).status).toBe('cancelled');
   });
@@ -701,6 +716,26 @@ describe('the waiting list', () => {
       .from(auditEvents)
       .where(and(eq(auditEvents.tripId, trip.id), eq(auditEvents.action, 'waiting_list.offer_expired')));
     expect(lapsed!.summary).toContain('passes to the next in line');
+  });
+
+  it('puts someone back in line when the email of their offer cannot be sent, and tells staff', async () => {
+    const { trip, slug } = await tripOnSale({ capacity: 1 });
+    const client = await visitor(slug);
+    await client.post(`/api/public/trips/${slug}/waiting-list`, {
+      first_name: 'Nora',
+      last_name: 'Nomail',
+      email: `nora.${n}@refused.test`,
+      places: 1,
+    });
+    expect(await offers().run()).toMatchObject({ offered: 0 });
+    let list = await line(trip.id);
+    expect(list.entries.map((e) => e.state)).toEqual(['waiting']);
+    expect(list.places.held).toBe(0);
+    const byHand = await admin.post(`/api/trips/${trip.id}/waiting-list/${list.entries[0]!.id}/offer`);
+    expect(byHand.statusCode).toBe(502);
+    expect(byHand.json().message).toContain('they are still in line');
+    list = await line(trip.id);
+    expect(list.entries.map((e) => e.state)).toEqual(['waiting']);
   });
 
   it('lets the office move people, take them off, and make an offer by hand when places are free', async () => {

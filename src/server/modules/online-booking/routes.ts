@@ -145,9 +145,16 @@ export async function onlineBookingRoutes(
     {
       schema: {
         tags,
-        summary: 'Offers someone on the waiting list their places now, by email, when enough are free',
+        summary:
+          'Offers someone on the waiting list their places now, by email, when enough are free (502, and no offer, when the email cannot be sent)',
         params: waitingEntryParams,
-        response: { 200: waitingEntrySchema, 404: messageSchema, 409: messageSchema, 422: validationErrorSchema },
+        response: {
+          200: waitingEntrySchema,
+          404: messageSchema,
+          409: messageSchema,
+          422: validationErrorSchema,
+          502: messageSchema,
+        },
       },
     },
     async (request) => waitingList.offerByHand(request.params.id, request.params.entryId),

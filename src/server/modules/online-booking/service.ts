@@ -71,10 +71,13 @@ export type OnlineBookingDeps = {
 
 /** The window of PUBLIC_BOOKINGS_PER_ADDRESS. */
 export const ADDRESS_WINDOW_SECONDS = 600;
-/** Stripe's payment page for a held place closes this long after it opens (Stripe's shortest session and a minute)… */
-export const CHECKOUT_SESSION_HELD_SECONDS = 31 * 60;
-/** … and a hold whose page is open is not let go until then. */
-export const CHECKOUT_GRACE_MS = (CHECKOUT_SESSION_HELD_SECONDS + 60) * 1000;
+/**
+ * Stripe's payment page for a held place closes this long after the minute it opens in (Stripe's
+ * shortest session): a hold whose page is open waits for it, opened only while the hold lasts.
+ */
+export const CHECKOUT_SESSION_HELD_SECONDS = 30 * 60;
+/** A page open longer than this is Stripe's to have closed; the hourly reconciliation settles it. */
+const CHECKOUT_ASKED_ABOUT_MS = 2 * 86_400_000;
 
 type TripRow = typeof trips.$inferSelect;
 
@@ -137,7 +140,15 @@ export class OnlineBookingService {
   private stateOf(trip: TripRow, places: Places, today: string): OnlineBooking['state'] {
     if (!trip.onlineBooking || !trip.bookingSlug) return 'off';
     const closesOn = trip.bookingClosesOn ?? this.closesOnDefault(trip);
-    if (trip.status !== 'open' || trip.archivedAt || trip.deletedAt || today > closesOn || today >= trip.departureDate)
+    // no capacity: no places on sale (one cleared after the page was opened)
+    if (
+      trip.status !== 'open' ||
+      trip.archivedAt ||
+      trip.deletedAt ||
+      trip.capacity === null ||
+      today > closesOn ||
+      today >= trip.departureDate
+    )
       return 'closed';
     if (places.left !== null && places.left <= 0) return 'full';
     return 'open';
@@ -283,7 +294,8 @@ export class OnlineBookingService {
     const today = ukToday(this.now());
     const offer = offerToken ? await findOffer(this.d.db, trip.id, offerToken, this.now()) : null;
     const [places, plan, addons, country, offered] = await Promise.all([
-      this.places(trip.id),
+      // an offer's holder sees the places it holds for them as theirs
+      this.places(trip.id, this.d.db, offer?.id ?? null),
       this.schedules.preview(trip.id, today),
       this.d.db
         .select({ id: tripAddons.id, name: tripAddons.name, price: tripAddons.pricePence })
@@ -618,10 +630,19 @@ export class OnlineBookingService {
    */
   async expireHolds(limit = 200): Promise<{ looked: number; cancelled: number; kept: number }> {
     const now = this.now();
+    // not those whose deposit is on Stripe's page: a payment may yet come in (its webhook, or the
+    // hourly reconciliation, settles the page; the hold ends then)
     const due = await this.d.db
       .select({ id: bookings.id })
       .from(bookings)
-      .where(and(isNotNull(bookings.holdExpiresAt), lt(bookings.holdExpiresAt, now)))
+      .where(
+        and(
+          isNotNull(bookings.holdExpiresAt),
+          lt(bookings.holdExpiresAt, now),
+          sql`not exists (select 1 from card_checkouts c where c.booking_id = ${bookings.id} and c.status = 'open'
+            and c.created_at > ${new Date(now.getTime() - CHECKOUT_ASKED_ABOUT_MS)})`,
+        ),
+      )
       .orderBy(asc(bookings.holdExpiresAt))
       .limit(limit);
     let cancelled = 0;
@@ -648,7 +669,7 @@ export class OnlineBookingService {
         and(
           eq(cardCheckouts.bookingId, bookingId),
           eq(cardCheckouts.status, 'open'),
-          sql`${cardCheckouts.createdAt} > ${new Date(now.getTime() - CHECKOUT_GRACE_MS)}`,
+          sql`${cardCheckouts.createdAt} > ${new Date(now.getTime() - CHECKOUT_ASKED_ABOUT_MS)}`,
         ),
       )
       .limit(1);

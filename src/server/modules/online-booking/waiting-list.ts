@@ -261,18 +261,22 @@ export class WaitingListService {
           409,
           `Not enough places are free for this offer (${places.left} left, ${entry.places} wanted): raise the trip’s capacity first.`,
         );
-      return this.offer(tx, trip, entry, 'by hand');
+      const made = await this.offer(tx, trip, entry, 'by hand');
+      if (!made) throw new HttpError(422, 'They are no longer in line.');
+      return made;
     });
-    await this.sendOffer(made);
+    if (!(await this.sendOrWithdraw(made)))
+      throw new HttpError(502, 'The offer email could not be sent, so no offer was made: they are still in line.');
     const [row] = await this.d.db.select().from(waitingListEntries).where(eq(waitingListEntries.id, entryId));
     return this.reply(row!, null);
   }
 
+  /** Offers an entry still waiting its places (null when staff took it off meanwhile). */
   private async offer(tx: Tx, trip: typeof trips.$inferSelect, entry: Entry, how: string) {
     const token = randomBytes(24).toString('base64url');
     const now = this.now();
     const expires = new Date(now.getTime() + this.d.offerHours * 3_600_000);
-    await tx
+    const [still] = await tx
       .update(waitingListEntries)
       .set({
         state: 'offered',
@@ -282,7 +286,9 @@ export class WaitingListService {
         offersMade: entry.offersMade + 1,
         updatedAt: now,
       })
-      .where(eq(waitingListEntries.id, entry.id));
+      .where(and(eq(waitingListEntries.id, entry.id), eq(waitingListEntries.state, 'waiting')))
+      .returning({ id: waitingListEntries.id });
+    if (!still) return null;
     // the link is a credential: the History says an offer was made, never what its link was
     await audit(tx, {
       action: 'waiting_list.offered',
@@ -293,6 +299,34 @@ export class WaitingListService {
       details: { places: entry.places, expires_at: expires.toISOString() },
     });
     return { entry, trip, token, expires };
+  }
+
+  /**
+   * Sends an offer; when the email cannot go, the offer is withdrawn (its link was never seen) and
+   * they are back in line, waiting, for the next run or staff to try again. False then.
+   */
+  private async sendOrWithdraw(o: { entry: Entry; trip: typeof trips.$inferSelect; token: string; expires: Date }) {
+    try {
+      await this.sendOffer(o);
+      return true;
+    } catch {
+      await this.d.db.transaction(async (tx) => {
+        const [back] = await tx
+          .update(waitingListEntries)
+          .set({ state: 'waiting', offerTokenHash: null, offerExpiresAt: null, updatedAt: this.now() })
+          .where(and(eq(waitingListEntries.id, o.entry.id), eq(waitingListEntries.state, 'offered')))
+          .returning({ id: waitingListEntries.id });
+        if (back)
+          await audit(tx, {
+            action: 'waiting_list.offer_withdrawn',
+            subject: { type: 'waiting_list_entry', id: o.entry.id },
+            tripId: o.trip.id,
+            changes: { state: ['offered', 'waiting'] },
+            summary: `withdrew the offer to ${o.entry.firstName} ${o.entry.lastName}: its email could not be sent, so they are back in line`,
+          });
+      });
+      return false;
+    }
   }
 
   private async sendOffer(o: {
@@ -349,7 +383,9 @@ export class WaitingListService {
         if (!trip || !trip.onlineBooking || !trip.bookingSlug || trip.status !== 'open' || trip.deletedAt) return [];
         if (today >= trip.departureDate || (trip.bookingClosesOn && today > trip.bookingClosesOn)) return [];
         const places = await placesOf(tx, tripId, now);
-        let left = places.left ?? Number.MAX_SAFE_INTEGER;
+        // no capacity: nothing is on sale to offer
+        if (places.left === null) return [];
+        let left = places.left;
         const line = await tx
           .select()
           .from(waitingListEntries)
@@ -358,15 +394,14 @@ export class WaitingListService {
         const out = [];
         for (const entry of line) {
           if (entry.places > left) break;
-          out.push(await this.offer(tx, trip, entry, 'a place freed'));
+          const o = await this.offer(tx, trip, entry, 'a place freed');
+          if (!o) continue;
+          out.push(o);
           left -= entry.places;
         }
         return out;
       });
-      for (const o of made) {
-        await this.sendOffer(o).catch(() => undefined);
-        offered += 1;
-      }
+      for (const o of made) if (await this.sendOrWithdraw(o)) offered += 1;
     }
     return { expired: ran.length, offered };
   }

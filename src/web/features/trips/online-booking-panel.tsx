@@ -48,7 +48,8 @@ export function OnlineBookingPanel({ tripId, tripType }: { tripId: number; tripT
         <Skeleton height={120} />
       ) : query.data ? (
         <Editor
-          key={JSON.stringify(query.data)}
+          // the saved settings only: the places change under the form (a booking, an offer) without undoing what is typed
+          key={JSON.stringify({ ...query.data, places: null, state: null })}
           tripId={tripId}
           charityTrip={tripType === 'charity'}
           data={query.data}
