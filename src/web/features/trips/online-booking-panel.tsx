@@ -187,7 +187,7 @@ function Editor({
         />
       </SimpleGrid>
       <Checkbox.Group
-        label="Funding types offered"
+        label="How travellers may pay for it"
         value={funding}
         onChange={(v) => {
           changed();
