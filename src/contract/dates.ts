@@ -19,13 +19,15 @@ export function toDdMmYyyy(iso: string | null | undefined): string {
 }
 
 /** yyyy-mm-dd of now in the operator's time zone: invoices are raised, due and paid on UK days. */
+// one formatter for every call: making one costs far more than using it
+const ukDay = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Europe/London',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
 export function ukToday(now = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Europe/London',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
+  return ukDay.format(now);
 }
 
 /** yyyy-mm-dd moved by whole days (negative goes back). */

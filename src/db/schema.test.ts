@@ -188,3 +188,19 @@ describe('indexes', () => {
     );
   });
 });
+
+describe('the trigger functions’ plans', () => {
+  it('are kept once per session: every PL/pgSQL function runs with plan_cache_mode = force_generic_plan', async () => {
+    // CREATE OR REPLACE FUNCTION drops the setting: a migration that replaces one must set it again
+    const rows = await queryRows<{ name: string; config: string[] | null }>(
+      database.db,
+      sql`select p.proname as name, p.proconfig as config
+          from pg_proc p join pg_namespace n on n.oid = p.pronamespace join pg_language l on l.oid = p.prolang
+          where n.nspname = current_schema() and l.lanname = 'plpgsql' order by 1`,
+    );
+    expect(rows.length).toBeGreaterThan(10);
+    expect(
+      rows.filter((r) => !(r.config ?? []).includes('plan_cache_mode=force_generic_plan')).map((r) => r.name),
+    ).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { Liquid } from 'liquidjs';
+import { Liquid, type Template } from 'liquidjs';
 import type { Db, Tx } from '../../db/client.ts';
 import { emailTemplates } from '../../db/schema/index.ts';
 import { TEMPLATE_BODY_MAX, type TemplateKey } from '../../contract/email-templates.ts';
@@ -155,6 +155,22 @@ for (const engine of [htmlEngine, textEngine]) {
   engine.unregisterFilter('raw');
   delete (engine.tags as Record<string, unknown>).raw;
 }
+// each template's source is parsed once per engine: every booking, reminder and chaser renders the same few
+const PARSED_KEPT = 500;
+const parsedBy = new Map<Liquid, Map<string, Template[]>>([
+  [htmlEngine, new Map()],
+  [textEngine, new Map()],
+]);
+function renderSync(engine: Liquid, source: string, context: object): string {
+  const kept = parsedBy.get(engine)!;
+  let parsed = kept.get(source);
+  if (!parsed) {
+    parsed = engine.parse(source);
+    if (kept.size >= PARSED_KEPT) kept.clear();
+    kept.set(source, parsed);
+  }
+  return engine.renderSync(parsed, context) as string;
+}
 const AROUND_ESCAPING = /\|\s*raw\b|{%-?\s*(?:end)?raw\b/;
 // inside {% liquid %}, a tag is a line of its own
 const LIQUID_BLOCK = /{%-?\s*liquid\b([\s\S]*?)-?%}/g;
@@ -252,14 +268,14 @@ export async function checkTemplateWork(t: { subject: string; body: string }) {
  * <p>) and every value is escaped, so a traveller named "<script>" stays text.
  */
 export async function renderTemplate(t: { subject: string; body: string }, context: TemplateContext) {
-  const subject = textEngine.parseAndRenderSync(t.subject, context).replace(/\s+/g, ' ').trim();
-  const text = textEngine.parseAndRenderSync(t.body, context).replace(/\r\n/g, '\n').trim();
+  const subject = renderSync(textEngine, t.subject, context).replace(/\s+/g, ' ').trim();
+  const text = renderSync(textEngine, t.body, context).replace(/\r\n/g, '\n').trim();
   // the literal text is escaped before Liquid sees it; Liquid's own markup keeps its < and >
   const escapedSource = t.body.replace(
     /({{[\s\S]*?}}|{%[\s\S]*?%})|([^{]+|{)/g,
     (_m, tag: string | undefined, literal: string | undefined) => tag ?? escapeHtml(literal ?? ''),
   );
-  const rendered = htmlEngine.parseAndRenderSync(escapedSource, context).replace(/\r\n/g, '\n').trim();
+  const rendered = renderSync(htmlEngine, escapedSource, context).replace(/\r\n/g, '\n').trim();
   const html = rendered
     .split(/\n{2,}/)
     .map((p: string) => `<p>${p.replace(/\n/g, '<br>')}</p>`)
