@@ -47,6 +47,8 @@ export const invoices = pgTable(
     check('invoices_discount_check', sql`${t.discountPence} >= 0`),
     check('invoices_due_check', sql`${t.dueDate} >= ${t.invoiceDate}`),
     index('invoices_booking_idx').on(t.bookingId),
+    // the next INV- number is the largest so far plus one: read from the end of this index, not from every invoice
+    index('invoices_ref_number_idx').on(sql`(substring(${t.invoiceRef} from '^INV-([0-9]{1,9})$')::int)`),
   ],
 );
 

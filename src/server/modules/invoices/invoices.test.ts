@@ -1,10 +1,12 @@
-import { and, asc, eq, like } from 'drizzle-orm';
+import { and, asc, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertAddon, insertTrip } from '../../../db/factories/trips.ts';
 import { auditEvents, bookingAddons, discounts, users } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 import { addDays, ukToday } from '../../../contract/dates.ts';
+import { queryRows } from '../../../db/client.ts';
+import { LAST_INVOICE_NUMBER } from './service.ts';
 
 let t: TestApp;
 let admin: TestClient;
@@ -866,5 +868,17 @@ describe('the history of invoices and money', () => {
         actorName: `${adminName} (personal access token)`,
         source: 'api',
       });
+  });
+});
+
+describe('the next invoice number', () => {
+  it('is read from the end of its index, not from every invoice', async () => {
+    const plan = await t.db.transaction(async (tx) => {
+      // a test database is small enough for the planner to prefer reading it all: ask what it can do
+      await tx.execute(sql`set local enable_seqscan = off`);
+      const rows = await queryRows<{ 'QUERY PLAN': string }>(tx, sql`explain select ${LAST_INVOICE_NUMBER}`);
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toMatch(/Index (Only )?Scan Backward using invoices_ref_number_idx/);
   });
 });

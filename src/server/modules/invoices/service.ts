@@ -55,6 +55,9 @@ type NewInvoice = {
   createdBy: number | null;
 };
 
+/** The largest INV- number so far (1000 before the first), read from the end of invoices_ref_number_idx. */
+export const LAST_INVOICE_NUMBER = sql`(select coalesce(max(substring(invoice_ref from '^INV-([0-9]{1,9})$')::int), 1000) from invoices)`;
+
 export class InvoiceService {
   constructor(
     private readonly db: Db,
@@ -335,7 +338,7 @@ export class InvoiceService {
       for (let attempt = 0; !row; attempt++) {
         const [next] = await queryRows<{ n: number }>(
           tx,
-          sql`select coalesce(max(substring(invoice_ref from '^INV-([0-9]{1,9})$')::int), 1000) + 1 + ${attempt}::int as n from invoices`,
+          sql`select ${LAST_INVOICE_NUMBER} + 1 + ${attempt}::int as n`,
         );
         try {
           [row] = await tx.transaction((sp) =>

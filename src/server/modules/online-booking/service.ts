@@ -402,8 +402,8 @@ export class OnlineBookingService {
   ): Promise<{ bookingId: number; reply: PublicBooked }> {
     const now = this.now();
     const today = ukToday(now);
-    // every booking of this trip waits here for the one before it: the count below is then exact
-    const trip = await this.bySlug(slug, tx, true);
+    // read without its lock first: what can be checked and made before counting is done outside it
+    const trip = await this.bySlug(slug, tx);
     const errors: Record<string, string[]> = {};
     const offered = this.offered(trip);
     if (!offered.includes(v.funding_type))
@@ -429,14 +429,6 @@ export class OnlineBookingService {
       errors.date_of_birth = ['The date of birth must be before the trip departs.'];
     if (Object.keys(errors).length) throw validationError(errors);
 
-    // a waiting list's offer: its holder books one of the places it holds
-    const offer = v.offer ? await findOffer(tx, trip.id, v.offer, now, true) : null;
-    if (v.offer && !offer) throw new HttpError(409, OFFER_GONE);
-    const places = await this.places(trip.id, tx, offer?.id ?? null);
-    const state = this.stateOf(trip, places, today);
-    if (state === 'closed' || state === 'off') throw new HttpError(409, BOOKING_CLOSED);
-    if (state === 'full') throw new HttpError(409, TRIP_FULL);
-
     const [existing] = await tx
       .select({ id: users.id })
       .from(users)
@@ -459,6 +451,19 @@ export class OnlineBookingService {
 
     const free = v.funding_type === 'free';
     const plan = free ? [] : await this.schedules.preview(trip.id, today, tx);
+
+    // every booking of this trip waits here for the one before it, so the count below is exact; the
+    // trip is read again under its lock, as whatever the office changed meanwhile
+    const locked = await this.bySlug(slug, tx, true);
+    if (locked.id !== trip.id) throw new HttpError(409, BOOKING_CLOSED);
+    // a waiting list's offer: its holder books one of the places it holds
+    const offer = v.offer ? await findOffer(tx, trip.id, v.offer, now, true) : null;
+    if (v.offer && !offer) throw new HttpError(409, OFFER_GONE);
+    const places = await this.places(trip.id, tx, offer?.id ?? null);
+    const state = this.stateOf(locked, places, today);
+    if (state === 'closed' || state === 'off') throw new HttpError(409, BOOKING_CLOSED);
+    if (state === 'full') throw new HttpError(409, TRIP_FULL);
+
     const first = plan[0];
     // the first instalment of the plan is the deposit, paid on booking whenever the plan has it due
     const dueNow = first?.amountPence ?? 0;

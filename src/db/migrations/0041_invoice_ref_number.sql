@@ -1,0 +1,1 @@
+CREATE INDEX "invoices_ref_number_idx" ON "invoices" USING btree ((substring("invoice_ref" from '^INV-([0-9]{1,9})$')::int));
