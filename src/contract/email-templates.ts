@@ -16,6 +16,7 @@ export const TEMPLATE_KEYS = [
   'sign_in_link',
   'booking_received',
   'waiting_list_offer',
+  'booking_cancelled',
 ] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
@@ -31,6 +32,7 @@ export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
   sign_in_link: 'Sign-in link to a traveller’s own pages',
   booking_received: 'Booking received online',
   waiting_list_offer: 'A waiting list’s offer of a freed place',
+  booking_cancelled: 'Booking cancelled: the fee and any refund',
 };
 const EVERY = [
   'traveller.title',
@@ -91,6 +93,18 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, readonly string[]> = {
     'deposit.amount',
     'deposit.pay_url',
     'deposit.bank_details',
+    'portal.url',
+    'operator.name',
+  ],
+  booking_cancelled: [
+    ...EVERY,
+    'cancellation.reason',
+    'cancellation.fee',
+    'cancellation.paid',
+    'cancellation.refund_owed',
+    'cancellation.refund_due_on',
+    'cancellation.still_owed',
+    'cancellation.fee_waived',
     'portal.url',
     'operator.name',
   ],

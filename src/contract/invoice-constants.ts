@@ -1,13 +1,16 @@
 // Plain values of the contract (no zod), so that a screen which shows them does not load zod.
 
-export const INVOICE_TYPES = ['deposit', 'balance', 'addon', 'other'] as const;
+export const INVOICE_TYPES = ['deposit', 'balance', 'addon', 'other', 'cancellation'] as const;
 export type InvoiceType = (typeof INVOICE_TYPES)[number];
 export const INVOICE_TYPE_LABELS: Record<InvoiceType, string> = {
   deposit: 'Deposit',
   balance: 'Balance',
   addon: 'Add-on',
   other: 'Other',
+  cancellation: 'Cancellation',
 };
+/** The types an invoice made by hand may have: a cancellation invoice is made by cancelling the booking. */
+export const HAND_INVOICE_TYPES = ['deposit', 'balance', 'addon', 'other'] as const;
 /** The two invoices Tripdesk works out by itself (POST /api/bookings/{id}/invoices). */
 export const STANDARD_INVOICE_TYPES = ['deposit', 'balance'] as const;
 

@@ -3,6 +3,7 @@ import { recordId } from './common.ts';
 import { poundsToPence } from './money.ts';
 import {
   INVOICE_TYPES,
+  HAND_INVOICE_TYPES,
   STANDARD_INVOICE_TYPES,
   INVOICE_STATUSES,
   TRANSACTION_TYPES,
@@ -11,6 +12,7 @@ import {
 } from './invoice-constants.ts';
 export {
   INVOICE_TYPES,
+  HAND_INVOICE_TYPES,
   type InvoiceType,
   INVOICE_TYPE_LABELS,
   STANDARD_INVOICE_TYPES,
@@ -87,7 +89,7 @@ export const createInvoiceSchema = z
     booking_id: id('booking'),
     invoice_date: isoDate('invoice date'),
     due_date: isoDate('due date'),
-    type: z.enum(INVOICE_TYPES, { error: 'The type must be deposit, balance, add-on or other.' }).default('other'),
+    type: z.enum(HAND_INVOICE_TYPES, { error: 'The type must be deposit, balance, add-on or other.' }).default('other'),
     invoice_ref: requiredText('reference', 50),
     description: requiredText('description', 255),
     items: z
@@ -117,7 +119,9 @@ export const invoiceQuery = z.object({ booking_id: id('booking') });
 export const createTransactionSchema = z.object({
   booking_id: id('booking'),
   invoice_id: id('invoice'),
-  invoice_type: z.enum(INVOICE_TYPES, { error: 'The invoice type must be deposit, balance, add-on or other.' }),
+  invoice_type: z.enum(INVOICE_TYPES, {
+    error: 'The invoice type must be deposit, balance, add-on, other or cancellation.',
+  }),
   amount: positivePence('amount'),
   type: z.enum(TRANSACTION_TYPES, { error: 'The type must be payment or refund.' }).default('payment'),
   processor: z.enum(PROCESSORS, { error: 'Choose how the money was paid.' }),

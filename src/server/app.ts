@@ -42,6 +42,8 @@ import { reportRoutes } from './modules/reports/routes.ts';
 import { cardPaymentRoutes } from './modules/card-payments/routes.ts';
 import { cardPaymentsFrom } from './modules/card-payments/service.ts';
 import { myRoutes } from './modules/my/routes.ts';
+import { changesRoutes } from './modules/changes/routes.ts';
+import { ChangesService } from './modules/changes/service.ts';
 import { onlineBookingRoutes } from './modules/online-booking/routes.ts';
 import { onlineBookingFrom } from './modules/online-booking/service.ts';
 import { waitingListFrom } from './modules/online-booking/waiting-list.ts';
@@ -220,6 +222,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(cardPaymentRoutes, {
     service: cardPaymentsFrom({ db, config, operator: operatorOf(config), mailer, clock: deps.clock ?? systemClock }),
     operatorName: config.operatorName,
+  });
+
+  await app.register(changesRoutes, {
+    service: new ChangesService({ db, operator: operatorOf(config), mailer, clock: deps.clock ?? systemClock }),
   });
 
   await app.register(onlineBookingRoutes, {

@@ -4,6 +4,7 @@ import type { Clock } from './clock.ts';
 import type { Operator } from './common/operator.ts';
 import type { PreviewContext } from './mail/previews.ts';
 import { previews as cardPayments } from './modules/card-payments/emails.ts';
+import { previews as changes } from './modules/changes/emails.ts';
 import { previews as chasers } from './modules/chasers/emails.ts';
 import { previews as documents } from './modules/documents/emails.ts';
 import { previews as fundraising } from './modules/fundraising/emails.ts';
@@ -35,5 +36,6 @@ export function emailPreviews(d: EmailDeps): Record<TemplateKey, PreviewContext>
     ...cardPayments(d),
     ...my(d),
     ...onlineBooking(d),
+    ...changes(d),
   } as Record<TemplateKey, PreviewContext> satisfies Record<TemplateKey, PreviewContext>;
 }

@@ -16,3 +16,4 @@ export * from './rollups.ts';
 export * from './card-payments.ts';
 export * from './traveller.ts';
 export * from './waiting-list.ts';
+export * from './changes.ts';

@@ -43,7 +43,7 @@ export const invoices = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check('invoices_type_check', sql`${t.type} in ('deposit', 'balance', 'addon', 'other')`),
+    check('invoices_type_check', sql`${t.type} in ('deposit', 'balance', 'addon', 'other', 'cancellation')`),
     check('invoices_discount_check', sql`${t.discountPence} >= 0`),
     check('invoices_due_check', sql`${t.dueDate} >= ${t.invoiceDate}`),
     index('invoices_booking_idx').on(t.bookingId),
@@ -117,7 +117,10 @@ export const transactions = pgTable(
     check('transactions_amount_check', sql`${t.amountPence} > 0`),
     check('transactions_type_check', sql`${t.type} in ('payment', 'refund')`),
     check('transactions_processor_check', sql`${t.processor} in ('STRIPE', 'BACS', 'CHEQUE', 'OTHER')`),
-    check('transactions_invoice_type_check', sql`${t.invoiceType} in ('deposit', 'balance', 'addon', 'other')`),
+    check(
+      'transactions_invoice_type_check',
+      sql`${t.invoiceType} in ('deposit', 'balance', 'addon', 'other', 'cancellation')`,
+    ),
     index('transactions_invoice_idx').on(t.invoiceId),
     // one entry per card payment or refund, however many times Stripe tells of it
     uniqueIndex('transactions_provider_ref_unique')

@@ -493,6 +493,25 @@ async function steps(): Promise<Step[]> {
       async () => admin.delete(`/api/trips/${s.trip}/waiting-list/${s.firstWaiting}`),
     ],
     [
+      'PUT /api/settings/changes',
+      async () =>
+        admin.put('/api/settings/changes', {
+          bands: [
+            { from_days: 60, keep: 'deposit' },
+            { from_days: 0, keep: 'all' },
+          ],
+          transfer_fee: 30,
+          move_fee: 120,
+        }),
+    ],
+    [
+      'POST /api/bookings/{id}/cancel',
+      async () => {
+        const leaving = await insertBooking(t.db, Number(s.trip));
+        return admin.post(`/api/bookings/${leaving.id}/cancel`, { reason: 'Cannot travel', notify: false });
+      },
+    ],
+    [
       'POST /api/public/pay/{token}/checkout',
       async () => {
         const payer = t.client();

@@ -46,6 +46,10 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: str
     subject: 'A place on {{ trip.name }} is yours to book',
     body: 'Dear {{ traveller.first_name }},\n\nGood news: {% if offer.places == 1 %}a place has{% else %}{{ offer.places }} places have{% endif %} come free on {{ trip.name }}, departing on {{ trip.departure }}, and {% if offer.places == 1 %}it is{% else %}they are{% endif %} held for you until {{ offer.until }}.\n\nBook here: {{ offer.url }}\n\nIf you no longer want {% if offer.places == 1 %}it{% else %}them{% endif %}, you need do nothing: after that time the offer passes to the next person in line.\n\n{{ operator.name }}',
   },
+  booking_cancelled: {
+    subject: 'Your booking {{ booking.ref }} for {{ trip.name }} is cancelled',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nYour booking {{ booking.ref }} for {{ trip.name }}, departing on {{ trip.departure }}, is cancelled.\n\nReason: {{ cancellation.reason }}\n\n{% if cancellation.fee_waived %}No cancellation fee is charged.{% else %}The cancellation fee is {{ cancellation.fee }}.{% endif %} You have paid {{ cancellation.paid }}.\n\n{% if cancellation.refund_owed != "£0.00" %}We will refund you {{ cancellation.refund_owed }} by {{ cancellation.refund_due_on }}.\n\n{% endif %}{% if cancellation.still_owed != "£0.00" %}{{ cancellation.still_owed }} of the fee is still to pay: we will send you an invoice for it.\n\n{% endif %}{% if portal.url %}Your booking and its payments: {{ portal.url }}\n\n{% endif %}{{ operator.name }}',
+  },
   booking_received: {
     subject: 'Your booking {{ booking.ref }} for {{ trip.name }}',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThank you for booking {{ trip.name }}, departing on {{ trip.departure }}. Your booking reference is {{ booking.ref }}.\n\n{{ booking.next }}\n\n{% if deposit.pay_url != "" %}Pay your {{ deposit.amount }} deposit by card here: {{ deposit.pay_url }}\n\n{% endif %}{% if deposit.bank_details != "" %}How to pay by bank transfer: {{ deposit.bank_details }}\n\n{% endif %}{% if portal.url %}Your booking, its payments and the details we need from you before you travel: {{ portal.url }}\n\n{% endif %}{{ operator.name }}',
@@ -66,6 +70,16 @@ export type TemplateContext = {
   booking?: { ref: string; status?: string; next?: string };
   /** a waiting list's offer of freed places */
   offer?: { url: string; places: number; until: string };
+  /** a booking cancelled: what was kept and what is owed either way, in pounds as text */
+  cancellation?: {
+    reason: string;
+    fee: string;
+    paid: string;
+    refund_owed: string;
+    refund_due_on: string;
+    still_owed: string;
+    fee_waived: boolean;
+  };
   /** what an online booking pays now, and how */
   deposit?: { amount: string; pay_url: string; bank_details: string };
   trip?: { name: string; departure: string; return?: string; country?: string; passport_months?: number };

@@ -48,6 +48,9 @@ const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
   ['/api/trips/:/reminders', 'finance'],
   ['/api/email-templates', 'finance'],
   ['/api/money-due', 'finance'],
+  // changes after booking: what is owed back is money; the fee scale is money's settings
+  ['/api/refunds-owed', 'finance'],
+  ['/api/settings/changes', 'finance'],
   // a trip's readiness board reads its travellers' passport, medical and money facts
   ['/api/trips/:/readiness', 'bookings'],
   ['/api/trips/:/manifest', 'bookings'],

@@ -47,6 +47,7 @@ describe('/api/email-templates', () => {
       ['sign_in_link', true],
       ['booking_received', true],
       ['waiting_list_offer', true],
+      ['booking_cancelled', true],
     ]);
     expect(list[0].placeholders).toContain('invoice.outstanding');
     expect(list[3].placeholders).toContain('chase.reason');

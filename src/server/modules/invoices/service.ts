@@ -40,7 +40,7 @@ import QRCode from 'qrcode';
 
 type StandardValues = z.output<typeof createStandardInvoiceSchema>;
 type CustomValues = z.output<typeof createInvoiceSchema>;
-type NewInvoice = {
+export type NewInvoice = {
   bookingId: number;
   tripId: number;
   type: InvoiceType;
@@ -301,6 +301,11 @@ export class InvoiceService {
       });
     });
     return this.get(id);
+  }
+
+  /** An invoice another action makes in its own transaction (a cancellation's fee), with its event. */
+  raiseIn(tx: Tx, n: NewInvoice): Promise<number> {
+    return this.insert(tx, n);
   }
 
   private async insert(tx: Tx, n: NewInvoice): Promise<number> {

@@ -3,6 +3,7 @@ import type { CreateTransactionValues, Processor, Transaction, TransactionType }
 import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 import type { Db, Tx } from '../../../db/client.ts';
 import { bookings, invoices, transactions } from '../../../db/schema/index.ts';
+import { settleRefundsOwed } from './refunds-owed.ts';
 import { audit } from '../../audit/audit.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { pgError } from '../../sql.ts';
@@ -63,6 +64,7 @@ async function insertEntry(tx: Tx, invoice: typeof invoices.$inferSelect, e: Ent
       ...(e.providerRef ? { provider_ref: e.providerRef } : {}),
     },
   });
+  if (e.type === 'refund') await settleRefundsOwed(tx, invoice.bookingId, row!.id);
   return row!.id;
 }
 

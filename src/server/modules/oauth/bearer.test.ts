@@ -253,6 +253,9 @@ const EVERY_ROUTE = `
   GET /api/money-due/export finance:read
   GET /api/money-due finance:read
   GET /api/money-due/refunds finance:read
+  GET /api/refunds-owed finance:read
+  GET /api/settings/changes finance:read
+  GET /api/bookings/:id/cancel/preview bookings:read
   GET /api/overview bookings:read
   GET /api/reports/:name finance:read
   GET /api/retention/preview bookings:read
@@ -329,6 +332,8 @@ const EVERY_ROUTE = `
   PUT /api/trips/:id/fundraising trips:write
   PUT /api/trips/:id/payment-plan finance:write
   PUT /api/trips/:id/online-booking trips:write
+  PUT /api/settings/changes finance:write
+  POST /api/bookings/:id/cancel bookings:write
   PATCH /api/trips/:id/waiting-list/:entryId trips:write
   DELETE /api/trips/:id/waiting-list/:entryId trips:write
   POST /api/trips/:id/waiting-list/:entryId/offer trips:write

@@ -15,7 +15,7 @@ import { useState } from 'react';
 import { Controller, type Path, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import type { BookingDetail } from '../../../../contract/bookings.ts';
 import type { CreateInvoiceInput, Invoice } from '../../../../contract/invoices.ts';
-import { INVOICE_TYPE_LABELS, INVOICE_TYPES, NO_ITEMS_MESSAGE } from '../../../../contract/invoice-constants.ts';
+import { INVOICE_TYPE_LABELS, HAND_INVOICE_TYPES, NO_ITEMS_MESSAGE } from '../../../../contract/invoice-constants.ts';
 import { addDays, ukToday } from '../../../../contract/dates.ts';
 import { parsePounds } from '../../../../contract/pounds.ts';
 import { DateField } from '../../../components/date-field.tsx';
@@ -152,7 +152,7 @@ export function NewInvoiceDialog({
         <Grid.Col span={{ base: 12, sm: 4 }}>
           <NativeSelect
             label="Type"
-            data={INVOICE_TYPES.map((t) => ({ value: t, label: INVOICE_TYPE_LABELS[t] }))}
+            data={HAND_INVOICE_TYPES.map((t) => ({ value: t, label: INVOICE_TYPE_LABELS[t] }))}
             error={errors.type?.message}
             {...form.register('type')}
           />

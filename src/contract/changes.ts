@@ -1,0 +1,235 @@
+import { z } from 'zod';
+import { idParam } from './common.ts';
+import { poundsToPence } from './money.ts';
+import { ONLINE_FUNDING_TYPES } from './online-booking.ts';
+
+// ---- changes after booking (issue 35): the fee scale, cancelling a booking, refunds owed ----
+
+export const KEEP_KINDS = ['deposit', 'percent', 'all'] as const;
+export type KeepKind = (typeof KEEP_KINDS)[number];
+export const KEEP_LABELS: Record<KeepKind, string> = {
+  deposit: 'The deposit',
+  percent: 'A percentage of the trip cost',
+  all: 'Everything',
+};
+
+/** One band of the cancellation scale: cancelled this many days or more before departure, this is kept. */
+export type CancellationBand = {
+  /** the band applies from this many days before departure (the UK day of cancelling to the departure day) */
+  from_days: number;
+  keep: KeepKind;
+  /** with keep = percent: the share of the trip cost kept, 1–100 */
+  percent: number | null;
+  /** null: every funding type; otherwise this band is for bookings of this funding type only */
+  funding_type: (typeof ONLINE_FUNDING_TYPES)[number] | null;
+};
+
+/** The office's scale until it sets its own (issue 35). */
+export const DEFAULT_BANDS: CancellationBand[] = [
+  { from_days: 57, keep: 'deposit', percent: null, funding_type: null },
+  { from_days: 29, keep: 'percent', percent: 50, funding_type: null },
+  { from_days: 0, keep: 'all', percent: null, funding_type: null },
+];
+export const DEFAULT_TRANSFER_FEE_PENCE = 2500;
+export const DEFAULT_MOVE_FEE_PENCE = 10000;
+/** A refund owed falls due this many days after the cancellation (Package Travel Regulations 2018). */
+export const REFUND_DUE_DAYS = 14;
+/** A cancellation invoice is due this many days after it is raised. */
+export const CANCELLATION_DUE_DAYS = 14;
+
+const bandSchema = z.object({
+  from_days: z.number().int(),
+  keep: z.enum(KEEP_KINDS),
+  percent: z.number().int().nullable(),
+  funding_type: z.enum(ONLINE_FUNDING_TYPES).nullable(),
+});
+
+const bandInput = z
+  .object({
+    from_days: z.coerce
+      .number({ error: 'The days before departure must be a whole number.' })
+      .int('The days before departure must be a whole number.')
+      .min(0, 'The days before departure cannot be negative.')
+      .max(3650, 'The days before departure must be at most 3650.'),
+    keep: z.enum(KEEP_KINDS, { error: 'Choose what is kept: the deposit, a percentage or everything.' }),
+    percent: z.coerce
+      .number({ error: 'The percentage must be a whole number from 1 to 100.' })
+      .int('The percentage must be a whole number from 1 to 100.')
+      .min(1, 'The percentage must be a whole number from 1 to 100.')
+      .max(100, 'The percentage must be a whole number from 1 to 100.')
+      .nullable()
+      .default(null),
+    funding_type: z.enum(ONLINE_FUNDING_TYPES, { error: 'The funding type is invalid.' }).nullable().default(null),
+  })
+  .superRefine((b, ctx) => {
+    if (b.keep === 'percent' && b.percent === null)
+      ctx.addIssue({ code: 'custom', path: ['percent'], message: 'Give the percentage of the trip cost kept.' });
+  })
+  .transform((b) => ({ ...b, percent: b.keep === 'percent' ? b.percent : null }));
+
+/** GET /api/settings/changes */
+export const changeRulesSchema = z.object({
+  bands: z.array(bandSchema),
+  transfer_fee: z.number(),
+  move_fee: z.number(),
+  /** false: the defaults, the office has not set its own */
+  saved: z.boolean(),
+});
+export type ChangeRules = z.infer<typeof changeRulesSchema>;
+
+/** PUT /api/settings/changes */
+export const saveChangeRulesSchema = z
+  .object({
+    bands: z
+      .array(bandInput, { error: 'Give at least one band.' })
+      .min(1, 'Give at least one band.')
+      .max(30, 'At most 30 bands.'),
+    transfer_fee: poundsToPence('transfer fee'),
+    move_fee: poundsToPence('move fee'),
+  })
+  .superRefine((v, ctx) => {
+    const seen = new Set<string>();
+    v.bands.forEach((b, i) => {
+      const key = `${b.funding_type ?? 'any'}:${b.from_days}`;
+      if (seen.has(key))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['bands', i, 'from_days'],
+          message: 'Two bands start on the same day for the same bookings.',
+        });
+      seen.add(key);
+    });
+    // every booking must fall in a band: from 0 days for every booking
+    if (!v.bands.some((b) => b.funding_type === null && b.from_days === 0))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['bands'],
+        message: 'One band for every booking must start at 0 days, so that a cancellation on any day has a fee.',
+      });
+    for (const f of new Set(v.bands.map((b) => b.funding_type).filter((f) => f !== null)))
+      if (!v.bands.some((b) => b.funding_type === f && b.from_days === 0))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['bands'],
+          message: `The bands for ${f} bookings must include one starting at 0 days.`,
+        });
+  });
+
+/** POST /api/bookings/{id}/cancel (and its preview's query) */
+export const cancelBookingSchema = z
+  .object({
+    reason: z
+      .string({ error: 'Give the reason for cancelling.' })
+      .trim()
+      .min(1, 'Give the reason for cancelling.')
+      .max(500, 'The reason must be at most 500 characters.'),
+    fee_waived: z.boolean().default(false),
+    waived_reason: z
+      .string()
+      .trim()
+      .max(500, 'The reason for waiving the fee must be at most 500 characters.')
+      .nullable()
+      .default(null)
+      .transform((v) => (v ? v : null)),
+    notify: z.boolean().default(true),
+  })
+  .superRefine((v, ctx) => {
+    if (v.fee_waived && !v.waived_reason)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['waived_reason'],
+        message: 'Say why the fee is waived (unavoidable and extraordinary circumstances).',
+      });
+  });
+export type CancelBookingValues = z.output<typeof cancelBookingSchema>;
+
+/** GET /api/bookings/{id}/cancel/preview?fee_waived=1 */
+export const cancelPreviewQuery = z.object({
+  fee_waived: z
+    .enum(['0', '1', 'true', 'false'], { error: 'fee_waived must be 1 or 0.' })
+    .optional()
+    .transform((v) => v === '1' || v === 'true'),
+});
+
+const band = bandSchema.extend({ label: z.string() });
+
+/** What cancelling does, answered by the same function that then does it. Amounts in pounds. */
+export const cancelPreviewSchema = z.object({
+  booking_id: z.number().int(),
+  ref: z.string(),
+  cancellable: z.boolean(),
+  /** why not, when it is not */
+  refused: z.string().nullable(),
+  /** UK days from today to the departure day */
+  days_before_departure: z.number().int(),
+  band: band.nullable(),
+  trip_cost: z.number(),
+  deposit: z.number(),
+  /** the fee the scale gives, before any waiver */
+  scale_fee: z.number(),
+  fee_waived: z.boolean(),
+  /** what is kept */
+  fee: z.number(),
+  /** payments less refunds so far */
+  paid: z.number(),
+  /** paid more than the fee: the difference is owed back within 14 days */
+  refund_owed: z.number(),
+  refund_due_on: z.string().nullable(),
+  /** paid less than the fee: a cancellation invoice for the difference */
+  still_owed: z.number(),
+  invoices_deleted: z.array(z.object({ id: z.number().int(), ref: z.string(), total: z.number() })),
+  invoices_kept: z.array(
+    z.object({ id: z.number().int(), ref: z.string(), total: z.number(), paid: z.number(), outstanding: z.number() }),
+  ),
+  rows_waived: z.array(z.object({ id: z.number().int(), label: z.string(), due_date: z.string(), amount: z.number() })),
+  /** what the fee means, in words */
+  summary: z.string(),
+});
+export type CancelPreview = z.infer<typeof cancelPreviewSchema>;
+
+export const cancelledSchema = cancelPreviewSchema.extend({
+  message: z.string(),
+  cancellation_invoice_id: z.number().int().nullable(),
+  refund_owed_id: z.number().int().nullable(),
+  emailed: z.boolean(),
+});
+export type Cancelled = z.infer<typeof cancelledSchema>;
+
+export const REFUND_OWED_STATES = ['open', 'settled'] as const;
+export type RefundOwedState = (typeof REFUND_OWED_STATES)[number];
+
+export const refundOwedSchema = z.object({
+  id: z.number().int(),
+  booking_id: z.number().int(),
+  booking_ref: z.string(),
+  traveller: z.string(),
+  trip_name: z.string(),
+  amount: z.number(),
+  reason: z.string(),
+  due_on: z.string(),
+  /** negative: overdue by that many days */
+  days_left: z.number().int(),
+  overdue: z.boolean(),
+  state: z.enum(REFUND_OWED_STATES),
+  settled_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type RefundOwed = z.infer<typeof refundOwedSchema>;
+
+/** GET /api/refunds-owed */
+export const refundsOwedQuery = z.object({
+  state: z.enum(REFUND_OWED_STATES, { error: 'The state must be open or settled.' }).optional(),
+  overdue: z
+    .enum(['0', '1'], { error: 'overdue must be 1 or 0.' })
+    .optional()
+    .transform((v) => v === '1'),
+  booking_id: z.coerce.number().int().positive().optional(),
+});
+export const refundsOwedSchema = z.object({
+  data: z.array(refundOwedSchema),
+  total_open: z.number(),
+  overdue: z.number().int(),
+});
+export type RefundsOwed = z.infer<typeof refundsOwedSchema>;
+
+export { idParam };

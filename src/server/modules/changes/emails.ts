@@ -1,0 +1,32 @@
+import type { Operator } from '../../common/operator.ts';
+import { portalPreviewUrl } from '../../common/portal-links.ts';
+import type { EmailPreviews } from '../../mail/previews.ts';
+import { emailDate } from '../../mail/templates.ts';
+import { addDays } from '../../../contract/dates.ts';
+
+/** The cancellation email's preview: the booking's traveller and trip, a £250 deposit kept of £400 paid. */
+export function previews({ operator }: { operator: Operator }): EmailPreviews {
+  return {
+    booking_cancelled: async (b, today) => ({
+      traveller: {
+        title: b.booking.title,
+        first_name: b.booking.firstName,
+        last_name: b.booking.lastName,
+        preferred_name: b.booking.preferredName,
+      },
+      booking: { ref: b.booking.ref, status: 'cancelled' },
+      trip: { name: b.trip.name, departure: emailDate(b.trip.departure) },
+      cancellation: {
+        reason: 'You asked us to cancel: you can no longer travel.',
+        fee: '£250.00',
+        paid: '£400.00',
+        refund_owed: '£150.00',
+        refund_due_on: emailDate(addDays(today, 14)),
+        still_owed: '£0.00',
+        fee_waived: false,
+      },
+      portal: { url: portalPreviewUrl(operator.portalLinks) },
+      operator: { name: operator.name },
+    }),
+  };
+}

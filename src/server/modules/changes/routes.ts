@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  cancelBookingSchema,
+  cancelledSchema,
+  cancelPreviewQuery,
+  cancelPreviewSchema,
+  changeRulesSchema,
+  refundsOwedQuery,
+  refundsOwedSchema,
+  saveChangeRulesSchema,
+} from '../../../contract/changes.ts';
+import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
+import type { ChangesService } from './service.ts';
+
+const tags = ['changes after booking'];
+
+export async function changesRoutes(app: FastifyInstance, opts: { service: ChangesService }) {
+  const { service } = opts;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    '/api/settings/changes',
+    {
+      schema: {
+        tags,
+        summary:
+          "The office's fees for changes: the cancellation scale's bands (days before departure, what is kept, for which funding type), the transfer fee and the move fee",
+        response: { 200: changeRulesSchema },
+      },
+    },
+    async () => service.officeRules(),
+  );
+
+  r.put(
+    '/api/settings/changes',
+    {
+      schema: {
+        tags,
+        summary: "Sets the office's cancellation scale, transfer fee and move fee",
+        body: saveChangeRulesSchema,
+        response: { 200: changeRulesSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.saveOfficeRules(request.body, request.user!.id),
+  );
+
+  r.get(
+    '/api/bookings/:id/cancel/preview',
+    {
+      schema: {
+        tags,
+        summary:
+          'What cancelling this booking today would do: the fee by the scale, what has been paid, the refund owed or the amount still owed, and the invoices and instalments that change',
+        params: idParam,
+        querystring: cancelPreviewQuery,
+        response: { 200: cancelPreviewSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.cancelPreview(request.params.id, request.query.fee_waived),
+  );
+
+  r.post(
+    '/api/bookings/:id/cancel',
+    {
+      schema: {
+        tags,
+        summary:
+          'Cancels the booking by the scale (exactly what its preview says), in one transaction, and emails the traveller when notify is set',
+        params: idParam,
+        body: cancelBookingSchema,
+        response: { 200: cancelledSchema, 404: messageSchema, 409: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.cancel(request.params.id, request.body, request.user!.id),
+  );
+
+  r.get(
+    '/api/refunds-owed',
+    {
+      schema: {
+        tags,
+        summary: 'Refunds owed to travellers, the soonest due first (state=open|settled, overdue=1)',
+        querystring: refundsOwedQuery,
+        response: { 200: refundsOwedSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.refundsOwed(request.query),
+  );
+}

@@ -1,0 +1,466 @@
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  type CancelBookingValues,
+  type Cancelled,
+  type CancelPreview,
+  type ChangeRules,
+  type RefundsOwed,
+  type refundsOwedQuery,
+  type saveChangeRulesSchema,
+  CANCELLATION_DUE_DAYS,
+  DEFAULT_BANDS,
+  DEFAULT_MOVE_FEE_PENCE,
+  DEFAULT_TRANSFER_FEE_PENCE,
+  REFUND_DUE_DAYS,
+} from '../../../contract/changes.ts';
+import { addDays, ukToday } from '../../../contract/dates.ts';
+import { penceToPounds } from '../../../contract/money.ts';
+import type { Db, Tx } from '../../../db/client.ts';
+import {
+  bookingAddons,
+  bookings,
+  changeRules,
+  invoices,
+  refundsOwed,
+  scheduleRows,
+  transactions,
+  trips,
+} from '../../../db/schema/index.ts';
+import { audit } from '../../audit/audit.ts';
+import { nowOf, type Clock } from '../../clock.ts';
+import type { Mailer } from '../../common/mailer.ts';
+import type { Operator } from '../../common/operator.ts';
+import { portalUrlOf } from '../../common/portal-links.ts';
+import { HttpError, notFound } from '../../errors.ts';
+import { emailDate, renderTemplate, templateOf } from '../../mail/templates.ts';
+import { loadInvoices } from '../invoices/load.ts';
+import { InvoiceService } from '../invoices/service.ts';
+import { bandFor, daysBetween, feeOf, labelIn, pounds } from './fees.ts';
+
+export type ChangesDeps = { db: Db; operator: Operator; mailer: Mailer; clock: Pick<Clock, 'now'> };
+
+type Rules = { bands: ChangeRules['bands']; transferFeePence: number; moveFeePence: number; saved: boolean };
+
+/** What cancelling a booking does, worked out once and then either shown or done. */
+type CancelPlan = {
+  preview: CancelPreview;
+  booking: { id: number; tripId: number; ref: string; status: string; userId: number | null };
+  tripName: string;
+  feePence: number;
+  paidPence: number;
+  refundOwedPence: number;
+  stillOwedPence: number;
+  deleteInvoiceIds: number[];
+  waiveRowIds: number[];
+};
+
+const p = penceToPounds;
+
+/**
+ * Changes after booking (issue 35): the office's fee scale, and cancelling a booking by it. Every
+ * action is previewed by the same function that then does it, inside the action's transaction.
+ */
+export class ChangesService {
+  private readonly invoices: InvoiceService;
+
+  constructor(private readonly d: ChangesDeps) {
+    this.invoices = new InvoiceService(d.db, d.operator, d.mailer);
+  }
+
+  private today() {
+    return ukToday(nowOf(this.d.clock));
+  }
+
+  /** The trip's own rules when it has them, else the office's, else the defaults. */
+  async rulesFor(db: Db | Tx, tripId: number | null): Promise<Rules> {
+    const rows = await db
+      .select()
+      .from(changeRules)
+      .where(
+        tripId === null ? isNull(changeRules.tripId) : sql`coalesce(${changeRules.tripId}, ${tripId}) = ${tripId}`,
+      );
+    const row = rows.find((r) => r.tripId === tripId) ?? rows.find((r) => r.tripId === null);
+    return row
+      ? { bands: row.bands, transferFeePence: row.transferFeePence, moveFeePence: row.moveFeePence, saved: true }
+      : {
+          bands: DEFAULT_BANDS,
+          transferFeePence: DEFAULT_TRANSFER_FEE_PENCE,
+          moveFeePence: DEFAULT_MOVE_FEE_PENCE,
+          saved: false,
+        };
+  }
+
+  async officeRules(): Promise<ChangeRules> {
+    const r = await this.rulesFor(this.d.db, null);
+    return { bands: r.bands, transfer_fee: p(r.transferFeePence), move_fee: p(r.moveFeePence), saved: r.saved };
+  }
+
+  async saveOfficeRules(v: z.output<typeof saveChangeRulesSchema>, userId: number): Promise<ChangeRules> {
+    const bands = [...v.bands].sort(
+      (a, b) => (a.funding_type ?? '').localeCompare(b.funding_type ?? '') || b.from_days - a.from_days,
+    );
+    await this.d.db.transaction(async (tx) => {
+      const before = await this.rulesFor(tx, null);
+      const now = nowOf(this.d.clock);
+      const [existing] = await tx.select({ id: changeRules.id }).from(changeRules).where(isNull(changeRules.tripId));
+      const values = {
+        bands,
+        transferFeePence: v.transfer_fee,
+        moveFeePence: v.move_fee,
+        updatedAt: now,
+        updatedBy: userId,
+      };
+      if (existing) await tx.update(changeRules).set(values).where(eq(changeRules.id, existing.id));
+      else await tx.insert(changeRules).values({ tripId: null, ...values });
+      await audit(tx, {
+        action: 'settings.changes_saved',
+        subject: { type: 'settings', id: 0 },
+        summary: `set the office's cancellation scale (${bands.length} bands), transfer fee ${pounds(v.transfer_fee)} and move fee ${pounds(v.move_fee)}`,
+        details: {
+          before: { bands: before.bands, transfer_fee: p(before.transferFeePence), move_fee: p(before.moveFeePence) },
+          after: { bands, transfer_fee: p(v.transfer_fee), move_fee: p(v.move_fee) },
+        },
+      });
+    });
+    return this.officeRules();
+  }
+
+  /** The one function behind both the preview and the cancellation. */
+  private async planCancel(tx: Db | Tx, bookingId: number, feeWaived: boolean, lock: boolean): Promise<CancelPlan> {
+    const q = tx
+      .select({
+        id: bookings.id,
+        ref: bookings.ref,
+        status: bookings.status,
+        tripId: bookings.tripId,
+        userId: bookings.userId,
+        fundingType: bookings.fundingType,
+        tripName: trips.name,
+        departure: trips.departureDate,
+        costPence: trips.costPence,
+        depositPence: trips.depositPence,
+      })
+      .from(bookings)
+      .innerJoin(trips, eq(trips.id, bookings.tripId))
+      .where(eq(bookings.id, bookingId));
+    const [b] = lock ? await q.for('update', { of: bookings }) : await q;
+    if (!b) throw notFound('Booking not found');
+    const today = this.today();
+    const rules = await this.rulesFor(tx, b.tripId);
+    const [addons] = await tx
+      .select({ pence: sql<number>`coalesce(sum(${bookingAddons.pricePence}), 0)::int`.mapWith(Number) })
+      .from(bookingAddons)
+      .where(eq(bookingAddons.bookingId, b.id));
+    const days = daysBetween(today, b.departure);
+    const band = bandFor(rules.bands, b.fundingType, days);
+    const scaleFee = feeOf(band, {
+      tripCostPence: b.costPence,
+      depositPence: b.depositPence,
+      addonsPence: addons?.pence ?? 0,
+    });
+    const feePence = feeWaived ? 0 : scaleFee;
+
+    const loaded = await loadInvoices(tx as Db, eq(invoices.bookingId, b.id));
+    // an invoice with no payment or refund ever recorded goes; one with money on it stays as it is
+    const used = loaded.length
+      ? await tx
+          .selectDistinct({ invoiceId: transactions.invoiceId })
+          .from(transactions)
+          .where(
+            inArray(
+              transactions.invoiceId,
+              loaded.map((l) => l.reply.id),
+            ),
+          )
+      : [];
+    const withMoney = new Set(used.map((u) => u.invoiceId));
+    const toDelete = loaded.filter((l) => !withMoney.has(l.reply.id)).map((l) => l.reply);
+    const kept = loaded.filter((l) => withMoney.has(l.reply.id)).map((l) => l.reply);
+    const paidPence = Math.round(kept.reduce((a, i) => a + i.payment_received, 0) * 100);
+    const rows = await tx
+      .select({
+        id: scheduleRows.id,
+        label: scheduleRows.label,
+        dueDate: scheduleRows.dueDate,
+        amountPence: scheduleRows.amountPence,
+      })
+      .from(scheduleRows)
+      .where(
+        and(
+          eq(scheduleRows.bookingId, b.id),
+          eq(scheduleRows.waived, false),
+          // not yet invoiced, or invoiced by an unpaid invoice that goes
+          toDelete.length
+            ? or(
+                isNull(scheduleRows.invoiceId),
+                inArray(
+                  scheduleRows.invoiceId,
+                  toDelete.map((i) => i.id),
+                ),
+              )
+            : isNull(scheduleRows.invoiceId),
+        ),
+      )
+      .orderBy(asc(scheduleRows.position));
+    const refundOwedPence = Math.max(0, paidPence - feePence);
+    const stillOwedPence = Math.max(0, feePence - paidPence);
+    const refused = b.status === 'cancelled' ? 'This booking is already cancelled.' : null;
+    const summary = refused
+      ? refused
+      : `${feeWaived ? `No fee: waived (the scale would keep ${pounds(scaleFee)})` : `The fee is ${pounds(feePence)}${band ? ` (${labelIn(rules.bands, band)})` : ''}`}. ${pounds(paidPence)} has been paid: ${
+          refundOwedPence > 0
+            ? `${pounds(refundOwedPence)} is owed back by ${emailDate(addDays(today, REFUND_DUE_DAYS))}`
+            : stillOwedPence > 0
+              ? `a cancellation invoice for ${pounds(stillOwedPence)} is raised`
+              : 'nothing is owed either way'
+        }.`;
+    return {
+      booking: { id: b.id, tripId: b.tripId, ref: b.ref, status: b.status, userId: b.userId },
+      tripName: b.tripName,
+      feePence,
+      paidPence,
+      refundOwedPence,
+      stillOwedPence,
+      deleteInvoiceIds: toDelete.map((i) => i.id),
+      waiveRowIds: rows.map((r) => r.id),
+      preview: {
+        booking_id: b.id,
+        ref: b.ref,
+        cancellable: refused === null,
+        refused,
+        days_before_departure: days,
+        band: band ? { ...band, label: labelIn(rules.bands, band) } : null,
+        trip_cost: p(b.costPence),
+        deposit: p(b.depositPence),
+        scale_fee: p(scaleFee),
+        fee_waived: feeWaived,
+        fee: p(feePence),
+        paid: p(paidPence),
+        refund_owed: p(refundOwedPence),
+        refund_due_on: refundOwedPence > 0 ? addDays(today, REFUND_DUE_DAYS) : null,
+        still_owed: p(stillOwedPence),
+        invoices_deleted: toDelete.map((i) => ({ id: i.id, ref: i.invoice_ref, total: i.total })),
+        invoices_kept: kept.map((i) => ({
+          id: i.id,
+          ref: i.invoice_ref,
+          total: i.total,
+          paid: i.payment_received,
+          outstanding: i.outstanding,
+        })),
+        rows_waived: rows.map((r) => ({ id: r.id, label: r.label, due_date: r.dueDate, amount: p(r.amountPence) })),
+        summary,
+      },
+    };
+  }
+
+  async cancelPreview(bookingId: number, feeWaived: boolean): Promise<CancelPreview> {
+    return (await this.planCancel(this.d.db, bookingId, feeWaived, false)).preview;
+  }
+
+  /**
+   * Cancels a booking by the scale, in one transaction: unpaid invoices deleted, instalments not yet
+   * invoiced waived, the fee left to pay invoiced or what was paid beyond it owed back within 14 days,
+   * and one event with the figures. The traveller is emailed afterwards when asked.
+   */
+  async cancel(bookingId: number, v: CancelBookingValues, userId: number): Promise<Cancelled> {
+    const done = await this.d.db.transaction(async (tx) => {
+      const plan = await this.planCancel(tx, bookingId, v.fee_waived, true);
+      if (!plan.preview.cancellable) throw new HttpError(409, plan.preview.refused!);
+      const today = this.today();
+      const now = nowOf(this.d.clock);
+      for (const id of plan.deleteInvoiceIds) await this.invoices.deleteIn(tx, id);
+      if (plan.waiveRowIds.length)
+        await tx
+          .update(scheduleRows)
+          .set({ waived: true, waivedReason: 'The booking was cancelled.', updatedAt: now })
+          .where(inArray(scheduleRows.id, plan.waiveRowIds));
+      await tx
+        .update(bookings)
+        .set({ status: 'cancelled', holdExpiresAt: null, updatedAt: now })
+        .where(eq(bookings.id, bookingId));
+      const invoiceId =
+        plan.stillOwedPence > 0
+          ? await this.invoices.raiseIn(tx, {
+              bookingId,
+              tripId: plan.booking.tripId,
+              type: 'cancellation',
+              invoiceRef: null,
+              description: `Cancellation of booking ${plan.booking.ref}`,
+              invoiceDate: today,
+              dueDate: addDays(today, CANCELLATION_DUE_DAYS),
+              items: [
+                {
+                  description:
+                    plan.paidPence > 0
+                      ? `Cancellation fee ${pounds(plan.feePence)}, less ${pounds(plan.paidPence)} paid`
+                      : 'Cancellation fee',
+                  amountPence: plan.stillOwedPence,
+                },
+              ],
+              addons: [],
+              discountCode: null,
+              createdBy: userId,
+            })
+          : null;
+      const [owed] =
+        plan.refundOwedPence > 0
+          ? await tx
+              .insert(refundsOwed)
+              .values({
+                bookingId,
+                amountPence: plan.refundOwedPence,
+                reason: `Cancellation of ${plan.booking.ref}: ${pounds(plan.paidPence)} paid, ${pounds(plan.feePence)} kept`,
+                dueOn: addDays(today, REFUND_DUE_DAYS),
+                createdBy: userId,
+                // the database's clock, as the refunds that settle it are stamped by it
+              })
+              .returning({ id: refundsOwed.id })
+          : [];
+      await audit(tx, {
+        action: 'booking.cancelled',
+        subject: { type: 'booking', id: bookingId },
+        bookingId,
+        tripId: plan.booking.tripId,
+        summary: `cancelled booking ${plan.booking.ref}: ${plan.preview.summary}`,
+        details: {
+          reason: v.reason,
+          fee_waived: v.fee_waived,
+          waived_reason: v.waived_reason,
+          band: plan.preview.band?.label ?? null,
+          days_before_departure: plan.preview.days_before_departure,
+          fee: plan.preview.fee,
+          scale_fee: plan.preview.scale_fee,
+          paid: plan.preview.paid,
+          refund_owed: plan.preview.refund_owed,
+          still_owed: plan.preview.still_owed,
+          invoices_deleted: plan.preview.invoices_deleted.map((i) => i.ref),
+          rows_waived: plan.waiveRowIds.length,
+          cancellation_invoice_id: invoiceId,
+          refund_owed_id: owed?.id ?? null,
+        },
+        changes: { status: [plan.booking.status, 'cancelled'] },
+      });
+      return { plan, invoiceId, owedId: owed?.id ?? null };
+    });
+    const emailed = v.notify ? await this.emailCancelled(done.plan, v).catch(() => false) : false;
+    return {
+      ...done.plan.preview,
+      cancellable: false,
+      refused: null,
+      message: `Booking ${done.plan.booking.ref} is cancelled.${emailed ? ' The traveller has been emailed.' : v.notify ? ' The email to the traveller could not be sent.' : ''}`,
+      cancellation_invoice_id: done.invoiceId,
+      refund_owed_id: done.owedId,
+      emailed,
+    };
+  }
+
+  private async emailCancelled(plan: CancelPlan, v: CancelBookingValues): Promise<boolean> {
+    const [b] = await this.d.db
+      .select({
+        id: bookings.id,
+        userId: bookings.userId,
+        ref: bookings.ref,
+        title: bookings.title,
+        firstName: bookings.firstName,
+        lastName: bookings.lastName,
+        preferredName: bookings.preferredName,
+        email: bookings.email,
+        tripName: trips.name,
+        departure: trips.departureDate,
+      })
+      .from(bookings)
+      .innerJoin(trips, eq(trips.id, bookings.tripId))
+      .where(eq(bookings.id, plan.booking.id));
+    if (!b?.email) return false;
+    const template = await templateOf(this.d.db, 'booking_cancelled');
+    const mail = await renderTemplate(template, {
+      traveller: { title: b.title, first_name: b.firstName, last_name: b.lastName, preferred_name: b.preferredName },
+      booking: { ref: b.ref, status: 'cancelled' },
+      trip: { name: b.tripName, departure: emailDate(b.departure) },
+      cancellation: {
+        reason: v.reason,
+        fee: pounds(plan.feePence),
+        paid: pounds(plan.paidPence),
+        refund_owed: pounds(plan.refundOwedPence),
+        refund_due_on: plan.preview.refund_due_on ? emailDate(plan.preview.refund_due_on) : '',
+        still_owed: pounds(plan.stillOwedPence),
+        fee_waived: v.fee_waived,
+      },
+      portal: {
+        url: portalUrlOf({ id: b.id, userId: b.userId }, this.d.operator.portalLinks, nowOf(this.d.clock)),
+      },
+      operator: { name: this.d.operator.name },
+    });
+    await this.d.mailer.send({ to: { name: `${b.firstName} ${b.lastName}`, address: b.email }, ...mail });
+    await audit(this.d.db, {
+      action: 'booking.cancelled_email',
+      subject: { type: 'booking', id: b.id },
+      bookingId: b.id,
+      tripId: plan.booking.tripId,
+      summary: `emailed ${b.email} that booking ${b.ref} is cancelled`,
+      details: { ref: b.ref },
+    });
+    return true;
+  }
+
+  /** Refunds owed, the soonest due first; open ones carry their days left (negative when late). */
+  async refundsOwed(q: z.output<typeof refundsOwedQuery>): Promise<RefundsOwed> {
+    const today = this.today();
+    const where = and(
+      q.state ? eq(refundsOwed.state, q.state) : undefined,
+      q.overdue ? and(eq(refundsOwed.state, 'open'), sql`${refundsOwed.dueOn} < ${today}`) : undefined,
+      q.booking_id ? eq(refundsOwed.bookingId, q.booking_id) : undefined,
+    );
+    const rows = await this.d.db
+      .select({
+        id: refundsOwed.id,
+        bookingId: refundsOwed.bookingId,
+        ref: bookings.ref,
+        firstName: bookings.firstName,
+        lastName: bookings.lastName,
+        tripName: trips.name,
+        amountPence: refundsOwed.amountPence,
+        reason: refundsOwed.reason,
+        dueOn: refundsOwed.dueOn,
+        state: refundsOwed.state,
+        settledAt: refundsOwed.settledAt,
+        createdAt: refundsOwed.createdAt,
+      })
+      .from(refundsOwed)
+      .innerJoin(bookings, eq(bookings.id, refundsOwed.bookingId))
+      .innerJoin(trips, eq(trips.id, bookings.tripId))
+      .where(where)
+      .orderBy(sql`${refundsOwed.state} = 'settled'`, asc(refundsOwed.dueOn), asc(refundsOwed.id))
+      .limit(500);
+    const [totals] = await this.d.db
+      .select({
+        open: sql<number>`coalesce(sum(${refundsOwed.amountPence}), 0)::bigint`.mapWith(Number),
+        overdue: sql<number>`count(*) filter (where ${refundsOwed.dueOn} < ${today})::int`.mapWith(Number),
+      })
+      .from(refundsOwed)
+      .where(eq(refundsOwed.state, 'open'));
+    return {
+      data: rows.map((r) => {
+        const daysLeft = daysBetween(today, r.dueOn);
+        return {
+          id: r.id,
+          booking_id: r.bookingId,
+          booking_ref: r.ref,
+          traveller: `${r.firstName} ${r.lastName}`,
+          trip_name: r.tripName,
+          amount: p(r.amountPence),
+          reason: r.reason,
+          due_on: r.dueOn,
+          days_left: daysLeft,
+          overdue: r.state === 'open' && daysLeft < 0,
+          state: r.state as 'open' | 'settled',
+          settled_at: r.settledAt?.toISOString() ?? null,
+          created_at: r.createdAt.toISOString(),
+        };
+      }),
+      total_open: p(totals?.open ?? 0),
+      overdue: totals?.overdue ?? 0,
+    };
+  }
+}
