@@ -15,6 +15,8 @@ type FormDialogProps = {
   size?: ModalProps['size'];
   /** anything before the server's message (a summary of the record) */
   above?: ReactNode;
+  /** the submit button destroys or ends something: red */
+  danger?: boolean;
   children: ReactNode;
 };
 
@@ -33,6 +35,7 @@ export function FormDialog({
   cancelLabel = 'Cancel',
   size,
   above,
+  danger = false,
   children,
 }: FormDialogProps) {
   return (
@@ -46,7 +49,7 @@ export function FormDialog({
             <Button variant="default" onClick={onClose}>
               {cancelLabel}
             </Button>
-            <Button type="submit" loading={submitting}>
+            <Button type="submit" loading={submitting} color={danger ? 'red' : undefined}>
               {submitLabel}
             </Button>
           </Group>

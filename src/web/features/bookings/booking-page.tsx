@@ -21,6 +21,9 @@ import { NotesPanel } from './notes/notes-panel.tsx';
 const EditBookingDialog = lazyComponent(() => import('./edit-booking-dialog.tsx').then((m) => m.EditBookingDialog));
 // the payment schedule (its switch and inputs) loads beside the page; its data is asked for at once
 const SchedulePanel = lazyComponent(() => import('./schedule/schedule-panel.tsx').then((m) => m.SchedulePanel));
+const CancelBookingDialog = lazyComponent(() =>
+  import('./cancel-booking-dialog.tsx').then((m) => m.CancelBookingDialog),
+);
 const KeepUntilDialog = lazyComponent(() => import('./keep-until-dialog.tsx').then((m) => m.KeepUntilDialog));
 const FundraisingPanel = lazyComponent(() =>
   import('./fundraising/fundraising-panel.tsx').then((m) => m.FundraisingPanel),
@@ -75,6 +78,7 @@ export default function BookingPage() {
 function Booking({ b }: { b: BookingDetail }) {
   const [editing, setEditing] = useState(false);
   const [keeping, setKeeping] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
   const [kept, setKept] = useState<string | null>(null);
   const [linking, setLinking] = useState(false);
   const [linkError, setLinkError] = useState<string | null>(null);
@@ -125,6 +129,11 @@ function Booking({ b }: { b: BookingDetail }) {
           <Button variant="default" onClick={() => void emailSignInLink()} loading={linking}>
             Email a sign-in link
           </Button>
+          {b.status !== 'cancelled' && (
+            <Button variant="outline" color="red" onClick={() => setCancelling(true)}>
+              Cancel Booking
+            </Button>
+          )}
           <Anchor component={Link} to={path('booking-list')}>
             Back to Bookings
           </Anchor>
@@ -291,6 +300,16 @@ function Booking({ b }: { b: BookingDetail }) {
       <HistoryPanel url={`/api/bookings/${b.id}/history`} queryKey={bookingKeys.one(b.id)} />
 
       {editing && <EditBookingDialog booking={b} onClose={() => setEditing(false)} />}
+      {cancelling && (
+        <CancelBookingDialog
+          bookingId={b.id}
+          onClose={() => setCancelling(false)}
+          onDone={(message) => {
+            setCancelling(false);
+            setKept(message);
+          }}
+        />
+      )}
       {keeping && (
         <KeepUntilDialog
           bookingId={b.id}

@@ -1,0 +1,42 @@
+import { bookingThroughApi, expect, expectAccessible, signIn, test } from './fixtures.ts';
+
+test.describe('changes after booking', () => {
+  test('cancel a booking from its page: the preview first, then the fee invoiced and the History', async ({ page }) => {
+    await signIn(page, 'admin', '/bookings');
+    const id = await bookingThroughApi(
+      page,
+      { title: 'Mr', first_name: 'Colin', last_name: 'Cancelled', preferred_name: 'Col', email_name: 'colin' },
+      { deposit: true },
+    );
+    await page.goto(`/bookings/${id}`);
+    await page.getByRole('button', { name: 'Cancel Booking' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel this booking' });
+    const preview = dialog.getByRole('group', { name: 'What cancelling does' });
+    await expect(preview).toContainText('Fee kept');
+    await expect(preview).toContainText(/Invoice INV-\d+ \(£[\d,.]+\) is deleted: nothing was paid on it\./);
+    await expect(preview).toContainText('Still to pay (a cancellation invoice)');
+    await expectAccessible(page);
+
+    // refused without a reason: nothing changes
+    await dialog.getByRole('button', { name: 'Cancel Booking' }).click();
+    await expect(dialog.getByText('Give the reason for cancelling.')).toBeVisible();
+
+    // waiving the fee asks why, and the preview follows
+    await dialog.getByLabel('Waive the fee').check();
+    await expect(preview).toContainText(/The fee is waived/);
+    await expect(dialog.getByLabel('Why the fee is waived')).toBeVisible();
+    await dialog.getByLabel('Waive the fee').uncheck();
+    await expect(preview).not.toContainText(/The fee is waived/);
+
+    await dialog.getByLabel('Reason').fill('Changed plans, told us by phone');
+    await dialog.getByLabel('Email the traveller what was decided').uncheck();
+    await page.screenshot({ path: 'test-results/screens/cancel-booking.png' });
+    await dialog.getByRole('button', { name: 'Cancel Booking' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('status').filter({ hasText: /Booking TD-\w+ is cancelled\./ })).toBeVisible();
+    await expect(page.getByText(/^cancelled$/i).first()).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Cancel Booking' })).toHaveCount(0);
+    await expect(page.locator('#invoices')).toContainText('Cancellation of booking');
+    await expect(page.getByText(/cancelled booking TD-\w+: The fee is £[\d,.]+ \(/).first()).toBeVisible();
+  });
+});
