@@ -44,21 +44,30 @@ const bandSchema = z.object({
   funding_type: z.enum(ONLINE_FUNDING_TYPES).nullable(),
 });
 
+/** an empty field is a missing one, not 0 */
+const blankAsMissing = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
 const bandInput = z
   .object({
-    from_days: z.coerce
-      .number({ error: 'The days before departure must be a whole number.' })
-      .int('The days before departure must be a whole number.')
-      .min(0, 'The days before departure cannot be negative.')
-      .max(3650, 'The days before departure must be at most 3650.'),
+    from_days: z.preprocess(
+      blankAsMissing,
+      z.coerce
+        .number({ error: 'Give the days before departure the band starts from.' })
+        .int('The days before departure must be a whole number.')
+        .min(0, 'The days before departure cannot be negative.')
+        .max(3650, 'The days before departure must be at most 3650.'),
+    ),
     keep: z.enum(KEEP_KINDS, { error: 'Choose what is kept: the deposit, a percentage or everything.' }),
-    percent: z.coerce
-      .number({ error: 'The percentage must be a whole number from 1 to 100.' })
-      .int('The percentage must be a whole number from 1 to 100.')
-      .min(1, 'The percentage must be a whole number from 1 to 100.')
-      .max(100, 'The percentage must be a whole number from 1 to 100.')
-      .nullable()
-      .default(null),
+    percent: z.preprocess(
+      (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+      z.coerce
+        .number({ error: 'The percentage must be a whole number from 1 to 100.' })
+        .int('The percentage must be a whole number from 1 to 100.')
+        .min(1, 'The percentage must be a whole number from 1 to 100.')
+        .max(100, 'The percentage must be a whole number from 1 to 100.')
+        .nullable()
+        .default(null),
+    ),
     funding_type: z.enum(ONLINE_FUNDING_TYPES, { error: 'The funding type is invalid.' }).nullable().default(null),
   })
   .superRefine((b, ctx) => {

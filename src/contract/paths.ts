@@ -25,6 +25,7 @@ export const routes = {
   'admin-retention': '/admin/retention',
   'settings-emails': '/settings/emails',
   'settings-countries': '/settings/countries',
+  'settings-changes': '/settings/changes',
   'money-due': '/money',
   // the finance reports
   reports: '/reports',

@@ -39,4 +39,27 @@ test.describe('changes after booking', () => {
     await expect(page.locator('#invoices')).toContainText('Cancellation of booking');
     await expect(page.getByText(/cancelled booking TD-\w+: The fee is £[\d,.]+ \(/).first()).toBeVisible();
   });
+
+  test('the office sets its fees for changes: a band for fundraisers, a transfer fee; mistakes are shown by their fields', async ({
+    page,
+  }) => {
+    await signIn(page, 'admin', '/settings/changes');
+    const form = page.getByRole('form', { name: 'Fees for changes' });
+    await expect(form.getByLabel('Band 1: from days before departure')).toHaveValue('57');
+    await form.getByRole('button', { name: 'Add a band' }).click();
+    await form.getByLabel('Band 4: for').selectOption('fundraise');
+    await form.getByLabel('Transfer to another traveller').fill('lots');
+    await form.getByRole('button', { name: 'Save Fees' }).click();
+    await expect(form.getByText('Give the days before departure the band starts from.')).toBeVisible();
+    await expect(form.getByText('The transfer fee must be an amount in pounds, such as 25 or 25.50.')).toBeVisible();
+    await form.getByLabel('Band 4: from days before departure').fill('0');
+    await form.getByLabel('Band 4: kept').selectOption('all');
+    await form.getByLabel('Transfer to another traveller').fill('30');
+    await expectAccessible(page);
+    await form.getByRole('button', { name: 'Save Fees' }).click();
+    await expect(form.getByRole('status')).toHaveText('The fees for changes have been saved.');
+    await page.reload();
+    await expect(form.getByLabel('Transfer to another traveller')).toHaveValue('30.00');
+    await expect(form.getByLabel('Band 4: for')).toHaveValue('fundraise');
+  });
 });

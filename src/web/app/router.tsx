@@ -31,6 +31,7 @@ const RetentionPage = lazy(() => import('../features/retention/retention-page.ts
 const MoneyDuePage = lazy(() => import('../features/money/money-due-page.tsx'));
 const EmailTemplatesPage = lazy(() => import('../features/settings/email-templates-page.tsx'));
 const CountriesPage = lazy(() => import('../features/settings/countries-page.tsx'));
+const ChangesPage = lazy(() => import('../features/settings/changes-page.tsx'));
 const ReportsPage = lazy(() => import('../features/reports/reports-page.tsx'));
 const CharityPortalPage = lazy(() => import('../features/charity-portal/portal-page.tsx'));
 
@@ -213,6 +214,14 @@ const staffScreens: Array<[string, ComponentType]> = [
     () => (
       <Page>
         <CountriesPage />
+      </Page>
+    ),
+  ],
+  [
+    routes['settings-changes'],
+    () => (
+      <Page>
+        <ChangesPage />
       </Page>
     ),
   ],

@@ -278,6 +278,12 @@ describe('the office’s fee scale', () => {
     });
     expect(bad.statusCode).toBe(422);
     expect(Object.keys(bad.json().errors).sort()).toEqual(['bands.0.percent', 'move_fee', 'transfer_fee']);
+    const blank = await admin.put('/api/settings/changes', {
+      bands: [{ from_days: ' ', keep: 'all' }],
+      transfer_fee: 25,
+      move_fee: 100,
+    });
+    expect(blank.json().errors['bands.0.from_days']).toEqual(['Give the days before departure the band starts from.']);
     const gap = await admin.put('/api/settings/changes', {
       bands: [{ from_days: 30, keep: 'deposit' }],
       transfer_fee: 25,

@@ -5,6 +5,7 @@ import { routes } from '../../../contract/paths.ts';
 const PAGES = [
   { to: routes['settings-emails'], label: 'Email templates' },
   { to: routes['settings-countries'], label: 'Passport rules' },
+  { to: routes['settings-changes'], label: 'Fees for changes' },
 ] as const;
 
 /** The settings screens, one link each; the current one is marked (aria-current) and plain text colour. */
