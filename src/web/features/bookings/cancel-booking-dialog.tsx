@@ -1,6 +1,6 @@
 import { Checkbox, List, Loader, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import type { Cancelled, CancelPreview } from '../../../contract/changes.ts';
 import { formatPounds } from '../../../contract/pounds.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
@@ -85,7 +85,7 @@ export function CancelBookingDialog({
     resolver: lazyZodResolver(() => import('../../../contract/changes.ts').then((m) => m.cancelBookingSchema)) as never,
     defaultValues: { reason: '', fee_waived: false, waived_reason: '', notify: true },
   });
-  const waived = form.watch('fee_waived');
+  const waived = useWatch({ control: form.control, name: 'fee_waived' });
   const preview = useQuery({
     queryKey: [...bookingKeys.one(bookingId), 'cancel-preview', waived],
     queryFn: () =>
