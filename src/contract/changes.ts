@@ -1,47 +1,40 @@
 import { z } from 'zod';
 import { idParam } from './common.ts';
 import { poundsToPence } from './money.ts';
-import { ONLINE_FUNDING_TYPES } from './online-booking.ts';
 
 // ---- changes after booking (issue 35): the fee scale, cancelling a booking, refunds owed ----
 
-export const KEEP_KINDS = ['deposit', 'percent', 'all'] as const;
-export type KeepKind = (typeof KEEP_KINDS)[number];
-export const KEEP_LABELS: Record<KeepKind, string> = {
-  deposit: 'The deposit',
-  percent: 'A percentage of the trip cost',
-  all: 'Everything',
-};
+import {
+  type CancellationBand,
+  CANCELLATION_DUE_DAYS,
+  CHANGE_FUNDING_TYPES,
+  DEFAULT_BANDS,
+  DEFAULT_MOVE_FEE_PENCE,
+  DEFAULT_TRANSFER_FEE_PENCE,
+  KEEP_KINDS,
+  KEEP_LABELS,
+  type KeepKind,
+  REFUND_DUE_DAYS,
+} from './change-constants.ts';
 
-/** One band of the cancellation scale: cancelled this many days or more before departure, this is kept. */
-export type CancellationBand = {
-  /** the band applies from this many days before departure (the UK day of cancelling to the departure day) */
-  from_days: number;
-  keep: KeepKind;
-  /** with keep = percent: the share of the trip cost kept, 1–100 */
-  percent: number | null;
-  /** null: every funding type; otherwise this band is for bookings of this funding type only */
-  funding_type: (typeof ONLINE_FUNDING_TYPES)[number] | null;
+export {
+  type CancellationBand,
+  CANCELLATION_DUE_DAYS,
+  CHANGE_FUNDING_TYPES,
+  DEFAULT_BANDS,
+  DEFAULT_MOVE_FEE_PENCE,
+  DEFAULT_TRANSFER_FEE_PENCE,
+  KEEP_KINDS,
+  KEEP_LABELS,
+  type KeepKind,
+  REFUND_DUE_DAYS,
 };
-
-/** The office's scale until it sets its own (issue 35). */
-export const DEFAULT_BANDS: CancellationBand[] = [
-  { from_days: 57, keep: 'deposit', percent: null, funding_type: null },
-  { from_days: 29, keep: 'percent', percent: 50, funding_type: null },
-  { from_days: 0, keep: 'all', percent: null, funding_type: null },
-];
-export const DEFAULT_TRANSFER_FEE_PENCE = 2500;
-export const DEFAULT_MOVE_FEE_PENCE = 10000;
-/** A refund owed falls due this many days after the cancellation (Package Travel Regulations 2018). */
-export const REFUND_DUE_DAYS = 14;
-/** A cancellation invoice is due this many days after it is raised. */
-export const CANCELLATION_DUE_DAYS = 14;
 
 const bandSchema = z.object({
   from_days: z.number().int(),
   keep: z.enum(KEEP_KINDS),
   percent: z.number().int().nullable(),
-  funding_type: z.enum(ONLINE_FUNDING_TYPES).nullable(),
+  funding_type: z.enum(CHANGE_FUNDING_TYPES).nullable(),
 });
 
 /** an empty field is a missing one, not 0 */
@@ -68,7 +61,7 @@ const bandInput = z
         .nullable()
         .default(null),
     ),
-    funding_type: z.enum(ONLINE_FUNDING_TYPES, { error: 'The funding type is invalid.' }).nullable().default(null),
+    funding_type: z.enum(CHANGE_FUNDING_TYPES, { error: 'The funding type is invalid.' }).nullable().default(null),
   })
   .superRefine((b, ctx) => {
     if (b.keep === 'percent' && b.percent === null)

@@ -62,4 +62,17 @@ test.describe('changes after booking', () => {
     await expect(form.getByLabel('Transfer to another traveller')).toHaveValue('30.00');
     await expect(form.getByLabel('Band 4: for')).toHaveValue('fundraise');
   });
+
+  test('money’s Refunds owed tab lists what is owed back, by its state', async ({ page }) => {
+    await signIn(page, 'admin', '/money');
+    await page.getByRole('tab', { name: 'Refunds owed' }).click();
+    await expect(page).toHaveURL(/tab=refunds/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Refunds owed' })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: /owed in all/ })).toBeVisible();
+    await page.getByText('Settled', { exact: true }).click();
+    await expect(page.getByText('No refund owed has been settled yet.')).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole('tab', { name: 'Money due' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Money due' })).toBeVisible();
+  });
 });

@@ -10,6 +10,7 @@ test.describe('the dashboard', () => {
     const attention = page.getByRole('region', { name: 'Needs attention today' });
     for (const title of [
       'Overdue payments',
+      'Refunds owed',
       'Travellers not ready',
       'Provisional for 14 days',
       'Fundraisers behind',

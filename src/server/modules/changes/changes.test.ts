@@ -200,6 +200,14 @@ describe('cancelling a booking', () => {
         state: 'open',
       }),
     ]);
+    // the dashboard counts it once it falls due within 3 days
+    const refundsCard = async () =>
+      (
+        (await admin.get('/api/dashboard')).json() as { attention: Array<{ key: string; count: number }> }
+      ).attention.find((a) => a.key === 'refunds')!.count;
+    const now = await refundsCard();
+    shift = 11 * 86_400_000;
+    expect(await refundsCard()).toBe(now + 1);
     // fifteen days on, it is late
     shift = 15 * 86_400_000;
     const late = (await admin.get(`/api/refunds-owed?overdue=1`)).json();

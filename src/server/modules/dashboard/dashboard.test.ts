@@ -219,7 +219,14 @@ describe('GET /api/dashboard', () => {
       expect(dep.not_ready).toBe(board.summary.bookings - board.summary.ready);
       expect(dep.departure <= addDays(today, 56)).toBe(true);
     }
-    expect(d.attention.map((a) => a.key)).toEqual(['overdue', 'not_ready', 'provisional', 'behind', 'failed']);
+    expect(d.attention.map((a) => a.key)).toEqual([
+      'overdue',
+      'refunds',
+      'not_ready',
+      'provisional',
+      'behind',
+      'failed',
+    ]);
   });
 
   it('keeps each trip’s not-ready and behind counts only until something they read changes', async () => {

@@ -9,6 +9,8 @@ import { ReadinessService } from '../readiness/service.ts';
 import type { Clock } from '../../clock.ts';
 import { TripCounts } from './trip-counts.ts';
 
+/** The dashboard counts the refunds owed due within this many days, and the late ones. */
+const REFUNDS_SOON_DAYS = 3;
 /** A booking provisional this many days or more needs a look. */
 export const PROVISIONAL_DAYS = 14;
 /** Departures this many days ahead are checked for travellers not ready. */
@@ -209,7 +211,7 @@ export class DashboardService {
   ): Promise<Dashboard['attention']> {
     const seasonParams = { departure_from: season.from, departure_to: season.to };
     const bookedBefore = addDays(today, -PROVISIONAL_DAYS + 1);
-    const [trips, failedJobs, failedEmails] = await Promise.all([
+    const [trips, failedJobs, failedEmails, refunds] = await Promise.all([
       queryRows<{ id: number; name: string; departure: string | Date; soon: boolean }>(
         this.db,
         sql`select t.id, t.name, t.departure_date as departure,
@@ -227,6 +229,12 @@ export class DashboardService {
         this.db,
         sql`select ((select count(*) from payment_reminders where outcome = 'failed' and created_at > now() - make_interval(days => ${FAILED_EMAIL_DAYS}))
           + (select count(*) from chasers where outcome = 'failed' and created_at > now() - make_interval(days => ${FAILED_EMAIL_DAYS})))::int as n`,
+      ),
+      // refunds owed that fall due within 3 days, or are late
+      queryRows<{ n: number; pence: string }>(
+        this.db,
+        sql`select count(*)::int as n, coalesce(sum(amount_pence), 0)::bigint as pence from refunds_owed
+          where state = 'open' and due_on <= ${addDays(today, REFUNDS_SOON_DAYS)}::date`,
       ),
     ]);
     const soon = trips.filter((t) => t.soon);
@@ -254,6 +262,12 @@ export class DashboardService {
         count: overdue.count,
         amount: penceToPounds(overdue.pence),
         href: `/money${query({ overdue: 1, ...seasonParams })}`,
+      },
+      {
+        key: 'refunds',
+        count: n(refunds[0]?.n),
+        amount: penceToPounds(Number(refunds[0]?.pence ?? 0)),
+        href: '/money?tab=refunds',
       },
       {
         key: 'not_ready',

@@ -9,6 +9,7 @@ import {
   SimpleGrid,
   Skeleton,
   Stack,
+  Tabs,
   Text,
   TextInput,
   Title,
@@ -20,6 +21,7 @@ import type { MoneyDuePage, MoneyDueQuery, MoneyDueRow } from '../../../contract
 import { path } from '../../../contract/paths.ts';
 import { TRIP_TYPE_LABELS, TRIP_TYPES } from '../../../contract/trip-constants.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
+import { lazyComponent } from '../../components/lazy.tsx';
 import { formatDateTime, formatMoney, formatShortDate } from '../../lib/format.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
 import { moneyDueKeys, sendReminders, useMoneyDue, useRefundsDue, useTripOptions } from './api/money-due.ts';
@@ -30,6 +32,9 @@ import {
   MONEY_DUE_SORTS,
   type MoneyDueSort,
 } from '../../../contract/money-due-constants.ts';
+
+// the refunds owed tab loads when it is opened
+const RefundsOwedTab = lazyComponent(() => import('./refunds-owed-tab.tsx').then((m) => m.RefundsOwedTab));
 
 const FAILED = 'The money due could not be loaded. Please refresh the page and try again.';
 // the biggest debts and the longest overdue first; names and dates A→Z / soonest first
@@ -104,8 +109,25 @@ function exportHref(query: MoneyDueQuery): string {
   return `/api/money-due/export${text ? `?${text}` : ''}`;
 }
 
-/** /money: who owes us what — every unpaid invoice and instalment not yet invoiced, with reminders sent from the list. */
+/** /money: money due (the default) and the refunds the office owes travellers (?tab=refunds). */
 export default function MoneyDuePage() {
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'refunds' ? 'refunds' : 'due';
+  return (
+    <Stack>
+      <Tabs value={tab} onChange={(v) => setParams(v === 'refunds' ? { tab: 'refunds' } : {})}>
+        <Tabs.List>
+          <Tabs.Tab value="due">Money due</Tabs.Tab>
+          <Tabs.Tab value="refunds">Refunds owed</Tabs.Tab>
+        </Tabs.List>
+      </Tabs>
+      {tab === 'refunds' ? <RefundsOwedTab /> : <MoneyDueList />}
+    </Stack>
+  );
+}
+
+/** Who owes us what — every unpaid invoice and instalment not yet invoiced, with reminders sent from the list. */
+function MoneyDueList() {
   const [params, setParams] = useSearchParams();
   const query = readQuery(params);
   const list = useMoneyDue(query);

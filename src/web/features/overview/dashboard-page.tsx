@@ -27,6 +27,11 @@ const CARDS: Record<AttentionKey, { title: string; describe: (count: number) => 
     describe: (n) => `${plural(n, 'invoice or instalment', 'invoices and instalments')} past their due date`,
     link: 'Show them in Money',
   },
+  refunds: {
+    title: 'Refunds owed',
+    describe: (n) => `${plural(n, 'refund')} owed back within 3 days or late`,
+    link: 'Show them in Money',
+  },
   not_ready: {
     title: 'Travellers not ready',
     describe: (n) => `${plural(n, 'traveller')} departing in the next 8 weeks with a check not passed`,
@@ -125,7 +130,7 @@ export default function DashboardPage() {
           Needs attention today
         </Title>
         {data ? (
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} spacing="sm">
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
             {data.attention.map((a) => (
               <AttentionCard key={a.key} card={a} />
             ))}

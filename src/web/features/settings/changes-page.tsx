@@ -14,8 +14,9 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useFieldArray, useForm, useWatch } from 'react-hook-form';
-import { type ChangeRules, KEEP_KINDS, KEEP_LABELS } from '../../../contract/changes.ts';
-import { ONLINE_FUNDING_LABELS, ONLINE_FUNDING_TYPES } from '../../../contract/online-booking.ts';
+import { FUNDING_TYPE_LABELS } from '../../../contract/booking-constants.ts';
+import { CHANGE_FUNDING_TYPES, KEEP_KINDS, KEEP_LABELS } from '../../../contract/change-constants.ts';
+import type { ChangeRules } from '../../../contract/changes.ts';
 import { ServerAlert } from '../../components/form-frame.tsx';
 import { api } from '../../lib/api.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
@@ -29,7 +30,7 @@ type Values = { bands: BandRow[]; transfer_fee: string; move_fee: string };
 const keeps = KEEP_KINDS.map((k) => ({ value: k, label: KEEP_LABELS[k] }));
 const fundings = [
   { value: '', label: 'Every booking' },
-  ...ONLINE_FUNDING_TYPES.map((f) => ({ value: f, label: `${ONLINE_FUNDING_LABELS[f]} only` })),
+  ...CHANGE_FUNDING_TYPES.map((f) => ({ value: f, label: `${FUNDING_TYPE_LABELS[f]} only` })),
 ];
 
 const toValues = (r: ChangeRules): Values => ({
