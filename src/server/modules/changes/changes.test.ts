@@ -6,6 +6,7 @@ import { auditEvents, bookings, invoices, moneyOwed, refundsOwed, scheduleRows }
 import { smtpSink } from '../../../../tests/support/smtp.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 import { systemClock, type Clock } from '../../clock.ts';
+import { buildDigest } from '../schedules/digest.ts';
 
 let sink: Awaited<ReturnType<typeof smtpSink>>;
 let t: TestApp;
@@ -208,6 +209,11 @@ describe('cancelling a booking', () => {
     const now = await refundsCard();
     shift = 11 * 86_400_000;
     expect(await refundsCard()).toBe(now + 1);
+    // and the office's digest lists it then, and as late after its day
+    const inDigest = async (day: string) => (await buildDigest(t.db, day)).owed.find((o) => o.ref === booking.ref);
+    expect(await inDigest(addDays(done.refund_due_on, -14))).toBeUndefined();
+    expect(await inDigest(addDays(done.refund_due_on, -3))).toMatchObject({ amount: '£400.00', late: false });
+    expect(await inDigest(addDays(done.refund_due_on, 1))).toMatchObject({ late: true });
     // fifteen days on, it is late
     shift = 15 * 86_400_000;
     const late = (await admin.get(`/api/refunds-owed?overdue=1`)).json();

@@ -1,7 +1,15 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, lte, sql } from 'drizzle-orm';
 import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 import type { Db } from '../../../db/client.ts';
-import { bookings, invoices, paymentReminders, refundsDue, scheduleRows, trips } from '../../../db/schema/index.ts';
+import {
+  bookings,
+  invoices,
+  paymentReminders,
+  refundsDue,
+  refundsOwed,
+  scheduleRows,
+  trips,
+} from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { nowOf, type Clock } from '../../clock.ts';
@@ -14,6 +22,8 @@ export type Digest = {
   failed: Array<{ ref: string; traveller: string; email: string; error: string }>;
   /** invoices paid more than their total (a card payment made twice): the refund owed */
   refunds: Array<{ ref: string; traveller: string; invoice: string; overpaid: string }>;
+  /** refunds owed after a cancellation that fall due within 3 days, or are late */
+  owed: Array<{ ref: string; traveller: string; amount: string; due_on: string; late: boolean }>;
 };
 
 /** What the office must know tonight: instalments that went overdue today, reminders that could not be sent. */
@@ -85,7 +95,27 @@ export async function buildDigest(db: Db, today: string): Promise<Digest> {
     .innerJoin(invoices, eq(invoices.id, refundsDue.invoiceId))
     .orderBy(refundsDue.since, refundsDue.invoiceId)
     .limit(200);
+  const owed = await db
+    .select({
+      ref: bookings.ref,
+      first: bookings.firstName,
+      last: bookings.lastName,
+      pence: refundsOwed.amountPence,
+      dueOn: refundsOwed.dueOn,
+    })
+    .from(refundsOwed)
+    .innerJoin(bookings, eq(bookings.id, refundsOwed.bookingId))
+    .where(and(eq(refundsOwed.state, 'open'), lte(refundsOwed.dueOn, addDays(today, 3))))
+    .orderBy(refundsOwed.dueOn, refundsOwed.id)
+    .limit(200);
   return {
+    owed: owed.map((o) => ({
+      ref: o.ref,
+      traveller: `${o.first} ${o.last}`,
+      amount: formatPounds(penceToPounds(o.pence)),
+      due_on: o.dueOn,
+      late: o.dueOn < today,
+    })),
     overdue,
     failed: failedRows.map((f) => ({
       ref: f.ref,
@@ -111,7 +141,10 @@ export async function sendDigest(
 ): Promise<{ sent: boolean }> {
   const today = ukToday(nowOf(clock));
   const d = await buildDigest(db, today);
-  if (!officeEmail || (d.overdue.length === 0 && d.failed.length === 0 && d.refunds.length === 0))
+  if (
+    !officeEmail ||
+    (d.overdue.length === 0 && d.failed.length === 0 && d.refunds.length === 0 && d.owed.length === 0)
+  )
     return { sent: false };
   const lines = [
     `Instalments that went overdue today: ${d.overdue.length}`,
@@ -128,10 +161,20 @@ export async function sendDigest(
           ),
         ]
       : []),
+    ...(d.owed.length
+      ? [
+          '',
+          `Refunds owed after a cancellation, due within 3 days or late: ${d.owed.length}`,
+          ...d.owed.map(
+            (o) =>
+              `- ${o.ref} ${o.traveller}: ${o.amount} ${o.late ? `was due on ${o.due_on}: late` : `due by ${o.due_on}`}`,
+          ),
+        ]
+      : []),
   ];
   const mail = {
     to: { name: 'Office', address: officeEmail },
-    subject: `Tripdesk money digest for ${today}: ${d.overdue.length} overdue, ${d.failed.length} reminders not sent${d.refunds.length ? `, ${d.refunds.length} refunds due` : ''}`,
+    subject: `Tripdesk money digest for ${today}: ${d.overdue.length} overdue, ${d.failed.length} reminders not sent${d.refunds.length ? `, ${d.refunds.length} refunds due` : ''}${d.owed.length ? `, ${d.owed.length} refunds owed soon or late` : ''}`,
     text: lines.join('\n'),
     html: lines.map((l) => (l ? `<p>${escapeHtml(l)}</p>` : '')).join('\n'),
   };
