@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idParam } from './common.ts';
+import { createBookingSchema } from './bookings.ts';
 import { poundsToPence } from './money.ts';
 
 // ---- changes after booking (issue 35): the fee scale, cancelling a booking, refunds owed ----
@@ -235,3 +236,49 @@ export const refundsOwedSchema = z.object({
 export type RefundsOwed = z.infer<typeof refundsOwedSchema>;
 
 export { idParam };
+
+/** A transfer within this many days of departure needs an Administrator's reason (reasonable notice: reg 9). */
+export const TRANSFER_NOTICE_DAYS = 7;
+
+/** POST /api/bookings/{id}/transfer: the new traveller, as on the staff form */
+export const transferBookingSchema = createBookingSchema
+  .pick({ title: true, first_name: true, last_name: true, preferred_name: true, email: true, mobile: true })
+  .extend({
+    fee_waived: z.boolean().default(false),
+    /** within 7 days of departure: why it is allowed */
+    override_reason: z
+      .string()
+      .trim()
+      .max(500, 'The reason must be at most 500 characters.')
+      .nullable()
+      .default(null)
+      .transform((v) => (v ? v : null)),
+    notify: z.boolean().default(true),
+  });
+export type TransferBookingValues = z.output<typeof transferBookingSchema>;
+
+/** GET /api/bookings/{id}/transfer/preview */
+export const transferPreviewSchema = z.object({
+  booking_id: z.number().int(),
+  ref: z.string(),
+  transferable: z.boolean(),
+  refused: z.string().nullable(),
+  days_before_departure: z.number().int(),
+  /** within 7 days of departure: an Administrator's reason is needed */
+  needs_override: z.boolean(),
+  fee_waived: z.boolean(),
+  /** the transfer fee invoiced to the booking */
+  fee: z.number(),
+  from: z.object({ name: z.string(), email: z.string() }),
+  /** the old traveller's details that are erased from the booking */
+  erased: z.array(z.string()),
+  summary: z.string(),
+});
+export type TransferPreview = z.infer<typeof transferPreviewSchema>;
+
+export const transferredSchema = transferPreviewSchema.extend({
+  message: z.string(),
+  fee_invoice_id: z.number().int().nullable(),
+  emailed: z.number().int(),
+});
+export type Transferred = z.infer<typeof transferredSchema>;

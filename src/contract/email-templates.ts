@@ -17,6 +17,7 @@ export const TEMPLATE_KEYS = [
   'booking_received',
   'waiting_list_offer',
   'booking_cancelled',
+  'booking_transferred',
 ] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
@@ -33,6 +34,7 @@ export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
   booking_received: 'Booking received online',
   waiting_list_offer: 'A waiting list’s offer of a freed place',
   booking_cancelled: 'Booking cancelled: the fee and any refund',
+  booking_transferred: 'A place passed to another traveller (to both of them)',
 };
 const EVERY = [
   'traveller.title',
@@ -93,6 +95,15 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, readonly string[]> = {
     'deposit.amount',
     'deposit.pay_url',
     'deposit.bank_details',
+    'portal.url',
+    'operator.name',
+  ],
+  booking_transferred: [
+    ...EVERY,
+    'transfer.from_name',
+    'transfer.to_name',
+    'transfer.fee',
+    'transfer.to_you',
     'portal.url',
     'operator.name',
   ],

@@ -505,6 +505,21 @@ async function steps(): Promise<Step[]> {
         }),
     ],
     [
+      'POST /api/bookings/{id}/transfer',
+      async () => {
+        const passing = await insertBooking(t.db, Number(s.trip));
+        return admin.post(`/api/bookings/${passing.id}/transfer`, {
+          title: 'Mr',
+          first_name: 'Tom',
+          last_name: 'Taker',
+          preferred_name: 'Tom',
+          email: 'tom.taker@example.test',
+          override_reason: 'Walked at the last minute',
+          notify: false,
+        });
+      },
+    ],
+    [
       'POST /api/bookings/{id}/cancel',
       async () => {
         const leaving = await insertBooking(t.db, Number(s.trip));

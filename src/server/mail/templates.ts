@@ -46,6 +46,10 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: str
     subject: 'A place on {{ trip.name }} is yours to book',
     body: 'Dear {{ traveller.first_name }},\n\nGood news: {% if offer.places == 1 %}a place has{% else %}{{ offer.places }} places have{% endif %} come free on {{ trip.name }}, departing on {{ trip.departure }}, and {% if offer.places == 1 %}it is{% else %}they are{% endif %} held for you until {{ offer.until }}.\n\nBook here: {{ offer.url }}\n\nIf you no longer want {% if offer.places == 1 %}it{% else %}them{% endif %}, you need do nothing: after that time the offer passes to the next person in line.\n\n{{ operator.name }}',
   },
+  booking_transferred: {
+    subject: 'Booking {{ booking.ref }} for {{ trip.name }} has passed to {{ transfer.to_name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThe place on {{ trip.name }}, departing on {{ trip.departure }} (booking {{ booking.ref }}), has passed from {{ transfer.from_name }} to {{ transfer.to_name }}.\n\n{% if transfer.to_you %}The booking, and what has been paid on it, is now yours. Please give us your passport, medical and next-of-kin details before you travel{% if portal.url %}: {{ portal.url }}{% else %}.{% endif %}{% else %}You are no longer travelling on this booking, and we no longer hold your passport or medical details for it.{% endif %}\n\n{% if transfer.fee != "£0.00" %}A transfer fee of {{ transfer.fee }} is invoiced to the booking.\n\n{% endif %}{{ operator.name }}',
+  },
   booking_cancelled: {
     subject: 'Your booking {{ booking.ref }} for {{ trip.name }} is cancelled',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nYour booking {{ booking.ref }} for {{ trip.name }}, departing on {{ trip.departure }}, is cancelled.\n\nReason: {{ cancellation.reason }}\n\n{% if cancellation.fee_waived %}No cancellation fee is charged.{% else %}The cancellation fee is {{ cancellation.fee }}.{% endif %} You have paid {{ cancellation.paid }}.\n\n{% if cancellation.refund_owed != "£0.00" %}We will refund you {{ cancellation.refund_owed }} by {{ cancellation.refund_due_on }}.\n\n{% endif %}{% if cancellation.still_owed != "£0.00" %}{{ cancellation.still_owed }} of the fee is still to pay: we will send you an invoice for it.\n\n{% endif %}{% if portal.url %}Your booking and its payments: {{ portal.url }}\n\n{% endif %}{{ operator.name }}',
@@ -70,6 +74,8 @@ export type TemplateContext = {
   booking?: { ref: string; status?: string; next?: string };
   /** a waiting list's offer of freed places */
   offer?: { url: string; places: number; until: string };
+  /** a booking passed to another traveller: to_you is true in the email to the new traveller */
+  transfer?: { from_name: string; to_name: string; fee: string; to_you: boolean };
   /** a booking cancelled: what was kept and what is owed either way, in pounds as text */
   cancellation?: {
     reason: string;

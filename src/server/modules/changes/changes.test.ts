@@ -2,7 +2,15 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
-import { auditEvents, bookings, invoices, moneyOwed, refundsOwed, scheduleRows } from '../../../db/schema/index.ts';
+import {
+  auditEvents,
+  bookings,
+  invoices,
+  moneyOwed,
+  refundsOwed,
+  scheduleRows,
+  users,
+} from '../../../db/schema/index.ts';
 import { smtpSink } from '../../../../tests/support/smtp.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 import { systemClock, type Clock } from '../../clock.ts';
@@ -274,6 +282,129 @@ describe('cancelling a booking', () => {
     const mail = sink.received.slice(mails).find((m) => m.to.includes('cara.notified@example.test'));
     expect(mail?.raw).toContain(booking.ref);
     expect(mail?.raw).toContain('The cancellation fee is =C2=A3250.00');
+  });
+});
+
+describe('passing a booking to another traveller', () => {
+  const newcomer = (over: Record<string, unknown> = {}) => ({
+    title: 'Mr',
+    first_name: 'Nico',
+    last_name: 'Newcomer',
+    preferred_name: 'Nico',
+    email: `nico.newcomer${++n}@example.test`,
+    mobile: '07700 900999',
+    notify: false,
+    ...over,
+  });
+
+  it('keeps the reference, money and history, replaces the traveller, erases the old one’s details and invoices the fee', async () => {
+    const { booking } = await booked(60, { email: 'olive.old@example.test' });
+    const depositId = await deposit(booking.id);
+    await pay(booking.id, depositId, 250);
+    await t.db
+      .update(bookings)
+      .set({
+        passportNumber: '123456789',
+        nationality: 'British',
+        medicalConditions: true,
+        medicalDetail: 'Asthma, inhaler',
+        nokName: 'Oscar Old',
+        dateOfBirth: '1990-04-01',
+        address1: '1 Old Road',
+      })
+      .where(eq(bookings.id, booking.id));
+    const before = (await admin.get(`/api/bookings/${booking.id}/transfer/preview`)).json();
+    expect(before).toMatchObject({
+      transferable: true,
+      needs_override: false,
+      fee: 25,
+      from: { email: 'olive.old@example.test' },
+    });
+    expect(before.erased).toEqual(
+      expect.arrayContaining([
+        'passport number',
+        'medical conditions',
+        'medical details',
+        'next of kin',
+        'date of birth',
+      ]),
+    );
+    const mails = sink.received.length;
+    const res = await admin.post(
+      `/api/bookings/${booking.id}/transfer`,
+      newcomer({ notify: true, email: 'nico.new@example.test' }),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const done = res.json();
+    expect(done).toMatchObject({ fee: 25, emailed: 2 });
+    expect(done.message).toBe(`Booking ${booking.ref} has passed to Nico Newcomer. Both travellers have been emailed.`);
+
+    const [b] = await t.db.select().from(bookings).where(eq(bookings.id, booking.id));
+    expect(b).toMatchObject({
+      ref: booking.ref,
+      firstName: 'Nico',
+      email: 'nico.new@example.test',
+      passportNumber: null,
+      nationality: null,
+      medicalConditions: false,
+      medicalDetail: null,
+      nokName: null,
+      dateOfBirth: null,
+      address1: null,
+    });
+    const [user] = await t.db.select().from(users).where(eq(users.id, b!.userId!));
+    expect(user).toMatchObject({ email: 'nico.new@example.test', userRoleId: 3 });
+    // the payment stays with the booking; the fee is a new invoice
+    const list = (await admin.get(`/api/invoices?booking_id=${booking.id}`)).json() as Array<{
+      id: number;
+      payment_received: number;
+      total: number;
+      description: string;
+    }>;
+    expect(list.find((i) => i.id === depositId)!.payment_received).toBe(250);
+    expect(list.find((i) => i.id === done.fee_invoice_id)).toMatchObject({
+      total: 25,
+      description: `Transfer of booking ${booking.ref} to Nico Newcomer`,
+    });
+    // the history no longer quotes the old traveller's medical detail
+    const events = await t.db.select().from(auditEvents).where(eq(auditEvents.bookingId, booking.id));
+    expect(JSON.stringify(events)).not.toContain('Asthma, inhaler');
+    expect(events.some((e) => e.action === 'booking.transferred')).toBe(true);
+    // both travellers told
+    await expect
+      .poll(() =>
+        sink.received
+          .slice(mails)
+          .map((m) => m.to)
+          .flat(),
+      )
+      .toEqual(expect.arrayContaining(['olive.old@example.test', 'nico.new@example.test']));
+  });
+
+  it('needs an Administrator’s reason within 7 days of departure, and refuses a cancelled booking', async () => {
+    const { booking } = await booked(6);
+    const preview = (await admin.get(`/api/bookings/${booking.id}/transfer/preview?fee_waived=1`)).json();
+    expect(preview).toMatchObject({ needs_override: true, fee: 0, fee_waived: true });
+    const refused = await admin.post(`/api/bookings/${booking.id}/transfer`, newcomer());
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors.override_reason).toEqual([
+      'The trip departs in 6 days: say why the place may pass so late.',
+    ]);
+    const [still] = await t.db.select().from(bookings).where(eq(bookings.id, booking.id));
+    expect(still!.firstName).toBe('Cara');
+    const ok = await admin.post(
+      `/api/bookings/${booking.id}/transfer`,
+      newcomer({ override_reason: 'Her friend takes her place; the airline allows the name change', fee_waived: true }),
+    );
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ fee: 0, fee_invoice_id: null });
+
+    const gone = await booked(60);
+    expect((await cancel(gone.booking.id)).statusCode).toBe(200);
+    expect((await admin.post(`/api/bookings/${gone.booking.id}/transfer`, newcomer())).statusCode).toBe(409);
+    const bad = await admin.post(`/api/bookings/${gone.booking.id}/transfer`, { first_name: '', email: 'nope' });
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(bad.json().errors)).toEqual(expect.arrayContaining(['first_name', 'email', 'last_name']));
   });
 });
 

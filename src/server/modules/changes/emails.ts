@@ -4,9 +4,27 @@ import type { EmailPreviews } from '../../mail/previews.ts';
 import { emailDate } from '../../mail/templates.ts';
 import { addDays } from '../../../contract/dates.ts';
 
-/** The cancellation email's preview: the booking's traveller and trip, a £250 deposit kept of £400 paid. */
+/** The transfer's and the cancellation's emails' previews. The cancellation's: the booking's traveller and trip, a £250 deposit kept of £400 paid. */
 export function previews({ operator }: { operator: Operator }): EmailPreviews {
   return {
+    booking_transferred: async (b) => ({
+      traveller: {
+        title: b.booking.title,
+        first_name: b.booking.firstName,
+        last_name: b.booking.lastName,
+        preferred_name: b.booking.preferredName,
+      },
+      booking: { ref: b.booking.ref },
+      trip: { name: b.trip.name, departure: emailDate(b.trip.departure) },
+      transfer: {
+        from_name: 'Sam Example',
+        to_name: `${b.booking.firstName} ${b.booking.lastName}`,
+        fee: '£25.00',
+        to_you: true,
+      },
+      portal: { url: portalPreviewUrl(operator.portalLinks) },
+      operator: { name: operator.name },
+    }),
     booking_cancelled: async (b, today) => ({
       traveller: {
         title: b.booking.title,

@@ -9,6 +9,9 @@ import {
   refundsOwedQuery,
   refundsOwedSchema,
   saveChangeRulesSchema,
+  transferBookingSchema,
+  transferredSchema,
+  transferPreviewSchema,
 } from '../../../contract/changes.ts';
 import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
 import type { ChangesService } from './service.ts';
@@ -73,6 +76,36 @@ export async function changesRoutes(app: FastifyInstance, opts: { service: Chang
       },
     },
     async (request) => service.cancel(request.params.id, request.body, request.user!.id),
+  );
+
+  r.get(
+    '/api/bookings/:id/transfer/preview',
+    {
+      schema: {
+        tags,
+        summary:
+          "What passing this booking to another traveller would do: the transfer fee, the old traveller's details erased, and whether an Administrator's reason is needed (within 7 days of departure)",
+        params: idParam,
+        querystring: cancelPreviewQuery,
+        response: { 200: transferPreviewSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.transferPreview(request.params.id, request.query.fee_waived),
+  );
+
+  r.post(
+    '/api/bookings/:id/transfer',
+    {
+      schema: {
+        tags,
+        summary:
+          'Passes the booking to another traveller: it keeps its reference, money and history; the transfer fee is invoiced; both travellers are emailed when notify is set',
+        params: idParam,
+        body: transferBookingSchema,
+        response: { 200: transferredSchema, 404: messageSchema, 409: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.transfer(request.params.id, request.body, request.user!.id),
   );
 
   r.get(

@@ -13,6 +13,10 @@ import {
   DEFAULT_MOVE_FEE_PENCE,
   DEFAULT_TRANSFER_FEE_PENCE,
   REFUND_DUE_DAYS,
+  TRANSFER_NOTICE_DAYS,
+  type TransferBookingValues,
+  type Transferred,
+  type TransferPreview,
 } from '../../../contract/changes.ts';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { penceToPounds } from '../../../contract/money.ts';
@@ -26,16 +30,18 @@ import {
   scheduleRows,
   transactions,
   trips,
+  users,
 } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import type { Mailer } from '../../common/mailer.ts';
 import type { Operator } from '../../common/operator.ts';
 import { portalUrlOf } from '../../common/portal-links.ts';
-import { HttpError, notFound } from '../../errors.ts';
+import { HttpError, notFound, validationError } from '../../errors.ts';
 import { emailDate, renderTemplate, templateOf } from '../../mail/templates.ts';
 import { loadInvoices } from '../invoices/load.ts';
 import { InvoiceService } from '../invoices/service.ts';
+import { redactCopies } from '../retention/redact.ts';
 import { bandFor, daysBetween, feeOf, labelIn, pounds } from './fees.ts';
 
 export type ChangesDeps = { db: Db; operator: Operator; mailer: Mailer; clock: Pick<Clock, 'now'> };
@@ -56,6 +62,49 @@ type CancelPlan = {
 };
 
 const p = penceToPounds;
+
+/** The old traveller's details a transfer erases from the booking, by what the preview calls them. */
+const ERASED_ON_TRANSFER = [
+  ['passport number', 'passportNumber'],
+  ['passport dates', 'passportExpiryDate'],
+  ['passport image', 'passportImageFile'],
+  ['nationality', 'nationality'],
+  ['date of birth', 'dateOfBirth'],
+  ['medical conditions', 'medicalConditions'],
+  ['medical details', 'medicalDetail'],
+  ['medication', 'medication'],
+  ['dietary needs', 'dietary'],
+  ['insurance', 'insurancePolicyNumber'],
+  ['next of kin', 'nokName'],
+  ['address', 'address1'],
+] as const;
+/** Every column of the old traveller's own, emptied by a transfer. */
+const CLEARED_ON_TRANSFER = {
+  passportNumber: null,
+  passportIssueDate: null,
+  passportExpiryDate: null,
+  passportImageFile: null,
+  nationality: null,
+  gender: null,
+  dateOfBirth: null,
+  medicalConditions: false,
+  medicalDetail: null,
+  medication: null,
+  dietary: null,
+  insuranceCompany: null,
+  insurancePolicyNumber: null,
+  insuranceTelephone: null,
+  nokName: null,
+  nokRelationship: null,
+  nokEmail: null,
+  nokTelephone: null,
+  nokAddress: null,
+  address1: null,
+  address2: null,
+  address3: null,
+  address4: null,
+  postCode: null,
+} satisfies Partial<typeof bookings.$inferInsert>;
 
 /**
  * Changes after booking (issue 35): the office's fee scale, and cancelling a booking by it. Every
@@ -402,6 +451,227 @@ export class ChangesService {
       details: { ref: b.ref },
     });
     return true;
+  }
+
+  /** What passing this booking to another traveller does; the one function behind the preview and the transfer. */
+  private async planTransfer(tx: Db | Tx, bookingId: number, feeWaived: boolean, lock: boolean) {
+    const q = tx
+      .select({ booking: bookings, departure: trips.departureDate })
+      .from(bookings)
+      .innerJoin(trips, eq(trips.id, bookings.tripId))
+      .where(eq(bookings.id, bookingId));
+    const [row] = lock ? await q.for('update', { of: bookings }) : await q;
+    if (!row) throw notFound('Booking not found');
+    const b = row.booking;
+    const rules = await this.rulesFor(tx, b.tripId);
+    const days = daysBetween(this.today(), row.departure);
+    const feePence = feeWaived ? 0 : rules.transferFeePence;
+    const refused =
+      b.status === 'cancelled'
+        ? 'This booking is cancelled: it cannot be passed to another traveller.'
+        : days < 0
+          ? 'The trip has departed: the booking cannot be passed to another traveller.'
+          : null;
+    const held = ERASED_ON_TRANSFER.filter(([, column]) => {
+      const v = b[column];
+      return v !== null && v !== false && v !== '';
+    }).map(([label]) => label);
+    const preview: TransferPreview = {
+      booking_id: b.id,
+      ref: b.ref,
+      transferable: refused === null,
+      refused,
+      days_before_departure: days,
+      needs_override: refused === null && days < TRANSFER_NOTICE_DAYS,
+      fee_waived: feeWaived,
+      fee: p(feePence),
+      from: { name: `${b.firstName} ${b.lastName}`, email: b.email },
+      erased: held,
+      summary:
+        refused ??
+        `The booking keeps its reference, payments and history; ${b.firstName} ${b.lastName}'s details are replaced and ${held.length ? `their ${held.join(', ')} erased` : 'nothing else of theirs is held'}. ${feePence > 0 ? `A transfer fee of ${pounds(feePence)} is invoiced.` : 'No transfer fee.'}`,
+    };
+    return { preview, booking: b, feePence };
+  }
+
+  async transferPreview(bookingId: number, feeWaived: boolean): Promise<TransferPreview> {
+    return (await this.planTransfer(this.d.db, bookingId, feeWaived, false)).preview;
+  }
+
+  /**
+   * Passes a booking to another traveller (reg 9): the booking keeps its reference, money and
+   * history; the traveller's details become the new traveller's (an End User found or made by
+   * email), the old traveller's passport, medical, next-of-kin and personal details are erased
+   * from it and from the copies its history keeps, and the transfer fee is invoiced. Within 7 days
+   * of departure only with an Administrator's reason. Both travellers are emailed afterwards.
+   */
+  async transfer(bookingId: number, v: TransferBookingValues, userId: number): Promise<Transferred> {
+    const done = await this.d.db.transaction(async (tx) => {
+      const plan = await this.planTransfer(tx, bookingId, v.fee_waived, true);
+      if (!plan.preview.transferable) throw new HttpError(409, plan.preview.refused!);
+      if (plan.preview.needs_override && !v.override_reason)
+        throw validationError({
+          override_reason: [
+            `The trip departs in ${plan.preview.days_before_departure} days: say why the place may pass so late.`,
+          ],
+        });
+      const old = plan.booking;
+      if (old.email.toLowerCase() === v.email.toLowerCase())
+        throw validationError({ email: ['The new traveller’s email is the same as the present one’s.'] });
+      const now = nowOf(this.d.clock);
+      const [existing] = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(sql`lower(${users.email}) = ${v.email.toLowerCase()}`);
+      const newUserId =
+        existing?.id ??
+        (
+          await tx
+            .insert(users)
+            .values({ email: v.email, firstName: v.first_name, lastName: v.last_name, userRoleId: 3 })
+            .returning({ id: users.id })
+        )[0]!.id;
+      // the old traveller's special-category details, as held, for the copies the history keeps
+      const heldValues = Object.fromEntries(ERASED_ON_TRANSFER.map(([label, column]) => [label, old[column]]));
+      await tx
+        .update(bookings)
+        .set({
+          userId: newUserId,
+          title: v.title,
+          firstName: v.first_name,
+          lastName: v.last_name,
+          preferredName: v.preferred_name,
+          email: v.email,
+          mobile: v.mobile,
+          asOnPassport: false,
+          formComplete: false,
+          ...CLEARED_ON_TRANSFER,
+          updatedAt: now,
+        })
+        .where(eq(bookings.id, bookingId));
+      await redactCopies(tx, bookingId, heldValues);
+      const fromName = `${old.firstName} ${old.lastName}`;
+      const toName = `${v.first_name} ${v.last_name}`;
+      const today = this.today();
+      const invoiceId =
+        plan.feePence > 0
+          ? await this.invoices.raiseIn(tx, {
+              bookingId,
+              tripId: old.tripId,
+              type: 'other',
+              invoiceRef: null,
+              description: `Transfer of booking ${old.ref} to ${toName}`,
+              invoiceDate: today,
+              dueDate: addDays(today, CANCELLATION_DUE_DAYS),
+              items: [{ description: 'Transfer fee', amountPence: plan.feePence }],
+              addons: [],
+              discountCode: null,
+              createdBy: userId,
+            })
+          : null;
+      await audit(tx, {
+        action: 'booking.transferred',
+        subject: { type: 'booking', id: bookingId },
+        bookingId,
+        tripId: old.tripId,
+        summary: `passed booking ${old.ref} from ${fromName} to ${toName}${plan.feePence > 0 ? ` (transfer fee ${pounds(plan.feePence)})` : ', no fee'}`,
+        details: {
+          from: fromName,
+          to: toName,
+          new_user: !existing,
+          fee: p(plan.feePence),
+          fee_waived: v.fee_waived,
+          override_reason: v.override_reason,
+          days_before_departure: plan.preview.days_before_departure,
+          erased: plan.preview.erased,
+          fee_invoice_id: invoiceId,
+        },
+        changes: {
+          first_name: [old.firstName, v.first_name],
+          last_name: [old.lastName, v.last_name],
+          email: [old.email, v.email],
+        },
+      });
+      return {
+        plan,
+        invoiceId,
+        newUserId,
+        from: {
+          name: fromName,
+          email: old.email,
+          title: old.title,
+          first: old.firstName,
+          last: old.lastName,
+          preferred: old.preferredName,
+        },
+      };
+    });
+    let emailed = 0;
+    if (v.notify) {
+      const trip = await this.d.db
+        .select({ name: trips.name, departure: trips.departureDate })
+        .from(trips)
+        .where(eq(trips.id, done.plan.booking.tripId));
+      const send = async (
+        to: {
+          name: string;
+          email: string;
+          title: string | null;
+          first: string;
+          last: string;
+          preferred: string | null;
+        },
+        toYou: boolean,
+      ) => {
+        const template = await templateOf(this.d.db, 'booking_transferred');
+        const mail = await renderTemplate(template, {
+          traveller: { title: to.title, first_name: to.first, last_name: to.last, preferred_name: to.preferred },
+          booking: { ref: done.plan.booking.ref },
+          trip: { name: trip[0]!.name, departure: emailDate(trip[0]!.departure) },
+          transfer: {
+            from_name: done.from.name,
+            to_name: `${v.first_name} ${v.last_name}`,
+            fee: pounds(done.plan.feePence),
+            to_you: toYou,
+          },
+          portal: {
+            url: toYou
+              ? portalUrlOf({ id: bookingId, userId: done.newUserId }, this.d.operator.portalLinks, nowOf(this.d.clock))
+              : '',
+          },
+          operator: { name: this.d.operator.name },
+        });
+        await this.d.mailer.send({ to: { name: to.name, address: to.email }, ...mail });
+        await audit(this.d.db, {
+          action: 'booking.transferred_email',
+          subject: { type: 'booking', id: bookingId },
+          bookingId,
+          summary: `emailed ${to.email} that booking ${done.plan.booking.ref} has passed to ${v.first_name} ${v.last_name}`,
+          details: { ref: done.plan.booking.ref, to_new_traveller: toYou },
+        });
+        emailed += 1;
+      };
+      await send(done.from, false).catch(() => undefined);
+      await send(
+        {
+          name: `${v.first_name} ${v.last_name}`,
+          email: v.email,
+          title: v.title,
+          first: v.first_name,
+          last: v.last_name,
+          preferred: v.preferred_name,
+        },
+        true,
+      ).catch(() => undefined);
+    }
+    return {
+      ...done.plan.preview,
+      transferable: true,
+      refused: null,
+      message: `Booking ${done.plan.booking.ref} has passed to ${v.first_name} ${v.last_name}.${v.notify ? (emailed === 2 ? ' Both travellers have been emailed.' : ' Not every email could be sent.') : ''}`,
+      fee_invoice_id: done.invoiceId,
+      emailed,
+    };
   }
 
   /** Refunds owed, the soonest due first; open ones carry their days left (negative when late). */

@@ -48,6 +48,7 @@ describe('/api/email-templates', () => {
       ['booking_received', true],
       ['waiting_list_offer', true],
       ['booking_cancelled', true],
+      ['booking_transferred', true],
     ]);
     expect(list[0].placeholders).toContain('invoice.outstanding');
     expect(list[3].placeholders).toContain('chase.reason');

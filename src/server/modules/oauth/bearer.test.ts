@@ -256,6 +256,7 @@ const EVERY_ROUTE = `
   GET /api/refunds-owed finance:read
   GET /api/settings/changes finance:read
   GET /api/bookings/:id/cancel/preview bookings:read
+  GET /api/bookings/:id/transfer/preview bookings:read
   GET /api/overview bookings:read
   GET /api/reports/:name finance:read
   GET /api/retention/preview bookings:read
@@ -334,6 +335,7 @@ const EVERY_ROUTE = `
   PUT /api/trips/:id/online-booking trips:write
   PUT /api/settings/changes finance:write
   POST /api/bookings/:id/cancel bookings:write
+  POST /api/bookings/:id/transfer bookings:write
   PATCH /api/trips/:id/waiting-list/:entryId trips:write
   DELETE /api/trips/:id/waiting-list/:entryId trips:write
   POST /api/trips/:id/waiting-list/:entryId/offer trips:write
