@@ -75,4 +75,36 @@ test.describe('changes after booking', () => {
     await page.getByRole('tab', { name: 'Money due' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Money due' })).toBeVisible();
   });
+
+  test('transfer a booking to another traveller from its page: the preview, the new traveller, the fee', async ({
+    page,
+  }) => {
+    await signIn(page, 'admin', '/bookings');
+    const id = await bookingThroughApi(page, {
+      title: 'Ms',
+      first_name: 'Tara',
+      last_name: 'Leaving',
+      preferred_name: 'Tara',
+      email_name: 'tara',
+    });
+    await page.goto(`/bookings/${id}`);
+    await page.getByRole('button', { name: 'Transfer', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Transfer to another traveller' });
+    await expect(dialog.getByRole('group', { name: 'What the transfer does' })).toContainText('From Tara Leaving');
+    await dialog.getByRole('button', { name: 'Transfer Booking' }).click();
+    await expect(dialog.getByText('The first name field is required.')).toBeVisible();
+    await dialog.getByRole('textbox', { name: /^Title/ }).fill('Mr');
+    await dialog.getByLabel('First name').fill('Theo');
+    await dialog.getByLabel('Last name').fill('Taking');
+    await dialog.getByLabel('Preferred name').fill('Theo');
+    await dialog.getByRole('textbox', { name: /^Email/ }).fill(`theo.${Date.now()}@example.test`);
+    await dialog.getByLabel('Email both travellers').uncheck();
+    await expectAccessible(page);
+    await page.screenshot({ path: 'test-results/screens/transfer-booking.png' });
+    await dialog.getByRole('button', { name: 'Transfer Booking' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('status').filter({ hasText: /has passed to Theo Taking/ })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Theo Taking');
+    await expect(page.locator('#invoices')).toContainText('Transfer of booking');
+  });
 });

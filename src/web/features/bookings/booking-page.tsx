@@ -24,6 +24,9 @@ const SchedulePanel = lazyComponent(() => import('./schedule/schedule-panel.tsx'
 const CancelBookingDialog = lazyComponent(() =>
   import('./cancel-booking-dialog.tsx').then((m) => m.CancelBookingDialog),
 );
+const TransferBookingDialog = lazyComponent(() =>
+  import('./transfer-booking-dialog.tsx').then((m) => m.TransferBookingDialog),
+);
 const KeepUntilDialog = lazyComponent(() => import('./keep-until-dialog.tsx').then((m) => m.KeepUntilDialog));
 const FundraisingPanel = lazyComponent(() =>
   import('./fundraising/fundraising-panel.tsx').then((m) => m.FundraisingPanel),
@@ -79,6 +82,7 @@ function Booking({ b }: { b: BookingDetail }) {
   const [editing, setEditing] = useState(false);
   const [keeping, setKeeping] = useState(false);
   const [cancelling, setCancelling] = useState(false);
+  const [transferring, setTransferring] = useState(false);
   const [kept, setKept] = useState<string | null>(null);
   const [linking, setLinking] = useState(false);
   const [linkError, setLinkError] = useState<string | null>(null);
@@ -129,6 +133,11 @@ function Booking({ b }: { b: BookingDetail }) {
           <Button variant="default" onClick={() => void emailSignInLink()} loading={linking}>
             Email a sign-in link
           </Button>
+          {b.status !== 'cancelled' && (
+            <Button variant="default" onClick={() => setTransferring(true)}>
+              Transfer
+            </Button>
+          )}
           {b.status !== 'cancelled' && (
             <Button variant="outline" color="red" onClick={() => setCancelling(true)}>
               Cancel Booking
@@ -300,6 +309,16 @@ function Booking({ b }: { b: BookingDetail }) {
       <HistoryPanel url={`/api/bookings/${b.id}/history`} queryKey={bookingKeys.one(b.id)} />
 
       {editing && <EditBookingDialog booking={b} onClose={() => setEditing(false)} />}
+      {transferring && (
+        <TransferBookingDialog
+          bookingId={b.id}
+          onClose={() => setTransferring(false)}
+          onDone={(message) => {
+            setTransferring(false);
+            setKept(message);
+          }}
+        />
+      )}
       {cancelling && (
         <CancelBookingDialog
           bookingId={b.id}
