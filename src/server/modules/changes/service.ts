@@ -193,6 +193,10 @@ export class ChangesService {
       .from(bookings)
       .innerJoin(trips, eq(trips.id, bookings.tripId))
       .where(eq(bookings.id, bookingId));
+    // the invoices held still while the figures are worked out and applied: locked before the booking,
+    // in the order a payment takes them (its invoice, then the booking as money owed is kept)
+    if (lock)
+      await tx.select({ id: invoices.id }).from(invoices).where(eq(invoices.bookingId, bookingId)).for('update');
     const [b] = lock ? await q.for('update', { of: bookings }) : await q;
     if (!b) throw notFound('Booking not found');
     const today = this.today();
@@ -532,7 +536,9 @@ export class ChangesService {
             .returning({ id: users.id })
         )[0]!.id;
       // the old traveller's special-category details, as held, for the copies the history keeps
-      const heldValues = Object.fromEntries(ERASED_ON_TRANSFER.map(([label, column]) => [label, old[column]]));
+      const heldValues = Object.fromEntries(
+        Object.keys(CLEARED_ON_TRANSFER).map((column) => [column, old[column as keyof typeof old]]),
+      );
       await tx
         .update(bookings)
         .set({
