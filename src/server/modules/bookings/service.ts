@@ -1,12 +1,13 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { CreatedBooking } from '../../../contract/bookings.ts';
 import type { Db } from '../../../db/client.ts';
-import { bookings, trips, users } from '../../../db/schema/index.ts';
+import { bookings, trips } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { validationError } from '../../errors.ts';
 import { pgError } from '../../sql.ts';
 import { makeBookingRef } from '../../../shared/booking-ref.ts';
 import { ukToday } from '../../../contract/dates.ts';
+import { endUserFor } from '../users/end-user.ts';
 import { ScheduleService } from '../schedules/service.ts';
 
 type NewBooking = {
@@ -54,18 +55,8 @@ export class BookingService {
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.db.transaction(async (tx) => {
-          const [existing] = await tx
-            .select({ id: users.id })
-            .from(users)
-            .where(sql`lower(${users.email}) = ${v.email.toLowerCase()}`);
-          const userId =
-            existing?.id ??
-            (
-              await tx
-                .insert(users)
-                .values({ email: v.email, firstName: v.first_name, lastName: v.last_name, userRoleId: 3 })
-                .returning({ id: users.id })
-            )[0]!.id;
+          const account = await endUserFor(tx, v);
+          const userId = account.id;
           const now = new Date();
           const [row] = await tx
             .insert(bookings)
@@ -91,7 +82,7 @@ export class BookingService {
             bookingId: row!.id,
             tripId: row!.tripId,
             summary: `made the booking ${row!.ref} for ${row!.firstName} ${row!.lastName} on ${trip.name}`,
-            details: { ref: row!.ref, status: row!.status, new_user: !existing },
+            details: { ref: row!.ref, status: row!.status, new_user: account.created },
           });
           // what the traveller will pay when, from the trip's payment plan
           await new ScheduleService(this.db).createFor(tx, {

@@ -30,7 +30,6 @@ import {
   scheduleRows,
   transactions,
   trips,
-  users,
 } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
@@ -42,6 +41,7 @@ import { emailDate, renderTemplate, templateOf } from '../../mail/templates.ts';
 import { loadInvoices } from '../invoices/load.ts';
 import { InvoiceService } from '../invoices/service.ts';
 import { redactCopies } from '../retention/redact.ts';
+import { endUserFor } from '../users/end-user.ts';
 import { bandFor, daysBetween, feeOf, labelIn, pounds } from './fees.ts';
 
 export type ChangesDeps = { db: Db; operator: Operator; mailer: Mailer; clock: Pick<Clock, 'now'> };
@@ -523,18 +523,8 @@ export class ChangesService {
       if (old.email.toLowerCase() === v.email.toLowerCase())
         throw validationError({ email: ['The new traveller’s email is the same as the present one’s.'] });
       const now = nowOf(this.d.clock);
-      const [existing] = await tx
-        .select({ id: users.id })
-        .from(users)
-        .where(sql`lower(${users.email}) = ${v.email.toLowerCase()}`);
-      const newUserId =
-        existing?.id ??
-        (
-          await tx
-            .insert(users)
-            .values({ email: v.email, firstName: v.first_name, lastName: v.last_name, userRoleId: 3 })
-            .returning({ id: users.id })
-        )[0]!.id;
+      const account = await endUserFor(tx, v);
+      const newUserId = account.id;
       // the old traveller's special-category details, as held, for the copies the history keeps
       const heldValues = Object.fromEntries(
         Object.keys(CLEARED_ON_TRANSFER).map((column) => [column, old[column as keyof typeof old]]),
@@ -584,7 +574,7 @@ export class ChangesService {
         details: {
           from: fromName,
           to: toName,
-          new_user: !existing,
+          new_user: account.created,
           fee: p(plan.feePence),
           fee_waived: v.fee_waived,
           override_reason: v.override_reason,

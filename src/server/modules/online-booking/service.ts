@@ -32,7 +32,6 @@ import {
   transactions,
   tripAddons,
   trips,
-  users,
 } from '../../../db/schema/index.ts';
 import { makeBookingRef } from '../../../shared/booking-ref.ts';
 import { asOnlineBooking, audit, diffObjects, describeChanges, type Actor } from '../../audit/audit.ts';
@@ -50,6 +49,7 @@ import { countHit } from '../../rate-limit-store.ts';
 import { pgError } from '../../sql.ts';
 import { InvoiceService } from '../invoices/service.ts';
 import { ScheduleService } from '../schedules/service.ts';
+import { endUserFor } from '../users/end-user.ts';
 
 export type OnlineBookingDeps = {
   db: Db;
@@ -429,18 +429,8 @@ export class OnlineBookingService {
       errors.date_of_birth = ['The date of birth must be before the trip departs.'];
     if (Object.keys(errors).length) throw validationError(errors);
 
-    const [existing] = await tx
-      .select({ id: users.id })
-      .from(users)
-      .where(sql`lower(${users.email}) = ${v.email.toLowerCase()}`);
-    const userId =
-      existing?.id ??
-      (
-        await tx
-          .insert(users)
-          .values({ email: v.email, firstName: v.first_name, lastName: v.last_name, userRoleId: 3 })
-          .returning({ id: users.id })
-      )[0]!.id;
+    const account = await endUserFor(tx, v);
+    const userId = account.id;
     const actor: Actor = {
       type: 'user',
       userId,
@@ -520,7 +510,7 @@ export class OnlineBookingService {
         ref: booking.ref,
         status,
         source: 'online',
-        new_user: !existing,
+        new_user: account.created,
         funding_type: v.funding_type,
         charity_id: charityId,
         addons: addons.map((a) => ({ id: a.id, name: a.name, price: penceToPounds(a.pricePence) })),

@@ -1,0 +1,25 @@
+import { sql } from 'drizzle-orm';
+import { ROLES } from '../../../contract/constants.ts';
+import type { Tx } from '../../../db/client.ts';
+import { users } from '../../../db/schema/index.ts';
+
+/**
+ * The account a traveller's booking goes on: the user with this email (whatever its case), or a
+ * new End User made with it. Two makers of the same new account at once: the second gets
+ * users_email_lower_unique and retries.
+ */
+export async function endUserFor(
+  tx: Tx,
+  who: { email: string; first_name: string; last_name: string },
+): Promise<{ id: number; created: boolean }> {
+  const [existing] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${who.email.toLowerCase()}`);
+  if (existing) return { id: existing.id, created: false };
+  const [made] = await tx
+    .insert(users)
+    .values({ email: who.email, firstName: who.first_name, lastName: who.last_name, userRoleId: ROLES.endUser })
+    .returning({ id: users.id });
+  return { id: made!.id, created: true };
+}
