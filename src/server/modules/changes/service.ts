@@ -38,6 +38,7 @@ import type { Operator } from '../../common/operator.ts';
 import { portalUrlOf } from '../../common/portal-links.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { emailDate, renderTemplate, templateOf } from '../../mail/templates.ts';
+import { travellerContext, travellerOf } from '../../mail/traveller.ts';
 import { loadInvoices } from '../invoices/load.ts';
 import { InvoiceService } from '../invoices/service.ts';
 import { redactCopies } from '../retention/redact.ts';
@@ -409,28 +410,12 @@ export class ChangesService {
   }
 
   private async emailCancelled(plan: CancelPlan, v: CancelBookingValues): Promise<boolean> {
-    const [b] = await this.d.db
-      .select({
-        id: bookings.id,
-        userId: bookings.userId,
-        ref: bookings.ref,
-        title: bookings.title,
-        firstName: bookings.firstName,
-        lastName: bookings.lastName,
-        preferredName: bookings.preferredName,
-        email: bookings.email,
-        tripName: trips.name,
-        departure: trips.departureDate,
-      })
-      .from(bookings)
-      .innerJoin(trips, eq(trips.id, bookings.tripId))
-      .where(eq(bookings.id, plan.booking.id));
+    const b = await travellerOf(this.d.db, plan.booking.id);
     if (!b?.email) return false;
     const template = await templateOf(this.d.db, 'booking_cancelled');
     const mail = await renderTemplate(template, {
-      traveller: { title: b.title, first_name: b.firstName, last_name: b.lastName, preferred_name: b.preferredName },
+      ...travellerContext(b),
       booking: { ref: b.ref, status: 'cancelled' },
-      trip: { name: b.tripName, departure: emailDate(b.departure) },
       cancellation: {
         reason: v.reason,
         fee: pounds(plan.feePence),

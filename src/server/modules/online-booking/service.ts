@@ -44,7 +44,8 @@ import { portalUrlOf } from '../../common/portal-links.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { placesOf } from './places.ts';
 import { findOffer, useOffer } from './waiting-list.ts';
-import { emailDate, renderTemplate, templateOf } from '../../mail/templates.ts';
+import { renderTemplate, templateOf } from '../../mail/templates.ts';
+import { travellerContext, travellerOf } from '../../mail/traveller.ts';
 import { countHit } from '../../rate-limit-store.ts';
 import { pgError } from '../../sql.ts';
 import { InvoiceService } from '../invoices/service.ts';
@@ -578,28 +579,12 @@ export class OnlineBookingService {
 
   /** The traveller's email: the reference, what happens next, the pay link and the link to their own pages. */
   private async sendReceived(bookingId: number, reply: PublicBooked): Promise<void> {
-    const [b] = await this.d.db
-      .select({
-        id: bookings.id,
-        userId: bookings.userId,
-        ref: bookings.ref,
-        title: bookings.title,
-        firstName: bookings.firstName,
-        lastName: bookings.lastName,
-        preferredName: bookings.preferredName,
-        email: bookings.email,
-        tripName: trips.name,
-        departure: trips.departureDate,
-      })
-      .from(bookings)
-      .innerJoin(trips, eq(trips.id, bookings.tripId))
-      .where(eq(bookings.id, bookingId));
+    const b = await travellerOf(this.d.db, bookingId);
     if (!b) return;
     const template = await templateOf(this.d.db, 'booking_received');
     const mail = await renderTemplate(template, {
-      traveller: { title: b.title, first_name: b.firstName, last_name: b.lastName, preferred_name: b.preferredName },
+      ...travellerContext(b),
       booking: { ref: b.ref, status: reply.status, next: reply.message },
-      trip: { name: b.tripName, departure: emailDate(b.departure) },
       deposit: {
         amount: money(Math.round(reply.deposit * 100)),
         pay_url: reply.pay_url ?? '',
