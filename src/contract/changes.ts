@@ -143,11 +143,13 @@ export const cancelBookingSchema = z
         path: ['waived_reason'],
         message: 'Say why the fee is waived (unavoidable and extraordinary circumstances).',
       });
-  });
+  })
+  // a reason for waiving a fee that is not waived is not kept
+  .transform((v) => ({ ...v, waived_reason: v.fee_waived ? v.waived_reason : null }));
 export type CancelBookingValues = z.output<typeof cancelBookingSchema>;
 
-/** GET /api/bookings/{id}/cancel/preview?fee_waived=1 */
-export const cancelPreviewQuery = z.object({
+/** ?fee_waived=1 on every preview of a change that has a fee (cancel, transfer, move) */
+export const feeWaivedQuery = z.object({
   fee_waived: z
     .enum(['0', '1', 'true', 'false'], { error: 'fee_waived must be 1 or 0.' })
     .optional()

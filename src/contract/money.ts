@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parsePounds } from './pounds.ts';
 
-export { formatPounds, parsePounds, penceToPounds } from './pounds.ts';
+export { formatPence, formatPounds, parsePounds, penceToPounds } from './pounds.ts';
 
 /**
  * An amount in pounds, typed or sent as a number or text ("12", "12.5", "12.50"): never

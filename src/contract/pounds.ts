@@ -18,3 +18,6 @@ const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' 
 
 /** £1,234.50 — every amount shown to a person: pages, messages, PDFs and email. */
 export const formatPounds = (pounds: number): string => gbp.format(pounds);
+
+/** £1,234.50 from pence — the same, for the amounts the server keeps in pence. */
+export const formatPence = (pence: number): string => gbp.format(pence / 100);

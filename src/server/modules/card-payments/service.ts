@@ -9,7 +9,7 @@ import {
   type PayPage,
   type PayPageReason,
 } from '../../../contract/card-payments.ts';
-import { formatPounds, penceToPounds } from '../../../contract/money.ts';
+import { formatPence, formatPounds, penceToPounds } from '../../../contract/money.ts';
 import type { Db, Tx } from '../../../db/client.ts';
 import {
   bookingNotes,
@@ -227,7 +227,7 @@ export class CardPaymentService {
         subject: { type: 'invoice', id: state.invoiceId },
         bookingId: state.bookingId,
         tripId: state.tripId,
-        summary: `opened Stripe's payment page for ${formatPounds(penceToPounds(state.outstandingPence))} on invoice ${state.ref}`,
+        summary: `opened Stripe's payment page for ${formatPence(state.outstandingPence)} on invoice ${state.ref}`,
         details: { session: session.id, amount: penceToPounds(state.outstandingPence), ref: state.ref },
       });
     });
@@ -458,7 +458,7 @@ export class CardPaymentService {
       await this.systemNote(
         tx,
         row.bookingId,
-        `A card payment of ${formatPounds(penceToPounds(amountPence))} (Stripe ${paymentIntent}) came in for an invoice that has since been deleted. Please record it against the right invoice, or refund it in Stripe.`,
+        `A card payment of ${formatPence(amountPence)} (Stripe ${paymentIntent}) came in for an invoice that has since been deleted. Please record it against the right invoice, or refund it in Stripe.`,
       );
       return { outcome: 'paid, but the invoice is deleted: noted on the booking' };
     }
@@ -524,7 +524,7 @@ export class CardPaymentService {
     await this.systemNote(
       tx,
       payment.bookingId,
-      `The card payment ${paymentIntent} is disputed: ${formatPounds(penceToPounds(dispute.amount))}, reason “${dispute.reason}” (Stripe ${dispute.id}). Answer it in Stripe's dashboard before its deadline.`,
+      `The card payment ${paymentIntent} is disputed: ${formatPence(dispute.amount)}, reason “${dispute.reason}” (Stripe ${dispute.id}). Answer it in Stripe's dashboard before its deadline.`,
     );
     return { outcome: 'dispute noted on the booking' };
   }
@@ -553,8 +553,8 @@ export class CardPaymentService {
   private async tellOfficeOfDispute(dispute: Stripe.Dispute): Promise<void> {
     const to = this.deps.officeEmail;
     if (!to) return;
-    const subject = `A card payment is disputed: ${formatPounds(penceToPounds(dispute.amount))}`;
-    const text = `A payer has disputed a card payment of ${formatPounds(penceToPounds(dispute.amount))} (reason: ${dispute.reason}; Stripe ${dispute.id}). A note is on the booking. Answer the dispute in Stripe's dashboard before its deadline.\n\nTripdesk`;
+    const subject = `A card payment is disputed: ${formatPence(dispute.amount)}`;
+    const text = `A payer has disputed a card payment of ${formatPence(dispute.amount)} (reason: ${dispute.reason}; Stripe ${dispute.id}). A note is on the booking. Answer the dispute in Stripe's dashboard before its deadline.\n\nTripdesk`;
     try {
       const sent = await this.deps.mailer.send({
         to: { name: 'Office', address: to },
@@ -625,7 +625,7 @@ export class CardPaymentService {
         trip: { name: row.trip.name, departure: emailDate(row.trip.departure) },
         invoice: receiptInvoice(invoice.reply),
         payment: {
-          amount: formatPounds(penceToPounds(row.t.amountPence)),
+          amount: formatPence(row.t.amountPence),
           date: emailDate(row.t.date),
           reference: row.t.providerRef ?? '',
         },

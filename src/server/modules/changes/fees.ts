@@ -1,5 +1,4 @@
 import { type CancellationBand, KEEP_LABELS } from '../../../contract/changes.ts';
-import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 
 /** Whole UK days from one yyyy-mm-dd to another (the departure day itself is 0). */
 export function daysBetween(from: string, to: string): number {
@@ -63,5 +62,3 @@ export function labelIn(bands: CancellationBand[], band: CancellationBand): stri
   const next = pool.find((b) => b.from_days > band.from_days);
   return bandLabel(band, next);
 }
-
-export const pounds = (pence: number) => formatPounds(penceToPounds(pence));

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   cancelBookingSchema,
   cancelledSchema,
-  cancelPreviewQuery,
+  feeWaivedQuery,
   cancelPreviewSchema,
   changeRulesSchema,
   refundsOwedQuery,
@@ -56,7 +56,7 @@ export async function changesRoutes(app: FastifyInstance, opts: { service: Chang
         summary:
           'What cancelling this booking today would do: the fee by the scale, what has been paid, the refund owed or the amount still owed, and the invoices and instalments that change',
         params: idParam,
-        querystring: cancelPreviewQuery,
+        querystring: feeWaivedQuery,
         response: { 200: cancelPreviewSchema, 404: messageSchema, 422: validationErrorSchema },
       },
     },
@@ -86,7 +86,7 @@ export async function changesRoutes(app: FastifyInstance, opts: { service: Chang
         summary:
           "What passing this booking to another traveller would do: the transfer fee, the old traveller's details erased, and whether an Administrator's reason is needed (within 7 days of departure)",
         params: idParam,
-        querystring: cancelPreviewQuery,
+        querystring: feeWaivedQuery,
         response: { 200: transferPreviewSchema, 404: messageSchema, 422: validationErrorSchema },
       },
     },

@@ -19,7 +19,7 @@ import {
   type TransferPreview,
 } from '../../../contract/changes.ts';
 import { addDays, ukToday } from '../../../contract/dates.ts';
-import { penceToPounds } from '../../../contract/money.ts';
+import { formatPence, penceToPounds } from '../../../contract/money.ts';
 import type { Db, Tx } from '../../../db/client.ts';
 import {
   bookingAddons,
@@ -43,7 +43,7 @@ import { loadInvoices } from '../invoices/load.ts';
 import { InvoiceService } from '../invoices/service.ts';
 import { redactCopies } from '../retention/redact.ts';
 import { endUserFor } from '../users/end-user.ts';
-import { bandFor, daysBetween, feeOf, labelIn, pounds } from './fees.ts';
+import { bandFor, daysBetween, feeOf, labelIn } from './fees.ts';
 
 export type ChangesDeps = { db: Db; operator: Operator; mailer: Mailer; clock: Pick<Clock, 'now'> };
 
@@ -166,7 +166,7 @@ export class ChangesService {
       await audit(tx, {
         action: 'settings.changes_saved',
         subject: { type: 'settings', id: 0 },
-        summary: `set the office's cancellation scale (${bands.length} bands), transfer fee ${pounds(v.transfer_fee)} and move fee ${pounds(v.move_fee)}`,
+        summary: `set the office's cancellation scale (${bands.length} bands), transfer fee ${formatPence(v.transfer_fee)} and move fee ${formatPence(v.move_fee)}`,
         details: {
           before: { bands: before.bands, transfer_fee: p(before.transferFeePence), move_fee: p(before.moveFeePence) },
           after: { bands, transfer_fee: p(v.transfer_fee), move_fee: p(v.move_fee) },
@@ -262,11 +262,11 @@ export class ChangesService {
     const refused = b.status === 'cancelled' ? 'This booking is already cancelled.' : null;
     const summary = refused
       ? refused
-      : `${feeWaived ? `No fee: waived (the scale would keep ${pounds(scaleFee)})` : `The fee is ${pounds(feePence)}${band ? ` (${labelIn(rules.bands, band)})` : ''}`}. ${pounds(paidPence)} has been paid: ${
+      : `${feeWaived ? `No fee: waived (the scale would keep ${formatPence(scaleFee)})` : `The fee is ${formatPence(feePence)}${band ? ` (${labelIn(rules.bands, band)})` : ''}`}. ${formatPence(paidPence)} has been paid: ${
           refundOwedPence > 0
-            ? `${pounds(refundOwedPence)} is owed back by ${emailDate(addDays(today, REFUND_DUE_DAYS))}`
+            ? `${formatPence(refundOwedPence)} is owed back by ${emailDate(addDays(today, REFUND_DUE_DAYS))}`
             : stillOwedPence > 0
-              ? `a cancellation invoice for ${pounds(stillOwedPence)} is raised`
+              ? `a cancellation invoice for ${formatPence(stillOwedPence)} is raised`
               : 'nothing is owed either way'
         }.`;
     return {
@@ -347,7 +347,7 @@ export class ChangesService {
                 {
                   description:
                     plan.paidPence > 0
-                      ? `Cancellation fee ${pounds(plan.feePence)}, less ${pounds(plan.paidPence)} paid`
+                      ? `Cancellation fee ${formatPence(plan.feePence)}, less ${formatPence(plan.paidPence)} paid`
                       : 'Cancellation fee',
                   amountPence: plan.stillOwedPence,
                 },
@@ -364,7 +364,7 @@ export class ChangesService {
               .values({
                 bookingId,
                 amountPence: plan.refundOwedPence,
-                reason: `Cancellation of ${plan.booking.ref}: ${pounds(plan.paidPence)} paid, ${pounds(plan.feePence)} kept`,
+                reason: `Cancellation of ${plan.booking.ref}: ${formatPence(plan.paidPence)} paid, ${formatPence(plan.feePence)} kept`,
                 dueOn: addDays(today, REFUND_DUE_DAYS),
                 createdBy: userId,
                 // the database's clock, as the refunds that settle it are stamped by it
@@ -418,11 +418,11 @@ export class ChangesService {
       booking: { ref: b.ref, status: 'cancelled' },
       cancellation: {
         reason: v.reason,
-        fee: pounds(plan.feePence),
-        paid: pounds(plan.paidPence),
-        refund_owed: pounds(plan.refundOwedPence),
+        fee: formatPence(plan.feePence),
+        paid: formatPence(plan.paidPence),
+        refund_owed: formatPence(plan.refundOwedPence),
         refund_due_on: plan.preview.refund_due_on ? emailDate(plan.preview.refund_due_on) : '',
-        still_owed: pounds(plan.stillOwedPence),
+        still_owed: formatPence(plan.stillOwedPence),
         fee_waived: v.fee_waived,
       },
       portal: {
@@ -478,7 +478,7 @@ export class ChangesService {
       erased: held,
       summary:
         refused ??
-        `The booking keeps its reference, payments and history; ${b.firstName} ${b.lastName}'s details are replaced and ${held.length ? `their ${held.join(', ')} erased` : 'nothing else of theirs is held'}. ${feePence > 0 ? `A transfer fee of ${pounds(feePence)} is invoiced.` : 'No transfer fee.'}`,
+        `The booking keeps its reference, payments and history; ${b.firstName} ${b.lastName}'s details are replaced and ${held.length ? `their ${held.join(', ')} erased` : 'nothing else of theirs is held'}. ${feePence > 0 ? `A transfer fee of ${formatPence(feePence)} is invoiced.` : 'No transfer fee.'}`,
     };
     return { preview, booking: b, feePence };
   }
@@ -555,7 +555,7 @@ export class ChangesService {
         subject: { type: 'booking', id: bookingId },
         bookingId,
         tripId: old.tripId,
-        summary: `passed booking ${old.ref} from ${fromName} to ${toName}${plan.feePence > 0 ? ` (transfer fee ${pounds(plan.feePence)})` : ', no fee'}`,
+        summary: `passed booking ${old.ref} from ${fromName} to ${toName}${plan.feePence > 0 ? ` (transfer fee ${formatPence(plan.feePence)})` : ', no fee'}`,
         details: {
           from: fromName,
           to: toName,
@@ -612,7 +612,7 @@ export class ChangesService {
           transfer: {
             from_name: done.from.name,
             to_name: `${v.first_name} ${v.last_name}`,
-            fee: pounds(done.plan.feePence),
+            fee: formatPence(done.plan.feePence),
             to_you: toYou,
           },
           portal: {

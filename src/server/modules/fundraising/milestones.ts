@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { addDays, ukToday } from '../../../contract/dates.ts';
-import { formatPounds, penceToPounds } from '../../../contract/money.ts';
+import { formatPence } from '../../../contract/money.ts';
 import { FUNDRAISING_TYPES, type FundraisingType } from '../../../contract/fundraising-constants.ts';
 import type { Db } from '../../../db/client.ts';
 import { bookings, charities, fundraisingReminders, trips } from '../../../db/schema/index.ts';
@@ -20,7 +20,6 @@ import { portalUrlOf } from '../../common/portal-links.ts';
 export const MILESTONE_NOTICE_DAYS = 7;
 
 type Outcome = 'sent' | 'failed' | 'skipped';
-const money = (pence: number) => formatPounds(penceToPounds(pence));
 
 /**
  * Fundraising milestone chasers: a traveller who fundraises gets one email in the
@@ -99,12 +98,12 @@ export class MilestoneChaser {
         trip: { name: b.tripName, departure: emailDate(b.departure) },
         charity: { name: b.charity },
         fundraising: {
-          raised: money(raisedPence),
-          target: money(targetPence),
+          raised: formatPence(raisedPence),
+          target: formatPence(targetPence),
           percent: ahead.percent,
-          milestone_amount: money(ahead.pence),
+          milestone_amount: formatPence(ahead.pence),
           due: emailDate(ahead.due),
-          short: money(ahead.pence - raisedPence),
+          short: formatPence(ahead.pence - raisedPence),
           page_url: b.pageUrl,
         },
         portal: { url: portalUrlOf(b, this.operator.portalLinks, nowOf(this.clock)) },

@@ -11,7 +11,7 @@ import {
   type Milestone,
   type TripFundraising,
 } from '../../../contract/fundraising.ts';
-import { formatPounds, penceToPounds } from '../../../contract/money.ts';
+import { formatPence, penceToPounds } from '../../../contract/money.ts';
 import type { Db, Tx } from '../../../db/client.ts';
 import { bookings, charities, fundraisingEntries, tripFundraising, trips, users } from '../../../db/schema/index.ts';
 import { audit, diff } from '../../audit/audit.ts';
@@ -134,7 +134,7 @@ export class FundraisingService {
             subject: { type: 'trip', id: tripId },
             tripId,
             changes,
-            summary: `set the fundraising rule of ${trip.name} for ${FUNDING_TYPE_LABELS[r.funding_type].toLowerCase()} bookings: ${formatPounds(penceToPounds(r.minimum))} minimum, ${describeMilestones(milestones) || 'no milestones'}`,
+            summary: `set the fundraising rule of ${trip.name} for ${FUNDING_TYPE_LABELS[r.funding_type].toLowerCase()} bookings: ${formatPence(r.minimum)} minimum, ${describeMilestones(milestones) || 'no milestones'}`,
           });
         }
       }
@@ -315,7 +315,7 @@ export class FundraisingService {
         subject: { type: 'fundraising_entry', id: entry!.id },
         bookingId,
         tripId: b.tripId,
-        summary: `recorded ${formatPounds(penceToPounds(v.amount))} raised (${v.source.replace('_', ' ')}) on ${v.date} for the booking ${b.ref}`,
+        summary: `recorded ${formatPence(v.amount)} raised (${v.source.replace('_', ' ')}) on ${v.date} for the booking ${b.ref}`,
         details: { amount: penceToPounds(v.amount), date: v.date, source: v.source, note: v.note },
       });
     });
@@ -342,7 +342,7 @@ export class FundraisingService {
         subject: { type: 'fundraising_entry', id: entryId },
         bookingId: entry.bookingId,
         tripId: b.tripId,
-        summary: `struck out ${formatPounds(penceToPounds(entry.amountPence))} raised on ${iso(entry.entryDate)} for the booking ${b.ref}: ${reason}`,
+        summary: `struck out ${formatPence(entry.amountPence)} raised on ${iso(entry.entryDate)} for the booking ${b.ref}: ${reason}`,
         details: { amount: penceToPounds(entry.amountPence), reason },
       });
       return entry.bookingId;

@@ -1,6 +1,6 @@
 import { toDdMmYyyy } from '../../../contract/dates.ts';
 import type { InvoiceStatus, InvoiceType, TransactionType } from '../../../contract/invoices.ts';
-import { formatPounds } from '../../../contract/money.ts';
+import { formatPence } from '../../../contract/money.ts';
 
 /**
  * The money rules of invoices, in pence, with no database: what an invoice totals, what is
@@ -73,8 +73,6 @@ export function summarise(invoice: InvoiceMoney, today: string): Summary {
   };
 }
 
-const pounds = (pence: number) => formatPounds(pence / 100);
-
 /**
  * Why a new payment or refund may not be recorded, or null. What has been received always
  * stays between nothing and the invoice total: a payment may not be more than is outstanding
@@ -87,12 +85,12 @@ export function transactionRefusal(summary: Summary, type: TransactionType, amou
     if (summary.outstandingPence <= 0)
       return 'This invoice is already paid in full, so no payment can be recorded against it.';
     if (amountPence > summary.outstandingPence)
-      return `This payment of ${pounds(amountPence)} is more than the ${pounds(summary.outstandingPence)} outstanding on this invoice.`;
+      return `This payment of ${formatPence(amountPence)} is more than the ${formatPence(summary.outstandingPence)} outstanding on this invoice.`;
     return null;
   }
   if (summary.receivedPence <= 0) return 'Nothing has been paid on this invoice, so there is nothing to refund.';
   if (amountPence > summary.receivedPence)
-    return `This refund of ${pounds(amountPence)} is more than the ${pounds(summary.receivedPence)} paid and not yet refunded on this invoice.`;
+    return `This refund of ${formatPence(amountPence)} is more than the ${formatPence(summary.receivedPence)} paid and not yet refunded on this invoice.`;
   return null;
 }
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../../db/client.ts';
+import { formatPence } from '../../../contract/money.ts';
 import { audit } from '../../audit/audit.ts';
 
 /**
@@ -30,7 +31,7 @@ export async function settleRefundsOwed(tx: Tx, bookingId: number, transactionId
       action: 'refund_owed.settled',
       subject: { type: 'refund_owed', id: owed.id },
       bookingId,
-      summary: `settled the refund owed of £${(owed.amount_pence / 100).toFixed(2)} with the refund recorded`,
+      summary: `settled the refund owed of ${formatPence(owed.amount_pence)} with the refund recorded`,
       details: { transaction_id: transactionId, amount: owed.amount_pence / 100 },
     });
   }

@@ -11,7 +11,7 @@ import {
 } from '../../../contract/invoices.ts';
 import type { z } from 'zod';
 import { toDdMmYyyy, addDays, ukToday } from '../../../contract/dates.ts';
-import { formatPounds, penceToPounds } from '../../../contract/money.ts';
+import { formatPence, formatPounds, penceToPounds } from '../../../contract/money.ts';
 import { escapeHtml } from '../../html.ts';
 import { type Db, queryRows, type Tx } from '../../../db/client.ts';
 import {
@@ -390,7 +390,7 @@ export class InvoiceService {
       subject: { type: 'invoice', id },
       bookingId: n.bookingId,
       tripId: n.tripId,
-      summary: `raised the ${n.type} invoice ${row!.invoiceRef} for ${formatPounds(penceToPounds(totalPence))}`,
+      summary: `raised the ${n.type} invoice ${row!.invoiceRef} for ${formatPence(totalPence)}`,
       details: {
         ref: row!.invoiceRef,
         type: n.type,

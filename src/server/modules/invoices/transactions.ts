@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { CreateTransactionValues, Processor, Transaction, TransactionType } from '../../../contract/invoices.ts';
-import { formatPounds, penceToPounds } from '../../../contract/money.ts';
+import { formatPence, formatPounds, penceToPounds } from '../../../contract/money.ts';
 import type { Db, Tx } from '../../../db/client.ts';
 import { bookings, invoices, transactions } from '../../../db/schema/index.ts';
 import { settleRefundsOwed } from './refunds-owed.ts';
@@ -179,7 +179,7 @@ export class TransactionService {
         subject: { type: 'transaction', id: typed.id },
         bookingId: invoice.bookingId,
         tripId: booking?.tripId ?? null,
-        summary: `matched the ${e.type} of ${formatPounds(penceToPounds(e.amountPence))} recorded by hand on ${invoice.invoiceRef} to ${e.providerRef}`,
+        summary: `matched the ${e.type} of ${formatPence(e.amountPence)} recorded by hand on ${invoice.invoiceRef} to ${e.providerRef}`,
         details: {
           type: e.type,
           amount: penceToPounds(e.amountPence),

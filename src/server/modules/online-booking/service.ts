@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, asc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { BALANCE_DUE_DAYS_BEFORE_DEPARTURE } from '../../../contract/invoice-constants.ts';
-import { formatPounds, penceToPounds } from '../../../contract/money.ts';
+import { formatPence, penceToPounds } from '../../../contract/money.ts';
 import {
   BOOKING_CLOSED,
   FUNDING_ALLOWED,
@@ -84,14 +84,13 @@ type TripRow = typeof trips.$inferSelect;
 
 const longDay = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 const inWords = (iso: string) => longDay.format(new Date(`${iso}T00:00:00Z`));
-const money = (pence: number) => formatPounds(penceToPounds(pence));
 
 /** "£250.00 now, then £450.00 on 1 March 2027 and £1,200.00 on 1 June 2027": the first instalment is paid on booking. */
 export function planInWords(rows: Array<{ amountPence: number; dueDate: string }>): string {
   if (!rows.length) return 'Nothing to pay.';
   // the first instalment is the deposit, paid on booking
   const parts = rows.map((r, i) =>
-    i === 0 ? `${money(r.amountPence)} now` : `${money(r.amountPence)} on ${inWords(r.dueDate)}`,
+    i === 0 ? `${formatPence(r.amountPence)} now` : `${formatPence(r.amountPence)} on ${inWords(r.dueDate)}`,
   );
   if (parts.length === 1) return parts[0]!;
   const [first, ...rest] = parts;
@@ -561,8 +560,8 @@ export class OnlineBookingService {
       finalStatus === 'confirmed'
         ? `Your place on ${trip.name} is booked: your booking reference is ${booking.ref}. We have emailed you the details.`
         : held
-          ? `Your place on ${trip.name} is held for ${this.d.holdMinutes} minutes while you pay the ${money(depositPence)} deposit by card. Your booking reference is ${booking.ref}.`
-          : `Your booking ${booking.ref} is made. Please pay the ${money(depositPence)} deposit by bank transfer, with your booking reference, to confirm your place.`;
+          ? `Your place on ${trip.name} is held for ${this.d.holdMinutes} minutes while you pay the ${formatPence(depositPence)} deposit by card. Your booking reference is ${booking.ref}.`
+          : `Your booking ${booking.ref} is made. Please pay the ${formatPence(depositPence)} deposit by bank transfer, with your booking reference, to confirm your place.`;
     return {
       bookingId: booking.id,
       reply: {
@@ -586,7 +585,7 @@ export class OnlineBookingService {
       ...travellerContext(b),
       booking: { ref: b.ref, status: reply.status, next: reply.message },
       deposit: {
-        amount: money(Math.round(reply.deposit * 100)),
+        amount: formatPence(Math.round(reply.deposit * 100)),
         pay_url: reply.pay_url ?? '',
         bank_details: reply.bank_details ?? '',
       },

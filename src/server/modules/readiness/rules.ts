@@ -1,5 +1,5 @@
 import { addDays, ukToday } from '../../../contract/dates.ts';
-import { formatPounds } from '../../../contract/money.ts';
+import { formatPence } from '../../../contract/money.ts';
 import type { FundraisingStanding } from '../fundraising/rules.ts';
 import { READINESS_URGENT_DAYS, type CheckResult, type ReadinessCheck } from '../../../contract/readiness.ts';
 
@@ -132,8 +132,7 @@ export function formsCheck(
 }
 
 export function moneyCheck(b: BookingFacts['money'], trip: TripFacts, today: string): CheckResult {
-  if (b.overduePence > 0)
-    return red(`${formatPounds(b.overduePence / 100)} is overdue (due since ${day(b.firstOverdue!)}).`);
+  if (b.overduePence > 0) return red(`${formatPence(b.overduePence)} is overdue (due since ${day(b.firstOverdue!)}).`);
   if (!b.depositPaid)
     return toDo(
       b.nextDue ? `The deposit is not paid yet (due on ${day(b.nextDue)}).` : 'The deposit is not paid yet.',
@@ -141,7 +140,7 @@ export function moneyCheck(b: BookingFacts['money'], trip: TripFacts, today: str
     );
   if (b.owedPence > 0)
     return green(
-      `Deposit paid; ${formatPounds(b.owedPence / 100)} still to pay${b.nextDue ? `, next due on ${day(b.nextDue)}` : ''}, nothing overdue.`,
+      `Deposit paid; ${formatPence(b.owedPence)} still to pay${b.nextDue ? `, next due on ${day(b.nextDue)}` : ''}, nothing overdue.`,
     );
   return green('Paid in full.');
 }
@@ -197,16 +196,16 @@ export function documentsCheck(
 
 export function fundraisingCheck(f: BookingFacts['fundraising']): CheckResult {
   const s = f.standing;
-  const money = (p: number) => formatPounds(p / 100);
   if (s.state === 'not_fundraising') return green('Does not fundraise.');
-  if (s.state === 'met') return green(`Target met: ${money(f.raisedPence)} raised of ${money(f.targetPence)}.`);
+  if (s.state === 'met')
+    return green(`Target met: ${formatPence(f.raisedPence)} raised of ${formatPence(f.targetPence)}.`);
   if (s.state === 'behind')
     return red(
-      `Behind: ${s.missed!.percent}% (${money(s.missed!.pence)}) was due by ${day(s.missed!.due)}; ${money(s.shortfallPence)} short.`,
+      `Behind: ${s.missed!.percent}% (${formatPence(s.missed!.pence)}) was due by ${day(s.missed!.due)}; ${formatPence(s.shortfallPence)} short.`,
     );
   return {
     state: 'amber',
-    reason: `On track: ${money(f.raisedPence)} raised of ${money(f.targetPence)}${s.next ? `; next, ${s.next.percent}% by ${day(s.next.due)}` : ''}.`,
+    reason: `On track: ${formatPence(f.raisedPence)} raised of ${formatPence(f.targetPence)}${s.next ? `; next, ${s.next.percent}% by ${day(s.next.due)}` : ''}.`,
   };
 }
 

@@ -1,5 +1,5 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
-import { formatPounds, penceToPounds } from '../../../contract/money.ts';
+import { formatPence, formatPounds, penceToPounds } from '../../../contract/money.ts';
 import type { Db } from '../../../db/client.ts';
 import {
   bookings,
@@ -112,7 +112,7 @@ export async function buildDigest(db: Db, today: string): Promise<Digest> {
     owed: owed.map((o) => ({
       ref: o.ref,
       traveller: `${o.first} ${o.last}`,
-      amount: formatPounds(penceToPounds(o.pence)),
+      amount: formatPence(o.pence),
       due_on: o.dueOn,
       late: o.dueOn < today,
     })),
@@ -127,7 +127,7 @@ export async function buildDigest(db: Db, today: string): Promise<Digest> {
       ref: r.ref,
       traveller: `${r.first} ${r.last}`,
       invoice: r.invoice,
-      overpaid: formatPounds(penceToPounds(r.pence)),
+      overpaid: formatPence(r.pence),
     })),
   };
 }

@@ -1,5 +1,4 @@
-import { Checkbox, List, Loader, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Checkbox, List, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
 import { useForm, useWatch } from 'react-hook-form';
 import type { Cancelled, CancelPreview } from '../../../contract/changes.ts';
 import { formatPounds } from '../../../contract/pounds.ts';
@@ -9,20 +8,10 @@ import { formatLongDate } from '../../lib/format.ts';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
 import { bookingKeys } from './api/bookings.ts';
+import { Figure, PreviewFrame, useChangePreview } from './change-preview.tsx';
 import { invoiceChangeKeys } from './api/invoices.ts';
 
 type Values = { reason: string; fee_waived: boolean; waived_reason: string; notify: boolean };
-
-function Figure({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={strong ? 700 : 500}>{value}</Text>
-    </div>
-  );
-}
 
 /** What cancelling would do, from the server's preview: the same function that then does it. */
 function PreviewOf({ p }: { p: CancelPreview }) {
@@ -86,17 +75,13 @@ export function CancelBookingDialog({
     defaultValues: { reason: '', fee_waived: false, waived_reason: '', notify: true },
   });
   const waived = useWatch({ control: form.control, name: 'fee_waived' });
-  const preview = useQuery({
-    queryKey: [...bookingKeys.one(bookingId), 'cancel-preview', waived],
-    queryFn: () =>
-      api<CancelPreview>(`/api/bookings/${bookingId}/cancel/preview`, { query: { fee_waived: waived ? '1' : '0' } }),
-  });
+  const preview = useChangePreview<CancelPreview>(bookingId, 'cancel', { fee_waived: waived ? '1' : '0' });
   const errors = form.formState.errors;
   const cancelling = useFormMutation({
     mutationFn: (body: Values) =>
       api<Cancelled>(`/api/bookings/${bookingId}/cancel`, {
         method: 'POST',
-        body: { ...body, waived_reason: body.fee_waived ? body.waived_reason : null },
+        body,
       }),
     // the booking (its schedule and history under it), its invoices, and the lists it is in
     invalidate: [...invoiceChangeKeys(bookingId), bookingKeys.lists],
@@ -118,15 +103,9 @@ export function CancelBookingDialog({
       danger
       submitting={cancelling.isPending}
       above={
-        preview.isError ? (
-          <Text c="red" size="sm" role="alert">
-            What cancelling would do could not be worked out. Please close this and try again.
-          </Text>
-        ) : p ? (
-          <PreviewOf p={p} />
-        ) : (
-          <Loader size="sm" aria-label="Working out the fee" />
-        )
+        <PreviewFrame preview={preview} what="cancelling">
+          {(p) => <PreviewOf p={p} />}
+        </PreviewFrame>
       }
     >
       <Textarea

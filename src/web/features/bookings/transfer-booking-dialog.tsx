@@ -1,5 +1,4 @@
-import { Checkbox, Loader, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { Checkbox, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm, useWatch } from 'react-hook-form';
 import type { Transferred, TransferPreview } from '../../../contract/changes.ts';
 import { formatPounds } from '../../../contract/pounds.ts';
@@ -8,6 +7,7 @@ import { api } from '../../lib/api.ts';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
 import { bookingKeys } from './api/bookings.ts';
+import { PreviewFrame, useChangePreview } from './change-preview.tsx';
 import { invoiceChangeKeys } from './api/invoices.ts';
 
 type Values = {
@@ -49,13 +49,7 @@ export function TransferBookingDialog({
     },
   });
   const waived = useWatch({ control: form.control, name: 'fee_waived' });
-  const preview = useQuery({
-    queryKey: [...bookingKeys.one(bookingId), 'transfer-preview', waived],
-    queryFn: () =>
-      api<TransferPreview>(`/api/bookings/${bookingId}/transfer/preview`, {
-        query: { fee_waived: waived ? '1' : '0' },
-      }),
-  });
+  const preview = useChangePreview<TransferPreview>(bookingId, 'transfer', { fee_waived: waived ? '1' : '0' });
   const errors = form.formState.errors;
   const transferring = useFormMutation({
     mutationFn: (body: Values) => api<Transferred>(`/api/bookings/${bookingId}/transfer`, { method: 'POST', body }),
@@ -86,23 +80,19 @@ export function TransferBookingDialog({
       cancelLabel="Keep As It Is"
       submitting={transferring.isPending}
       above={
-        preview.isError ? (
-          <Text c="red" size="sm" role="alert">
-            What the transfer would do could not be worked out. Please close this and try again.
-          </Text>
-        ) : p ? (
-          <Stack gap={4} role="group" aria-label="What the transfer does">
-            <Text size="sm">
-              From {p.from.name} ({p.from.email}), {p.days_before_departure} days before departure.
-            </Text>
-            <Text size="sm">{p.summary}</Text>
-            <Text size="sm" fw={700}>
-              Transfer fee: {formatPounds(p.fee)}
-            </Text>
-          </Stack>
-        ) : (
-          <Loader size="sm" aria-label="Working out the fee" />
-        )
+        <PreviewFrame preview={preview} what="the transfer">
+          {(p) => (
+            <Stack gap={4} role="group" aria-label="What the transfer does">
+              <Text size="sm">
+                From {p.from.name} ({p.from.email}), {p.days_before_departure} days before departure.
+              </Text>
+              <Text size="sm">{p.summary}</Text>
+              <Text size="sm" fw={700}>
+                Transfer fee: {formatPounds(p.fee)}
+              </Text>
+            </Stack>
+          )}
+        </PreviewFrame>
       }
     >
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
