@@ -284,3 +284,81 @@ export const transferredSchema = transferPreviewSchema.extend({
   emailed: z.number().int(),
 });
 export type Transferred = z.infer<typeof transferredSchema>;
+
+// ---- a move to another departure ----
+
+const tripIdField = z.coerce
+  .number({ error: 'Choose the departure to move to.' })
+  .int('Choose the departure to move to.')
+  .positive('Choose the departure to move to.');
+
+/** GET /api/bookings/{id}/move/preview?trip_id=&fee_waived= */
+export const movePreviewQuery = feeWaivedQuery.extend({ trip_id: tripIdField });
+
+/** POST /api/bookings/{id}/move */
+export const moveBookingSchema = z.object({
+  trip_id: tripIdField,
+  fee_waived: z.boolean().default(false),
+  /** why, for the history */
+  reason: z
+    .string()
+    .trim()
+    .max(500, 'The reason must be at most 500 characters.')
+    .nullable()
+    .default(null)
+    .transform((v) => (v ? v : null)),
+});
+export type MoveBookingValues = z.output<typeof moveBookingSchema>;
+
+const moveTrip = z.object({
+  trip_id: z.number().int(),
+  name: z.string(),
+  departure_date: z.string(),
+  cost: z.number(),
+});
+
+/** What moving does, answered by the same function that then does it. Amounts in pounds. */
+export const movePreviewSchema = z.object({
+  booking_id: z.number().int(),
+  ref: z.string(),
+  movable: z.boolean(),
+  refused: z.string().nullable(),
+  from: moveTrip,
+  to: moveTrip.extend({ places_left: z.number().int().nullable() }),
+  /** UK days from today to the new departure */
+  days_before_departure: z.number().int(),
+  fee_waived: z.boolean(),
+  /** the move fee, invoiced on its own */
+  fee: z.number(),
+  /** the new trip's cost less the old one's */
+  price_difference: z.number(),
+  /** billed for the trip by the invoices that stay (they have money on them): the new schedule starts after it */
+  billed: z.number(),
+  /** payments less refunds so far on the invoices that stay */
+  paid: z.number(),
+  /** billed beyond the new trip's cost: owed back within 14 days */
+  refund_owed: z.number(),
+  refund_due_on: z.string().nullable(),
+  addons_kept: z.array(z.object({ name: z.string(), price: z.number() })),
+  addons_dropped: z.array(z.object({ name: z.string(), price: z.number() })),
+  invoices_deleted: z.array(z.object({ id: z.number().int(), ref: z.string(), total: z.number() })),
+  rows_removed: z.array(
+    z.object({ id: z.number().int(), label: z.string(), due_date: z.string(), amount: z.number() }),
+  ),
+  rows_new: z.array(z.object({ label: z.string(), due_date: z.string(), amount: z.number() })),
+  summary: z.string(),
+});
+export type MovePreview = z.infer<typeof movePreviewSchema>;
+
+export const movedSchema = movePreviewSchema.extend({
+  message: z.string(),
+  fee_invoice_id: z.number().int().nullable(),
+  refund_owed_id: z.number().int().nullable(),
+});
+export type Moved = z.infer<typeof movedSchema>;
+
+/** GET /api/bookings/{id}/move/trips: the departures a booking may move to */
+export const moveTripsSchema = z.object({
+  data: z.array(moveTrip.extend({ places_left: z.number().int().nullable() })),
+});
+export type MoveTrips = z.infer<typeof moveTripsSchema>;

@@ -40,6 +40,43 @@ test.describe('changes after booking', () => {
     await expect(page.getByText(/cancelled booking TD-\w+: The fee is £[\d,.]+ \(/).first()).toBeVisible();
   });
 
+  test('move a booking to another departure from its page: the departure chosen, the preview, then the History', async ({
+    page,
+  }) => {
+    await signIn(page, 'admin', '/bookings');
+    const id = await bookingThroughApi(page, {
+      title: 'Ms',
+      first_name: 'Mona',
+      last_name: 'Mover',
+      preferred_name: 'Mona',
+      email_name: 'mona',
+    });
+    await page.goto(`/bookings/${id}`);
+    await page.getByRole('button', { name: 'Move', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Move to another departure' });
+    await expect(dialog.getByText('Choose the departure to see what the move does.')).toBeVisible();
+    // refused without a departure: nothing changes
+    await dialog.getByRole('button', { name: 'Move Booking' }).click();
+    await expect(dialog.getByText('Choose the departure to move to.')).toBeVisible();
+
+    const departure = dialog.getByLabel(/^Departure/);
+    await expect(departure.locator('option').nth(1)).toBeAttached();
+    const chosen = (await departure.locator('option').nth(1).textContent())!.split(',')[0]!;
+    await departure.selectOption({ index: 1 });
+    const preview = dialog.getByRole('group', { name: 'What the move does' });
+    await expect(preview).toContainText('Move fee');
+    await expect(preview).toContainText('Price difference');
+    await dialog.getByLabel('Waive the move fee').check();
+    await expect(preview.getByText('Move fee').locator('..')).toContainText('£0.00');
+    await dialog.getByLabel('Reason').fill('Wants the later date');
+    await expectAccessible(page);
+    await page.screenshot({ path: 'test-results/screens/move-booking.png' });
+    await dialog.getByRole('button', { name: 'Move Booking' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('status').filter({ hasText: `has moved to ${chosen}.` })).toBeVisible();
+    await expect(page.getByText(new RegExp(`moved booking TD-\\w+ from .+ to ${chosen}`)).first()).toBeVisible();
+  });
+
   test('the office sets its fees for changes: a band for fundraisers, a transfer fee; mistakes are shown by their fields', async ({
     page,
   }) => {

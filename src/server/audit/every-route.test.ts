@@ -520,6 +520,14 @@ async function steps(): Promise<Step[]> {
       },
     ],
     [
+      'POST /api/bookings/{id}/move',
+      async () => {
+        const moving = await insertBooking(t.db, Number(s.trip));
+        const other = await insertTrip(t.db, { name: 'Moved To Trek', capacity: 10 });
+        return admin.post(`/api/bookings/${moving.id}/move`, { trip_id: other.id });
+      },
+    ],
+    [
       'POST /api/bookings/{id}/cancel',
       async () => {
         const leaving = await insertBooking(t.db, Number(s.trip));

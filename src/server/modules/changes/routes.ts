@@ -4,6 +4,11 @@ import {
   cancelBookingSchema,
   cancelledSchema,
   feeWaivedQuery,
+  moveBookingSchema,
+  movedSchema,
+  movePreviewQuery,
+  movePreviewSchema,
+  moveTripsSchema,
   cancelPreviewSchema,
   changeRulesSchema,
   refundsOwedQuery,
@@ -106,6 +111,50 @@ export async function changesRoutes(app: FastifyInstance, opts: { service: Chang
       },
     },
     async (request) => service.transfer(request.params.id, request.body, request.user!.id),
+  );
+
+  r.get(
+    '/api/bookings/:id/move/trips',
+    {
+      schema: {
+        tags,
+        summary:
+          'The departures this booking may move to: open trips of the same type, not yet departed, with their cost and places left',
+        params: idParam,
+        response: { 200: moveTripsSchema, 404: messageSchema },
+      },
+    },
+    async (request) => service.moves.trips(request.params.id),
+  );
+
+  r.get(
+    '/api/bookings/:id/move/preview',
+    {
+      schema: {
+        tags,
+        summary:
+          'What moving this booking to another departure (trip_id) would do: the move fee, the price difference, the new schedule less what was billed, a refund owed, and the add-ons the new trip does not have',
+        params: idParam,
+        querystring: movePreviewQuery,
+        response: { 200: movePreviewSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.moves.preview(request.params.id, request.query.trip_id, request.query.fee_waived),
+  );
+
+  r.post(
+    '/api/bookings/:id/move',
+    {
+      schema: {
+        tags,
+        summary:
+          'Moves the booking to another departure of the same type (exactly what its preview says), in one transaction',
+        params: idParam,
+        body: moveBookingSchema,
+        response: { 200: movedSchema, 404: messageSchema, 409: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.moves.move(request.params.id, request.body, request.user!.id),
   );
 
   r.get(

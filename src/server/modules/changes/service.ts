@@ -8,7 +8,6 @@ import {
   type RefundsOwed,
   type refundsOwedQuery,
   type saveChangeRulesSchema,
-  CANCELLATION_DUE_DAYS,
   DEFAULT_BANDS,
   DEFAULT_MOVE_FEE_PENCE,
   DEFAULT_TRANSFER_FEE_PENCE,
@@ -28,7 +27,6 @@ import {
   invoices,
   refundsOwed,
   scheduleRows,
-  transactions,
   trips,
 } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
@@ -39,11 +37,12 @@ import { portalUrlOf } from '../../common/portal-links.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { emailDate, renderTemplate, templateOf } from '../../mail/templates.ts';
 import { travellerContext, travellerOf } from '../../mail/traveller.ts';
-import { loadInvoices } from '../invoices/load.ts';
 import { InvoiceService } from '../invoices/service.ts';
 import { redactCopies } from '../retention/redact.ts';
 import { endUserFor } from '../users/end-user.ts';
 import { bandFor, daysBetween, feeOf, labelIn } from './fees.ts';
+import { invoicesByMoney, invoiceFee, oweRefund } from './money.ts';
+import { Moves } from './move.ts';
 
 export type ChangesDeps = { db: Db; operator: Operator; mailer: Mailer; clock: Pick<Clock, 'now'> };
 
@@ -113,9 +112,12 @@ const CLEARED_ON_TRANSFER = {
  */
 export class ChangesService {
   private readonly invoices: InvoiceService;
+  /** moves to another departure (move.ts) */
+  readonly moves: Moves;
 
   constructor(private readonly d: ChangesDeps) {
     this.invoices = new InvoiceService(d.db, d.operator, d.mailer);
+    this.moves = new Moves(d, this.invoices, async (db, tripId) => (await this.rulesFor(db, tripId)).moveFeePence);
   }
 
   private today() {
@@ -215,22 +217,9 @@ export class ChangesService {
     });
     const feePence = feeWaived ? 0 : scaleFee;
 
-    const loaded = await loadInvoices(tx as Db, eq(invoices.bookingId, b.id));
-    // an invoice with no payment or refund ever recorded goes; one with money on it stays as it is
-    const used = loaded.length
-      ? await tx
-          .selectDistinct({ invoiceId: transactions.invoiceId })
-          .from(transactions)
-          .where(
-            inArray(
-              transactions.invoiceId,
-              loaded.map((l) => l.reply.id),
-            ),
-          )
-      : [];
-    const withMoney = new Set(used.map((u) => u.invoiceId));
-    const toDelete = loaded.filter((l) => !withMoney.has(l.reply.id)).map((l) => l.reply);
-    const kept = loaded.filter((l) => withMoney.has(l.reply.id)).map((l) => l.reply);
+    const split = await invoicesByMoney(tx, b.id);
+    const toDelete = split.unpaid.map((l) => l.reply);
+    const kept = split.withMoney.map((l) => l.reply);
     const paidPence = Math.round(kept.reduce((a, i) => a + i.payment_received, 0) * 100);
     const rows = await tx
       .select({
@@ -335,42 +324,30 @@ export class ChangesService {
         .where(eq(bookings.id, bookingId));
       const invoiceId =
         plan.stillOwedPence > 0
-          ? await this.invoices.raiseIn(tx, {
+          ? await invoiceFee(this.invoices, tx, {
               bookingId,
               tripId: plan.booking.tripId,
               type: 'cancellation',
-              invoiceRef: null,
               description: `Cancellation of booking ${plan.booking.ref}`,
-              invoiceDate: today,
-              dueDate: addDays(today, CANCELLATION_DUE_DAYS),
-              items: [
-                {
-                  description:
-                    plan.paidPence > 0
-                      ? `Cancellation fee ${formatPence(plan.feePence)}, less ${formatPence(plan.paidPence)} paid`
-                      : 'Cancellation fee',
-                  amountPence: plan.stillOwedPence,
-                },
-              ],
-              addons: [],
-              discountCode: null,
-              createdBy: userId,
+              item:
+                plan.paidPence > 0
+                  ? `Cancellation fee ${formatPence(plan.feePence)}, less ${formatPence(plan.paidPence)} paid`
+                  : 'Cancellation fee',
+              pence: plan.stillOwedPence,
+              today,
+              userId,
             })
           : null;
-      const [owed] =
+      const owedId =
         plan.refundOwedPence > 0
-          ? await tx
-              .insert(refundsOwed)
-              .values({
-                bookingId,
-                amountPence: plan.refundOwedPence,
-                reason: `Cancellation of ${plan.booking.ref}: ${formatPence(plan.paidPence)} paid, ${formatPence(plan.feePence)} kept`,
-                dueOn: addDays(today, REFUND_DUE_DAYS),
-                createdBy: userId,
-                // the database's clock, as the refunds that settle it are stamped by it
-              })
-              .returning({ id: refundsOwed.id })
-          : [];
+          ? await oweRefund(tx, {
+              bookingId,
+              pence: plan.refundOwedPence,
+              reason: `Cancellation of ${plan.booking.ref}: ${formatPence(plan.paidPence)} paid, ${formatPence(plan.feePence)} kept`,
+              today,
+              userId,
+            })
+          : null;
       await audit(tx, {
         action: 'booking.cancelled',
         subject: { type: 'booking', id: bookingId },
@@ -391,11 +368,11 @@ export class ChangesService {
           invoices_deleted: plan.preview.invoices_deleted.map((i) => i.ref),
           rows_waived: plan.waiveRowIds.length,
           cancellation_invoice_id: invoiceId,
-          refund_owed_id: owed?.id ?? null,
+          refund_owed_id: owedId,
         },
         changes: { status: [plan.booking.status, 'cancelled'] },
       });
-      return { plan, invoiceId, owedId: owed?.id ?? null };
+      return { plan, invoiceId, owedId };
     });
     const emailed = v.notify ? await this.emailCancelled(done.plan, v).catch(() => false) : false;
     return {
@@ -536,18 +513,15 @@ export class ChangesService {
       const today = this.today();
       const invoiceId =
         plan.feePence > 0
-          ? await this.invoices.raiseIn(tx, {
+          ? await invoiceFee(this.invoices, tx, {
               bookingId,
               tripId: old.tripId,
               type: 'other',
-              invoiceRef: null,
               description: `Transfer of booking ${old.ref} to ${toName}`,
-              invoiceDate: today,
-              dueDate: addDays(today, CANCELLATION_DUE_DAYS),
-              items: [{ description: 'Transfer fee', amountPence: plan.feePence }],
-              addons: [],
-              discountCode: null,
-              createdBy: userId,
+              item: 'Transfer fee',
+              pence: plan.feePence,
+              today,
+              userId,
             })
           : null;
       await audit(tx, {

@@ -257,6 +257,8 @@ const EVERY_ROUTE = `
   GET /api/settings/changes finance:read
   GET /api/bookings/:id/cancel/preview bookings:read
   GET /api/bookings/:id/transfer/preview bookings:read
+  GET /api/bookings/:id/move/trips bookings:read
+  GET /api/bookings/:id/move/preview bookings:read
   GET /api/overview bookings:read
   GET /api/reports/:name finance:read
   GET /api/retention/preview bookings:read
@@ -336,6 +338,7 @@ const EVERY_ROUTE = `
   PUT /api/settings/changes finance:write
   POST /api/bookings/:id/cancel bookings:write
   POST /api/bookings/:id/transfer bookings:write
+  POST /api/bookings/:id/move bookings:write
   PATCH /api/trips/:id/waiting-list/:entryId trips:write
   DELETE /api/trips/:id/waiting-list/:entryId trips:write
   POST /api/trips/:id/waiting-list/:entryId/offer trips:write

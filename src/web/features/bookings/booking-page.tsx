@@ -27,6 +27,7 @@ const CancelBookingDialog = lazyComponent(() =>
 const TransferBookingDialog = lazyComponent(() =>
   import('./transfer-booking-dialog.tsx').then((m) => m.TransferBookingDialog),
 );
+const MoveBookingDialog = lazyComponent(() => import('./move-booking-dialog.tsx').then((m) => m.MoveBookingDialog));
 const KeepUntilDialog = lazyComponent(() => import('./keep-until-dialog.tsx').then((m) => m.KeepUntilDialog));
 const FundraisingPanel = lazyComponent(() =>
   import('./fundraising/fundraising-panel.tsx').then((m) => m.FundraisingPanel),
@@ -83,6 +84,7 @@ function Booking({ b }: { b: BookingDetail }) {
   const [keeping, setKeeping] = useState(false);
   const [cancelling, setCancelling] = useState(false);
   const [transferring, setTransferring] = useState(false);
+  const [moving, setMoving] = useState(false);
   const [kept, setKept] = useState<string | null>(null);
   const [linking, setLinking] = useState(false);
   const [linkError, setLinkError] = useState<string | null>(null);
@@ -136,6 +138,11 @@ function Booking({ b }: { b: BookingDetail }) {
           {b.status !== 'cancelled' && (
             <Button variant="default" onClick={() => setTransferring(true)}>
               Transfer
+            </Button>
+          )}
+          {b.status !== 'cancelled' && (
+            <Button variant="default" onClick={() => setMoving(true)}>
+              Move
             </Button>
           )}
           {b.status !== 'cancelled' && (
@@ -315,6 +322,16 @@ function Booking({ b }: { b: BookingDetail }) {
           onClose={() => setTransferring(false)}
           onDone={(message) => {
             setTransferring(false);
+            setKept(message);
+          }}
+        />
+      )}
+      {moving && (
+        <MoveBookingDialog
+          bookingId={b.id}
+          onClose={() => setMoving(false)}
+          onDone={(message) => {
+            setMoving(false);
             setKept(message);
           }}
         />
