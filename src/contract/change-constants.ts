@@ -35,3 +35,40 @@ export const DEFAULT_MOVE_FEE_PENCE = 10000;
 export const REFUND_DUE_DAYS = 14;
 /** A cancellation invoice is due this many days after it is raised. */
 export const CANCELLATION_DUE_DAYS = 14;
+
+/**
+ * Reg 13: a departure below its minimum numbers may be cancelled with no fee only by notice this
+ * many days before it starts: 20 for trips of more than 6 days, 7 for 2–6 days, 2 (48 hours) for
+ * shorter. A trip's length counts its departure and return days.
+ */
+export function minimumNoticeDays(departure: string, returning: string): number {
+  const days =
+    Math.round((Date.parse(`${returning}T00:00:00Z`) - Date.parse(`${departure}T00:00:00Z`)) / 86_400_000) + 1;
+  return days > 6 ? 20 : days >= 2 ? 7 : 2;
+}
+
+/** The last day (yyyy-mm-dd) a departure below its minimum may be cancelled by reg 13. */
+export function minimumDeadline(departure: string, returning: string): string {
+  const d = new Date(`${departure}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - minimumNoticeDays(departure, returning));
+  return d.toISOString().slice(0, 10);
+}
+
+/** The trip page warns of a departure below its minimum from this many days before its reg 13 deadline. */
+export const MINIMUM_WARNING_DAYS = 14;
+
+/**
+ * The trip page's warning (reg 13): a departure with minimum numbers, not cancelled, below them,
+ * within MINIMUM_WARNING_DAYS of the last day it may be cancelled for it (or past that day).
+ */
+export function minimumWarning(
+  trip: { minimum: number | null; booking_count: number; departure: string; return: string; status: string },
+  today: string,
+): { deadline: string; daysLeft: number; short: number } | null {
+  if (trip.minimum === null || trip.status === 'cancelled' || trip.booking_count >= trip.minimum) return null;
+  if (trip.departure < today) return null;
+  const deadline = minimumDeadline(trip.departure, trip.return);
+  const daysLeft = Math.round((Date.parse(`${deadline}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+  if (daysLeft > MINIMUM_WARNING_DAYS) return null;
+  return { deadline, daysLeft, short: trip.minimum - trip.booking_count };
+}

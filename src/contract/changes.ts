@@ -362,3 +362,56 @@ export const moveTripsSchema = z.object({
   data: z.array(moveTrip.extend({ places_left: z.number().int().nullable() })),
 });
 export type MoveTrips = z.infer<typeof moveTripsSchema>;
+
+// ---- the operator cancelling a departure ----
+
+/** POST /api/trips/{id}/cancel */
+export const cancelTripSchema = z.object({
+  reason: z
+    .string({ error: 'Give the reason for cancelling the departure.' })
+    .trim()
+    .min(1, 'Give the reason for cancelling the departure.')
+    .max(500, 'The reason must be at most 500 characters.'),
+  /** unavoidable and extraordinary circumstances; otherwise the operator's own choice. No fee either way. */
+  extraordinary: z.boolean().default(false),
+  notify: z.boolean().default(true),
+});
+export type CancelTripValues = z.output<typeof cancelTripSchema>;
+
+/** What cancelling a departure does: every live booking cancelled with no fee, all paid owed back. Amounts in pounds. */
+export const tripCancelPreviewSchema = z.object({
+  trip_id: z.number().int(),
+  name: z.string(),
+  departure_date: z.string(),
+  cancellable: z.boolean(),
+  refused: z.string().nullable(),
+  days_before_departure: z.number().int(),
+  minimum: z.number().int().nullable(),
+  /** live bookings (not cancelled) */
+  booked: z.number().int(),
+  below_minimum: z.boolean(),
+  /** the last day it may be cancelled for being below its minimum (reg 13), with a minimum */
+  minimum_deadline: z.string().nullable(),
+  bookings: z.array(
+    z.object({
+      booking_id: z.number().int(),
+      ref: z.string(),
+      traveller: z.string(),
+      paid: z.number(),
+      refund_owed: z.number(),
+      invoices_deleted: z.number().int(),
+    }),
+  ),
+  /** owed back in all, within 14 days */
+  refund_owed: z.number(),
+  refund_due_on: z.string().nullable(),
+  summary: z.string(),
+});
+export type TripCancelPreview = z.infer<typeof tripCancelPreviewSchema>;
+
+export const tripCancelledSchema = tripCancelPreviewSchema.extend({
+  message: z.string(),
+  /** travellers emailed */
+  emailed: z.number().int(),
+});
+export type TripCancelled = z.infer<typeof tripCancelledSchema>;

@@ -83,6 +83,19 @@ export const createTripSchema = z
 export type CreateTripInput = z.input<typeof createTripSchema>;
 
 const CAPACITY_MESSAGE = 'The capacity must be a whole number of places from 1 to 10,000, or empty.';
+const MINIMUM_MESSAGE = 'The minimum numbers must be a whole number of travellers from 1 to 10,000, or empty.';
+const places = (message: string) =>
+  z
+    .preprocess(
+      (v) => (v === '' || v === null ? null : v),
+      z.coerce
+        .number({ error: message })
+        .int({ error: message })
+        .min(1, { error: message })
+        .max(10_000, { error: message })
+        .nullable(),
+    )
+    .optional();
 
 export const updateTripSchema = z
   .object({
@@ -98,22 +111,20 @@ export const updateTripSchema = z
     require_passport: flag,
     funding: z.enum(TRIP_FUNDING, { error: 'The selected funding is invalid.' }),
     // the places on the trip, for the dashboard's departures; empty: not set; left out: unchanged
-    capacity: z
-      .preprocess(
-        (v) => (v === '' || v === null ? null : v),
-        z.coerce
-          .number({ error: CAPACITY_MESSAGE })
-          .int({ error: CAPACITY_MESSAGE })
-          .min(1, { error: CAPACITY_MESSAGE })
-          .max(10_000, { error: CAPACITY_MESSAGE })
-          .nullable(),
-      )
-      .optional(),
+    capacity: places(CAPACITY_MESSAGE),
+    // the fewest travellers it runs with (reg 13); empty: none; left out: unchanged
+    minimum: places(MINIMUM_MESSAGE),
   })
   .superRefine(returnAfterDeparture)
   .superRefine((v, ctx) => {
     if (v.deposit > v.cost && v.cost > 0)
       ctx.addIssue({ code: 'custom', path: ['deposit'], message: 'The deposit must not be more than the cost.' });
+    if (v.minimum && v.capacity && v.minimum > v.capacity)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['minimum'],
+        message: 'The minimum numbers must not be more than the capacity.',
+      });
   });
 export type UpdateTripInput = z.input<typeof updateTripSchema>;
 
@@ -155,6 +166,10 @@ export const tripSchema = z.object({
   funding: z.enum(TRIP_FUNDING),
   /** places on the trip, or null when not set */
   capacity: z.number().int().nullable(),
+  /** the fewest travellers the departure runs with, or null */
+  minimum: z.number().int().nullable(),
+  /** with a minimum: the last day it may be cancelled for being below it (reg 13) */
+  minimum_deadline: z.string().nullable(),
   archived: z.boolean(),
   deleted: z.boolean(),
 });

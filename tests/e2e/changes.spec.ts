@@ -1,4 +1,5 @@
-import { bookingThroughApi, expect, expectAccessible, signIn, test } from './fixtures.ts';
+import { addDays, ukToday } from '../../src/contract/dates.ts';
+import { bookingThroughApi, expect, expectAccessible, freshBooking, freshTrip, signIn, test } from './fixtures.ts';
 
 test.describe('changes after booking', () => {
   test('cancel a booking from its page: the preview first, then the fee invoiced and the History', async ({ page }) => {
@@ -75,6 +76,41 @@ test.describe('changes after booking', () => {
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('status').filter({ hasText: `has moved to ${chosen}.` })).toBeVisible();
     await expect(page.getByText(new RegExp(`moved booking TD-\\w+ from .+ to ${chosen}`)).first()).toBeVisible();
+  });
+
+  test('a departure below its minimum warns before its reg 13 deadline, and the operator cancels it with its bookings', async ({
+    page,
+  }) => {
+    await signIn(page, 'admin', '/trips');
+    // five days long, so the notice is 7 days: fifteen days out, the deadline is eight days away
+    const tripId = await freshTrip(page, `Called Off Tour ${Date.now()}`, addDays(ukToday(), 15));
+    await freshBooking(page, tripId, 'Stranded');
+    await page.goto(`/trips/${tripId}/edit`);
+    await expect(page.getByRole('alert').filter({ hasText: 'Below its minimum numbers' })).toHaveCount(0);
+    await page.getByLabel('Minimum numbers').fill('12');
+    await page.getByRole('button', { name: 'Save Trip' }).click();
+    const warning = page.getByRole('alert').filter({ hasText: 'Below its minimum numbers' });
+    await expect(warning).toContainText('1 booked of a minimum of 12 (11 short).');
+    await expect(warning).toContainText('8 days left');
+
+    await page.getByRole('button', { name: 'Cancel Departure' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel this departure' });
+    const preview = dialog.getByRole('group', { name: 'What cancelling the departure does' });
+    await expect(preview).toContainText('The 1 booking of');
+    await expect(preview.getByRole('table', { name: 'Bookings cancelled' })).toContainText('Stranded');
+    await expect(preview).toContainText('1 booked of a minimum of 12');
+    await dialog.getByRole('button', { name: 'Cancel Departure' }).click();
+    await expect(dialog.getByText('Give the reason for cancelling the departure.')).toBeVisible();
+    await dialog.getByLabel(/^Reason/).fill('Too few travellers to run it');
+    await dialog.getByLabel('Email each traveller').uncheck();
+    await expectAccessible(page);
+    await page.screenshot({ path: 'test-results/screens/cancel-departure.png' });
+    await dialog.getByRole('button', { name: 'Cancel Departure' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('status').filter({ hasText: 'is cancelled, with its booking.' })).toBeVisible();
+    await expect(warning).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Cancel Departure' })).toHaveCount(0);
+    await expect(page.getByLabel('Status')).toHaveValue('cancelled');
   });
 
   test('the office sets its fees for changes: a band for fundraisers, a transfer fee; mistakes are shown by their fields', async ({

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { expect, test as base, type Page } from '@playwright/test';
+import { addDays, toDdMmYyyy } from '../../src/contract/dates.ts';
 import { E2E_USERS } from './users.ts';
 
 const require = createRequire(import.meta.url);
@@ -106,3 +107,70 @@ export const test = base.extend<{ consoleErrors: string[]; accessibleAtEnd: void
 });
 
 export { expect };
+
+/** A new open school trip, made through the API as the Create New Trip dialog does; its cost and deposit are set on its page. */
+export async function freshTrip(page: Page, name: string, departure: string): Promise<number> {
+  return page.evaluate(
+    async ([name, departure, back]) => {
+      const headers = {
+        Accept: 'application/json',
+        'Content-Type': 'application/json',
+        'X-Requested-With': 'XMLHttpRequest',
+        'X-CSRF-TOKEN': document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content,
+      };
+      const countries = (await (await fetch('/api/countries', { headers })).json()) as Array<{ id: number }>;
+      const res = await fetch('/api/trips', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          name,
+          country_id: countries[0]!.id,
+          departure,
+          return: back,
+          type: 'school',
+          level: 1,
+          status: 'open',
+          deposit: 0,
+          cost: 0,
+          require_passport: 1,
+          funding: 'both',
+        }),
+      });
+      const body = (await res.json()) as { id: number };
+      if (res.status !== 201) throw new Error(`POST /api/trips: ${res.status} ${JSON.stringify(body)}`);
+      return body.id;
+    },
+    [name, toDdMmYyyy(departure), toDdMmYyyy(addDays(departure, 5))] as const,
+  );
+}
+
+/** A booking made through the API as the Create Booking dialog does. */
+export async function freshBooking(page: Page, tripId: number, lastName: string): Promise<number> {
+  return page.evaluate(
+    async ([tripId, lastName]) => {
+      const res = await fetch('/api/bookings', {
+        method: 'POST',
+        headers: {
+          Accept: 'application/json',
+          'Content-Type': 'application/json',
+          'X-Requested-With': 'XMLHttpRequest',
+          'X-CSRF-TOKEN': document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content,
+        },
+        body: JSON.stringify({
+          trip_id: tripId,
+          title: 'Mr',
+          first_name: 'Moritz',
+          last_name: lastName,
+          preferred_name: 'Moritz',
+          email: `moritz.${Date.now()}@example.test`,
+          as_on_passport: true,
+          terms_accepted: true,
+        }),
+      });
+      const body = (await res.json()) as { id: number };
+      if (res.status !== 201) throw new Error(`POST /api/bookings: ${res.status} ${JSON.stringify(body)}`);
+      return body.id;
+    },
+    [tripId, lastName] as const,
+  );
+}

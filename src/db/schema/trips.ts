@@ -40,6 +40,8 @@ export const trips = pgTable(
     costPence: integer('cost_pence').notNull().default(0),
     // places on the trip (the dashboard's departures against it); null: not set
     capacity: integer(),
+    /** the fewest travellers the departure runs with (reg 13: below it, the operator may cancel by a deadline); null: none */
+    minimum: integer(),
     requirePassport: boolean('require_passport').notNull().default(true),
     funding: text().notNull().default('both'),
     /** no automatic reminders for any booking of the trip; when off, why */
@@ -70,6 +72,7 @@ export const trips = pgTable(
     check('trips_deposit_check', sql`${t.depositPence} >= 0`),
     check('trips_cost_check', sql`${t.costPence} >= 0`),
     check('trips_capacity_check', sql`${t.capacity} is null or ${t.capacity} > 0`),
+    check('trips_minimum_check', sql`${t.minimum} is null or ${t.minimum} > 0`),
     check('trips_dates_check', sql`${t.returnDate} >= ${t.departureDate}`),
     index('trips_departure_idx').on(t.departureDate),
     index('trips_country_idx').on(t.countryId),

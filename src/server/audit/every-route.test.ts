@@ -528,6 +528,14 @@ async function steps(): Promise<Step[]> {
       },
     ],
     [
+      'POST /api/trips/{id}/cancel',
+      async () => {
+        const doomed = await insertTrip(t.db, { name: 'Called Off Trek' });
+        await insertBooking(t.db, doomed.id);
+        return admin.post(`/api/trips/${doomed.id}/cancel`, { reason: 'Too few travellers', notify: false });
+      },
+    ],
+    [
       'POST /api/bookings/{id}/cancel',
       async () => {
         const leaving = await insertBooking(t.db, Number(s.trip));

@@ -54,6 +54,8 @@ const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
   // a trip's readiness board reads its travellers' passport, medical and money facts
   ['/api/trips/:/readiness', 'bookings'],
   ['/api/trips/:/manifest', 'bookings'],
+  // cancelling a departure cancels its bookings and owes their money back
+  ['/api/trips/:/cancel', 'bookings'],
   // chasers and the trip's documents go to its travellers
   ['/api/trips/:/chasers', 'bookings'],
   ['/api/trips/:/documents/send', 'bookings'],

@@ -10,6 +10,7 @@ import {
   movePreviewSchema,
   moveTripsSchema,
   cancelPreviewSchema,
+  cancelTripSchema,
   changeRulesSchema,
   refundsOwedQuery,
   refundsOwedSchema,
@@ -17,6 +18,8 @@ import {
   transferBookingSchema,
   transferredSchema,
   transferPreviewSchema,
+  tripCancelledSchema,
+  tripCancelPreviewSchema,
 } from '../../../contract/changes.ts';
 import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
 import type { ChangesService } from './service.ts';
@@ -155,6 +158,35 @@ export async function changesRoutes(app: FastifyInstance, opts: { service: Chang
       },
     },
     async (request) => service.moves.move(request.params.id, request.body, request.user!.id),
+  );
+
+  r.get(
+    '/api/trips/:id/cancel/preview',
+    {
+      schema: {
+        tags,
+        summary:
+          'What cancelling this departure would do: every live booking cancelled with no fee, what each paid owed back within 14 days, and its minimum numbers against its bookings (reg 13)',
+        params: idParam,
+        response: { 200: tripCancelPreviewSchema, 404: messageSchema },
+      },
+    },
+    async (request) => service.tripCancelPreview(request.params.id),
+  );
+
+  r.post(
+    '/api/trips/:id/cancel',
+    {
+      schema: {
+        tags,
+        summary:
+          'The operator cancels the departure (exactly what its preview says), in one transaction: its bookings cancelled with no fee, refunds owed, the trip cancelled; each traveller emailed when notify is set',
+        params: idParam,
+        body: cancelTripSchema,
+        response: { 200: tripCancelledSchema, 404: messageSchema, 409: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.cancelTrip(request.params.id, request.body, request.user!.id),
   );
 
   r.get(

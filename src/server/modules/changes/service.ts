@@ -1,7 +1,8 @@
-import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   type CancelBookingValues,
+  type CancelTripValues,
   type Cancelled,
   type CancelPreview,
   type ChangeRules,
@@ -14,9 +15,12 @@ import {
   REFUND_DUE_DAYS,
   TRANSFER_NOTICE_DAYS,
   type TransferBookingValues,
+  type TripCancelled,
+  type TripCancelPreview,
   type Transferred,
   type TransferPreview,
 } from '../../../contract/changes.ts';
+import { minimumDeadline } from '../../../contract/change-constants.ts';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { formatPence, penceToPounds } from '../../../contract/money.ts';
 import type { Db, Tx } from '../../../db/client.ts';
@@ -310,69 +314,7 @@ export class ChangesService {
     const done = await this.d.db.transaction(async (tx) => {
       const plan = await this.planCancel(tx, bookingId, v.fee_waived, true);
       if (!plan.preview.cancellable) throw new HttpError(409, plan.preview.refused!);
-      const today = this.today();
-      const now = nowOf(this.d.clock);
-      for (const id of plan.deleteInvoiceIds) await this.invoices.deleteIn(tx, id);
-      if (plan.waiveRowIds.length)
-        await tx
-          .update(scheduleRows)
-          .set({ waived: true, waivedReason: 'The booking was cancelled.', updatedAt: now })
-          .where(inArray(scheduleRows.id, plan.waiveRowIds));
-      await tx
-        .update(bookings)
-        .set({ status: 'cancelled', holdExpiresAt: null, updatedAt: now })
-        .where(eq(bookings.id, bookingId));
-      const invoiceId =
-        plan.stillOwedPence > 0
-          ? await invoiceFee(this.invoices, tx, {
-              bookingId,
-              tripId: plan.booking.tripId,
-              type: 'cancellation',
-              description: `Cancellation of booking ${plan.booking.ref}`,
-              item:
-                plan.paidPence > 0
-                  ? `Cancellation fee ${formatPence(plan.feePence)}, less ${formatPence(plan.paidPence)} paid`
-                  : 'Cancellation fee',
-              pence: plan.stillOwedPence,
-              today,
-              userId,
-            })
-          : null;
-      const owedId =
-        plan.refundOwedPence > 0
-          ? await oweRefund(tx, {
-              bookingId,
-              pence: plan.refundOwedPence,
-              reason: `Cancellation of ${plan.booking.ref}: ${formatPence(plan.paidPence)} paid, ${formatPence(plan.feePence)} kept`,
-              today,
-              userId,
-            })
-          : null;
-      await audit(tx, {
-        action: 'booking.cancelled',
-        subject: { type: 'booking', id: bookingId },
-        bookingId,
-        tripId: plan.booking.tripId,
-        summary: `cancelled booking ${plan.booking.ref}: ${plan.preview.summary}`,
-        details: {
-          reason: v.reason,
-          fee_waived: v.fee_waived,
-          waived_reason: v.waived_reason,
-          band: plan.preview.band?.label ?? null,
-          days_before_departure: plan.preview.days_before_departure,
-          fee: plan.preview.fee,
-          scale_fee: plan.preview.scale_fee,
-          paid: plan.preview.paid,
-          refund_owed: plan.preview.refund_owed,
-          still_owed: plan.preview.still_owed,
-          invoices_deleted: plan.preview.invoices_deleted.map((i) => i.ref),
-          rows_waived: plan.waiveRowIds.length,
-          cancellation_invoice_id: invoiceId,
-          refund_owed_id: owedId,
-        },
-        changes: { status: [plan.booking.status, 'cancelled'] },
-      });
-      return { plan, invoiceId, owedId };
+      return this.applyCancel(tx, plan, v, userId);
     });
     const emailed = v.notify ? await this.emailCancelled(done.plan, v).catch(() => false) : false;
     return {
@@ -384,6 +326,74 @@ export class ChangesService {
       refund_owed_id: done.owedId,
       emailed,
     };
+  }
+
+  /** Does what a cancellation's plan says, in the caller's transaction, with its event. */
+  private async applyCancel(tx: Tx, plan: CancelPlan, v: CancelBookingValues, userId: number) {
+    const bookingId = plan.booking.id;
+    const today = this.today();
+    const now = nowOf(this.d.clock);
+    for (const id of plan.deleteInvoiceIds) await this.invoices.deleteIn(tx, id);
+    if (plan.waiveRowIds.length)
+      await tx
+        .update(scheduleRows)
+        .set({ waived: true, waivedReason: 'The booking was cancelled.', updatedAt: now })
+        .where(inArray(scheduleRows.id, plan.waiveRowIds));
+    await tx
+      .update(bookings)
+      .set({ status: 'cancelled', holdExpiresAt: null, updatedAt: now })
+      .where(eq(bookings.id, bookingId));
+    const invoiceId =
+      plan.stillOwedPence > 0
+        ? await invoiceFee(this.invoices, tx, {
+            bookingId,
+            tripId: plan.booking.tripId,
+            type: 'cancellation',
+            description: `Cancellation of booking ${plan.booking.ref}`,
+            item:
+              plan.paidPence > 0
+                ? `Cancellation fee ${formatPence(plan.feePence)}, less ${formatPence(plan.paidPence)} paid`
+                : 'Cancellation fee',
+            pence: plan.stillOwedPence,
+            today,
+            userId,
+          })
+        : null;
+    const owedId =
+      plan.refundOwedPence > 0
+        ? await oweRefund(tx, {
+            bookingId,
+            pence: plan.refundOwedPence,
+            reason: `Cancellation of ${plan.booking.ref}: ${formatPence(plan.paidPence)} paid, ${formatPence(plan.feePence)} kept`,
+            today,
+            userId,
+          })
+        : null;
+    await audit(tx, {
+      action: 'booking.cancelled',
+      subject: { type: 'booking', id: bookingId },
+      bookingId,
+      tripId: plan.booking.tripId,
+      summary: `cancelled booking ${plan.booking.ref}: ${plan.preview.summary}`,
+      details: {
+        reason: v.reason,
+        fee_waived: v.fee_waived,
+        waived_reason: v.waived_reason,
+        band: plan.preview.band?.label ?? null,
+        days_before_departure: plan.preview.days_before_departure,
+        fee: plan.preview.fee,
+        scale_fee: plan.preview.scale_fee,
+        paid: plan.preview.paid,
+        refund_owed: plan.preview.refund_owed,
+        still_owed: plan.preview.still_owed,
+        invoices_deleted: plan.preview.invoices_deleted.map((i) => i.ref),
+        rows_waived: plan.waiveRowIds.length,
+        cancellation_invoice_id: invoiceId,
+        refund_owed_id: owedId,
+      },
+      changes: { status: [plan.booking.status, 'cancelled'] },
+    });
+    return { plan, invoiceId, owedId };
   }
 
   private async emailCancelled(plan: CancelPlan, v: CancelBookingValues): Promise<boolean> {
@@ -625,6 +635,108 @@ export class ChangesService {
       refused: null,
       message: `Booking ${done.plan.booking.ref} has passed to ${v.first_name} ${v.last_name}.${v.notify ? (emailed === 2 ? ' Both travellers have been emailed.' : ' Not every email could be sent.') : ''}`,
       fee_invoice_id: done.invoiceId,
+      emailed,
+    };
+  }
+
+  /** What the operator cancelling a departure does; the one function behind its preview and the action. */
+  private async planTripCancel(tx: Db | Tx, tripId: number, lock: boolean) {
+    const q = tx.select().from(trips).where(eq(trips.id, tripId));
+    const [trip] = lock ? await q.for('update') : await q;
+    if (!trip || trip.deletedAt) throw notFound('Trip not found');
+    const today = this.today();
+    const live = await tx
+      .select({ id: bookings.id, firstName: bookings.firstName, lastName: bookings.lastName })
+      .from(bookings)
+      .where(and(eq(bookings.tripId, tripId), ne(bookings.status, 'cancelled')))
+      .orderBy(asc(bookings.id));
+    const plans: CancelPlan[] = [];
+    for (const b of live) plans.push(await this.planCancel(tx, b.id, true, lock));
+    const days = daysBetween(today, trip.departureDate);
+    const owedPence = plans.reduce((sum, pl) => sum + pl.refundOwedPence, 0);
+    const deadline = trip.minimum === null ? null : minimumDeadline(trip.departureDate, trip.returnDate);
+    const refused =
+      trip.status === 'cancelled'
+        ? 'This departure is already cancelled.'
+        : days < 0
+          ? 'This trip has departed: it cannot be cancelled.'
+          : null;
+    const preview: TripCancelPreview = {
+      trip_id: trip.id,
+      name: trip.name,
+      departure_date: trip.departureDate,
+      cancellable: refused === null,
+      refused,
+      days_before_departure: days,
+      minimum: trip.minimum,
+      booked: live.length,
+      below_minimum: trip.minimum !== null && live.length < trip.minimum,
+      minimum_deadline: deadline,
+      bookings: plans.map((pl, i) => ({
+        booking_id: pl.booking.id,
+        ref: pl.booking.ref,
+        traveller: `${live[i]!.firstName} ${live[i]!.lastName}`,
+        paid: p(pl.paidPence),
+        refund_owed: p(pl.refundOwedPence),
+        invoices_deleted: pl.deleteInvoiceIds.length,
+      })),
+      refund_owed: p(owedPence),
+      refund_due_on: owedPence > 0 ? addDays(today, REFUND_DUE_DAYS) : null,
+      summary:
+        refused ??
+        `${live.length === 1 ? 'The 1 booking' : `All ${live.length} bookings`} of ${trip.name} ${live.length === 1 ? 'is' : 'are'} cancelled with no fee${owedPence > 0 ? `, and ${formatPence(owedPence)} paid is owed back by ${emailDate(addDays(today, REFUND_DUE_DAYS))}` : ''}. The trip becomes cancelled.`,
+    };
+    return { trip, plans, preview };
+  }
+
+  async tripCancelPreview(tripId: number): Promise<TripCancelPreview> {
+    return (await this.planTripCancel(this.d.db, tripId, false)).preview;
+  }
+
+  /**
+   * The operator cancels a departure (reg 13, or any reason of its own): in one transaction every
+   * live booking is cancelled with no fee, all that was paid owed back within 14 days, and the trip
+   * becomes cancelled. Each traveller is emailed afterwards when asked.
+   */
+  async cancelTrip(tripId: number, v: CancelTripValues, userId: number): Promise<TripCancelled> {
+    const why = v.extraordinary
+      ? `Unavoidable and extraordinary circumstances: ${v.reason}`
+      : `The operator cancelled the departure: ${v.reason}`;
+    const each: CancelBookingValues = { reason: why, fee_waived: true, waived_reason: why, notify: v.notify };
+    const done = await this.d.db.transaction(async (tx) => {
+      const { trip, plans, preview } = await this.planTripCancel(tx, tripId, true);
+      if (!preview.cancellable) throw new HttpError(409, preview.refused!);
+      for (const plan of plans) await this.applyCancel(tx, plan, each, userId);
+      await tx
+        .update(trips)
+        .set({ status: 'cancelled', updatedAt: nowOf(this.d.clock) })
+        .where(eq(trips.id, tripId));
+      await audit(tx, {
+        action: 'trip.cancelled',
+        subject: { type: 'trip', id: tripId },
+        tripId,
+        summary: `cancelled the departure ${trip.name}: ${preview.summary}`,
+        details: {
+          reason: v.reason,
+          extraordinary: v.extraordinary,
+          bookings: preview.bookings.map((b) => b.ref),
+          refund_owed: preview.refund_owed,
+          minimum: preview.minimum,
+          booked: preview.booked,
+        },
+        changes: { status: [trip.status, 'cancelled'] },
+      });
+      return { plans, preview };
+    });
+    let emailed = 0;
+    if (v.notify)
+      for (const plan of done.plans) if (await this.emailCancelled(plan, each).catch(() => false)) emailed += 1;
+    const n = done.plans.length;
+    return {
+      ...done.preview,
+      cancellable: false,
+      refused: null,
+      message: `${done.preview.name} is cancelled${n ? `, with its ${n === 1 ? 'booking' : `${n} bookings`}` : ''}.${v.notify && n ? (emailed === n ? ' Every traveller has been emailed.' : ` ${emailed} of ${n} travellers could be emailed.`) : ''}`,
       emailed,
     };
   }

@@ -270,6 +270,7 @@ const EVERY_ROUTE = `
   GET /api/trips/:id/payment-plan finance:read
   GET /api/trips/:id/online-booking trips:read
   GET /api/trips/:id/waiting-list trips:read
+  GET /api/trips/:id/cancel/preview bookings:read
   GET /api/trips/:id/readiness bookings:read
   GET /api/trips/:id trips:read
   GET /api/trips/select trips:read
@@ -317,6 +318,7 @@ const EVERY_ROUTE = `
   POST /api/transactions finance:write
   POST /api/trips/:id/addons trips:write
   POST /api/trips/:id/archive trips:write
+  POST /api/trips/:id/cancel bookings:write
   POST /api/trips/:id/chasers bookings:write
   POST /api/trips/:id/documents/send bookings:write
   POST /api/trips trips:write

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Paged } from '../../../contract/common.ts';
 import { penceToPounds } from '../../../contract/money.ts';
+import { minimumDeadline } from '../../../contract/change-constants.ts';
 import {
   type Addon,
   type Trip,
@@ -53,6 +54,7 @@ const columns = {
   requirePassport: trips.requirePassport,
   funding: trips.funding,
   capacity: trips.capacity,
+  minimum: trips.minimum,
   archivedAt: trips.archivedAt,
   deletedAt: trips.deletedAt,
   bookingCount,
@@ -74,6 +76,7 @@ type Row = {
   requirePassport: boolean;
   funding: string;
   capacity: number | null;
+  minimum: number | null;
   archivedAt: Date | null;
   deletedAt: Date | null;
   bookingCount: number;
@@ -123,6 +126,8 @@ function toTrip(r: Row): Trip {
     require_passport: r.requirePassport,
     funding: r.funding as (typeof TRIP_FUNDING)[number],
     capacity: r.capacity,
+    minimum: r.minimum,
+    minimum_deadline: r.minimum === null ? null : minimumDeadline(r.departureDate, r.returnDate),
     archived: r.archivedAt !== null,
     deleted: r.deletedAt !== null,
   };
@@ -143,6 +148,7 @@ function tripFields(r: typeof trips.$inferSelect): Record<string, unknown> {
     require_passport: r.requirePassport,
     funding: r.funding,
     capacity: r.capacity,
+    minimum: r.minimum,
   };
 }
 
@@ -261,6 +267,7 @@ export class TripService {
       require_passport: boolean;
       funding: string;
       capacity?: number | null | undefined;
+      minimum?: number | null | undefined;
     },
   ): Promise<Trip> {
     await this.db.transaction(async (tx) => {
@@ -276,6 +283,7 @@ export class TripService {
           requirePassport: v.require_passport,
           funding: v.funding,
           ...(v.capacity === undefined ? {} : { capacity: v.capacity }),
+          ...(v.minimum === undefined ? {} : { minimum: v.minimum }),
           updatedAt: new Date(),
         })
         .where(eq(trips.id, id))

@@ -1,12 +1,14 @@
-import { Alert, Anchor, Checkbox, Grid, Group, NativeSelect, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Grid, Group, NativeSelect, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
 import type { z } from 'zod';
-import { toDdMmYyyy } from '../../../contract/dates.ts';
+import { minimumWarning } from '../../../contract/change-constants.ts';
+import { toDdMmYyyy, ukToday } from '../../../contract/dates.ts';
 import { path } from '../../../contract/paths.ts';
 import type { updateTripSchema, Trip } from '../../../contract/trips.ts';
 import { FormPage, RecordLoader } from '../../components/form-frame.tsx';
+import { formatLongDate } from '../../lib/format.ts';
 import { lazyComponent } from '../../components/lazy.tsx';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
@@ -14,6 +16,7 @@ import { tripKeys, updateTrip, useCountries, useTrip } from './api/trips.ts';
 import { fundingOptions, levelOptions, statusOptions, typeOptions } from './trip-options.ts';
 
 // the panels (their tables, forms and the history) load beside the form, not before it
+const CancelTripDialog = lazyComponent(() => import('./cancel-trip-dialog.tsx').then((m) => m.CancelTripDialog));
 const TripPanels = lazyComponent(() => import('./trip-panels.tsx').then((m) => m.TripPanels));
 
 type Values = {
@@ -29,6 +32,7 @@ type Values = {
   require_passport: boolean;
   funding: Trip['funding'];
   capacity: string;
+  minimum: string;
 };
 
 const toValues = (t: Trip): Values => ({
@@ -44,6 +48,7 @@ const toValues = (t: Trip): Values => ({
   require_passport: t.require_passport,
   funding: t.funding,
   capacity: t.capacity === null ? '' : String(t.capacity),
+  minimum: t.minimum === null ? '' : String(t.minimum),
 });
 
 export default function TripEditPage() {
@@ -59,6 +64,9 @@ export default function TripEditPage() {
 function TripForm({ trip }: { trip: Trip }) {
   const countries = useCountries();
   const [saved, setSaved] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
+  const [cancelled, setCancelled] = useState<string | null>(null);
+  const belowMinimum = minimumWarning(trip, ukToday(new Date()));
   const form = useForm<Values, unknown, z.output<typeof updateTripSchema>>({
     resolver: lazyZodResolver(() => import('../../../contract/trips.ts').then((m) => m.updateTripSchema)) as never,
     defaultValues: toValues(trip),
@@ -101,7 +109,43 @@ function TripForm({ trip }: { trip: Trip }) {
             <Anchor component={Link} to={path('trip-readiness', { id: trip.id })} w="fit-content">
               Ready to depart?
             </Anchor>
+            {trip.editable && trip.status !== 'cancelled' && (
+              <Button variant="outline" color="red" size="xs" onClick={() => setCancelling(true)}>
+                Cancel Departure
+              </Button>
+            )}
           </Group>
+          {cancelled && (
+            <Alert
+              color="blue"
+              role="status"
+              withCloseButton
+              onClose={() => setCancelled(null)}
+              closeButtonLabel="Dismiss"
+            >
+              {cancelled}
+            </Alert>
+          )}
+          {belowMinimum && (
+            <Alert color="red" role="alert" title="Below its minimum numbers">
+              {trip.booking_count} booked of a minimum of {trip.minimum} ({belowMinimum.short} short).{' '}
+              {belowMinimum.daysLeft >= 0
+                ? `To cancel it for that with no more than a refund (reg 13), tell the travellers by ${formatLongDate(belowMinimum.deadline)}: ${belowMinimum.daysLeft === 0 ? 'today' : `${belowMinimum.daysLeft} ${belowMinimum.daysLeft === 1 ? 'day' : 'days'} left`}.`
+                : `The last day to cancel it for that (reg 13) was ${formatLongDate(belowMinimum.deadline)}.`}
+            </Alert>
+          )}
+          {cancelling && (
+            <CancelTripDialog
+              tripId={trip.id}
+              onClose={() => setCancelling(false)}
+              onDone={(message) => {
+                setCancelling(false);
+                setCancelled(message);
+                // the form shows the trip as it now is, so that saving it never reopens it
+                form.reset({ ...form.getValues(), status: 'cancelled' });
+              }}
+            />
+          )}
           {!trip.editable && (
             <Alert
               color="yellow"
@@ -217,6 +261,15 @@ function TripForm({ trip }: { trip: Trip }) {
               inputMode="numeric"
               error={errors.capacity?.message}
               {...form.register('capacity')}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, md: 3 }}>
+            <TextInput
+              label="Minimum numbers"
+              description="Fewest travellers it runs with; empty if none"
+              inputMode="numeric"
+              error={errors.minimum?.message}
+              {...form.register('minimum')}
             />
           </Grid.Col>
           <Grid.Col span={12}>
