@@ -415,3 +415,7 @@ export const tripCancelledSchema = tripCancelPreviewSchema.extend({
   emailed: z.number().int(),
 });
 export type TripCancelled = z.infer<typeof tripCancelledSchema>;
+
+/** GET/PUT/DELETE /api/trips/{id}/changes: the rules a trip is charged by; own: its own, else the office's */
+export const tripChangeRulesSchema = changeRulesSchema.extend({ own: z.boolean() });
+export type TripChangeRules = z.infer<typeof tripChangeRulesSchema>;

@@ -136,6 +136,38 @@ test.describe('changes after booking', () => {
     await expect(form.getByLabel('Band 4: for')).toHaveValue('fundraise');
   });
 
+  test('a trip sets its own fees for changes, and goes back to the office’s', async ({ page }) => {
+    await signIn(page, 'admin', '/trips');
+    const tripId = await freshTrip(page, `Own Fees Tour ${Date.now()}`, addDays(ukToday(), 200));
+    await page.goto(`/trips/${tripId}/edit`);
+    const panel = page.getByRole('region', { name: 'Fees for changes' });
+    await expect(panel).toContainText('This trip uses the office’s fees for changes:');
+    await panel.getByRole('button', { name: 'Set This Trip’s Own' }).click();
+    const form = panel.getByRole('form', { name: 'This trip’s fees for changes' });
+    await form.getByLabel('Move to another departure').fill('60');
+    await form.getByLabel('Band 1: from days before departure').fill('90');
+    await expectAccessible(page);
+    await form.getByRole('button', { name: 'Save Fees' }).click();
+    await expect(form.getByRole('status')).toHaveText('The fees for changes have been saved.');
+    await expect(form).toContainText('This trip has its own fees for changes.');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await form.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/screens/trip-own-fees-phone.png' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.reload();
+    await expect(form.getByLabel('Move to another departure')).toHaveValue('60.00');
+    await expect(form.getByLabel('Band 1: from days before departure')).toHaveValue('90');
+    await form.getByRole('button', { name: 'Use the Office’s Fees' }).click();
+    await page
+      .getByRole('dialog', { name: 'Use the office’s fees?' })
+      .getByRole('button', { name: 'Use the Office’s Fees' })
+      .click();
+    await expect(panel).toContainText('This trip uses the office’s fees for changes:');
+    await expect(page.getByRole('region', { name: 'History' })).toContainText(
+      "back to the office's cancellation scale",
+    );
+  });
+
   test('money’s Refunds owed tab lists what is owed back, by its state', async ({ page }) => {
     await signIn(page, 'admin', '/money');
     await page.getByRole('tab', { name: 'Refunds owed' }).click();

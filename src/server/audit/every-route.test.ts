@@ -505,6 +505,16 @@ async function steps(): Promise<Step[]> {
         }),
     ],
     [
+      'PUT /api/trips/{id}/changes',
+      async () =>
+        admin.put(`/api/trips/${s.trip}/changes`, {
+          bands: [{ from_days: 0, keep: 'all' }],
+          transfer_fee: 10,
+          move_fee: 50,
+        }),
+    ],
+    ['DELETE /api/trips/{id}/changes', async () => admin.delete(`/api/trips/${s.trip}/changes`)],
+    [
       'POST /api/bookings/{id}/transfer',
       async () => {
         const passing = await insertBooking(t.db, Number(s.trip));

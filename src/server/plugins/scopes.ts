@@ -51,6 +51,7 @@ const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
   // changes after booking: what is owed back is money; the fee scale is money's settings
   ['/api/refunds-owed', 'finance'],
   ['/api/settings/changes', 'finance'],
+  ['/api/trips/:/changes', 'finance'],
   // a trip's readiness board reads its travellers' passport, medical and money facts
   ['/api/trips/:/readiness', 'bookings'],
   ['/api/trips/:/manifest', 'bookings'],

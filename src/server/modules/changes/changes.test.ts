@@ -461,3 +461,58 @@ describe('the office’s fee scale', () => {
     expect(events).toHaveLength(1);
   });
 });
+
+describe('a trip’s own fees', () => {
+  it('charges a trip by its own scale and fees where it has them, the office’s elsewhere, and goes back to the office’s', async () => {
+    const { trip, booking } = await booked(120);
+    const other = await booked(120);
+    const office = (await admin.get('/api/settings/changes')).json();
+    const start = (await admin.get(`/api/trips/${trip.id}/changes`)).json();
+    expect(start).toEqual({ ...office, own: false });
+
+    const refused = await admin.put(`/api/trips/${trip.id}/changes`, {
+      bands: [{ from_days: 10, keep: 'all' }],
+      transfer_fee: 'free',
+      move_fee: 0,
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(Object.keys(refused.json().errors)).toEqual(['transfer_fee']);
+    const gap = await admin.put(`/api/trips/${trip.id}/changes`, {
+      bands: [{ from_days: 10, keep: 'all' }],
+      transfer_fee: 0,
+      move_fee: 0,
+    });
+    expect(gap.json().errors.bands).toEqual([
+      'One band for every booking must start at 0 days, so that a cancellation on any day has a fee.',
+    ]);
+    expect((await admin.get(`/api/trips/${trip.id}/changes`)).json().own).toBe(false);
+
+    const own = await admin.put(`/api/trips/${trip.id}/changes`, {
+      bands: [
+        { from_days: 0, keep: 'percent', percent: 80 },
+        { from_days: 90, keep: 'deposit' },
+      ],
+      transfer_fee: 10,
+      move_fee: 40,
+    });
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json()).toMatchObject({ own: true, saved: true, transfer_fee: 10, move_fee: 40 });
+    expect(own.json().bands.map((b: { from_days: number }) => b.from_days)).toEqual([90, 0]);
+    // 120 days out: the trip's 90-day band keeps the deposit; the transfer fee is the trip's
+    expect(await preview(booking.id)).toMatchObject({ band: { from_days: 90, keep: 'deposit' }, fee: 250 });
+    expect((await admin.get(`/api/bookings/${booking.id}/transfer/preview`)).json().fee).toBe(10);
+    expect((await admin.get(`/api/bookings/${other.booking.id}/transfer/preview`)).json().fee).toBe(
+      office.transfer_fee,
+    );
+    const history = (await admin.get(`/api/trips/${trip.id}/history`)).json();
+    expect(JSON.stringify(history)).toContain(`set ${trip.name}'s own cancellation scale (2 bands)`);
+
+    const back = await admin.delete(`/api/trips/${trip.id}/changes`);
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.json()).toEqual({ ...office, own: false });
+    expect((await admin.get(`/api/bookings/${booking.id}/transfer/preview`)).json().fee).toBe(office.transfer_fee);
+    const events = await t.db.select().from(auditEvents).where(eq(auditEvents.action, 'trip.changes_cleared'));
+    expect(events.map((e) => e.tripId)).toEqual([trip.id]);
+    expect((await admin.get('/api/trips/999999/changes')).statusCode).toBe(404);
+  });
+});

@@ -18,6 +18,7 @@ import {
   transferBookingSchema,
   transferredSchema,
   transferPreviewSchema,
+  tripChangeRulesSchema,
   tripCancelledSchema,
   tripCancelPreviewSchema,
 } from '../../../contract/changes.ts';
@@ -54,6 +55,48 @@ export async function changesRoutes(app: FastifyInstance, opts: { service: Chang
       },
     },
     async (request) => service.saveOfficeRules(request.body, request.user!.id),
+  );
+
+  r.get(
+    '/api/trips/:id/changes',
+    {
+      schema: {
+        tags,
+        summary:
+          "The fees a trip's changes are charged by: its own cancellation scale, transfer fee and move fee when it has them (own), else the office's",
+        params: idParam,
+        response: { 200: tripChangeRulesSchema, 404: messageSchema },
+      },
+    },
+    async (request) => service.tripRules(request.params.id),
+  );
+
+  r.put(
+    '/api/trips/:id/changes',
+    {
+      schema: {
+        tags,
+        summary:
+          "Sets the trip's own cancellation scale, transfer fee and move fee, where they differ from the office's",
+        params: idParam,
+        body: saveChangeRulesSchema,
+        response: { 200: tripChangeRulesSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.saveTripRules(request.params.id, request.body, request.user!.id),
+  );
+
+  r.delete(
+    '/api/trips/:id/changes',
+    {
+      schema: {
+        tags,
+        summary: "The trip goes back to the office's cancellation scale and fees",
+        params: idParam,
+        response: { 200: tripChangeRulesSchema, 404: messageSchema },
+      },
+    },
+    async (request) => service.clearTripRules(request.params.id),
   );
 
   r.get(

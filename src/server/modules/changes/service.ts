@@ -6,6 +6,7 @@ import {
   type Cancelled,
   type CancelPreview,
   type ChangeRules,
+  type TripChangeRules,
   type RefundsOwed,
   type refundsOwedQuery,
   type saveChangeRulesSchema,
@@ -152,14 +153,44 @@ export class ChangesService {
     return { bands: r.bands, transfer_fee: p(r.transferFeePence), move_fee: p(r.moveFeePence), saved: r.saved };
   }
 
+  /** The rules a trip's changes are charged by, and whether they are its own or the office's. */
+  async tripRules(tripId: number, db: Db | Tx = this.d.db): Promise<TripChangeRules> {
+    const [trip] = await db.select({ id: trips.id }).from(trips).where(eq(trips.id, tripId));
+    if (!trip) throw notFound('Trip not found');
+    const r = await this.rulesFor(db, tripId);
+    const [own] = await db.select({ id: changeRules.id }).from(changeRules).where(eq(changeRules.tripId, tripId));
+    return {
+      bands: r.bands,
+      transfer_fee: p(r.transferFeePence),
+      move_fee: p(r.moveFeePence),
+      saved: r.saved,
+      own: own !== undefined,
+    };
+  }
+
   async saveOfficeRules(v: z.output<typeof saveChangeRulesSchema>, userId: number): Promise<ChangeRules> {
+    await this.saveRules(null, v, userId);
+    return this.officeRules();
+  }
+
+  async saveTripRules(tripId: number, v: z.output<typeof saveChangeRulesSchema>, userId: number) {
+    await this.saveRules(tripId, v, userId);
+    return this.tripRules(tripId);
+  }
+
+  /** The office's scale and fees (tripId null), or a trip's own, with the event that records them. */
+  private async saveRules(tripId: number | null, v: z.output<typeof saveChangeRulesSchema>, userId: number) {
     const bands = [...v.bands].sort(
       (a, b) => (a.funding_type ?? '').localeCompare(b.funding_type ?? '') || b.from_days - a.from_days,
     );
     await this.d.db.transaction(async (tx) => {
-      const before = await this.rulesFor(tx, null);
+      const trip = tripId === null ? null : await this.lockTrip(tx, tripId);
+      const before = await this.rulesFor(tx, tripId);
       const now = nowOf(this.d.clock);
-      const [existing] = await tx.select({ id: changeRules.id }).from(changeRules).where(isNull(changeRules.tripId));
+      const [existing] = await tx
+        .select({ id: changeRules.id })
+        .from(changeRules)
+        .where(tripId === null ? isNull(changeRules.tripId) : eq(changeRules.tripId, tripId));
       const values = {
         bands,
         transferFeePence: v.transfer_fee,
@@ -168,18 +199,52 @@ export class ChangesService {
         updatedBy: userId,
       };
       if (existing) await tx.update(changeRules).set(values).where(eq(changeRules.id, existing.id));
-      else await tx.insert(changeRules).values({ tripId: null, ...values });
+      else await tx.insert(changeRules).values({ tripId, ...values });
+      const whose = trip ? `${trip.name}'s own` : "the office's";
       await audit(tx, {
-        action: 'settings.changes_saved',
-        subject: { type: 'settings', id: 0 },
-        summary: `set the office's cancellation scale (${bands.length} bands), transfer fee ${formatPence(v.transfer_fee)} and move fee ${formatPence(v.move_fee)}`,
+        action: trip ? 'trip.changes_saved' : 'settings.changes_saved',
+        subject: trip ? { type: 'trip', id: trip.id } : { type: 'settings', id: 0 },
+        ...(trip ? { tripId: trip.id } : {}),
+        summary: `set ${whose} cancellation scale (${bands.length} bands), transfer fee ${formatPence(v.transfer_fee)} and move fee ${formatPence(v.move_fee)}`,
         details: {
           before: { bands: before.bands, transfer_fee: p(before.transferFeePence), move_fee: p(before.moveFeePence) },
           after: { bands, transfer_fee: p(v.transfer_fee), move_fee: p(v.move_fee) },
         },
       });
     });
-    return this.officeRules();
+  }
+
+  /** The trip goes back to the office's scale and fees. */
+  async clearTripRules(tripId: number): Promise<TripChangeRules> {
+    await this.d.db.transaction(async (tx) => {
+      const trip = await this.lockTrip(tx, tripId);
+      const gone = await tx.delete(changeRules).where(eq(changeRules.tripId, tripId)).returning({
+        bands: changeRules.bands,
+        transfer: changeRules.transferFeePence,
+        move: changeRules.moveFeePence,
+      });
+      if (!gone.length) return;
+      await audit(tx, {
+        action: 'trip.changes_cleared',
+        subject: { type: 'trip', id: tripId },
+        tripId,
+        summary: `set ${trip.name} back to the office's cancellation scale and fees`,
+        details: {
+          before: { bands: gone[0]!.bands, transfer_fee: p(gone[0]!.transfer), move_fee: p(gone[0]!.move) },
+        },
+      });
+    });
+    return this.tripRules(tripId);
+  }
+
+  private async lockTrip(tx: Tx, tripId: number) {
+    const [trip] = await tx
+      .select({ id: trips.id, name: trips.name, deletedAt: trips.deletedAt })
+      .from(trips)
+      .where(eq(trips.id, tripId))
+      .for('update');
+    if (!trip || trip.deletedAt) throw notFound('Trip not found');
+    return trip;
   }
 
   /** The one function behind both the preview and the cancellation. */

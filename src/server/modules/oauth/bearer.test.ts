@@ -255,6 +255,7 @@ const EVERY_ROUTE = `
   GET /api/money-due/refunds finance:read
   GET /api/refunds-owed finance:read
   GET /api/settings/changes finance:read
+  GET /api/trips/:id/changes finance:read
   GET /api/bookings/:id/cancel/preview bookings:read
   GET /api/bookings/:id/transfer/preview bookings:read
   GET /api/bookings/:id/move/trips bookings:read
@@ -338,6 +339,8 @@ const EVERY_ROUTE = `
   PUT /api/trips/:id/payment-plan finance:write
   PUT /api/trips/:id/online-booking trips:write
   PUT /api/settings/changes finance:write
+  PUT /api/trips/:id/changes finance:write
+  DELETE /api/trips/:id/changes finance:write
   POST /api/bookings/:id/cancel bookings:write
   POST /api/bookings/:id/transfer bookings:write
   POST /api/bookings/:id/move bookings:write

@@ -1,5 +1,6 @@
 import { HistoryPanel } from '../../components/history-panel.tsx';
 import { AddonsPanel } from './addons-panel.tsx';
+import { ChangesPanel } from './changes-panel.tsx';
 import { tripKeys } from './api/trips.ts';
 import { CustomFieldsPanel } from './custom-fields-panel.tsx';
 import { DocumentsPanel } from './documents-panel.tsx';
@@ -9,7 +10,7 @@ import { WaitingListPanel } from './waiting-list-panel.tsx';
 import { PaymentPlanPanel } from './payment-plan-panel.tsx';
 
 /**
- * The panels under the trip's form: its online booking and waiting list, payment plan, fundraising, add-ons, custom fields, documents and history. They
+ * The panels under the trip's form: its online booking and waiting list, payment plan, fundraising, fees for changes, add-ons, custom fields, documents and history. They
  * share the trip's query key, so a change in one refreshes the history.
  */
 export function TripPanels({ tripId, editable, type }: { tripId: number; editable: boolean; type: string }) {
@@ -19,6 +20,7 @@ export function TripPanels({ tripId, editable, type }: { tripId: number; editabl
       <WaitingListPanel tripId={tripId} />
       <PaymentPlanPanel tripId={tripId} editable={editable} />
       <FundraisingPanel tripId={tripId} editable={editable} />
+      <ChangesPanel tripId={tripId} editable={editable} />
       <AddonsPanel tripId={tripId} editable={editable} />
       <CustomFieldsPanel tripId={tripId} />
       <DocumentsPanel tripId={tripId} />
