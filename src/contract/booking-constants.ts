@@ -72,8 +72,20 @@ export const EXPORT_PAGE_SIZE = 5000;
 /** Spec §9: the passport zip starts this long after the spreadsheet. */
 export const PASSPORT_ZIP_DELAY_MS = 2000;
 
+/** How a booking is paid for: its funding_type. */
+export const FUNDING_TYPES = ['self', 'fundraise', 'flexi', 'free'] as const;
+export type FundingType = (typeof FUNDING_TYPES)[number];
+/** The funding types a trip allows (its funding: both, self-funded only, fundraising only). */
+export const FUNDING_ALLOWED: Record<'both' | 'self' | 'fundraise', readonly FundingType[]> = {
+  both: ['self', 'fundraise', 'flexi', 'free'],
+  self: ['self', 'free'],
+  fundraise: ['fundraise', 'flexi', 'free'],
+};
+/** Funding types that raise money for a charity: on a charity trip, a booking of these needs its charity. */
+export const RAISES_FOR_CHARITY: readonly FundingType[] = ['fundraise', 'flexi'];
+
 /** A booking's funding, as staff read it. */
-export const FUNDING_TYPE_LABELS: Record<'free' | 'flexi' | 'self' | 'fundraise', string> = {
+export const FUNDING_TYPE_LABELS: Record<FundingType, string> = {
   free: 'Free place',
   flexi: 'Flexi',
   self: 'Self-funded',

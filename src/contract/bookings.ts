@@ -11,6 +11,7 @@ import {
   type ExportColumn,
   DEFAULT_EXPORT_COLUMNS,
   EXPORT_PAGE_SIZE,
+  FUNDING_TYPES,
 } from './booking-constants.ts';
 export {
   BOOKING_TITLES,
@@ -41,6 +42,19 @@ const accepted = (message: string) =>
     .refine((v) => v === true || v === 1 || v === '1' || v === 'on', { error: message });
 
 /** Spec §5: the Create Booking dialog. */
+/** a booking's funding type, as staff choose it */
+export const fundingTypeField = z.enum(FUNDING_TYPES, { error: 'The selected funding is invalid.' });
+/** a booking's charity: empty is none */
+export const charityIdField = z.preprocess(
+  (v) => (v === '' || v === undefined ? null : v),
+  z.coerce
+    .number({ error: 'The selected charity is invalid.' })
+    .int({ error: 'The selected charity is invalid.' })
+    .positive({ error: 'The selected charity is invalid.' })
+    .max(MAX_ID, { error: 'The selected charity is invalid.' })
+    .nullable(),
+);
+
 export const createBookingSchema = z.object({
   trip_id: recordId('trip'),
   title: required('title', 20),
@@ -57,6 +71,10 @@ export const createBookingSchema = z.object({
     .transform((v) => (v ? v : null)),
   as_on_passport: accepted('Please confirm the details are as shown on the passport.'),
   terms_accepted: accepted('The terms and conditions must be accepted.'),
+  /** how it is paid for; left out: self-funded */
+  funding_type: fundingTypeField.optional().transform((v) => v ?? 'self'),
+  /** the charity it raises money for; left out: the trip's own */
+  charity_id: charityIdField,
 });
 export type CreateBookingInput = z.input<typeof createBookingSchema>;
 
@@ -72,6 +90,8 @@ export const createdBookingSchema = z.object({
   preferred_name: z.string().nullable(),
   email: z.string(),
   mobile: z.string().nullable(),
+  funding_type: z.enum(FUNDING_TYPES),
+  charity_id: z.number().int().nullable(),
   created_at: z.string(),
 });
 export type CreatedBooking = z.infer<typeof createdBookingSchema>;

@@ -1,8 +1,10 @@
 // Plain values of changes after booking (no zod), so that a screen which shows them does not load zod.
 
 /** The funding types a band of the scale may be for (a booking's funding_type). */
-export const CHANGE_FUNDING_TYPES = ['self', 'fundraise', 'flexi', 'free'] as const;
-export type ChangeFundingType = (typeof CHANGE_FUNDING_TYPES)[number];
+import { FUNDING_TYPES, type FundingType } from './booking-constants.ts';
+
+export const CHANGE_FUNDING_TYPES = FUNDING_TYPES;
+export type ChangeFundingType = FundingType;
 
 export const KEEP_KINDS = ['deposit', 'percent', 'all'] as const;
 export type KeepKind = (typeof KEEP_KINDS)[number];

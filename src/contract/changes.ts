@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idParam } from './common.ts';
-import { createBookingSchema } from './bookings.ts';
+import { charityIdField, createBookingSchema, fundingTypeField } from './bookings.ts';
+import { FUNDING_TYPES } from './booking-constants.ts';
 import { poundsToPence } from './money.ts';
 
 // ---- changes after booking (issue 35): the fee scale, cancelling a booking, refunds owed ----
@@ -419,3 +420,48 @@ export type TripCancelled = z.infer<typeof tripCancelledSchema>;
 /** GET/PUT/DELETE /api/trips/{id}/changes: the rules a trip is charged by; own: its own, else the office's */
 export const tripChangeRulesSchema = changeRulesSchema.extend({ own: z.boolean() });
 export type TripChangeRules = z.infer<typeof tripChangeRulesSchema>;
+
+// ---- funding and charity, changed after booking ----
+
+/** GET /api/bookings/{id}/funding/preview?funding_type=&charity_id= */
+export const fundingPreviewQuery = z.object({ funding_type: fundingTypeField, charity_id: charityIdField });
+
+/** PUT /api/bookings/{id}/funding */
+export const setFundingSchema = z.object({
+  funding_type: fundingTypeField,
+  charity_id: charityIdField,
+  reason: z
+    .string({ error: 'Give the reason for the change.' })
+    .trim()
+    .min(1, 'Give the reason for the change.')
+    .max(500, 'The reason must be at most 500 characters.'),
+});
+export type SetFundingValues = z.output<typeof setFundingSchema>;
+
+const fundingSide = z.object({
+  funding_type: z.enum(FUNDING_TYPES),
+  charity: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  fundraises: z.boolean(),
+  /** the fundraising target in force, in pounds; null when it does not fundraise */
+  target: z.number().nullable(),
+});
+
+/** What changing a booking's funding and charity does, from the function that then does it. */
+export const fundingPreviewSchema = z.object({
+  booking_id: z.number().int(),
+  ref: z.string(),
+  changed: z.boolean(),
+  from: fundingSide,
+  to: fundingSide,
+  /** raised so far: the entries are kept whatever the funding */
+  raised: z.number(),
+  entries_kept: z.number().int(),
+  /** the charity told that a fundraiser joins it, or leaves it */
+  charity_joined: z.string().nullable(),
+  charity_left: z.string().nullable(),
+  summary: z.string(),
+});
+export type FundingPreview = z.infer<typeof fundingPreviewSchema>;
+
+export const fundingSetSchema = fundingPreviewSchema.extend({ message: z.string(), charity_emails: z.number().int() });
+export type FundingSet = z.infer<typeof fundingSetSchema>;

@@ -18,6 +18,7 @@ export const TEMPLATE_KEYS = [
   'waiting_list_offer',
   'booking_cancelled',
   'booking_transferred',
+  'charity_fundraiser_changed',
 ] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
@@ -35,6 +36,7 @@ export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
   waiting_list_offer: 'A waiting list’s offer of a freed place',
   booking_cancelled: 'Booking cancelled: the fee and any refund',
   booking_transferred: 'A place passed to another traveller (to both of them)',
+  charity_fundraiser_changed: 'To a charity: a fundraiser joins it or leaves it',
 };
 const EVERY = [
   'traveller.title',
@@ -96,6 +98,19 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, readonly string[]> = {
     'deposit.pay_url',
     'deposit.bank_details',
     'portal.url',
+    'operator.name',
+  ],
+  charity_fundraiser_changed: [
+    'recipient.first_name',
+    'recipient.last_name',
+    'charity.name',
+    'traveller.first_name',
+    'traveller.last_name',
+    'booking.ref',
+    'trip.name',
+    'trip.departure',
+    'fundraiser.joined',
+    'fundraiser.target',
     'operator.name',
   ],
   booking_transferred: [

@@ -4,19 +4,16 @@ import { travellerFormFields } from './my.ts';
 
 // ---- online booking (issue 34): a trip's public booking page, and what the office sets for it ----
 
-export const ONLINE_FUNDING_TYPES = ['self', 'fundraise', 'flexi', 'free'] as const;
-export type OnlineFundingType = (typeof ONLINE_FUNDING_TYPES)[number];
+import { FUNDING_ALLOWED, FUNDING_TYPES, type FundingType } from './booking-constants.ts';
+
+export { FUNDING_ALLOWED };
+export const ONLINE_FUNDING_TYPES = FUNDING_TYPES;
+export type OnlineFundingType = FundingType;
 export const ONLINE_FUNDING_LABELS: Record<OnlineFundingType, string> = {
   self: 'Self-funded',
   fundraise: 'Fundraise',
   flexi: 'Flexi',
   free: 'Free',
-};
-/** The funding types a trip allows (its funding: both, self-funded only, fundraising only). */
-export const FUNDING_ALLOWED: Record<'both' | 'self' | 'fundraise', readonly OnlineFundingType[]> = {
-  both: ['self', 'fundraise', 'flexi', 'free'],
-  self: ['self', 'free'],
-  fundraise: ['fundraise', 'flexi', 'free'],
 };
 /** A slug: lower-case letters and digits in words joined by hyphens. */
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;

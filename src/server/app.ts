@@ -225,7 +225,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(changesRoutes, {
-    service: new ChangesService({ db, operator: operatorOf(config), mailer, clock: deps.clock ?? systemClock }),
+    service: new ChangesService({
+      db,
+      operator: operatorOf(config),
+      mailer,
+      clock: deps.clock ?? systemClock,
+      fundraising: config.fundraisingDefaults,
+    }),
   });
 
   await app.register(onlineBookingRoutes, {

@@ -113,6 +113,61 @@ test.describe('changes after booking', () => {
     await expect(page.getByLabel('Status')).toHaveValue('cancelled');
   });
 
+  test('change a booking’s funding from its page: the preview, then the Fundraising panel; Create Booking takes funding too', async ({
+    page,
+  }) => {
+    await signIn(page, 'admin', '/bookings');
+    const id = await bookingThroughApi(page, {
+      title: 'Mr',
+      first_name: 'Felix',
+      last_name: 'Funded',
+      preferred_name: 'Felix',
+      email_name: 'felix',
+    });
+    await page.goto(`/bookings/${id}`);
+    await page.getByRole('button', { name: 'Change Funding' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change funding' });
+    await expect(dialog.getByRole('group', { name: 'What the change does' })).toContainText('Nothing changes');
+    await dialog.getByLabel('Funding').selectOption('fundraise');
+    const charity = dialog.getByLabel('Charity');
+    await expect(charity.locator('option').nth(1)).toBeAttached();
+    await charity.selectOption({ index: 1 });
+    const preview = dialog.getByRole('group', { name: 'What the change does' });
+    await expect(preview).toContainText(/becomes fundraising for .+ \(was self-funded/);
+    await expect(preview).toContainText('is told a fundraiser joins it');
+    await dialog.getByRole('button', { name: 'Change Funding' }).click();
+    await expect(dialog.getByText('Give the reason for the change.')).toBeVisible();
+    await dialog.getByLabel(/^Reason/).fill('Will raise money after all');
+    await expectAccessible(page);
+    await page.screenshot({ path: 'test-results/screens/change-funding.png' });
+    await dialog.getByRole('button', { name: 'Change Funding' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('status').filter({ hasText: /The funding of TD-\w+ is changed\./ })).toBeVisible();
+    await expect(page.locator('#fundraising')).toBeVisible();
+
+    // Create Booking sets both from the start
+    const name = `Flexi Tour ${Date.now()}`;
+    await freshTrip(page, name, addDays(ukToday(), 150));
+    await page.goto('/trips');
+    await page.getByLabel('Search').fill(name);
+    const row = page.locator('tbody tr').filter({ hasText: name });
+    await expect(row).toHaveCount(1);
+    await row.getByRole('button', { name: /^Bookings menu/ }).click();
+    await page.getByRole('menuitem', { name: 'New' }).click();
+    const create = page.getByRole('dialog', { name: 'Create Booking' });
+    await create.getByLabel('Title').selectOption('Ms');
+    await create.getByLabel(/^First Name/).fill('Flora');
+    await create.getByLabel(/^Last Name/).fill('Flexi');
+    await create.getByLabel('Preferred Name').fill('Flo');
+    await create.getByLabel('Email').fill(`flora.${Date.now()}@example.test`);
+    await create.getByLabel('Funding').selectOption('flexi');
+    await create.getByLabel('Charity').selectOption({ index: 1 });
+    await create.getByLabel(/details as shown on the passport/).check();
+    await create.getByLabel('Terms & conditions accepted').check();
+    await create.getByRole('button', { name: 'Create Booking' }).click();
+    await expect(page.getByRole('status').filter({ hasText: /has been created for Flora Flexi\./ })).toBeVisible();
+  });
+
   test('the office sets its fees for changes: a band for fundraisers, a transfer fee; mistakes are shown by their fields', async ({
     page,
   }) => {

@@ -530,6 +530,13 @@ async function steps(): Promise<Step[]> {
       },
     ],
     [
+      'PUT /api/bookings/{id}/funding',
+      async () => {
+        const funded = await insertBooking(t.db, Number(s.trip));
+        return admin.put(`/api/bookings/${funded.id}/funding`, { funding_type: 'free', reason: 'A free place' });
+      },
+    ],
+    [
       'POST /api/bookings/{id}/move',
       async () => {
         const moving = await insertBooking(t.db, Number(s.trip));

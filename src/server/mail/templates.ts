@@ -50,6 +50,11 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: str
     subject: 'Booking {{ booking.ref }} for {{ trip.name }} has passed to {{ transfer.to_name }}',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nThe place on {{ trip.name }}, departing on {{ trip.departure }} (booking {{ booking.ref }}), has passed from {{ transfer.from_name }} to {{ transfer.to_name }}.\n\n{% if transfer.to_you %}The booking, and what has been paid on it, is now yours. Please give us your passport, medical and next-of-kin details before you travel{% if portal.url %}: {{ portal.url }}{% else %}.{% endif %}{% else %}You are no longer travelling on this booking, and we no longer hold your passport or medical details for it.{% endif %}\n\n{% if transfer.fee != "£0.00" %}A transfer fee of {{ transfer.fee }} is invoiced to the booking.\n\n{% endif %}{{ operator.name }}',
   },
+  charity_fundraiser_changed: {
+    subject:
+      '{% if fundraiser.joined %}A new fundraiser for {{ charity.name }}{% else %}A fundraiser no longer raises for {{ charity.name }}{% endif %}: {{ traveller.first_name }} {{ traveller.last_name }}',
+    body: 'Dear {{ recipient.first_name }},\n\n{% if fundraiser.joined %}{{ traveller.first_name }} {{ traveller.last_name }} now raises money for {{ charity.name }} on {{ trip.name }}, departing on {{ trip.departure }} (booking {{ booking.ref }}), with a target of {{ fundraiser.target }}. You will see them among your fundraisers.{% else %}{{ traveller.first_name }} {{ traveller.last_name }} (booking {{ booking.ref }}, {{ trip.name }}, departing on {{ trip.departure }}) no longer raises money for {{ charity.name }}. What they raised so far stays on record.{% endif %}\n\n{{ operator.name }}',
+  },
   booking_cancelled: {
     subject: 'Your booking {{ booking.ref }} for {{ trip.name }} is cancelled',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nYour booking {{ booking.ref }} for {{ trip.name }}, departing on {{ trip.departure }}, is cancelled.\n\nReason: {{ cancellation.reason }}\n\n{% if cancellation.fee_waived %}No cancellation fee is charged.{% else %}The cancellation fee is {{ cancellation.fee }}.{% endif %} You have paid {{ cancellation.paid }}.\n\n{% if cancellation.refund_owed != "£0.00" %}We will refund you {{ cancellation.refund_owed }} by {{ cancellation.refund_due_on }}.\n\n{% endif %}{% if cancellation.still_owed != "£0.00" %}{{ cancellation.still_owed }} of the fee is still to pay: we will send you an invoice for it.\n\n{% endif %}{% if portal.url %}Your booking and its payments: {{ portal.url }}\n\n{% endif %}{{ operator.name }}',
@@ -74,6 +79,8 @@ export type TemplateContext = {
   booking?: { ref: string; status?: string; next?: string };
   /** a waiting list's offer of freed places */
   offer?: { url: string; places: number; until: string };
+  /** a fundraiser joining (joined) or leaving a charity, told to the charity */
+  fundraiser?: { joined: boolean; target: string };
   /** a booking passed to another traveller: to_you is true in the email to the new traveller */
   transfer?: { from_name: string; to_name: string; fee: string; to_you: boolean };
   /** a booking cancelled: what was kept and what is owed either way, in pounds as text */

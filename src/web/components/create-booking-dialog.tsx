@@ -1,8 +1,9 @@
 import { Checkbox, Grid, NativeSelect, Text, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import type { createBookingSchema, CreatedBooking } from '../../contract/bookings.ts';
-import { BOOKING_TITLES } from '../../contract/booking-constants.ts';
+import { BOOKING_TITLES, FUNDING_TYPE_LABELS, FUNDING_TYPES } from '../../contract/booking-constants.ts';
 import { api } from '../lib/api.ts';
 import { lazyZodResolver } from '../lib/lazy-resolver.ts';
 import { useFormMutation } from '../lib/mutation.ts';
@@ -18,6 +19,8 @@ type Values = {
   mobile: string;
   as_on_passport: boolean;
   terms_accepted: boolean;
+  funding_type: string;
+  charity_id: string;
 };
 
 type Trip = { id: number; name: string };
@@ -49,7 +52,14 @@ function BookingForm({
       mobile: '',
       as_on_passport: false,
       terms_accepted: false,
+      funding_type: 'self',
+      charity_id: '',
     },
+  });
+  const charities = useQuery({
+    queryKey: ['charities', 'names'],
+    queryFn: () => api<Array<{ id: number; name: string }>>('/api/charities'),
+    staleTime: 60_000,
   });
   const creating = useFormMutation({
     mutationFn: (values: Values) => api<CreatedBooking>('/api/bookings', { method: 'POST', body: values }),
@@ -108,6 +118,26 @@ function BookingForm({
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 6 }}>
           <TextInput label="Mobile (optional)" type="tel" error={errors.mobile?.message} {...form.register('mobile')} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <NativeSelect
+            label="Funding"
+            data={FUNDING_TYPES.map((f) => ({ value: f, label: FUNDING_TYPE_LABELS[f] }))}
+            error={errors.funding_type?.message}
+            {...form.register('funding_type')}
+          />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 6 }}>
+          <NativeSelect
+            label="Charity"
+            description="Needed to fundraise on a charity trip"
+            data={[
+              { value: '', label: charities.isPending ? 'Loading…' : 'The trip’s own, or none' },
+              ...(charities.data ?? []).map((c) => ({ value: String(c.id), label: c.name })),
+            ]}
+            error={errors.charity_id?.message}
+            {...form.register('charity_id')}
+          />
         </Grid.Col>
       </Grid>
       <Checkbox

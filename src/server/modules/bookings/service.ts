@@ -8,6 +8,8 @@ import { pgError } from '../../sql.ts';
 import { makeBookingRef } from '../../../shared/booking-ref.ts';
 import { ukToday } from '../../../contract/dates.ts';
 import { endUserFor } from '../users/end-user.ts';
+import { fundingOf } from './funding.ts';
+import type { FundingType } from '../../../contract/booking-constants.ts';
 import { ScheduleService } from '../schedules/service.ts';
 
 type NewBooking = {
@@ -18,6 +20,8 @@ type NewBooking = {
   preferred_name: string;
   email: string;
   mobile: string | null;
+  funding_type: FundingType;
+  charity_id: number | null;
 };
 
 // a clash of random references, or two bookings making the same new user at once: both pass on a retry
@@ -44,12 +48,16 @@ export class BookingService {
         status: trips.status,
         deletedAt: trips.deletedAt,
         charityId: trips.charityId,
+        type: trips.type,
+        funding: trips.funding,
       })
       .from(trips)
       .where(eq(trips.id, v.trip_id));
     if (!trip || trip.deletedAt) throw validationError({ trip_id: ['The selected trip is invalid.'] });
     if (trip.status !== 'open')
       throw validationError({ trip_id: [`This trip is ${trip.status} and is not taking bookings.`] });
+    const funding = await fundingOf(this.db, trip, v.funding_type, v.charity_id);
+    if (!funding.ok) throw validationError(funding.errors);
 
     // a reference is random; on the rare clash, draw again
     for (let attempt = 0; ; attempt++) {
@@ -64,7 +72,8 @@ export class BookingService {
               ref: makeBookingRef(),
               tripId: v.trip_id,
               userId,
-              charityId: trip.charityId,
+              charityId: funding.charity?.id ?? null,
+              fundingType: funding.fundingType,
               status: 'provisional',
               title: v.title,
               firstName: v.first_name,
@@ -82,7 +91,13 @@ export class BookingService {
             bookingId: row!.id,
             tripId: row!.tripId,
             summary: `made the booking ${row!.ref} for ${row!.firstName} ${row!.lastName} on ${trip.name}`,
-            details: { ref: row!.ref, status: row!.status, new_user: account.created },
+            details: {
+              ref: row!.ref,
+              status: row!.status,
+              new_user: account.created,
+              funding_type: row!.fundingType,
+              charity: funding.charity?.name ?? null,
+            },
           });
           // what the traveller will pay when, from the trip's payment plan
           await new ScheduleService(this.db).createFor(tx, {
@@ -102,6 +117,8 @@ export class BookingService {
             preferred_name: row!.preferredName,
             email: row!.email,
             mobile: row!.mobile,
+            funding_type: row!.fundingType as FundingType,
+            charity_id: row!.charityId,
             created_at: row!.createdAt.toISOString(),
           };
         });

@@ -4,9 +4,23 @@ import type { EmailPreviews } from '../../mail/previews.ts';
 import { emailDate } from '../../mail/templates.ts';
 import { addDays } from '../../../contract/dates.ts';
 
-/** The transfer's and the cancellation's emails' previews. The cancellation's: the booking's traveller and trip, a £250 deposit kept of £400 paid. */
+/** The charity's, the transfer's and the cancellation's emails' previews. The cancellation's: the booking's traveller and trip, a £250 deposit kept of £400 paid. */
 export function previews({ operator }: { operator: Operator }): EmailPreviews {
   return {
+    charity_fundraiser_changed: async (b) => ({
+      recipient: { first_name: 'Alex', last_name: 'Example' },
+      charity: { name: 'Example Charity' },
+      traveller: {
+        title: b.booking.title,
+        first_name: b.booking.firstName,
+        last_name: b.booking.lastName,
+        preferred_name: b.booking.preferredName,
+      },
+      booking: { ref: b.booking.ref },
+      trip: { name: b.trip.name, departure: emailDate(b.trip.departure) },
+      fundraiser: { joined: true, target: '£2,500.00' },
+      operator: { name: operator.name },
+    }),
     booking_transferred: async (b) => ({
       traveller: {
         title: b.booking.title,

@@ -4,6 +4,9 @@ import {
   cancelBookingSchema,
   cancelledSchema,
   feeWaivedQuery,
+  fundingPreviewQuery,
+  fundingPreviewSchema,
+  fundingSetSchema,
   moveBookingSchema,
   movedSchema,
   movePreviewQuery,
@@ -15,6 +18,7 @@ import {
   refundsOwedQuery,
   refundsOwedSchema,
   saveChangeRulesSchema,
+  setFundingSchema,
   transferBookingSchema,
   transferredSchema,
   transferPreviewSchema,
@@ -230,6 +234,36 @@ export async function changesRoutes(app: FastifyInstance, opts: { service: Chang
       },
     },
     async (request) => service.cancelTrip(request.params.id, request.body, request.user!.id),
+  );
+
+  r.get(
+    '/api/bookings/:id/funding/preview',
+    {
+      schema: {
+        tags,
+        summary:
+          "What setting this booking's funding type and charity would do: the fundraising target that follows, the entries kept, and the charity told that a fundraiser joins or leaves it",
+        params: idParam,
+        querystring: fundingPreviewQuery,
+        response: { 200: fundingPreviewSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.funding.preview(request.params.id, request.query),
+  );
+
+  r.put(
+    '/api/bookings/:id/funding',
+    {
+      schema: {
+        tags,
+        summary:
+          "Sets the booking's funding type and charity (exactly what its preview says), with the reason; the charity a fundraiser joins or leaves is emailed",
+        params: idParam,
+        body: setFundingSchema,
+        response: { 200: fundingSetSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.funding.set(request.params.id, request.body),
   );
 
   r.get(

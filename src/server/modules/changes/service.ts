@@ -48,8 +48,17 @@ import { endUserFor } from '../users/end-user.ts';
 import { bandFor, daysBetween, feeOf, labelIn } from './fees.ts';
 import { invoicesByMoney, invoiceFee, oweRefund } from './money.ts';
 import { Moves } from './move.ts';
+import { Funding } from './funding.ts';
+import type { FundraisingDefaults } from '../fundraising/service.ts';
 
-export type ChangesDeps = { db: Db; operator: Operator; mailer: Mailer; clock: Pick<Clock, 'now'> };
+export type ChangesDeps = {
+  db: Db;
+  operator: Operator;
+  mailer: Mailer;
+  clock: Pick<Clock, 'now'>;
+  /** the fundraising targets a change of funding leads to */
+  fundraising: FundraisingDefaults;
+};
 
 type Rules = { bands: ChangeRules['bands']; transferFeePence: number; moveFeePence: number; saved: boolean };
 
@@ -119,9 +128,12 @@ export class ChangesService {
   private readonly invoices: InvoiceService;
   /** moves to another departure (move.ts) */
   readonly moves: Moves;
+  /** funding and charity changed after booking (funding.ts) */
+  readonly funding: Funding;
 
   constructor(private readonly d: ChangesDeps) {
     this.invoices = new InvoiceService(d.db, d.operator, d.mailer);
+    this.funding = new Funding(d);
     this.moves = new Moves(d, this.invoices, async (db, tripId) => (await this.rulesFor(db, tripId)).moveFeePence);
   }
 

@@ -49,6 +49,7 @@ describe('/api/email-templates', () => {
       ['waiting_list_offer', true],
       ['booking_cancelled', true],
       ['booking_transferred', true],
+      ['charity_fundraiser_changed', true],
     ]);
     expect(list[0].placeholders).toContain('invoice.outstanding');
     expect(list[3].placeholders).toContain('chase.reason');

@@ -260,6 +260,7 @@ const EVERY_ROUTE = `
   GET /api/bookings/:id/transfer/preview bookings:read
   GET /api/bookings/:id/move/trips bookings:read
   GET /api/bookings/:id/move/preview bookings:read
+  GET /api/bookings/:id/funding/preview bookings:read
   GET /api/overview bookings:read
   GET /api/reports/:name finance:read
   GET /api/retention/preview bookings:read
@@ -344,6 +345,7 @@ const EVERY_ROUTE = `
   POST /api/bookings/:id/cancel bookings:write
   POST /api/bookings/:id/transfer bookings:write
   POST /api/bookings/:id/move bookings:write
+  PUT /api/bookings/:id/funding bookings:write
   PATCH /api/trips/:id/waiting-list/:entryId trips:write
   DELETE /api/trips/:id/waiting-list/:entryId trips:write
   POST /api/trips/:id/waiting-list/:entryId/offer trips:write

@@ -28,6 +28,7 @@ const TransferBookingDialog = lazyComponent(() =>
   import('./transfer-booking-dialog.tsx').then((m) => m.TransferBookingDialog),
 );
 const MoveBookingDialog = lazyComponent(() => import('./move-booking-dialog.tsx').then((m) => m.MoveBookingDialog));
+const FundingDialog = lazyComponent(() => import('./funding-dialog.tsx').then((m) => m.FundingDialog));
 const KeepUntilDialog = lazyComponent(() => import('./keep-until-dialog.tsx').then((m) => m.KeepUntilDialog));
 const FundraisingPanel = lazyComponent(() =>
   import('./fundraising/fundraising-panel.tsx').then((m) => m.FundraisingPanel),
@@ -85,6 +86,7 @@ function Booking({ b }: { b: BookingDetail }) {
   const [cancelling, setCancelling] = useState(false);
   const [transferring, setTransferring] = useState(false);
   const [moving, setMoving] = useState(false);
+  const [funding, setFunding] = useState(false);
   const [kept, setKept] = useState<string | null>(null);
   const [linking, setLinking] = useState(false);
   const [linkError, setLinkError] = useState<string | null>(null);
@@ -272,7 +274,13 @@ function Booking({ b }: { b: BookingDetail }) {
         </Facts>
         <Facts title="Funding">
           <Fact label="Funding" value={FUNDING[b.funding_type] ?? b.funding_type} />
+          <Fact label="Raises for" value={b.charity?.name ?? 'No charity'} />
           <Fact label="Form complete" value={yesNo(b.form_complete)} />
+          {b.status !== 'cancelled' && (
+            <Button variant="default" size="xs" w="fit-content" onClick={() => setFunding(true)}>
+              Change Funding
+            </Button>
+          )}
         </Facts>
         <Facts title="About the traveller">
           <Fact label="Referred by" value={b.referred_by} />
@@ -322,6 +330,18 @@ function Booking({ b }: { b: BookingDetail }) {
           onClose={() => setTransferring(false)}
           onDone={(message) => {
             setTransferring(false);
+            setKept(message);
+          }}
+        />
+      )}
+      {funding && (
+        <FundingDialog
+          bookingId={b.id}
+          fundingType={b.funding_type}
+          charityId={b.charity?.id ?? null}
+          onClose={() => setFunding(false)}
+          onDone={(message) => {
+            setFunding(false);
             setKept(message);
           }}
         />

@@ -22,7 +22,7 @@ export function Figure({ label, value, strong }: { label: string; value: string;
  */
 export function useChangePreview<T>(
   bookingId: number,
-  change: 'cancel' | 'transfer' | 'move',
+  change: 'cancel' | 'transfer' | 'move' | 'funding',
   query: Record<string, string>,
   enabled = true,
 ) {
