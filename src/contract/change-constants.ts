@@ -74,3 +74,9 @@ export function minimumWarning(
   if (daysLeft > MINIMUM_WARNING_DAYS) return null;
   return { deadline, daysLeft, short: trip.minimum - trip.booking_count };
 }
+
+/** A traveller's ask from their own pages: to cancel, or to change something (dates, traveller, funding). */
+export const CHANGE_REQUEST_KINDS = ['cancel', 'change'] as const;
+export type ChangeRequestKind = (typeof CHANGE_REQUEST_KINDS)[number];
+export const CHANGE_REQUEST_STATES = ['open', 'done', 'declined'] as const;
+export type ChangeRequestState = (typeof CHANGE_REQUEST_STATES)[number];

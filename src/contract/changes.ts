@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from './common.ts';
+import { idParam, int4 } from './common.ts';
 import { charityIdField, createBookingSchema, fundingTypeField } from './bookings.ts';
 import { FUNDING_TYPES } from './booking-constants.ts';
 import { poundsToPence } from './money.ts';
@@ -10,6 +10,8 @@ import {
   type CancellationBand,
   CANCELLATION_DUE_DAYS,
   CHANGE_FUNDING_TYPES,
+  CHANGE_REQUEST_KINDS,
+  CHANGE_REQUEST_STATES,
   DEFAULT_BANDS,
   DEFAULT_MOVE_FEE_PENCE,
   DEFAULT_TRANSFER_FEE_PENCE,
@@ -23,6 +25,8 @@ export {
   type CancellationBand,
   CANCELLATION_DUE_DAYS,
   CHANGE_FUNDING_TYPES,
+  CHANGE_REQUEST_KINDS,
+  CHANGE_REQUEST_STATES,
   DEFAULT_BANDS,
   DEFAULT_MOVE_FEE_PENCE,
   DEFAULT_TRANSFER_FEE_PENCE,
@@ -229,7 +233,7 @@ export const refundsOwedQuery = z.object({
     .enum(['0', '1'], { error: 'overdue must be 1 or 0.' })
     .optional()
     .transform((v) => v === '1'),
-  booking_id: z.coerce.number().int().positive().optional(),
+  booking_id: int4('The booking must be a whole number.').positive('The booking must be a whole number.').optional(),
 });
 export const refundsOwedSchema = z.object({
   data: z.array(refundOwedSchema),
@@ -288,10 +292,7 @@ export type Transferred = z.infer<typeof transferredSchema>;
 
 // ---- a move to another departure ----
 
-const tripIdField = z.coerce
-  .number({ error: 'Choose the departure to move to.' })
-  .int('Choose the departure to move to.')
-  .positive('Choose the departure to move to.');
+const tripIdField = int4('Choose the departure to move to.').positive('Choose the departure to move to.');
 
 /** GET /api/bookings/{id}/move/preview?trip_id=&fee_waived= */
 export const movePreviewQuery = feeWaivedQuery.extend({ trip_id: tripIdField });
@@ -465,3 +466,82 @@ export type FundingPreview = z.infer<typeof fundingPreviewSchema>;
 
 export const fundingSetSchema = fundingPreviewSchema.extend({ message: z.string(), charity_emails: z.number().int() });
 export type FundingSet = z.infer<typeof fundingSetSchema>;
+
+// ---- a traveller's Ask to cancel / Ask to change, and the office's queue of them ----
+
+/** POST /api/my/bookings/{id}/changes */
+export const askChangeSchema = z.object({
+  kind: z.enum(CHANGE_REQUEST_KINDS, { error: 'Choose whether you ask to cancel or to change the booking.' }),
+  message: z
+    .string({ error: 'Tell us what you would like.' })
+    .trim()
+    .min(1, 'Tell us what you would like.')
+    .max(2000, 'Please keep it to 2,000 characters.'),
+});
+export type AskChangeValues = z.output<typeof askChangeSchema>;
+
+export const changeRequestSchema = z.object({
+  id: z.number().int(),
+  booking_id: z.number().int(),
+  booking_ref: z.string(),
+  traveller: z.string(),
+  trip_name: z.string(),
+  kind: z.enum(CHANGE_REQUEST_KINDS),
+  message: z.string(),
+  state: z.enum(CHANGE_REQUEST_STATES),
+  created_at: z.string(),
+  closed_at: z.string().nullable(),
+  closed_note: z.string().nullable(),
+});
+export type ChangeRequest = z.infer<typeof changeRequestSchema>;
+
+/** GET /api/change-requests */
+export const changeRequestsQuery = z.object({
+  state: z.enum(CHANGE_REQUEST_STATES, { error: 'The state must be open, done or declined.' }).optional(),
+  booking_id: int4('The booking must be a whole number.').positive('The booking must be a whole number.').optional(),
+});
+export const changeRequestsSchema = z.object({
+  data: z.array(changeRequestSchema),
+  /** open asks in all */
+  open: z.number().int(),
+});
+export type ChangeRequests = z.infer<typeof changeRequestsSchema>;
+
+/** POST /api/change-requests/{id}/close */
+export const closeChangeRequestSchema = z.object({
+  outcome: z.enum(['done', 'declined'], { error: 'Say whether it was done or declined.' }),
+  note: z
+    .string()
+    .trim()
+    .max(500, 'The note must be at most 500 characters.')
+    .nullable()
+    .default(null)
+    .transform((v) => (v ? v : null)),
+});
+
+/** GET /api/my/bookings/{id}/changes: what cancelling today would cost, and the traveller's asks */
+export const myChangesSchema = z.object({
+  /** whether the traveller may ask (not cancelled, not departed) */
+  may_ask: z.boolean(),
+  cancel: z.object({
+    days_before_departure: z.number().int(),
+    /** the scale's band, in words */
+    band: z.string().nullable(),
+    fee: z.number(),
+    paid: z.number(),
+    refund_owed: z.number(),
+    still_owed: z.number(),
+  }),
+  requests: z.array(
+    changeRequestSchema.pick({
+      id: true,
+      kind: true,
+      message: true,
+      state: true,
+      created_at: true,
+      closed_at: true,
+      closed_note: true,
+    }),
+  ),
+});
+export type MyChanges = z.infer<typeof myChangesSchema>;

@@ -4,7 +4,7 @@ import { isoDate } from './invoices.ts';
 
 // ---- the dashboard: what needs attention today, and bookings and money over time ----
 
-export const ATTENTION_KEYS = ['overdue', 'refunds', 'not_ready', 'provisional', 'behind', 'failed'] as const;
+export const ATTENTION_KEYS = ['overdue', 'refunds', 'asks', 'not_ready', 'provisional', 'behind', 'failed'] as const;
 export type AttentionKey = (typeof ATTENTION_KEYS)[number];
 
 /** GET /api/dashboard: the season is the trips departing between from and to (default: the next 12 months). */

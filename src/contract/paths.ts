@@ -27,6 +27,8 @@ export const routes = {
   'settings-countries': '/settings/countries',
   'settings-changes': '/settings/changes',
   'money-due': '/money',
+  // travellers' asks to cancel or change (issue 35)
+  'change-requests': '/requests',
   // the finance reports
   reports: '/reports',
   // the charity portal: a Charity user's own fundraisers

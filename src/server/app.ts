@@ -224,15 +224,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     operatorName: config.operatorName,
   });
 
-  await app.register(changesRoutes, {
-    service: new ChangesService({
-      db,
-      operator: operatorOf(config),
-      mailer,
-      clock: deps.clock ?? systemClock,
-      fundraising: config.fundraisingDefaults,
-    }),
+  // changes after booking: the office's routes, and the traveller's asks on their own pages
+  const changes = new ChangesService({
+    db,
+    operator: operatorOf(config),
+    mailer,
+    clock: deps.clock ?? systemClock,
+    fundraising: config.fundraisingDefaults,
   });
+  await app.register(changesRoutes, { service: changes });
 
   await app.register(onlineBookingRoutes, {
     service: onlineBookingFrom({ db, config, operator: operatorOf(config), mailer, clock: deps.clock ?? systemClock }),
@@ -255,6 +255,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       clock: deps.clock ?? systemClock,
       fundraisingDefaults: config.fundraisingDefaults,
       publicUrl: config.publicUrl,
+      changes,
     }),
   });
 

@@ -1,5 +1,14 @@
 import { addDays, ukToday } from '../../src/contract/dates.ts';
-import { bookingThroughApi, expect, expectAccessible, freshBooking, freshTrip, signIn, test } from './fixtures.ts';
+import {
+  bookingThroughApi,
+  expect,
+  expectAccessible,
+  freshBooking,
+  freshTrip,
+  signIn,
+  test,
+  travellerOnPhone,
+} from './fixtures.ts';
 
 test.describe('changes after booking', () => {
   test('cancel a booking from its page: the preview first, then the fee invoiced and the History', async ({ page }) => {
@@ -166,6 +175,59 @@ test.describe('changes after booking', () => {
     await create.getByLabel('Terms & conditions accepted').check();
     await create.getByRole('button', { name: 'Create Booking' }).click();
     await expect(page.getByRole('status').filter({ hasText: /has been created for Flora Flexi\./ })).toBeVisible();
+  });
+
+  test('a traveller on a phone asks to cancel, sees today’s fee; the office sees the ask and cancels', async ({
+    page,
+    browser,
+  }) => {
+    await signIn(page, 'admin', '/bookings');
+    const id = await bookingThroughApi(page, {
+      title: 'Ms',
+      first_name: 'Asha',
+      last_name: 'Asking',
+      preferred_name: 'Asha',
+      email_name: 'asha',
+    });
+    const { traveller, phone } = await travellerOnPhone(page, browser, id);
+    const section = traveller.getByRole('region', { name: 'Cancel or change' });
+    await expect(section).toContainText(/If you cancelled today \(\d+ days before departure/);
+    await expect(section).toContainText(/we would keep £[\d,.]+/);
+    await section.getByRole('button', { name: 'Ask to cancel' }).click();
+    const form = section.getByRole('form', { name: 'Ask to cancel' });
+    await form.getByRole('button', { name: 'Send my request' }).click();
+    await expect(form.getByText('Tell us what you would like.')).toBeVisible();
+    await form.getByLabel(/^Why you would like to cancel/).fill('My knee surgery is the week we fly.');
+    await expectAccessible(traveller);
+    await form.getByRole('button', { name: 'Send my request' }).click();
+    await expect(section.getByRole('status')).toContainText('we have your request to cancel');
+    await expect(section.getByRole('list', { name: 'Your requests' })).toContainText('with the office');
+    await expect(section.getByRole('button', { name: 'Ask to cancel' })).toBeDisabled();
+    await traveller.screenshot({ path: 'test-results/screens/my-ask-to-cancel-phone.png', fullPage: true });
+    await phone.close();
+
+    // the office: the dashboard counts it, the queue lists it, the booking page shows it
+    await page.goto('/');
+    await expect(
+      page
+        .getByRole('region', { name: 'Needs attention today' })
+        .getByRole('article', { name: 'Requests from travellers' }),
+    ).toBeVisible();
+    await page.goto('/requests');
+    await expect(page.getByRole('heading', { level: 1, name: 'Requests from travellers' })).toBeVisible();
+    const row = page.locator('tbody tr').filter({ hasText: 'My knee surgery is the week we fly.' });
+    await expect(row).toContainText('To cancel');
+    await expectAccessible(page);
+    await row.getByRole('link').first().click();
+    const ask = page.getByRole('region', { name: 'Asha Asking asks to cancel this booking' });
+    await expect(ask).toContainText('My knee surgery is the week we fly.');
+    await ask.getByRole('button', { name: 'Cancel Booking…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel this booking' });
+    await dialog.getByLabel('Reason').fill('Asked by the traveller: surgery');
+    await dialog.getByLabel('Email the traveller what was decided').uncheck();
+    await dialog.getByRole('button', { name: 'Cancel Booking' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(ask).toHaveCount(0);
   });
 
   test('the office sets its fees for changes: a band for fundraisers, a transfer fee; mistakes are shown by their fields', async ({

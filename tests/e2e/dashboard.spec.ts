@@ -11,6 +11,7 @@ test.describe('the dashboard', () => {
     for (const title of [
       'Overdue payments',
       'Refunds owed',
+      'Requests from travellers',
       'Travellers not ready',
       'Provisional for 14 days',
       'Fundraisers behind',

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { expect, test as base, type Page } from '@playwright/test';
+import { type Browser, type BrowserContext, expect, test as base, type Page } from '@playwright/test';
 import { addDays, toDdMmYyyy } from '../../src/contract/dates.ts';
 import { E2E_USERS } from './users.ts';
 
@@ -173,4 +173,38 @@ export async function freshBooking(page: Page, tripId: number, lastName: string)
     },
     [tripId, lastName] as const,
   );
+}
+
+/**
+ * Staff email the booking's traveller a sign-in link from its page; the traveller opens it on a
+ * phone (390 px) and lands on the booking's own page. The phone's context is the caller's to close.
+ */
+export async function travellerOnPhone(
+  page: Page,
+  browser: Browser,
+  bookingId: number,
+): Promise<{ traveller: Page; phone: BrowserContext; email: string; link: string }> {
+  const control = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210) + 1}`;
+  const email = await page.evaluate(
+    async (id) => ((await (await fetch(`/api/bookings/${id}`)).json()) as { email: string }).email,
+    bookingId,
+  );
+  await page.goto(`/bookings/${bookingId}`);
+  await page.getByRole('button', { name: 'Email a sign-in link' }).click();
+  await expect(page.getByRole('status')).toHaveText(`A sign-in link is on its way to ${email}.`);
+  const mail = (await (await page.request.get(`${control}/mail?to=${encodeURIComponent(email)}`)).text()).replace(
+    /=\r?\n/g,
+    '',
+  );
+  const link = /https?:\/\/\S+?(\/my\/sign-in\/[\w-]{43})/.exec(mail)![1]!;
+  const phone = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    locale: 'en-GB',
+    timezoneId: 'Europe/London',
+    bypassCSP: true,
+  });
+  const traveller = await phone.newPage();
+  await traveller.goto(link);
+  await traveller.waitForURL(`**/my/bookings/${bookingId}`);
+  return { traveller, phone, email, link };
 }

@@ -1,4 +1,4 @@
-import { bookingThroughApi, expect, expectAccessible, signIn, test } from './fixtures.ts';
+import { bookingThroughApi, expect, expectAccessible, signIn, test, travellerOnPhone } from './fixtures.ts';
 
 const control = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210) + 1}`;
 
@@ -13,28 +13,7 @@ test.describe("a traveller's own pages", () => {
       { title: 'Ms', first_name: 'Mina', last_name: 'Phone', preferred_name: 'Mina', email_name: 'mina' },
       { deposit: true },
     );
-    const email = await page.evaluate(
-      async (bookingId) => ((await (await fetch(`/api/bookings/${bookingId}`)).json()) as { email: string }).email,
-      id,
-    );
-    await page.goto(`/bookings/${id}`);
-    await page.getByRole('button', { name: 'Email a sign-in link' }).click();
-    await expect(page.getByRole('status')).toHaveText(`A sign-in link is on its way to ${email}.`);
-    const mail = (await (await page.request.get(`${control}/mail?to=${encodeURIComponent(email)}`)).text()).replace(
-      /=\r?\n/g,
-      '',
-    );
-    const link = /https?:\/\/\S+?(\/my\/sign-in\/[\w-]{43})/.exec(mail)![1]!;
-
-    const phone = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      locale: 'en-GB',
-      timezoneId: 'Europe/London',
-      bypassCSP: true,
-    });
-    const traveller = await phone.newPage();
-    await traveller.goto(link);
-    await traveller.waitForURL(`**/my/bookings/${id}`);
+    const { traveller, phone, email, link } = await travellerOnPhone(page, browser, id);
     await expect(traveller.getByRole('heading', { name: 'Still to do' })).toBeVisible();
     await expect(traveller).toHaveTitle('My booking');
     await expect(traveller.getByText('Your passport details')).toBeVisible();

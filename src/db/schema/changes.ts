@@ -56,3 +56,43 @@ export const refundsOwed = pgTable(
     index('refunds_owed_booking_idx').on(t.bookingId),
   ],
 );
+
+/**
+ * A traveller's ask to cancel or to change a booking, from their own pages: nothing is done by it;
+ * it waits in the office's queue until staff complete it (with one of the actions above) or
+ * decline it.
+ */
+export const changeRequests = pgTable(
+  'change_requests',
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    bookingId: bigint('booking_id', { mode: 'number' })
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    /** cancel | change */
+    kind: text().notNull(),
+    message: text().notNull(),
+    /** open | done | declined */
+    state: text().notNull().default('open'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    closedBy: integer('closed_by').references(() => users.id, { onDelete: 'set null' }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** what staff said when they closed it */
+    closedNote: text('closed_note'),
+  },
+  (t) => [
+    check('change_requests_kind_check', sql`${t.kind} in ('cancel', 'change')`),
+    check('change_requests_state_check', sql`${t.state} in ('open', 'done', 'declined')`),
+    check('change_requests_closed_check', sql`(${t.state} = 'open') = (${t.closedAt} is null)`),
+    index('change_requests_booking_idx').on(t.bookingId),
+    // the queue: the open ones, oldest first
+    index('change_requests_open_idx')
+      .on(t.createdAt)
+      .where(sql`${t.state} = 'open'`),
+    // one open ask of each kind per booking
+    uniqueIndex('change_requests_one_open_unique')
+      .on(t.bookingId, t.kind)
+      .where(sql`${t.state} = 'open'`),
+  ],
+);

@@ -273,6 +273,22 @@ async function steps(): Promise<Step[]> {
       async () => signedInTraveller!.put(`/api/my/bookings/${s.booking}/details`, TRAVELLER_FORM),
     ],
     [
+      'POST /api/my/bookings/{id}/changes',
+      async () => {
+        const res = await signedInTraveller!.post(`/api/my/bookings/${s.booking}/changes`, {
+          kind: 'change',
+          message: 'Could I move to the spring departure?',
+        });
+        const queue = (await admin.get('/api/change-requests?state=open')).json() as { data: Array<{ id: number }> };
+        s.changeRequest = queue.data[0]!.id;
+        return res;
+      },
+    ],
+    [
+      'POST /api/change-requests/{id}/close',
+      async () => admin.post(`/api/change-requests/${s.changeRequest}/close`, { outcome: 'declined', note: 'Full' }),
+    ],
+    [
       'PUT /api/my/bookings/{id}/answers',
       async () => {
         keep('question', await admin.post('/api/customFields', { trip_id: s.trip, label: 'Shirt size' }));

@@ -50,6 +50,7 @@ const AREAS: ReadonlyArray<readonly [string, ScopeArea]> = [
   ['/api/money-due', 'finance'],
   // changes after booking: what is owed back is money; the fee scale is money's settings
   ['/api/refunds-owed', 'finance'],
+  ['/api/change-requests', 'bookings'],
   ['/api/settings/changes', 'finance'],
   ['/api/trips/:/changes', 'finance'],
   // a trip's readiness board reads its travellers' passport, medical and money facts

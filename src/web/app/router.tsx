@@ -32,6 +32,7 @@ const MoneyDuePage = lazy(() => import('../features/money/money-due-page.tsx'));
 const EmailTemplatesPage = lazy(() => import('../features/settings/email-templates-page.tsx'));
 const CountriesPage = lazy(() => import('../features/settings/countries-page.tsx'));
 const ChangesPage = lazy(() => import('../features/settings/changes-page.tsx'));
+const RequestsPage = lazy(() => import('../features/bookings/requests-page.tsx'));
 const ReportsPage = lazy(() => import('../features/reports/reports-page.tsx'));
 const CharityPortalPage = lazy(() => import('../features/charity-portal/portal-page.tsx'));
 
@@ -222,6 +223,14 @@ const staffScreens: Array<[string, ComponentType]> = [
     () => (
       <Page>
         <ChangesPage />
+      </Page>
+    ),
+  ],
+  [
+    routes['change-requests'],
+    () => (
+      <Page>
+        <RequestsPage />
       </Page>
     ),
   ],

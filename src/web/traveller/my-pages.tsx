@@ -13,7 +13,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import type { MyBookingDetail, MyBookings, MyToDo } from '../../contract/my.ts';
 import { api, ApiError } from '../lib/api.ts';
 import { readBootstrap } from '../lib/bootstrap.ts';
@@ -21,6 +21,9 @@ import { DetailsForm, Fundraising, PassportPhoto, QuestionsForm } from './detail
 import { formatLongDate, formatMoney } from '../lib/format.ts';
 
 // A traveller's own pages (/my), phone first: one column, large targets, nothing of the back office.
+
+// asking to cancel or change loads beside the booking, at the foot of its page
+const ChangesSection = lazy(() => import('./changes-section.tsx').then((m) => ({ default: m.ChangesSection })));
 
 const END_USER = 3;
 
@@ -581,6 +584,16 @@ export function MyBookingPage({ id }: { id: number }) {
                 </Stack>
               )}
             </>
+          )}
+          {!data.departed && (
+            <Stack gap="xs" component="section" aria-labelledby="changes">
+              <Title order={2} size="h4" id="changes">
+                Cancel or change
+              </Title>
+              <Suspense fallback={<Text size="sm">Loading…</Text>}>
+                <ChangesSection bookingId={data.id} />
+              </Suspense>
+            </Stack>
           )}
         </>
       )}

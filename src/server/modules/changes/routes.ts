@@ -14,7 +14,11 @@ import {
   moveTripsSchema,
   cancelPreviewSchema,
   cancelTripSchema,
+  changeRequestSchema,
+  changeRequestsQuery,
+  changeRequestsSchema,
   changeRulesSchema,
+  closeChangeRequestSchema,
   refundsOwedQuery,
   refundsOwedSchema,
   saveChangeRulesSchema,
@@ -264,6 +268,35 @@ export async function changesRoutes(app: FastifyInstance, opts: { service: Chang
       },
     },
     async (request) => service.funding.set(request.params.id, request.body),
+  );
+
+  r.get(
+    '/api/change-requests',
+    {
+      schema: {
+        tags,
+        summary:
+          "Travellers' asks to cancel or change their bookings, from their own pages: the open ones first, oldest first (state=open|done|declined, booking_id)",
+        querystring: changeRequestsQuery,
+        response: { 200: changeRequestsSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.requests.list(request.query),
+  );
+
+  r.post(
+    '/api/change-requests/:id/close',
+    {
+      schema: {
+        tags,
+        summary:
+          "Closes a traveller's open ask: done (staff made the change, with one of the actions) or declined, with a note",
+        params: idParam,
+        body: closeChangeRequestSchema,
+        response: { 200: changeRequestSchema, 404: messageSchema, 409: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.requests.close(request.params.id, request.body, request.user!.id),
   );
 
   r.get(

@@ -6,6 +6,7 @@ import {
   type Cancelled,
   type CancelPreview,
   type ChangeRules,
+  type MyChanges,
   type TripChangeRules,
   type RefundsOwed,
   type refundsOwedQuery,
@@ -49,6 +50,7 @@ import { bandFor, daysBetween, feeOf, labelIn } from './fees.ts';
 import { invoicesByMoney, invoiceFee, oweRefund } from './money.ts';
 import { Moves } from './move.ts';
 import { Funding } from './funding.ts';
+import { Requests } from './requests.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
 
 export type ChangesDeps = {
@@ -130,10 +132,13 @@ export class ChangesService {
   readonly moves: Moves;
   /** funding and charity changed after booking (funding.ts) */
   readonly funding: Funding;
+  /** travellers' asks to cancel or change (requests.ts) */
+  readonly requests: Requests;
 
   constructor(private readonly d: ChangesDeps) {
     this.invoices = new InvoiceService(d.db, d.operator, d.mailer);
     this.funding = new Funding(d);
+    this.requests = new Requests(d);
     this.moves = new Moves(d, this.invoices, async (db, tripId) => (await this.rulesFor(db, tripId)).moveFeePence);
   }
 
@@ -420,6 +425,8 @@ export class ChangesService {
       .update(bookings)
       .set({ status: 'cancelled', holdExpiresAt: null, updatedAt: now })
       .where(eq(bookings.id, bookingId));
+    // a traveller's open asks are answered by the cancellation
+    await this.requests.closeOpenOf(tx, bookingId, 'done', 'The booking was cancelled.', userId);
     const invoiceId =
       plan.stillOwedPence > 0
         ? await invoiceFee(this.invoices, tx, {
@@ -713,6 +720,31 @@ export class ChangesService {
       message: `Booking ${done.plan.booking.ref} has passed to ${v.first_name} ${v.last_name}.${v.notify ? (emailed === 2 ? ' Both travellers have been emailed.' : ' Not every email could be sent.') : ''}`,
       fee_invoice_id: done.invoiceId,
       emailed,
+    };
+  }
+
+  /** The traveller's own view: what cancelling today would cost (the staff preview's figures), and their asks. */
+  async forTraveller(bookingId: number, mayAsk: boolean): Promise<MyChanges> {
+    const { preview } = await this.planCancel(this.d.db, bookingId, false, false);
+    return {
+      may_ask: mayAsk,
+      cancel: {
+        days_before_departure: preview.days_before_departure,
+        band: preview.band?.label ?? null,
+        fee: preview.fee,
+        paid: preview.paid,
+        refund_owed: preview.refund_owed,
+        still_owed: preview.still_owed,
+      },
+      requests: (await this.requests.ofBooking(bookingId)).map((r) => ({
+        id: r.id,
+        kind: r.kind,
+        message: r.message,
+        state: r.state,
+        created_at: r.created_at,
+        closed_at: r.closed_at,
+        closed_note: r.closed_note,
+      })),
     };
   }
 

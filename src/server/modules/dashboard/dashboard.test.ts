@@ -222,6 +222,7 @@ describe('GET /api/dashboard', () => {
     expect(d.attention.map((a) => a.key)).toEqual([
       'overdue',
       'refunds',
+      'asks',
       'not_ready',
       'provisional',
       'behind',

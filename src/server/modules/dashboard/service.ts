@@ -211,7 +211,7 @@ export class DashboardService {
   ): Promise<Dashboard['attention']> {
     const seasonParams = { departure_from: season.from, departure_to: season.to };
     const bookedBefore = addDays(today, -PROVISIONAL_DAYS + 1);
-    const [trips, failedJobs, failedEmails, refunds] = await Promise.all([
+    const [trips, failedJobs, failedEmails, refunds, asks] = await Promise.all([
       queryRows<{ id: number; name: string; departure: string | Date; soon: boolean }>(
         this.db,
         sql`select t.id, t.name, t.departure_date as departure,
@@ -236,6 +236,8 @@ export class DashboardService {
         sql`select count(*)::int as n, coalesce(sum(amount_pence), 0)::bigint as pence from refunds_owed
           where state = 'open' and due_on <= ${addDays(today, REFUNDS_SOON_DAYS)}::date`,
       ),
+      // travellers' asks to cancel or change, waiting for the office (a partial index holds them)
+      queryRows<{ n: number }>(this.db, sql`select count(*)::int as n from change_requests where state = 'open'`),
     ]);
     const soon = trips.filter((t) => t.soon);
     const counts = await this.tripCounts.of(
@@ -269,6 +271,7 @@ export class DashboardService {
         amount: penceToPounds(Number(refunds[0]?.pence ?? 0)),
         href: '/money?tab=refunds',
       },
+      { key: 'asks', count: n(asks[0]?.n), amount: null, href: '/requests' },
       {
         key: 'not_ready',
         count: departures.reduce((s, d) => s + d.not_ready, 0),

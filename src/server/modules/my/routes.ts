@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParam, messageSchema, recordId, validationErrorSchema } from '../../../contract/common.ts';
+import { askChangeSchema, myChangesSchema } from '../../../contract/changes.ts';
 import { ROLES } from '../../../contract/constants.ts';
 import {
   answersSchema,
@@ -137,6 +138,36 @@ export async function myRoutes(app: FastifyInstance, opts: { service: MyService 
       },
     },
     async (request) => service.booking(request.user!.id, request.params.id),
+  );
+
+  r.get(
+    '/api/my/bookings/:id/changes',
+    {
+      schema: {
+        tags,
+        summary:
+          "What cancelling one of the traveller's bookings would cost today (the office's scale), and their asks to cancel or change it",
+        params: idParam,
+        response: { 200: myChangesSchema, 404: messageSchema },
+      },
+    },
+    async (request) => service.changes(request.user!.id, request.params.id),
+  );
+
+  r.post(
+    '/api/my/bookings/:id/changes',
+    {
+      schema: {
+        tags,
+        summary:
+          'The traveller asks the office to cancel or to change the booking: nothing is done until staff do it; one open ask of each kind',
+        params: idParam,
+        body: askChangeSchema,
+        response: { 201: myChangesSchema, 404: messageSchema, 409: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await service.askChange(request.user!.id, request.params.id, request.body)),
   );
 
   r.put(

@@ -49,6 +49,8 @@ import type { FileStore } from '../../../shared/storage/index.ts';
 import { readPassportPhoto, saveAnswers, savePassportImage, saveTravellerForm } from '../bookings/traveller-form.ts';
 import { InvoiceService } from '../invoices/service.ts';
 import { FundraisingService, type FundraisingDefaults } from '../fundraising/service.ts';
+import type { AskChangeValues, MyChanges } from '../../../contract/changes.ts';
+import type { ChangesService } from '../changes/service.ts';
 import { DocumentService } from '../documents/service.ts';
 import { NO_PASSPORT_IMAGE } from '../readiness/rules.ts';
 import { ReadinessService } from '../readiness/service.ts';
@@ -64,6 +66,8 @@ export type MyDeps = {
   fundraisingDefaults: FundraisingDefaults;
   /** the address travellers reach Tripdesk at (PUBLIC_URL) */
   publicUrl: string;
+  /** the fee scale's preview and the office's queue of asks to cancel or change */
+  changes: ChangesService;
 };
 
 const LONG_DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -607,6 +611,21 @@ export class MyService {
     const file = await readPassportPhoto(request, this.d.files);
     await savePassportImage(this.d.db, this.d.files, bookingId, file, 'traveller', mayChange);
     return this.booking(userId, bookingId);
+  }
+
+  /** What cancelling would cost today, and the traveller's asks to cancel or change. */
+  async changes(userId: number, bookingId: number): Promise<MyChanges> {
+    const [row] = await this.rows(userId, bookingId);
+    if (!row) throw notFound('Booking not found');
+    const mayAsk = row.status !== 'cancelled' && row.departure > ukToday(nowOf(this.d.clock));
+    return this.d.changes.forTraveller(bookingId, mayAsk);
+  }
+
+  /** Asks the office to cancel or to change the booking: nothing is done without staff. */
+  async askChange(userId: number, bookingId: number, v: AskChangeValues): Promise<MyChanges> {
+    await this.mayChange(userId, bookingId);
+    await this.d.changes.requests.ask(bookingId, v, userId);
+    return this.changes(userId, bookingId);
   }
 
   /** Another traveller's booking is not found; a trip that has left, or a cancelled booking, changes no more (checked again in the write's transaction). */

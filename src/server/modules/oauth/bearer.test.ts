@@ -195,6 +195,8 @@ const EVERY_ROUTE = `
   GET /api/my/bookings/:id null
   POST /api/bookings/:id/sign-in-link bookings:write
   PUT /api/my/bookings/:id/details null
+  GET /api/my/bookings/:id/changes null
+  POST /api/my/bookings/:id/changes null
   POST /api/my/sign-out-everywhere null
   PUT /api/my/bookings/:id/answers null
   POST /api/my/bookings/:id/fundraising/total null
@@ -254,6 +256,7 @@ const EVERY_ROUTE = `
   GET /api/money-due finance:read
   GET /api/money-due/refunds finance:read
   GET /api/refunds-owed finance:read
+  GET /api/change-requests bookings:read
   GET /api/settings/changes finance:read
   GET /api/trips/:id/changes finance:read
   GET /api/bookings/:id/cancel/preview bookings:read
@@ -345,6 +348,7 @@ const EVERY_ROUTE = `
   POST /api/bookings/:id/cancel bookings:write
   POST /api/bookings/:id/transfer bookings:write
   POST /api/bookings/:id/move bookings:write
+  POST /api/change-requests/:id/close bookings:write
   PUT /api/bookings/:id/funding bookings:write
   PATCH /api/trips/:id/waiting-list/:entryId trips:write
   DELETE /api/trips/:id/waiting-list/:entryId trips:write

@@ -29,6 +29,7 @@ const TransferBookingDialog = lazyComponent(() =>
 );
 const MoveBookingDialog = lazyComponent(() => import('./move-booking-dialog.tsx').then((m) => m.MoveBookingDialog));
 const FundingDialog = lazyComponent(() => import('./funding-dialog.tsx').then((m) => m.FundingDialog));
+const RequestsPanel = lazyComponent(() => import('./requests-panel.tsx').then((m) => m.RequestsPanel));
 const KeepUntilDialog = lazyComponent(() => import('./keep-until-dialog.tsx').then((m) => m.KeepUntilDialog));
 const FundraisingPanel = lazyComponent(() =>
   import('./fundraising/fundraising-panel.tsx').then((m) => m.FundraisingPanel),
@@ -167,6 +168,7 @@ function Booking({ b }: { b: BookingDetail }) {
           {kept}
         </Alert>
       )}
+      <RequestsPanel bookingId={b.id} onCancel={() => setCancelling(true)} />
 
       <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }}>
         <Facts title="Traveller">

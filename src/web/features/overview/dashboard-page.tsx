@@ -32,6 +32,11 @@ const CARDS: Record<AttentionKey, { title: string; describe: (count: number) => 
     describe: (n) => `${plural(n, 'refund')} owed back within 3 days or late`,
     link: 'Show them in Money',
   },
+  asks: {
+    title: 'Requests from travellers',
+    describe: (n) => `${plural(n, 'ask', 'asks')} to cancel or change, waiting for an answer`,
+    link: 'Show them',
+  },
   not_ready: {
     title: 'Travellers not ready',
     describe: (n) => `${plural(n, 'traveller')} departing in the next 8 weeks with a check not passed`,
