@@ -40,3 +40,10 @@ export const INVOICE_SENT_MESSAGE = 'Invoice has been emailed to the customer.';
 /** Spec §2, word for word. */
 export const REFUND_WARNING =
   "Refunds are not automatically processed against card transactions and should be done through the card payment provider's dashboard.";
+
+/**
+ * Whether an invoice may still be paid: a cancelled booking's invoices are closed, but for the
+ * cancellation invoice that bills the fee left to pay (issue 35).
+ */
+export const stillPayable = (bookingStatus: string, invoiceType: string): boolean =>
+  bookingStatus !== 'cancelled' || invoiceType === 'cancellation';

@@ -189,6 +189,24 @@ describe('pay links', () => {
     expect((await anyone.get(`/api/public/pay/${token}`)).json()).toMatchObject({ reason: 'withdrawn' });
   });
 
+  it('keeps the cancellation fee of a cancelled booking payable by card, and closes its other invoices', async () => {
+    const { booking, token } = await invoiceToPay();
+    const cancelled = await admin.post(`/api/bookings/${booking.id}/cancel`, {
+      reason: 'Changed plans',
+      notify: false,
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    const feeId = cancelled.json().cancellation_invoice_id as number;
+    expect(feeId).toEqual(expect.any(Number));
+    // the deposit invoice went (nothing was paid on it); the fee's own link works
+    expect((await t.client().get(`/api/public/pay/${token}`)).json()).toMatchObject({ reason: 'withdrawn' });
+    const link = await admin.post(`/api/invoices/${feeId}/pay-link`);
+    expect(link.statusCode, link.body).toBe(200);
+    const feeToken = (link.json() as { url: string }).url.split('/pay/')[1]!;
+    const page = await t.client().get(`/api/public/pay/${feeToken}`);
+    expect(page.statusCode, page.body).toBe(200);
+  });
+
   it('is in the invoice email, on the printable invoice with its QR code, and in the reminders', async () => {
     const { invoice, booking } = await invoiceToPay();
     const doc = (await admin.get(`/api/invoices/${invoice.id}`)).json() as {

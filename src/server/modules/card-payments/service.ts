@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { stillPayable } from '../../../contract/invoice-constants.ts';
 import { and, asc, eq, gte, lte } from 'drizzle-orm';
 import { ukToday } from '../../../contract/dates.ts';
 import {
@@ -693,7 +694,8 @@ export class CardPaymentService {
       bookingId: loaded.reply.booking_id,
       ref: loaded.reply.invoice_ref,
       outstandingPence: loaded.summary.outstandingPence,
-      cancelled: row.status === 'cancelled',
+      // a cancelled booking's invoices are closed, but its cancellation fee may be paid
+      cancelled: !stillPayable(row.status, loaded.reply.type),
       firstName: row.firstName,
       tripId: row.tripId,
       tripName: row.tripName,

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { stillPayable } from '../../../contract/invoice-constants.ts';
 import { and, asc, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 import { ScheduleService } from '../schedules/service.ts';
@@ -409,10 +410,11 @@ export class MyService {
       outstanding: i.outstanding,
       due_date: i.due_date,
       status: i.status,
-      pay_url: payLinks && i.outstanding > 0 && row.status !== 'cancelled' ? payLinkOf(i.id, payLinks, now).url : null,
+      pay_url:
+        payLinks && i.outstanding > 0 && stillPayable(row.status, i.type) ? payLinkOf(i.id, payLinks, now).url : null,
       pdf_url: `/api/my/bookings/${bookingId}/invoices/${i.id}/pdf`,
     }));
-    const owing = invoices.some((i) => i.outstanding > 0) && row.status !== 'cancelled';
+    const owing = invoices.some((i) => i.outstanding > 0 && stillPayable(row.status, i.type));
     return {
       ...summary,
       invoices,
