@@ -309,6 +309,8 @@ export const moveBookingSchema = z.object({
     .nullable()
     .default(null)
     .transform((v) => (v ? v : null)),
+  /** email the traveller their new departure */
+  notify: z.boolean().default(true),
 });
 export type MoveBookingValues = z.output<typeof moveBookingSchema>;
 
@@ -354,6 +356,7 @@ export type MovePreview = z.infer<typeof movePreviewSchema>;
 
 export const movedSchema = movePreviewSchema.extend({
   message: z.string(),
+  emailed: z.boolean(),
   fee_invoice_id: z.number().int().nullable(),
   refund_owed_id: z.number().int().nullable(),
 });

@@ -19,6 +19,7 @@ export const TEMPLATE_KEYS = [
   'booking_cancelled',
   'booking_transferred',
   'charity_fundraiser_changed',
+  'booking_moved',
 ] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
@@ -37,6 +38,7 @@ export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
   booking_cancelled: 'Booking cancelled: the fee and any refund',
   booking_transferred: 'A place passed to another traveller (to both of them)',
   charity_fundraiser_changed: 'To a charity: a fundraiser joins it or leaves it',
+  booking_moved: 'Booking moved to another departure',
 };
 const EVERY = [
   'traveller.title',
@@ -111,6 +113,16 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, readonly string[]> = {
     'trip.departure',
     'fundraiser.joined',
     'fundraiser.target',
+    'operator.name',
+  ],
+  booking_moved: [
+    ...EVERY,
+    'move.from_name',
+    'move.from_departure',
+    'move.fee',
+    'move.refund_owed',
+    'move.schedule',
+    'portal.url',
     'operator.name',
   ],
   booking_transferred: [

@@ -55,6 +55,10 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: str
       '{% if fundraiser.joined %}A new fundraiser for {{ charity.name }}{% else %}A fundraiser no longer raises for {{ charity.name }}{% endif %}: {{ traveller.first_name }} {{ traveller.last_name }}',
     body: 'Dear {{ recipient.first_name }},\n\n{% if fundraiser.joined %}{{ traveller.first_name }} {{ traveller.last_name }} now raises money for {{ charity.name }} on {{ trip.name }}, departing on {{ trip.departure }} (booking {{ booking.ref }}), with a target of {{ fundraiser.target }}. You will see them among your fundraisers.{% else %}{{ traveller.first_name }} {{ traveller.last_name }} (booking {{ booking.ref }}, {{ trip.name }}, departing on {{ trip.departure }}) no longer raises money for {{ charity.name }}. What they raised so far stays on record.{% endif %}\n\n{{ operator.name }}',
   },
+  booking_moved: {
+    subject: 'Your booking {{ booking.ref }} has moved to {{ trip.name }}',
+    body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nYour booking {{ booking.ref }} has moved from {{ move.from_name }} ({{ move.from_departure }}) to {{ trip.name }}, departing on {{ trip.departure }}. What you have paid moves with it.\n\n{% if move.schedule != "" %}Still to pay: {{ move.schedule }}.\n\n{% endif %}{% if move.refund_owed != "£0.00" %}We will refund you {{ move.refund_owed }} within 14 days.\n\n{% endif %}{% if move.fee != "£0.00" %}A move fee of {{ move.fee }} is invoiced to the booking.\n\n{% endif %}{% if portal.url %}Your booking and its payments: {{ portal.url }}\n\n{% endif %}{{ operator.name }}',
+  },
   booking_cancelled: {
     subject: 'Your booking {{ booking.ref }} for {{ trip.name }} is cancelled',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nYour booking {{ booking.ref }} for {{ trip.name }}, departing on {{ trip.departure }}, is cancelled.\n\nReason: {{ cancellation.reason }}\n\n{% if cancellation.fee_waived %}No cancellation fee is charged.{% else %}The cancellation fee is {{ cancellation.fee }}.{% endif %} You have paid {{ cancellation.paid }}.\n\n{% if cancellation.refund_owed != "£0.00" %}We will refund you {{ cancellation.refund_owed }} by {{ cancellation.refund_due_on }}.\n\n{% endif %}{% if cancellation.still_owed != "£0.00" %}{{ cancellation.still_owed }} of the fee is still to pay: we will send you an invoice for it.\n\n{% endif %}{% if portal.url %}Your booking and its payments: {{ portal.url }}\n\n{% endif %}{{ operator.name }}',
@@ -79,6 +83,8 @@ export type TemplateContext = {
   booking?: { ref: string; status?: string; next?: string };
   /** a waiting list's offer of freed places */
   offer?: { url: string; places: number; until: string };
+  /** a booking moved to another departure: the trip is the new one */
+  move?: { from_name: string; from_departure: string; fee: string; refund_owed: string; schedule: string };
   /** a fundraiser joining (joined) or leaving a charity, told to the charity */
   fundraiser?: { joined: boolean; target: string };
   /** a booking passed to another traveller: to_you is true in the email to the new traveller */

@@ -3,18 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { insertAddon, insertTrip } from '../../../db/factories/trips.ts';
 import { auditEvents, bookingAddons, bookings, invoices, refundsOwed, scheduleRows } from '../../../db/schema/index.ts';
+import { smtpSink } from '../../../../tests/support/smtp.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
+let sink: Awaited<ReturnType<typeof smtpSink>>;
 let t: TestApp;
 let admin: TestClient;
 const today = () => ukToday(new Date());
 
 beforeAll(async () => {
-  t = await createTestApp();
+  sink = await smtpSink();
+  t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${sink.port}` });
   admin = await t.signedIn(1);
 });
 afterAll(async () => {
   await t?.close();
+  await sink?.close();
 });
 
 let n = 0;
@@ -125,9 +129,14 @@ describe('moving a booking to another departure', () => {
     const res = await admin.post(`/api/bookings/${booking.id}/move`, { trip_id: to.id, reason: 'Injured knee' });
     expect(res.statusCode, res.body).toBe(200);
     const done = res.json();
-    const { message, fee_invoice_id, refund_owed_id, movable, refused, ...figures } = done;
+    const { message, fee_invoice_id, refund_owed_id, movable, refused, emailed, ...figures } = done;
     expect(figures).toEqual(Object.fromEntries(Object.entries(before).filter(([k]) => k in figures)));
-    expect(message).toBe(`Booking ${booking.ref} has moved to ${to.name}.`);
+    expect(message).toBe(`Booking ${booking.ref} has moved to ${to.name}. The traveller has been emailed.`);
+    expect(emailed).toBe(true);
+    const mail = sink.received.find((m) => m.raw.includes(`Subject: Your booking ${booking.ref} has moved`));
+    const text = mail!.raw.replace(/=\r?\n/g, '');
+    expect(text).toContain(`has moved from ${from.name}`);
+    expect(text).toContain('Still to pay: Balance =C2=A31,945.00');
     expect([movable, refused]).toEqual([false, null]);
     expect(refund_owed_id).toBeNull();
 
@@ -149,7 +158,7 @@ describe('moving a booking to another departure', () => {
       .select({ action: auditEvents.action, tripId: auditEvents.tripId })
       .from(auditEvents)
       .where(and(eq(auditEvents.bookingId, booking.id)));
-    expect(events.filter((e) => e.action.startsWith('booking.moved'))).toEqual([
+    expect(events.filter((e) => e.action === 'booking.moved' || e.action === 'booking.moved_in')).toEqual([
       { action: 'booking.moved', tripId: from.id },
       { action: 'booking.moved_in', tripId: to.id },
     ]);
@@ -166,7 +175,9 @@ describe('moving a booking to another departure', () => {
     const waived = await preview(booking.id, to.id, true);
     expect(waived).toMatchObject({ fee: 0, fee_waived: true, billed: 1895, refund_owed: 395, rows_new: [] });
 
-    const done = (await admin.post(`/api/bookings/${booking.id}/move`, { trip_id: to.id, fee_waived: true })).json();
+    const done = (
+      await admin.post(`/api/bookings/${booking.id}/move`, { trip_id: to.id, fee_waived: true, notify: false })
+    ).json();
     expect(done).toMatchObject({ refund_owed: 395, refund_due_on: addDays(today(), 14), fee_invoice_id: null });
     const [owed] = await t.db.select().from(refundsOwed).where(eq(refundsOwed.bookingId, booking.id));
     expect([owed!.amountPence, owed!.state, owed!.dueOn]).toEqual([39_500, 'open', addDays(today(), 14)]);

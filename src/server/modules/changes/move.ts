@@ -20,7 +20,10 @@ import {
 } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { nowOf } from '../../clock.ts';
+import { portalUrlOf } from '../../common/portal-links.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
+import { emailDate, renderTemplate, templateOf } from '../../mail/templates.ts';
+import { travellerContext, travellerOf } from '../../mail/traveller.ts';
 import type { InvoiceService } from '../invoices/service.ts';
 import { placesOf } from '../online-booking/places.ts';
 import { ScheduleService } from '../schedules/service.ts';
@@ -381,13 +384,46 @@ export class Moves {
         });
       return { plan, feeInvoiceId, owedId };
     });
+    const emailed = v.notify ? await this.emailMoved(done.plan).catch(() => false) : false;
     return {
       ...done.plan.preview,
       movable: false,
       refused: null,
-      message: `Booking ${done.plan.booking.ref} has moved to ${done.plan.preview.to.name}.`,
+      message: `Booking ${done.plan.booking.ref} has moved to ${done.plan.preview.to.name}.${emailed ? ' The traveller has been emailed.' : v.notify ? ' The email to the traveller could not be sent.' : ''}`,
       fee_invoice_id: done.feeInvoiceId,
       refund_owed_id: done.owedId,
+      emailed,
     };
+  }
+
+  /** Tells the traveller their new departure, what is still to pay and any refund (after the move commits). */
+  private async emailMoved(plan: MovePlan): Promise<boolean> {
+    const b = await travellerOf(this.d.db, plan.booking.id);
+    if (!b?.email) return false;
+    const p = plan.preview;
+    const mail = await renderTemplate(await templateOf(this.d.db, 'booking_moved'), {
+      ...travellerContext(b),
+      booking: { ref: b.ref },
+      move: {
+        from_name: p.from.name,
+        from_departure: emailDate(p.from.departure_date),
+        fee: formatPence(plan.feePence),
+        refund_owed: formatPence(plan.refundOwedPence),
+        schedule: plan.newRows
+          .map((r) => `${r.label} ${formatPence(r.amountPence)} due ${emailDate(r.dueDate)}`)
+          .join('; '),
+      },
+      portal: { url: portalUrlOf({ id: b.id, userId: b.userId }, this.d.operator.portalLinks, nowOf(this.d.clock)) },
+      operator: { name: this.d.operator.name },
+    });
+    await this.d.mailer.send({ to: { name: `${b.firstName} ${b.lastName}`, address: b.email }, ...mail });
+    await audit(this.d.db, {
+      action: 'booking.moved_email',
+      subject: { type: 'booking', id: b.id },
+      bookingId: b.id,
+      summary: `emailed ${b.email} that booking ${b.ref} has moved to ${p.to.name}`,
+      details: { ref: b.ref },
+    });
+    return true;
   }
 }

@@ -50,6 +50,7 @@ describe('/api/email-templates', () => {
       ['booking_cancelled', true],
       ['booking_transferred', true],
       ['charity_fundraiser_changed', true],
+      ['booking_moved', true],
     ]);
     expect(list[0].placeholders).toContain('invoice.outstanding');
     expect(list[3].placeholders).toContain('chase.reason');

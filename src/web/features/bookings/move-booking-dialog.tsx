@@ -12,7 +12,7 @@ import { bookingKeys } from './api/bookings.ts';
 import { invoiceChangeKeys } from './api/invoices.ts';
 import { Figure, PreviewFrame, useChangePreview } from './change-preview.tsx';
 
-type Values = { trip_id: string; fee_waived: boolean; reason: string };
+type Values = { trip_id: string; fee_waived: boolean; reason: string; notify: boolean };
 
 /** What the move would do, from the server's preview: the same function that then does it. */
 function PreviewOf({ p }: { p: MovePreview }) {
@@ -73,7 +73,7 @@ export function MoveBookingDialog({
 }) {
   const form = useForm<Values>({
     resolver: lazyZodResolver(() => import('../../../contract/changes.ts').then((m) => m.moveBookingSchema)) as never,
-    defaultValues: { trip_id: '', fee_waived: false, reason: '' },
+    defaultValues: { trip_id: '', fee_waived: false, reason: '', notify: true },
   });
   const [tripId, waived] = useWatch({ control: form.control, name: ['trip_id', 'fee_waived'] });
   const options = useQuery({
@@ -145,6 +145,7 @@ export function MoveBookingDialog({
         error={errors.reason?.message}
         {...form.register('reason')}
       />
+      <Checkbox label="Email the traveller their new departure" {...form.register('notify')} />
     </FormDialog>
   );
 }
