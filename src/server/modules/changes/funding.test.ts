@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ukToday } from '../../../contract/dates.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
 import { insertUser } from '../../../db/factories/users.ts';
 import { auditEvents, bookings, charities } from '../../../db/schema/index.ts';
@@ -123,7 +124,7 @@ describe('changing a booking’s funding and charity', () => {
 
     const entry = await admin.post(`/api/bookings/${made.id}/fundraising/entries`, {
       amount: 120,
-      date: '2026-11-01',
+      date: ukToday(new Date()),
       source: 'offline',
     });
     expect(entry.statusCode, entry.body).toBe(201);

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minimumDeadline, minimumNoticeDays } from '../../../contract/change-constants.ts';
-import { addDays, ukToday } from '../../../contract/dates.ts';
+import { addDays, toDdMmYyyy, ukToday } from '../../../contract/dates.ts';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
 import { auditEvents, bookings, invoices, refundsOwed, trips } from '../../../db/schema/index.ts';
@@ -48,12 +48,14 @@ describe('the reg 13 deadline', () => {
   });
 
   it('comes with the trip, its minimum set and refused above its capacity', async () => {
-    const trip = await insertTrip(t.db, { departureDate: '2027-05-01', returnDate: '2027-05-10' });
+    // ten days long, 200 days away: the deadline is 20 days before it
+    const departure = addDays(today(), 200);
+    const trip = await insertTrip(t.db, { departureDate: departure, returnDate: addDays(departure, 9) });
     const base = {
       name: trip.name,
       country_id: 834,
-      departure: '01/05/2027',
-      return: '10/05/2027',
+      departure: toDdMmYyyy(departure),
+      return: toDdMmYyyy(addDays(departure, 9)),
       type: 'charity',
       level: 2,
       status: 'open',
@@ -64,7 +66,7 @@ describe('the reg 13 deadline', () => {
     };
     const set = await admin.patch(`/api/trips/${trip.id}`, { ...base, capacity: 30, minimum: '12' });
     expect(set.statusCode, set.body).toBe(200);
-    expect(set.json()).toMatchObject({ minimum: 12, minimum_deadline: '2027-04-11' });
+    expect(set.json()).toMatchObject({ minimum: 12, minimum_deadline: addDays(departure, -20) });
     const over = await admin.patch(`/api/trips/${trip.id}`, { ...base, capacity: 10, minimum: 12 });
     expect(over.statusCode).toBe(422);
     expect(over.json().errors.minimum).toEqual(['The minimum numbers must not be more than the capacity.']);
