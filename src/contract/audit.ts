@@ -13,6 +13,8 @@ export const auditEventSchema = z.object({
     name: z.string(),
     token_id: z.string().nullable(),
     client_id: z.string().nullable(),
+    /** the team the member of staff was in when they acted */
+    team: z.string().nullable(),
   }),
   source: z.enum(AUDIT_SOURCES),
   ip_address: z.string().nullable(),

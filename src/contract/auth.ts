@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { teamPermissionsSchema, teamRefSchema } from './teams.ts';
 
 export const loginSchema = z.object({
   email: z
@@ -26,6 +27,9 @@ export const currentUserSchema = z.object({
   role: z.object({ display_name: z.string() }),
   /** a Charity user's charity, whose fundraisers the portal shows; else null */
   charity_id: z.number().int().nullable(),
+  /** an Administrator's team (issue 36), and what it may do: the web app builds its menus from it */
+  team: teamRefSchema.nullable(),
+  permissions: teamPermissionsSchema.nullable(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 

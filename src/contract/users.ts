@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { int2, pageParam, recordId } from './common.ts';
 import { MIN_PASSWORD_LENGTH } from './constants.ts';
+import { teamRefSchema } from './teams.ts';
 export { DEFAULT_ROLE, USERS_PER_PAGE, MIN_PASSWORD_LENGTH, userCreatedMessage } from './constants.ts';
 
 const required = (label: string) =>
@@ -16,7 +17,15 @@ const role = int2('The selected role is invalid.')
   .min(1, { error: 'The selected role is invalid.' })
   .max(3, { error: 'The selected role is invalid.' });
 
+// an Administrator's team (issue 36); blank or absent: Full access for a new Administrator, the
+// same team for one who stays. Ignored for other roles.
+const teamId = z
+  .union([recordId('team'), z.literal(''), z.null()], { error: 'The selected team is invalid.' })
+  .optional()
+  .transform((v) => (v === '' || v === null ? undefined : v));
+
 export const createUserSchema = z.object({
+  team_id: teamId,
   email,
   first_name: required('first name'),
   last_name: required('last name'),
@@ -42,6 +51,7 @@ export const updateUserSchema = z
       .union([recordId('charity'), z.literal(''), z.null()], { error: 'The selected charity is invalid.' })
       .optional()
       .transform((v) => (v === '' ? null : v)),
+    team_id: teamId,
     // blank means "keep the current password"
     password: z
       .string()
@@ -82,6 +92,8 @@ export const userSchema = z.object({
   stripe_customer_id: z.string().nullable(),
   /** the charity a Charity user speaks for */
   charity: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  /** an Administrator's team (issue 36); null for every other role */
+  team: teamRefSchema.nullable(),
   created_at: z.string(),
   bookings_count: z.number().int(),
 });

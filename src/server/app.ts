@@ -15,6 +15,7 @@ import { countryRoutes } from './modules/countries/routes.ts';
 import { discountRoutes } from './modules/discounts/routes.ts';
 import { tripRoutes } from './modules/trips/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { teamRoutes } from './modules/teams/routes.ts';
 import { customFieldRoutes } from './modules/custom-fields/routes.ts';
 import { documentRoutes } from './modules/documents/routes.ts';
 import { bookingRoutes } from './modules/bookings/routes.ts';
@@ -148,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(discountRoutes, { db });
   await app.register(tripRoutes, { db });
   await app.register(userRoutes, { db });
+  await app.register(teamRoutes, { db });
   await app.register(customFieldRoutes, { db });
   await app.register(documentRoutes, { db, files, secret: config.sessionSecret });
   await app.register(bookingRoutes, {

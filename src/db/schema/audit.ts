@@ -18,6 +18,8 @@ export const auditEvents = pgTable(
     // the personal access token or OAuth client that acted, when one did
     actorTokenId: text('actor_token_id'),
     actorClientId: text('actor_client_id'),
+    // the team the acting member of staff was in at the time (issue 36)
+    actorTeam: text('actor_team'),
     source: text('source').notNull(),
     ipAddress: text('ip_address'),
     action: text('action').notNull(),

@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { TeamPermissions } from '../../contract/teams.ts';
 import { charities } from './charities.ts';
 
 /** Spec §6: 1 Administrator, 2 Charity, 3 End User. Rows are reference data loaded by a migration. */
@@ -8,6 +20,28 @@ export const userRoles = pgTable('user_roles', {
   name: text().notNull().unique(),
   displayName: text('display_name').notNull(),
 });
+
+/**
+ * Issue 36: what each member of staff may do. Every Administrator is in one team; Full access (the
+ * one row with full_access) has every permission and always keeps one member.
+ */
+export const teams = pgTable(
+  'teams',
+  {
+    id: integer().primaryKey().generatedByDefaultAsIdentity(),
+    name: text().notNull(),
+    permissions: jsonb().$type<TeamPermissions>().notNull(),
+    fullAccess: boolean('full_access').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('teams_name_lower_unique').on(sql`lower(${t.name})`),
+    uniqueIndex('teams_one_full_access')
+      .on(t.fullAccess)
+      .where(sql`${t.fullAccess}`),
+  ],
+);
 
 export const users = pgTable(
   'users',
@@ -24,6 +58,8 @@ export const users = pgTable(
       .references(() => userRoles.id),
     // the charity a Charity-role user speaks for
     charityId: integer('charity_id').references(() => charities.id, { onDelete: 'set null' }),
+    /** an Administrator's team (issue 36); null for every other role. A team with members is not deleted. */
+    teamId: integer('team_id').references(() => teams.id, { onDelete: 'restrict' }),
     stripeCustomerId: text('stripe_customer_id'),
     /** "Sign out everywhere" (the traveller's, or staff's for them): every emailed link made before it is refused */
     sessionsEndedAt: timestamp('sessions_ended_at', { withTimezone: true }),
@@ -33,6 +69,7 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_email_lower_unique').on(sql`lower(${t.email})`),
     index('users_role_idx').on(t.userRoleId),
+    index('users_team_idx').on(t.teamId),
     index('users_name_trgm_idx').using('gin', sql`(${t.firstName} || ' ' || ${t.lastName}) gin_trgm_ops`),
     index('users_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
     check('users_email_not_blank', sql`length(trim(${t.email})) > 0`),

@@ -18,6 +18,8 @@ export type Actor = {
   name: string;
   tokenId: string | null;
   clientId: string | null;
+  /** a member of staff's team at the time */
+  team?: string | null;
 };
 export type AuditSource = (typeof AUDIT_SOURCES)[number];
 export type AuditContext = { actor: () => Actor; source: () => AuditSource; ip: string | null };
@@ -110,6 +112,7 @@ export async function audit(tx: Tx | Db, event: AuditEvent): Promise<number> {
       actorName: actor.name,
       actorTokenId: actor.tokenId,
       actorClientId: actor.clientId,
+      actorTeam: actor.team ?? null,
       source: context.source(),
       ipAddress: context.ip,
       action: event.action,
@@ -129,6 +132,7 @@ export async function audit(tx: Tx | Db, event: AuditEvent): Promise<number> {
 function actorOf(request: FastifyRequest): Actor {
   const user = request.user;
   const name = user ? `${user.firstName} ${user.lastName}`.trim() : 'Someone not signed in';
+  const team = user?.team?.name ?? null;
   const grant = request.bearer;
   if (grant?.kind === 'personal')
     return {
@@ -137,6 +141,7 @@ function actorOf(request: FastifyRequest): Actor {
       name: `${name} (personal access token)`,
       tokenId: grant.tokenId,
       clientId: null,
+      team,
     };
   if (grant?.kind === 'oauth')
     return {
@@ -145,8 +150,9 @@ function actorOf(request: FastifyRequest): Actor {
       name: `${name} (through an OAuth client)`,
       tokenId: grant.tokenId,
       clientId: grant.clientId,
+      team,
     };
-  if (user) return { type: 'user', userId: user.id, name, tokenId: null, clientId: null };
+  if (user) return { type: 'user', userId: user.id, name, tokenId: null, clientId: null, team };
   return { type: 'anonymous', userId: null, name, tokenId: null, clientId: null };
 }
 

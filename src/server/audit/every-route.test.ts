@@ -222,6 +222,42 @@ async function steps(): Promise<Step[]> {
     ],
     ['DELETE /api/users/{id}', async () => admin.delete(`/api/users/${s.user}`)],
     [
+      'POST /api/teams',
+      async () =>
+        keep(
+          'team',
+          await admin.post('/api/teams', {
+            name: 'Walkers',
+            permissions: {
+              bookings: 'read',
+              trips: 'read',
+              finance: 'none',
+              charities: 'none',
+              people: 'none',
+              settings: 'none',
+              traveller_data: 'none',
+            },
+          }),
+        ),
+    ],
+    [
+      'PUT /api/teams/{id}',
+      async () =>
+        admin.put(`/api/teams/${s.team}`, {
+          name: 'Walkers',
+          permissions: {
+            bookings: 'change',
+            trips: 'read',
+            finance: 'none',
+            charities: 'none',
+            people: 'none',
+            settings: 'none',
+            traveller_data: 'none',
+          },
+        }),
+    ],
+    ['DELETE /api/teams/{id}', async () => admin.delete(`/api/teams/${s.team}`)],
+    [
       'POST /api/bookings',
       async () =>
         keep(

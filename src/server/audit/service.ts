@@ -28,6 +28,7 @@ export function toAuditEvent(row: Row): AuditEventReply {
       name: row.actorName,
       token_id: row.actorTokenId,
       client_id: row.actorClientId,
+      team: row.actorTeam,
     },
     source: row.source as AuditEventReply['source'],
     ip_address: row.ipAddress,

@@ -4,11 +4,13 @@ import fastifySession from '@fastify/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ROLES } from '../../contract/constants.ts';
+import { allows, permissionMessage } from '../../contract/teams.ts';
 import type { Db } from '../../db/client.ts';
 import { forbidden, HttpError, unauthenticated } from '../errors.ts';
 import { type AuthUser, findAuthUser } from '../modules/auth/service.ts';
 import { authenticateBearer, bearerToken } from './bearer.ts';
 import { defaultAccess } from './access.ts';
+import { requiredPermissions } from './scopes.ts';
 import { DbSessionStore, type SessionTimeouts } from './session-store.ts';
 
 declare module 'fastify' {
@@ -115,7 +117,16 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthOptions) => 
       if (UNSAFE.has(request.method)) await checkCsrf(app, request, reply);
     }
     if (!request.user) throw unauthenticated();
-    if (access === 'admin' && request.user.roleId !== ROLES.administrator) throw forbidden();
+    if (access === 'admin') {
+      if (request.user.roleId !== ROLES.administrator) throw forbidden();
+      // what the member's team may do, as it is now: a changed team counts from the next request
+      for (const need of requiredPermissions(request.method, request.routeOptions.url)) {
+        if (!allows(request.user.team?.permissions, need.permission, need.level))
+          throw new HttpError(403, permissionMessage(need.permission, need.level), undefined, {
+            'x-permission-needed': `${need.permission}:${need.level}`,
+          });
+      }
+    }
     if (access === 'charity') {
       if (request.user.roleId !== ROLES.charity)
         throw forbidden('The charity portal is for the accounts of charity partners.');

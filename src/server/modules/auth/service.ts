@@ -2,9 +2,10 @@ import { audit } from '../../audit/audit.ts';
 import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
 import type { CurrentUser } from '../../../contract/auth.ts';
 import { LOGIN_FAILED } from '../../../contract/auth.ts';
+import type { TeamPermissions } from '../../../contract/teams.ts';
 import { ROLE_NAMES, ROLES } from '../../../contract/constants.ts';
 import type { Db } from '../../../db/client.ts';
-import { loginFailures, rateLimits, sessions, users } from '../../../db/schema/index.ts';
+import { loginFailures, rateLimits, sessions, teams, users } from '../../../db/schema/index.ts';
 import { HttpError, validationError } from '../../errors.ts';
 import { generatePassword, hashPassword, verifyDecoy, verifyPassword } from '../../../shared/password.ts';
 
@@ -20,7 +21,11 @@ export type AuthUser = {
   charityId: number | null;
   /** when "sign out everywhere" last ended this user's sessions (travellers) */
   sessionsEndedAt?: Date | null;
+  /** an Administrator's team as it is now, read with the user on every request (issue 36); null for others */
+  team: UserTeam | null;
 };
+
+export type UserTeam = { id: number; name: string; full_access: boolean; permissions: TeamPermissions };
 
 export function toCurrentUser(user: AuthUser): CurrentUser {
   return {
@@ -31,6 +36,8 @@ export function toCurrentUser(user: AuthUser): CurrentUser {
     user_role_id: user.roleId,
     role: { display_name: ROLE_NAMES[user.roleId] ?? 'Unknown' },
     charity_id: user.roleId === ROLES.charity ? user.charityId : null,
+    team: user.team ? { id: user.team.id, name: user.team.name } : null,
+    permissions: user.team?.permissions ?? null,
   };
 }
 
@@ -44,6 +51,8 @@ export const authColumns = {
   charityId: users.charityId,
   /** "sign out everywhere": a session made before it is over */
   sessionsEndedAt: users.sessionsEndedAt,
+  // one subquery, not a join: the user's read stays one row from one index whatever the caller joins
+  team: sql<UserTeam | null>`(select json_build_object('id', t.id, 'name', t.name, 'full_access', t.full_access, 'permissions', t.permissions) from ${teams} t where t.id = ${users}.team_id)`,
 };
 
 export async function findAuthUser(db: Db, id: number): Promise<AuthUser | null> {

@@ -220,6 +220,11 @@ const EVERY_ROUTE = `
   DELETE /api/transactions/:id finance:write
   DELETE /api/trips/:id trips:write
   DELETE /api/users/:id null
+  GET /api/teams users:read
+  POST /api/teams null
+  GET /api/teams/:id users:read
+  PUT /api/teams/:id null
+  DELETE /api/teams/:id null
   DELETE /oauth/clients/:id null
   DELETE /oauth/personal-access-tokens/:id null
   DELETE /oauth/tokens/:id null
@@ -382,11 +387,12 @@ describe('the route → scope table', () => {
   it('gives every non-public /api route a scope (or a token could never call it, or worse)', () => {
     const api = t.app.routeScopes.filter((r) => r.url.startsWith('/api') && !anyone(r.access));
     expect(api.length).toBeGreaterThan(40);
-    // account changes (they set passwords and roles), the job queue's administration and a traveller's own
+    // account and team changes (they set passwords, roles and permissions), the job queue's administration and a traveller's own
     // pages (a browser's, signed in) only: no token may use them
     const write = (r: { method: string }) => r.method !== 'GET' && r.method !== 'HEAD';
     const closed = (r: { url: string; method: string }) =>
-      ((r.url.startsWith('/api/users') || r.url.startsWith('/api/email-templates')) && write(r)) ||
+      ((r.url.startsWith('/api/users') || r.url.startsWith('/api/teams') || r.url.startsWith('/api/email-templates')) &&
+        write(r)) ||
       r.url.startsWith('/api/admin/') ||
       r.url.startsWith('/api/my/');
     expect(api.filter((r) => r.scope === null).every(closed)).toBe(true);

@@ -48,7 +48,12 @@ export async function userRoutes(app: FastifyInstance, opts: { db: Db }) {
     async (request, reply) => {
       // the reply carries the new password; nothing between us and the browser may keep it
       reply.header('cache-control', 'no-store');
-      return reply.status(201).send(await service.create(request.body));
+      return reply.status(201).send(
+        await service.create(request.body, {
+          userId: request.user!.id,
+          permissions: request.user!.team?.permissions ?? null,
+        }),
+      );
     },
   );
   r.patch(
@@ -61,7 +66,15 @@ export async function userRoutes(app: FastifyInstance, opts: { db: Db }) {
         response: { 200: userSchema, 404: messageSchema, 422: validationErrorSchema },
       },
     },
-    async (request) => service.update({ userId: request.user!.id, sessionId: request.session.sessionId }, request.body),
+    async (request) =>
+      service.update(
+        {
+          userId: request.user!.id,
+          sessionId: request.session.sessionId,
+          permissions: request.user!.team?.permissions ?? null,
+        },
+        request.body,
+      ),
   );
   r.delete(
     '/api/users/:id',

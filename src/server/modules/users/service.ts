@@ -12,8 +12,11 @@ import {
   oauthRefreshTokens,
   personalAccessTokens,
   sessions,
+  teams,
   users,
 } from '../../../db/schema/index.ts';
+import { assertAnotherFullAccessMember, assertWithinOwn, teamForMember } from '../teams/service.ts';
+import type { TeamPermissions } from '../../../contract/teams.ts';
 import { retireCodes, revokeAccessTokens } from '../oauth/service.ts';
 import { audit, describeChanges, diff } from '../../audit/audit.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
@@ -39,6 +42,8 @@ const columns = {
   bookingsCount,
   charityId: users.charityId,
   charityName: sql<string | null>`(select c.name from ${charities} c where c.id = ${users}.charity_id)`,
+  teamId: users.teamId,
+  teamName: sql<string | null>`(select t.name from ${teams} t where t.id = ${users}.team_id)`,
 };
 type Row = {
   id: number;
@@ -51,6 +56,8 @@ type Row = {
   bookingsCount: number;
   charityId: number | null;
   charityName: string | null;
+  teamId: number | null;
+  teamName: string | null;
 };
 
 const fullName = (u: { firstName: string; lastName: string }) => `${u.firstName} ${u.lastName}`.trim();
@@ -65,11 +72,13 @@ const toUser = (r: Row): User => ({
   role: { display_name: ROLE_NAMES[r.roleId] ?? 'Unknown' },
   stripe_customer_id: r.stripeCustomerId,
   charity: r.charityId !== null && r.charityName !== null ? { id: r.charityId, name: r.charityName } : null,
+  team: r.teamId !== null && r.teamName !== null ? { id: r.teamId, name: r.teamName } : null,
   created_at: r.createdAt.toISOString(),
   bookings_count: r.bookingsCount,
 });
 
-export type Actor = { userId: number; sessionId?: string | undefined };
+/** Who changes a user: their own team's permissions bound the team they may give (issue 36). */
+export type Actor = { userId: number; sessionId?: string | undefined; permissions?: TeamPermissions | null };
 
 export class UserService {
   constructor(private readonly db: Db) {}
@@ -106,17 +115,24 @@ export class UserService {
   }
 
   /** A new account with a strong generated password, returned this once; only its argon2id hash is kept. */
-  async create(input: {
-    email: string;
-    first_name: string;
-    last_name: string;
-    user_role_id: number;
-  }): Promise<CreatedUser> {
+  async create(
+    input: {
+      email: string;
+      first_name: string;
+      last_name: string;
+      user_role_id: number;
+      team_id?: number | undefined;
+    },
+    actor?: Actor,
+  ): Promise<CreatedUser> {
     if (await this.emailTaken(this.db, input.email))
       throw validationError({ email: ['The email has already been taken.'] });
     const password = generatePassword();
     const passwordHash = await hashPassword(password);
     const id = await this.db.transaction(async (tx) => {
+      // an Administrator without a team given joins Full access (the database's rule)
+      const team =
+        input.user_role_id === ROLES.administrator ? await this.teamToGive(tx, input.team_id ?? null, actor) : null;
       const [row] = await tx
         .insert(users)
         .values({
@@ -124,6 +140,7 @@ export class UserService {
           firstName: input.first_name,
           lastName: input.last_name,
           userRoleId: input.user_role_id,
+          teamId: team?.id ?? null,
           passwordHash,
         })
         .returning()
@@ -138,6 +155,7 @@ export class UserService {
           first_name: row!.firstName,
           last_name: row!.lastName,
           user_role_id: row!.userRoleId,
+          team_id: row!.teamId,
         },
       });
       return row!.id;
@@ -155,6 +173,7 @@ export class UserService {
       user_role_id: number;
       password: string | null;
       charity_id?: number | null | undefined;
+      team_id?: number | undefined;
     },
   ): Promise<User> {
     const passwordHash = input.password ? await hashPassword(input.password) : null;
@@ -185,6 +204,22 @@ export class UserService {
             )[0] ?? null);
       if (charityId !== null && !charity) throw validationError({ charity_id: ['The selected charity is invalid.'] });
       const charityChanges = charityId !== current.charityId;
+      // an Administrator's team: the one given, else the one they have (Full access for a new one)
+      const staying = current.userRoleId === ROLES.administrator;
+      const team =
+        input.user_role_id !== ROLES.administrator
+          ? null
+          : input.team_id !== undefined && input.team_id !== current.teamId
+            ? await this.teamToGive(tx, input.team_id, actor)
+            : staying
+              ? { id: current.teamId!, name: current.teamName ?? '', fullAccess: current.teamFullAccess }
+              : await this.teamToGive(tx, null, actor);
+      const teamChanges = (team?.id ?? null) !== current.teamId;
+      if (teamChanges && staying) {
+        if (input.id === actor.userId) throw validationError({ team_id: ['You cannot change your own team.'] });
+        if (current.teamFullAccess && !team?.fullAccess)
+          await assertAnotherFullAccessMember(tx, input.id, team ? 'team_id' : 'user_role_id');
+      }
       await tx
         .update(users)
         .set({
@@ -193,6 +228,7 @@ export class UserService {
           lastName: input.last_name,
           userRoleId: input.user_role_id,
           charityId,
+          teamId: team?.id ?? null,
           ...(passwordHash ? { passwordHash } : {}),
           updatedAt: new Date(),
         })
@@ -233,6 +269,14 @@ export class UserService {
           summary: charity ? `linked ${name} to the charity ${charity.name}` : `unlinked ${name} from their charity`,
         });
       }
+      if (teamChanges && team && staying) {
+        await audit(tx, {
+          action: 'user.team_changed',
+          subject,
+          changes: { team_id: [current.teamId, team.id] },
+          summary: `moved ${name} from the team ${current.teamName ?? '(none)'} to ${team.name}`,
+        });
+      }
       if (passwordHash) {
         await audit(tx, {
           action: 'user.password_changed',
@@ -249,7 +293,10 @@ export class UserService {
     await this.db.transaction(async (tx) => {
       const current = await this.lockUser(tx, id);
       if (id === actor.userId) throw new HttpError(422, 'You cannot delete your own account.');
-      if (current.userRoleId === ROLES.administrator) await this.assertAnotherAdmin(tx, id);
+      if (current.userRoleId === ROLES.administrator) {
+        await this.assertAnotherAdmin(tx, id);
+        if (current.teamFullAccess) await assertAnotherFullAccessMember(tx, id);
+      }
       await tx.delete(users).where(eq(users.id, id));
       await audit(tx, {
         action: 'user.deleted',
@@ -274,12 +321,33 @@ export class UserService {
         lastName: users.lastName,
         email: users.email,
         charityId: users.charityId,
+        teamId: users.teamId,
       })
       .from(users)
       .where(eq(users.id, id))
       .for('update');
     if (!row) throw notFound('User not found.');
-    return row;
+    const [team] =
+      row.teamId === null
+        ? []
+        : await tx
+            .select({ name: teams.name, fullAccess: teams.fullAccess })
+            .from(teams)
+            .where(eq(teams.id, row.teamId));
+    return { ...row, teamName: team?.name ?? null, teamFullAccess: team?.fullAccess ?? false };
+  }
+
+  /**
+   * The team an Administrator is given: the one named (null: Full access), never one that may do
+   * more than the team of whoever gives it.
+   */
+  private async teamToGive(tx: Tx, teamId: number | null, actor: Actor | undefined) {
+    const id =
+      teamId ?? (await tx.select({ id: teams.id }).from(teams).where(eq(teams.fullAccess, true)))[0]?.id ?? null;
+    if (id === null) throw validationError({ team_id: ['The selected team is invalid.'] });
+    const team = await teamForMember(tx, id);
+    if (actor?.permissions !== undefined) assertWithinOwn(actor.permissions, team.permissions, 'team_id');
+    return team;
   }
 
   /** Locks every Administrator row, so two people cannot each remove the other last-but-one. */
