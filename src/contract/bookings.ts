@@ -247,7 +247,8 @@ export const bookingRowSchema = z.object({
   passport_valid: z.enum(PASSPORT_STATES),
   funding_type: z.string(),
   travel_basis: z.string(),
-  medical_conditions: z.boolean(),
+  /** null: hidden from a team without traveller data read (issue 36) */
+  medical_conditions: z.boolean().nullable(),
   form_complete: z.boolean(),
   custom_fields: z.record(z.string(), z.string()).optional(),
 });
@@ -281,7 +282,8 @@ export const bookingDetailSchema = z.object({
   funding_type: z.string(),
   form_complete: z.boolean(),
   passport_valid: z.enum(PASSPORT_STATES),
-  medical_conditions: z.boolean(),
+  /** null: hidden from a team without traveller data read (issue 36) */
+  medical_conditions: z.boolean().nullable(),
   trip: z.object({
     id: z.number().int(),
     name: z.string(),

@@ -26,6 +26,8 @@ export const routes = {
   'settings-emails': '/settings/emails',
   'settings-countries': '/settings/countries',
   'settings-changes': '/settings/changes',
+  // teams and their permissions (issue 36)
+  'settings-teams': '/settings/teams',
   'money-due': '/money',
   // travellers' asks to cancel or change (issue 35)
   'change-requests': '/requests',
@@ -60,22 +62,4 @@ const matchers = Object.values(routes).map(
 /** Whether a screen of the app answers this path. */
 export function isAppPath(pathname: string): boolean {
   return matchers.some((re) => re.test(pathname));
-}
-
-/**
- * Where to go after signing in: only a path of this site. A backslash or a control character
- * (which browsers drop or read as "/") could turn "/…" into "//another-site".
- */
-export function safeNextPath(next: string | null | undefined): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//')) return '/';
-  for (const ch of next) {
-    const code = ch.charCodeAt(0);
-    if (ch === '\\' || code < 0x20 || code === 0x7f) return '/';
-  }
-  try {
-    const u = new URL(next, 'https://tripdesk.invalid');
-    return u.origin === 'https://tripdesk.invalid' ? u.pathname + u.search + u.hash : '/';
-  } catch {
-    return '/';
-  }
 }

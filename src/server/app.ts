@@ -15,6 +15,7 @@ import { countryRoutes } from './modules/countries/routes.ts';
 import { discountRoutes } from './modules/discounts/routes.ts';
 import { tripRoutes } from './modules/trips/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { travellerDataPlugin } from './common/traveller-data.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
 import { customFieldRoutes } from './modules/custom-fields/routes.ts';
 import { documentRoutes } from './modules/documents/routes.ts';
@@ -132,6 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // before any route: records what each one asks of a bearer token
   await app.register(scopesPlugin);
+  await app.register(travellerDataPlugin);
   await app.register(storableTextPlugin);
 
   await app.register(opsRoutes, {

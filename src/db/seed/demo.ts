@@ -1,5 +1,5 @@
 import { base, en, en_GB, Faker } from '@faker-js/faker';
-import { count } from 'drizzle-orm';
+import { count, gt } from 'drizzle-orm';
 import { hashPassword } from '../../shared/password.ts';
 import type { Db, Tx } from '../client.ts';
 import { createFileStore, storeFile, type FileStore } from '../../shared/storage/index.ts';
@@ -17,6 +17,7 @@ import {
   tripAddons,
   tripCustomFields,
   tripDocuments,
+  teams,
   trips,
   users,
 } from '../schema/index.ts';
@@ -759,6 +760,11 @@ export async function seedDemo(
     }
 
     await seedDiscounts(tx, today);
+    // the teams the migration made (issue 36) date from the office's start, as the rest does
+    await tx
+      .update(teams)
+      .set({ createdAt: days(-700), updatedAt: days(-700) })
+      .where(gt(teams.createdAt, today));
     return { bookings: bookingTotal, trips: TRIPS.length, charities: CHARITIES.length, invoices: invoiceTotal };
   });
 }

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Db, Tx } from '../../db/client.ts';
 import { auditEvents } from '../../db/schema/index.ts';
 import type { AUDIT_SOURCES } from '../../contract/constants.ts';
+import { TRAVELLER_DATA_FIELDS } from '../../contract/team-constants.ts';
 
 /**
  * The one way anything is written into the history. Services call `audit(tx, …)` inside the
@@ -230,12 +231,15 @@ export function describeChanges(changes: Changes, noun = ''): string {
   const keys = Object.keys(changes);
   const what = noun ? ` of ${noun}` : '';
   if (!keys.length) return `saved ${noun || 'it'} without changes`;
-  if (keys.length === 1) {
+  // the travellers' health and passport data never enters a summary: its values are in the
+  // changes, which a team without traveller data does not see (issue 36)
+  if (keys.length === 1 && !TRAVELLER_DATA_FIELDS.includes(keys[0] as never)) {
     const [field] = keys as [string];
     const [from, to] = changes[field]!;
     const show = (v: unknown) => (v === null || v === '' ? 'nothing' : typeof v === 'string' ? v : JSON.stringify(v));
     return `changed ${field.replaceAll('_', ' ')}${what} from ${show(from)} to ${show(to)}`;
   }
   const names = keys.map((k) => k.replaceAll('_', ' '));
+  if (names.length === 1) return `changed ${names[0]}${what}`;
   return `changed ${names.slice(0, -1).join(', ')} and ${names.at(-1)}${what}`;
 }

@@ -5,6 +5,7 @@ import { auditPageSchema, auditQuery, historyQuery, sentEmailSchema } from '../.
 import { idParam, messageSchema, validationErrorSchema } from '../../contract/common.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError } from '../errors.ts';
+import { hidesTravellerData } from '../common/traveller-data.ts';
 import { AuditService, auditSpreadsheet } from './service.ts';
 
 const tags = ['history'];
@@ -90,7 +91,7 @@ export async function auditRoutes(app: FastifyInstance, opts: { db: Db }) {
         .header('cache-control', 'no-store')
         .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
         .header('content-disposition', `attachment; filename="history-${new Date().toISOString().slice(0, 10)}.xlsx"`)
-        .send(auditSpreadsheet(opts.db, request.query)),
+        .send(auditSpreadsheet(opts.db, request.query, hidesTravellerData(request))),
   );
 
   r.get(

@@ -15,6 +15,7 @@ import { notFound } from '../errors.ts';
 import { escapeCell } from '../common/spreadsheet.ts';
 import { EXACT_COUNT_BELOW, pageOf, roundEstimate } from '../common/paging.ts';
 import { audit } from './audit.ts';
+import { redactTravellerData } from '../common/traveller-data.ts';
 
 type Row = typeof auditEvents.$inferSelect;
 
@@ -252,7 +253,7 @@ export class AuditService {
 export const AUDIT_EXPORT_MAX_ROWS = 10_000;
 
 /** The events of a search as a real .xlsx (newest first, at most 10,000), written as they are read. */
-export function auditSpreadsheet(db: Db, q: AuditQuery): Readable {
+export function auditSpreadsheet(db: Db, q: AuditQuery, hideTravellerData = false): Readable {
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('History');
@@ -276,7 +277,7 @@ export function auditSpreadsheet(db: Db, q: AuditQuery): Readable {
       rows.push(...batch.data);
       if (batch.data.length < 500 || page >= batch.last_page) break;
     }
-    const kept = rows.slice(0, AUDIT_EXPORT_MAX_ROWS);
+    const kept = rows.slice(0, AUDIT_EXPORT_MAX_ROWS).map((e) => (hideTravellerData ? redactTravellerData(e) : e));
     // reading the history in bulk is itself history
     await audit(db, {
       action: 'export.audit',

@@ -112,9 +112,13 @@ const AREAS: ReadonlyArray<Row> = [
 
 /**
  * Routes that show or change the travellers' health and passport data as such: they need the
- * traveller data permission besides their area's (the passport images, the manifest).
+ * traveller data permission besides their area's (the passport images, the traveller form, the manifest).
  */
-const TRAVELLER_DATA_ROUTES = ['/api/bookings/:/passport-image', '/api/trips/:/manifest'];
+const TRAVELLER_DATA_ROUTES = [
+  '/api/bookings/:/passport-image',
+  '/api/bookings/:/traveller-form',
+  '/api/trips/:/manifest',
+];
 
 // "/api/bookings/:bookingId/invoices" and "/api/bookings/:id/invoices" are the same route shape
 const shape = (url: string) => url.replace(/:[^/]+/g, ':').replace(/\/+$/, '');

@@ -4,36 +4,35 @@ import { NavLink, Outlet, useLocation } from 'react-router';
 import { path, type RouteName } from '../../contract/paths.ts';
 import { api } from '../lib/api.ts';
 import { pushFlash } from '../lib/flash.ts';
-import { isCharityPartner, isStaff, useCurrentUser } from '../lib/session.tsx';
+import { isCharityPartner, isStaff, useCan, useCurrentUser } from '../lib/session.tsx';
+import { mayOpen, SETTINGS_PAGES, STAFF_NAV } from '../lib/nav.ts';
+import type { Level, Permission } from '../../contract/permissions.ts';
 import { FlashMessages } from '../components/flash-messages.tsx';
 import classes from './layout.module.css';
 
-const STAFF_NAV: Array<[RouteName, string]> = [
-  ['booking-list', 'Bookings'],
-  ['trip-list', 'Trips'],
-  ['money-due', 'Money'],
-  ['reports', 'Reports'],
-  ['charity-list', 'Charities'],
-  ['discount-list', 'Discounts'],
-  ['user-list', 'Users'],
-  ['audit', 'History'],
-  ['admin-jobs', 'Jobs'],
-  ['settings-emails', 'Settings'],
-  ['developer', 'Developer'],
-];
+/** The member's menu: the screens their team may read, Settings at the first settings screen they may, and Developer. */
+function staffNav(may: (permission: Permission, level: Level) => boolean): Array<[RouteName, string]> {
+  const settings = SETTINGS_PAGES.find((p) => mayOpen(p.name, may));
+  return [
+    ...STAFF_NAV.filter((p) => mayOpen(p.name, may)).map((p): [RouteName, string] => [p.name, p.label]),
+    ...(settings ? [[settings.name, 'Settings'] as [RouteName, string]] : []),
+    ['developer', 'Developer'],
+  ];
+}
 
 export function Layout() {
   const user = useCurrentUser();
   const { pathname } = useLocation();
   const [fullWidth, setFullWidth] = useLocalStorage({ key: 'tripdesk.fullWidth', defaultValue: false });
+  const may = useCan();
   const nav: Array<[RouteName, string]> = isStaff(user)
-    ? STAFF_NAV
+    ? staffNav(may)
     : isCharityPartner(user)
       ? [
           ['charity-portal', 'Fundraisers'],
           ['developer', 'Developer'],
         ]
-      : STAFF_NAV.filter(([name]) => name === 'developer');
+      : [['developer', 'Developer']];
 
   const signOut = async () => {
     try {
@@ -61,7 +60,7 @@ export function Layout() {
                       key={name}
                       to={path(name as 'booking-list')}
                       className={({ isActive }) =>
-                        isActive || (name === 'settings-emails' && pathname.startsWith('/settings/'))
+                        isActive || (name.startsWith('settings-') && pathname.startsWith('/settings/'))
                           ? `${classes.link} active`
                           : classes.link
                       }
@@ -91,6 +90,7 @@ export function Layout() {
                     </Text>
                     <Text size="xs" className={classes.role}>
                       {user.role.display_name}
+                      {user.team ? ` · ${user.team.name}` : ''}
                     </Text>
                   </div>
                   <Button variant="white" color="blue.9" size="xs" onClick={signOut}>

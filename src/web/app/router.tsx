@@ -1,9 +1,11 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { createBrowserRouter, Outlet } from 'react-router';
-import { routes } from '../../contract/paths.ts';
+import { type RouteName, routes } from '../../contract/paths.ts';
+import { SCREEN_NEEDS } from '../lib/nav.ts';
+import type { Permission } from '../../contract/permissions.ts';
 import { PageLoader } from '../components/page-loader.tsx';
 import ErrorPage from '../features/errors/error-page.tsx';
-import { isStaff, useCurrentUser } from '../lib/session.tsx';
+import { isStaff, useCan, useCurrentUser } from '../lib/session.tsx';
 
 // every screen but the shell is its own chunk (DESIGN.md budget)
 // the layout too: the sign-in page does not need its menus and popovers
@@ -32,11 +34,23 @@ const MoneyDuePage = lazy(() => import('../features/money/money-due-page.tsx'));
 const EmailTemplatesPage = lazy(() => import('../features/settings/email-templates-page.tsx'));
 const CountriesPage = lazy(() => import('../features/settings/countries-page.tsx'));
 const ChangesPage = lazy(() => import('../features/settings/changes-page.tsx'));
+const TeamsPage = lazy(() => import('../features/settings/teams-page.tsx'));
 const RequestsPage = lazy(() => import('../features/bookings/requests-page.tsx'));
 const ReportsPage = lazy(() => import('../features/reports/reports-page.tsx'));
 const CharityPortalPage = lazy(() => import('../features/charity-portal/portal-page.tsx'));
 
 const fallback = <PageLoader />;
+
+/** A screen the member's team may not read (issue 36) is a page that says so; none of its requests is made. */
+function Needs({ permission, children }: { permission: Permission | undefined; children: ReactNode }) {
+  const may = useCan();
+  if (!permission || may(permission, 'read')) return children;
+  return (
+    <Page>
+      <StaffOnlyPage permission={permission} />
+    </Page>
+  );
+}
 
 function Page({ children }: { children: ReactNode }) {
   return <Suspense fallback={fallback}>{children}</Suspense>;
@@ -57,183 +71,34 @@ function StaffOnly() {
   );
 }
 
-const staffScreens: Array<[string, ComponentType]> = [
-  [
-    routes['booking-list'],
-    () => (
-      <Page>
-        <BookingListPage />
-      </Page>
-    ),
-  ],
-  [
-    routes['booking-view'],
-    () => (
-      <Page>
-        <BookingPage />
-      </Page>
-    ),
-  ],
-  [
-    routes['trip-list'],
-    () => (
-      <Page>
-        <TripListPage />
-      </Page>
-    ),
-  ],
-  [
-    routes['trip-edit'],
-    () => (
-      <Page>
-        <TripEditPage />
-      </Page>
-    ),
-  ],
-  [
-    routes['trip-readiness'],
-    () => (
-      <Page>
-        <ReadinessPage />
-      </Page>
-    ),
-  ],
-  [
-    routes['charity-list'],
-    () => (
-      <Page>
-        <CharityListPage />
-      </Page>
-    ),
-  ],
-  [
-    routes['charity-edit'],
-    () => (
-      <Page>
-        <CharityEditPage />
-      </Page>
-    ),
-  ],
-  [
-    routes['discount-list'],
-    () => (
-      <Page>
-        <DiscountListPage />
-      </Page>
-    ),
-  ],
-  [
-    routes['discount-new'],
-    () => (
-      <Page>
-        <DiscountFormPage key="new" />
-      </Page>
-    ),
-  ],
-  [
-    routes['discount-edit'],
-    () => (
-      <Page>
-        <DiscountFormPage />
-      </Page>
-    ),
-  ],
-  [
-    routes['user-list'],
-    () => (
-      <Page>
-        <UserListPage />
-      </Page>
-    ),
-  ],
-  [
-    routes['user-edit'],
-    () => (
-      <Page>
-        <UserEditPage />
-      </Page>
-    ),
-  ],
-  [
-    routes['invoice-view'],
-    () => (
-      <Page>
-        <InvoicePage />
-      </Page>
-    ),
-  ],
-  [
-    routes.audit,
-    () => (
-      <Page>
-        <AuditPage />
-      </Page>
-    ),
-  ],
-  [
-    routes['admin-jobs'],
-    () => (
-      <Page>
-        <JobsPage />
-      </Page>
-    ),
-  ],
-  [
-    routes['admin-retention'],
-    () => (
-      <Page>
-        <RetentionPage />
-      </Page>
-    ),
-  ],
-  [
-    routes['money-due'],
-    () => (
-      <Page>
-        <MoneyDuePage />
-      </Page>
-    ),
-  ],
-  [
-    routes.reports,
-    () => (
-      <Page>
-        <ReportsPage />
-      </Page>
-    ),
-  ],
-  [
-    routes['settings-emails'],
-    () => (
-      <Page>
-        <EmailTemplatesPage />
-      </Page>
-    ),
-  ],
-  [
-    routes['settings-countries'],
-    () => (
-      <Page>
-        <CountriesPage />
-      </Page>
-    ),
-  ],
-  [
-    routes['settings-changes'],
-    () => (
-      <Page>
-        <ChangesPage />
-      </Page>
-    ),
-  ],
-  [
-    routes['change-requests'],
-    () => (
-      <Page>
-        <RequestsPage />
-      </Page>
-    ),
-  ],
+// a new discount's form is a fresh one, not the last edited one's
+const NewDiscountPage = () => <DiscountFormPage key="new" />;
+
+/** Each back-office screen by its route's name; its path and what its team needs to read it are looked up. */
+const staffScreens: Array<[RouteName, ComponentType]> = [
+  ['booking-list', BookingListPage],
+  ['booking-view', BookingPage],
+  ['trip-list', TripListPage],
+  ['trip-edit', TripEditPage],
+  ['trip-readiness', ReadinessPage],
+  ['charity-list', CharityListPage],
+  ['charity-edit', CharityEditPage],
+  ['discount-list', DiscountListPage],
+  ['discount-new', NewDiscountPage],
+  ['discount-edit', DiscountFormPage],
+  ['user-list', UserListPage],
+  ['user-edit', UserEditPage],
+  ['invoice-view', InvoicePage],
+  ['audit', AuditPage],
+  ['admin-jobs', JobsPage],
+  ['admin-retention', RetentionPage],
+  ['money-due', MoneyDuePage],
+  ['reports', ReportsPage],
+  ['settings-emails', EmailTemplatesPage],
+  ['settings-countries', CountriesPage],
+  ['settings-changes', ChangesPage],
+  ['settings-teams', TeamsPage],
+  ['change-requests', RequestsPage],
 ];
 
 export const router = createBrowserRouter([
@@ -282,7 +147,16 @@ export const router = createBrowserRouter([
               </Page>
             ),
           },
-          ...staffScreens.map(([path, Component]) => ({ path, Component })),
+          ...staffScreens.map(([name, Component]) => ({
+            path: routes[name],
+            element: (
+              <Needs permission={SCREEN_NEEDS[name]}>
+                <Page>
+                  <Component />
+                </Page>
+              </Needs>
+            ),
+          })),
         ],
       },
       {

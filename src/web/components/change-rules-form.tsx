@@ -52,6 +52,7 @@ export function ChangeRulesForm<R extends ChangeRules>({
   onSaved,
   actions,
   bare = false,
+  readOnly = false,
 }: {
   rules: R;
   url: string;
@@ -63,6 +64,8 @@ export function ChangeRulesForm<R extends ChangeRules>({
   actions?: ReactNode;
   /** inside a panel of its own: no border of its own */
   bare?: boolean;
+  /** the member may only read the fees: the fields disabled, no save, add or remove buttons (`actions` still show) */
+  readOnly?: boolean;
 }) {
   const [saved, setSaved] = useState<string | null>(null);
   const form = useForm<Values>({ defaultValues: toValues(rules) });
@@ -104,6 +107,7 @@ export function ChangeRulesForm<R extends ChangeRules>({
       aria-label={label}
       noValidate
       onSubmit={form.handleSubmit(async (v) => {
+        if (readOnly) return;
         setSaved(null);
         form.clearErrors();
         await saving.submit(v);
@@ -127,7 +131,7 @@ export function ChangeRulesForm<R extends ChangeRules>({
                 <Table.Th>From days before departure</Table.Th>
                 <Table.Th>Kept</Table.Th>
                 <Table.Th>For</Table.Th>
-                <Table.Th w={40} />
+                {!readOnly && <Table.Th w={40} />}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -141,6 +145,7 @@ export function ChangeRulesForm<R extends ChangeRules>({
                         inputMode="numeric"
                         w={120}
                         error={rowError(i, 'from_days')}
+                        disabled={readOnly}
                         {...form.register(`bands.${i}.from_days`)}
                       />
                     </Table.Td>
@@ -151,6 +156,7 @@ export function ChangeRulesForm<R extends ChangeRules>({
                           data={keeps}
                           w={250}
                           error={rowError(i, 'keep')}
+                          disabled={readOnly}
                           {...form.register(`bands.${i}.keep`)}
                         />
                         {rows[i]?.keep === 'percent' && (
@@ -160,6 +166,7 @@ export function ChangeRulesForm<R extends ChangeRules>({
                             inputMode="numeric"
                             w={90}
                             error={rowError(i, 'percent')}
+                            disabled={readOnly}
                             {...form.register(`bands.${i}.percent`)}
                           />
                         )}
@@ -171,20 +178,23 @@ export function ChangeRulesForm<R extends ChangeRules>({
                         data={fundings}
                         w={200}
                         error={rowError(i, 'funding_type')}
+                        disabled={readOnly}
                         {...form.register(`bands.${i}.funding_type`)}
                       />
                     </Table.Td>
-                    <Table.Td>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Remove band ${n}`}
-                        onClick={() => bands.remove(i)}
-                        disabled={bands.fields.length === 1}
-                      >
-                        ×
-                      </ActionIcon>
-                    </Table.Td>
+                    {!readOnly && (
+                      <Table.Td>
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={`Remove band ${n}`}
+                          onClick={() => bands.remove(i)}
+                          disabled={bands.fields.length === 1}
+                        >
+                          ×
+                        </ActionIcon>
+                      </Table.Td>
+                    )}
                   </Table.Tr>
                 );
               })}
@@ -196,20 +206,22 @@ export function ChangeRulesForm<R extends ChangeRules>({
             {bandsError}
           </Text>
         )}
-        <Group>
-          <Button
-            variant="default"
-            onClick={() =>
-              bands.append(
-                { from_days: '', keep: 'percent', percent: '', funding_type: '' },
-                { focusName: `bands.${bands.fields.length}.from_days` },
-              )
-            }
-            disabled={bands.fields.length >= 30}
-          >
-            Add a band
-          </Button>
-        </Group>
+        {!readOnly && (
+          <Group>
+            <Button
+              variant="default"
+              onClick={() =>
+                bands.append(
+                  { from_days: '', keep: 'percent', percent: '', funding_type: '' },
+                  { focusName: `bands.${bands.fields.length}.from_days` },
+                )
+              }
+              disabled={bands.fields.length >= 30}
+            >
+              Add a band
+            </Button>
+          </Group>
+        )}
         <Title order={2} size="h4">
           Other changes
         </Title>
@@ -220,6 +232,7 @@ export function ChangeRulesForm<R extends ChangeRules>({
             inputMode="decimal"
             w={240}
             error={errors.transfer_fee?.message}
+            disabled={readOnly}
             {...form.register('transfer_fee')}
           />
           <TextInput
@@ -228,15 +241,20 @@ export function ChangeRulesForm<R extends ChangeRules>({
             inputMode="decimal"
             w={240}
             error={errors.move_fee?.message}
+            disabled={readOnly}
             {...form.register('move_fee')}
           />
         </Group>
-        <Group>
-          <Button type="submit" loading={saving.isPending}>
-            Save Fees
-          </Button>
-          {actions}
-        </Group>
+        {(!readOnly || actions) && (
+          <Group>
+            {!readOnly && (
+              <Button type="submit" loading={saving.isPending}>
+                Save Fees
+              </Button>
+            )}
+            {actions}
+          </Group>
+        )}
       </Stack>
     </Paper>
   );

@@ -7,6 +7,7 @@ import { BOOKING_TITLES, FUNDING_TYPE_LABELS, FUNDING_TYPES } from '../../contra
 import { api } from '../lib/api.ts';
 import { lazyZodResolver } from '../lib/lazy-resolver.ts';
 import { useFormMutation } from '../lib/mutation.ts';
+import { useCan } from '../lib/session.tsx';
 import { FormDialog } from './form-dialog.tsx';
 
 type Values = {
@@ -56,10 +57,13 @@ function BookingForm({
       charity_id: '',
     },
   });
+  const may = useCan();
+  // the charities' names are the charities area's: without it, the trip's own or none
   const charities = useQuery({
     queryKey: ['charities', 'names'],
     queryFn: () => api<Array<{ id: number; name: string }>>('/api/charities'),
     staleTime: 60_000,
+    enabled: may('charities', 'read'),
   });
   const creating = useFormMutation({
     mutationFn: (values: Values) => api<CreatedBooking>('/api/bookings', { method: 'POST', body: values }),
@@ -132,7 +136,7 @@ function BookingForm({
             label="Charity"
             description="Needed to fundraise on a charity trip"
             data={[
-              { value: '', label: charities.isPending ? 'Loading…' : 'The trip’s own, or none' },
+              { value: '', label: charities.isLoading ? 'Loading…' : 'The trip’s own, or none' },
               ...(charities.data ?? []).map((c) => ({ value: String(c.id), label: c.name })),
             ]}
             error={errors.charity_id?.message}

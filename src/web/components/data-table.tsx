@@ -93,7 +93,11 @@ export function DataTable<T>({
   const rows = data ? (isPaged(data) ? data.data : data) : [];
   return (
     <>
-      <Table.ScrollContainer minWidth={Math.min(900, shown.length * 130)}>
+      {/* a table wider than a phone scrolls sideways: its scroller takes the focus, so a keyboard can scroll it */}
+      <Table.ScrollContainer
+        minWidth={Math.min(900, shown.length * 130)}
+        scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}
+      >
         <Table
           striped
           highlightOnHover

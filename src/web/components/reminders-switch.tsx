@@ -3,6 +3,7 @@ import type { QueryKey } from '@tanstack/react-query';
 import { useRef, useState, type ReactNode } from 'react';
 import type { RemindersSetting } from '../../contract/schedules.ts';
 import { useFormMutation } from '../lib/mutation.ts';
+import { useCan } from '../lib/session.tsx';
 import { ServerAlert } from './form-frame.tsx';
 import { lazyComponent } from './lazy.tsx';
 
@@ -52,10 +53,12 @@ const WORDS = {
 /**
  * "Send automatic reminders", for a booking or a whole trip, and "Send automatic
  * chasers" for a booking: turning it on is one click; turning it off asks why, and
- * the reason stays in view while it is off.
+ * the reason stays in view while it is off. A member whose team may not change them (reminders are
+ * money's, chasers bookings') sees only whether they are on.
  */
 export function RemindersSwitch({ off, reason, scope, save, invalidate, note, kind = 'reminders' }: Props) {
   const words = WORDS[kind];
+  const may = useCan();
   const [asking, setAsking] = useState(false);
   const switchRef = useRef<HTMLInputElement>(null);
   // the dialog goes when it closes: the focus comes back to the switch
@@ -78,6 +81,17 @@ export function RemindersSwitch({ off, reason, scope, save, invalidate, note, ki
     if (send) void turningOn.submit({ send: true });
     else setAsking(true);
   };
+  if (!may(kind === 'chasers' ? 'bookings' : 'finance'))
+    return (
+      <Stack gap={6}>
+        {off !== undefined && (
+          <Text size="sm" c={off ? '#7a4100' : undefined} fw={off ? 600 : undefined}>
+            {words.label}: {off ? `off for ${whom}${reason ? `: ${reason}` : '.'}` : `on for ${whom}.`}
+          </Text>
+        )}
+        {note}
+      </Stack>
+    );
   return (
     <Stack gap={6}>
       <Switch

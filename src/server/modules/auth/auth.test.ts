@@ -341,7 +341,7 @@ describe('encoded paths', () => {
 
 describe('where a sign-in leads', () => {
   it('is only ever a path of this site', async () => {
-    const { safeNextPath } = await import('../../../contract/paths.ts');
+    const { safeNextPath } = await import('../../../contract/safe-next-path.ts');
     expect(safeNextPath('/charities?name=x#top')).toBe('/charities?name=x#top');
     for (const bad of [
       '//evil.test',

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUserSchema, loginSchema } from '../../../contract/auth.ts';
-import { safeNextPath } from '../../../contract/paths.ts';
+import { safeNextPath } from '../../../contract/safe-next-path.ts';
 import { messageSchema, validationErrorSchema } from '../../../contract/common.ts';
 import type { Db } from '../../../db/client.ts';
 import { HttpError } from '../../errors.ts';

@@ -4,6 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { validationErrorSchema, idParam, messageSchema } from '../../../contract/common.ts';
 import { answersSchema, travellerFormSchema } from '../../../contract/my.ts';
 import { HttpError } from '../../errors.ts';
+import { hidesTravellerData, refuseHiddenFilter } from '../../common/traveller-data.ts';
+import { permissionMessage, TRAVELLER_DATA, TRAVELLER_DATA_FIELDS } from '../../../contract/team-constants.ts';
 import {
   markPassportImageChecked,
   passportImageOf,
@@ -48,6 +50,7 @@ export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; files:
       },
     },
     async (request) => {
+      refuseHiddenFilter(request, request.query);
       const rule = fundraising(Boolean(request.query.fundraising));
       return listBookings(opts.db, request.query, rule ? { fundraising: rule } : {});
     },
@@ -64,7 +67,12 @@ export async function bookingRoutes(app: FastifyInstance, opts: { db: Db; files:
       },
     },
     async (request, reply) => {
-      const { format, perPage, columns, ...filter } = request.query;
+      const { format, perPage, columns: asked, ...filter } = request.query;
+      refuseHiddenFilter(request, filter);
+      // a team without traveller data read gets the other columns, and no passport images at all
+      const hides = hidesTravellerData(request);
+      if (hides && format === 'passportZip') throw new HttpError(403, permissionMessage(TRAVELLER_DATA, 'read'));
+      const columns = hides ? asked.filter((c) => !TRAVELLER_DATA_FIELDS.includes(c as never)) : asked;
       const f = { ...filter, per_page: 1 };
       reply.header('cache-control', 'no-store');
       const rule = fundraising(

@@ -22,6 +22,7 @@ import { ChangesTable } from '../../components/history-panel.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { api, ApiError } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
+import { useCan } from '../../lib/session.tsx';
 
 const FILTERS = ['actor', 'action', 'booking_ref', 'source', 'from', 'to'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -34,6 +35,7 @@ const SOURCE_OPTIONS = [
 /** /audit: every event of the office's history, filtered; the filters live in the URL so a view can be shared. */
 export default function AuditPage() {
   const [params, setParams] = useSearchParams();
+  const may = useCan();
   const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
   const query: Record<string, string | number> = { page };
   for (const f of FILTERS) {
@@ -107,6 +109,8 @@ export default function AuditPage() {
     {
       key: 'booking',
       label: 'Booking',
+      // its View link opens the booking: only for a team that may read bookings
+      hidden: !may('bookings', 'read'),
       cell: (e) =>
         e.booking_id !== null && (
           <Anchor

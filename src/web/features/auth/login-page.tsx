@@ -3,7 +3,7 @@ import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router';
 import type { LoginInput } from '../../../contract/auth.ts';
-import { safeNextPath } from '../../../contract/paths.ts';
+import { safeNextPath } from '../../../contract/safe-next-path.ts';
 import { api } from '../../lib/api.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
 import { FlashMessages } from '../../components/flash-messages.tsx';

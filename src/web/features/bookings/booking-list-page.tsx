@@ -21,6 +21,7 @@ import { LazyMenu } from '../../components/lazy-menu.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formatShortDate } from '../../lib/format.ts';
+import { useCan } from '../../lib/session.tsx';
 import { useBookings, useTripOptions } from './api/bookings.ts';
 import {
   type BookingFilters,
@@ -51,7 +52,7 @@ const PASSPORT_LABELS: Record<string, string> = {
   ok: 'OK',
 };
 
-function cell(b: BookingRow, key: ColumnKey) {
+function cell(b: BookingRow, key: ColumnKey, seesUsers: boolean) {
   switch (key) {
     case 'id':
       return b.id;
@@ -65,7 +66,7 @@ function cell(b: BookingRow, key: ColumnKey) {
       return b.trip.name;
     case 'name': {
       const name = `${b.first_name} ${b.last_name}`;
-      return b.user_url ? (
+      return b.user_url && seesUsers ? (
         <Anchor component={Link} to={b.user_url}>
           {name}
         </Anchor>
@@ -84,7 +85,24 @@ function cell(b: BookingRow, key: ColumnKey) {
 
 export default function BookingListPage() {
   const [params] = useSearchParams();
-  const [state, setState] = useState<ListState>(() => loadState(params));
+  const may = useCan();
+  // the trips to choose from are the trips area's; who has medical conditions is traveller data
+  const seesTrips = may('trips', 'read');
+  const seesTravellerData = may('traveller_data', 'read');
+  // a traveller's name opens their user only for a team that may read the users
+  const seesUsers = may('people', 'read');
+  const [state, setState] = useState<ListState>(() => {
+    const kept = loadState(params);
+    // a search kept from before leaves out what this team may not search by (its field is not shown)
+    return {
+      ...kept,
+      filters: {
+        ...kept.filters,
+        trips: seesTrips ? kept.filters.trips : [],
+        medical: seesTravellerData ? kept.filters.medical : '',
+      },
+    };
+  });
   const [draft, setDraft] = useState<BookingFilters>(state.filters);
   const [downloading, setDownloading] = useState(false);
   const columnsButton = useRef<HTMLButtonElement>(null);
@@ -95,7 +113,7 @@ export default function BookingListPage() {
       if (!document.activeElement || document.activeElement === document.body) columnsButton.current?.focus();
     }, 50);
   const bookings = useBookings(toQuery(state));
-  const trips = useTripOptions();
+  const trips = useTripOptions(seesTrips);
   useEffect(() => saveState(state), [state]);
 
   const set = <K extends keyof BookingFilters>(key: K, value: BookingFilters[K]) =>
@@ -132,7 +150,7 @@ export default function BookingListPage() {
       key: c.key,
       label: c.label,
       sort: 'sort' in c ? c.sort : undefined,
-      cell: (b: BookingRow) => cell(b, c.key),
+      cell: (b: BookingRow) => cell(b, c.key, seesUsers),
     })),
     ...customLabels.map((l) => ({ key: `cf-${l}`, label: l, cell: (b: BookingRow) => b.custom_fields?.[l] ?? '' })),
     {
@@ -191,21 +209,23 @@ export default function BookingListPage() {
               ]}
             />
           </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 5 }}>
-            <Suspense
-              fallback={
-                <TextInput label="Trips" placeholder="Loading…" disabled error={fieldErrors?.trips?.join('\n')} />
-              }
-            >
-              <MultiSelectField
-                label="Trips"
-                data={(trips.data ?? []).map((t) => ({ value: String(t.id), label: t.name }))}
-                value={draft.trips}
-                onChange={(v) => set('trips', v)}
-                error={fieldErrors?.trips?.join('\n')}
-              />
-            </Suspense>
-          </Grid.Col>
+          {seesTrips && (
+            <Grid.Col span={{ base: 12, md: 5 }}>
+              <Suspense
+                fallback={
+                  <TextInput label="Trips" placeholder="Loading…" disabled error={fieldErrors?.trips?.join('\n')} />
+                }
+              >
+                <MultiSelectField
+                  label="Trips"
+                  data={(trips.data ?? []).map((t) => ({ value: String(t.id), label: t.name }))}
+                  value={draft.trips}
+                  onChange={(v) => set('trips', v)}
+                  error={fieldErrors?.trips?.join('\n')}
+                />
+              </Suspense>
+            </Grid.Col>
+          )}
           <Grid.Col span={{ base: 6, md: 3 }}>
             <NativeSelect
               label="Passport"
@@ -271,18 +291,20 @@ export default function BookingListPage() {
               error={fieldErrors?.age_max?.join('\n')}
             />
           </Grid.Col>
-          <Grid.Col span={{ base: 6, md: 2 }}>
-            <NativeSelect
-              label="Medical"
-              value={draft.medical}
-              onChange={(e) => set('medical', e.currentTarget.value)}
-              data={[
-                { value: '', label: 'Any' },
-                { value: 'yes', label: 'Has conditions' },
-                { value: 'no', label: 'None' },
-              ]}
-            />
-          </Grid.Col>
+          {seesTravellerData && (
+            <Grid.Col span={{ base: 6, md: 2 }}>
+              <NativeSelect
+                label="Medical"
+                value={draft.medical}
+                onChange={(e) => set('medical', e.currentTarget.value)}
+                data={[
+                  { value: '', label: 'Any' },
+                  { value: 'yes', label: 'Has conditions' },
+                  { value: 'no', label: 'None' },
+                ]}
+              />
+            </Grid.Col>
+          )}
           <Grid.Col span={{ base: 6, md: 2 }}>
             <NativeSelect
               label="Gender"

@@ -10,6 +10,8 @@ import { lazyComponent } from '../../components/lazy.tsx';
 import { StatusBadge, type Tone, ToneBadge } from '../../components/status-badge.tsx';
 import { api, ApiError } from '../../lib/api.ts';
 import { formatDateTime, formatLongDate, formatMoney } from '../../lib/format.ts';
+import { HIDDEN_FOR_TEAM } from '../../../contract/team-constants.ts';
+import { useCan } from '../../lib/session.tsx';
 import { bookingKeys, useBooking } from './api/bookings.ts';
 import { TravellerFormDialog } from './traveller-form-dialog.tsx';
 import { useSchedule } from './api/schedule.ts';
@@ -68,7 +70,8 @@ function Fact({ label, value }: { label: string; value: ReactNode }) {
   );
 }
 
-const yesNo = (v: boolean) => (v ? 'Yes' : 'No');
+// null: hidden from a team without traveller data (shown as a dash)
+const yesNo = (v: boolean | null) => (v === null ? null : v ? 'Yes' : 'No');
 const capital = (v: string | null) => (v ? v.charAt(0).toUpperCase() + v.slice(1) : v);
 const FUNDING: Record<string, string> = FUNDING_TYPE_LABELS;
 
@@ -82,6 +85,11 @@ export default function BookingPage() {
 }
 
 function Booking({ b }: { b: BookingDetail }) {
+  const may = useCan();
+  // what the team may do with the booking itself; the money and fundraising panels ask for theirs
+  const changes = may('bookings');
+  // the travellers' health and passport data: the server sends none to a team without it
+  const secret = (value: ReactNode) => (may('traveller_data', 'read') ? value : HIDDEN_FOR_TEAM);
   const [editing, setEditing] = useState(false);
   const [keeping, setKeeping] = useState(false);
   const [cancelling, setCancelling] = useState(false);
@@ -91,7 +99,7 @@ function Booking({ b }: { b: BookingDetail }) {
   const [kept, setKept] = useState<string | null>(null);
   const [linking, setLinking] = useState(false);
   const [linkError, setLinkError] = useState<string | null>(null);
-  useSchedule(b.id);
+  useSchedule(b.id, may('finance', 'read'));
   // the traveller's own pages, opened at this booking: the link goes to their email, never to the office
   const emailSignInLink = async () => {
     setLinking(true);
@@ -133,25 +141,28 @@ function Booking({ b }: { b: BookingDetail }) {
           </Group>
         </div>
         <Group>
-          <Button onClick={() => setEditing(true)}>Edit Booking</Button>
-          <TravellerFormDialog b={b} />
-          <Button variant="default" onClick={() => void emailSignInLink()} loading={linking}>
-            Email a sign-in link
-          </Button>
-          {b.status !== 'cancelled' && (
-            <Button variant="default" onClick={() => setTransferring(true)}>
-              Transfer
-            </Button>
+          {changes && (
+            <>
+              <Button onClick={() => setEditing(true)}>Edit Booking</Button>
+              {/* the form holds the passport, insurance, next-of-kin and medical fields: the server wants traveller data change */}
+              {may('traveller_data') && <TravellerFormDialog b={b} />}
+              <Button variant="default" onClick={() => void emailSignInLink()} loading={linking}>
+                Email a sign-in link
+              </Button>
+            </>
           )}
-          {b.status !== 'cancelled' && (
-            <Button variant="default" onClick={() => setMoving(true)}>
-              Move
-            </Button>
-          )}
-          {b.status !== 'cancelled' && (
-            <Button variant="outline" color="red" onClick={() => setCancelling(true)}>
-              Cancel Booking
-            </Button>
+          {changes && b.status !== 'cancelled' && (
+            <>
+              <Button variant="default" onClick={() => setTransferring(true)}>
+                Transfer
+              </Button>
+              <Button variant="default" onClick={() => setMoving(true)}>
+                Move
+              </Button>
+              <Button variant="outline" color="red" onClick={() => setCancelling(true)}>
+                Cancel Booking
+              </Button>
+            </>
           )}
           <Anchor component={Link} to={path('booking-list')}>
             Back to Bookings
@@ -196,7 +207,8 @@ function Booking({ b }: { b: BookingDetail }) {
           <Fact
             label="Account"
             value={
-              b.user_url && (
+              b.user_url &&
+              may('people', 'read') && (
                 <Anchor component={Link} to={b.user_url}>
                   Open the user
                 </Anchor>
@@ -220,17 +232,21 @@ function Booking({ b }: { b: BookingDetail }) {
         </Facts>
         <Facts title="Passport">
           <Fact label="State" value={<ToneBadge tone={passport.tone}>{passport.label}</ToneBadge>} />
-          <Fact label="Number" value={b.passport_number} />
-          <Fact label="Issued" value={b.passport_issue ? formatLongDate(b.passport_issue) : null} />
-          <Fact label="Expires" value={b.passport_expiry ? formatLongDate(b.passport_expiry) : null} />
-          <Fact label="Nationality" value={b.nationality} />
+          <Fact label="Number" value={secret(b.passport_number)} />
+          <Fact label="Issued" value={secret(b.passport_issue ? formatLongDate(b.passport_issue) : null)} />
+          <Fact label="Expires" value={secret(b.passport_expiry ? formatLongDate(b.passport_expiry) : null)} />
+          <Fact label="Nationality" value={secret(b.nationality)} />
           <Fact
             label="Image"
             value={
               b.has_passport_image ? (
-                <Anchor href={`/api/bookings/${b.id}/passport-image`} target="_blank">
-                  View the photo page
-                </Anchor>
+                may('traveller_data', 'read') ? (
+                  <Anchor href={`/api/bookings/${b.id}/passport-image`} target="_blank">
+                    View the photo page
+                  </Anchor>
+                ) : (
+                  'Uploaded'
+                )
               ) : (
                 'Not uploaded'
               )
@@ -248,37 +264,39 @@ function Booking({ b }: { b: BookingDetail }) {
                       ? `Kept until ${formatLongDate(b.keep_until)}: ${b.keep_reason ?? ''}`
                       : "Erased some months after the trip's return."}
                   </Text>
-                  <Button size="compact-xs" variant="default" onClick={() => setKeeping(true)}>
-                    {b.keep_until ? 'Change' : 'Keep longer…'}
-                  </Button>
+                  {changes && (
+                    <Button size="compact-xs" variant="default" onClick={() => setKeeping(true)}>
+                      {b.keep_until ? 'Change' : 'Keep longer…'}
+                    </Button>
+                  )}
                 </Group>
               )
             }
           />
         </Facts>
         <Facts title="Insurance">
-          <Fact label="Company" value={b.insurance_company} />
-          <Fact label="Policy number" value={b.insurance_policy_number} />
-          <Fact label="Telephone" value={b.insurance_telephone} />
+          <Fact label="Company" value={secret(b.insurance_company)} />
+          <Fact label="Policy number" value={secret(b.insurance_policy_number)} />
+          <Fact label="Telephone" value={secret(b.insurance_telephone)} />
         </Facts>
         <Facts title="Next of kin">
-          <Fact label="Name" value={b.nok_name} />
-          <Fact label="Relationship" value={b.nok_relationship} />
-          <Fact label="Email" value={b.nok_email} />
-          <Fact label="Telephone" value={b.nok_telephone} />
-          <Fact label="Address" value={b.nok_address} />
+          <Fact label="Name" value={secret(b.nok_name)} />
+          <Fact label="Relationship" value={secret(b.nok_relationship)} />
+          <Fact label="Email" value={secret(b.nok_email)} />
+          <Fact label="Telephone" value={secret(b.nok_telephone)} />
+          <Fact label="Address" value={secret(b.nok_address)} />
         </Facts>
         <Facts title="Medical and dietary">
-          <Fact label="Conditions" value={yesNo(b.medical_conditions)} />
-          <Fact label="Details" value={b.medical_detail} />
-          <Fact label="Medication" value={b.medication} />
-          <Fact label="Dietary" value={b.dietary} />
+          <Fact label="Conditions" value={secret(yesNo(b.medical_conditions))} />
+          <Fact label="Details" value={secret(b.medical_detail)} />
+          <Fact label="Medication" value={secret(b.medication)} />
+          <Fact label="Dietary" value={secret(b.dietary)} />
         </Facts>
         <Facts title="Funding">
           <Fact label="Funding" value={FUNDING[b.funding_type] ?? b.funding_type} />
           <Fact label="Raises for" value={b.charity?.name ?? 'No charity'} />
           <Fact label="Form complete" value={yesNo(b.form_complete)} />
-          {b.status !== 'cancelled' && (
+          {changes && b.status !== 'cancelled' && (
             <Button variant="default" size="xs" w="fit-content" onClick={() => setFunding(true)}>
               Change Funding
             </Button>
@@ -318,9 +336,15 @@ function Booking({ b }: { b: BookingDetail }) {
       </SimpleGrid>
 
       <BookingReadiness bookingId={b.id} tripId={b.trip.id} />
-      {(b.funding_type === 'fundraise' || b.funding_type === 'flexi') && <FundraisingPanel bookingId={b.id} />}
-      <InvoicesPanel booking={b} />
-      <SchedulePanel booking={b} />
+      {(b.funding_type === 'fundraise' || b.funding_type === 'flexi') && may('charities', 'read') && (
+        <FundraisingPanel bookingId={b.id} />
+      )}
+      {may('finance', 'read') && (
+        <>
+          <InvoicesPanel booking={b} />
+          <SchedulePanel booking={b} />
+        </>
+      )}
       <NotesPanel bookingId={b.id} />
       <EmailsPanel bookingId={b.id} />
       <HistoryPanel url={`/api/bookings/${b.id}/history`} queryKey={bookingKeys.one(b.id)} />

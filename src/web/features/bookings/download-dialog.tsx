@@ -8,6 +8,8 @@ import {
   type ExportColumn,
   PASSPORT_ZIP_DELAY_MS,
 } from '../../../contract/booking-constants.ts';
+import { TRAVELLER_DATA_FIELDS } from '../../../contract/team-constants.ts';
+import { useCan } from '../../lib/session.tsx';
 
 const KEY = 'tripdesk.exportColumns';
 
@@ -50,13 +52,21 @@ export function DownloadDialog({
   onClose: () => void;
   query: BookingListQuery;
 }) {
-  const [columns, setColumns] = useState<ExportColumn[]>(keptColumns);
+  // the passport, insurance, next-of-kin and medical columns and the passport images are traveller data
+  const seesTravellerData = useCan()('traveller_data', 'read');
+  const offered = EXPORT_COLUMNS.filter(
+    (c) => seesTravellerData || !(TRAVELLER_DATA_FIELDS as readonly string[]).includes(c.key),
+  );
+  const [columns, setColumns] = useState<ExportColumn[]>(() => {
+    const kept = keptColumns().filter((k) => offered.some((c) => c.key === k));
+    return kept.length ? kept : DEFAULT_EXPORT_COLUMNS;
+  });
   const [passports, setPassports] = useState(false);
   const toggle = (key: ExportColumn) =>
     setColumns((cs) =>
       cs.includes(key)
         ? cs.filter((c) => c !== key)
-        : EXPORT_COLUMNS.map((c) => c.key).filter((k) => k === key || cs.includes(k)),
+        : offered.map((c) => c.key).filter((k) => k === key || cs.includes(k)),
     );
 
   const download = () => {
@@ -85,15 +95,17 @@ export function DownloadDialog({
           columns:
         </Text>
         <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="xs" role="group" aria-label="Columns">
-          {EXPORT_COLUMNS.map((c) => (
+          {offered.map((c) => (
             <Checkbox key={c.key} label={c.label} checked={columns.includes(c.key)} onChange={() => toggle(c.key)} />
           ))}
         </SimpleGrid>
-        <Checkbox
-          label="Also download their passport images (a zip, two seconds after the spreadsheet)"
-          checked={passports}
-          onChange={(e) => setPassports(e.currentTarget.checked)}
-        />
+        {seesTravellerData && (
+          <Checkbox
+            label="Also download their passport images (a zip, two seconds after the spreadsheet)"
+            checked={passports}
+            onChange={(e) => setPassports(e.currentTarget.checked)}
+          />
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

@@ -6,6 +6,7 @@ import { type Column, DataTable } from '../../components/data-table.tsx';
 import { api } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
+import { useCan } from '../../lib/session.tsx';
 import { bookingKeys } from './api/bookings.ts';
 import { invoiceChangeKeys } from './api/invoices.ts';
 import { BookingPanel } from './booking-panel.tsx';
@@ -16,8 +17,9 @@ const OUTCOME: Record<SentEmail['outcome'], { label: string; color: string }> = 
   refused: { label: 'Refused', color: 'red' },
 };
 
-/** What Tripdesk emailed this traveller, from the history: the full text on demand, and Resend. */
+/** What Tripdesk emailed this traveller, from the history: the full text on demand, and Resend (bookings change). */
 export function EmailsPanel({ bookingId }: { bookingId: number }) {
+  const changes = useCan()('bookings');
   const queryClient = useQueryClient();
   const emails = useQuery({
     queryKey: [...bookingKeys.one(bookingId), 'emails'],
@@ -95,7 +97,7 @@ export function EmailsPanel({ bookingId }: { bookingId: number }) {
           >
             {open === e.id ? 'Hide' : 'Read'}
           </Button>
-          {e.about.type === 'invoice' && (
+          {changes && e.about.type === 'invoice' && (
             <Button size="xs" variant="light" loading={busy === e.id} onClick={() => void resend(e)}>
               Resend
             </Button>

@@ -8,6 +8,7 @@ import { FormDialog } from '../../components/form-dialog.tsx';
 import { api, ApiError } from '../../lib/api.ts';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
+import { useCan } from '../../lib/session.tsx';
 import { bookingKeys } from './api/bookings.ts';
 import { Figure, PreviewFrame, useChangePreview } from './change-preview.tsx';
 
@@ -32,10 +33,13 @@ export function FundingDialog({
     defaultValues: { funding_type: fundingType, charity_id: charityId === null ? '' : String(charityId), reason: '' },
   });
   const [funding, charity] = useWatch({ control: form.control, name: ['funding_type', 'charity_id'] });
+  // the charities' names are the charities area's: without it, the funding changes and the charity stays
+  const seesCharities = useCan()('charities', 'read');
   const charities = useQuery({
     queryKey: ['charities', 'names'],
     queryFn: () => api<Array<{ id: number; name: string }>>('/api/charities'),
     staleTime: 60_000,
+    enabled: seesCharities,
   });
   const preview = useChangePreview<FundingPreview>(bookingId, 'funding', {
     funding_type: funding,
@@ -94,15 +98,17 @@ export function FundingDialog({
           error={errors.funding_type?.message}
           {...form.register('funding_type')}
         />
-        <NativeSelect
-          label="Charity"
-          data={[
-            { value: '', label: charities.isPending ? 'Loading…' : 'The trip’s own, or none' },
-            ...(charities.data ?? []).map((c) => ({ value: String(c.id), label: c.name })),
-          ]}
-          error={errors.charity_id?.message}
-          {...form.register('charity_id')}
-        />
+        {seesCharities && (
+          <NativeSelect
+            label="Charity"
+            data={[
+              { value: '', label: charities.isPending ? 'Loading…' : 'The trip’s own, or none' },
+              ...(charities.data ?? []).map((c) => ({ value: String(c.id), label: c.name })),
+            ]}
+            error={errors.charity_id?.message}
+            {...form.register('charity_id')}
+          />
+        )}
       </SimpleGrid>
       <Textarea
         label="Reason"

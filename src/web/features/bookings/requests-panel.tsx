@@ -5,6 +5,7 @@ import type { ChangeRequest, ChangeRequests } from '../../../contract/changes.ts
 import { lazyComponent } from '../../components/lazy.tsx';
 import { api } from '../../lib/api.ts';
 import { formatLongDate } from '../../lib/format.ts';
+import { useCan } from '../../lib/session.tsx';
 import { bookingKeys } from './api/bookings.ts';
 
 const ReasonDialog = lazyComponent(() =>
@@ -22,10 +23,11 @@ const close = (id: number, outcome: 'done' | 'declined', note: string | null) =>
 /**
  * On the booking page: the traveller's open asks to cancel or change, from their own pages. Staff
  * make the change with the booking's own actions (Cancel Booking, Transfer, Move, Change Funding),
- * then mark the ask done, or decline it with a note.
+ * then mark the ask done, or decline it with a note; a team that may only read bookings sees the asks.
  */
 export function RequestsPanel({ bookingId, onCancel }: { bookingId: number; onCancel: () => void }) {
   const queryClient = useQueryClient();
+  const may = useCan();
   const asks = useQuery({
     queryKey: requestKeys.ofBooking(bookingId),
     queryFn: () =>
@@ -58,31 +60,33 @@ export function RequestsPanel({ bookingId, onCancel }: { bookingId: number; onCa
                 {failure}
               </Text>
             )}
-            <Group gap="xs">
-              {r.kind === 'cancel' && (
-                <Button size="xs" variant="outline" color="red" onClick={onCancel}>
-                  Cancel Booking…
+            {may('bookings') && (
+              <Group gap="xs">
+                {r.kind === 'cancel' && (
+                  <Button size="xs" variant="outline" color="red" onClick={onCancel}>
+                    Cancel Booking…
+                  </Button>
+                )}
+                <Button
+                  size="xs"
+                  variant="default"
+                  onClick={async () => {
+                    setFailure(null);
+                    try {
+                      await close(r.id, 'done', null);
+                      await refresh();
+                    } catch {
+                      setFailure('Sorry, the ask could not be marked done. Please try again.');
+                    }
+                  }}
+                >
+                  Mark Done
                 </Button>
-              )}
-              <Button
-                size="xs"
-                variant="default"
-                onClick={async () => {
-                  setFailure(null);
-                  try {
-                    await close(r.id, 'done', null);
-                    await refresh();
-                  } catch {
-                    setFailure('Sorry, the ask could not be marked done. Please try again.');
-                  }
-                }}
-              >
-                Mark Done
-              </Button>
-              <Button size="xs" variant="subtle" color="gray" onClick={() => setDeclining(r)}>
-                Decline…
-              </Button>
-            </Group>
+                <Button size="xs" variant="subtle" color="gray" onClick={() => setDeclining(r)}>
+                  Decline…
+                </Button>
+              </Group>
+            )}
           </Stack>
         </Alert>
       ))}

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { BookingDetail } from '../../../contract/bookings.ts';
 import type { MyBookingDetail } from '../../../contract/my.ts';
 import { api } from '../../lib/api.ts';
+import { useCan } from '../../lib/session.tsx';
 import { DetailsForm, PassportPhoto, QuestionsForm } from '../../traveller/details-form.tsx';
 import { bookingKeys } from './api/bookings.ts';
 
@@ -32,7 +33,8 @@ function formOf(b: BookingDetail): MyBookingDetail['form'] {
     nok_relationship: b.nok_relationship,
     nok_telephone: b.nok_telephone,
     dietary: b.dietary,
-    medical_conditions: b.medical_conditions,
+    // null only for a team without traveller data, which is not offered the form
+    medical_conditions: b.medical_conditions ?? false,
     medication: b.medication,
     medical_detail: b.medical_detail,
   };
@@ -41,7 +43,8 @@ function formOf(b: BookingDetail): MyBookingDetail['form'] {
 /**
  * "Traveller form" on the booking page: every field the traveller fills in on their own page,
  * the passport photo and the trip's questions, with the same contract and rules (PUT
- * /api/bookings/{id}/traveller-form, …/answers, POST …/passport-image).
+ * /api/bookings/{id}/traveller-form, …/answers, POST …/passport-image: the photo only for a team
+ * that may change the traveller data).
  */
 export function TravellerFormModal({
   b,
@@ -53,6 +56,7 @@ export function TravellerFormModal({
   onClose: () => void;
 }) {
   const queryClient = useQueryClient();
+  const may = useCan();
   const reload = () => void queryClient.invalidateQueries({ queryKey: bookingKeys.one(b.id) });
   const booking = {
     id: b.id,
@@ -97,7 +101,9 @@ export function TravellerFormModal({
             Passport photo page
           </Title>
           <Text size="sm">{b.has_passport_image ? 'A photo page is on file.' : 'No photo page on file yet.'}</Text>
-          <PassportPhoto booking={booking} onSaved={reload} url={`/api/bookings/${b.id}/passport-image`} />
+          {may('traveller_data') && (
+            <PassportPhoto booking={booking} onSaved={reload} url={`/api/bookings/${b.id}/passport-image`} />
+          )}
           {booking.questions.length > 0 && (
             <>
               <Divider />

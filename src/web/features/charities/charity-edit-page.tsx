@@ -9,6 +9,7 @@ import { path } from '../../../contract/paths.ts';
 import { DestructiveButton, FormPage, RecordLoader } from '../../components/form-frame.tsx';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
+import { useCan } from '../../lib/session.tsx';
 import {
   charityKeys,
   deleteCharity,
@@ -37,6 +38,9 @@ export default function CharityEditPage() {
 }
 
 function CharityForm({ charity }: { charity: Charity }) {
+  const may = useCan();
+  // charities change saves, deletes and changes the logo; charities read only sees them
+  const readOnly = !may('charities');
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const resetFile = useRef<() => void>(null);
@@ -93,18 +97,30 @@ function CharityForm({ charity }: { charity: Charity }) {
         submitLabel="Save Charity Record"
         submitting={form.formState.isSubmitting}
         back={{ to: path('charity-list'), label: 'Back to Charity List' }}
-        destructive={{
-          label: 'Delete Charity Record',
-          message: 'Are you sure you want to delete this charity? This action is irreversible!',
-          cancelLabel: 'No, Cancel',
-          confirmLabel: 'Yes, Delete the Record',
-          onConfirm: () => only(removing)(undefined),
-        }}
+        readOnly={readOnly}
+        destructive={
+          readOnly
+            ? undefined
+            : {
+                label: 'Delete Charity Record',
+                message: 'Are you sure you want to delete this charity? This action is irreversible!',
+                cancelLabel: 'No, Cancel',
+                confirmLabel: 'Yes, Delete the Record',
+                onConfirm: () => only(removing)(undefined),
+              }
+        }
       >
-        <TextInput label="Charity Name" required error={errors.name?.message} {...form.register('name')} />
+        <TextInput
+          label="Charity Name"
+          required
+          disabled={readOnly}
+          error={errors.name?.message}
+          {...form.register('name')}
+        />
         <NativeSelect
           label="Type of Charity"
           data={charityTypeOptions}
+          disabled={readOnly}
           error={errors.charity_type_id?.message}
           {...form.register('charity_type_id')}
         />
@@ -112,35 +128,38 @@ function CharityForm({ charity }: { charity: Charity }) {
           label="Website URL"
           placeholder="https://www.example.org"
           type="url"
+          disabled={readOnly}
           error={errors.url?.message}
           {...form.register('url')}
         />
-        <Input.Wrapper
-          label="Logo (JPG or PNG)"
-          description="A JPG or PNG image of up to 5 MB; it replaces the current logo"
-          error={uploading.failure ?? removingLogo.failure}
-          id="charity-logo"
-        >
-          <Group mt={4}>
-            <FileButton
-              onChange={upload}
-              accept="image/png,image/jpeg"
-              resetRef={resetFile}
-              disabled={uploading.isPending}
-            >
-              {(props) => (
-                <Button
-                  {...props}
-                  variant="default"
-                  loading={uploading.isPending}
-                  aria-describedby="charity-logo-description charity-logo-error"
-                >
-                  {charity.logo_url ? 'Upload a new logo' : 'Upload a logo'}
-                </Button>
-              )}
-            </FileButton>
-          </Group>
-        </Input.Wrapper>
+        {!readOnly && (
+          <Input.Wrapper
+            label="Logo (JPG or PNG)"
+            description="A JPG or PNG image of up to 5 MB; it replaces the current logo"
+            error={uploading.failure ?? removingLogo.failure}
+            id="charity-logo"
+          >
+            <Group mt={4}>
+              <FileButton
+                onChange={upload}
+                accept="image/png,image/jpeg"
+                resetRef={resetFile}
+                disabled={uploading.isPending}
+              >
+                {(props) => (
+                  <Button
+                    {...props}
+                    variant="default"
+                    loading={uploading.isPending}
+                    aria-describedby="charity-logo-description charity-logo-error"
+                  >
+                    {charity.logo_url ? 'Upload a new logo' : 'Upload a logo'}
+                  </Button>
+                )}
+              </FileButton>
+            </Group>
+          </Input.Wrapper>
+        )}
         {charity.logo_url && (
           <div>
             <Text size="sm" fw={500} mb={4}>
@@ -148,15 +167,17 @@ function CharityForm({ charity }: { charity: Charity }) {
             </Text>
             <Group align="center">
               <Image src={charity.logo_url} alt={`${charity.name} logo`} maw={150} />
-              <DestructiveButton
-                label="Remove Logo"
-                variant="outline"
-                size="xs"
-                message="Are you sure you want to remove this logo?"
-                cancelLabel="No, Cancel"
-                confirmLabel="Yes, Remove the Logo"
-                onConfirm={() => only(removingLogo)(undefined)}
-              />
+              {!readOnly && (
+                <DestructiveButton
+                  label="Remove Logo"
+                  variant="outline"
+                  size="xs"
+                  message="Are you sure you want to remove this logo?"
+                  cancelLabel="No, Cancel"
+                  confirmLabel="Yes, Remove the Logo"
+                  onConfirm={() => only(removingLogo)(undefined)}
+                />
+              )}
             </Group>
           </div>
         )}

@@ -10,13 +10,15 @@ import { path } from '../../../contract/paths.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { ServerAlert } from '../../components/form-frame.tsx';
 import { useFormMutation } from '../../lib/mutation.ts';
+import { useCan } from '../../lib/session.tsx';
 import { charityKeys, createCharity, useCharities } from './api/charities.ts';
 import { charityTypeOptions } from './charity-type-options.ts';
 
 type AddForm = z.input<typeof createCharitySchema>;
 const emptyForm: AddForm = { name: '', charity_type_id: String(DEFAULT_CHARITY_TYPE) };
 
-const columns: Array<Column<Charity>> = [
+/** The list's columns: charities change edits a charity, charities read only views it. */
+const columnsFor = (canChange: boolean): Array<Column<Charity>> => [
   {
     key: 'name',
     label: 'Charity Name & Type',
@@ -51,14 +53,19 @@ const columns: Array<Column<Charity>> = [
     key: 'action',
     label: 'Action',
     cell: (c) => (
-      <Anchor component={Link} to={path('charity-edit', { id: c.id })} aria-label={`Edit ${c.name}`}>
-        Edit
+      <Anchor
+        component={Link}
+        to={path('charity-edit', { id: c.id })}
+        aria-label={`${canChange ? 'Edit' : 'View'} ${c.name}`}
+      >
+        {canChange ? 'Edit' : 'View'}
       </Anchor>
     ),
   },
 ];
 
 export default function CharityListPage() {
+  const may = useCan();
   const [nameInput, setNameInput] = useState('');
   const [filter, setFilter] = useState({ name: '', type: '' });
   const [adding, setAdding] = useState(false);
@@ -117,12 +124,14 @@ export default function CharityListPage() {
             Reset
           </Button>
         </Group>
-        <Button onClick={() => setAdding((v) => !v)} aria-expanded={adding}>
-          Add New Charity
-        </Button>
+        {may('charities') && (
+          <Button onClick={() => setAdding((v) => !v)} aria-expanded={adding}>
+            Add New Charity
+          </Button>
+        )}
       </Group>
 
-      {adding && (
+      {adding && may('charities') && (
         <Paper withBorder p="md" radius="md" component="form" onSubmit={add} noValidate aria-label="Add a charity">
           <Stack gap="sm">
             <ServerAlert failure={creating.failure} variant="light" />
@@ -150,7 +159,7 @@ export default function CharityListPage() {
       )}
 
       <DataTable
-        columns={columns}
+        columns={columnsFor(may('charities'))}
         query={charities}
         rowKey={(c) => c.id}
         failed="The charities could not be loaded. Please refresh the page and try again."

@@ -7,6 +7,7 @@ import { path } from '../../../contract/paths.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { fundraiserColumns } from '../../components/fundraising.tsx';
 import { formatMoney, formatShortDate } from '../../lib/format.ts';
+import { useCan } from '../../lib/session.tsx';
 import { useCharityFundraisers } from './api/charities.ts';
 
 const STATES = [
@@ -19,15 +20,23 @@ const STATES = [
  * target, what they have raised and how they stand; the totals; and the charity's portal users.
  */
 export function FundraisersPanel({ charityId }: { charityId: number }) {
+  const may = useCan();
   const [state, setState] = useState('');
   const query = useCharityFundraisers(charityId, state);
   const data = query.data;
   const columns: Array<Column<Fundraiser>> = [
-    ...fundraiserColumns((f) => (
-      <Anchor component={Link} to={path('booking-view', { id: f.booking_id })} size="sm" fw={600}>
-        {f.traveller}
-      </Anchor>
-    )),
+    // the booking opens for a member who may read bookings
+    ...fundraiserColumns((f) =>
+      may('bookings', 'read') ? (
+        <Anchor component={Link} to={path('booking-view', { id: f.booking_id })} size="sm" fw={600}>
+          {f.traveller}
+        </Anchor>
+      ) : (
+        <Text size="sm" fw={600}>
+          {f.traveller}
+        </Text>
+      ),
+    ),
     {
       key: 'ack',
       label: 'Acknowledged',

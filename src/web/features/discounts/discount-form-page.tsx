@@ -16,6 +16,7 @@ import { FormPage, RecordLoader } from '../../components/form-frame.tsx';
 import { DISCOUNT_UPDATED_MS } from '../../lib/constants.ts';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
+import { useCan } from '../../lib/session.tsx';
 import {
   createDiscount,
   deleteDiscount,
@@ -57,28 +58,39 @@ const toForm = (d: Discount | null): FormValues => ({
 const LOAD_FAILED = 'The discount could not be loaded. Please refresh the page and try again.';
 const FAILED = 'Sorry, something went wrong. Please refresh the page and try again.';
 
-/** /discounts/new and /discounts/{discountID}/edit: the form appears once what it needs has loaded. */
+/**
+ * /discounts/new and /discounts/{discountID}/edit: the form appears once what it needs has loaded.
+ * The trips to choose from are the trips area's: a member who may not read trips gets none (null).
+ */
 export default function DiscountFormPage() {
+  const may = useCan();
   const param = useParams().discountID;
   const id = param ? Number(param) : null;
   const discount = useDiscount(id);
-  const trips = useTripSelect();
+  const readTrips = may('trips', 'read');
+  const trips = useTripSelect(readTrips);
+  const withTrips = (t: TripSelectItem[] | null) =>
+    id === null ? (
+      <DiscountForm discount={null} trips={t} />
+    ) : (
+      <RecordLoader query={discount} failed={LOAD_FAILED}>
+        {(d) => <DiscountForm discount={d} trips={t} />}
+      </RecordLoader>
+    );
+  if (!readTrips) return withTrips(null);
   return (
     <RecordLoader query={trips} failed={LOAD_FAILED}>
-      {(t) =>
-        id === null ? (
-          <DiscountForm discount={null} trips={t} />
-        ) : (
-          <RecordLoader query={discount} failed={LOAD_FAILED}>
-            {(d) => <DiscountForm discount={d} trips={t} />}
-          </RecordLoader>
-        )
-      }
+      {withTrips}
     </RecordLoader>
   );
 }
 
-function DiscountForm({ discount, trips }: { discount: Discount | null; trips: TripSelectItem[] }) {
+function DiscountForm({ discount, trips }: { discount: Discount | null; trips: TripSelectItem[] | null }) {
+  const may = useCan();
+  // charities change saves and deletes discounts; charities read only sees them
+  const readOnly = !may('charities');
+  // without the trips list, the discount's own trip (if any) is the one choice besides none
+  const tripChoices = trips ?? (discount?.trip ? [discount.trip] : []);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [updated, setUpdated] = useState(false);
@@ -146,8 +158,9 @@ function DiscountForm({ discount, trips }: { discount: Discount | null; trips: T
       submitting={form.formState.isSubmitting}
       back={{ to: path('discount-list'), label: 'Back to List' }}
       maw={760}
+      readOnly={readOnly}
       destructive={
-        current
+        current && !readOnly
           ? {
               label: 'Delete Discount',
               message: 'Are you sure? This cannot be undone!',
@@ -161,64 +174,66 @@ function DiscountForm({ discount, trips }: { discount: Discount | null; trips: T
           : undefined
       }
     >
-      <Grid>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <TextInput label="Code" error={errors.code?.message} autoComplete="off" {...form.register('code')} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <TextInput label="Description" required error={errors.name?.message} {...form.register('name')} />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <NativeSelect
-            label="Invoice Type"
-            data={INVOICE_TYPES}
-            error={errors.invoice_type?.message}
-            {...form.register('invoice_type')}
-          />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <NativeSelect
-            label="Trip (Optional)"
-            data={[{ value: '', label: '' }, ...trips.map((t) => ({ value: String(t.id), label: t.name }))]}
-            error={errors.trip_id?.message}
-            {...form.register('trip_id')}
-          />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <TextInput
-            label="Value"
-            leftSection="£"
-            placeholder="0.00"
-            inputMode="decimal"
-            error={errors.amount?.message}
-            {...form.register('amount')}
-          />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, sm: 6 }}>
-          <TextInput
-            label="Usage Limit"
-            inputMode="numeric"
-            description={
-              current
-                ? `Used ${current.usage_count} of ${current.usage_limit} time${current.usage_limit === 1 ? '' : 's'}`
-                : 'How many invoices may use this code'
-            }
-            error={errors.usage_limit?.message}
-            {...form.register('usage_limit')}
-          />
-        </Grid.Col>
-        {(['valid_from', 'valid_until'] as const).map((field) => (
-          <Grid.Col key={field} span={{ base: 12, sm: 6 }}>
-            <TextInput
-              label={field === 'valid_from' ? 'Valid From (Optional)' : 'Valid Until (Optional)'}
-              placeholder="dd/mm/yyyy"
-              maxLength={10}
-              error={errors[field]?.message}
-              {...form.register(field)}
+      <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+        <Grid>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <TextInput label="Code" error={errors.code?.message} autoComplete="off" {...form.register('code')} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <TextInput label="Description" required error={errors.name?.message} {...form.register('name')} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <NativeSelect
+              label="Invoice Type"
+              data={INVOICE_TYPES}
+              error={errors.invoice_type?.message}
+              {...form.register('invoice_type')}
             />
           </Grid.Col>
-        ))}
-      </Grid>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <NativeSelect
+              label="Trip (Optional)"
+              data={[{ value: '', label: '' }, ...tripChoices.map((t) => ({ value: String(t.id), label: t.name }))]}
+              error={errors.trip_id?.message}
+              {...form.register('trip_id')}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <TextInput
+              label="Value"
+              leftSection="£"
+              placeholder="0.00"
+              inputMode="decimal"
+              error={errors.amount?.message}
+              {...form.register('amount')}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <TextInput
+              label="Usage Limit"
+              inputMode="numeric"
+              description={
+                current
+                  ? `Used ${current.usage_count} of ${current.usage_limit} time${current.usage_limit === 1 ? '' : 's'}`
+                  : 'How many invoices may use this code'
+              }
+              error={errors.usage_limit?.message}
+              {...form.register('usage_limit')}
+            />
+          </Grid.Col>
+          {(['valid_from', 'valid_until'] as const).map((field) => (
+            <Grid.Col key={field} span={{ base: 12, sm: 6 }}>
+              <TextInput
+                label={field === 'valid_from' ? 'Valid From (Optional)' : 'Valid Until (Optional)'}
+                placeholder="dd/mm/yyyy"
+                maxLength={10}
+                error={errors[field]?.message}
+                {...form.register(field)}
+              />
+            </Grid.Col>
+          ))}
+        </Grid>
+      </fieldset>
       {current && (
         <Text size="xs" c="dimmed">
           Invoices that already used this code keep it, whatever happens to the discount.

@@ -5,10 +5,12 @@ import { path } from '../../../contract/paths.ts';
 import type { Discount } from '../../../contract/discounts.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { formatMoney } from '../../lib/format.ts';
+import { useCan } from '../../lib/session.tsx';
 import { useDiscounts } from './api/discounts.ts';
 import { capitalise, validityText } from './validity.ts';
 
-const columns: Array<Column<Discount>> = [
+/** The list's columns: charities change edits a discount, charities read only views it. */
+const columnsFor = (canChange: boolean): Array<Column<Discount>> => [
   { key: 'code', label: 'Code', cell: (d) => d.code, cellProps: () => ({ ff: 'monospace', fw: 600 }) },
   { key: 'name', label: 'Description', cell: (d) => d.name },
   { key: 'amount', label: 'Value', align: 'right', cell: (d) => formatMoney(d.amount) },
@@ -16,16 +18,21 @@ const columns: Array<Column<Discount>> = [
   { key: 'validity', label: 'Validity', cell: (d) => validityText(d) },
   {
     key: 'edit',
-    label: 'Edit',
+    label: canChange ? 'Edit' : 'View',
     cell: (d) => (
-      <Anchor component={Link} to={path('discount-edit', { discountID: d.id })} aria-label={`Edit ${d.code}`}>
-        Edit
+      <Anchor
+        component={Link}
+        to={path('discount-edit', { discountID: d.id })}
+        aria-label={`${canChange ? 'Edit' : 'View'} ${d.code}`}
+      >
+        {canChange ? 'Edit' : 'View'}
       </Anchor>
     ),
   },
 ];
 
 export default function DiscountListPage() {
+  const may = useCan();
   const [input, setInput] = useState('');
   const [keyword, setKeyword] = useState('');
   const discounts = useDiscounts(keyword);
@@ -34,9 +41,11 @@ export default function DiscountListPage() {
     <Stack>
       <Group justify="space-between" align="center">
         <Title order={1}>Discounts</Title>
-        <Button component={Link} to={path('discount-new')}>
-          Add New
-        </Button>
+        {may('charities') && (
+          <Button component={Link} to={path('discount-new')}>
+            Add New
+          </Button>
+        )}
       </Group>
       <form
         role="search"
@@ -56,7 +65,7 @@ export default function DiscountListPage() {
       </form>
 
       <DataTable
-        columns={columns}
+        columns={columnsFor(may('charities'))}
         query={discounts}
         rowKey={(d) => d.id}
         failed="The discounts could not be loaded. Please refresh the page and try again."

@@ -8,6 +8,7 @@ import { ServerAlert } from '../../components/form-frame.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
+import { useCan } from '../../lib/session.tsx';
 import { jobKeys, retryJob, useJobs } from './api/jobs.ts';
 import { cronInWords } from './cron-words.ts';
 
@@ -59,6 +60,9 @@ const queueColumns: Array<Column<Queue>> = [
 
 /** /admin/jobs: the job queue for Administrators — each queue's counts and schedule, and the jobs that failed after their retries. */
 export default function JobsPage() {
+  const may = useCan();
+  // the jobs are settings: change to retry one
+  const canRetry = may('settings');
   const jobs = useJobs();
   const [retrying, setRetrying] = useState<string | null>(null);
   // busy only when asked: the count every 10 seconds does not flicker the button
@@ -102,6 +106,7 @@ export default function JobsPage() {
     {
       key: 'action',
       label: 'Action',
+      hidden: !canRetry,
       cell: (j) => (
         <Button
           size="xs"
@@ -176,7 +181,7 @@ export default function JobsPage() {
                 Failed jobs
               </Title>
               <Text size="sm" c="dimmed" mb="xs">
-                Jobs that failed after all their retries, newest first. Retry runs one again.
+                Jobs that failed after all their retries, newest first.{canRetry && ' Retry runs one again.'}
               </Text>
               <Stack gap="sm">
                 <ServerAlert failure={retry.failure} variant="light" />

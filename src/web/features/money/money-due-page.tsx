@@ -24,6 +24,7 @@ import { type Column, DataTable } from '../../components/data-table.tsx';
 import { lazyComponent } from '../../components/lazy.tsx';
 import { formatDateTime, formatMoney, formatShortDate } from '../../lib/format.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
+import { useCan } from '../../lib/session.tsx';
 import { moneyDueKeys, sendReminders, useMoneyDue, useRefundsDue, useTripOptions } from './api/money-due.ts';
 import {
   AGE_BUCKET_LABELS,
@@ -129,9 +130,14 @@ export default function MoneyDuePage() {
 /** Who owes us what — every unpaid invoice and instalment not yet invoiced, with reminders sent from the list. */
 function MoneyDueList() {
   const [params, setParams] = useSearchParams();
+  const may = useCan();
+  // reminders are sent with finance change; the trip filter lists trips (trips read); rows open bookings (bookings read)
+  const canSend = may('finance');
+  const canPickTrip = may('trips', 'read');
+  const canOpenBooking = may('bookings', 'read');
   const query = readQuery(params);
   const list = useMoneyDue(query);
-  const trips = useTripOptions();
+  const trips = useTripOptions(canPickTrip);
   const data = list.data;
   const queryText = JSON.stringify(query);
 
@@ -223,6 +229,8 @@ function MoneyDueList() {
         />
       ),
       cellProps: () => ({ w: 40 }),
+      // without finance change there is nothing to tick rows for
+      hidden: !canSend,
     },
     {
       key: 'traveller',
@@ -230,15 +238,21 @@ function MoneyDueList() {
       sort: 'traveller',
       cell: (r) => (
         <>
-          <Anchor
-            component={Link}
-            to={path('booking-view', { id: r.booking_id })}
-            size="sm"
-            fw={500}
-            style={{ whiteSpace: 'nowrap' }}
-          >
-            {r.traveller}
-          </Anchor>
+          {canOpenBooking ? (
+            <Anchor
+              component={Link}
+              to={path('booking-view', { id: r.booking_id })}
+              size="sm"
+              fw={500}
+              style={{ whiteSpace: 'nowrap' }}
+            >
+              {r.traveller}
+            </Anchor>
+          ) : (
+            <Text size="sm" fw={500} style={{ whiteSpace: 'nowrap' }}>
+              {r.traveller}
+            </Text>
+          )}
           <Text size="xs" c="gray.7" ff="monospace">
             {r.booking_ref}
           </Text>
@@ -355,7 +369,7 @@ function MoneyDueList() {
         </Button>
       </Group>
 
-      <RefundsDueNotice />
+      <RefundsDueNotice canOpenBooking={canOpenBooking} />
       {list.isError ? null : <BucketCards page={data} loading={list.isPending} />}
       {(query.departure_from || query.departure_to) && (
         <Group gap="sm" role="status" aria-label="Further filters">
@@ -379,13 +393,15 @@ function MoneyDueList() {
         onSubmit={(e) => e.preventDefault()}
       >
         <Group align="flex-end" gap="md">
-          <NativeSelect
-            label="Trip"
-            data={tripOptions}
-            value={query.trip_id ? String(query.trip_id) : ''}
-            onChange={(e) => update({ trip_id: e.currentTarget.value })}
-            w={280}
-          />
+          {canPickTrip && (
+            <NativeSelect
+              label="Trip"
+              data={tripOptions}
+              value={query.trip_id ? String(query.trip_id) : ''}
+              onChange={(e) => update({ trip_id: e.currentTarget.value })}
+              w={280}
+            />
+          )}
           <NativeSelect
             label="Trip type"
             data={TYPE_OPTIONS}
@@ -432,7 +448,7 @@ function MoneyDueList() {
         </Group>
       </Paper>
 
-      {rows.length > 0 && (
+      {canSend && rows.length > 0 && (
         <Group justify="space-between" align="center" mih={36}>
           <Text size="sm" c={ticked.size ? undefined : 'dimmed'} role="status">
             {ticked.size
@@ -481,7 +497,7 @@ function MoneyDueList() {
 }
 
 /** Invoices paid more than their total (a card payment made twice): shown only when there are any. */
-function RefundsDueNotice() {
+function RefundsDueNotice({ canOpenBooking }: { canOpenBooking: boolean }) {
   const refunds = useRefundsDue();
   const rows = refunds.data?.data ?? [];
   if (!rows.length) return null;
@@ -500,9 +516,13 @@ function RefundsDueNotice() {
       <Stack gap={2}>
         {rows.map((r) => (
           <Text size="sm" key={r.invoice_id}>
-            <Anchor component={Link} to={path('booking-view', { id: r.booking_id })}>
-              {r.booking_ref}
-            </Anchor>{' '}
+            {canOpenBooking ? (
+              <Anchor component={Link} to={path('booking-view', { id: r.booking_id })}>
+                {r.booking_ref}
+              </Anchor>
+            ) : (
+              r.booking_ref
+            )}{' '}
             {r.traveller}, invoice {r.invoice_ref}: {formatMoney(r.overpaid)} overpaid since {formatShortDate(r.since)}
           </Text>
         ))}

@@ -7,6 +7,7 @@ import { path } from '../../../contract/paths.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { api } from '../../lib/api.ts';
 import { formatMoney, formatShortDate } from '../../lib/format.ts';
+import { useCan } from '../../lib/session.tsx';
 
 type Show = 'open' | 'overdue' | 'settled';
 const SHOWN: Array<{ value: Show; label: string }> = [
@@ -31,15 +32,19 @@ function daysLeft(r: RefundOwed) {
   );
 }
 
-const columns: Array<Column<RefundOwed>> = [
+/** the columns; the booking a link only for a team that may read bookings */
+const columnsFor = (canOpenBooking: boolean): Array<Column<RefundOwed>> => [
   {
     key: 'booking',
     label: 'Booking',
-    cell: (r) => (
-      <Anchor component={Link} to={path('booking-view', { id: r.booking_id })} size="sm">
-        {r.booking_ref}
-      </Anchor>
-    ),
+    cell: (r) =>
+      canOpenBooking ? (
+        <Anchor component={Link} to={path('booking-view', { id: r.booking_id })} size="sm">
+          {r.booking_ref}
+        </Anchor>
+      ) : (
+        r.booking_ref
+      ),
   },
   { key: 'traveller', label: 'Traveller', cell: (r) => r.traveller },
   { key: 'trip', label: 'Trip', cell: (r) => r.trip_name },
@@ -54,6 +59,7 @@ const columns: Array<Column<RefundOwed>> = [
  * within 14 days: the days left, and the late ones in red. Recording the refund on the booking settles it.
  */
 export function RefundsOwedTab() {
+  const may = useCan();
   const [show, setShow] = useState<Show>('open');
   const query = show === 'overdue' ? { overdue: '1' } : { state: show };
   const list = useQuery({
@@ -79,7 +85,7 @@ export function RefundsOwedTab() {
         </Text>
       )}
       <DataTable
-        columns={columns}
+        columns={columnsFor(may('bookings', 'read'))}
         data={data?.data}
         rowKey={(r) => r.id}
         isPending={list.isPending}

@@ -13,58 +13,107 @@ import {
 } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
 import type { AttentionKey, Dashboard } from '../../../contract/dashboard.ts';
+import { routes } from '../../../contract/paths.ts';
+import type { Permission } from '../../../contract/team-constants.ts';
 import { lazyComponent } from '../../components/lazy.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formatMoney, formatShortDate, plural } from '../../lib/format.ts';
+import { mayOpen, SETTINGS_PAGES, STAFF_NAV } from '../../lib/nav.ts';
+import { useCan, useCurrentUser } from '../../lib/session.tsx';
 import { useDashboard } from './api/get-dashboard.ts';
 
 // the charts (Mantine Charts on Recharts) load after the numbers: the first visit to / stays small
 const DashboardCharts = lazyComponent(() => import('./dashboard-charts.tsx').then((m) => m.DashboardCharts));
 
-const CARDS: Record<AttentionKey, { title: string; describe: (count: number) => string; link: string }> = {
+/** each card's words, and the permission its link's list needs (no link without it) */
+const CARDS: Record<
+  AttentionKey,
+  { title: string; describe: (count: number) => string; link: string; needs: Permission }
+> = {
   overdue: {
     title: 'Overdue payments',
     describe: (n) => `${plural(n, 'invoice or instalment', 'invoices and instalments')} past their due date`,
     link: 'Show them in Money',
+    needs: 'finance',
   },
   refunds: {
     title: 'Refunds owed',
     describe: (n) => `${plural(n, 'refund')} owed back within 3 days or late`,
     link: 'Show them in Money',
+    needs: 'finance',
   },
   asks: {
     title: 'Requests from travellers',
     describe: (n) => `${plural(n, 'ask', 'asks')} to cancel or change, waiting for an answer`,
     link: 'Show them',
+    needs: 'bookings',
   },
   not_ready: {
     title: 'Travellers not ready',
     describe: (n) => `${plural(n, 'traveller')} departing in the next 8 weeks with a check not passed`,
     link: 'Show them',
+    needs: 'bookings',
   },
   provisional: {
     title: 'Provisional for 14 days',
     describe: (n) => `${plural(n, 'booking')} provisional for 14 days or more`,
     link: 'Show them in Bookings',
+    needs: 'bookings',
   },
   behind: {
     title: 'Fundraisers behind',
     describe: (n) => `${plural(n, 'fundraiser')} behind a milestone`,
     link: 'Show them in Bookings',
+    needs: 'bookings',
   },
   failed: {
     title: 'Failed jobs and emails',
     describe: (n) => `${plural(n, 'job or email', 'jobs and emails')} failed`,
     link: 'Show them in Jobs',
+    needs: 'settings',
   },
 };
+
+/** The home page (`/`): the dashboard is money (finance read); anyone else is welcomed with what they may open. */
+export default function DashboardPage() {
+  const may = useCan();
+  return may('finance', 'read') ? <DashboardView /> : <Welcome />;
+}
+
+/** For a member whose team does not read finance: a welcome, and a link to each screen their team may read. */
+function Welcome() {
+  const user = useCurrentUser();
+  const may = useCan();
+  const pages = [...STAFF_NAV, ...SETTINGS_PAGES].filter((p) => mayOpen(p.name, may));
+  return (
+    <Stack>
+      <Title order={1}>Welcome{user ? `, ${user.first_name}` : ''}</Title>
+      <Text c="dimmed">
+        {pages.length
+          ? 'Where would you like to start?'
+          : 'Your team cannot open any screen yet: ask a member of Full access to give it some permissions.'}
+      </Text>
+      {pages.length > 0 && (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm" component="nav" aria-label="Your screens">
+          {pages.map((p) => (
+            <Paper key={p.name} withBorder radius="md" p="md">
+              <Anchor component={Link} to={routes[p.name]} fw={600}>
+                {p.label}
+              </Anchor>
+            </Paper>
+          ))}
+        </SimpleGrid>
+      )}
+    </Stack>
+  );
+}
 
 /**
  * The dashboard (`/`): what needs attention today, each a count leading to the list of
  * those rows, then the season's bookings and money as charts, each with its table. The season is
  * the trips departing between two days, kept in the address so a view can be shared.
  */
-export default function DashboardPage() {
+function DashboardView() {
   const [params, setParams] = useSearchParams();
   const season = { from: params.get('from') ?? '', to: params.get('to') ?? '' };
   const query = useDashboard(season);
@@ -151,8 +200,11 @@ export default function DashboardPage() {
 }
 
 function AttentionCard({ card }: { card: Dashboard['attention'][number] }) {
+  const may = useCan();
   const words = CARDS[card.key];
   const calm = card.count === 0;
+  // the link only for a member whose team may read the list it opens
+  const linked = !calm && may(words.needs, 'read');
   return (
     <Paper
       withBorder
@@ -178,7 +230,7 @@ function AttentionCard({ card }: { card: Dashboard['attention'][number] }) {
         <Text size="xs" c="dimmed">
           {calm ? 'Nothing to do.' : words.describe(card.count)}
         </Text>
-        {!calm && card.key === 'not_ready' && card.departures ? (
+        {linked && card.key === 'not_ready' && card.departures ? (
           <Stack gap={2}>
             {card.departures.map((d) => (
               <Anchor key={d.trip_id} component={Link} to={d.href} size="sm">
@@ -187,7 +239,7 @@ function AttentionCard({ card }: { card: Dashboard['attention'][number] }) {
             ))}
           </Stack>
         ) : (
-          !calm && (
+          linked && (
             <Anchor
               component={Link}
               to={card.href}

@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, Group, Image, Modal, Stack, Text } from '@mantin
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, ApiError } from '../../lib/api.ts';
+import { useCan } from '../../lib/session.tsx';
 import { readinessKey } from './api/readiness.ts';
 
 /** The photo page a traveller sent, to look at beside the details it must match; "Checked" ticks it off the board. */
@@ -18,6 +19,7 @@ export function PassportPhotoModal({
   opened: boolean;
   onClose: () => void;
 }) {
+  const may = useCan();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [isPdf, setIsPdf] = useState(false);
@@ -77,9 +79,11 @@ export function PassportPhotoModal({
               <Button variant="default" onClick={() => onClose()}>
                 Later
               </Button>
-              <Button onClick={() => void checked()} loading={busy}>
-                Checked
-              </Button>
+              {may('bookings') && may('traveller_data') && (
+                <Button onClick={() => void checked()} loading={busy}>
+                  Checked
+                </Button>
+              )}
             </Group>
           </Group>
         </Stack>

@@ -28,6 +28,7 @@ import {
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { RecordLoader } from '../../components/form-frame.tsx';
 import { formatShortDate } from '../../lib/format.ts';
+import { useCan } from '../../lib/session.tsx';
 import { useTripReadiness } from './api/readiness.ts';
 import { CheckBadge, STATE_TEXT, STATE_WORDS } from '../../components/check-badge.tsx';
 import { BulkActions } from './bulk-actions.tsx';
@@ -57,7 +58,8 @@ function matches(row: ReadinessRow, check: ReadinessCheck | null, state: Readine
  * /trips/{id}/readiness: is each traveller ready to depart? One row per live booking,
  * a column per check (green, amber or red, the reason on hover and focus), the counts at the top
  * (each a filter), and filters by check and state kept in the URL. Ticked travellers can be
- * chased or sent the trip's documents.
+ * chased or sent the trip's documents (bookings change); the downloads and the passport photos
+ * need the traveller data permission too.
  */
 export default function ReadinessPage() {
   const tripId = Number(useParams().id);
@@ -116,6 +118,7 @@ function Downloads({ tripId }: { tripId: number }) {
 }
 
 function Board({ board }: { board: TripReadiness }) {
+  const may = useCan();
   const [params, setParams] = useSearchParams();
   const check = isCheck(params.get('check')) ? (params.get('check') as ReadinessCheck) : null;
   const state = isState(params.get('state')) ? (params.get('state') as ReadinessState) : null;
@@ -160,6 +163,8 @@ function Board({ board }: { board: TripReadiness }) {
   const columns: Array<Column<ReadinessRow>> = [
     {
       key: 'tick',
+      // ticking is for the bulk actions: bookings change
+      hidden: !may('bookings'),
       label: (
         <Checkbox
           aria-label="Select every traveller shown"
@@ -228,7 +233,7 @@ function Board({ board }: { board: TripReadiness }) {
       key: c,
       label: READINESS_CHECK_LABELS[c],
       cell: (r) =>
-        c === 'passport' && r.checks.passport.to_check ? (
+        c === 'passport' && r.checks.passport.to_check && may('traveller_data', 'read') ? (
           <Group gap={6} wrap="nowrap">
             <CheckBadge check={c} result={r.checks[c]} />
             <PassportPhotoCheck tripId={trip.id} bookingId={r.booking_id} traveller={r.traveller} />
@@ -250,11 +255,13 @@ function Board({ board }: { board: TripReadiness }) {
             {trip.passport_note ? ` ${trip.passport_note}` : ''}
           </Text>
         </div>
-        <Anchor component={Link} to={path('trip-edit', { id: trip.id })} size="sm">
-          Back to the trip
-        </Anchor>
+        {may('trips', 'read') && (
+          <Anchor component={Link} to={path('trip-edit', { id: trip.id })} size="sm">
+            Back to the trip
+          </Anchor>
+        )}
       </Group>
-      <Downloads tripId={trip.id} />
+      {may('traveller_data', 'read') && <Downloads tripId={trip.id} />}
 
       <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }} spacing="sm" component="section" aria-label="Summary">
         <Paper withBorder radius="md" p="sm" bg="blue.0">
@@ -346,7 +353,7 @@ function Board({ board }: { board: TripReadiness }) {
         </Group>
       </Paper>
 
-      {board.rows.length > 0 && (
+      {board.rows.length > 0 && may('bookings') && (
         <BulkActions tripId={trip.id} ticked={tickedRows} onDone={() => setTicked(new Set())} />
       )}
 

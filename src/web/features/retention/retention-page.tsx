@@ -7,6 +7,7 @@ import { type Column, DataTable } from '../../components/data-table.tsx';
 import { RecordLoader } from '../../components/form-frame.tsx';
 import { api } from '../../lib/api.ts';
 import { formatShortDate } from '../../lib/format.ts';
+import { useCan } from '../../lib/session.tsx';
 
 type Due = RetentionPreview['bookings'][number];
 
@@ -28,15 +29,22 @@ const FIELD_LABELS: Record<ErasedField, string> = {
   nok_address: 'next of kin address',
 };
 
-const columns: Array<Column<Due>> = [
+/** the columns; the traveller a link to the booking only for a team that may read bookings */
+const columnsFor = (canOpenBooking: boolean): Array<Column<Due>> => [
   {
     key: 'traveller',
     label: 'Traveller',
     cell: (b) => (
       <Stack gap={0}>
-        <Anchor component={Link} to={path('booking-view', { id: b.booking_id })} size="sm" fw={600}>
-          {b.traveller}
-        </Anchor>
+        {canOpenBooking ? (
+          <Anchor component={Link} to={path('booking-view', { id: b.booking_id })} size="sm" fw={600}>
+            {b.traveller}
+          </Anchor>
+        ) : (
+          <Text size="sm" fw={600}>
+            {b.traveller}
+          </Text>
+        )}
         <Text size="xs" c="dimmed" ff="monospace">
           {b.booking_ref}
         </Text>
@@ -57,6 +65,7 @@ const columns: Array<Column<Due>> = [
  * medical, insurance-number and next-of-kin details the next run erases, and how many are held back.
  */
 export default function RetentionPage() {
+  const may = useCan();
   const preview = useQuery({
     queryKey: ['retention', 'preview'],
     queryFn: () => api<RetentionPreview>('/api/retention/preview'),
@@ -90,7 +99,7 @@ export default function RetentionPage() {
               </Text>
             </Paper>
             <DataTable
-              columns={columns}
+              columns={columnsFor(may('bookings', 'read'))}
               data={p.bookings}
               rowKey={(b) => b.booking_id}
               empty="Nothing is due for erasure."

@@ -2,6 +2,7 @@ import { Alert, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ChangeRules } from '../../../contract/changes.ts';
 import { api } from '../../lib/api.ts';
+import { useCan } from '../../lib/session.tsx';
 import { ChangeRulesForm } from '../../components/change-rules-form.tsx';
 import { SettingsNav } from './settings-nav.tsx';
 
@@ -13,6 +14,8 @@ const RULES_KEY = ['settings', 'changes'] as const;
  * the move fee. Every cancellation's preview is worked out from what is saved here.
  */
 export default function ChangesPage() {
+  const may = useCan();
+  // the office's fees are settings: change to save them
   const queryClient = useQueryClient();
   const rules = useQuery({ queryKey: RULES_KEY, queryFn: () => api<ChangeRules>('/api/settings/changes') });
   return (
@@ -35,6 +38,7 @@ export default function ChangesPage() {
           label="Fees for changes"
           note={rules.data.saved ? undefined : 'Tripdesk’s defaults are in use until you save the office’s own.'}
           onSaved={(reply) => queryClient.setQueryData(RULES_KEY, reply)}
+          readOnly={!may('settings')}
         />
       )}
     </Stack>

@@ -4,6 +4,7 @@ import type { PassportRule } from '../../../contract/countries.ts';
 import { PASSPORT_MONTHS_DEFAULT } from '../../../contract/country-constants.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { lazyComponent } from '../../components/lazy.tsx';
+import { useCan } from '../../lib/session.tsx';
 import { usePassportRules } from './api/countries.ts';
 import { SettingsNav } from './settings-nav.tsx';
 
@@ -15,6 +16,8 @@ const PassportRuleDialog = lazyComponent(() => import('./passport-rule-dialog.ts
  * still be valid after the trip's return and a note; an Administrator changes one in a dialog.
  */
 export default function CountriesPage() {
+  const may = useCan();
+  // passport rules are trip set-up: change to edit one
   const rules = usePassportRules();
   const [search, setSearch] = useState('');
   const term = useDeferredValue(search.trim().toLowerCase());
@@ -58,6 +61,7 @@ export default function CountriesPage() {
     {
       key: 'action',
       label: 'Action',
+      hidden: !may('trips'),
       cell: (r) => (
         <Button
           size="xs"

@@ -1,28 +1,26 @@
 import { Anchor, Group, Text } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { routes } from '../../../contract/paths.ts';
+import { mayOpen, SETTINGS_PAGES } from '../../lib/nav.ts';
+import { useCan } from '../../lib/session.tsx';
 
-const PAGES = [
-  { to: routes['settings-emails'], label: 'Email templates' },
-  { to: routes['settings-countries'], label: 'Passport rules' },
-  { to: routes['settings-changes'], label: 'Fees for changes' },
-] as const;
-
-/** The settings screens, one link each; the current one is marked (aria-current) and plain text colour. */
+/** The settings screens the member's team may read, one link each; the current one is marked (aria-current). */
 export function SettingsNav() {
   const { pathname } = useLocation();
+  const may = useCan();
   return (
     <Group component="nav" aria-label="Settings" gap="md">
       <Text size="xs" tt="uppercase" fw={700} c="dimmed">
         Settings
       </Text>
-      {PAGES.map((p) => {
-        const current = pathname === p.to;
+      {SETTINGS_PAGES.filter((p) => mayOpen(p.name, may)).map((p) => {
+        const to = routes[p.name];
+        const current = pathname === to;
         return (
           <Anchor
-            key={p.to}
+            key={to}
             component={Link}
-            to={p.to}
+            to={to}
             size="sm"
             fw={600}
             underline={current ? 'always' : 'hover'}

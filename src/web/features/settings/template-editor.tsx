@@ -1,4 +1,4 @@
-import { Badge, Button, Grid, Group, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Code, Grid, Group, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
@@ -7,6 +7,7 @@ import { DestructiveButton, ServerAlert } from '../../components/form-frame.tsx'
 import { formatDateTime } from '../../lib/format.ts';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
+import { useCan } from '../../lib/session.tsx';
 import { resetTemplate, saveTemplate, templateKeys } from './api/email-templates.ts';
 import { TemplatePreview } from './template-preview.tsx';
 
@@ -24,8 +25,13 @@ type Props = {
   onBookingChange: (booking: string) => void;
 };
 
-/** One email's subject and body, its placeholders, Save, and its preview beside it. */
+/**
+ * One email's subject and body, its placeholders, Save, and its preview beside it; a team without
+ * settings change reads the wording only (saving, previewing and test-sending are all changes).
+ */
 export function TemplateEditor({ template, onDirtyChange, booking, onBookingChange }: Props) {
+  const may = useCan();
+  const canChange = may('settings');
   const form = useForm<TemplateForm, unknown, z.output<typeof emailTemplateInputSchema>>({
     resolver: lazyZodResolver(() =>
       import('../../../contract/email-templates.ts').then((m) => m.emailTemplateInputSchema),
@@ -81,12 +87,13 @@ export function TemplateEditor({ template, onDirtyChange, booking, onBookingChan
     id: ids[name],
     onFocus: () => setLastField(name),
     error: errors[name]?.message,
+    readOnly: !canChange,
   });
   const placeholdersId = useId();
 
   return (
     <Grid gap="lg">
-      <Grid.Col span={{ base: 12, lg: 7 }}>
+      <Grid.Col span={{ base: 12, lg: canChange ? 7 : 12 }}>
         <Paper
           withBorder
           p="lg"
@@ -133,58 +140,73 @@ export function TemplateEditor({ template, onDirtyChange, booking, onBookingChan
                 Placeholders
               </Text>
               <Text size="xs" c="dimmed" mb={6}>
-                Click one to put it where the cursor is in the subject or body. Every value is sent as text, never as
-                code.
+                {canChange && 'Click one to put it where the cursor is in the subject or body. '}Every value is sent as
+                text, never as code.
               </Text>
               <Group gap={6}>
-                {template.placeholders.map((p) => (
-                  <Button key={p} size="compact-xs" variant="default" ff="monospace" fw={400} onClick={() => insert(p)}>
-                    {`{{ ${p} }}`}
-                  </Button>
-                ))}
+                {template.placeholders.map((p) =>
+                  canChange ? (
+                    <Button
+                      key={p}
+                      size="compact-xs"
+                      variant="default"
+                      ff="monospace"
+                      fw={400}
+                      onClick={() => insert(p)}
+                    >
+                      {`{{ ${p} }}`}
+                    </Button>
+                  ) : (
+                    <Code key={p}>{`{{ ${p} }}`}</Code>
+                  ),
+                )}
               </Group>
             </div>
-            <Group gap="sm">
-              <Button type="submit" loading={saving.isPending}>
-                Save
-              </Button>
-              {isDirty && (
-                <Button variant="default" onClick={() => form.reset()}>
-                  Discard changes
+            {canChange && (
+              <Group gap="sm">
+                <Button type="submit" loading={saving.isPending}>
+                  Save
                 </Button>
-              )}
-              <Text size="sm" role="status">
-                {savedAt && !isDirty ? `Saved at ${savedAt.split(', ')[1] ?? savedAt}.` : ''}
-              </Text>
-              {!template.is_default && (
-                <Group ml="auto">
-                  <DestructiveButton
-                    label="Back to Tripdesk’s wording"
-                    title="Back to Tripdesk’s wording?"
-                    message={`The subject and body of “${template.name}” go back to Tripdesk’s own wording, and the wording staff gave it is lost.`}
-                    confirmLabel="Use Tripdesk’s wording"
-                    cancelLabel="Keep this wording"
-                    size="sm"
-                    variant="outline"
-                    onConfirm={() => resetting.submit(template.key)}
-                  />
-                </Group>
-              )}
-            </Group>
+                {isDirty && (
+                  <Button variant="default" onClick={() => form.reset()}>
+                    Discard changes
+                  </Button>
+                )}
+                <Text size="sm" role="status">
+                  {savedAt && !isDirty ? `Saved at ${savedAt.split(', ')[1] ?? savedAt}.` : ''}
+                </Text>
+                {!template.is_default && (
+                  <Group ml="auto">
+                    <DestructiveButton
+                      label="Back to Tripdesk’s wording"
+                      title="Back to Tripdesk’s wording?"
+                      message={`The subject and body of “${template.name}” go back to Tripdesk’s own wording, and the wording staff gave it is lost.`}
+                      confirmLabel="Use Tripdesk’s wording"
+                      cancelLabel="Keep this wording"
+                      size="sm"
+                      variant="outline"
+                      onConfirm={() => resetting.submit(template.key)}
+                    />
+                  </Group>
+                )}
+              </Group>
+            )}
           </Stack>
         </Paper>
       </Grid.Col>
-      <Grid.Col span={{ base: 12, lg: 5 }}>
-        <TemplatePreview
-          templateKey={template.key}
-          control={form.control}
-          getDraft={() => form.getValues()}
-          clearErrors={() => form.clearErrors()}
-          setError={form.setError}
-          booking={booking}
-          onBookingChange={onBookingChange}
-        />
-      </Grid.Col>
+      {canChange && (
+        <Grid.Col span={{ base: 12, lg: 5 }}>
+          <TemplatePreview
+            templateKey={template.key}
+            control={form.control}
+            getDraft={() => form.getValues()}
+            clearErrors={() => form.clearErrors()}
+            setError={form.setError}
+            booking={booking}
+            onBookingChange={onBookingChange}
+          />
+        </Grid.Col>
+      )}
     </Grid>
   );
 }

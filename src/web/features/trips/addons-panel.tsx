@@ -4,11 +4,15 @@ import { type Column, DataTable } from '../../components/data-table.tsx';
 import { DestructiveButton } from '../../components/form-frame.tsx';
 import { ToneBadge } from '../../components/status-badge.tsx';
 import { formatMoney } from '../../lib/format.ts';
+import { useCan } from '../../lib/session.tsx';
 import { addAddon, removeAddon, tripKeys, updateAddon, useAddons } from './api/trips.ts';
 import { editingRow, TripPanel } from './trip-panel.tsx';
 import { useRowEditor } from './use-row-editor.ts';
 
-export function AddonsPanel({ tripId, editable }: { tripId: number; editable: boolean }) {
+export function AddonsPanel({ tripId, editable: tripEditable }: { tripId: number; editable: boolean }) {
+  const may = useCan();
+  // trips change adds, edits and removes them
+  const editable = tripEditable && may('trips');
   const addons = useAddons(tripId);
   const ed = useRowEditor<Addon, { name: string; price: string }>({
     empty: { name: '', price: '' },

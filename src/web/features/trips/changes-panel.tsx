@@ -7,15 +7,17 @@ import type { TripChangeRules } from '../../../contract/changes.ts';
 import { formatPounds } from '../../../contract/pounds.ts';
 import { DestructiveButton } from '../../components/form-frame.tsx';
 import { api } from '../../lib/api.ts';
+import { useCan } from '../../lib/session.tsx';
 import { ChangeRulesForm } from '../../components/change-rules-form.tsx';
 import { tripKeys } from './api/trips.ts';
 import { TripPanel } from './trip-panel.tsx';
 
 const keyOf = (tripId: number) => [...tripKeys.one(tripId), 'changes'] as const;
 
-/** The fees for changes a trip is charged by: the office's, or its own where they differ. */
+/** The fees for changes a trip is charged by: the office's, or its own where they differ (finance: read to see, change to set). */
 export function ChangesPanel({ tripId, editable }: { tripId: number; editable: boolean }) {
   const queryClient = useQueryClient();
+  const may = useCan();
   const rules = useQuery({
     queryKey: keyOf(tripId),
     queryFn: () => api<TripChangeRules>(`/api/trips/${tripId}/changes`),
@@ -48,7 +50,7 @@ export function ChangesPanel({ tripId, editable }: { tripId: number; editable: b
               Transfer {formatPounds(r.transfer_fee)}, move {formatPounds(r.move_fee)}
             </List.Item>
           </List>
-          {editable && (
+          {editable && may('finance') && (
             <Button variant="default" w="fit-content" onClick={() => setSetting(true)}>
               Set This Trip’s Own
             </Button>
@@ -61,6 +63,7 @@ export function ChangesPanel({ tripId, editable }: { tripId: number; editable: b
           url={`/api/trips/${tripId}/changes`}
           label="This trip’s fees for changes"
           bare
+          readOnly={!may('finance')}
           note={
             r.own ? 'This trip has its own fees for changes.' : 'Starting from the office’s fees: change what differs.'
           }
@@ -69,7 +72,7 @@ export function ChangesPanel({ tripId, editable }: { tripId: number; editable: b
             setSetting(false);
           }}
           actions={
-            r.own ? (
+            !may('finance') ? undefined : r.own ? (
               <DestructiveButton
                 label="Use the Office’s Fees"
                 title="Use the office’s fees?"

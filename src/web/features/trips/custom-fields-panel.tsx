@@ -2,12 +2,14 @@ import { Button, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import type { CustomField } from '../../../contract/trips.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { DestructiveButton } from '../../components/form-frame.tsx';
+import { useCan } from '../../lib/session.tsx';
 import { addField, deleteField, tripKeys, updateField, useFields } from './api/trips.ts';
 import { editingRow, TripPanel } from './trip-panel.tsx';
 import { useRowEditor } from './use-row-editor.ts';
 
-/** The questions this trip's booking form asks, with the instructions shown under each. */
+/** The questions this trip's booking form asks, with the instructions shown under each (trips change edits them). */
 export function CustomFieldsPanel({ tripId }: { tripId: number }) {
+  const may = useCan();
   const fields = useFields(tripId);
   const ed = useRowEditor<CustomField, { label: string; note: string }>({
     empty: { label: '', note: '' },
@@ -34,6 +36,7 @@ export function CustomFieldsPanel({ tripId }: { tripId: number }) {
     {
       key: 'actions',
       label: 'Actions',
+      hidden: !may('trips'),
       cell: (f) => (
         <Group gap="xs" wrap="nowrap">
           <Button size="xs" variant="default" onClick={() => ed.startEdit(f)} aria-label={`Edit ${f.label}`}>
@@ -63,29 +66,31 @@ export function CustomFieldsPanel({ tripId }: { tripId: number }) {
         empty="This trip’s booking form asks no extra questions."
         rowProps={(f) => editingRow(ed.editing?.id === f.id)}
       />
-      <form onSubmit={ed.save} noValidate aria-label={ed.editing ? 'Change custom field' : 'Add a custom field'}>
-        <Stack gap="xs" maw={560}>
-          <TextInput label="Label" required error={ed.errors.label?.message} {...ed.form.register('label')} />
-          <Textarea
-            label="Note"
-            description="Instructions shown under the field on the booking form"
-            rows={3}
-            resize="vertical"
-            error={ed.errors.note?.message}
-            {...ed.form.register('note')}
-          />
-          <Group>
-            <Button type="submit" loading={ed.saving}>
-              {ed.editing ? 'Save Field' : 'Add Field'}
-            </Button>
-            {ed.editing && (
-              <Button variant="default" onClick={ed.reset}>
-                Cancel
+      {may('trips') && (
+        <form onSubmit={ed.save} noValidate aria-label={ed.editing ? 'Change custom field' : 'Add a custom field'}>
+          <Stack gap="xs" maw={560}>
+            <TextInput label="Label" required error={ed.errors.label?.message} {...ed.form.register('label')} />
+            <Textarea
+              label="Note"
+              description="Instructions shown under the field on the booking form"
+              rows={3}
+              resize="vertical"
+              error={ed.errors.note?.message}
+              {...ed.form.register('note')}
+            />
+            <Group>
+              <Button type="submit" loading={ed.saving}>
+                {ed.editing ? 'Save Field' : 'Add Field'}
               </Button>
-            )}
-          </Group>
-        </Stack>
-      </form>
+              {ed.editing && (
+                <Button variant="default" onClick={ed.reset}>
+                  Cancel
+                </Button>
+              )}
+            </Group>
+          </Stack>
+        </form>
+      )}
     </TripPanel>
   );
 }

@@ -6,6 +6,7 @@ import { type Column, DataTable } from '../../components/data-table.tsx';
 import { DestructiveButton } from '../../components/form-frame.tsx';
 import { formatShortDate } from '../../lib/format.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
+import { useCan } from '../../lib/session.tsx';
 import { addDocument, deleteDocument, tripKeys, uploadDocument, useDocuments } from './api/trips.ts';
 import { TripPanel } from './trip-panel.tsx';
 
@@ -18,7 +19,9 @@ const size = (bytes: number | null) =>
 
 const ACCEPT = '.pdf,.png,.jpg,.jpeg,.gif,.webp,.doc,.docx,.xls,.xlsx,.txt,.csv';
 
+/** The trip's documents: anyone who may read the trip downloads them; trips change adds, uploads and removes them. */
 export function DocumentsPanel({ tripId }: { tripId: number }) {
+  const may = useCan();
   const documents = useDocuments(tripId);
   const [progress, setProgress] = useState<{ id: number; percent: number } | null>(null);
   const resets = useRef(new Map<number, () => void>());
@@ -100,6 +103,7 @@ export function DocumentsPanel({ tripId }: { tripId: number }) {
     {
       key: 'actions',
       label: 'Actions',
+      hidden: !may('trips'),
       cell: (d) => (
         <Group gap="xs" wrap="nowrap">
           <FileButton
@@ -147,23 +151,25 @@ export function DocumentsPanel({ tripId }: { tripId: number }) {
         rowKey={(d) => d.id}
         empty="This trip has no documents."
       />
-      <form onSubmit={add} noValidate aria-label="Add a document">
-        <Group align="flex-start">
-          <TextInput
-            label="Document name"
-            required
-            error={form.formState.errors.name?.message}
-            w={320}
-            {...form.register('name')}
-          />
-          <Button type="submit" mt={25} loading={adding.isPending}>
-            Add Document
-          </Button>
-        </Group>
-        <Text size="xs" c="dimmed" mt={4}>
-          PDF, images, Word, Excel or text files of up to 20 MB. Download links work for an hour.
-        </Text>
-      </form>
+      {may('trips') && (
+        <form onSubmit={add} noValidate aria-label="Add a document">
+          <Group align="flex-start">
+            <TextInput
+              label="Document name"
+              required
+              error={form.formState.errors.name?.message}
+              w={320}
+              {...form.register('name')}
+            />
+            <Button type="submit" mt={25} loading={adding.isPending}>
+              Add Document
+            </Button>
+          </Group>
+          <Text size="xs" c="dimmed" mt={4}>
+            PDF, images, Word, Excel or text files of up to 20 MB. Download links work for an hour.
+          </Text>
+        </form>
+      )}
     </TripPanel>
   );
 }

@@ -22,6 +22,7 @@ import {
 } from '../../../contract/fundraising-constants.ts';
 import type { TripFundraising } from '../../../contract/fundraising.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
+import { useCan } from '../../lib/session.tsx';
 import { saveTripFundraising, useTripFundraising } from './api/fundraising.ts';
 import { tripKeys } from './api/trips.ts';
 import { TripPanel } from './trip-panel.tsx';
@@ -42,9 +43,10 @@ const draftOf = (f: TripFundraising): Draft =>
 /**
  * The trip's fundraising: for Fundraise and Flexi bookings, the minimum sponsorship
  * and the milestones (a percentage of the target raised by some weeks before departure). Until
- * set here, the office's defaults apply.
+ * set here, the office's defaults apply. Charities read shows it; charities change edits it.
  */
 export function FundraisingPanel({ tripId, editable }: { tripId: number; editable: boolean }) {
+  const may = useCan();
   const query = useTripFundraising(tripId);
   // kept here: the editor starts afresh from what was saved
   const [notice, setNotice] = useState<string | null>(null);
@@ -57,7 +59,7 @@ export function FundraisingPanel({ tripId, editable }: { tripId: number; editabl
           key={JSON.stringify(query.data)}
           tripId={tripId}
           data={query.data}
-          editable={editable}
+          editable={editable && may('charities')}
           notice={notice}
           setNotice={setNotice}
         />

@@ -24,6 +24,7 @@ import {
 import { MultiSelectField } from '../../components/multi-select-field.tsx';
 import { formatLongDate } from '../../lib/format.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
+import { useCan } from '../../lib/session.tsx';
 import { saveOnlineBooking, useCharityChoices, useOnlineBooking } from './api/online-booking.ts';
 import { tripKeys } from './api/trips.ts';
 import { TripPanel } from './trip-panel.tsx';
@@ -37,7 +38,7 @@ const STATE_TEXT: Record<OnlineBooking['state'], string> = {
 
 /**
  * The trip's online booking: its public page's address, closing day, what travellers may choose
- * there, and the places taken, held for deposits and left.
+ * there, and the places taken, held for deposits and left. Trips read shows them; trips change edits them.
  */
 export function OnlineBookingPanel({ tripId, tripType }: { tripId: number; tripType: string }) {
   const query = useOnlineBooking(tripId);
@@ -78,6 +79,7 @@ function Editor({
   notice: string | null;
   setNotice: (n: string | null) => void;
 }) {
+  const may = useCan();
   const [enabled, setEnabled] = useState(data.enabled);
   const [slug, setSlug] = useState(data.slug ?? '');
   const [closesOn, setClosesOn] = useState(data.closes_on ?? '');
@@ -87,7 +89,8 @@ function Editor({
   const [discounts, setDiscounts] = useState(data.discount_codes_allowed);
   const [description, setDescription] = useState(data.description ?? '');
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const charities = useCharityChoices(charityTrip);
+  // the charities' names are the charities area's: without it, the choice keeps the ids it has
+  const charities = useCharityChoices(charityTrip && may('charities', 'read'));
   const saving = useFormMutation({
     mutationFn: (body: Parameters<typeof saveOnlineBooking>[1]) => saveOnlineBooking(tripId, body),
     invalidate: [tripKeys.one(tripId)],
@@ -152,105 +155,109 @@ function Editor({
           </>
         )}
       </Alert>
-      <Switch
-        label="Take bookings online"
-        checked={enabled}
-        onChange={(e) => {
-          changed();
-          setEnabled(e.currentTarget.checked);
-        }}
-        error={errors.enabled}
-      />
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-        <TextInput
-          label="Page address"
-          leftSection={<Text size="sm">/book/</Text>}
-          leftSectionWidth={56}
-          value={slug}
-          onChange={(e) => {
-            changed();
-            setSlug(e.currentTarget.value);
-          }}
-          error={errors.slug}
-          description="Lower-case letters, digits and hyphens; left empty, made from the trip’s name"
-        />
-        <TextInput
-          label="Closing day"
-          type="date"
-          value={closesOn}
-          onChange={(e) => {
-            changed();
-            setClosesOn(e.currentTarget.value);
-          }}
-          error={errors.closes_on}
-          description={`Left empty: ${formatLongDate(data.closes_on_default)}, when the balance falls due`}
-        />
-      </SimpleGrid>
-      <Checkbox.Group
-        label="How travellers may pay for it"
-        value={funding}
-        onChange={(v) => {
-          changed();
-          setFunding(v as OnlineFundingType[]);
-        }}
-        error={errors.funding_types}
-      >
-        <Group gap="lg" mt={6}>
-          {data.funding_types_allowed.map((f) => (
-            <Checkbox key={f} value={f} label={ONLINE_FUNDING_LABELS[f]} />
-          ))}
-        </Group>
-      </Checkbox.Group>
-      {charityTrip && (
-        <Stack gap="xs">
-          <Radio.Group
-            label="Charities offered"
-            value={anyCharity}
+      <fieldset disabled={!may('trips')} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+        <Stack gap="md">
+          <Switch
+            label="Take bookings online"
+            checked={enabled}
+            onChange={(e) => {
+              changed();
+              setEnabled(e.currentTarget.checked);
+            }}
+            error={errors.enabled}
+          />
+          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+            <TextInput
+              label="Page address"
+              leftSection={<Text size="sm">/book/</Text>}
+              leftSectionWidth={56}
+              value={slug}
+              onChange={(e) => {
+                changed();
+                setSlug(e.currentTarget.value);
+              }}
+              error={errors.slug}
+              description="Lower-case letters, digits and hyphens; left empty, made from the trip’s name"
+            />
+            <TextInput
+              label="Closing day"
+              type="date"
+              value={closesOn}
+              onChange={(e) => {
+                changed();
+                setClosesOn(e.currentTarget.value);
+              }}
+              error={errors.closes_on}
+              description={`Left empty: ${formatLongDate(data.closes_on_default)}, when the balance falls due`}
+            />
+          </SimpleGrid>
+          <Checkbox.Group
+            label="How travellers may pay for it"
+            value={funding}
             onChange={(v) => {
               changed();
-              setAnyCharity(v);
+              setFunding(v as OnlineFundingType[]);
             }}
+            error={errors.funding_types}
           >
             <Group gap="lg" mt={6}>
-              <Radio value="any" label="Any charity" />
-              <Radio value="list" label="These charities" />
+              {data.funding_types_allowed.map((f) => (
+                <Checkbox key={f} value={f} label={ONLINE_FUNDING_LABELS[f]} />
+              ))}
             </Group>
-          </Radio.Group>
-          {anyCharity === 'list' && (
-            <MultiSelectField
-              label="Charities"
-              data={(charities.data ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
-              value={charityIds}
-              onChange={(v) => {
-                changed();
-                setCharityIds(v);
-              }}
-              error={errors.charity_ids}
-            />
+          </Checkbox.Group>
+          {charityTrip && (
+            <Stack gap="xs">
+              <Radio.Group
+                label="Charities offered"
+                value={anyCharity}
+                onChange={(v) => {
+                  changed();
+                  setAnyCharity(v);
+                }}
+              >
+                <Group gap="lg" mt={6}>
+                  <Radio value="any" label="Any charity" />
+                  <Radio value="list" label="These charities" />
+                </Group>
+              </Radio.Group>
+              {anyCharity === 'list' && (
+                <MultiSelectField
+                  label="Charities"
+                  data={(charities.data ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
+                  value={charityIds}
+                  onChange={(v) => {
+                    changed();
+                    setCharityIds(v);
+                  }}
+                  error={errors.charity_ids}
+                />
+              )}
+            </Stack>
           )}
+          <Checkbox
+            label="Travellers may enter a discount code"
+            checked={discounts}
+            onChange={(e) => {
+              changed();
+              setDiscounts(e.currentTarget.checked);
+            }}
+          />
+          <Textarea
+            label="What is included"
+            description="Shown on the booking page"
+            autosize
+            minRows={3}
+            maxRows={10}
+            value={description}
+            onChange={(e) => {
+              changed();
+              setDescription(e.currentTarget.value);
+            }}
+            error={errors.description}
+          />
         </Stack>
-      )}
-      <Checkbox
-        label="Travellers may enter a discount code"
-        checked={discounts}
-        onChange={(e) => {
-          changed();
-          setDiscounts(e.currentTarget.checked);
-        }}
-      />
-      <Textarea
-        label="What is included"
-        description="Shown on the booking page"
-        autosize
-        minRows={3}
-        maxRows={10}
-        value={description}
-        onChange={(e) => {
-          changed();
-          setDescription(e.currentTarget.value);
-        }}
-        error={errors.description}
-      />
+      </fieldset>
       <Text size="sm" c="dimmed">
         {data.terms_url ? (
           <>
@@ -274,11 +281,13 @@ function Editor({
           {notice}
         </Alert>
       )}
-      <Group>
-        <Button onClick={save} loading={saving.isPending}>
-          Save online booking
-        </Button>
-      </Group>
+      {may('trips') && (
+        <Group>
+          <Button onClick={save} loading={saving.isPending}>
+            Save online booking
+          </Button>
+        </Group>
+      )}
     </Stack>
   );
 }

@@ -9,6 +9,7 @@ import { type Column, DataTable } from '../../components/data-table.tsx';
 import { lazyComponent } from '../../components/lazy.tsx';
 import { RemindersSwitch } from '../../components/reminders-switch.tsx';
 import { formatMoney, formatShortDate } from '../../lib/format.ts';
+import { useCan } from '../../lib/session.tsx';
 import { setTripReminders, usePaymentPlan } from './api/payment-plan.ts';
 import { tripKeys } from './api/trips.ts';
 import { TripPanel } from './trip-panel.tsx';
@@ -27,8 +28,11 @@ const previewColumns: Array<Column<Scheduled>> = [
 /**
  * The trip's payment plan: the instalments every new booking's schedule is made from,
  * the schedule a booking made today would get, and the trip's "Send automatic reminders".
+ * Finance read shows them; finance change edits the plan (the switch checks its own permission).
  */
 export function PaymentPlanPanel({ tripId, editable }: { tripId: number; editable: boolean }) {
+  const may = useCan();
+  const canEdit = editable && may('finance');
   const plan = usePaymentPlan(tripId);
   const [dirty, setDirty] = useState(false);
   const [saved, setSaved] = useState(false);
@@ -59,7 +63,7 @@ export function PaymentPlanPanel({ tripId, editable }: { tripId: number; editabl
             <Alert color="blue" variant="light" title="The default plan">
               This trip is on the default plan: the trip's deposit {DEFAULT_DEPOSIT_DUE_DAYS} days after booking, and
               the rest {DEFAULT_BALANCE_DAYS_BEFORE_DEPARTURE} days before departure.
-              {editable && ' Save a plan below to give it its own.'}
+              {canEdit && ' Save a plan below to give it its own.'}
             </Alert>
           )}
           {saved && (
@@ -79,7 +83,7 @@ export function PaymentPlanPanel({ tripId, editable }: { tripId: number; editabl
             key={JSON.stringify(p.instalments)}
             tripId={tripId}
             plan={p}
-            editable={editable}
+            editable={canEdit}
             onDirty={onDirty}
             onSaved={() => setSaved(true)}
           />

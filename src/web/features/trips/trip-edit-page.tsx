@@ -12,6 +12,7 @@ import { formatLongDate } from '../../lib/format.ts';
 import { lazyComponent } from '../../components/lazy.tsx';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
+import { useCan } from '../../lib/session.tsx';
 import { tripKeys, updateTrip, useCountries, useTrip } from './api/trips.ts';
 import { fundingOptions, levelOptions, statusOptions, typeOptions } from './trip-options.ts';
 
@@ -62,6 +63,9 @@ export default function TripEditPage() {
 }
 
 function TripForm({ trip }: { trip: Trip }) {
+  const may = useCan();
+  // trips change edits the trip's details; a trip that cannot change says why below
+  const readOnly = !trip.editable || !may('trips');
   const countries = useCountries();
   const [saved, setSaved] = useState(false);
   const [cancelling, setCancelling] = useState(false);
@@ -97,19 +101,24 @@ function TripForm({ trip }: { trip: Trip }) {
       onSubmit={save}
       submitLabel="Save Trip"
       submitting={saving.isPending}
-      readOnly={!trip.editable}
+      readOnly={readOnly}
       back={{ to: path('trip-list'), label: 'Back to Trips' }}
       maw="100%"
       above={
         <>
           <Group gap="lg">
-            <Anchor component={Link} to={`${path('booking-list')}?timing=all&trip_id=${trip.id}`} w="fit-content">
-              Bookings ({trip.booking_count})
-            </Anchor>
-            <Anchor component={Link} to={path('trip-readiness', { id: trip.id })} w="fit-content">
-              Ready to depart?
-            </Anchor>
-            {trip.editable && trip.status !== 'cancelled' && (
+            {may('bookings', 'read') && (
+              <>
+                <Anchor component={Link} to={`${path('booking-list')}?timing=all&trip_id=${trip.id}`} w="fit-content">
+                  Bookings ({trip.booking_count})
+                </Anchor>
+                <Anchor component={Link} to={path('trip-readiness', { id: trip.id })} w="fit-content">
+                  Ready to depart?
+                </Anchor>
+              </>
+            )}
+            {/* cancelling a departure cancels its bookings: bookings change */}
+            {trip.editable && trip.status !== 'cancelled' && may('bookings') && (
               <Button variant="outline" color="red" size="xs" onClick={() => setCancelling(true)}>
                 Cancel Departure
               </Button>
@@ -168,7 +177,7 @@ function TripForm({ trip }: { trip: Trip }) {
           Trip details updated
         </Alert>
       )}
-      <fieldset disabled={!trip.editable} style={{ border: 0, padding: 0, margin: 0 }}>
+      <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0 }}>
         <Grid>
           <Grid.Col span={{ base: 12, md: 6 }}>
             <TextInput label="Trip Name" required error={errors.name?.message} {...form.register('name')} />

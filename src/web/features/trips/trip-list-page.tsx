@@ -14,6 +14,7 @@ import { StatusBadge } from '../../components/status-badge.tsx';
 import { showFlash } from '../../lib/flash.ts';
 import { formatShortDate } from '../../lib/format.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
+import { useCan } from '../../lib/session.tsx';
 import { archiveTrip, deleteTrip, type TripFilter, tripKeys, useTrips } from './api/trips.ts';
 
 // the dialogs load when first opened
@@ -33,6 +34,7 @@ type Pending = { kind: 'archive' | 'delete'; trip: Trip } | null;
 
 export default function TripListPage() {
   const queryClient = useQueryClient();
+  const may = useCan();
   const [search, setSearch] = useState('');
   const [nameSearch] = useDebouncedValue(search.trim(), TRIP_SEARCH_DEBOUNCE_MS);
   const [sort, setSort] = useState<TripFilter['sort_by']>('date');
@@ -94,48 +96,57 @@ export default function TripListPage() {
       label: 'Actions',
       cell: (trip) => (
         <Group gap={6} wrap="nowrap">
-          <LazyMenu
-            menuProps={{ position: 'bottom-end', withinPortal: true }}
-            target={
-              <Button size="xs" variant="default" aria-label={`Trip menu for ${trip.name}`}>
-                Trip
-              </Button>
-            }
-          >
-            {(M) => (
-              <>
-                {trip.editable && (
-                  <M.Item component={Link} to={path('trip-edit', { id: trip.id })}>
-                    Edit Trip
+          {(trip.editable || may('trips')) && (
+            <LazyMenu
+              menuProps={{ position: 'bottom-end', withinPortal: true }}
+              target={
+                <Button size="xs" variant="default" aria-label={`Trip menu for ${trip.name}`}>
+                  Trip
+                </Button>
+              }
+            >
+              {(M) => (
+                <>
+                  {trip.editable && (
+                    <M.Item component={Link} to={path('trip-edit', { id: trip.id })}>
+                      {may('trips') ? 'Edit Trip' : 'View Trip'}
+                    </M.Item>
+                  )}
+                  {/* archiving and deleting are trips change */}
+                  {may('trips') && !trip.archived && (
+                    <M.Item onClick={() => setPending({ kind: 'archive', trip })}>Archive</M.Item>
+                  )}
+                  {may('trips') && (
+                    <M.Item color="red" onClick={() => setPending({ kind: 'delete', trip })}>
+                      Delete
+                    </M.Item>
+                  )}
+                </>
+              )}
+            </LazyMenu>
+          )}
+          {may('bookings', 'read') && (
+            <LazyMenu
+              menuProps={{ position: 'bottom-end', withinPortal: true }}
+              target={
+                <Button size="xs" variant="default" aria-label={`Bookings menu for ${trip.name}`}>
+                  Bookings
+                </Button>
+              }
+            >
+              {(M) => (
+                <>
+                  <M.Item component={Link} to={`${path('booking-list')}?timing=all&trip_id=${trip.id}`}>
+                    List
                   </M.Item>
-                )}
-                {!trip.archived && <M.Item onClick={() => setPending({ kind: 'archive', trip })}>Archive</M.Item>}
-                <M.Item color="red" onClick={() => setPending({ kind: 'delete', trip })}>
-                  Delete
-                </M.Item>
-              </>
-            )}
-          </LazyMenu>
-          <LazyMenu
-            menuProps={{ position: 'bottom-end', withinPortal: true }}
-            target={
-              <Button size="xs" variant="default" aria-label={`Bookings menu for ${trip.name}`}>
-                Bookings
-              </Button>
-            }
-          >
-            {(M) => (
-              <>
-                <M.Item component={Link} to={`${path('booking-list')}?timing=all&trip_id=${trip.id}`}>
-                  List
-                </M.Item>
-                <M.Item component={Link} to={path('trip-readiness', { id: trip.id })}>
-                  Readiness
-                </M.Item>
-                {trip.status !== 'closed' && <M.Item onClick={() => setBooking(trip)}>New</M.Item>}
-              </>
-            )}
-          </LazyMenu>
+                  <M.Item component={Link} to={path('trip-readiness', { id: trip.id })}>
+                    Readiness
+                  </M.Item>
+                  {trip.status !== 'closed' && may('bookings') && <M.Item onClick={() => setBooking(trip)}>New</M.Item>}
+                </>
+              )}
+            </LazyMenu>
+          )}
         </Group>
       ),
     },
@@ -145,7 +156,7 @@ export default function TripListPage() {
     <Stack>
       <Group justify="space-between">
         <Title order={1}>Trips</Title>
-        <Button onClick={() => setCreating(true)}>Create New Trip</Button>
+        {may('trips') && <Button onClick={() => setCreating(true)}>Create New Trip</Button>}
       </Group>
 
       <Group align="flex-end" gap="md">

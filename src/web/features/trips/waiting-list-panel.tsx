@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { ToneBadge, type Tone } from '../../components/status-badge.tsx';
 import { api, ApiError } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
+import { useCan } from '../../lib/session.tsx';
 import { tripKeys } from './api/trips.ts';
 import { TripPanel } from './trip-panel.tsx';
 
@@ -21,10 +22,11 @@ const waitingKey = (tripId: number) => [...tripKeys.one(tripId), 'waiting-list']
 
 /**
  * The trip's waiting list: the line in order, with the offers made and their state; staff move
- * people up or down, take them off (after a confirmation) or offer them places now.
+ * people up or down, take them off (after a confirmation) or offer them places now (trips change).
  */
 export function WaitingListPanel({ tripId }: { tripId: number }) {
   const queryClient = useQueryClient();
+  const may = useCan();
   const query = useQuery({
     queryKey: waitingKey(tripId),
     queryFn: () => api<WaitingList>(`/api/trips/${tripId}/waiting-list`),
@@ -85,9 +87,11 @@ export function WaitingListPanel({ tripId }: { tripId: number }) {
                 <Table.Th>Places</Table.Th>
                 <Table.Th>Joined</Table.Th>
                 <Table.Th>State</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
+                {may('trips') && (
+                  <Table.Th>
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
+                )}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -118,49 +122,51 @@ export function WaitingListPanel({ tripId }: { tripId: number }) {
                         </Text>
                       )}
                     </Table.Td>
-                    <Table.Td>
-                      {e.position !== null && (
-                        <Group gap={4} wrap="nowrap" justify="flex-end">
-                          <ActionIcon
-                            variant="default"
-                            aria-label={`Move ${name} up`}
-                            disabled={e.position === 1 || act.isPending}
-                            onClick={() => act.mutate({ entry: e, what: 'up' })}
-                          >
-                            ↑
-                          </ActionIcon>
-                          <ActionIcon
-                            variant="default"
-                            aria-label={`Move ${name} down`}
-                            disabled={e.position === inLine.length || act.isPending}
-                            onClick={() => act.mutate({ entry: e, what: 'down' })}
-                          >
-                            ↓
-                          </ActionIcon>
-                          {e.state === 'waiting' && (
+                    {may('trips') && (
+                      <Table.Td>
+                        {e.position !== null && (
+                          <Group gap={4} wrap="nowrap" justify="flex-end">
+                            <ActionIcon
+                              variant="default"
+                              aria-label={`Move ${name} up`}
+                              disabled={e.position === 1 || act.isPending}
+                              onClick={() => act.mutate({ entry: e, what: 'up' })}
+                            >
+                              ↑
+                            </ActionIcon>
+                            <ActionIcon
+                              variant="default"
+                              aria-label={`Move ${name} down`}
+                              disabled={e.position === inLine.length || act.isPending}
+                              onClick={() => act.mutate({ entry: e, what: 'down' })}
+                            >
+                              ↓
+                            </ActionIcon>
+                            {e.state === 'waiting' && (
+                              <Button
+                                size="compact-sm"
+                                variant="default"
+                                disabled={act.isPending}
+                                onClick={() => act.mutate({ entry: e, what: 'offer' })}
+                                aria-label={`Offer ${name} a place now`}
+                              >
+                                Offer now
+                              </Button>
+                            )}
                             <Button
                               size="compact-sm"
                               variant="default"
+                              color="red.9"
                               disabled={act.isPending}
-                              onClick={() => act.mutate({ entry: e, what: 'offer' })}
-                              aria-label={`Offer ${name} a place now`}
+                              onClick={() => setRemoving(e)}
+                              aria-label={`Remove ${name}`}
                             >
-                              Offer now
+                              Remove
                             </Button>
-                          )}
-                          <Button
-                            size="compact-sm"
-                            variant="default"
-                            color="red.9"
-                            disabled={act.isPending}
-                            onClick={() => setRemoving(e)}
-                            aria-label={`Remove ${name}`}
-                          >
-                            Remove
-                          </Button>
-                        </Group>
-                      )}
-                    </Table.Td>
+                          </Group>
+                        )}
+                      </Table.Td>
+                    )}
                   </Table.Tr>
                 );
               })}

@@ -10,7 +10,8 @@ import { DestructiveButton, FormPage, RecordLoader } from '../../components/form
 import { api, ApiError } from '../../lib/api.ts';
 import { lazyZodResolver } from '../../lib/lazy-resolver.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
-import { useCurrentUser } from '../../lib/session.tsx';
+import { useCan, useCurrentUser } from '../../lib/session.tsx';
+import { useTeams } from '../../components/teams.ts';
 import { deleteUser, updateUser, useCharityChoices, userKeys, useUser } from './api/users.ts';
 import { UserFields } from './user-fields.tsx';
 
@@ -21,6 +22,7 @@ type FormValues = {
   email: string;
   user_role_id: string;
   charity_id: string;
+  team_id: string;
   password: string;
   confirm_password: string;
 };
@@ -39,6 +41,8 @@ export default function UserEditPage() {
 
 function UserForm({ user }: { user: User }) {
   const isMe = useCurrentUser()?.id === user.id;
+  const may = useCan();
+  const canChange = may('people');
   const navigate = useNavigate();
   const form = useForm<FormValues, unknown, z.output<typeof updateUserSchema>>({
     resolver: lazyZodResolver(() => import('../../../contract/users.ts').then((m) => m.updateUserSchema)) as never,
@@ -49,6 +53,7 @@ function UserForm({ user }: { user: User }) {
       email: user.email,
       user_role_id: String(user.user_role_id),
       charity_id: user.charity ? String(user.charity.id) : '',
+      team_id: user.team ? String(user.team.id) : '',
       password: '',
       confirm_password: '',
     },
@@ -57,6 +62,13 @@ function UserForm({ user }: { user: User }) {
   // a Charity user speaks for one charity: its portal shows that charity's fundraisers only
   const isCharity = useWatch({ control: form.control, name: 'user_role_id' }) === String(ROLES.charity);
   const charities = useCharityChoices(isCharity);
+  // an Administrator's team: what they may do in Tripdesk
+  const isAdministrator = useWatch({ control: form.control, name: 'user_role_id' }) === String(ROLES.administrator);
+  const teams = useTeams(isAdministrator);
+  const teamOptions = [
+    ...(user.team ? [user.team] : []),
+    ...(teams.data ?? []).filter((t) => t.id !== user.team?.id),
+  ].map((t) => ({ value: String(t.id), label: t.name }));
   // the linked charity is an option from the start, so the select shows it before the list arrives
   const charityOptions = [
     ...(user.charity ? [user.charity] : []),
@@ -88,13 +100,14 @@ function UserForm({ user }: { user: User }) {
       label="User details"
       failure={saving.failure ?? removing.failure}
       onSubmit={save}
+      readOnly={!canChange}
       submitLabel="Save User"
       submitting={form.formState.isSubmitting}
       back={{ to: path('user-list'), label: 'Back to User List' }}
       maw={760}
       below={user.user_role_id === ROLES.endUser ? <TravellerSessions user={user} /> : undefined}
       destructive={
-        isMe
+        isMe || !canChange
           ? undefined
           : {
               label: 'Delete User',
@@ -119,6 +132,7 @@ function UserForm({ user }: { user: User }) {
           register={form.register}
           errors={errors}
           fixedRole={isMe ? user.role.display_name : undefined}
+          disabled={!canChange}
         />
         {isCharity && (
           <Grid.Col span={HALF}>
@@ -126,6 +140,7 @@ function UserForm({ user }: { user: User }) {
               label="Charity"
               description="The charity whose fundraisers this user follows"
               data={[{ value: '', label: 'None' }, ...charityOptions]}
+              disabled={!canChange}
               error={
                 errors.charity_id?.message ?? (charities.isError ? 'The charities could not be loaded.' : undefined)
               }
@@ -133,24 +148,51 @@ function UserForm({ user }: { user: User }) {
             />
           </Grid.Col>
         )}
-        <Grid.Col span={HALF}>
-          <PasswordInput
-            label="New Password"
-            autoComplete="new-password"
-            description={`Leave blank to keep the current password; at least ${MIN_PASSWORD_LENGTH} characters`}
-            error={errors.password?.message}
-            {...form.register('password')}
-          />
-        </Grid.Col>
-        <Grid.Col span={HALF}>
-          <PasswordInput
-            label="Confirm Password"
-            autoComplete="new-password"
-            description="Type the new password again"
-            error={errors.confirm_password?.message}
-            {...form.register('confirm_password')}
-          />
-        </Grid.Col>
+        {isAdministrator && (
+          <Grid.Col span={HALF}>
+            <NativeSelect
+              label="Team"
+              description={
+                isMe
+                  ? 'You cannot change your own team'
+                  : 'What this member may see and do; new Administrators join Full access'
+              }
+              data={
+                user.team
+                  ? teamOptions
+                  : [
+                      { value: '', label: 'Full access (the default)' },
+                      ...teamOptions.filter((o) => !teams.data?.find((t) => String(t.id) === o.value)?.full_access),
+                    ]
+              }
+              disabled={isMe || !canChange}
+              error={errors.team_id?.message ?? (teams.isError ? 'The teams could not be loaded.' : undefined)}
+              {...form.register('team_id')}
+            />
+          </Grid.Col>
+        )}
+        {canChange && (
+          <>
+            <Grid.Col span={HALF}>
+              <PasswordInput
+                label="New Password"
+                autoComplete="new-password"
+                description={`Leave blank to keep the current password; at least ${MIN_PASSWORD_LENGTH} characters`}
+                error={errors.password?.message}
+                {...form.register('password')}
+              />
+            </Grid.Col>
+            <Grid.Col span={HALF}>
+              <PasswordInput
+                label="Confirm Password"
+                autoComplete="new-password"
+                description="Type the new password again"
+                error={errors.confirm_password?.message}
+                {...form.register('confirm_password')}
+              />
+            </Grid.Col>
+          </>
+        )}
         <Grid.Col span={HALF}>
           <TextInput
             label="Stripe Customer ID"

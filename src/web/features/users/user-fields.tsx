@@ -18,10 +18,12 @@ type Props = {
   errors: Partial<Record<Field, { message?: string }>>;
   /** the role as text that cannot be changed (one's own), in place of the select */
   fixedRole?: string;
+  /** the fields shown but not for changing (a team without people change) */
+  disabled?: boolean;
 };
 
 /** What a user account is (spec §5: email, first name, last name and role, all required): the list's add form and the edit page. */
-export function UserFields({ layout, register, errors, fixedRole }: Props) {
+export function UserFields({ layout, register, errors, fixedRole, disabled }: Props) {
   return layout.map(([field, span]) => (
     <Grid.Col key={field} span={span}>
       {field !== 'user_role_id' ? (
@@ -29,6 +31,7 @@ export function UserFields({ layout, register, errors, fixedRole }: Props) {
           label={LABELS[field]}
           type={field === 'email' ? 'email' : undefined}
           required
+          disabled={disabled}
           error={errors[field]?.message}
           {...register(field)}
         />
@@ -40,6 +43,7 @@ export function UserFields({ layout, register, errors, fixedRole }: Props) {
           label={LABELS[field]}
           required
           data={roleOptions}
+          disabled={disabled}
           error={errors[field]?.message}
           {...register(field)}
         />

@@ -29,9 +29,11 @@ export const updateBooking = (id: number, body: UpdateBookingInput) =>
 export const useBookings = (q: BookingListQuery) =>
   useQuery({ queryKey: bookingKeys.list(q), queryFn: () => listBookings(q), placeholderData: keepPreviousData });
 export const useBooking = (id: number) => useQuery({ queryKey: bookingKeys.one(id), queryFn: () => getBooking(id) });
-export const useTripOptions = () =>
+/** enabled: false for a member whose team may not read trips (the route answers 403). */
+export const useTripOptions = (enabled = true) =>
   useQuery({
     queryKey: ['trips', 'select'],
     queryFn: () => api<TripSelectItem[]>('/api/trips/select'),
     staleTime: 60_000,
+    enabled,
   });

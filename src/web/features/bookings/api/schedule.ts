@@ -7,10 +7,12 @@ import { invoiceChangeKeys } from './invoices.ts';
 /** Under the booking's key: an invoice, payment or refund (which invalidate the booking) refresh it too. */
 export const scheduleKey = (bookingId: number) => [...bookingKeys.one(bookingId), 'schedule'] as const;
 
-export const useSchedule = (bookingId: number) =>
+/** enabled: false for a member whose team may not read money (the route answers 403). */
+export const useSchedule = (bookingId: number, enabled = true) =>
   useQuery({
     queryKey: scheduleKey(bookingId),
     queryFn: () => api<BookingSchedule>(`/api/bookings/${bookingId}/schedule`),
+    enabled,
   });
 
 export const changeScheduleRow = (rowId: number, body: ScheduleRowPatch) =>

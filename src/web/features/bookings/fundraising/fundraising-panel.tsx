@@ -7,6 +7,7 @@ import { lazyComponent } from '../../../components/lazy.tsx';
 import { entryColumns, StandingBadge, standingText } from '../../../components/fundraising.tsx';
 import { formatMoney, formatShortDate } from '../../../lib/format.ts';
 import { useDialog } from '../../../lib/use-dialog.ts';
+import { useCan } from '../../../lib/session.tsx';
 import { bookingKeys } from '../api/bookings.ts';
 import { strikeFundraisingEntry, useFundraising } from '../api/fundraising.ts';
 import { BookingPanel } from '../booking-panel.tsx';
@@ -24,9 +25,11 @@ type Dialog = { kind: 'entry' } | { kind: 'target' } | { kind: 'strike'; entry: 
  * The booking page's Fundraising panel: the target (the trip's minimum unless
  * changed), the page, what is raised and how it stands against the milestones, the charity's
  * acknowledgement, and the raised-to-date entries (added; struck out with a reason, never edited).
- * Sponsorship is not trip money: nothing here touches the invoices.
+ * Sponsorship is not trip money: nothing here touches the invoices. A team that may only read the
+ * charities' fundraising sees it without the buttons.
  */
 export function FundraisingPanel({ bookingId }: { bookingId: number }) {
+  const changes = useCan()('charities');
   const query = useFundraising(bookingId);
   const [notice, setNotice] = useState<string | null>(null);
   const { dialog, open, close } = useDialog<NonNullable<Dialog>>(() => setNotice(null));
@@ -36,9 +39,9 @@ export function FundraisingPanel({ bookingId }: { bookingId: number }) {
   };
   const f = query.data;
 
-  const columns: Array<Column<FundraisingEntry>> = [
-    ...entryColumns<FundraisingEntry>(),
-    {
+  const columns: Array<Column<FundraisingEntry>> = entryColumns<FundraisingEntry>();
+  if (changes)
+    columns.push({
       key: 'actions',
       label: 'Action',
       cell: (e) =>
@@ -52,8 +55,7 @@ export function FundraisingPanel({ bookingId }: { bookingId: number }) {
             Strike out
           </Button>
         ),
-    },
-  ];
+    });
 
   return (
     <BookingPanel
@@ -62,7 +64,7 @@ export function FundraisingPanel({ bookingId }: { bookingId: number }) {
       notice={notice}
       onDismiss={() => setNotice(null)}
       actions={
-        f?.fundraises ? (
+        changes && f?.fundraises ? (
           <Group gap="xs">
             <Button variant="default" onClick={() => open({ kind: 'target' })}>
               Change target or page…

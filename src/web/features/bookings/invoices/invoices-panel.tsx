@@ -14,6 +14,7 @@ import { useFormMutation } from '../../../lib/mutation.ts';
 import { createPayLink, deleteInvoice, invoiceChangeKeys, sendInvoice, useInvoices } from '../api/invoices.ts';
 import { CARD_PAYMENTS_OFF } from '../../../../contract/card-payment-constants.ts';
 import { readBootstrap } from '../../../lib/bootstrap.ts';
+import { useCan } from '../../../lib/session.tsx';
 import { BookingPanel } from '../booking-panel.tsx';
 
 // the dialogs (and the date picker they use) load when first opened, not with the booking page
@@ -51,8 +52,12 @@ type Dialog =
 const noPayments = (invoice: Invoice) => invoice.status === 'Unpaid' && invoice.transactions.length === 0;
 const noPaymentsId = (invoice: Invoice) => `no-payments-${invoice.id}`;
 
-/** Spec §2 Invoices panel: the booking's invoices, payments and refunds. */
+/**
+ * Spec §2 Invoices panel: the booking's invoices, payments and refunds. A team that may only read
+ * money sees them and their payment history, without the buttons that change them.
+ */
 export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
+  const changes = useCan()('finance');
   const invoices = useInvoices(booking.id);
   const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -186,9 +191,11 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
       label: 'Action',
       cell: (inv) => (
         <Group gap={6} wrap="nowrap" w="max-content">
-          <Button size="xs" onClick={() => open({ kind: 'payment', invoice: inv })}>
-            Payment
-          </Button>
+          {changes && (
+            <Button size="xs" onClick={() => open({ kind: 'payment', invoice: inv })}>
+              Payment
+            </Button>
+          )}
           <Button
             size="xs"
             variant="default"
@@ -199,10 +206,12 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
           >
             View
           </Button>
-          <Button size="xs" variant="default" loading={sendingId === inv.id} onClick={() => void send(inv)}>
-            Send
-          </Button>
-          {cardPayments && inv.outstanding > 0 && !cancelled && (
+          {changes && (
+            <Button size="xs" variant="default" loading={sendingId === inv.id} onClick={() => void send(inv)}>
+              Send
+            </Button>
+          )}
+          {changes && cardPayments && inv.outstanding > 0 && !cancelled && (
             <Button
               size="xs"
               variant="default"
@@ -222,7 +231,7 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
           >
             <ToneBadge tone={STATUS_TONE[inv.status]}>{inv.status}</ToneBadge>
           </Button>
-          {inv.transactions.length === 0 && (
+          {changes && inv.transactions.length === 0 && (
             <DestructiveButton
               size="xs"
               label="Delete"
@@ -244,12 +253,14 @@ export function InvoicesPanel({ booking }: { booking: BookingDetail }) {
       id="invoices"
       title="Invoices"
       actions={
-        <Group gap="xs">
-          <Button variant="default" onClick={() => open({ kind: 'standard' })}>
-            Standard Invoice
-          </Button>
-          <Button onClick={() => open({ kind: 'new' })}>New Invoice</Button>
-        </Group>
+        changes && (
+          <Group gap="xs">
+            <Button variant="default" onClick={() => open({ kind: 'standard' })}>
+              Standard Invoice
+            </Button>
+            <Button onClick={() => open({ kind: 'new' })}>New Invoice</Button>
+          </Group>
+        )
       }
       intro={
         <Alert

@@ -7,12 +7,16 @@ import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { ServerAlert } from '../../../components/form-frame.tsx';
 import { formatLongDate, formatMoney } from '../../../lib/format.ts';
 import { useFormMutation } from '../../../lib/mutation.ts';
+import { useCan } from '../../../lib/session.tsx';
 import { deleteTransaction, invoiceChangeKeys } from '../api/invoices.ts';
 
 const struck = (t: Transaction) =>
   t.deleted_at !== null ? { style: { textDecoration: 'line-through', color: 'var(--mantine-color-dimmed)' } } : {};
 
-/** Every payment and refund of an invoice; deleted ones stay, struck through, with who and when. */
+/**
+ * Every payment and refund of an invoice; deleted ones stay, struck through, with who and when.
+ * Delete only for a team that may change money.
+ */
 export function PaymentHistoryDialog({
   invoice,
   onClose,
@@ -24,6 +28,7 @@ export function PaymentHistoryDialog({
 }) {
   // the question replaces the history while it is asked (Escape then closes the question only)
   const [confirming, setConfirming] = useState<Transaction | null>(null);
+  const changes = useCan()('finance');
   const removing = useFormMutation({
     mutationFn: (t: Transaction) => deleteTransaction(t.id),
     // deleting a transaction reloads the invoices (spec §4), and the booking's history
@@ -67,22 +72,26 @@ export function PaymentHistoryDialog({
         </>
       ),
     },
-    {
-      key: 'action',
-      label: 'Action',
-      cell: (t) =>
-        t.deleted_at === null && (
-          <Button
-            size="xs"
-            variant="light"
-            color="red"
-            onClick={() => setConfirming(t)}
-            aria-label={`Delete the ${t.type} of ${formatMoney(t.amount)}`}
-          >
-            Delete
-          </Button>
-        ),
-    },
+    ...(changes
+      ? [
+          {
+            key: 'action',
+            label: 'Action',
+            cell: (t: Transaction) =>
+              t.deleted_at === null && (
+                <Button
+                  size="xs"
+                  variant="light"
+                  color="red"
+                  onClick={() => setConfirming(t)}
+                  aria-label={`Delete the ${t.type} of ${formatMoney(t.amount)}`}
+                >
+                  Delete
+                </Button>
+              ),
+          },
+        ]
+      : []),
   ];
 
   return (

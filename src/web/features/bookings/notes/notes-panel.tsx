@@ -8,6 +8,7 @@ import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { DestructiveButton, ServerAlert } from '../../../components/form-frame.tsx';
 import { formatLongDate } from '../../../lib/format.ts';
 import { useFormMutation } from '../../../lib/mutation.ts';
+import { useCan } from '../../../lib/session.tsx';
 import { createNote, deleteNote, noteChangeKeys, updateNote, useNotes } from '../api/notes.ts';
 import { BookingPanel } from '../booking-panel.tsx';
 import type { NoteEditorHandle } from './note-editor.tsx';
@@ -20,8 +21,12 @@ const time = (iso: string) =>
 // a note saved and never changed has its two times within the same instant
 const wasEdited = (n: Note) => Date.parse(n.updated_at) - Date.parse(n.created_at) > 1000;
 
-/** Spec §2 Notes panel: a rich-text editor above the booking's notes, newest first. */
+/**
+ * Spec §2 Notes panel: a rich-text editor above the booking's notes, newest first. A team that may
+ * only read bookings sees the notes, without the editor.
+ */
 export function NotesPanel({ bookingId }: { bookingId: number }) {
+  const changes = useCan()('bookings');
   const notes = useNotes(bookingId);
   const queryClient = useQueryClient();
   const editor = useRef<NoteEditorHandle>(null);
@@ -122,7 +127,9 @@ export function NotesPanel({ bookingId }: { bookingId: number }) {
         </>
       ),
     },
-    {
+  ];
+  if (changes)
+    columns.push({
       key: 'action',
       label: 'Action',
       cell: (n) => (
@@ -147,8 +154,7 @@ export function NotesPanel({ bookingId }: { bookingId: number }) {
           />
         </Group>
       ),
-    },
-  ];
+    });
 
   return (
     <BookingPanel id="notes" title="Notes">
@@ -157,29 +163,33 @@ export function NotesPanel({ bookingId }: { bookingId: number }) {
           Editing the note by {editing.user?.name ?? 'a former user'} of {time(editing.created_at)}
         </Text>
       )}
-      <Suspense
-        fallback={
-          <Text size="sm" c="dimmed">
-            Loading the editor…
-          </Text>
-        }
-      >
-        <NoteEditor ref={editor} label={editing ? 'Edit note' : 'New note'} />
-      </Suspense>
-      {nothingWritten && (
-        <Alert color="red" variant="light" role="alert">
-          Please write a note first.
-        </Alert>
+      {changes && (
+        <>
+          <Suspense
+            fallback={
+              <Text size="sm" c="dimmed">
+                Loading the editor…
+              </Text>
+            }
+          >
+            <NoteEditor ref={editor} label={editing ? 'Edit note' : 'New note'} />
+          </Suspense>
+          {nothingWritten && (
+            <Alert color="red" variant="light" role="alert">
+              Please write a note first.
+            </Alert>
+          )}
+          <ServerAlert failure={saving.failure ?? removing.failure} variant="light" />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={cancel}>
+              Cancel
+            </Button>
+            <Button onClick={() => void save()} loading={saving.isPending}>
+              {editing ? 'Update Note' : 'Add Note'}
+            </Button>
+          </Group>
+        </>
       )}
-      <ServerAlert failure={saving.failure ?? removing.failure} variant="light" />
-      <Group justify="flex-end">
-        <Button variant="default" onClick={cancel}>
-          Cancel
-        </Button>
-        <Button onClick={() => void save()} loading={saving.isPending}>
-          {editing ? 'Update Note' : 'Add Note'}
-        </Button>
-      </Group>
       <DataTable
         columns={columns}
         query={notes}

@@ -13,6 +13,7 @@ import { ToneBadge, type Tone } from '../../../components/status-badge.tsx';
 import { formatMoney, formatShortDate } from '../../../lib/format.ts';
 import { useDialog } from '../../../lib/use-dialog.ts';
 import { useFormMutation } from '../../../lib/mutation.ts';
+import { useCan } from '../../../lib/session.tsx';
 import {
   changeScheduleRow,
   rebuildSchedule,
@@ -44,9 +45,12 @@ const invoicedId = (row: ScheduleRow) => `instalment-invoiced-${row.id}`;
 /**
  * The booking's payment schedule: each instalment's due date, amount, invoice and
  * state; move or change one before it is invoiced, waive one with a reason, rebuild the schedule
- * from the trip's plan, remind the traveller now, and their automatic reminders on or off.
+ * from the trip's plan, remind the traveller now, and their automatic reminders on or off. A team
+ * that may only read money sees the schedule without its actions.
  */
 export function SchedulePanel({ booking }: { booking: BookingDetail }) {
+  const may = useCan();
+  const changes = may('finance');
   const schedule = useSchedule(booking.id);
   const [notice, setNotice] = useState<string | null>(null);
   const [unwaivingId, setUnwaivingId] = useState<number | null>(null);
@@ -150,7 +154,9 @@ export function SchedulePanel({ booking }: { booking: BookingDetail }) {
       label: 'State',
       cell: (r) => <ToneBadge tone={STATE_TONE[r.state]}>{SCHEDULE_STATE_LABELS[r.state]}</ToneBadge>,
     },
-    {
+  ];
+  if (changes)
+    columns.push({
       key: 'actions',
       label: 'Actions',
       cell: (r) => (
@@ -195,10 +201,10 @@ export function SchedulePanel({ booking }: { booking: BookingDetail }) {
           )}
         </Group>
       ),
-    },
-  ];
+    });
 
   const rebuild =
+    changes &&
     data?.can_rebuild &&
     (rows.length === 0 ? (
       <Button variant="default" loading={rebuilding.isPending} onClick={() => void run(() => rebuilding.submit())}>
@@ -221,7 +227,7 @@ export function SchedulePanel({ booking }: { booking: BookingDetail }) {
       title="Payment schedule"
       actions={
         <Group gap="xs">
-          {owing && (
+          {changes && owing && (
             <Button variant="default" loading={reminding.isPending} onClick={() => void run(() => reminding.submit())}>
               Send reminder now
             </Button>
@@ -241,9 +247,13 @@ export function SchedulePanel({ booking }: { booking: BookingDetail }) {
               <Text size="sm" c="#7a4100">
                 Automatic reminders are off for this trip, so none are sent for this booking until they are turned on
                 again on{' '}
-                <Anchor component={Link} to={path('trip-edit', { id: booking.trip.id })} inherit>
-                  the trip's page
-                </Anchor>
+                {may('trips', 'read') ? (
+                  <Anchor component={Link} to={path('trip-edit', { id: booking.trip.id })} inherit>
+                    the trip's page
+                  </Anchor>
+                ) : (
+                  "the trip's page"
+                )}
                 .
               </Text>
             )

@@ -21,4 +21,6 @@ export const useDiscounts = (keyword: string) =>
   useQuery({ queryKey: discountKeys.list(keyword), queryFn: () => listDiscounts(keyword) });
 export const useDiscount = (id: number | null) =>
   useQuery({ queryKey: discountKeys.one(id ?? 0), queryFn: () => getDiscount(id!), enabled: id !== null });
-export const useTripSelect = () => useQuery({ queryKey: ['trips', 'select'], queryFn: listTripSelect });
+/** The trips to choose from: the trips area's, so only asked for when the member may read trips. */
+export const useTripSelect = (enabled = true) =>
+  useQuery({ queryKey: ['trips', 'select'], queryFn: listTripSelect, enabled });

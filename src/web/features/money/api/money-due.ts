@@ -14,10 +14,11 @@ export const useMoneyDue = (query: MoneyDueQuery) =>
   });
 
 /** Every trip, by name, for the trip filter (the same list the booking and discount screens use). */
-export const useTripOptions = () =>
+export const useTripOptions = (enabled = true) =>
   useQuery({
     queryKey: ['trips', 'select'],
     queryFn: () => api<TripSelectItem[]>('/api/trips/select'),
+    enabled,
     staleTime: 60_000,
   });
 
