@@ -292,7 +292,7 @@ export function auditSpreadsheet(db: Db, q: AuditQuery, hideTravellerData = fals
       sheet
         .addRow({
           at: new Date(e.at),
-          actor: escapeCell(e.actor.name),
+          actor: escapeCell(e.actor.team ? `${e.actor.name} (${e.actor.team})` : e.actor.name),
           source: e.source,
           ip: e.ip_address ?? '',
           action: e.action,

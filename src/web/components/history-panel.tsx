@@ -52,6 +52,7 @@ export function HistoryEntry({ event }: { event: AuditEventReply }) {
       <Group gap="xs" mt={2}>
         <Text size="xs" c="dimmed">
           {formatDateTime(event.at)}
+          {event.actor.team && ` · team ${event.actor.team}`}
           {event.ip_address && ` · IP ${event.ip_address}`}
         </Text>
         <Badge

@@ -84,6 +84,11 @@ export default function AuditPage() {
             <Text size="xs" c="dimmed" ff="monospace">
               {e.action}
             </Text>
+            {e.actor.team && (
+              <Text size="xs" c="dimmed">
+                team {e.actor.team}
+              </Text>
+            )}
             {e.changes && (
               <UnstyledButton
                 fz="xs"
