@@ -51,6 +51,7 @@ export const TEAM_NAME_TAKEN = 'Another team already has this name.';
 export const FULL_ACCESS_FIXED = 'Full access keeps every permission: only its name can change.';
 export const FULL_ACCESS_KEPT = 'Full access cannot be deleted.';
 export const TEAM_HAS_MEMBERS = 'This team has members: move them to another team first.';
+export const MANAGE_ABOVE = 'You cannot change a member whose team may do more than yours.';
 export const LAST_FULL_ACCESS = 'Tripdesk needs at least one member of Full access: add another member to it first.';
 
 /** What the 403 says when a member's team lacks what a route needs. */

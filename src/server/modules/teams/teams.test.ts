@@ -5,6 +5,7 @@ import { insertUser } from '../../../db/factories/users.ts';
 import { auditEvents, teams, users } from '../../../db/schema/index.ts';
 import { buildApp } from '../../app.ts';
 import { SESSION_COOKIE } from '../../plugins/auth.ts';
+import { UserService } from '../users/service.ts';
 import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
 let t: TestApp;
@@ -278,6 +279,35 @@ describe('changing teams', () => {
     expect(made.statusCode).toBe(422);
     expect(made.json().errors.team_id[0]).toMatch(/^You cannot give more than your own team has: /);
     expect((await client.post('/api/teams', body('Narrower'))).statusCode).toBe(201);
+    // nor takes over an account whose team may do more: a new password for the chief is refused
+    const chief = (await admin.get(`/api/users/${adminId}`)).json();
+    const takeover = await client.patch('/api/users/update', {
+      id: adminId,
+      email: chief.email,
+      first_name: chief.first_name,
+      last_name: chief.last_name,
+      user_role_id: 1,
+      password: 'a brand new password',
+      confirm_password: 'a brand new password',
+    });
+    expect(takeover.statusCode).toBe(403);
+    expect(takeover.json().message).toBe('You cannot change a member whose team may do more than yours.');
+    expect((await client.delete(`/api/users/${adminId}`)).statusCode).toBe(403);
+    // a traveller's account is still theirs to change
+    const traveller = await admin.post('/api/users', {
+      email: 'tess.t@example.test',
+      first_name: 'Tess',
+      last_name: 'T',
+      user_role_id: 3,
+    });
+    const mine = await client.patch('/api/users/update', {
+      id: traveller.json().id,
+      email: 'tess.t@example.test',
+      first_name: 'Tessa',
+      last_name: 'T',
+      user_role_id: 3,
+    });
+    expect(mine.statusCode, mine.body).toBe(200);
   });
 });
 
@@ -350,21 +380,35 @@ describe('a member’s team', () => {
       user_role_id: 1,
       ...over,
     });
-    const moved = await client.patch('/api/users/update', as({ team_id: readOnly }));
-    expect(moved.statusCode).toBe(422);
-    expect(moved.json().errors.team_id).toEqual([
-      'Tripdesk needs at least one member of Full access: add another member to it first.',
-    ]);
-    const demoted = await client.patch('/api/users/update', as({ user_role_id: 3 }));
-    expect(demoted.statusCode).toBe(422);
-    expect(demoted.json().errors.user_role_id).toEqual([
-      'Tripdesk needs at least one member of Full access: add another member to it first.',
-    ]);
-    const deleted = await client.delete(`/api/users/${adminId}`);
-    expect(deleted.statusCode).toBe(422);
-    expect(deleted.json().message).toBe(
-      'Tripdesk needs at least one member of Full access: add another member to it first.',
-    );
+    // through the API a member below Full access may not touch a Full access account at all
+    for (const res of [
+      await client.patch('/api/users/update', as({ team_id: readOnly })),
+      await client.patch('/api/users/update', as({ user_role_id: 3 })),
+      await client.delete(`/api/users/${adminId}`),
+    ]) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json().message).toBe('You cannot change a member whose team may do more than yours.');
+    }
+    // and the service's own rule holds whoever asks (here with no team to bound them)
+    const service = new UserService(t.db);
+    const last = 'Tripdesk needs at least one member of Full access: add another member to it first.';
+    const refused = async (p: Promise<unknown>) => {
+      const error = (await p.catch((e: unknown) => e)) as {
+        statusCode: number;
+        message: string;
+        errors?: Record<string, string[]>;
+      };
+      expect(error.statusCode).toBe(422);
+      return error;
+    };
+    expect(
+      (await refused(service.update({ userId: 0 }, { ...as({ team_id: readOnly }), password: null }))).errors?.team_id,
+    ).toEqual([last]);
+    expect(
+      (await refused(service.update({ userId: 0 }, { ...as({ user_role_id: 3 }), password: null }))).errors
+        ?.user_role_id,
+    ).toEqual([last]);
+    expect((await refused(service.delete({ userId: 0 }, adminId))).message).toBe(last);
     expect((await admin.get('/api/me')).json().team.name).toBe('Full access');
     // with a second member of Full access, the chief may be moved
     const second = await memberOf('Full access');

@@ -87,7 +87,10 @@ export async function userRoutes(app: FastifyInstance, opts: { db: Db }) {
       },
     },
     async (request, reply) => {
-      await service.delete({ userId: request.user!.id }, request.params.id);
+      await service.delete(
+        { userId: request.user!.id, permissions: request.user!.team?.permissions ?? null },
+        request.params.id,
+      );
       return reply.status(204).send(null);
     },
   );

@@ -16,7 +16,7 @@ import {
   users,
 } from '../../../db/schema/index.ts';
 import { assertAnotherFullAccessMember, assertWithinOwn, teamForMember } from '../teams/service.ts';
-import type { TeamPermissions } from '../../../contract/teams.ts';
+import { allows, FULL_ACCESS, MANAGE_ABOVE, PERMISSIONS, type TeamPermissions } from '../../../contract/teams.ts';
 import { retireCodes, revokeAccessTokens } from '../oauth/service.ts';
 import { audit, describeChanges, diff } from '../../audit/audit.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
@@ -179,6 +179,7 @@ export class UserService {
     const passwordHash = input.password ? await hashPassword(input.password) : null;
     return this.db.transaction(async (tx) => {
       const current = await this.lockUser(tx, input.id);
+      assertMayManage(actor, current);
       if (await this.emailTaken(tx, input.email, input.id))
         throw validationError({ email: ['The email has already been taken.'] });
       const roleChanges = current.userRoleId !== input.user_role_id;
@@ -292,6 +293,7 @@ export class UserService {
   async delete(actor: Actor, id: number): Promise<void> {
     await this.db.transaction(async (tx) => {
       const current = await this.lockUser(tx, id);
+      assertMayManage(actor, current);
       if (id === actor.userId) throw new HttpError(422, 'You cannot delete your own account.');
       if (current.userRoleId === ROLES.administrator) {
         await this.assertAnotherAdmin(tx, id);
@@ -331,10 +333,15 @@ export class UserService {
       row.teamId === null
         ? []
         : await tx
-            .select({ name: teams.name, fullAccess: teams.fullAccess })
+            .select({ name: teams.name, fullAccess: teams.fullAccess, permissions: teams.permissions })
             .from(teams)
             .where(eq(teams.id, row.teamId));
-    return { ...row, teamName: team?.name ?? null, teamFullAccess: team?.fullAccess ?? false };
+    return {
+      ...row,
+      teamName: team?.name ?? null,
+      teamFullAccess: team?.fullAccess ?? false,
+      teamPermissions: team ? (team.fullAccess ? FULL_ACCESS : team.permissions) : null,
+    };
   }
 
   /**
@@ -389,6 +396,16 @@ export class UserService {
     await revokeAccessTokens(tx, inArray(oauthAccessTokens.clientId, ownClients));
     await retireCodes(tx, eq(oauthAuthCodes.userId, userId));
   }
+}
+
+/**
+ * A member of staff whose team may do more than the actor's is not theirs to change or delete:
+ * else a new password on a Full access account would make anyone with people change Full access.
+ */
+function assertMayManage(actor: Actor, target: { teamPermissions: TeamPermissions | null }): void {
+  if (actor.permissions === undefined || target.teamPermissions === null) return;
+  if (PERMISSIONS.some((p) => !allows(actor.permissions, p, target.teamPermissions![p])))
+    throw new HttpError(403, MANAGE_ABOVE);
 }
 
 function uniqueEmail(error: unknown): never {
