@@ -52,6 +52,7 @@ export const FULL_ACCESS_FIXED = 'Full access keeps every permission: only its n
 export const FULL_ACCESS_KEPT = 'Full access cannot be deleted.';
 export const TEAM_HAS_MEMBERS = 'This team has members: move them to another team first.';
 export const MANAGE_ABOVE = 'You cannot change a member whose team may do more than yours.';
+export const MANAGE_TEAM_ABOVE = 'You cannot change a team that may do more than yours.';
 export const LAST_FULL_ACCESS = 'Tripdesk needs at least one member of Full access: add another member to it first.';
 
 /** What the 403 says when a member's team lacks what a route needs. */

@@ -2,7 +2,7 @@ import { audit } from '../../audit/audit.ts';
 import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
 import type { CurrentUser } from '../../../contract/auth.ts';
 import { LOGIN_FAILED } from '../../../contract/auth.ts';
-import type { TeamPermissions } from '../../../contract/teams.ts';
+import { FULL_ACCESS, type TeamPermissions } from '../../../contract/team-constants.ts';
 import { ROLE_NAMES, ROLES } from '../../../contract/constants.ts';
 import type { Db } from '../../../db/client.ts';
 import { loginFailures, rateLimits, sessions, teams, users } from '../../../db/schema/index.ts';
@@ -51,8 +51,8 @@ export const authColumns = {
   charityId: users.charityId,
   /** "sign out everywhere": a session made before it is over */
   sessionsEndedAt: users.sessionsEndedAt,
-  // one subquery, not a join: the user's read stays one row from one index whatever the caller joins
-  team: sql<UserTeam | null>`(select json_build_object('id', t.id, 'name', t.name, 'full_access', t.full_access, 'permissions', t.permissions) from ${teams} t where t.id = ${users}.team_id)`,
+  // one subquery, not a join (Full access reads every permission there is, whatever is stored): the user's read stays one row from one index whatever the caller joins
+  team: sql<UserTeam | null>`(select json_build_object('id', t.id, 'name', t.name, 'full_access', t.full_access, 'permissions', case when t.full_access then ${sql.raw(`'${JSON.stringify(FULL_ACCESS)}'::jsonb`)} else t.permissions end) from ${teams} t where t.id = ${users}.team_id)`,
 };
 
 export async function findAuthUser(db: Db, id: number): Promise<AuthUser | null> {

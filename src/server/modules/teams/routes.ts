@@ -62,7 +62,7 @@ export async function teamRoutes(app: FastifyInstance, opts: { db: Db }) {
       },
     },
     async (request, reply) => {
-      await service.delete(request.params.id);
+      await service.delete(request.params.id, request.user!.team?.permissions ?? null);
       return reply.status(204).send(null);
     },
   );

@@ -5,6 +5,7 @@ import {
   FULL_ACCESS_FIXED,
   FULL_ACCESS_KEPT,
   LAST_FULL_ACCESS,
+  MANAGE_TEAM_ABOVE,
   PERMISSION_LABELS,
   PERMISSIONS,
   type Team,
@@ -84,6 +85,11 @@ export async function assertAnotherFullAccessMember(tx: Tx, exceptUserId: number
     throw field ? validationError({ [field]: [LAST_FULL_ACCESS] }) : new HttpError(422, LAST_FULL_ACCESS);
 }
 
+function assertMayManageTeam(own: TeamPermissions | null, team: TeamRow): void {
+  const has = team.fullAccess ? FULL_ACCESS : team.permissions;
+  if (PERMISSIONS.some((p) => !allows(own, p, has[p]))) throw new HttpError(403, MANAGE_TEAM_ABOVE);
+}
+
 export class TeamService {
   constructor(private readonly db: Db) {}
 
@@ -127,6 +133,8 @@ export class TeamService {
   ): Promise<Team> {
     return this.db.transaction(async (tx) => {
       const current = await this.lock(tx, id);
+      // a team that may do more than the actor's is not theirs to change, nor to give more than they have
+      assertMayManageTeam(own, current);
       if (!current.fullAccess) assertWithinOwn(own, input.permissions, 'permissions');
       const permissions = current.fullAccess ? FULL_ACCESS : input.permissions;
       if (current.fullAccess && describePermissions(FULL_ACCESS, input.permissions).length)
@@ -158,9 +166,10 @@ export class TeamService {
     });
   }
 
-  async delete(id: number): Promise<void> {
+  async delete(id: number, own: TeamPermissions | null): Promise<void> {
     await this.db.transaction(async (tx) => {
       const current = await this.lock(tx, id);
+      assertMayManageTeam(own, current);
       if (current.fullAccess) throw new HttpError(422, FULL_ACCESS_KEPT);
       const [members] = await tx.select({ n: count() }).from(users).where(eq(users.teamId, id));
       if ((members?.n ?? 0) > 0) throw new HttpError(422, TEAM_HAS_MEMBERS);

@@ -293,6 +293,16 @@ describe('changing teams', () => {
     expect(takeover.statusCode).toBe(403);
     expect(takeover.json().message).toBe('You cannot change a member whose team may do more than yours.');
     expect((await client.delete(`/api/users/${adminId}`)).statusCode).toBe(403);
+    // nor changes or deletes a team that may do more than theirs
+    const finance = await teamId('Finance');
+    const lowered = await client.put(`/api/teams/${finance}`, body('Finance'));
+    expect(lowered.statusCode).toBe(403);
+    expect(lowered.json().message).toBe('You cannot change a team that may do more than yours.');
+    expect((await client.delete(`/api/teams/${finance}`)).statusCode).toBe(403);
+    expect(
+      (await client.put(`/api/teams/${await teamId('Full access')}`, { name: 'Mine', permissions: FULL_ACCESS }))
+        .statusCode,
+    ).toBe(403);
     // a traveller's account is still theirs to change
     const traveller = await admin.post('/api/users', {
       email: 'tess.t@example.test',
