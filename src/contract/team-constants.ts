@@ -84,3 +84,23 @@ export const TRAVELLER_DATA_FIELDS = [
 /** The readiness checks whose reasons quote that data: their colour stays, their detail does not. */
 export const TRAVELLER_DATA_CHECKS = ['passport', 'medical', 'next_of_kin'] as const;
 export const HIDDEN_FOR_TEAM = 'Hidden for your team';
+
+/** The names a transfer gives the old traveller's details it erases (changes/service.ts) that are traveller data. */
+export const TRAVELLER_DATA_LABELS: readonly string[] = [
+  'passport number',
+  'passport dates',
+  'passport image',
+  'nationality',
+  'medical conditions',
+  'medical details',
+  'medication',
+  'dietary needs',
+  'insurance',
+  'next of kin',
+];
+/** Said in their place, whichever are held: which ones are held says, for one, that a traveller has a medical condition. */
+export const HIDDEN_DETAILS_LABEL = 'any passport, health, insurance and next-of-kin details';
+export const hideTravellerLabels = (labels: readonly string[]): string[] => [
+  ...labels.filter((l) => !TRAVELLER_DATA_LABELS.includes(l) && l !== HIDDEN_DETAILS_LABEL),
+  HIDDEN_DETAILS_LABEL,
+];

@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client.ts';
@@ -142,6 +143,10 @@ describe('reading the history', () => {
     expect(res.headers['content-type']).toContain('spreadsheetml');
     expect(res.headers['content-disposition']).toMatch(/attachment; filename="history-\d{4}-\d{2}-\d{2}\.xlsx"/);
     expect(res.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    // a workbook Excel opens: its sheet's name is not one Excel keeps for itself ("History")
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    expect(wb.getWorksheet('Events')!.getRow(1).values).toContain('What happened');
     const [event] = await eventsOf('export.audit');
     expect(event!.details).toMatchObject({ filters: { action: 'charity.' } });
     expect((event!.details as { rows: number }).rows).toBeGreaterThan(0);

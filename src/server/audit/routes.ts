@@ -1,11 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { auditPageSchema, auditQuery, historyQuery, sentEmailSchema } from '../../contract/audit.ts';
+import {
+  auditPageSchema,
+  auditQuery,
+  historyQuery,
+  sentEmailSchema,
+  type AuditPage,
+  type SentEmail,
+} from '../../contract/audit.ts';
 import { idParam, messageSchema, validationErrorSchema } from '../../contract/common.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError } from '../errors.ts';
-import { hidesTravellerData } from '../common/traveller-data.ts';
+import { hideInEvents, hideTravellerValues, hidesTravellerData } from '../common/traveller-data.ts';
 import { AuditService, auditSpreadsheet } from './service.ts';
 
 const tags = ['history'];
@@ -21,9 +28,17 @@ function mayReadDetails(request: FastifyRequest): boolean {
 }
 const DETAILS_NEED = 'This token needs both the users:read and the bookings:read scopes to read the text of emails.';
 
-function forRequest<T extends { data: Array<{ details: unknown }> }>(request: FastifyRequest, page: T): T {
-  return mayReadDetails(request) ? page : { ...page, data: page.data.map((event) => ({ ...event, details: null })) };
+/** A page of the History as this request may read it: without emails' text for a token without both scopes, without traveller data's values for a team without it. */
+async function forRequest(db: Db, request: FastifyRequest, page: AuditPage): Promise<AuditPage> {
+  const data = hidesTravellerData(request) ? await hideInEvents(db, page.data) : page.data;
+  return { ...page, data: mayReadDetails(request) ? data : data.map((event) => ({ ...event, details: null })) };
 }
+
+/** The emails of a booking, its traveller data hidden in their texts for a team without it. */
+const emailsForRequest = (db: Db, request: FastifyRequest, bookingId: number, emails: SentEmail[]) =>
+  hidesTravellerData(request)
+    ? hideTravellerValues(db, emails, () => bookingId, ['subject', 'text', 'attachments'])
+    : Promise.resolve(emails);
 
 /** The history, read: a booking's (bookings:read), a trip's (trips:read), and all of it (users:read). */
 export async function auditRoutes(app: FastifyInstance, opts: { db: Db }) {
@@ -41,7 +56,7 @@ export async function auditRoutes(app: FastifyInstance, opts: { db: Db }) {
         response: { 200: auditPageSchema, 404: messageSchema, 422: validationErrorSchema },
       },
     },
-    async (request) => forRequest(request, await service.forBooking(request.params.id, request.query.page)),
+    async (request) => forRequest(opts.db, request, await service.forBooking(request.params.id, request.query.page)),
   );
 
   r.get(
@@ -55,7 +70,7 @@ export async function auditRoutes(app: FastifyInstance, opts: { db: Db }) {
         response: { 200: auditPageSchema, 404: messageSchema, 422: validationErrorSchema },
       },
     },
-    async (request) => forRequest(request, await service.forTrip(request.params.id, request.query.page)),
+    async (request) => forRequest(opts.db, request, await service.forTrip(request.params.id, request.query.page)),
   );
 
   r.get(
@@ -71,7 +86,7 @@ export async function auditRoutes(app: FastifyInstance, opts: { db: Db }) {
     },
     async (request) => {
       if (!mayReadDetails(request)) throw new HttpError(403, DETAILS_NEED);
-      return service.emailsFor(request.params.id);
+      return emailsForRequest(opts.db, request, request.params.id, await service.emailsFor(request.params.id));
     },
   );
 
@@ -104,6 +119,6 @@ export async function auditRoutes(app: FastifyInstance, opts: { db: Db }) {
         response: { 200: auditPageSchema, 422: validationErrorSchema },
       },
     },
-    async (request) => forRequest(request, await service.search(request.query)),
+    async (request) => forRequest(opts.db, request, await service.search(request.query)),
   );
 }

@@ -15,7 +15,7 @@ import { notFound } from '../errors.ts';
 import { escapeCell } from '../common/spreadsheet.ts';
 import { EXACT_COUNT_BELOW, pageOf, roundEstimate } from '../common/paging.ts';
 import { audit } from './audit.ts';
-import { redactTravellerData } from '../common/traveller-data.ts';
+import { hideInEvents, redactTravellerData } from '../common/traveller-data.ts';
 
 type Row = typeof auditEvents.$inferSelect;
 
@@ -256,7 +256,8 @@ export const AUDIT_EXPORT_MAX_ROWS = 10_000;
 export function auditSpreadsheet(db: Db, q: AuditQuery, hideTravellerData = false): Readable {
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  const sheet = workbook.addWorksheet('History');
+  // not "History": Excel keeps that name for itself, and refuses (or "repairs") a workbook using it
+  const sheet = workbook.addWorksheet('Events');
   sheet.columns = [
     { header: 'When', key: 'at', width: 20, style: { numFmt: 'dd/mm/yyyy hh:mm' } },
     { header: 'Who', key: 'actor', width: 28 },
@@ -277,7 +278,8 @@ export function auditSpreadsheet(db: Db, q: AuditQuery, hideTravellerData = fals
       rows.push(...batch.data);
       if (batch.data.length < 500 || page >= batch.last_page) break;
     }
-    const kept = rows.slice(0, AUDIT_EXPORT_MAX_ROWS).map((e) => (hideTravellerData ? redactTravellerData(e) : e));
+    const first = rows.slice(0, AUDIT_EXPORT_MAX_ROWS);
+    const kept = hideTravellerData ? (await hideInEvents(db, first)).map(redactTravellerData) : first;
     // reading the history in bulk is itself history
     await audit(db, {
       action: 'export.audit',

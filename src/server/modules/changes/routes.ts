@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { hidesTravellerData } from '../../common/traveller-data.ts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   cancelBookingSchema,
@@ -149,7 +150,8 @@ export async function changesRoutes(app: FastifyInstance, opts: { service: Chang
         response: { 200: transferPreviewSchema, 404: messageSchema, 422: validationErrorSchema },
       },
     },
-    async (request) => service.transferPreview(request.params.id, request.query.fee_waived),
+    async (request) =>
+      service.transferPreview(request.params.id, request.query.fee_waived, hidesTravellerData(request)),
   );
 
   r.post(
@@ -164,7 +166,7 @@ export async function changesRoutes(app: FastifyInstance, opts: { service: Chang
         response: { 200: transferredSchema, 404: messageSchema, 409: messageSchema, 422: validationErrorSchema },
       },
     },
-    async (request) => service.transfer(request.params.id, request.body, request.user!.id),
+    async (request) => service.transfer(request.params.id, request.body, request.user!.id, hidesTravellerData(request)),
   );
 
   r.get(

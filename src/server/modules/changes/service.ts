@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { hideTravellerLabels } from '../../../contract/team-constants.ts';
 import type { z } from 'zod';
 import {
   type CancelBookingValues,
@@ -94,6 +95,10 @@ const ERASED_ON_TRANSFER = [
   ['next of kin', 'nokName'],
   ['address', 'address1'],
 ] as const;
+/** What a transfer does, in words: whose details are replaced, which are erased (`held`), the fee. */
+const transferSummary = (name: string, held: readonly string[], feePence: number) =>
+  `The booking keeps its reference, payments and history; ${name}'s details are replaced and ${held.length ? `their ${held.join(', ')} erased` : 'nothing else of theirs is held'}. ${feePence > 0 ? `A transfer fee of ${formatPence(feePence)} is invoiced.` : 'No transfer fee.'}`;
+
 /** Every column of the old traveller's own, emptied by a transfer. */
 const CLEARED_ON_TRANSFER = {
   passportNumber: null,
@@ -514,7 +519,7 @@ export class ChangesService {
   }
 
   /** What passing this booking to another traveller does; the one function behind the preview and the transfer. */
-  private async planTransfer(tx: Db | Tx, bookingId: number, feeWaived: boolean, lock: boolean) {
+  private async planTransfer(tx: Db | Tx, bookingId: number, feeWaived: boolean, lock: boolean, hide = false) {
     const q = tx
       .select({ booking: bookings, departure: trips.departureDate })
       .from(bookings)
@@ -532,10 +537,12 @@ export class ChangesService {
         : days < 0
           ? 'The trip has departed: the booking cannot be passed to another traveller.'
           : null;
-    const held = ERASED_ON_TRANSFER.filter(([, column]) => {
+    const found = ERASED_ON_TRANSFER.filter(([, column]) => {
       const v = b[column];
       return v !== null && v !== false && v !== '';
-    }).map(([label]) => label);
+    }).map(([label]): string => label);
+    // for a team without traveller data, which of those are held is not said either
+    const held = hide ? hideTravellerLabels(found) : found;
     const preview: TransferPreview = {
       booking_id: b.id,
       ref: b.ref,
@@ -547,15 +554,13 @@ export class ChangesService {
       fee: p(feePence),
       from: { name: `${b.firstName} ${b.lastName}`, email: b.email },
       erased: held,
-      summary:
-        refused ??
-        `The booking keeps its reference, payments and history; ${b.firstName} ${b.lastName}'s details are replaced and ${held.length ? `their ${held.join(', ')} erased` : 'nothing else of theirs is held'}. ${feePence > 0 ? `A transfer fee of ${formatPence(feePence)} is invoiced.` : 'No transfer fee.'}`,
+      summary: refused ?? transferSummary(`${b.firstName} ${b.lastName}`, held, feePence),
     };
     return { preview, booking: b, feePence };
   }
 
-  async transferPreview(bookingId: number, feeWaived: boolean): Promise<TransferPreview> {
-    return (await this.planTransfer(this.d.db, bookingId, feeWaived, false)).preview;
+  async transferPreview(bookingId: number, feeWaived: boolean, hideTravellerData = false): Promise<TransferPreview> {
+    return (await this.planTransfer(this.d.db, bookingId, feeWaived, false, hideTravellerData)).preview;
   }
 
   /**
@@ -565,7 +570,12 @@ export class ChangesService {
    * from it and from the copies its history keeps, and the transfer fee is invoiced. Within 7 days
    * of departure only with an Administrator's reason. Both travellers are emailed afterwards.
    */
-  async transfer(bookingId: number, v: TransferBookingValues, userId: number): Promise<Transferred> {
+  async transfer(
+    bookingId: number,
+    v: TransferBookingValues,
+    userId: number,
+    hideTravellerData = false,
+  ): Promise<Transferred> {
     const done = await this.d.db.transaction(async (tx) => {
       const plan = await this.planTransfer(tx, bookingId, v.fee_waived, true);
       if (!plan.preview.transferable) throw new HttpError(409, plan.preview.refused!);
@@ -713,8 +723,12 @@ export class ChangesService {
         true,
       ).catch(() => undefined);
     }
+    const preview = done.plan.preview;
+    const erased = hideTravellerData ? hideTravellerLabels(preview.erased) : preview.erased;
     return {
-      ...done.plan.preview,
+      ...preview,
+      erased,
+      summary: transferSummary(preview.from.name, erased, done.plan.feePence),
       transferable: true,
       refused: null,
       message: `Booking ${done.plan.booking.ref} has passed to ${v.first_name} ${v.last_name}.${v.notify ? (emailed === 2 ? ' Both travellers have been emailed.' : ' Not every email could be sent.') : ''}`,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { hidesTravellerData } from '../../common/traveller-data.ts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { messageSchema, validationErrorSchema } from '../../../contract/common.ts';
@@ -91,7 +92,8 @@ export async function emailRoutes(
         response: { 200: renderedEmailSchema, 422: validationErrorSchema },
       },
     },
-    async (request) => templates.preview(request.params.key, request.body.booking_id, request.body),
+    async (request) =>
+      templates.preview(request.params.key, request.body.booking_id, request.body, hidesTravellerData(request)),
   );
 
   r.post(
@@ -107,6 +109,13 @@ export async function emailRoutes(
       },
     },
     async (request) =>
-      templates.testSend(request.params.key, request.body.booking_id, request.body, request.user!, opts.mailer),
+      templates.testSend(
+        request.params.key,
+        request.body.booking_id,
+        request.body,
+        request.user!,
+        opts.mailer,
+        hidesTravellerData(request),
+      ),
   );
 }

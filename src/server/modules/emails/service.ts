@@ -13,6 +13,7 @@ import { bookings, emailTemplates, trips } from '../../../db/schema/index.ts';
 import { audit, diff } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import { HttpError } from '../../errors.ts';
+import { hideTravellerValues } from '../../common/traveller-data.ts';
 import type { PreviewContext } from '../../mail/previews.ts';
 import {
   checkTemplate,
@@ -99,6 +100,7 @@ export class EmailTemplateService {
     key: TemplateKey,
     bookingId: number,
     draft: { subject?: string | undefined; body?: string | undefined },
+    hideTravellerData = false,
   ): Promise<RenderedEmail> {
     const saved = await templateOf(this.db, key);
     const t = { subject: draft.subject ?? saved.subject, body: draft.body ?? saved.body };
@@ -119,8 +121,11 @@ export class EmailTemplateService {
       .where(eq(bookings.id, bookingId));
     if (!b) throw new HttpError(422, 'The selected booking is invalid.');
     const now = nowOf(this.clock);
-    const mail = await renderTemplate(t, await this.previews[key](b, ukToday(now), now));
-    return { to: b.booking.email, ...mail };
+    const mail = { to: b.booking.email, ...(await renderTemplate(t, await this.previews[key](b, ukToday(now), now))) };
+    // a chaser quotes the passport's expiry: not to a team without traveller data
+    return hideTravellerData
+      ? (await hideTravellerValues(this.db, [mail], () => bookingId, ['subject', 'text', 'html']))[0]!
+      : mail;
   }
 
   /** The preview, sent to the member of staff asking (never to the traveller), as an event in the history. */
@@ -130,8 +135,9 @@ export class EmailTemplateService {
     draft: { subject?: string | undefined; body?: string | undefined },
     to: { email: string; firstName: string; lastName: string },
     mailer: Mailer,
+    hideTravellerData = false,
   ): Promise<{ message: string }> {
-    const preview = await this.preview(key, bookingId, draft);
+    const preview = await this.preview(key, bookingId, draft, hideTravellerData);
     const subject = `[Test] ${preview.subject}`;
     try {
       const sent = await mailer.send({
@@ -149,6 +155,8 @@ export class EmailTemplateService {
           subject,
           text: preview.text,
           attachments: [],
+          // the booking it was previewed with: a team without traveller data reads its text without that booking's values
+          preview_booking_id: bookingId,
           outcome: sent.outcome,
           message_id: sent.messageId,
         },

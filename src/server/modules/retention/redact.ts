@@ -1,58 +1,14 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { ERASED_FIELDS } from '../../../contract/retention.ts';
 import { queryRows, type Tx } from '../../../db/client.ts';
+import { replaceInJson, replaceTexts, textsOf } from '../../common/redact-text.ts';
 
 /** What stands in for an erased value in the copies the history and the chasers keep. */
 export const ERASED = '(erased)';
 
-/** Shorter values (a dietary "Yes") are found by their field in the changes, not by their text. */
-const SHORTEST_TEXT = 4;
-
-const MONTH = new Intl.DateTimeFormat('en-GB', { month: 'short', timeZone: 'UTC' });
-const ordinal = (d: number) =>
-  `${d}${d % 10 === 1 && d !== 11 ? 'st' : d % 10 === 2 && d !== 12 ? 'nd' : d % 10 === 3 && d !== 13 ? 'rd' : 'th'}`;
-
-/**
- * Every way Tripdesk writes a day into a text that is kept (an email, a chaser's reason, an
- * event's summary): 2030-01-09, 9 Jan 2030, 09 Jan 2030, 9th Jan 2030 and 09/01/2030.
- */
-export function writtenDays(iso: string): string[] {
-  const [y, m, d] = iso.slice(0, 10).split('-');
-  const day = Number(d);
-  const month = MONTH.format(new Date(`${iso.slice(0, 10)}T00:00:00Z`));
-  return [
-    iso.slice(0, 10),
-    `${day} ${month} ${y}`,
-    `${d} ${month} ${y}`,
-    `${ordinal(day)} ${month} ${y}`,
-    `${d}/${m}/${y}`,
-  ];
-}
-
-/** The texts to look for: each value as it was held, and each day as it is written. */
-export function textsOf(values: Record<string, unknown>): string[] {
-  const out = new Set<string>();
-  for (const value of Object.values(values)) {
-    if (value === null || value === undefined || typeof value === 'boolean') continue;
-    const text = value instanceof Date ? value.toISOString().slice(0, 10) : String(value).trim();
-    if (/^\d{4}-\d{2}-\d{2}/.test(text)) for (const written of writtenDays(text)) out.add(written);
-    else if (text.length >= SHORTEST_TEXT) out.add(text);
-  }
-  // longest first, so that a value inside another is not left half replaced
-  return [...out].sort((a, b) => b.length - a.length);
-}
-
-/** The text with every one of `texts` replaced. */
-const redactText = (text: string, texts: string[]) => texts.reduce((out, t) => out.split(t).join(ERASED), text);
-
-/** A JSON value with the texts replaced in its strings only (never in its numbers or its shape). */
-function redactJson(value: unknown, texts: string[]): unknown {
-  if (typeof value === 'string') return redactText(value, texts);
-  if (Array.isArray(value)) return value.map((v) => redactJson(v, texts));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactJson(v, texts)]));
-  return value;
-}
+/** The text with every one of `texts` erased. */
+const redactText = (text: string, texts: string[]) => replaceTexts(text, texts, ERASED);
+const redactJson = (value: unknown, texts: string[]) => replaceInJson(value, texts, ERASED);
 
 /** `replace(replace(expr, a, ERASED), b, ERASED)…` over a text column. */
 function replaceAll(expr: SQL, texts: string[]) {
@@ -76,7 +32,7 @@ export async function redactCopies(tx: Tx, bookingId: number, values: Record<str
     sql`select distinct jsonb_array_elements_text(changes -> k) as v from audit_events, unnest(${KEYS}) as k
       where booking_id = ${bookingId} and changes ? k and jsonb_typeof(changes -> k) = 'array'`,
   );
-  const texts = textsOf({ ...values, ...Object.fromEntries(earlier.map((r, i) => [`earlier${i}`, r.v])) });
+  const texts = textsOf([...Object.values(values), ...earlier.map((r) => r.v)]);
   const events = await queryRows<{
     id: string | number;
     changes: Record<string, unknown> | null;

@@ -9,7 +9,7 @@ import { insertTrip } from '../../../db/factories/trips.ts';
 import { queryRows } from '../../../db/client.ts';
 import { auditEvents, bookings } from '../../../db/schema/index.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
-import { writtenDays } from './redact.ts';
+import { writtenDays } from '../../common/redact-text.ts';
 import { RetentionService } from './service.ts';
 
 // Erasure after return, RETENTION_DAYS_AFTER_RETURN = 180 (the test config), with the

@@ -8,6 +8,10 @@ import { insertUser } from '../../../db/factories/users.ts';
 import { bookings, teams, users } from '../../../db/schema/index.ts';
 import { ukToday, addDays } from '../../../contract/dates.ts';
 import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
+import { smtpSink } from '../../../../tests/support/smtp.ts';
+import { audit } from '../../audit/audit.ts';
+import { writtenDays } from '../../common/redact-text.ts';
+import { redactTravellerData } from '../../common/traveller-data.ts';
 
 /**
  * Issue 36: without traveller data read, the travellers' health and passport data is absent from
@@ -15,6 +19,7 @@ import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../..
  * searched for it, and the same GETs by Full access find it (so the search can fail).
  */
 let t: TestApp;
+let sink: Awaited<ReturnType<typeof smtpSink>>;
 let admin: TestClient;
 let sales: TestClient;
 let bookingId: number;
@@ -50,7 +55,8 @@ async function member(team: string) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  sink = await smtpSink();
+  t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${sink.port}` });
   admin = await t.signedIn(1, 'chief@example.test');
   const today = ukToday();
   const trip = await insertTrip(t.db, {
@@ -83,7 +89,10 @@ beforeAll(async () => {
   expect(form.statusCode, form.body).toBe(200);
   sales = await member('Sales');
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await sink.close();
+});
 
 /** Every GET of the back office a member may make, its ids those of the planted booking and trip. */
 function getRoutes() {
@@ -175,5 +184,143 @@ describe('traveller health and passport data for a team without it', () => {
     expect(res.json().message).toBe(
       'Your team does not have the traveller health and passport data change permission.',
     );
+  });
+});
+
+/** A member of a team made for the test, signed in. */
+async function memberOfNew(name: string, permissions: Record<string, string>) {
+  const made = await admin.post('/api/teams', {
+    name,
+    permissions: {
+      bookings: 'none',
+      trips: 'none',
+      finance: 'none',
+      charities: 'none',
+      people: 'none',
+      settings: 'none',
+      traveller_data: 'none',
+      ...permissions,
+    },
+  });
+  expect(made.statusCode, made.body).toBe(201);
+  return member(name);
+}
+
+describe('traveller data quoted in kept texts, for a team without it', () => {
+  let late: number;
+  let expiry: string;
+  let office: TestClient;
+  const hidden = '(hidden for your team)';
+
+  beforeAll(async () => {
+    // a passport that runs out too soon after the return: its check, and so its chaser, quote the day
+    expiry = addDays(ukToday(), 55);
+    const b = await insertBooking(t.db, tripId, { firstName: 'Lou', lastName: 'Late', email: 'lou@example.test' });
+    late = b.id;
+    await t.db
+      .update(bookings)
+      .set({ passportNumber: 'LATE5555Z', passportIssueDate: '2016-02-02', passportExpiryDate: expiry })
+      .where(eq(bookings.id, late));
+    const sent = await admin.post(`/api/trips/${tripId}/chasers`, { booking_ids: [late], checks: ['passport'] });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json().sent).toHaveLength(1);
+    // a History summary written before issue 36 quoted values
+    await audit(t.db, {
+      action: 'booking.updated',
+      subject: { type: 'booking', id: bookingId },
+      bookingId,
+      summary: `changed medication to "${PLANTED.medication}"`,
+    });
+    // bookings, the History and the email templates, but no traveller data
+    office = await memberOfNew('Office desk', { bookings: 'read', people: 'read', settings: 'change' });
+  });
+
+  const quotes = (text: string) =>
+    [...writtenDays(expiry), 'LATE5555Z', PLANTED.medication].filter((n) => text.includes(n));
+
+  it('are whole for Full access: the chaser email quotes the expiry, the old summary the medication', async () => {
+    expect(quotes((await admin.get(`/api/bookings/${late}/emails`)).body).length).toBeGreaterThan(0);
+    expect(quotes((await admin.get(`/api/bookings/${late}/history`)).body).length).toBeGreaterThan(0);
+    expect(quotes((await admin.get(`/api/bookings/${bookingId}/history`)).body)).toEqual([PLANTED.medication]);
+  });
+
+  it('hide those values in the emails panel, the History, the History page and its spreadsheet', async () => {
+    for (const url of [
+      `/api/bookings/${late}/emails`,
+      `/api/bookings/${late}/history`,
+      `/api/bookings/${bookingId}/history`,
+      '/api/audit',
+    ]) {
+      const res = await office.get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(quotes(res.body), url).toEqual([]);
+    }
+    const emails = (await office.get(`/api/bookings/${late}/emails`)).json();
+    expect(emails[0].text).toContain(`Expires on ${hidden}`);
+    const history = (await office.get(`/api/bookings/${bookingId}/history`)).json();
+    expect(history.data.map((e: { summary: string }) => e.summary)).toContain(
+      `System changed medication to "${hidden}"`,
+    );
+    const file = await office.get('/audit/export');
+    expect(file.statusCode).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+    const cells: string[] = [];
+    wb.getWorksheet('Events')!.eachRow((row) => cells.push(JSON.stringify(row.values)));
+    expect(cells.join('\n')).toContain(hidden);
+    expect(quotes(cells.join('\n'))).toEqual([]);
+  });
+
+  it('hide them in the chaser template’s preview and test email, and in the test’s History event', async () => {
+    const own = await admin.post('/api/email-templates/chaser_passport/preview', { booking_id: late });
+    expect(quotes(own.json().text).length).toBeGreaterThan(0);
+    const preview = await office.post('/api/email-templates/chaser_passport/preview', { booking_id: late });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json().text).toContain(`Expires on ${hidden}`);
+    expect(quotes(preview.json().text + preview.json().html)).toEqual([]);
+    // a test sent by Full access keeps the text whole, and the office reads it hidden
+    const before = sink.received.length;
+    const test = await admin.post('/api/email-templates/chaser_passport/test', { booking_id: late });
+    expect(test.statusCode, test.body).toBe(200);
+    expect(
+      quotes(
+        sink.received
+          .slice(before)
+          .map((m) => m.raw)
+          .join(''),
+      ).length,
+    ).toBeGreaterThan(0);
+    const events = (await office.get('/api/audit?action=email.sent')).json().data;
+    const event = events.find((e: { summary: string }) => e.summary.includes('emailed a test'));
+    expect(event.details.text).toContain(hidden);
+    expect(quotes(JSON.stringify(events))).toEqual([]);
+    // and one the office sends to itself has none of it
+    const mine = sink.received.length;
+    expect((await office.post('/api/email-templates/chaser_passport/test', { booking_id: late })).statusCode).toBe(200);
+    expect(
+      quotes(
+        sink.received
+          .slice(mine)
+          .map((m) => m.raw)
+          .join(''),
+      ),
+    ).toEqual([]);
+  });
+
+  it('do not say which of a traveller’s details are held: a transfer’s list, erasure’s fields', async () => {
+    const full = (await admin.get(`/api/bookings/${bookingId}/transfer/preview`)).json();
+    expect(full.erased).toContain('medical conditions');
+    const res = await sales.get(`/api/bookings/${bookingId}/transfer/preview`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().erased).toEqual([
+      'date of birth',
+      'address',
+      'any passport, health, insurance and next-of-kin details',
+    ]);
+    expect(res.json().summary).not.toMatch(/medical|medication|dietary|next of kin,/);
+    expect(redactTravellerData({ fields: ['medical_conditions', 'dietary'], retention_days: 90 })).toEqual({
+      fields: [],
+      retention_days: 90,
+    });
   });
 });
