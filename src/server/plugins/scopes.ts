@@ -111,13 +111,15 @@ const AREAS: ReadonlyArray<Row> = [
 ];
 
 /**
- * Routes that show or change the travellers' health and passport data as such: they need the
- * traveller data permission besides their area's (the passport images, the traveller form, the manifest).
+ * Routes that need a second permission besides their area's, at the same level: those that show
+ * or change the travellers' health and passport data as such (the passport images, the traveller
+ * form, the manifest), and a departure's cancellation, which ends the trip as well as its bookings.
  */
-const TRAVELLER_DATA_ROUTES = [
-  '/api/bookings/:/passport-image',
-  '/api/bookings/:/traveller-form',
-  '/api/trips/:/manifest',
+const ALSO_NEEDS: ReadonlyArray<readonly [prefix: string, permission: Permission]> = [
+  ['/api/bookings/:/passport-image', TRAVELLER_DATA],
+  ['/api/bookings/:/traveller-form', TRAVELLER_DATA],
+  ['/api/trips/:/manifest', TRAVELLER_DATA],
+  ['/api/trips/:/cancel', 'trips'],
 ];
 
 // "/api/bookings/:bookingId/invoices" and "/api/bookings/:id/invoices" are the same route shape
@@ -148,8 +150,8 @@ export function requiredPermissions(method: string, url: string | undefined): Pe
   const row = url ? rowOf(url) : null;
   if (!row) return PERMISSIONS.map((permission) => ({ permission, level: 'change' as const }));
   const needs: PermissionNeed[] = row[2] === 'own' ? [] : [{ permission: row[2], level }];
-  if (url && TRAVELLER_DATA_ROUTES.some((prefix) => under(shape(url), prefix)))
-    needs.push({ permission: TRAVELLER_DATA, level });
+  for (const [prefix, permission] of ALSO_NEEDS)
+    if (url && under(shape(url), prefix)) needs.push({ permission, level });
   return needs;
 }
 

@@ -117,8 +117,8 @@ function TripForm({ trip }: { trip: Trip }) {
                 </Anchor>
               </>
             )}
-            {/* cancelling a departure cancels its bookings: bookings change */}
-            {trip.editable && trip.status !== 'cancelled' && may('bookings') && (
+            {/* cancelling a departure ends the trip and cancels its bookings: trips and bookings change */}
+            {trip.editable && trip.status !== 'cancelled' && may('bookings') && may('trips') && (
               <Button variant="outline" color="red" size="xs" onClick={() => setCancelling(true)}>
                 Cancel Departure
               </Button>
