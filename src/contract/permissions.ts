@@ -21,3 +21,7 @@ export function allows(permissions: TeamPermissions | null | undefined, permissi
   const has = permissions?.[permission] ?? 'none';
   return RANK[has] >= RANK[level];
 }
+
+/** Whether `own` may do everything `other` may: no one changes a member, or a team, above their own. */
+export const reachesAll = (own: TeamPermissions | null | undefined, other: TeamPermissions): boolean =>
+  (Object.keys(other) as Permission[]).every((p) => allows(own, p, other[p]));

@@ -8,6 +8,7 @@ import {
   MANAGE_TEAM_ABOVE,
   PERMISSION_LABELS,
   PERMISSIONS,
+  reachesAll,
   type Team,
   TEAM_HAS_MEMBERS,
   TEAM_NAME_TAKEN,
@@ -87,7 +88,7 @@ export async function assertAnotherFullAccessMember(tx: Tx, exceptUserId: number
 
 function assertMayManageTeam(own: TeamPermissions | null, team: TeamRow): void {
   const has = team.fullAccess ? FULL_ACCESS : team.permissions;
-  if (PERMISSIONS.some((p) => !allows(own, p, has[p]))) throw new HttpError(403, MANAGE_TEAM_ABOVE);
+  if (!reachesAll(own, has)) throw new HttpError(403, MANAGE_TEAM_ABOVE);
 }
 
 export class TeamService {

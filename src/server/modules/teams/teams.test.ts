@@ -170,6 +170,12 @@ describe('every route against each starting team', () => {
     expect(need('GET', '/api/bookings/:id/passport-image')).toEqual(['bookings:read', 'traveller_data:read']);
     expect(need('GET', '/api/trips/:id/manifest')).toEqual(['bookings:read', 'traveller_data:read']);
     expect(need('GET', '/api/me')).toEqual([]);
+    // cancelling a departure ends the trip as well as its bookings
+    expect(need('POST', '/api/trips/:id/cancel')).toEqual(['bookings:change', 'trips:change']);
+    const { client } = await memberOf('Sales');
+    const refused = await client.post('/api/trips/999999/cancel', { reason: 'Too few', notify: false });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe('Your team does not have the trips change permission.');
   });
 });
 
@@ -425,6 +431,59 @@ describe('a member’s team', () => {
     const now = await second.client.patch('/api/users/update', as({ team_id: readOnly }));
     expect(now.statusCode, now.body).toBe(200);
     await t.db.update(users).set({ teamId: full }).where(eq(users.id, adminId));
+  });
+
+  it('never takes an Administrator’s team away by setting it to none (no quiet Full access)', async () => {
+    const { client, id } = await memberOf('Read only');
+    const error = await t.db
+      .update(users)
+      .set({ teamId: null })
+      .where(eq(users.id, id))
+      .catch((e: unknown) => e);
+    expect(String((error as { cause?: unknown }).cause ?? error)).toMatch(/An Administrator belongs to a team/);
+    expect((await client.get('/api/me')).json().team.name).toBe('Read only');
+    expect((await client.get('/api/users')).statusCode).toBe(403);
+  });
+
+  it('moves the last two members of Full access out at the same moment: one moves, the other is refused', async () => {
+    const full = await teamId('Full access');
+    const readOnly = await teamId('Read only');
+    // two directors may do everything (but are not Full access): each takes one member out at once
+    const made = await admin.post('/api/teams', { name: 'Directors', permissions: FULL_ACCESS });
+    expect(made.statusCode, made.body).toBe(201);
+    const a = await memberOf('Directors');
+    const b = await memberOf('Directors');
+    const x = await memberOf('Full access');
+    const y = await memberOf('Full access');
+    const shown = new Map([
+      [x.id, (await admin.get(`/api/users/${x.id}`)).json()],
+      [y.id, (await admin.get(`/api/users/${y.id}`)).json()],
+    ]);
+    await t.db
+      .update(users)
+      .set({ teamId: readOnly })
+      .where(and(eq(users.teamId, full), ne(users.id, x.id), ne(users.id, y.id)));
+    const moveOut = async (by: TestClient, id: number) => {
+      const u = shown.get(id);
+      return by.patch('/api/users/update', {
+        id,
+        email: u.email,
+        first_name: u.first_name,
+        last_name: u.last_name,
+        user_role_id: 1,
+        team_id: readOnly,
+      });
+    };
+    try {
+      const both = await Promise.all([moveOut(a.client, x.id), moveOut(b.client, y.id)]);
+      expect(both.map((r) => r.statusCode).sort(), both.map((r) => r.body).join('\n')).toEqual([200, 422]);
+      expect(both.find((r) => r.statusCode === 422)!.json().errors.team_id).toEqual([
+        'Tripdesk needs at least one member of Full access: add another member to it first.',
+      ]);
+      expect(await t.db.select({ id: users.id }).from(users).where(eq(users.teamId, full))).toHaveLength(1);
+    } finally {
+      await t.db.update(users).set({ teamId: full }).where(eq(users.id, adminId));
+    }
   });
 
   it('takes a changed team or a changed permission at the next request, on another server too', async () => {

@@ -16,7 +16,7 @@ import {
   users,
 } from '../../../db/schema/index.ts';
 import { assertAnotherFullAccessMember, assertWithinOwn, teamForMember } from '../teams/service.ts';
-import { allows, FULL_ACCESS, MANAGE_ABOVE, PERMISSIONS, type TeamPermissions } from '../../../contract/teams.ts';
+import { FULL_ACCESS, MANAGE_ABOVE, reachesAll, type TeamPermissions } from '../../../contract/teams.ts';
 import { retireCodes, revokeAccessTokens } from '../oauth/service.ts';
 import { audit, describeChanges, diff } from '../../audit/audit.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
@@ -178,6 +178,7 @@ export class UserService {
   ): Promise<User> {
     const passwordHash = input.password ? await hashPassword(input.password) : null;
     return this.db.transaction(async (tx) => {
+      await staffChangesInTurn(tx);
       const current = await this.lockUser(tx, input.id);
       assertMayManage(actor, current);
       if (await this.emailTaken(tx, input.email, input.id))
@@ -292,6 +293,7 @@ export class UserService {
   /** Bookings, payments and notes stay: their links to the user become empty, the traveller details remain. */
   async delete(actor: Actor, id: number): Promise<void> {
     await this.db.transaction(async (tx) => {
+      await staffChangesInTurn(tx);
       const current = await this.lockUser(tx, id);
       assertMayManage(actor, current);
       if (id === actor.userId) throw new HttpError(422, 'You cannot delete your own account.');
@@ -402,10 +404,22 @@ export class UserService {
  * A member of staff whose team may do more than the actor's is not theirs to change or delete:
  * else a new password on a Full access account would make anyone with people change Full access.
  */
+/** The advisory lock (class, key) that changes and deletions of accounts take first. */
+const STAFF_CHANGES_LOCK = [36, 1] as const;
+
+/**
+ * Changes and deletions of accounts, one at a time: each locks its account, then (when it may
+ * take an Administrator or a Full access member away) every such member. Two of them locking
+ * their own accounts first and then each other's would deadlock; taken in turn, the second
+ * sees what the first did and is refused with the last-member rule instead.
+ */
+async function staffChangesInTurn(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${STAFF_CHANGES_LOCK[0]}, ${STAFF_CHANGES_LOCK[1]})`);
+}
+
 function assertMayManage(actor: Actor, target: { teamPermissions: TeamPermissions | null }): void {
   if (actor.permissions === undefined || target.teamPermissions === null) return;
-  if (PERMISSIONS.some((p) => !allows(actor.permissions, p, target.teamPermissions![p])))
-    throw new HttpError(403, MANAGE_ABOVE);
+  if (!reachesAll(actor.permissions, target.teamPermissions)) throw new HttpError(403, MANAGE_ABOVE);
 }
 
 function uniqueEmail(error: unknown): never {

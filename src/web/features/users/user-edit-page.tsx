@@ -5,6 +5,8 @@ import { useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
 import { MIN_PASSWORD_LENGTH, ROLES } from '../../../contract/constants.ts';
 import { path } from '../../../contract/paths.ts';
+import { reachesAll } from '../../../contract/permissions.ts';
+import { MANAGE_ABOVE } from '../../../contract/team-constants.ts';
 import type { updateUserSchema, User } from '../../../contract/users.ts';
 import { DestructiveButton, FormPage, RecordLoader } from '../../components/form-frame.tsx';
 import { api, ApiError } from '../../lib/api.ts';
@@ -40,9 +42,9 @@ export default function UserEditPage() {
 }
 
 function UserForm({ user }: { user: User }) {
-  const isMe = useCurrentUser()?.id === user.id;
+  const me = useCurrentUser();
+  const isMe = me?.id === user.id;
   const may = useCan();
-  const canChange = may('people');
   const navigate = useNavigate();
   const form = useForm<FormValues, unknown, z.output<typeof updateUserSchema>>({
     resolver: lazyZodResolver(() => import('../../../contract/users.ts').then((m) => m.updateUserSchema)) as never,
@@ -65,6 +67,10 @@ function UserForm({ user }: { user: User }) {
   // an Administrator's team: what they may do in Tripdesk
   const isAdministrator = useWatch({ control: form.control, name: 'user_role_id' }) === String(ROLES.administrator);
   const teams = useTeams(isAdministrator);
+  // a member whose team may do more than the viewer's is theirs to read, not to change (the server's rule too)
+  const theirTeam = user.team ? teams.data?.find((t) => t.id === user.team!.id) : undefined;
+  const above = theirTeam !== undefined && !reachesAll(me?.permissions, theirTeam.permissions);
+  const canChange = may('people') && !above;
   const teamOptions = [
     ...(user.team ? [user.team] : []),
     ...(teams.data ?? []).filter((t) => t.id !== user.team?.id),
@@ -105,6 +111,13 @@ function UserForm({ user }: { user: User }) {
       submitting={form.formState.isSubmitting}
       back={{ to: path('user-list'), label: 'Back to User List' }}
       maw={760}
+      above={
+        above && may('people') ? (
+          <Text size="sm" c="dimmed" role="note">
+            {MANAGE_ABOVE}
+          </Text>
+        ) : undefined
+      }
       below={user.user_role_id === ROLES.endUser ? <TravellerSessions user={user} /> : undefined}
       destructive={
         isMe || !canChange

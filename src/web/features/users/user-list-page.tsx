@@ -26,6 +26,8 @@ const columnsFor = (canChange: boolean, canOpenBookings: boolean): Array<Column<
   { key: 'name', label: 'Name', cell: (u) => `${u.first_name} ${u.last_name}`, cellProps: () => ({ fw: 500 }) },
   { key: 'email', label: 'Email', cell: (u) => u.email },
   { key: 'role', label: 'Role', cell: (u) => u.role.display_name },
+  // an Administrator's team: what they may do (issue 36); other roles have none
+  { key: 'team', label: 'Team', cell: (u) => u.team?.name ?? '' },
   { key: 'created', label: 'Created', cell: (u) => formatShortDate(u.created_at) },
   { key: 'bookings', label: 'Bookings', align: 'right', cell: (u) => u.bookings_count },
   {
