@@ -765,6 +765,29 @@ export async function seedDemo(
       .update(teams)
       .set({ createdAt: days(-700), updatedAt: days(-700) })
       .where(gt(teams.createdAt, today));
+    // and the office's staff beyond its two directors sit in the starting teams
+    const teamIds = new Map(
+      (await tx.select({ id: teams.id, name: teams.name }).from(teams)).map((t) => [t.name, t.id]),
+    );
+    await tx.insert(users).values(
+      (
+        [
+          ['Ellie', 'Carter', 'Finance'],
+          ['Sam', 'Patel', 'Operations'],
+          ['Jess', 'Moore', 'Sales'],
+          ['Noah', 'Reed', 'Read only'],
+        ] as const
+      ).map(([firstName, lastName, team]) => ({
+        firstName,
+        lastName,
+        email: `${firstName.toLowerCase()}.${lastName.toLowerCase()}@tripdesk.test`,
+        userRoleId: 1,
+        teamId: teamIds.get(team) ?? null,
+        passwordHash: staffHash,
+        createdAt: days(-300),
+        updatedAt: days(-300),
+      })),
+    );
     return { bookings: bookingTotal, trips: TRIPS.length, charities: CHARITIES.length, invoices: invoiceTotal };
   });
 }
