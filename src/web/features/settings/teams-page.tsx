@@ -104,7 +104,7 @@ export default function TeamsPage() {
                     <Text component="dt" size="sm" fw={500}>
                       {PERMISSION_LABELS[p]}
                     </Text>
-                    <Text component="dd" m={0}>
+                    <Text component="dd" m={0} style={{ flexShrink: 0 }}>
                       <ToneBadge tone={TONE[team.permissions[p]]}>{LEVEL_LABELS[team.permissions[p]]}</ToneBadge>
                     </Text>
                   </Group>
