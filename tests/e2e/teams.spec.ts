@@ -122,6 +122,12 @@ test.describe('teams', () => {
         await p.waitForLoadState('networkidle');
         expect(await changingButtons(p), url).toEqual([]);
       }
+      // who has a condition, and whose passport is missing or runs out, is not theirs to search by
+      await p.goto('/bookings');
+      await p.getByRole('heading', { level: 1 }).first().waitFor();
+      await expect(p.getByLabel('Booking Ref')).toBeVisible();
+      await expect(p.getByLabel('Passport', { exact: true })).toHaveCount(0);
+      await expect(p.getByLabel('Medical', { exact: true })).toHaveCount(0);
       await p.goto(`/bookings/${id}`);
       await p.waitForLoadState('networkidle');
       await expect(p.getByText('Hidden for your team').first()).toBeVisible();
@@ -159,6 +165,50 @@ test.describe('teams', () => {
         await expect(invoices.getByRole('button', { name: action, exact: true })).toHaveCount(0);
       await expectAccessible(p);
       await p.screenshot({ path: '/tmp/shots/operations-booking-390.png', fullPage: true });
+    } finally {
+      await member.close();
+    }
+  });
+
+  test('a member who may change people reads, but cannot change, a member of Full access', async ({
+    page,
+    browser,
+  }) => {
+    await signIn(page, 'admin', '/users');
+    const name = `People desk ${Date.now()}`;
+    const adminId = await page.evaluate(async (name) => {
+      const headers = {
+        Accept: 'application/json',
+        'Content-Type': 'application/json',
+        'X-Requested-With': 'XMLHttpRequest',
+        'X-CSRF-TOKEN': document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content,
+      };
+      const permissions = {
+        bookings: 'read',
+        trips: 'read',
+        finance: 'read',
+        charities: 'read',
+        people: 'change',
+        settings: 'none',
+        traveller_data: 'none',
+      };
+      const res = await fetch('/api/teams', { method: 'POST', headers, body: JSON.stringify({ name, permissions }) });
+      if (res.status !== 201) throw new Error(`POST /api/teams: ${res.status}`);
+      return ((await (await fetch('/api/me', { headers })).json()) as { id: number }).id;
+    }, name);
+    const member = await memberOf(page, browser, name, 390);
+    const p = member.page;
+    try {
+      await p.goto(`/users/${adminId}/edit`);
+      await expect(p.getByRole('heading', { level: 1 })).toContainText('Edit User');
+      await expect(p.getByText('You cannot change a member whose team may do more than yours.')).toBeVisible();
+      await expect(p.getByRole('button', { name: 'Save User' })).toHaveCount(0);
+      await expect(p.getByRole('button', { name: 'Delete User' })).toHaveCount(0);
+      await expect(p.getByLabel('Email')).toBeDisabled();
+      await expectAccessible(p);
+      // the list shows each Administrator's team
+      await p.goto('/users');
+      await expect(p.getByRole('columnheader', { name: 'Team' })).toBeVisible();
     } finally {
       await member.close();
     }

@@ -65,9 +65,15 @@ function walk(value: unknown): unknown {
   return out;
 }
 
-/** The booking list's medical filter says who has medical conditions: refused to a team without traveller data. */
-export function refuseHiddenFilter(request: FastifyRequest, filter: { medical?: boolean | undefined }): void {
-  if (filter.medical !== undefined && hidesTravellerData(request))
+/**
+ * The booking list's medical and passport filters say who has medical conditions and whose
+ * passport is missing or runs out: refused to a team without traveller data.
+ */
+export function refuseHiddenFilter(
+  request: FastifyRequest,
+  filter: { medical?: boolean | undefined; passport?: string | undefined },
+): void {
+  if ((filter.medical !== undefined || filter.passport) && hidesTravellerData(request))
     throw new HttpError(403, permissionMessage(TRAVELLER_DATA, 'read'));
 }
 

@@ -143,7 +143,7 @@ describe('traveller health and passport data for a team without it', () => {
     expect(row.checks.money.reason).not.toBe('Hidden for your team');
   });
 
-  it('leaves those columns out of the spreadsheet and refuses the passport zip, the manifest, the images and the medical filter', async () => {
+  it('leaves those columns out of the spreadsheet and refuses the passport zip, the manifest, the images and the medical and passport filters', async () => {
     const all = encodeURIComponent(JSON.stringify(EXPORT_COLUMNS.map((c) => c.key)));
     const res = await sales.get(`/bookings/export?timing=all&columns=${all}`);
     expect(res.statusCode).toBe(200);
@@ -169,6 +169,8 @@ describe('traveller health and passport data for a team without it', () => {
       `/api/trips/${tripId}/manifest`,
       `/api/bookings/${bookingId}/passport-image`,
       '/api/bookings?timing=all&medical=yes',
+      '/api/bookings?timing=all&passport=missing',
+      '/bookings/export?timing=all&passport=expired',
     ]) {
       const refused = await sales.get(url);
       expect(refused.statusCode, url).toBe(403);

@@ -86,7 +86,8 @@ function cell(b: BookingRow, key: ColumnKey, seesUsers: boolean) {
 export default function BookingListPage() {
   const [params] = useSearchParams();
   const may = useCan();
-  // the trips to choose from are the trips area's; who has medical conditions is traveller data
+  // the trips to choose from are the trips area's; who has medical conditions, and whose passport
+  // is missing or runs out, is traveller data
   const seesTrips = may('trips', 'read');
   const seesTravellerData = may('traveller_data', 'read');
   // a traveller's name opens their user only for a team that may read the users
@@ -100,6 +101,7 @@ export default function BookingListPage() {
         ...kept.filters,
         trips: seesTrips ? kept.filters.trips : [],
         medical: seesTravellerData ? kept.filters.medical : '',
+        passport: seesTravellerData ? kept.filters.passport : '',
       },
     };
   });
@@ -226,20 +228,22 @@ export default function BookingListPage() {
               </Suspense>
             </Grid.Col>
           )}
-          <Grid.Col span={{ base: 6, md: 3 }}>
-            <NativeSelect
-              label="Passport"
-              value={draft.passport}
-              onChange={(e) => set('passport', e.currentTarget.value)}
-              data={[
-                { value: '', label: 'Any' },
-                { value: 'missing', label: 'Missing' },
-                { value: 'expired', label: 'Expired' },
-                { value: 'expires', label: 'Expires too soon for the destination' },
-                { value: 'ok', label: 'OK' },
-              ]}
-            />
-          </Grid.Col>
+          {seesTravellerData && (
+            <Grid.Col span={{ base: 6, md: 3 }}>
+              <NativeSelect
+                label="Passport"
+                value={draft.passport}
+                onChange={(e) => set('passport', e.currentTarget.value)}
+                data={[
+                  { value: '', label: 'Any' },
+                  { value: 'missing', label: 'Missing' },
+                  { value: 'expired', label: 'Expired' },
+                  { value: 'expires', label: 'Expires too soon for the destination' },
+                  { value: 'ok', label: 'OK' },
+                ]}
+              />
+            </Grid.Col>
+          )}
           <Grid.Col span={{ base: 6, md: 2 }}>
             <TextInput
               label="Booking Ref"
