@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { int4, MAX_ID, pageParam, paged, recordId } from './common.ts';
 import { isoDate } from './invoices.ts';
+import { TRIP_TYPES } from './trip-constants.ts';
 import {
   BOOKING_STATUSES,
   PASSPORT_STATES,
@@ -292,6 +293,8 @@ export const bookingDetailSchema = z.object({
     status: z.string(),
     country: z.string(),
     deleted: z.boolean(),
+    /** charity, open or school: a school trip asks a parent's consent for its pupils (issue 37) */
+    type: z.enum(TRIP_TYPES),
   }),
   charity: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   user_id: z.number().int().nullable(),

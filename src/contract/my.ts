@@ -44,7 +44,7 @@ export const signedInSchema = z.object({ redirect: z.string() });
 
 /** One thing the traveller still has to do for a booking, in their words. */
 export const myToDoSchema = z.object({
-  check: z.enum(['passport', 'forms', 'money', 'medical', 'next_of_kin', 'fundraising']),
+  check: z.enum(['passport', 'forms', 'money', 'medical', 'next_of_kin', 'fundraising', 'consent']),
   label: z.string(),
   detail: z.string(),
   state: z.enum(READINESS_STATES),
@@ -166,6 +166,19 @@ export const myBookingDetailSchema = myBookingSchema.extend({
   questions: z.array(
     z.object({ id: z.number().int(), label: z.string(), note: z.string().nullable(), answer: z.string() }),
   ),
+  /**
+   * A school trip's consent (issue 37): what a parent agrees to, and whether, by whom and when it
+   * was given or withdrawn; `needed` false for a pupil 18 or over on departure. null: not a school trip.
+   */
+  consent: z
+    .object({
+      needed: z.boolean(),
+      text: z.string(),
+      given_by: z.string().nullable(),
+      given_at: z.string().nullable(),
+      withdrawn_at: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type MyBookingDetail = z.infer<typeof myBookingDetailSchema>;
 
@@ -296,3 +309,17 @@ export const myFundraisingTotalSchema = z.object({
   total: poundsToPence('total').refine((p) => p > 0, { error: 'The total must be more than £0.00.' }),
 });
 export type MyFundraisingTotalInput = z.input<typeof myFundraisingTotalSchema>;
+
+/** POST /api/my/bookings/{id}/consent: a parent agrees by typing their full name. */
+export const consentInputSchema = z.object({
+  full_name: z
+    .string({ error: 'Type your full name to give your consent.' })
+    .trim()
+    .min(3, { error: 'Type your full name to give your consent.', abort: true })
+    .max(120, { error: 'Your name must not be longer than 120 characters.', abort: true })
+    .refine((v) => /\p{L}/u.test(v) && /\s/.test(v), { error: 'Type your first and last names.' }),
+});
+export type ConsentInput = z.input<typeof consentInputSchema>;
+export const CONSENT_GIVEN = 'Thank you: your consent is recorded.';
+export const CONSENT_WITHDRAWN = 'Your consent is withdrawn, and the office has been told.';
+export const NO_CONSENT_ASKED = 'This trip does not ask for a parent’s consent.';

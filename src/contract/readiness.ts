@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { READINESS_CHECKS, READINESS_STATES } from './readiness-constants.ts';
 
 export {
+  CONSENT_UNDER_AGE,
+  DEFAULT_CONSENT_TEXT,
+  SCHOOL_ONLY_CHECKS,
   READINESS_CHECK_LABELS,
   READINESS_CHECKS,
   READINESS_STATES,
@@ -52,6 +55,8 @@ export const tripReadinessSchema = z.object({
     country: z.string(),
     passport_months: z.number().int(),
     passport_note: z.string().nullable(),
+    /** a school trip: each pupil under 18 needs a parent's consent (the consent check) */
+    asks_consent: z.boolean(),
   }),
   summary: z.object({
     bookings: z.number().int(),

@@ -114,6 +114,13 @@ export const updateTripSchema = z
     capacity: places(CAPACITY_MESSAGE),
     // the fewest travellers it runs with (reg 13); empty: none; left out: unchanged
     minimum: places(MINIMUM_MESSAGE),
+    // what a parent agrees to for a pupil on a school trip (issue 37); empty: the office's wording; left out: unchanged
+    consent_text: z
+      .string({ error: 'The consent wording must be text.' })
+      .trim()
+      .max(4000, { error: 'The consent wording must not be longer than 4,000 characters.' })
+      .nullish()
+      .transform((v) => (v === undefined ? undefined : v ? v : null)),
   })
   .superRefine(returnAfterDeparture)
   .superRefine((v, ctx) => {
@@ -170,6 +177,8 @@ export const tripSchema = z.object({
   minimum: z.number().int().nullable(),
   /** with a minimum: the last day it may be cancelled for being below it (reg 13) */
   minimum_deadline: z.string().nullable(),
+  /** a school trip's own consent wording for parents; null: the office's (DEFAULT_CONSENT_TEXT) */
+  consent_text: z.string().nullable(),
   archived: z.boolean(),
   deleted: z.boolean(),
 });

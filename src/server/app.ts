@@ -260,6 +260,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       fundraisingDefaults: config.fundraisingDefaults,
       publicUrl: config.publicUrl,
       changes,
+      officeEmail: config.officeEmail,
     }),
   });
 

@@ -108,6 +108,12 @@ export const bookings = pgTable(
     chasersOffReason: text('chasers_off_reason'),
     /** when the trip's documents were last emailed to the traveller (the readiness board's documents check) */
     documentsSentAt: timestamp('documents_sent_at', { withTimezone: true }),
+    // a parent's consent for a pupil on a school trip (issue 37): the name typed, when and from where;
+    // withdrawn keeps when it was given, so the board can say it was and is no more
+    consentName: text('consent_name'),
+    consentGivenAt: timestamp('consent_given_at', { withTimezone: true }),
+    consentIp: text('consent_ip'),
+    consentWithdrawnAt: timestamp('consent_withdrawn_at', { withTimezone: true }),
     /** fundraising: the target when not the trip's minimum, and why it was changed */
     fundraisingTargetPence: integer('fundraising_target_pence'),
     // the sum of the booking's fundraising entries not struck out, kept by a trigger on the entries (migration 0023)

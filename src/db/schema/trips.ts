@@ -43,6 +43,8 @@ export const trips = pgTable(
     /** the fewest travellers the departure runs with (reg 13: below it, the operator may cancel by a deadline); null: none */
     minimum: integer(),
     requirePassport: boolean('require_passport').notNull().default(true),
+    // what a parent agrees to for a pupil on a school trip (issue 37); none: the office's wording
+    consentText: text('consent_text'),
     funding: text().notNull().default('both'),
     /** no automatic reminders for any booking of the trip; when off, why */
     remindersOff: boolean('reminders_off').notNull().default(false),

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertBooking } from '../../db/factories/bookings.ts';
 import { insertTrip } from '../../db/factories/trips.ts';
 import { insertUser } from '../../db/factories/users.ts';
-import { auditEvents, bookings, charities } from '../../db/schema/index.ts';
+import { auditEvents, bookings, charities, trips } from '../../db/schema/index.ts';
 import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../tests/support/test-app.ts';
 import { startStripeStandIn, type StripeStandIn } from '../../../tests/support/stripe-stand-in.ts';
 
@@ -307,6 +307,28 @@ async function steps(): Promise<Step[]> {
     [
       'PUT /api/my/bookings/{id}/details',
       async () => signedInTraveller!.put(`/api/my/bookings/${s.booking}/details`, TRAVELLER_FORM),
+    ],
+    [
+      'POST /api/my/bookings/{id}/consent',
+      async () => {
+        // a parent's consent is asked on school trips: the walk's trip is one for these two steps
+        await t.db
+          .update(trips)
+          .set({ type: 'school' })
+          .where(eq(trips.id, Number(s.trip)));
+        return signedInTraveller!.post(`/api/my/bookings/${s.booking}/consent`, { full_name: 'Ada Walker' });
+      },
+    ],
+    [
+      'DELETE /api/my/bookings/{id}/consent',
+      async () => {
+        const res = await signedInTraveller!.delete(`/api/my/bookings/${s.booking}/consent`);
+        await t.db
+          .update(trips)
+          .set({ type: 'charity' })
+          .where(eq(trips.id, Number(s.trip)));
+        return res;
+      },
     ],
     [
       'POST /api/my/bookings/{id}/changes',

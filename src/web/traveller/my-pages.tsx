@@ -23,6 +23,7 @@ import { formatLongDate, formatMoney } from '../lib/format.ts';
 // A traveller's own pages (/my), phone first: one column, large targets, nothing of the back office.
 
 // asking to cancel or change loads beside the booking, at the foot of its page
+const ConsentSection = lazy(() => import('./consent-section.tsx').then((m) => ({ default: m.ConsentSection })));
 const ChangesSection = lazy(() => import('./changes-section.tsx').then((m) => ({ default: m.ChangesSection })));
 
 const END_USER = 3;
@@ -509,6 +510,16 @@ export function MyBookingPage({ id }: { id: number }) {
             </Title>
             <ToDoList items={data.to_do} departed={data.departed} />
           </Stack>
+          {data.consent && (
+            <Stack gap="xs" component="section" aria-labelledby="consent">
+              <Title order={2} size="h4" id="consent">
+                Parent’s consent
+              </Title>
+              <Suspense fallback={<Text size="sm">Loading…</Text>}>
+                <ConsentSection booking={data} onSaved={setData} />
+              </Suspense>
+            </Stack>
+          )}
           <Stack gap="xs" component="section" aria-labelledby="payments">
             <Title order={2} size="h4" id="payments">
               Payments

@@ -30,6 +30,7 @@ import { payLinkOf, readPayLink } from '../../common/pay-links.ts';
 import { portalUrlOf } from '../../common/portal-links.ts';
 import { HttpError, notFound } from '../../errors.ts';
 import { escapeHtml } from '../../html.ts';
+import { emailOffice } from '../../mail/office.ts';
 import { sendOnce } from '../../mail/send-once.ts';
 import { emailDate } from '../../mail/templates.ts';
 import { loadInvoices } from '../invoices/load.ts';
@@ -552,35 +553,12 @@ export class CardPaymentService {
   }
 
   private async tellOfficeOfDispute(dispute: Stripe.Dispute): Promise<void> {
-    const to = this.deps.officeEmail;
-    if (!to) return;
-    const subject = `A card payment is disputed: ${formatPence(dispute.amount)}`;
-    const text = `A payer has disputed a card payment of ${formatPence(dispute.amount)} (reason: ${dispute.reason}; Stripe ${dispute.id}). A note is on the booking. Answer the dispute in Stripe's dashboard before its deadline.\n\nTripdesk`;
-    try {
-      const sent = await this.deps.mailer.send({
-        to: { name: 'Office', address: to },
-        subject,
-        text,
-        html: `<p>${escapeHtml(text).replace(/\n\n/g, '</p><p>')}</p>`,
-      });
-      await audit(this.deps.db, {
-        action: 'email.sent',
-        subject: { type: 'dispute', id: dispute.id },
-        summary: `emailed the office of a disputed card payment (${to})`,
-        details: { to, subject, text, attachments: [], outcome: sent.outcome, message_id: sent.messageId },
-      });
-    } catch (error) {
-      const why =
-        (error as { responseCode?: number; code?: string }).responseCode ??
-        (error as { code?: string }).code ??
-        'refused';
-      await audit(this.deps.db, {
-        action: 'email.failed',
-        subject: { type: 'dispute', id: dispute.id },
-        summary: `could not email the office of a disputed card payment (${to}): ${why}`,
-        details: { to, subject, text, attachments: [], outcome: 'refused', message_id: null },
-      });
-    }
+    await emailOffice(this.deps.db, this.deps.mailer, this.deps.officeEmail, {
+      subject: `A card payment is disputed: ${formatPence(dispute.amount)}`,
+      text: `A payer has disputed a card payment of ${formatPence(dispute.amount)} (reason: ${dispute.reason}; Stripe ${dispute.id}). A note is on the booking. Answer the dispute in Stripe's dashboard before its deadline.\n\nTripdesk`,
+      about: 'of a disputed card payment',
+      event: { subject: { type: 'dispute', id: dispute.id } },
+    });
   }
 
   /** After a payment is recorded and committed: the traveller's receipt. */

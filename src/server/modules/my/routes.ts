@@ -6,6 +6,7 @@ import { askChangeSchema, myChangesSchema } from '../../../contract/changes.ts';
 import { ROLES } from '../../../contract/constants.ts';
 import {
   answersSchema,
+  consentInputSchema,
   myBookingDetailSchema,
   myBookingsSchema,
   myFundraisingTotalSchema,
@@ -182,6 +183,34 @@ export async function myRoutes(app: FastifyInstance, opts: { service: MyService 
       },
     },
     async (request) => service.saveDetails(request.user!.id, request.params.id, request.body),
+  );
+
+  r.post(
+    '/api/my/bookings/:id/consent',
+    {
+      schema: {
+        tags,
+        summary:
+          "A parent's consent for their child on a school trip, agreed by typing their full name (the time and address are kept)",
+        params: idParam,
+        body: consentInputSchema,
+        response: { 200: myBookingDetailSchema, 404: messageSchema, 409: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => service.giveConsent(request.user!.id, request.params.id, request.body.full_name, request.ip),
+  );
+
+  r.delete(
+    '/api/my/bookings/:id/consent',
+    {
+      schema: {
+        tags,
+        summary: "Withdraws a parent's consent: the pupil is not ready to travel, and the office is told",
+        params: idParam,
+        response: { 200: myBookingDetailSchema, 404: messageSchema, 409: messageSchema },
+      },
+    },
+    async (request) => service.withdrawConsent(request.user!.id, request.params.id),
   );
 
   r.get(

@@ -18,12 +18,13 @@ import {
   type MyBookingDetail,
   type MyBookings,
   type MyToDo,
+  NO_CONSENT_ASKED,
   TRIP_DEPARTED,
   type TravellerForm,
   type Answers,
 } from '../../../contract/my.ts';
 import type { ReadinessCheck } from '../../../contract/readiness-constants.ts';
-import type { CheckResult } from '../../../contract/readiness.ts';
+import { DEFAULT_CONSENT_TEXT, type CheckResult } from '../../../contract/readiness.ts';
 import { queryRows, type Db } from '../../../db/client.ts';
 import { countHit } from '../../rate-limit-store.ts';
 import {
@@ -53,7 +54,8 @@ import { FundraisingService, type FundraisingDefaults } from '../fundraising/ser
 import type { AskChangeValues, MyChanges } from '../../../contract/changes.ts';
 import type { ChangesService } from '../changes/service.ts';
 import { DocumentService } from '../documents/service.ts';
-import { NO_PASSPORT_IMAGE } from '../readiness/rules.ts';
+import { NO_PASSPORT_IMAGE, underAgeOnDeparture } from '../readiness/rules.ts';
+import { emailOffice } from '../../mail/office.ts';
 import { ReadinessService } from '../readiness/service.ts';
 
 export type MyDeps = {
@@ -69,6 +71,8 @@ export type MyDeps = {
   publicUrl: string;
   /** the fee scale's preview and the office's queue of asks to cancel or change */
   changes: ChangesService;
+  /** where the office is told of what needs it at once (a parent's consent withdrawn) */
+  officeEmail?: string | undefined;
 };
 
 const LONG_DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -110,6 +114,7 @@ const TO_DO: Partial<Record<ReadinessCheck, string>> = {
   medical: 'Your medical details',
   next_of_kin: 'Your next of kin',
   fundraising: 'Your fundraising',
+  consent: 'A parent’s consent',
 };
 
 /** A traveller's own pages: signing in by an emailed link, and their bookings as they see them. */
@@ -465,7 +470,96 @@ export class MyService {
       documents: row.status === 'cancelled' ? [] : await this.documentsOf(row.tripId),
       fundraising: await this.fundraisingOf(bookingId),
       questions: await this.questions(bookingId),
+      consent:
+        row.tripType === 'school'
+          ? {
+              needed: underAgeOnDeparture(row.dateOfBirth, row.departure),
+              text: row.consentText?.trim() || DEFAULT_CONSENT_TEXT,
+              given_by: row.consentGivenAt ? row.consentName : null,
+              given_at: row.consentGivenAt?.toISOString() ?? null,
+              withdrawn_at: row.consentWithdrawnAt?.toISOString() ?? null,
+            }
+          : null,
     };
+  }
+
+  /**
+   * A parent's consent for their child on a school trip (issue 37): agreed by typing their full
+   * name; the name, the time and the address it came from are kept on the booking and in its
+   * History. Given again after a withdrawal, it stands again.
+   */
+  async giveConsent(userId: number, bookingId: number, fullName: string, ip: string): Promise<MyBookingDetail> {
+    const mayChange = await this.mayChange(userId, bookingId);
+    await this.d.db.transaction(async (tx) => {
+      const [b] = await tx
+        .select({ status: bookings.status, ref: bookings.ref, tripId: bookings.tripId, type: trips.type })
+        .from(bookings)
+        .innerJoin(trips, eq(trips.id, bookings.tripId))
+        .where(eq(bookings.id, bookingId))
+        .for('update', { of: bookings });
+      if (!b) throw notFound('Booking not found');
+      mayChange(b);
+      if (b.type !== 'school') throw new HttpError(409, NO_CONSENT_ASKED);
+      const at = nowOf(this.d.clock);
+      await tx
+        .update(bookings)
+        .set({ consentName: fullName, consentGivenAt: at, consentIp: ip, consentWithdrawnAt: null })
+        .where(eq(bookings.id, bookingId));
+      await audit(tx, {
+        action: 'booking.consent_given',
+        subject: { type: 'booking', id: bookingId },
+        bookingId,
+        tripId: b.tripId,
+        summary: `gave a parent's consent for ${b.ref}, signed “${fullName}”`,
+        details: { full_name: fullName, at: at.toISOString(), ip_address: ip },
+      });
+    });
+    return this.booking(userId, bookingId);
+  }
+
+  /** A parent takes their consent back: the pupil is not ready again, and the office is told at once. */
+  async withdrawConsent(userId: number, bookingId: number): Promise<MyBookingDetail> {
+    const mayChange = await this.mayChange(userId, bookingId);
+    const withdrawn = await this.d.db.transaction(async (tx) => {
+      const [b] = await tx
+        .select({
+          status: bookings.status,
+          ref: bookings.ref,
+          tripId: bookings.tripId,
+          firstName: bookings.firstName,
+          lastName: bookings.lastName,
+          tripName: trips.name,
+          departure: trips.departureDate,
+          givenAt: bookings.consentGivenAt,
+          withdrawnAt: bookings.consentWithdrawnAt,
+        })
+        .from(bookings)
+        .innerJoin(trips, eq(trips.id, bookings.tripId))
+        .where(eq(bookings.id, bookingId))
+        .for('update', { of: bookings });
+      if (!b) throw notFound('Booking not found');
+      mayChange(b);
+      if (!b.givenAt || b.withdrawnAt) throw new HttpError(409, 'There is no consent to withdraw.');
+      await tx
+        .update(bookings)
+        .set({ consentWithdrawnAt: nowOf(this.d.clock) })
+        .where(eq(bookings.id, bookingId));
+      await audit(tx, {
+        action: 'booking.consent_withdrawn',
+        subject: { type: 'booking', id: bookingId },
+        bookingId,
+        tripId: b.tripId,
+        summary: `withdrew the parent's consent for ${b.ref}`,
+      });
+      return b;
+    });
+    await emailOffice(this.d.db, this.d.mailer, this.d.officeEmail, {
+      subject: `Consent withdrawn: ${withdrawn.firstName} ${withdrawn.lastName}, ${withdrawn.tripName}`,
+      text: `A parent has withdrawn their consent for ${withdrawn.firstName} ${withdrawn.lastName} (booking ${withdrawn.ref}) on ${withdrawn.tripName}, departing on ${longDay(withdrawn.departure)}. The pupil is not ready to travel until a parent consents again.\n\nTripdesk`,
+      about: `that a parent withdrew their consent for ${withdrawn.ref}`,
+      event: { subject: { type: 'booking', id: bookingId }, bookingId, tripId: withdrawn.tripId },
+    });
+    return this.booking(userId, bookingId);
   }
 
   /** The trip's documents that have a file, each through its signed link (none when the trip has been deleted). */
@@ -681,6 +775,11 @@ export class MyService {
         medication: bookings.medication,
         medicalDetail: bookings.medicalDetail,
         formComplete: bookings.formComplete,
+        consentName: bookings.consentName,
+        consentGivenAt: bookings.consentGivenAt,
+        consentWithdrawnAt: bookings.consentWithdrawnAt,
+        tripType: trips.type,
+        consentText: trips.consentText,
         requirePassport: trips.requirePassport,
         passportMonths: countries.passportMonths,
         tripName: trips.name,

@@ -195,6 +195,8 @@ const EVERY_ROUTE = `
   GET /api/my/bookings/:id null
   POST /api/bookings/:id/sign-in-link bookings:write
   PUT /api/my/bookings/:id/details null
+  POST /api/my/bookings/:id/consent null
+  DELETE /api/my/bookings/:id/consent null
   GET /api/my/bookings/:id/changes null
   POST /api/my/bookings/:id/changes null
   POST /api/my/sign-out-everywhere null

@@ -133,6 +133,7 @@ describe('the readiness board', () => {
       room: 'green',
       documents: 'green',
       fundraising: 'green',
+      consent: 'green',
     });
     expect(row(ids.owing).checks.money.reason).toMatch(/^£80\.00 is overdue \(due since /);
     expect(row(ids.owing).checks.forms.reason).toBe(
@@ -151,6 +152,7 @@ describe('the readiness board', () => {
         room: { green: 3, amber: 1, red: 0 },
         documents: { green: 4, amber: 0, red: 0 },
         fundraising: { green: 4, amber: 0, red: 0 },
+        consent: { green: 4, amber: 0, red: 0 },
       },
     });
   });

@@ -12,6 +12,8 @@ import {
   passportCheck,
   readinessOf,
   roomCheck,
+  consentCheck,
+  underAgeOnDeparture,
   type BookingFacts,
   type TripFacts,
 } from './rules.ts';
@@ -204,6 +206,7 @@ describe('a booking', () => {
       'green',
       'green',
       'green',
+      'green',
     ]);
   });
 });
@@ -291,5 +294,40 @@ describe('sharers', () => {
       t(6, 'No', 'One', null),
     ]);
     expect(Object.fromEntries(got)).toEqual({ 1: true, 2: true, 3: false, 4: null, 5: null });
+  });
+});
+
+describe('a parent’s consent (issue 37)', () => {
+  it('is needed until the pupil is 18 on the day of departure, a 29 February birthday counting from 1 March', () => {
+    expect(underAgeOnDeparture('2010-06-15', '2028-06-14')).toBe(true);
+    expect(underAgeOnDeparture('2010-06-15', '2028-06-15')).toBe(false);
+    expect(underAgeOnDeparture('2008-02-29', '2026-02-28')).toBe(true);
+    expect(underAgeOnDeparture('2008-02-29', '2026-03-01')).toBe(false);
+    // of age on 29 February itself in a leap year
+    expect(underAgeOnDeparture('2012-02-29', '2030-02-28')).toBe(true);
+    expect(underAgeOnDeparture('2014-02-28', '2032-02-28')).toBe(false);
+    expect(underAgeOnDeparture('2010-02-28', '2028-02-28')).toBe(false);
+    // no date of birth: taken as a pupil
+    expect(underAgeOnDeparture(null, '2030-01-01')).toBe(true);
+  });
+
+  it('is green when given, red when withdrawn, to do when not yet given, and not asked beyond school trips', () => {
+    const school: TripFacts = { ...far, asksConsent: true };
+    const pupil = { dateOfBirth: '2015-01-01', name: null, givenAt: null, withdrawnAt: null };
+    expect(consentCheck(pupil, school, today)).toEqual({ state: 'amber', reason: 'No parent’s consent yet.' });
+    expect(consentCheck(pupil, { ...near, asksConsent: true }, today).state).toBe('red');
+    expect(consentCheck({ ...pupil, name: 'Pat Parent', givenAt: '2026-03-02T10:00:00Z' }, school, today)).toEqual({
+      state: 'green',
+      reason: 'Consent given by Pat Parent on 2 Mar 2026.',
+    });
+    expect(
+      consentCheck(
+        { ...pupil, name: 'Pat Parent', givenAt: '2026-03-02T10:00:00Z', withdrawnAt: '2026-03-09T23:30:00Z' },
+        school,
+        today,
+      ),
+    ).toEqual({ state: 'red', reason: 'The parent’s consent was withdrawn on 9 Mar 2026.' });
+    expect(consentCheck(pupil, far, today).state).toBe('green');
+    expect(consentCheck({ ...pupil, dateOfBirth: '1990-01-01' }, school, today).state).toBe('green');
   });
 });

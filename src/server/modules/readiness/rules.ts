@@ -1,7 +1,12 @@
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { formatPence } from '../../../contract/money.ts';
 import type { FundraisingStanding } from '../fundraising/rules.ts';
-import { READINESS_URGENT_DAYS, type CheckResult, type ReadinessCheck } from '../../../contract/readiness.ts';
+import {
+  CONSENT_UNDER_AGE,
+  READINESS_URGENT_DAYS,
+  type CheckResult,
+  type ReadinessCheck,
+} from '../../../contract/readiness.ts';
 
 /**
  * The checks of "ready to depart", one function each, on plain facts about a booking
@@ -16,6 +21,8 @@ import { READINESS_URGENT_DAYS, type CheckResult, type ReadinessCheck } from '..
 
 export type TripFacts = {
   departure: string;
+  /** a school trip asks a parent's consent for each pupil under 18 (issue 37) */
+  asksConsent?: boolean;
   returnDate: string;
   requirePassport: boolean;
   country: string;
@@ -47,6 +54,8 @@ export type BookingFacts = {
   documentsSentAt: string | null;
   /** the standing of a traveller who fundraises (fundraising/rules.ts decides it) */
   fundraising: { standing: FundraisingStanding; raisedPence: number; targetPence: number };
+  /** a parent's consent (school trips): the traveller's date of birth, and when it was given or withdrawn */
+  consent?: { dateOfBirth: string | null; name: string | null; givenAt: string | null; withdrawnAt: string | null };
 };
 
 /** The trip's documents that have a file: how many, and the one uploaded last. */
@@ -209,6 +218,26 @@ export function fundraisingCheck(f: BookingFacts['fundraising']): CheckResult {
   };
 }
 
+/** Whether a traveller is under CONSENT_UNDER_AGE on the day the trip departs (no date of birth: taken as a pupil). */
+export function underAgeOnDeparture(dateOfBirth: string | null, departure: string): boolean {
+  if (!dateOfBirth) return true;
+  const [y, m, d] = dateOfBirth.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const adult = `${String(y + CONSENT_UNDER_AGE).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  const at = y + CONSENT_UNDER_AGE;
+  const leap = (at % 4 === 0 && at % 100 !== 0) || at % 400 === 0;
+  // born on 29 February: of age on 1 March of a year without one
+  return departure < (m === 2 && d === 29 && !leap ? `${String(at).padStart(4, '0')}-03-01` : adult);
+}
+
+export function consentCheck(b: BookingFacts['consent'], trip: TripFacts, today: string): CheckResult {
+  if (!trip.asksConsent) return green('Not a school trip: no consent is asked.');
+  if (!b || !underAgeOnDeparture(b.dateOfBirth, trip.departure))
+    return green(`${CONSENT_UNDER_AGE} or over on departure: no parent’s consent is needed.`);
+  if (b.withdrawnAt) return red(`The parent’s consent was withdrawn on ${day(ukToday(new Date(b.withdrawnAt)))}.`);
+  if (b.givenAt) return green(`Consent given by ${b.name} on ${day(ukToday(new Date(b.givenAt)))}.`);
+  return toDo('No parent’s consent yet.', isUrgent(trip, today));
+}
+
 /** Every check of one booking. */
 export function readinessOf(
   b: BookingFacts,
@@ -225,5 +254,6 @@ export function readinessOf(
     room: roomCheck(b.room, trip, today),
     documents: documentsCheck(b.documentsSentAt, docs, trip, today),
     fundraising: fundraisingCheck(b.fundraising),
+    consent: consentCheck(b.consent, trip, today),
   };
 }

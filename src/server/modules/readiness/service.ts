@@ -40,6 +40,10 @@ type FactsRow = {
   documents_sent_at: Date | string | null;
   funding_type: string;
   fundraising_target_pence: number | null;
+  date_of_birth: string | Date | null;
+  consent_name: string | null;
+  consent_given_at: string | Date | null;
+  consent_withdrawn_at: string | Date | null;
   raised: string | number;
   owed: string | number;
   overdue: string | number;
@@ -93,12 +97,13 @@ export class ReadinessService {
       departure: string | Date;
       return_date: string | Date;
       require_passport: boolean;
+      type: string;
       country: string;
       passport_months: number;
       passport_note: string | null;
     }>(
       this.db,
-      sql`select t.id, t.name, t.departure_date as departure, t.return_date, t.require_passport, c.name as country, c.passport_months, c.passport_note
+      sql`select t.id, t.name, t.departure_date as departure, t.return_date, t.require_passport, t.type, c.name as country, c.passport_months, c.passport_note
         from trips t join countries c on c.id = t.country_id where t.id = ${tripId} and t.deleted_at is null`,
     );
     if (!trip) throw new HttpError(404, 'Trip not found');
@@ -115,6 +120,7 @@ export class ReadinessService {
       this.db,
       sql`select bookings.id, bookings.ref, bookings.first_name, bookings.last_name, bookings.status, ${passportState} as passport, bookings.passport_expiry_date as passport_expiry, bookings.passport_image_file is not null as image, (bookings.passport_image_file is not null and bookings.passport_image_checked_at is null and bookings.passport_image_uploaded_at is not null) as image_to_check,
           bookings.form_complete, bookings.medical_conditions, bookings.medical_detail, bookings.nok_name, bookings.nok_telephone, bookings.room_type, bookings.share_with, bookings.documents_sent_at, bookings.funding_type, bookings.fundraising_target_pence,
+          bookings.date_of_birth, bookings.consent_name, bookings.consent_given_at, bookings.consent_withdrawn_at,
           (select coalesce(sum(fe.amount_pence), 0) from fundraising_entries fe where fe.booking_id = bookings.id and fe.struck_at is null) as raised, bookings.chasers_off, bookings.chasers_off_reason, lc.check as last_chaser_check, lc.sent_on as last_chaser_on,
           (bookings.deposit_payment_date is not null or trips.deposit_pence = 0
             or exists (select 1 from invoices i where i.booking_id = bookings.id and i.type = 'deposit'
@@ -179,6 +185,7 @@ export class ReadinessService {
       departure: iso(trip.departure)!,
       returnDate: iso(trip.return_date)!,
       requirePassport: trip.require_passport,
+      asksConsent: trip.type === 'school',
       country: trip.country,
       passportMonths: Number(trip.passport_months),
     };
@@ -206,6 +213,12 @@ export class ReadinessService {
         room: { type: f.room_type, shareWith: f.share_with, sharerNamesBack: sharers.get(f.id) ?? null },
         documentsSentAt: instant(f.documents_sent_at),
         fundraising: fundraisingFacts(f, rules, tripFacts.departure, today),
+        consent: {
+          dateOfBirth: iso(f.date_of_birth),
+          name: f.consent_name,
+          givenAt: instant(f.consent_given_at),
+          withdrawnAt: instant(f.consent_withdrawn_at),
+        },
       };
       const checks = readinessOf(facts, tripFacts, today, documents);
       return {
@@ -232,6 +245,7 @@ export class ReadinessService {
       country: trip.country,
       passport_months: facts.passportMonths,
       passport_note: trip.passport_note,
+      asks_consent: facts.asksConsent === true,
     };
   }
 

@@ -55,6 +55,7 @@ const columns = {
   funding: trips.funding,
   capacity: trips.capacity,
   minimum: trips.minimum,
+  consentText: trips.consentText,
   archivedAt: trips.archivedAt,
   deletedAt: trips.deletedAt,
   bookingCount,
@@ -77,6 +78,7 @@ type Row = {
   funding: string;
   capacity: number | null;
   minimum: number | null;
+  consentText: string | null;
   archivedAt: Date | null;
   deletedAt: Date | null;
   bookingCount: number;
@@ -128,6 +130,7 @@ function toTrip(r: Row): Trip {
     capacity: r.capacity,
     minimum: r.minimum,
     minimum_deadline: r.minimum === null ? null : minimumDeadline(r.departureDate, r.returnDate),
+    consent_text: r.consentText,
     archived: r.archivedAt !== null,
     deleted: r.deletedAt !== null,
   };
@@ -149,6 +152,7 @@ function tripFields(r: typeof trips.$inferSelect): Record<string, unknown> {
     funding: r.funding,
     capacity: r.capacity,
     minimum: r.minimum,
+    consent_text: r.consentText,
   };
 }
 
@@ -268,6 +272,7 @@ export class TripService {
       funding: string;
       capacity?: number | null | undefined;
       minimum?: number | null | undefined;
+      consent_text?: string | null | undefined;
     },
   ): Promise<Trip> {
     await this.db.transaction(async (tx) => {
@@ -284,6 +289,7 @@ export class TripService {
           funding: v.funding,
           ...(v.capacity === undefined ? {} : { capacity: v.capacity }),
           ...(v.minimum === undefined ? {} : { minimum: v.minimum }),
+          ...(v.consent_text === undefined ? {} : { consentText: v.consent_text }),
           updatedAt: new Date(),
         })
         .where(eq(trips.id, id))

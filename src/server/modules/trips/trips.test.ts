@@ -212,6 +212,45 @@ describe('editing a trip', () => {
     });
   });
 
+  it('keeps a school trip’s own consent wording for parents, empty for the office’s, and refuses one too long', async () => {
+    const trip = await create({ name: 'Consent Trek' });
+    const base = {
+      name: 'Consent Trek',
+      country_id: 504,
+      departure: '10/05/2099',
+      return: '17/05/2099',
+      type: 'school',
+      level: 1,
+      status: 'open',
+      deposit: 0,
+      cost: 0,
+      require_passport: true,
+      funding: 'self',
+    };
+    expect((await admin.get(`/api/trips/${trip.id}`)).json().consent_text).toBeNull();
+    const set = await admin.patch(`/api/trips/${trip.id}`, {
+      ...base,
+      consent_text: '  I agree to the Iceland trip. ',
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().consent_text).toBe('I agree to the Iceland trip.');
+    expect((await admin.patch(`/api/trips/${trip.id}`, base)).json().consent_text).toBe('I agree to the Iceland trip.');
+    const long = await admin.patch(`/api/trips/${trip.id}`, { ...base, consent_text: 'x'.repeat(4001) });
+    expect(long.statusCode).toBe(422);
+    expect(long.json().errors).toEqual({
+      consent_text: ['The consent wording must not be longer than 4,000 characters.'],
+    });
+    expect((await admin.patch(`/api/trips/${trip.id}`, { ...base, consent_text: '' })).json().consent_text).toBeNull();
+    const [event] = await t.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.tripId, trip.id))
+      .orderBy(asc(auditEvents.id))
+      .offset(1)
+      .limit(1);
+    expect((event!.changes as Record<string, unknown>).consent_text).toEqual([null, 'I agree to the Iceland trip.']);
+  });
+
   it('sets the capacity (places), keeps it when left out, clears it when empty, refuses nonsense; each change in the history', async () => {
     const trip = await create({ name: 'Places Trek' });
     const base = {

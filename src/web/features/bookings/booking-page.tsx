@@ -335,7 +335,7 @@ function Booking({ b }: { b: BookingDetail }) {
         </Facts>
       </SimpleGrid>
 
-      <BookingReadiness bookingId={b.id} tripId={b.trip.id} />
+      <BookingReadiness bookingId={b.id} tripId={b.trip.id} school={b.trip.type === 'school'} />
       {(b.funding_type === 'fundraise' || b.funding_type === 'flexi') && may('charities', 'read') && (
         <FundraisingPanel bookingId={b.id} />
       )}

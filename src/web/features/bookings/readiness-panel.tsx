@@ -1,7 +1,7 @@
 import { Anchor, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { path } from '../../../contract/paths.ts';
-import { READINESS_CHECK_LABELS, READINESS_CHECKS } from '../../../contract/readiness-constants.ts';
+import { READINESS_CHECK_LABELS, READINESS_CHECKS, SCHOOL_ONLY_CHECKS } from '../../../contract/readiness-constants.ts';
 import { setChasers, useBookingReadiness } from './api/readiness.ts';
 import { bookingKeys } from './api/bookings.ts';
 import { CheckBadge } from '../../components/check-badge.tsx';
@@ -12,8 +12,18 @@ import { formatShortDate } from '../../lib/format.ts';
  * The booking page's "Ready to depart": the trip board's checks for this booking, each with its
  * reason in view, when it was last chased, and its "Send automatic chasers" switch.
  */
-export function BookingReadiness({ bookingId, tripId }: { bookingId: number; tripId: number }) {
+export function BookingReadiness({
+  bookingId,
+  tripId,
+  school,
+}: {
+  bookingId: number;
+  tripId: number;
+  /** a school trip: the parent's consent is one of the checks */
+  school: boolean;
+}) {
   const readiness = useBookingReadiness(bookingId);
+  const checks = READINESS_CHECKS.filter((c) => school || !SCHOOL_ONLY_CHECKS.includes(c));
   const r = readiness.data;
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="ready-to-depart">
@@ -27,7 +37,7 @@ export function BookingReadiness({ bookingId, tripId }: { bookingId: number; tri
       </Group>
       {readiness.isPending ? (
         <Stack gap={6}>
-          {READINESS_CHECKS.map((c) => (
+          {checks.map((c) => (
             <Skeleton key={c} height={22} />
           ))}
         </Stack>
@@ -38,7 +48,7 @@ export function BookingReadiness({ bookingId, tripId }: { bookingId: number; tri
       ) : (
         <Table verticalSpacing={4} aria-label="Readiness checks">
           <Table.Tbody>
-            {READINESS_CHECKS.map((c) => (
+            {checks.map((c) => (
               <Table.Tr key={c}>
                 <Table.Th scope="row" w={120} fw={600} fz="sm">
                   {READINESS_CHECK_LABELS[c]}

@@ -21,6 +21,7 @@ import type { ReadinessRow, TripReadiness } from '../../../contract/readiness.ts
 import {
   READINESS_CHECK_LABELS,
   READINESS_CHECKS,
+  SCHOOL_ONLY_CHECKS,
   READINESS_STATES,
   type ReadinessCheck,
   type ReadinessState,
@@ -37,10 +38,9 @@ import { PassportPhotoCheck } from './passport-photo-check.tsx';
 const isCheck = (v: string | null): v is ReadinessCheck => (READINESS_CHECKS as readonly string[]).includes(v ?? '');
 const isState = (v: string | null): v is ReadinessState => (READINESS_STATES as readonly string[]).includes(v ?? '');
 
-const CHECK_OPTIONS = [
-  { value: '', label: 'Any check' },
-  ...READINESS_CHECKS.map((c) => ({ value: c, label: READINESS_CHECK_LABELS[c] })),
-];
+/** The checks a trip's board shows: a parent's consent only on a school trip. */
+const checksOf = (trip: { asks_consent: boolean }) =>
+  READINESS_CHECKS.filter((c) => trip.asks_consent || !SCHOOL_ONLY_CHECKS.includes(c));
 const STATE_OPTIONS = [
   { value: '', label: 'Any state' },
   ...READINESS_STATES.map((s) => ({ value: s, label: STATE_WORDS[s] })),
@@ -140,6 +140,7 @@ function Board({ board }: { board: TripReadiness }) {
   };
   const rows = board.rows.filter((r) => matches(r, check, state) && (ready === null || r.ready === (ready === 'yes')));
   const { trip, summary } = board;
+  const checks = checksOf(trip);
   // ticked travellers, kept while the filters change (only those still on the board count)
   const [ticked, setTicked] = useState<Set<number>>(() => new Set());
   const tickedRows = board.rows.filter((r) => ticked.has(r.booking_id));
@@ -229,7 +230,7 @@ function Board({ board }: { board: TripReadiness }) {
         </Stack>
       ),
     },
-    ...READINESS_CHECKS.map((c): Column<ReadinessRow> => ({
+    ...checks.map((c): Column<ReadinessRow> => ({
       key: c,
       label: READINESS_CHECK_LABELS[c],
       cell: (r) =>
@@ -272,7 +273,7 @@ function Board({ board }: { board: TripReadiness }) {
             {summary.ready} of {summary.bookings}
           </Text>
         </Paper>
-        {READINESS_CHECKS.map((c) => (
+        {checks.map((c) => (
           <Paper key={c} withBorder radius="md" p="sm" data-testid={`summary-${c}`}>
             <Text size="xs" c="dimmed" fw={600} tt="uppercase">
               {READINESS_CHECK_LABELS[c]}
@@ -309,7 +310,10 @@ function Board({ board }: { board: TripReadiness }) {
         <Group align="flex-end">
           <NativeSelect
             label="Check"
-            data={CHECK_OPTIONS}
+            data={[
+              { value: '', label: 'Any check' },
+              ...checks.map((c) => ({ value: c, label: READINESS_CHECK_LABELS[c] })),
+            ]}
             value={check ?? ''}
             onChange={(e) =>
               filter({ check: isCheck(e.currentTarget.value) ? (e.currentTarget.value as ReadinessCheck) : null })

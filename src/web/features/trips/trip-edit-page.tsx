@@ -1,11 +1,12 @@
-import { Alert, Anchor, Button, Checkbox, Grid, Group, NativeSelect, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Grid, Group, NativeSelect, Textarea, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Link, useParams } from 'react-router';
 import type { z } from 'zod';
 import { minimumWarning } from '../../../contract/change-constants.ts';
 import { toDdMmYyyy, ukToday } from '../../../contract/dates.ts';
 import { path } from '../../../contract/paths.ts';
+import { DEFAULT_CONSENT_TEXT } from '../../../contract/readiness-constants.ts';
 import type { updateTripSchema, Trip } from '../../../contract/trips.ts';
 import { FormPage, RecordLoader } from '../../components/form-frame.tsx';
 import { formatLongDate } from '../../lib/format.ts';
@@ -34,6 +35,7 @@ type Values = {
   funding: Trip['funding'];
   capacity: string;
   minimum: string;
+  consent_text: string;
 };
 
 const toValues = (t: Trip): Values => ({
@@ -50,6 +52,7 @@ const toValues = (t: Trip): Values => ({
   funding: t.funding,
   capacity: t.capacity === null ? '' : String(t.capacity),
   minimum: t.minimum === null ? '' : String(t.minimum),
+  consent_text: t.consent_text ?? '',
 });
 
 export default function TripEditPage() {
@@ -76,6 +79,8 @@ function TripForm({ trip }: { trip: Trip }) {
     defaultValues: toValues(trip),
   });
   const errors = form.formState.errors;
+  // a school trip asks a parent's consent for its pupils: its wording is the trip's
+  const school = useWatch({ control: form.control, name: 'type' }) === 'school';
   const saving = useFormMutation({
     mutationFn: (values: Values) => updateTrip(trip.id, values),
     // the trip's key holds its panels and its history too
@@ -284,6 +289,20 @@ function TripForm({ trip }: { trip: Trip }) {
           <Grid.Col span={12}>
             <Checkbox label="Travellers must give passport details" {...form.register('require_passport')} />
           </Grid.Col>
+          {school && (
+            <Grid.Col span={12}>
+              <Textarea
+                label="Parent’s consent"
+                description="What a parent agrees to for each pupil under 18, by typing their name on their child’s page; empty: the office’s wording"
+                placeholder={DEFAULT_CONSENT_TEXT}
+                autosize
+                minRows={3}
+                maxRows={10}
+                error={errors.consent_text?.message}
+                {...form.register('consent_text')}
+              />
+            </Grid.Col>
+          )}
         </Grid>
       </fieldset>
     </FormPage>
