@@ -4,7 +4,16 @@ import { isoDate } from './invoices.ts';
 
 // ---- the dashboard: what needs attention today, and bookings and money over time ----
 
-export const ATTENTION_KEYS = ['overdue', 'refunds', 'asks', 'not_ready', 'provisional', 'behind', 'failed'] as const;
+export const ATTENTION_KEYS = [
+  'overdue',
+  'refunds',
+  'asks',
+  'not_ready',
+  'consent',
+  'provisional',
+  'behind',
+  'failed',
+] as const;
 export type AttentionKey = (typeof ATTENTION_KEYS)[number];
 
 /** GET /api/dashboard: the season is the trips departing between from and to (default: the next 12 months). */
@@ -29,7 +38,7 @@ const attention = z.object({
   amount: z.number().nullable(),
   /** the screen that lists them, filtered to them */
   href: z.string(),
-  /** for the departures not ready: each departure with its travellers not ready */
+  /** for the departures not ready (and those with pupils without consent): each departure with how many */
   departures: z
     .array(
       z.object({

@@ -13,6 +13,7 @@ test.describe('the dashboard', () => {
       'Refunds owed',
       'Requests from travellers',
       'Travellers not ready',
+      'Pupils without consent',
       'Provisional for 14 days',
       'Fundraisers behind',
       'Failed jobs and emails',

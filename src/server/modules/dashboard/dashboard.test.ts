@@ -219,15 +219,67 @@ describe('GET /api/dashboard', () => {
       expect(dep.not_ready).toBe(board.summary.bookings - board.summary.ready);
       expect(dep.departure <= addDays(today, 56)).toBe(true);
     }
+    // pupils without consent: each departure's count is its board's consent check not passed
+    const consent = d.attention.find((a) => a.key === 'consent')!;
+    expect(consent.count).toBe(consent.departures!.reduce((s, x) => s + x.not_ready, 0));
+    for (const dep of consent.departures!) {
+      const board = (await admin.get(`/api/trips/${dep.trip_id}/readiness`)).json() as {
+        summary: { checks: { consent: { amber: number; red: number } } };
+      };
+      expect(dep.not_ready).toBe(board.summary.checks.consent.amber + board.summary.checks.consent.red);
+    }
     expect(d.attention.map((a) => a.key)).toEqual([
       'overdue',
       'refunds',
       'asks',
       'not_ready',
+      'consent',
       'provisional',
       'behind',
       'failed',
     ]);
+  });
+
+  it('counts the pupils of school trips in the next 8 weeks without a parent’s consent, as their board does', async () => {
+    const before = (await get()).attention.find((a) => a.key === 'consent')!;
+    const departure = addDays(today, 30);
+    const trip = await insertTrip(t.db, {
+      name: 'Year 7 Peak District',
+      type: 'school',
+      departureDate: departure,
+      returnDate: addDays(departure, 3),
+    });
+    const year = (years: number) => `${Number(departure.slice(0, 4)) - years}${departure.slice(4)}`;
+    // a pupil without consent, one whose consent was withdrawn, one with it, one 18 on the day, one with no date of birth
+    await insertBooking(t.db, trip.id, { status: 'confirmed', dateOfBirth: addDays(year(18), 1) });
+    await insertBooking(t.db, trip.id, {
+      status: 'confirmed',
+      dateOfBirth: year(13),
+      consentName: 'Pat Parent',
+      consentGivenAt: new Date(),
+      consentWithdrawnAt: new Date(),
+    });
+    await insertBooking(t.db, trip.id, {
+      status: 'provisional',
+      dateOfBirth: year(13),
+      consentName: 'Pat Parent',
+      consentGivenAt: new Date(),
+    });
+    await insertBooking(t.db, trip.id, { status: 'confirmed', dateOfBirth: year(18) });
+    await insertBooking(t.db, trip.id, { status: 'confirmed', dateOfBirth: null });
+    await insertBooking(t.db, trip.id, { status: 'cancelled', dateOfBirth: year(13) });
+    const after = (await get()).attention.find((a) => a.key === 'consent')!;
+    expect(after.count).toBe(before.count + 3);
+    const dep = after.departures!.find((x) => x.trip_id === trip.id)!;
+    expect(dep).toEqual({
+      trip_id: trip.id,
+      name: 'Year 7 Peak District',
+      departure,
+      not_ready: 3,
+      href: `/trips/${trip.id}/readiness?check=consent`,
+    });
+    const board = (await admin.get(`/api/trips/${trip.id}/readiness`)).json();
+    expect(board.summary.checks.consent.amber + board.summary.checks.consent.red).toBe(3);
   });
 
   it('keeps each trip’s not-ready and behind counts only until something they read changes', async () => {

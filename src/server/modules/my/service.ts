@@ -25,7 +25,7 @@ import {
 } from '../../../contract/my.ts';
 import type { ReadinessCheck } from '../../../contract/readiness-constants.ts';
 import { DEFAULT_CONSENT_TEXT, type CheckResult } from '../../../contract/readiness.ts';
-import { queryRows, type Db } from '../../../db/client.ts';
+import { queryRows, type Db, type Tx } from '../../../db/client.ts';
 import { countHit } from '../../rate-limit-store.ts';
 import {
   bookings,
@@ -116,6 +116,29 @@ const TO_DO: Partial<Record<ReadinessCheck, string>> = {
   fundraising: 'Your fundraising',
   consent: 'A parent’s consent',
 };
+
+/** A booking and its trip as a consent reads them, the booking locked for the change. */
+async function lockedForConsent(tx: Tx, bookingId: number) {
+  const [b] = await tx
+    .select({
+      status: bookings.status,
+      ref: bookings.ref,
+      tripId: bookings.tripId,
+      type: trips.type,
+      firstName: bookings.firstName,
+      lastName: bookings.lastName,
+      tripName: trips.name,
+      departure: trips.departureDate,
+      givenAt: bookings.consentGivenAt,
+      withdrawnAt: bookings.consentWithdrawnAt,
+    })
+    .from(bookings)
+    .innerJoin(trips, eq(trips.id, bookings.tripId))
+    .where(eq(bookings.id, bookingId))
+    .for('update', { of: bookings });
+  if (!b) throw notFound('Booking not found');
+  return b;
+}
 
 /** A traveller's own pages: signing in by an emailed link, and their bookings as they see them. */
 export class MyService {
@@ -491,13 +514,7 @@ export class MyService {
   async giveConsent(userId: number, bookingId: number, fullName: string, ip: string): Promise<MyBookingDetail> {
     const mayChange = await this.mayChange(userId, bookingId);
     await this.d.db.transaction(async (tx) => {
-      const [b] = await tx
-        .select({ status: bookings.status, ref: bookings.ref, tripId: bookings.tripId, type: trips.type })
-        .from(bookings)
-        .innerJoin(trips, eq(trips.id, bookings.tripId))
-        .where(eq(bookings.id, bookingId))
-        .for('update', { of: bookings });
-      if (!b) throw notFound('Booking not found');
+      const b = await lockedForConsent(tx, bookingId);
       mayChange(b);
       if (b.type !== 'school') throw new HttpError(409, NO_CONSENT_ASKED);
       const at = nowOf(this.d.clock);
@@ -521,23 +538,7 @@ export class MyService {
   async withdrawConsent(userId: number, bookingId: number): Promise<MyBookingDetail> {
     const mayChange = await this.mayChange(userId, bookingId);
     const withdrawn = await this.d.db.transaction(async (tx) => {
-      const [b] = await tx
-        .select({
-          status: bookings.status,
-          ref: bookings.ref,
-          tripId: bookings.tripId,
-          firstName: bookings.firstName,
-          lastName: bookings.lastName,
-          tripName: trips.name,
-          departure: trips.departureDate,
-          givenAt: bookings.consentGivenAt,
-          withdrawnAt: bookings.consentWithdrawnAt,
-        })
-        .from(bookings)
-        .innerJoin(trips, eq(trips.id, bookings.tripId))
-        .where(eq(bookings.id, bookingId))
-        .for('update', { of: bookings });
-      if (!b) throw notFound('Booking not found');
+      const b = await lockedForConsent(tx, bookingId);
       mayChange(b);
       if (!b.givenAt || b.withdrawnAt) throw new HttpError(409, 'There is no consent to withdraw.');
       await tx

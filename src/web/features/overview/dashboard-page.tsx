@@ -54,6 +54,12 @@ const CARDS: Record<
     link: 'Show them',
     needs: 'bookings',
   },
+  consent: {
+    title: 'Pupils without consent',
+    describe: (n) => `${plural(n, 'pupil')} departing in the next 8 weeks without a parent’s consent`,
+    link: 'Show them',
+    needs: 'bookings',
+  },
   provisional: {
     title: 'Provisional for 14 days',
     describe: (n) => `${plural(n, 'booking')} provisional for 14 days or more`,
@@ -230,7 +236,7 @@ function AttentionCard({ card }: { card: Dashboard['attention'][number] }) {
         <Text size="xs" c="dimmed">
           {calm ? 'Nothing to do.' : words.describe(card.count)}
         </Text>
-        {linked && card.key === 'not_ready' && card.departures ? (
+        {linked && card.departures ? (
           <Stack gap={2}>
             {card.departures.map((d) => (
               <Anchor key={d.trip_id} component={Link} to={d.href} size="sm">
