@@ -14,6 +14,7 @@ import { charityRoutes } from './modules/charities/routes.ts';
 import { countryRoutes } from './modules/countries/routes.ts';
 import { discountRoutes } from './modules/discounts/routes.ts';
 import { tripRoutes } from './modules/trips/routes.ts';
+import { groupRoutes } from './modules/groups/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { travellerDataPlugin } from './common/traveller-data.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
@@ -150,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(charityRoutes, { db, files });
   await app.register(discountRoutes, { db });
   await app.register(tripRoutes, { db });
+  await app.register(groupRoutes, { db });
   await app.register(userRoutes, { db });
   await app.register(teamRoutes, { db });
   await app.register(customFieldRoutes, { db });

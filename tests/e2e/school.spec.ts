@@ -54,4 +54,39 @@ test.describe('school trips', () => {
       await phone.close();
     }
   });
+
+  test('the office adds a school group with its leader and changes who pays (390 px)', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, 'admin', '/bookings');
+    const tripId = await freshTrip(page, `Year 10 Berlin ${Date.now()}`, addDays(ukToday(), 150));
+    await page.goto(`/trips/${tripId}/edit`);
+    const panel = page.getByRole('region', { name: 'School groups' });
+    await expect(panel).toContainText('This trip has no groups yet');
+    const form = panel.getByRole('form', { name: 'Add a group' });
+    await form.getByRole('button', { name: 'Add Group' }).click();
+    await expect(form.getByText('The school field is required.')).toBeVisible();
+    await form
+      .getByLabel(/^School/)
+      .first()
+      .fill('Hillside Academy');
+    await form.getByLabel('Group leader').fill('Lee Leader');
+    await form.getByLabel('Leader’s email').fill(`lee.${Date.now()}@hillside.test`);
+    await form.getByLabel('Places').fill('30');
+    await form.getByRole('button', { name: 'Add Group' }).click();
+    await expect(panel.getByRole('cell', { name: /^Hillside Academy/ })).toBeVisible();
+    await expect(panel.getByRole('cell', { name: '0 of 30' })).toBeVisible();
+
+    await panel.getByRole('button', { name: 'Edit the group of Hillside Academy' }).click();
+    const change = panel.getByRole('form', { name: 'Change the group' });
+    await change.getByLabel('Who pays').selectOption('split');
+    await change.getByRole('button', { name: 'Save Group' }).click();
+    await expect(change.getByText('The school’s share per pupil field is required.')).toBeVisible();
+    await change.getByLabel('School pays per pupil').fill('150');
+    await change.getByRole('button', { name: 'Save Group' }).click();
+    await expect(panel.getByRole('cell', { name: 'Split: the school £150.00 per pupil' })).toBeVisible();
+    // the panel fits the phone (the back office's other trip panels are wider)
+    expect((await panel.boundingBox())!.width).toBeLessThanOrEqual(390);
+    await expectAccessible(page);
+    await panel.screenshot({ path: 'test-results/screens/school-groups-phone.png' });
+  });
 });

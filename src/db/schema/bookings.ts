@@ -14,6 +14,7 @@ import {
 import { charities } from './charities.ts';
 import { tripAddons, tripCustomFields, trips } from './trips.ts';
 import { users } from './users.ts';
+import { schoolGroups } from './groups.ts';
 
 export const BOOKING_STATUSES = ['provisional', 'confirmed', 'cancelled'] as const;
 // 'landonly' is the spec's value; 'flights' is the other basis (flights included)
@@ -110,6 +111,8 @@ export const bookings = pgTable(
     documentsSentAt: timestamp('documents_sent_at', { withTimezone: true }),
     // a parent's consent for a pupil on a school trip (issue 37): the name typed, when and from where;
     // withdrawn keeps when it was given, so the board can say it was and is no more
+    // a pupil of a school's group (issue 37); null for every other booking
+    groupId: integer('group_id').references(() => schoolGroups.id, { onDelete: 'set null' }),
     consentName: text('consent_name'),
     consentGivenAt: timestamp('consent_given_at', { withTimezone: true }),
     consentIp: text('consent_ip'),
@@ -159,6 +162,7 @@ export const bookings = pgTable(
     index('bookings_created_idx').on(t.createdAt, t.id, t.tripDeparture, t.tripId, t.status),
     index('bookings_trip_departure_created_idx').on(t.tripDeparture, t.createdAt.desc()),
     index('bookings_trip_created_idx').on(t.tripId, t.createdAt, t.id),
+    index('bookings_group_idx').on(t.groupId).where(sql`group_id is not null`),
     index('bookings_user_idx').on(t.userId),
     index('bookings_charity_idx').on(t.charityId),
     index('bookings_status_idx').on(t.status, t.createdAt, t.id),

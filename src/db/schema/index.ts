@@ -3,6 +3,7 @@ export * from './users.ts';
 export * from './charities.ts';
 export * from './countries.ts';
 export * from './trips.ts';
+export * from './groups.ts';
 export * from './discounts.ts';
 export * from './bookings.ts';
 export * from './invoices.ts';

@@ -309,6 +309,34 @@ async function steps(): Promise<Step[]> {
       async () => signedInTraveller!.put(`/api/my/bookings/${s.booking}/details`, TRAVELLER_FORM),
     ],
     [
+      'POST /api/trips/{id}/groups',
+      async () => {
+        const school = await insertTrip(t.db, { type: 'school', name: 'Walk School Trip' });
+        return keep(
+          'group',
+          await admin.post(`/api/trips/${school.id}/groups`, {
+            school: 'Walk Academy',
+            leader_name: 'Lee Leader',
+            leader_email: 'lee.leader@example.test',
+            places: 30,
+            payer: 'parents',
+          }),
+        );
+      },
+    ],
+    [
+      'PUT /api/groups/{id}',
+      async () =>
+        admin.put(`/api/groups/${s.group}`, {
+          school: 'Walk Academy',
+          leader_name: 'Lee Leader',
+          leader_email: 'lee.leader@example.test',
+          places: 32,
+          payer: 'split',
+          school_share: '150',
+        }),
+    ],
+    [
       'POST /api/my/bookings/{id}/consent',
       async () => {
         // a parent's consent is asked on school trips: the walk's trip is one for these two steps

@@ -75,6 +75,9 @@ const AREAS: ReadonlyArray<Row> = [
   ['/api/trips/:/manifest', 'bookings', 'bookings'],
   // cancelling a departure cancels its bookings and owes their money back
   ['/api/trips/:/cancel', 'bookings', 'bookings'],
+  // a school trip's groups are its pupils' bookings (issue 37)
+  ['/api/trips/:/groups', 'bookings', 'bookings'],
+  ['/api/groups', 'bookings', 'bookings'],
   // chasers and the trip's documents go to its travellers
   ['/api/trips/:/chasers', 'bookings', 'bookings'],
   ['/api/trips/:/documents/send', 'bookings', 'bookings'],

@@ -196,6 +196,10 @@ const EVERY_ROUTE = `
   POST /api/bookings/:id/sign-in-link bookings:write
   PUT /api/my/bookings/:id/details null
   POST /api/my/bookings/:id/consent null
+  GET /api/trips/:id/groups bookings:read
+  POST /api/trips/:id/groups bookings:write
+  GET /api/groups/:id bookings:read
+  PUT /api/groups/:id bookings:write
   DELETE /api/my/bookings/:id/consent null
   GET /api/my/bookings/:id/changes null
   POST /api/my/bookings/:id/changes null

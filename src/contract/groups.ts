@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { poundsToPence } from './money.ts';
+
+/** Who pays a school group's trip (issue 37). */
+export const GROUP_PAYERS = ['parents', 'school', 'split'] as const;
+export type GroupPayer = (typeof GROUP_PAYERS)[number];
+export const GROUP_PAYER_LABELS: Record<GroupPayer, string> = {
+  parents: 'Parents pay',
+  school: 'The school pays',
+  split: 'Split: the school pays a fixed amount per pupil',
+};
+export const GROUPS_ONLY_SCHOOL = 'Groups are for school trips: make this a school trip first.';
+
+const required = (label: string, max = 255) =>
+  z
+    .string({ error: `The ${label} field is required.` })
+    .trim()
+    .min(1, { error: `The ${label} field is required.`, abort: true })
+    .max(max, { error: `The ${label} must not be longer than ${max} characters.` });
+
+/** POST /api/trips/{id}/groups and PUT /api/groups/{id}: a school's group and its leader. */
+export const groupInputSchema = z
+  .object({
+    school: required('school'),
+    leader_name: required('group leader’s name'),
+    leader_email: required('group leader’s email').pipe(
+      z.email({ error: 'The group leader’s email must be a valid email address.' }),
+    ),
+    leader_phone: z
+      .string({ error: 'The group leader’s telephone must be text.' })
+      .trim()
+      .max(30, { error: 'The group leader’s telephone must not be longer than 30 characters.' })
+      .refine((v) => v === '' || /^[+\d\s()-]+$/.test(v), {
+        error: 'The group leader’s telephone may only contain digits, spaces, +, ( ) and -.',
+      })
+      .nullish()
+      .transform((v) => (v ? v : null)),
+    places: z.coerce
+      .number({ error: 'The places must be a whole number from 1 to 1,000.' })
+      .int({ error: 'The places must be a whole number from 1 to 1,000.' })
+      .min(1, { error: 'The places must be a whole number from 1 to 1,000.' })
+      .max(1000, { error: 'The places must be a whole number from 1 to 1,000.' }),
+    payer: z.enum(GROUP_PAYERS, { error: 'Choose who pays: the parents, the school, or split.' }),
+    /** pounds per pupil the school pays when split; ignored otherwise */
+    school_share: poundsToPence('school’s share per pupil').optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.payer === 'split' && (v.school_share === undefined || v.school_share <= 0))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['school_share'],
+        message: 'Give what the school pays for each pupil when the cost is split.',
+      });
+  })
+  .transform((v) => ({ ...v, school_share: v.payer === 'split' ? (v.school_share ?? null) : null }));
+export type GroupInput = z.input<typeof groupInputSchema>;
+export type GroupValues = z.output<typeof groupInputSchema>;
+
+export const groupSchema = z.object({
+  id: z.number().int(),
+  trip_id: z.number().int(),
+  school: z.string(),
+  leader: z.object({
+    name: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    /** the leader's End User account (their page is theirs to sign in to) */
+    user_id: z.number().int().nullable(),
+  }),
+  places: z.number().int(),
+  payer: z.enum(GROUP_PAYERS),
+  /** pounds per pupil, when split */
+  school_share: z.number().nullable(),
+  /** the group's live bookings (provisional and confirmed) */
+  pupils: z.number().int(),
+  created_at: z.string(),
+});
+export type Group = z.infer<typeof groupSchema>;

@@ -1,0 +1,167 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { GROUPS_ONLY_SCHOOL, type Group, type GroupPayer, type GroupValues } from '../../../contract/groups.ts';
+import { penceToPounds } from '../../../contract/money.ts';
+import { queryRows, type Db, type Tx } from '../../../db/client.ts';
+import { schoolGroups, trips } from '../../../db/schema/index.ts';
+import { audit, describeChanges, diffObjects } from '../../audit/audit.ts';
+import { HttpError, notFound } from '../../errors.ts';
+import { endUserFor } from '../users/end-user.ts';
+
+type Row = typeof schoolGroups.$inferSelect;
+
+/** A group's own fields as the History records them: money in pounds. */
+const fields = (g: Row): Record<string, unknown> => ({
+  school: g.school,
+  leader_name: g.leaderName,
+  leader_email: g.leaderEmail,
+  leader_phone: g.leaderPhone,
+  places: g.places,
+  payer: g.payer,
+  school_share: g.schoolSharePence === null ? null : penceToPounds(g.schoolSharePence),
+});
+
+/** The leader's names from the one field the office types: the first word, and the rest. */
+function names(full: string): { first_name: string; last_name: string } {
+  const [first, ...rest] = full.trim().split(/\s+/);
+  return { first_name: first!, last_name: rest.join(' ') || first! };
+}
+
+/**
+ * School trips' groups (issue 37): a school, its group leader and its places, on a school trip.
+ * The leader is an End User, found by their email or made; their own pages come later.
+ */
+export class GroupService {
+  constructor(private readonly db: Db) {}
+
+  private async pupils(groupIds: number[]): Promise<Map<number, number>> {
+    if (!groupIds.length) return new Map();
+    const rows = await queryRows<{ group_id: number; n: number }>(
+      this.db,
+      sql`select group_id, count(*)::int as n from bookings
+        where group_id in (${sql.join(
+          groupIds.map((id) => sql`${id}`),
+          sql`, `,
+        )}) and status in ('provisional', 'confirmed') group by group_id`,
+    );
+    return new Map(rows.map((r) => [Number(r.group_id), Number(r.n)]));
+  }
+
+  private toGroup(g: Row, pupils: number): Group {
+    return {
+      id: g.id,
+      trip_id: g.tripId,
+      school: g.school,
+      leader: { name: g.leaderName, email: g.leaderEmail, phone: g.leaderPhone, user_id: g.leaderUserId },
+      places: g.places,
+      payer: g.payer as GroupPayer,
+      school_share: g.schoolSharePence === null ? null : penceToPounds(g.schoolSharePence),
+      pupils,
+      created_at: g.createdAt.toISOString(),
+    };
+  }
+
+  /** The trip of a group: a school trip that is not deleted. */
+  private async schoolTrip(db: Db | Tx, tripId: number) {
+    const [trip] = await db
+      .select({ id: trips.id, name: trips.name, type: trips.type, deletedAt: trips.deletedAt })
+      .from(trips)
+      .where(eq(trips.id, tripId));
+    if (!trip || trip.deletedAt) throw notFound('Trip not found.');
+    if (trip.type !== 'school') throw new HttpError(422, GROUPS_ONLY_SCHOOL);
+    return trip;
+  }
+
+  async list(tripId: number): Promise<Group[]> {
+    const [trip] = await this.db
+      .select({ id: trips.id, deletedAt: trips.deletedAt })
+      .from(trips)
+      .where(eq(trips.id, tripId));
+    if (!trip || trip.deletedAt) throw notFound('Trip not found.');
+    const rows = await this.db
+      .select()
+      .from(schoolGroups)
+      .where(eq(schoolGroups.tripId, tripId))
+      .orderBy(asc(schoolGroups.school), asc(schoolGroups.id));
+    const pupils = await this.pupils(rows.map((r) => r.id));
+    return rows.map((r) => this.toGroup(r, pupils.get(r.id) ?? 0));
+  }
+
+  async get(id: number): Promise<Group> {
+    const [row] = await this.db.select().from(schoolGroups).where(eq(schoolGroups.id, id));
+    if (!row) throw notFound('Group not found.');
+    return this.toGroup(row, (await this.pupils([id])).get(id) ?? 0);
+  }
+
+  async create(tripId: number, v: GroupValues): Promise<Group> {
+    const id = await this.db.transaction(async (tx) => {
+      const trip = await this.schoolTrip(tx, tripId);
+      const leader = await endUserFor(tx, { email: v.leader_email, ...names(v.leader_name) });
+      const [row] = await tx
+        .insert(schoolGroups)
+        .values({
+          tripId,
+          school: v.school,
+          leaderName: v.leader_name,
+          leaderEmail: v.leader_email,
+          leaderPhone: v.leader_phone,
+          leaderUserId: leader.id,
+          places: v.places,
+          payer: v.payer,
+          schoolSharePence: v.school_share,
+        })
+        .returning();
+      await audit(tx, {
+        action: 'group.created',
+        subject: { type: 'group', id: row!.id },
+        tripId,
+        summary: `added the group of ${row!.school} (${row!.places} places, led by ${row!.leaderName}) to the trip ${trip.name}`,
+        details: { ...fields(row!), leader_account_made: leader.created },
+      });
+      return row!.id;
+    });
+    return this.get(id);
+  }
+
+  async update(id: number, v: GroupValues): Promise<Group> {
+    await this.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(schoolGroups).where(eq(schoolGroups.id, id)).for('update');
+      if (!before) throw notFound('Group not found.');
+      const trip = await this.schoolTrip(tx, before.tripId);
+      const [live] = await queryRows<{ n: number }>(
+        tx,
+        sql`select count(*)::int as n from bookings where group_id = ${id} and status in ('provisional', 'confirmed')`,
+      );
+      if (v.places < Number(live?.n ?? 0))
+        throw new HttpError(422, `The group has ${live!.n} pupils: it needs at least as many places.`);
+      // a new leader's email is a new leader: their account, found or made
+      const leaderUserId =
+        v.leader_email.toLowerCase() === before.leaderEmail.toLowerCase()
+          ? before.leaderUserId
+          : (await endUserFor(tx, { email: v.leader_email, ...names(v.leader_name) })).id;
+      const [after] = await tx
+        .update(schoolGroups)
+        .set({
+          school: v.school,
+          leaderName: v.leader_name,
+          leaderEmail: v.leader_email,
+          leaderPhone: v.leader_phone,
+          leaderUserId,
+          places: v.places,
+          payer: v.payer,
+          schoolSharePence: v.school_share,
+          updatedAt: new Date(),
+        })
+        .where(eq(schoolGroups.id, id))
+        .returning();
+      const changes = diffObjects(fields(before), fields(after!));
+      await audit(tx, {
+        action: 'group.updated',
+        subject: { type: 'group', id },
+        tripId: before.tripId,
+        changes,
+        summary: describeChanges(changes, `the group of ${after!.school} on ${trip.name}`),
+      });
+    });
+    return this.get(id);
+  }
+}
