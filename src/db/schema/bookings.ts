@@ -162,7 +162,9 @@ export const bookings = pgTable(
     index('bookings_created_idx').on(t.createdAt, t.id, t.tripDeparture, t.tripId, t.status),
     index('bookings_trip_departure_created_idx').on(t.tripDeparture, t.createdAt.desc()),
     index('bookings_trip_created_idx').on(t.tripId, t.createdAt, t.id),
-    index('bookings_group_idx').on(t.groupId).where(sql`group_id is not null`),
+    index('bookings_group_idx')
+      .on(t.groupId)
+      .where(sql`group_id is not null`),
     index('bookings_user_idx').on(t.userId),
     index('bookings_charity_idx').on(t.charityId),
     index('bookings_status_idx').on(t.status, t.createdAt, t.id),
