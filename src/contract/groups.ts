@@ -76,3 +76,54 @@ export const groupSchema = z.object({
   created_at: z.string(),
 });
 export type Group = z.infer<typeof groupSchema>;
+
+/** How a pupil stands on their parent's consent, for their group leader. */
+export const PUPIL_CONSENT = ['given', 'missing', 'withdrawn', 'not_needed'] as const;
+
+/**
+ * GET /api/my/groups/{id}: a group leader's view of their group (issue 37). Each pupil's money,
+ * consent, form and readiness — never the medical detail, only whether it is given.
+ */
+export const leaderGroupSchema = z.object({
+  id: z.number().int(),
+  school: z.string(),
+  trip: z.object({ id: z.number().int(), name: z.string(), departure: z.string(), return: z.string() }),
+  places: z.number().int(),
+  payer: z.enum(GROUP_PAYERS),
+  pupils: z.array(
+    z.object({
+      booking_id: z.number().int(),
+      ref: z.string(),
+      name: z.string(),
+      status: z.enum(['provisional', 'confirmed']),
+      /** pounds paid to date (payments less refunds) */
+      paid: z.number(),
+      /** pounds past their due date */
+      overdue: z.number(),
+      consent: z.enum(PUPIL_CONSENT),
+      form_complete: z.boolean(),
+      /** the medical part of the form is answered (its detail stays with the office) */
+      medical_given: z.boolean(),
+      ready: z.boolean(),
+    }),
+  ),
+  summary: z.object({
+    pupils: z.number().int(),
+    ready: z.number().int(),
+    consent_missing: z.number().int(),
+    overdue: z.number().int(),
+  }),
+});
+export type LeaderGroup = z.infer<typeof leaderGroupSchema>;
+
+/** GET /api/my/groups: the groups a signed-in group leader leads. */
+export const leaderGroupsSchema = z.array(
+  z.object({
+    id: z.number().int(),
+    school: z.string(),
+    trip: z.object({ id: z.number().int(), name: z.string(), departure: z.string() }),
+    places: z.number().int(),
+    pupils: z.number().int(),
+  }),
+);
+export type LeaderGroups = z.infer<typeof leaderGroupsSchema>;

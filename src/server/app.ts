@@ -151,7 +151,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(charityRoutes, { db, files });
   await app.register(discountRoutes, { db });
   await app.register(tripRoutes, { db });
-  await app.register(groupRoutes, { db });
+  await app.register(groupRoutes, {
+    db,
+    fundraisingDefaults: config.fundraisingDefaults,
+    clock: deps.clock ?? systemClock,
+  });
   await app.register(userRoutes, { db });
   await app.register(teamRoutes, { db });
   await app.register(customFieldRoutes, { db });

@@ -12,6 +12,8 @@ test.describe('ready to depart', () => {
       .filter({ has: page.locator('td:nth-child(8)', { hasNotText: /^0$/ }) })
       .first();
     const tripName = (await row.locator('td').first().innerText()).trim();
+    // a school trip's board asks a parent's consent as well
+    const school = (await row.locator('td').nth(2).innerText()).trim() === 'School';
     await row.getByRole('button', { name: /^Bookings menu/ }).click();
     await page.getByRole('menuitem', { name: 'Readiness' }).click();
     await expect(page).toHaveURL(/\/trips\/\d+\/readiness$/);
@@ -35,6 +37,7 @@ test.describe('ready to depart', () => {
       'Room',
       'Documents',
       'Fundraising',
+      ...(school ? ['Consent'] : []),
     ]);
 
     // a check's reason: in its accessible name, and shown on hover and on keyboard focus
@@ -101,6 +104,7 @@ test.describe('ready to depart', () => {
       'Room',
       'Documents',
       'Fundraising',
+      ...(school ? ['Consent'] : []),
     ]);
     await expect(ready.getByRole('row').filter({ hasText: 'Passport' })).toContainText(reason);
     await ready.getByRole('link', { name: "The trip's board" }).click();

@@ -1,6 +1,8 @@
 import { addDays, ukToday } from '../../src/contract/dates.ts';
 import { expect, expectAccessible, freshBooking, freshTrip, signIn, test, travellerOnPhone } from './fixtures.ts';
 
+const control = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210) + 1}`;
+
 test.describe('school trips', () => {
   test('a parent gives consent on a phone, the board turns green for the pupil, and a withdrawal turns it red', async ({
     page,
@@ -88,5 +90,64 @@ test.describe('school trips', () => {
     expect((await panel.boundingBox())!.width).toBeLessThanOrEqual(390);
     await expectAccessible(page);
     await panel.screenshot({ path: 'test-results/screens/school-groups-phone.png' });
+  });
+
+  test('a group leader signs in by email on a phone and finds their group', async ({ page, browser }) => {
+    await signIn(page, 'admin', '/bookings');
+    const tripId = await freshTrip(page, `Year 11 Rome ${Date.now()}`, addDays(ukToday(), 120));
+    const email = `leader.${Date.now()}@school.test`;
+    await page.evaluate(
+      async ([tripId, email]) => {
+        const res = await fetch(`/api/trips/${tripId}/groups`, {
+          method: 'POST',
+          headers: {
+            Accept: 'application/json',
+            'Content-Type': 'application/json',
+            'X-Requested-With': 'XMLHttpRequest',
+            'X-CSRF-TOKEN': document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content,
+          },
+          body: JSON.stringify({
+            school: 'St Anne’s School',
+            leader_name: 'Lou Leader',
+            leader_email: email,
+            places: 24,
+            payer: 'parents',
+          }),
+        });
+        if (res.status !== 201) throw new Error(`POST groups: ${res.status}`);
+      },
+      [tripId, email] as const,
+    );
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB' });
+    try {
+      const leader = await phone.newPage();
+      await leader.goto('/my/sign-in');
+      await leader.getByLabel('Your email address').fill(email);
+      await leader.getByRole('button', { name: 'Email me a sign-in link' }).click();
+      await expect(leader.getByRole('status')).toHaveText(/If we know that address, we have sent it a link/);
+      const mail = (await (await page.request.get(`${control}/mail?to=${encodeURIComponent(email)}`)).text()).replace(
+        /=\r?\n/g,
+        '',
+      );
+      const link = /https?:\/\/\S+?(\/my\/sign-in\/\S+?)(?:\s|$)/.exec(mail)![1]!;
+      await leader.goto(link);
+      await leader.waitForURL('**/my');
+      const groups = leader.getByRole('region', { name: 'Groups you lead' });
+      await expect(groups).toContainText('St Anne’s School');
+      await groups.getByRole('link', { name: 'Open this group' }).click();
+      await leader.waitForURL('**/my/groups/*');
+      await expect(leader.getByRole('heading', { level: 1, name: 'St Anne’s School' })).toBeVisible();
+      await expect(leader.getByText('No pupils have joined the group yet.')).toBeVisible();
+      await expect(leader.getByRole('region', { name: 'Your group at a glance' })).toContainText('0 of 24');
+      expect(await leader.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await expectAccessible(leader);
+      await leader.screenshot({ path: 'test-results/screens/leader-group-phone.png', fullPage: true });
+      // the office's screens are not theirs
+      await leader.goto('/trips');
+      await expect(leader).toHaveURL(/\/my|\/login|\/trips/);
+      expect((await leader.request.get(`/api/trips/${tripId}/groups`)).status()).toBe(403);
+    } finally {
+      await phone.close();
+    }
   });
 });

@@ -12,6 +12,7 @@ const MyHome = lazy(() => import('./my-pages.tsx').then((m) => ({ default: m.MyH
 const SignInPage = lazy(() => import('./my-pages.tsx').then((m) => ({ default: m.SignInPage })));
 const SignInLinkPage = lazy(() => import('./my-pages.tsx').then((m) => ({ default: m.SignInLinkPage })));
 const MyBookingPage = lazy(() => import('./my-pages.tsx').then((m) => ({ default: m.MyBookingPage })));
+const LeaderGroupPage = lazy(() => import('./group-page.tsx').then((m) => ({ default: m.LeaderGroupPage })));
 
 /** The page for this address, with its title: /pay/{token}, /book/{slug}, /my and its pages. */
 function route(pathname: string): { title: string; page: ReactNode } {
@@ -26,6 +27,8 @@ function route(pathname: string): { title: string; page: ReactNode } {
   if (link) return { title: 'Signing you in', page: <SignInLinkPage token={decodeURIComponent(link[1]!)} /> };
   const booking = /^\/my\/bookings\/(\d+)$/.exec(path);
   if (booking) return { title: 'My booking', page: <MyBookingPage id={Number(booking[1])} /> };
+  const group = /^\/my\/groups\/(\d+)$/.exec(path);
+  if (group) return { title: 'My group', page: <LeaderGroupPage id={Number(group[1])} /> };
   return { title: 'Page not found', page: <p>Page not found.</p> };
 }
 

@@ -24,11 +24,12 @@ import { formatLongDate, formatMoney } from '../lib/format.ts';
 
 // asking to cancel or change loads beside the booking, at the foot of its page
 const ConsentSection = lazy(() => import('./consent-section.tsx').then((m) => ({ default: m.ConsentSection })));
+const LeaderGroups = lazy(() => import('./group-page.tsx').then((m) => ({ default: m.LeaderGroups })));
 const ChangesSection = lazy(() => import('./changes-section.tsx').then((m) => ({ default: m.ChangesSection })));
 
 const END_USER = 3;
 
-function Shell({ children, signedIn = false }: { children: ReactNode; signedIn?: boolean }) {
+export function Shell({ children, signedIn = false }: { children: ReactNode; signedIn?: boolean }) {
   const [leaving, setLeaving] = useState(false);
   const signOut = async () => {
     setLeaving(true);
@@ -57,7 +58,7 @@ function Shell({ children, signedIn = false }: { children: ReactNode; signedIn?:
   );
 }
 
-function Loading() {
+export function Loading() {
   return (
     <Stack align="center" py="xl" role="status" aria-live="polite">
       <Loader aria-hidden />
@@ -377,7 +378,7 @@ function Payments({ booking }: { booking: MyBookingDetail }) {
 // the light badges that read at AA contrast on white
 const STATUS_COLOURS = { provisional: 'blue', confirmed: 'green', cancelled: 'gray' } as const;
 
-function StatusBadge({ status }: { status: keyof typeof STATUS_COLOURS }) {
+export function StatusBadge({ status }: { status: keyof typeof STATUS_COLOURS }) {
   return (
     <Badge
       color={STATUS_COLOURS[status]}
@@ -409,7 +410,7 @@ function ToDoList({ items, departed }: { items: MyToDo[]; departed: boolean }) {
 }
 
 /** Loads one of the traveller's API answers; a signed-out visitor goes to the sign-in page. */
-function useMine<T>(url: string): { data: T | null; error: string | null; setData: (data: T) => void } {
+export function useMine<T>(url: string): { data: T | null; error: string | null; setData: (data: T) => void } {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -420,7 +421,7 @@ function useMine<T>(url: string): { data: T | null; error: string | null; setDat
         else
           setError(
             e instanceof ApiError && e.status === 404
-              ? 'This booking was not found.'
+              ? 'This page was not found.'
               : 'This page could not be loaded. Please try again.',
           );
       });
@@ -428,7 +429,7 @@ function useMine<T>(url: string): { data: T | null; error: string | null; setDat
   return { data, error, setData };
 }
 
-function signedInAsTraveller(): boolean {
+export function signedInAsTraveller(): boolean {
   const user = readBootstrap().user;
   if (user && user.user_role_id === END_USER) return true;
   window.location.replace('/my/sign-in');
@@ -471,6 +472,11 @@ export function MyHome() {
           </Stack>
         </Paper>
       ))}
+      {data && (
+        <Suspense fallback={null}>
+          <LeaderGroups />
+        </Suspense>
+      )}
       {data && <AccountSection />}
     </Shell>
   );

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
-import { auditEvents, users } from '../../../db/schema/index.ts';
+import { auditEvents, bookings, users } from '../../../db/schema/index.ts';
+import { hashPassword } from '../../../shared/password.ts';
+import { PASSWORD } from '../../../../tests/support/test-app.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
 /** Issue 37: a school trip's groups, made and changed by the office. */
@@ -123,5 +125,89 @@ describe('school groups', () => {
     expect(
       (await admin.put(`/api/groups/${made.id}`, { ...group, school: 'Change School', places: 2 })).statusCode,
     ).toBe(200);
+  });
+
+  it('shows a group leader exactly their group: each pupil’s money, consent, form and readiness, never the medical detail', async () => {
+    const made = (
+      await admin.post(`/api/trips/${tripId}/groups`, {
+        ...group,
+        school: 'Leader School',
+        leader_email: 'led.by@hillside.test',
+      })
+    ).json();
+    const other = (
+      await admin.post(`/api/trips/${tripId}/groups`, {
+        ...group,
+        school: 'Other School',
+        leader_email: 'other@hillside.test',
+      })
+    ).json();
+    await t.db
+      .update(users)
+      .set({ passwordHash: await hashPassword(PASSWORD) })
+      .where(eq(users.id, made.leader.user_id));
+    const today = ukToday();
+    const pupil = await insertBooking(t.db, tripId, {
+      groupId: made.id,
+      status: 'confirmed',
+      firstName: 'Pip',
+      lastName: 'Pupil',
+      dateOfBirth: `${Number(today.slice(0, 4)) - 13}-01-01`,
+      medicalConditions: true,
+      medicalDetail: 'Secret asthma detail',
+      consentName: 'Pat Parent',
+      consentGivenAt: new Date(),
+    });
+    await insertBooking(t.db, tripId, {
+      groupId: made.id,
+      status: 'provisional',
+      firstName: 'Ada',
+      lastName: 'Absent',
+    });
+    await insertBooking(t.db, tripId, { groupId: other.id, status: 'confirmed', firstName: 'Not', lastName: 'Theirs' });
+    // £120 owed since last week, £20 of it paid
+    const invoice = await admin.post('/api/invoices', {
+      booking_id: pupil.id,
+      invoice_date: addDays(today, -14),
+      due_date: addDays(today, -7),
+      invoice_ref: `INV-LEAD-${pupil.id}`,
+      description: 'Deposit',
+      items: [{ description: 'Deposit', amount: 140 }],
+    });
+    expect(invoice.statusCode, invoice.body).toBe(201);
+    const paid = await admin.post('/api/transactions', {
+      booking_id: pupil.id,
+      invoice_id: invoice.json().id,
+      invoice_type: 'other',
+      amount: 20,
+      type: 'payment',
+      processor: 'BACS',
+      date: today,
+    });
+    expect(paid.statusCode, paid.body).toBeLessThan(300);
+    const leader = t.client();
+    expect((await leader.login('led.by@hillside.test', PASSWORD)).statusCode).toBe(204);
+    await leader.refreshCsrf('/my');
+    const mine = (await leader.get('/api/my/groups')).json();
+    expect(mine).toEqual([
+      { id: made.id, school: 'Leader School', trip: expect.objectContaining({ id: tripId }), places: 30, pupils: 2 },
+    ]);
+    const res = await leader.get(`/api/my/groups/${made.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.body).not.toContain('Secret asthma detail');
+    expect(res.body).not.toContain('Theirs');
+    const view = res.json();
+    expect(view.pupils.map((p: { name: string }) => p.name)).toEqual(['Ada Absent', 'Pip Pupil']);
+    const pip = view.pupils.find((p: { name: string }) => p.name === 'Pip Pupil');
+    expect(pip).toMatchObject({ consent: 'given', medical_given: true, overdue: 120, paid: 20, ready: false });
+    expect(view.pupils[0].consent).toBe('missing');
+    expect(view.summary).toEqual({ pupils: 2, ready: 0, consent_missing: 1, overdue: 1 });
+    // another leader's group, and the back office, are not theirs
+    expect((await leader.get(`/api/my/groups/${other.id}`)).statusCode).toBe(404);
+    expect((await leader.get(`/api/trips/${tripId}/groups`)).statusCode).toBe(403);
+    expect((await leader.get(`/api/bookings/${pupil.id}`)).statusCode).toBe(403);
+    expect((await admin.get('/api/my/groups')).statusCode).toBe(403);
+    const [b] = await t.db.select().from(bookings).where(eq(bookings.id, pupil.id));
+    expect(b!.groupId).toBe(made.id);
   });
 });

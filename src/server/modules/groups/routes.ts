@@ -2,15 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
-import { groupInputSchema, groupSchema } from '../../../contract/groups.ts';
+import { groupInputSchema, groupSchema, leaderGroupSchema, leaderGroupsSchema } from '../../../contract/groups.ts';
 import type { Db } from '../../../db/client.ts';
+import type { Clock } from '../../clock.ts';
+import type { FundraisingDefaults } from '../fundraising/service.ts';
+import { LeaderService } from './leader.ts';
 import { GroupService } from './service.ts';
 
 const tags = ['school groups'];
 
 /** A school trip's groups, for the office (bookings scope and permission). */
-export async function groupRoutes(app: FastifyInstance, opts: { db: Db }) {
+export async function groupRoutes(
+  app: FastifyInstance,
+  opts: { db: Db; fundraisingDefaults: FundraisingDefaults; clock: Pick<Clock, 'now'> },
+) {
   const service = new GroupService(opts.db);
+  const leader = new LeaderService(opts.db, opts.fundraisingDefaults, opts.clock);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
@@ -65,5 +72,31 @@ export async function groupRoutes(app: FastifyInstance, opts: { db: Db }) {
       },
     },
     async (request) => service.update(request.params.id, request.body),
+  );
+
+  // a group leader's own (an End User, signed in: /api/my is theirs alone)
+  r.get(
+    '/api/my/groups',
+    {
+      schema: {
+        tags,
+        summary: 'The school groups the signed-in group leader leads',
+        response: { 200: leaderGroupsSchema },
+      },
+    },
+    async (request) => leader.groups(request.user!.id),
+  );
+
+  r.get(
+    '/api/my/groups/:id',
+    {
+      schema: {
+        tags,
+        summary: "A group leader's group: each pupil's money, consent, form and readiness (never the medical detail)",
+        params: idParam,
+        response: { 200: leaderGroupSchema, 404: messageSchema },
+      },
+    },
+    async (request) => leader.group(request.user!.id, request.params.id),
   );
 }

@@ -200,6 +200,8 @@ const EVERY_ROUTE = `
   POST /api/trips/:id/groups bookings:write
   GET /api/groups/:id bookings:read
   PUT /api/groups/:id bookings:write
+  GET /api/my/groups null
+  GET /api/my/groups/:id null
   DELETE /api/my/bookings/:id/consent null
   GET /api/my/bookings/:id/changes null
   POST /api/my/bookings/:id/changes null

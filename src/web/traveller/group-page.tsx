@@ -1,0 +1,146 @@
+import { Alert, Badge, Button, Group, List, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import type { LeaderGroup, LeaderGroups as Groups } from '../../contract/groups.ts';
+import { api } from '../lib/api.ts';
+import { formatLongDate, formatMoney } from '../lib/format.ts';
+import { Loading, Shell, signedInAsTraveller, StatusBadge, useMine } from './my-pages.tsx';
+
+const CONSENT_WORDS = {
+  given: { text: 'Consent given', color: 'green' },
+  missing: { text: 'No consent yet', color: 'orange' },
+  withdrawn: { text: 'Consent withdrawn', color: 'red' },
+  not_needed: { text: '18 or over', color: 'gray' },
+} as const;
+
+/** On /my, for a group leader: the groups they lead, each opening its page. Nothing for anyone else. */
+export function LeaderGroups() {
+  const [groups, setGroups] = useState<Groups>([]);
+  useEffect(() => {
+    api<Groups>('/api/my/groups')
+      .then(setGroups)
+      .catch(() => setGroups([]));
+  }, []);
+  if (!groups.length) return null;
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="groups">
+      <Title order={2} size="h3" id="groups">
+        Groups you lead
+      </Title>
+      {groups.map((g) => (
+        <Paper key={g.id} withBorder p="md" component="article" aria-labelledby={`group-${g.id}`}>
+          <Stack gap="xs">
+            <Title order={3} size="h4" id={`group-${g.id}`}>
+              {g.school}: {g.trip.name}
+            </Title>
+            <Text size="sm">
+              Departs {formatLongDate(g.trip.departure)} · {g.pupils} of {g.places} places taken
+            </Text>
+            <Button component="a" href={`/my/groups/${g.id}`} variant="light" fullWidth>
+              Open this group
+            </Button>
+          </Stack>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+const Tick = ({ ok, yes, no }: { ok: boolean; yes: string; no: string }) => (
+  <Text size="sm" c={ok ? 'green.9' : 'orange.9'}>
+    <span aria-hidden>{ok ? '✓ ' : '✗ '}</span>
+    {ok ? yes : no}
+  </Text>
+);
+
+/**
+ * /my/groups/{id}: a group leader's page (issue 37), phone first: each pupil's money, consent,
+ * form and readiness — a "medical information given" tick, never the detail.
+ */
+export function LeaderGroupPage({ id }: { id: number }) {
+  const allowed = signedInAsTraveller();
+  const { data, error } = useMine<LeaderGroup>(`/api/my/groups/${id}`);
+  if (!allowed) return null;
+  return (
+    <Shell signedIn>
+      {error && (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      )}
+      {!data && !error && <Loading />}
+      {data && (
+        <>
+          <Stack gap={4}>
+            <Title order={1} size="h2">
+              {data.school}
+            </Title>
+            <Text size="sm">
+              {data.trip.name} · {formatLongDate(data.trip.departure)} to {formatLongDate(data.trip.return)}
+            </Text>
+          </Stack>
+          <SimpleGrid cols={2} spacing="xs" component="section" aria-label="Your group at a glance">
+            {[
+              ['Pupils', `${data.summary.pupils} of ${data.places}`],
+              ['Ready to travel', String(data.summary.ready)],
+              ['Without consent', String(data.summary.consent_missing)],
+              ['With money overdue', String(data.summary.overdue)],
+            ].map(([label, value]) => (
+              <Paper key={label} withBorder p="sm">
+                <Text size="xs" c="dimmed" fw={600} tt="uppercase">
+                  {label}
+                </Text>
+                <Text fz={22} fw={700}>
+                  {value}
+                </Text>
+              </Paper>
+            ))}
+          </SimpleGrid>
+          <Stack gap="sm" component="section" aria-labelledby="pupils">
+            <Title order={2} size="h3" id="pupils">
+              Pupils
+            </Title>
+            {data.pupils.length === 0 && <Text>No pupils have joined the group yet.</Text>}
+            <List listStyleType="none" spacing="sm" p={0} aria-labelledby="pupils">
+              {data.pupils.map((p) => (
+                <List.Item key={p.booking_id}>
+                  <Paper withBorder p="md" component="article" aria-label={p.name}>
+                    <Stack gap={6}>
+                      <Group justify="space-between" wrap="nowrap" align="flex-start">
+                        <Text fw={700}>{p.name}</Text>
+                        <Badge color={p.ready ? 'green' : 'orange'} variant="light" style={{ flexShrink: 0 }}>
+                          {p.ready ? 'Ready' : 'Not ready'}
+                        </Badge>
+                      </Group>
+                      <Group gap="xs">
+                        <StatusBadge status={p.status} />
+                        <Text size="xs" c="dimmed">
+                          {p.ref}
+                        </Text>
+                      </Group>
+                      <Text size="sm">
+                        Paid {formatMoney(p.paid)}
+                        {p.overdue > 0 && (
+                          <Text span c="red.9" fw={600}>
+                            {' '}
+                            · {formatMoney(p.overdue)} overdue
+                          </Text>
+                        )}
+                      </Text>
+                      <Group gap="md">
+                        <Badge color={CONSENT_WORDS[p.consent].color} variant="light">
+                          {CONSENT_WORDS[p.consent].text}
+                        </Badge>
+                      </Group>
+                      <Tick ok={p.form_complete} yes="Form complete" no="Form not complete" />
+                      <Tick ok={p.medical_given} yes="Medical information given" no="Medical information missing" />
+                    </Stack>
+                  </Paper>
+                </List.Item>
+              ))}
+            </List>
+          </Stack>
+        </>
+      )}
+    </Shell>
+  );
+}
