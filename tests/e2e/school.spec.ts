@@ -125,10 +125,17 @@ test.describe('school trips', () => {
       await leader.getByLabel('Your email address').fill(email);
       await leader.getByRole('button', { name: 'Email me a sign-in link' }).click();
       await expect(leader.getByRole('status')).toHaveText(/If we know that address, we have sent it a link/);
-      const mail = (await (await page.request.get(`${control}/mail?to=${encodeURIComponent(email)}`)).text()).replace(
-        /=\r?\n/g,
-        '',
-      );
+      // the link is emailed just after the answer: wait for it
+      let mail = '';
+      await expect
+        .poll(async () => {
+          mail = (await (await page.request.get(`${control}/mail?to=${encodeURIComponent(email)}`)).text()).replace(
+            /=\r?\n/g,
+            '',
+          );
+          return mail.includes('/my/sign-in/');
+        })
+        .toBe(true);
       const link = /https?:\/\/\S+?(\/my\/sign-in\/\S+?)(?:\s|$)/.exec(mail)![1]!;
       await leader.goto(link);
       await leader.waitForURL('**/my');

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import type { LeaderGroup, LeaderGroups as Groups } from '../../contract/groups.ts';
 import { api } from '../lib/api.ts';
 import { formatLongDate, formatMoney } from '../lib/format.ts';
-import { Loading, Shell, signedInAsTraveller, StatusBadge, useMine } from './my-pages.tsx';
+import { Loading, Shell, signedInAsTraveller, StatusBadge, useMine } from './shell.tsx';
 
 const CONSENT_WORDS = {
   given: { text: 'Consent given', color: 'green' },

@@ -1,23 +1,9 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Container,
-  Group,
-  List,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { type FormEvent, lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
+import { Alert, Anchor, Badge, Button, Group, List, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { MyBookingDetail, MyBookings, MyToDo } from '../../contract/my.ts';
 import { api, ApiError } from '../lib/api.ts';
-import { readBootstrap } from '../lib/bootstrap.ts';
 import { DetailsForm, Fundraising, PassportPhoto, QuestionsForm } from './details-form.tsx';
+import { Loading, Shell, signedInAsTraveller, StatusBadge, useMine } from './shell.tsx';
 import { formatLongDate, formatMoney } from '../lib/format.ts';
 
 // A traveller's own pages (/my), phone first: one column, large targets, nothing of the back office.
@@ -26,46 +12,6 @@ import { formatLongDate, formatMoney } from '../lib/format.ts';
 const ConsentSection = lazy(() => import('./consent-section.tsx').then((m) => ({ default: m.ConsentSection })));
 const LeaderGroups = lazy(() => import('./group-page.tsx').then((m) => ({ default: m.LeaderGroups })));
 const ChangesSection = lazy(() => import('./changes-section.tsx').then((m) => ({ default: m.ChangesSection })));
-
-const END_USER = 3;
-
-export function Shell({ children, signedIn = false }: { children: ReactNode; signedIn?: boolean }) {
-  const [leaving, setLeaving] = useState(false);
-  const signOut = async () => {
-    setLeaving(true);
-    try {
-      await api('/logout', { method: 'POST' });
-    } finally {
-      window.location.assign('/my/sign-in');
-    }
-  };
-  return (
-    <Container component="main" size={560} px="md" py="lg">
-      <Stack gap="lg">
-        {signedIn && (
-          <Group justify="space-between" wrap="nowrap">
-            <Anchor href="/my" fw={600}>
-              My bookings
-            </Anchor>
-            <Button variant="default" onClick={() => void signOut()} loading={leaving}>
-              Sign out
-            </Button>
-          </Group>
-        )}
-        {children}
-      </Stack>
-    </Container>
-  );
-}
-
-export function Loading() {
-  return (
-    <Stack align="center" py="xl" role="status" aria-live="polite">
-      <Loader aria-hidden />
-      <Text>Loading…</Text>
-    </Stack>
-  );
-}
 
 /** The email form that asks for a sign-in link; the answer is the same whoever asks. */
 function AskForLink({ intro }: { intro?: string }) {
@@ -376,21 +322,6 @@ function Payments({ booking }: { booking: MyBookingDetail }) {
 }
 
 // the light badges that read at AA contrast on white
-const STATUS_COLOURS = { provisional: 'blue', confirmed: 'green', cancelled: 'gray' } as const;
-
-export function StatusBadge({ status }: { status: keyof typeof STATUS_COLOURS }) {
-  return (
-    <Badge
-      color={STATUS_COLOURS[status]}
-
-      variant="light"
-      size="lg"
-      style={{ flexShrink: 0 }}
-    >
-      {status[0]!.toUpperCase() + status.slice(1)}
-    </Badge>
-  );
-}
 
 function ToDoList({ items, departed }: { items: MyToDo[]; departed: boolean }) {
   if (departed) return <Text c="dimmed">This trip has left: there is nothing more to do here.</Text>;
@@ -407,33 +338,6 @@ function ToDoList({ items, departed }: { items: MyToDo[]; departed: boolean }) {
       ))}
     </List>
   );
-}
-
-/** Loads one of the traveller's API answers; a signed-out visitor goes to the sign-in page. */
-export function useMine<T>(url: string): { data: T | null; error: string | null; setData: (data: T) => void } {
-  const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    api<T>(url)
-      .then(setData)
-      .catch((e: unknown) => {
-        if (e instanceof ApiError && (e.status === 401 || e.status === 403)) window.location.assign('/my/sign-in');
-        else
-          setError(
-            e instanceof ApiError && e.status === 404
-              ? 'This page was not found.'
-              : 'This page could not be loaded. Please try again.',
-          );
-      });
-  }, [url]);
-  return { data, error, setData };
-}
-
-export function signedInAsTraveller(): boolean {
-  const user = readBootstrap().user;
-  if (user && user.user_role_id === END_USER) return true;
-  window.location.replace('/my/sign-in');
-  return false;
 }
 
 /** /my: the traveller's bookings, each with what is still to do. */
