@@ -1,9 +1,9 @@
-import { Alert, Badge, Button, Group, List, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, List, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { LeaderGroup, LeaderGroups as Groups } from '../../contract/groups.ts';
 import { api } from '../lib/api.ts';
 import { formatLongDate, formatMoney } from '../lib/format.ts';
-import { Loading, Shell, signedInAsTraveller, StatusBadge, useMine } from './shell.tsx';
+import { Pending, Shell, signedInAsTraveller, StatusBadge, useMine } from './shell.tsx';
 
 const CONSENT_WORDS = {
   given: { text: 'Consent given', color: 'green' },
@@ -62,12 +62,7 @@ export function LeaderGroupPage({ id }: { id: number }) {
   if (!allowed) return null;
   return (
     <Shell signedIn>
-      {error && (
-        <Alert color="red" role="alert">
-          {error}
-        </Alert>
-      )}
-      {!data && !error && <Loading />}
+      <Pending loaded={data !== null} error={error} />
       {data && (
         <>
           <Stack gap={4}>

@@ -3,7 +3,7 @@ import { type FormEvent, lazy, Suspense, useEffect, useRef, useState } from 'rea
 import type { MyBookingDetail, MyBookings, MyToDo } from '../../contract/my.ts';
 import { api, ApiError } from '../lib/api.ts';
 import { DetailsForm, Fundraising, PassportPhoto, QuestionsForm } from './details-form.tsx';
-import { Loading, Shell, signedInAsTraveller, StatusBadge, useMine } from './shell.tsx';
+import { Loading, Pending, Shell, signedInAsTraveller, StatusBadge, useMine } from './shell.tsx';
 import { formatLongDate, formatMoney } from '../lib/format.ts';
 
 // A traveller's own pages (/my), phone first: one column, large targets, nothing of the back office.
@@ -350,12 +350,7 @@ export function MyHome() {
       <Title order={1} size="h2">
         {data ? `Hello, ${data.traveller.first_name}` : 'My bookings'}
       </Title>
-      {error && (
-        <Alert color="red" role="alert">
-          {error}
-        </Alert>
-      )}
-      {!data && !error && <Loading />}
+      <Pending loaded={data !== null} error={error} />
       {data && data.bookings.length === 0 && <Text>You have no bookings with us yet.</Text>}
       {data?.bookings.map((b) => (
         <Paper key={b.id} withBorder p="md" component="article" aria-labelledby={`booking-${b.id}`}>
@@ -393,12 +388,7 @@ export function MyBookingPage({ id }: { id: number }) {
   if (!allowed) return null;
   return (
     <Shell signedIn>
-      {error && (
-        <Alert color="red" role="alert">
-          {error}
-        </Alert>
-      )}
-      {!data && !error && <Loading />}
+      <Pending loaded={data !== null} error={error} />
       {data && (
         <>
           <Stack gap={4}>

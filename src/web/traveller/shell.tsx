@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Container, Group, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Container, Group, Loader, Stack, Text } from '@mantine/core';
 import { type ReactNode, useEffect, useState } from 'react';
 import { api, ApiError } from '../lib/api.ts';
 import { readBootstrap } from '../lib/bootstrap.ts';
@@ -86,4 +86,15 @@ export function signedInAsTraveller(): boolean {
   if (user && user.user_role_id === END_USER) return true;
   window.location.replace('/my/sign-in');
   return false;
+}
+
+/** What a page shows before its answer: why it could not be loaded, or that it is loading. */
+export function Pending({ loaded, error }: { loaded: boolean; error: string | null }) {
+  if (error)
+    return (
+      <Alert color="red" role="alert">
+        {error}
+      </Alert>
+    );
+  return loaded ? null : <Loading />;
 }
