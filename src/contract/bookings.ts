@@ -275,7 +275,7 @@ export const bookingDetailSchema = z.object({
   deposit_payment_date: text,
   status: z.enum(BOOKING_STATUSES),
   /** made by the office, or by the traveller on the trip's booking page */
-  source: z.enum(['office', 'online']),
+  source: z.enum(['office', 'online', 'group']),
   /** an online booking's place is held until then for its deposit */
   hold_expires_at: z.string().nullable(),
   travel_basis: z.string(),

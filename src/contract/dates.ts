@@ -11,6 +11,13 @@ export function parseDdMmYyyy(value: string): string | null {
   return `${yyyy}-${mm}-${dd}`;
 }
 
+/** A yyyy-mm-dd day that exists (no 31 February), between 1900 and 2100. */
+export function isCalendarDay(v: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || v < '1900-01-01' || v > '2100-12-31') return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+}
+
 /** yyyy-mm-dd (or an ISO date-time) → dd/mm/yyyy */
 export function toDdMmYyyy(iso: string | null | undefined): string {
   if (!iso) return '';

@@ -20,6 +20,8 @@ export const TEMPLATE_KEYS = [
   'booking_transferred',
   'charity_fundraiser_changed',
   'booking_moved',
+  'group_parent_invitation',
+  'chaser_consent',
 ] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
@@ -39,6 +41,8 @@ export const TEMPLATE_NAMES: Record<TemplateKey, string> = {
   booking_transferred: 'A place passed to another traveller (to both of them)',
   charity_fundraiser_changed: 'To a charity: a fundraiser joins it or leaves it',
   booking_moved: 'Booking moved to another departure',
+  group_parent_invitation: 'To a parent: their child joins a school group',
+  chaser_consent: 'Chaser for a parent’s consent (school trips)',
 };
 const EVERY = [
   'traveller.title',
@@ -115,6 +119,16 @@ export const TEMPLATE_PLACEHOLDERS: Record<TemplateKey, readonly string[]> = {
     'fundraiser.target',
     'operator.name',
   ],
+  group_parent_invitation: [
+    ...EVERY,
+    'trip.return',
+    'group.school',
+    'group.leader_name',
+    'parent.name',
+    'portal.url',
+    'operator.name',
+  ],
+  chaser_consent: [...EVERY, ...CHASE, 'portal.url', 'operator.name'],
   booking_moved: [
     ...EVERY,
     'move.from_name',

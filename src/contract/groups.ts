@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCalendarDay, parseDdMmYyyy } from './dates.ts';
 import { poundsToPence } from './money.ts';
 
 /** Who pays a school group's trip (issue 37). */
@@ -9,6 +10,20 @@ export const GROUP_PAYER_LABELS: Record<GroupPayer, string> = {
   school: 'The school pays',
   split: 'Split: the school pays a fixed amount per pupil',
 };
+/**
+ * What the school pays of one pupil's trip cost, in pence: all of it when the school pays, its
+ * fixed share (never more than the cost) when split, nothing when the parents pay. The parents'
+ * schedule is the rest, so the two always add up to the cost.
+ */
+export function schoolPaysPence(
+  costPence: number,
+  group: { payer: string; schoolSharePence: number | null } | null | undefined,
+): number {
+  if (!group || group.payer === 'parents') return 0;
+  if (group.payer === 'school') return costPence;
+  return Math.min(costPence, Math.max(0, group.schoolSharePence ?? 0));
+}
+
 export const GROUPS_ONLY_SCHOOL = 'Groups are for school trips: make this a school trip first.';
 
 const required = (label: string, max = 255) =>
@@ -90,6 +105,8 @@ export const leaderGroupSchema = z.object({
   trip: z.object({ id: z.number().int(), name: z.string(), departure: z.string(), return: z.string() }),
   places: z.number().int(),
   payer: z.enum(GROUP_PAYERS),
+  /** the group's places are still open to new pupils (the trip takes bookings, and has not left) */
+  adding_open: z.boolean(),
   pupils: z.array(
     z.object({
       booking_id: z.number().int(),
@@ -105,6 +122,8 @@ export const leaderGroupSchema = z.object({
       /** the medical part of the form is answered (its detail stays with the office) */
       medical_given: z.boolean(),
       ready: z.boolean(),
+      /** their parent has been emailed the invitation to their page */
+      parent_invited: z.boolean(),
     }),
   ),
   summary: z.object({
@@ -127,3 +146,77 @@ export const leaderGroupsSchema = z.array(
   }),
 );
 export type LeaderGroups = z.infer<typeof leaderGroupsSchema>;
+
+/** A day as a school's list may write it: 2012-05-03, 03/05/2012 or 3/5/2012 (UK order). */
+function pupilDay(value: string): string | null {
+  const v = value.trim();
+  if (isCalendarDay(v)) return v;
+  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(v);
+  return m ? parseDdMmYyyy(`${m[1]!.padStart(2, '0')}/${m[2]!.padStart(2, '0')}/${m[3]}`) : null;
+}
+
+export const DATE_OF_BIRTH_FORMAT = 'The date of birth must be a date, as 31/12/2012 or 2012-12-31.';
+
+/**
+ * POST /api/my/groups/{id}/pupils: one pupil a group leader adds, with the parent who is invited
+ * to their page; each row of an imported list is read with the same schema.
+ */
+export const pupilInputSchema = z.object({
+  first_name: required('pupil’s first name', 100),
+  last_name: required('pupil’s last name', 100),
+  date_of_birth: z
+    .string({ error: 'The date of birth field is required.' })
+    .trim()
+    .min(1, { error: 'The date of birth field is required.', abort: true })
+    .transform((v, ctx) => {
+      const day = pupilDay(v);
+      if (day === null) {
+        ctx.addIssue({ code: 'custom', message: DATE_OF_BIRTH_FORMAT });
+        return z.NEVER;
+      }
+      return day;
+    }),
+  parent_name: required('parent’s name', 200),
+  parent_email: required('parent’s email').pipe(
+    z.email({ error: 'The parent’s email must be a valid email address.' }),
+  ),
+});
+export type PupilInput = z.input<typeof pupilInputSchema>;
+export type PupilValues = z.output<typeof pupilInputSchema>;
+
+/**
+ * The columns of an imported list (.xlsx or .csv), by their heading in its first row: matched
+ * whatever their case, spaces or apostrophes, in any order; other columns are left alone.
+ */
+export const PUPIL_COLUMNS: ReadonlyArray<{ field: keyof PupilInput; heading: string }> = [
+  { field: 'first_name', heading: 'First name' },
+  { field: 'last_name', heading: 'Last name' },
+  { field: 'date_of_birth', heading: 'Date of birth' },
+  { field: 'parent_name', heading: 'Parent’s name' },
+  { field: 'parent_email', heading: 'Parent’s email' },
+];
+/** At most this many rows in one list (a group has at most 1,000 places). */
+export const PUPIL_IMPORT_MAX_ROWS = 1000;
+export const PUPIL_IMPORT_MAX_MB = 2;
+
+/** What adding pupils did: the bookings made, and the parents' invitations on their way. */
+export const pupilsAddedSchema = z.object({
+  message: z.string(),
+  added: z.array(z.object({ booking_id: z.number().int(), ref: z.string(), name: z.string() })),
+});
+export type PupilsAdded = z.infer<typeof pupilsAddedSchema>;
+
+/** POST /api/my/groups/{id}/reminders: what the leader's one click sent, and what it left alone. */
+export const groupRemindersSchema = z.object({
+  message: z.string(),
+  /** payment reminders for money overdue */
+  reminders: z.number().int(),
+  /** chasers for a passport, form or consent not given */
+  chasers: z.number().int(),
+  /** invitations to parents not yet sent */
+  invitations: z.number().int(),
+  /** pupils whose parents asked for no reminders or chasers */
+  opted_out: z.number().int(),
+  failed: z.number().int(),
+});
+export type GroupReminders = z.infer<typeof groupRemindersSchema>;

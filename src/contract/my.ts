@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { recordId } from './common.ts';
+import { isCalendarDay } from './dates.ts';
 import { FUNDRAISING_STATES } from './fundraising-constants.ts';
 import { poundsToPence } from './money.ts';
 import { READINESS_STATES } from './readiness-constants.ts';
@@ -208,13 +209,6 @@ const day = (label: string) =>
     .nullish()
     .transform((v) => (v ? v : null))
     .refine((v) => v === null || isCalendarDay(v), { error: `The ${label} is not a valid date.` });
-
-/** A day that exists (no 31 February), between 1900 and 2100. */
-function isCalendarDay(v: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || v < '1900-01-01' || v > '2100-12-31') return false;
-  const d = new Date(`${v}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-}
 
 /**
  * What a traveller fills in for a booking (PUT /api/my/bookings/{id}/details), and what staff

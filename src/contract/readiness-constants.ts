@@ -31,8 +31,8 @@ export const CONSENT_UNDER_AGE = 18;
 /** What a parent agrees to when the trip has no wording of its own. */
 export const DEFAULT_CONSENT_TEXT =
   'I give my consent for my child to take part in this trip and its activities, and for the trip’s leaders to act for me in an emergency, including agreeing to medical treatment on a doctor’s advice. I have given the trip everything it needs to know about my child’s health.';
-/** The checks a chaser email can be sent for (automatically, and from the board). */
-export const CHASER_CHECKS = ['passport', 'forms'] as const;
+/** The checks a chaser email can be sent for (automatically, and from the board); consent only ever on school trips. */
+export const CHASER_CHECKS = ['passport', 'forms', 'consent'] as const;
 export type ChaserCheck = (typeof CHASER_CHECKS)[number];
 /** green: nothing to do; amber: to do, not yet pressing; red: wrong, or pressing */
 export const READINESS_STATES = ['green', 'amber', 'red'] as const;

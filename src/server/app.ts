@@ -155,6 +155,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db,
     fundraisingDefaults: config.fundraisingDefaults,
     clock: deps.clock ?? systemClock,
+    mailer,
+    operator: operatorOf(config),
+    reminderDays: config.reminderDays,
   });
   await app.register(userRoutes, { db });
   await app.register(teamRoutes, { db });

@@ -8,6 +8,7 @@ import { previews as changes } from './modules/changes/emails.ts';
 import { previews as chasers } from './modules/chasers/emails.ts';
 import { previews as documents } from './modules/documents/emails.ts';
 import { previews as fundraising } from './modules/fundraising/emails.ts';
+import { previews as groups } from './modules/groups/emails.ts';
 import { previews as my } from './modules/my/emails.ts';
 import { previews as onlineBooking } from './modules/online-booking/emails.ts';
 import type { FundraisingDefaults } from './modules/fundraising/service.ts';
@@ -37,5 +38,6 @@ export function emailPreviews(d: EmailDeps): Record<TemplateKey, PreviewContext>
     ...my(d),
     ...onlineBooking(d),
     ...changes(d),
+    ...groups(d),
   } as Record<TemplateKey, PreviewContext> satisfies Record<TemplateKey, PreviewContext>;
 }

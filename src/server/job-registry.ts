@@ -9,6 +9,7 @@ import { createMailer, type Mailer } from './mail/transport.ts';
 import { jobs as cardPayments } from './modules/card-payments/jobs.ts';
 import { jobs as chasers } from './modules/chasers/jobs.ts';
 import { jobs as fundraising } from './modules/fundraising/jobs.ts';
+import { jobs as groups } from './modules/groups/jobs.ts';
 import { jobs as onlineBooking } from './modules/online-booking/jobs.ts';
 import { jobs as retention } from './modules/retention/jobs.ts';
 import { jobs as schedules } from './modules/schedules/jobs.ts';
@@ -32,8 +33,8 @@ export function tripdeskQueues(
     clock: deps.clock ?? systemClock,
     files: deps.files ?? createFileStore(config.storage),
   };
-  return [housekeeping, schedules, retention, chasers, fundraising, cardPayments, onlineBooking].flatMap((jobs) =>
-    jobs(d),
+  return [housekeeping, schedules, retention, chasers, fundraising, cardPayments, onlineBooking, groups].flatMap(
+    (jobs) => jobs(d),
   );
 }
 

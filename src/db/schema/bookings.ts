@@ -113,6 +113,10 @@ export const bookings = pgTable(
     // withdrawn keeps when it was given, so the board can say it was and is no more
     // a pupil of a school's group (issue 37); null for every other booking
     groupId: integer('group_id').references(() => schoolGroups.id, { onDelete: 'set null' }),
+    /** a pupil added by their group leader: when the email inviting their parent went (null: still owed) */
+    parentInvitedAt: timestamp('parent_invited_at', { withTimezone: true }),
+    /** and when it last failed (the hourly job tries again a day later) */
+    parentInviteFailedAt: timestamp('parent_invite_failed_at', { withTimezone: true }),
     consentName: text('consent_name'),
     consentGivenAt: timestamp('consent_given_at', { withTimezone: true }),
     consentIp: text('consent_ip'),
@@ -143,7 +147,7 @@ export const bookings = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check('bookings_source_check', sql`${t.source} in ('office', 'online')`),
+    check('bookings_source_check', sql`${t.source} in ('office', 'online', 'group')`),
     // the job that frees the places of holds that ran out finds them here
     index('bookings_hold_idx')
       .on(t.holdExpiresAt)

@@ -85,7 +85,7 @@ export const chasers = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check('chasers_check_check', sql`${t.check} in ('passport', 'forms')`),
+    check('chasers_check_check', sql`${t.check} in ('passport', 'forms', 'consent')`),
     check('chasers_outcome_check', sql`${t.outcome} in ('sending', 'sent', 'failed', 'skipped')`),
     uniqueIndex('chasers_due_unique')
       .on(t.bookingId, t.check, t.dueOn)

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertBooking } from '../../db/factories/bookings.ts';
 import { insertTrip } from '../../db/factories/trips.ts';
 import { insertUser } from '../../db/factories/users.ts';
-import { auditEvents, bookings, charities, trips } from '../../db/schema/index.ts';
+import { auditEvents, bookings, charities, trips, users } from '../../db/schema/index.ts';
+import { hashPassword } from '../../shared/password.ts';
 import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../tests/support/test-app.ts';
 import { startStripeStandIn, type StripeStandIn } from '../../../tests/support/stripe-stand-in.ts';
 
@@ -20,6 +21,7 @@ let t: TestApp;
 let admin: TestClient;
 let partner: TestClient | undefined;
 let signedInTraveller: TestClient | undefined;
+let groupLeader: TestClient | undefined;
 const TRAVELLER_FORM = {
   first_name: 'Ada',
   last_name: 'Walker',
@@ -337,6 +339,42 @@ async function steps(): Promise<Step[]> {
         }),
     ],
     [
+      'POST /api/my/groups/{id}/pupils',
+      async () => {
+        // the group's leader signs in to their own page
+        await t.db
+          .update(users)
+          .set({ passwordHash: await hashPassword(PASSWORD) })
+          .where(eq(users.email, 'lee.leader@example.test'));
+        groupLeader = t.client();
+        await groupLeader.login('lee.leader@example.test', PASSWORD);
+        await groupLeader.refreshCsrf('/my');
+        return groupLeader.post(`/api/my/groups/${s.group}/pupils`, {
+          first_name: 'Pia',
+          last_name: 'Walker',
+          date_of_birth: '2012-04-01',
+          parent_name: 'Bo Walker',
+          parent_email: 'bo.walker@example.test',
+        });
+      },
+    ],
+    [
+      'POST /api/my/groups/{id}/pupils/import',
+      async () => {
+        const csv = Buffer.from(
+          'First name,Last name,Date of birth,Parent’s name,Parent’s email\nKit,Walker,02/05/2012,Bo Walker,bo.walker@example.test\n',
+        );
+        const body = multipart('file', 'pupils.csv', csv, 'text/csv');
+        return groupLeader!.request({
+          method: 'POST',
+          url: `/api/my/groups/${s.group}/pupils/import`,
+          payload: body.payload,
+          headers: body.headers,
+        });
+      },
+    ],
+    ['POST /api/my/groups/{id}/reminders', async () => groupLeader!.post(`/api/my/groups/${s.group}/reminders`)],
+    [
       'POST /api/my/bookings/{id}/consent',
       async () => {
         // a parent's consent is asked on school trips: the walk's trip is one for these two steps
@@ -440,11 +478,15 @@ async function steps(): Promise<Step[]> {
       'POST /api/my/sign-in-link/renew',
       async () => {
         // the link just spent asks for a fresh one, sent to its traveller (after the answer: waited for)
+        // (the last sign-in email: the group's invitations and reminders went since)
         const dir = path.join(t.config.dataDir, 'mail');
-        const spent = readdirSync(dir).sort().at(-1)!;
-        const token = /\/my\/sign-in\/([\w-]{43})/.exec(
-          readFileSync(path.join(dir, spent), 'utf8').replace(/=\r?\n/g, ''),
-        )![1];
+        const token = readdirSync(dir)
+          .sort()
+          .reverse()
+          .map((file) =>
+            /\/my\/sign-in\/([\w-]{43})/.exec(readFileSync(path.join(dir, file), 'utf8').replace(/=\r?\n/g, '')),
+          )
+          .find(Boolean)![1];
         const traveller = t.client();
         await traveller.refreshCsrf('/my/sign-in');
         const before = await linksSent();

@@ -26,6 +26,14 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: str
     subject: 'We need your passport details for {{ trip.name }}',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nBefore you travel on {{ trip.name }} on {{ trip.departure }} (booking {{ booking.ref }}) we need your passport details. {{ chase.reason }}\n\n{{ trip.country }} asks for a passport valid for at least {{ trip.passport_months }} months after the trip returns on {{ trip.return }}. {% if portal.url %}Please add its number, issue and expiry dates and a photo of its photo page here: {{ portal.url }}\n\nReply to this email if you have any questions.{% else %}Please send us its number, issue and expiry dates and a scan of the photo page as soon as you can, or reply to this email if you have any questions.{% endif %}\n\n{{ operator.name }}',
   },
+  chaser_consent: {
+    subject: 'Your consent is needed for {{ traveller.first_name }} on {{ trip.name }}',
+    body: 'Dear parent or guardian of {{ traveller.first_name }} {{ traveller.last_name }},\n\nBefore {{ traveller.first_name }} travels on {{ trip.name }} on {{ trip.departure }} (booking {{ booking.ref }}) we need a parent’s consent. {{ chase.reason }}\n\n{% if portal.url %}Please read what you agree to, and give your consent by typing your full name, here: {{ portal.url }}\n\nReply to this email if you have any questions.{% else %}Please reply to this email and we will tell you how to give it.{% endif %}\n\n{{ operator.name }}',
+  },
+  group_parent_invitation: {
+    subject: '{{ traveller.first_name }} is on {{ trip.name }} with {{ group.school }}',
+    body: 'Dear {{ parent.name | default: "parent or guardian" }},\n\n{{ group.leader_name }} of {{ group.school }} has added {{ traveller.first_name }} {{ traveller.last_name }} to the school’s group for {{ trip.name }}, from {{ trip.departure }} to {{ trip.return }} (booking {{ booking.ref }}).\n\n{% if portal.url %}On {{ traveller.first_name }}’s page you can give your consent, fill in their details (medical, dietary and emergency contacts), and see and pay the instalments: {{ portal.url }}\n\nThe link works once; after that, sign in with this email address to have a new one sent.{% else %}We will send you a link to {{ traveller.first_name }}’s page, where you can give your consent, fill in their details and pay.{% endif %}\n\nIf you did not expect this email, reply to it and tell us.\n\n{{ operator.name }}',
+  },
   chaser_forms: {
     subject: 'Please complete your booking form for {{ trip.name }}',
     body: 'Dear {{ traveller.preferred_name | default: traveller.first_name }},\n\nBefore you travel on {{ trip.name }} on {{ trip.departure }} (booking {{ booking.ref }}) we still need a few details from you. {{ chase.reason }}\n\n{% if portal.url %}Please complete your booking form here: {{ portal.url }}\n\nReply to this email if you have any questions.{% else %}Please complete your booking form as soon as you can, or reply to this email if you have any questions.{% endif %}\n\n{{ operator.name }}',
@@ -81,6 +89,10 @@ export const DEFAULT_TEMPLATES: Record<TemplateKey, { subject: string; body: str
 export type TemplateContext = {
   traveller?: { title: string | null; first_name: string; last_name: string; preferred_name: string | null };
   booking?: { ref: string; status?: string; next?: string };
+  /** a school group (issue 37): the school and its group leader */
+  group?: { school: string; leader_name: string };
+  /** the parent a pupil's invitation goes to */
+  parent?: { name: string };
   /** a waiting list's offer of freed places */
   offer?: { url: string; places: number; until: string };
   /** a booking moved to another departure: the trip is the new one */

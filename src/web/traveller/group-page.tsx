@@ -1,8 +1,9 @@
-import { Badge, Button, Group, List, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { LeaderGroup, LeaderGroups as Groups } from '../../contract/groups.ts';
 import { api } from '../lib/api.ts';
 import { formatLongDate, formatMoney } from '../lib/format.ts';
+import { AddPupil, GroupActions, ImportPupils } from './group-pupils.tsx';
 import { Pending, Shell, signedInAsTraveller, StatusBadge, useMine } from './shell.tsx';
 
 const CONSENT_WORDS = {
@@ -58,7 +59,9 @@ const Tick = ({ ok, yes, no }: { ok: boolean; yes: string; no: string }) => (
  */
 export function LeaderGroupPage({ id }: { id: number }) {
   const allowed = signedInAsTraveller();
-  const { data, error } = useMine<LeaderGroup>(`/api/my/groups/${id}`);
+  const url = `/api/my/groups/${id}`;
+  const { data, error, setData } = useMine<LeaderGroup>(url);
+  const reload = () => void api<LeaderGroup>(url).then(setData, () => undefined);
   if (!allowed) return null;
   return (
     <Shell signedIn>
@@ -90,14 +93,26 @@ export function LeaderGroupPage({ id }: { id: number }) {
               </Paper>
             ))}
           </SimpleGrid>
+          {data.pupils.length > 0 && (
+            <GroupActions
+              groupId={data.id}
+              behind={data.pupils.filter((p) => !p.ready || p.overdue > 0).length}
+              onSent={reload}
+            />
+          )}
           <Stack gap="sm" component="section" aria-labelledby="pupils">
             <Title order={2} size="h3" id="pupils">
               Pupils
             </Title>
-            {data.pupils.length === 0 && <Text>No pupils have joined the group yet.</Text>}
-            <List listStyleType="none" spacing="sm" p={0} aria-labelledby="pupils">
+            {data.pupils.length === 0 && (
+              <Text>
+                No pupils have joined the group yet.
+                {data.adding_open && ' Add them below, one by one or from a list.'}
+              </Text>
+            )}
+            <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-labelledby="pupils">
               {data.pupils.map((p) => (
-                <List.Item key={p.booking_id}>
+                <li key={p.booking_id}>
                   <Paper withBorder p="md" component="article" aria-label={p.name}>
                     <Stack gap={6}>
                       <Group justify="space-between" wrap="nowrap" align="flex-start">
@@ -128,12 +143,19 @@ export function LeaderGroupPage({ id }: { id: number }) {
                       </Group>
                       <Tick ok={p.form_complete} yes="Form complete" no="Form not complete" />
                       <Tick ok={p.medical_given} yes="Medical information given" no="Medical information missing" />
+                      <Tick ok={p.parent_invited} yes="Parent invited" no="Parent not invited yet" />
                     </Stack>
                   </Paper>
-                </List.Item>
+                </li>
               ))}
-            </List>
+            </Stack>
           </Stack>
+          {data.adding_open && (
+            <>
+              <AddPupil groupId={data.id} onAdded={reload} />
+              <ImportPupils groupId={data.id} onAdded={reload} />
+            </>
+          )}
         </>
       )}
     </Shell>

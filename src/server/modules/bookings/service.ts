@@ -4,10 +4,9 @@ import type { Db } from '../../../db/client.ts';
 import { bookings, trips } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
 import { validationError } from '../../errors.ts';
-import { pgError } from '../../sql.ts';
 import { makeBookingRef } from '../../../shared/booking-ref.ts';
 import { ukToday } from '../../../contract/dates.ts';
-import { endUserFor } from '../users/end-user.ts';
+import { endUserFor, isNewBookingClash } from '../users/end-user.ts';
 import { fundingOf } from './funding.ts';
 import type { FundingType } from '../../../contract/booking-constants.ts';
 import { ScheduleService } from '../schedules/service.ts';
@@ -22,15 +21,6 @@ type NewBooking = {
   mobile: string | null;
   funding_type: FundingType;
   charity_id: number | null;
-};
-
-// a clash of random references, or two bookings making the same new user at once: both pass on a retry
-const isRetryable = (error: unknown) => {
-  const cause = pgError(error);
-  return (
-    cause.code === '23505' &&
-    (cause.constraint === 'bookings_ref_unique' || cause.constraint === 'users_email_lower_unique')
-  );
 };
 
 export class BookingService {
@@ -123,7 +113,7 @@ export class BookingService {
           };
         });
       } catch (error) {
-        if (attempt < 4 && isRetryable(error)) continue;
+        if (attempt < 4 && isNewBookingClash(error)) continue;
         throw error;
       }
     }

@@ -21,6 +21,7 @@ import { portalUrlOf } from '../../common/portal-links.ts';
 export const CHASER_TEMPLATES: Record<ChaserCheck, TemplateKey> = {
   passport: 'chaser_passport',
   forms: 'chaser_forms',
+  consent: 'chaser_consent',
 };
 const label = (check: ChaserCheck) => READINESS_CHECK_LABELS[check].toLowerCase();
 

@@ -51,6 +51,8 @@ describe('/api/email-templates', () => {
       ['booking_transferred', true],
       ['charity_fundraiser_changed', true],
       ['booking_moved', true],
+      ['group_parent_invitation', true],
+      ['chaser_consent', true],
     ]);
     expect(list[0].placeholders).toContain('invoice.outstanding');
     expect(list[3].placeholders).toContain('chase.reason');

@@ -155,6 +155,7 @@ describe('school groups', () => {
       dateOfBirth: `${Number(today.slice(0, 4)) - 13}-01-01`,
       medicalConditions: true,
       medicalDetail: 'Secret asthma detail',
+      formComplete: true,
       consentName: 'Pat Parent',
       consentGivenAt: new Date(),
     });

@@ -1,10 +1,13 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { ukToday } from '../../../contract/dates.ts';
 import type { LeaderGroup, LeaderGroups } from '../../../contract/groups.ts';
 import { penceToPounds } from '../../../contract/money.ts';
 import { queryRows, type Db } from '../../../db/client.ts';
 import { schoolGroups, trips } from '../../../db/schema/index.ts';
 import { nowOf, type Clock } from '../../clock.ts';
+import { audit } from '../../audit/audit.ts';
+import { escapeCell } from '../../common/spreadsheet.ts';
 import { notFound } from '../../errors.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { underAgeOnDeparture } from '../readiness/rules.ts';
@@ -56,7 +59,7 @@ export class LeaderService {
     const [g] = await this.db
       .select({
         group: schoolGroups,
-        trip: { name: trips.name, departure: trips.departureDate, return: trips.returnDate },
+        trip: { name: trips.name, departure: trips.departureDate, return: trips.returnDate, status: trips.status },
       })
       .from(schoolGroups)
       .innerJoin(trips, eq(trips.id, schoolGroups.tripId))
@@ -72,9 +75,10 @@ export class LeaderService {
         date_of_birth: string | Date | null;
         consent_given_at: string | Date | null;
         consent_withdrawn_at: string | Date | null;
+        parent_invited_at: string | Date | null;
       }>(
         this.db,
-        sql`select b.id, b.date_of_birth, b.consent_given_at, b.consent_withdrawn_at,
+        sql`select b.id, b.date_of_birth, b.consent_given_at, b.consent_withdrawn_at, b.parent_invited_at,
             (select coalesce(sum(case when t.type = 'payment' then t.amount_pence else -t.amount_pence end), 0)
               from transactions t where t.booking_id = b.id and t.deleted_at is null) as paid,
             (select coalesce(sum(m.outstanding_pence), 0) from money_owed m
@@ -102,8 +106,10 @@ export class LeaderService {
                 ? ('given' as const)
                 : ('missing' as const),
           form_complete: r.checks.forms.state === 'green',
-          medical_given: r.checks.medical.state === 'green',
+          // the medical check is green when nothing is declared: given only once the form is answered
+          medical_given: r.checks.forms.state === 'green' && r.checks.medical.state === 'green',
           ready: r.ready,
+          parent_invited: m.parent_invited_at !== null,
         };
       });
     return {
@@ -112,6 +118,7 @@ export class LeaderService {
       trip: { id: g.group.tripId, name: g.trip.name, departure: g.trip.departure, return: g.trip.return },
       places: g.group.places,
       payer: g.group.payer as LeaderGroup['payer'],
+      adding_open: g.trip.status === 'open' && g.trip.departure > today,
       pupils,
       summary: {
         pupils: pupils.length,
@@ -121,6 +128,82 @@ export class LeaderService {
       },
     };
   }
+}
+
+const CONSENT_TEXT: Record<LeaderGroup['pupils'][number]['consent'], string> = {
+  given: 'Given',
+  missing: 'Not yet',
+  withdrawn: 'Withdrawn',
+  not_needed: 'Not needed (18 or over)',
+};
+const yes = (v: boolean) => (v ? 'Yes' : 'No');
+
+/**
+ * The leader's group list as an .xlsx: each pupil's booking, parent, money, consent, form and
+ * readiness; a tick for the medical information, never its detail. Recorded in the History.
+ */
+export async function groupListXlsx(
+  db: Db,
+  leader: LeaderService,
+  userId: number,
+  groupId: number,
+): Promise<{ name: string; body: Buffer }> {
+  const group = await leader.group(userId, groupId);
+  const parents = new Map(
+    (
+      await queryRows<{ id: number; date_of_birth: string | Date | null; nok_name: string | null; email: string }>(
+        db,
+        sql`select id, date_of_birth, nok_name, email from bookings where group_id = ${groupId}`,
+      )
+    ).map((r) => [Number(r.id), r]),
+  );
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Pupils');
+  sheet.columns = [
+    { header: 'Pupil', width: 24 },
+    { header: 'Booking', width: 12 },
+    { header: 'Status', width: 12 },
+    { header: 'Date of birth', width: 13, style: { numFmt: 'dd/mm/yyyy' } },
+    { header: 'Parent', width: 22 },
+    { header: 'Parent’s email', width: 30 },
+    { header: 'Paid (£)', width: 10, style: { numFmt: '#,##0.00' } },
+    { header: 'Overdue (£)', width: 11, style: { numFmt: '#,##0.00' } },
+    { header: 'Consent', width: 22 },
+    { header: 'Form complete', width: 14 },
+    { header: 'Medical information given', width: 24 },
+    { header: 'Ready', width: 8 },
+  ];
+  sheet.getRow(1).font = { bold: true };
+  for (const p of group.pupils) {
+    const b = parents.get(p.booking_id);
+    sheet.addRow([
+      escapeCell(p.name),
+      p.ref,
+      p.status,
+      b?.date_of_birth ? new Date(`${day(b.date_of_birth)}T00:00:00Z`) : null,
+      b?.nok_name ? escapeCell(b.nok_name) : null,
+      b ? escapeCell(b.email) : null,
+      p.paid,
+      p.overdue,
+      CONSENT_TEXT[p.consent],
+      yes(p.form_complete),
+      yes(p.medical_given),
+      yes(p.ready),
+    ]);
+  }
+  await audit(db, {
+    action: 'export.group_list',
+    subject: { type: 'group', id: groupId },
+    tripId: group.trip.id,
+    summary: `downloaded the list of the group of ${group.school} (${group.pupils.length} pupil${group.pupils.length === 1 ? '' : 's'})`,
+    details: { rows: group.pupils.length, format: 'xlsx' },
+  });
+  const slug =
+    group.school
+      .replace(/[^\w]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .toLowerCase() || `group-${groupId}`;
+  return { name: `pupils-${slug}.xlsx`, body: Buffer.from(await workbook.xlsx.writeBuffer()) };
 }
 
 const day = (v: string | Date) => (typeof v === 'string' ? v.slice(0, 10) : v.toISOString().slice(0, 10));

@@ -2,22 +2,46 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
-import { groupInputSchema, groupSchema, leaderGroupSchema, leaderGroupsSchema } from '../../../contract/groups.ts';
+import {
+  groupInputSchema,
+  groupRemindersSchema,
+  groupSchema,
+  leaderGroupSchema,
+  leaderGroupsSchema,
+  PUPIL_IMPORT_MAX_MB,
+  pupilInputSchema,
+  pupilsAddedSchema,
+} from '../../../contract/groups.ts';
 import type { Db } from '../../../db/client.ts';
 import type { Clock } from '../../clock.ts';
+import type { Mailer } from '../../common/mailer.ts';
+import type { Operator } from '../../common/operator.ts';
+import { validationError } from '../../errors.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
-import { LeaderService } from './leader.ts';
+import { groupListXlsx, LeaderService } from './leader.ts';
+import { PupilService } from './pupils.ts';
+import { GroupReminderService } from './reminders.ts';
 import { GroupService } from './service.ts';
+
+export type GroupRouteDeps = {
+  db: Db;
+  fundraisingDefaults: FundraisingDefaults;
+  clock: Pick<Clock, 'now'>;
+  mailer: Mailer;
+  operator: Operator;
+  reminderDays: number[];
+};
+
+const MB = 1024 * 1024;
 
 const tags = ['school groups'];
 
 /** A school trip's groups, for the office (bookings scope and permission). */
-export async function groupRoutes(
-  app: FastifyInstance,
-  opts: { db: Db; fundraisingDefaults: FundraisingDefaults; clock: Pick<Clock, 'now'> },
-) {
+export async function groupRoutes(app: FastifyInstance, opts: GroupRouteDeps) {
   const service = new GroupService(opts.db);
   const leader = new LeaderService(opts.db, opts.fundraisingDefaults, opts.clock);
+  const pupils = new PupilService(opts);
+  const reminders = new GroupReminderService({ ...opts, leader, pupils });
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(
@@ -98,5 +122,84 @@ export async function groupRoutes(
       },
     },
     async (request) => leader.group(request.user!.id, request.params.id),
+  );
+
+  r.post(
+    '/api/my/groups/:id/pupils',
+    {
+      schema: {
+        tags,
+        summary:
+          "A group leader adds one pupil: a provisional booking in the group, on their parent's account; the parent is emailed an invitation",
+        params: idParam,
+        body: pupilInputSchema,
+        response: { 201: pupilsAddedSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await pupils.addOne(request.user!.id, request.params.id, request.body)),
+  );
+
+  r.post(
+    '/api/my/groups/:id/pupils/import',
+    {
+      schema: {
+        tags,
+        summary: `A group leader's list of pupils (multipart, field file: an .xlsx or UTF-8 .csv of at most ${PUPIL_IMPORT_MAX_MB} MB, its first row naming the columns First name, Last name, Date of birth, Parent’s name, Parent’s email). Any bad row: 422 naming each (errors keyed rows.N.field), and nothing is saved`,
+        params: idParam,
+        consumes: ['multipart/form-data'],
+        response: { 201: pupilsAddedSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const noFile = () => validationError({ file: ['Choose a list to import: an .xlsx or .csv file.'] });
+      if (!request.isMultipart()) throw noFile();
+      const part = await request.file({ limits: { fileSize: PUPIL_IMPORT_MAX_MB * MB, files: 1 } });
+      if (!part || part.fieldname !== 'file') {
+        part?.file.resume();
+        throw noFile();
+      }
+      let bytes: Buffer;
+      try {
+        bytes = await part.toBuffer();
+      } catch {
+        throw validationError({ file: [`The list must not be greater than ${PUPIL_IMPORT_MAX_MB} MB.`] });
+      }
+      if (!bytes.length) throw noFile();
+      return reply.status(201).send(await pupils.importList(request.user!.id, request.params.id, bytes, part.filename));
+    },
+  );
+
+  r.post(
+    '/api/my/groups/:id/reminders',
+    {
+      schema: {
+        tags,
+        summary:
+          "A group leader's one click: payment reminders, chasers and invitations to the parents of the pupils who are behind or not ready (their opt-outs respected); once a day",
+        params: idParam,
+        response: { 200: groupRemindersSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request) => reminders.send(request.user!.id, request.params.id),
+  );
+
+  r.get(
+    '/api/my/groups/:id/list',
+    {
+      schema: {
+        tags,
+        summary: "A group leader's list of their pupils as an .xlsx, without medical detail; recorded in the history",
+        params: idParam,
+      },
+    },
+    async (request, reply) => {
+      const { name, body } = await groupListXlsx(opts.db, leader, request.user!.id, request.params.id);
+      return reply
+        .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .send(body);
+    },
   );
 }

@@ -5,7 +5,7 @@ import { queryRows, type Db, type Tx } from '../../../db/client.ts';
 import { schoolGroups, trips } from '../../../db/schema/index.ts';
 import { audit, describeChanges, diffObjects } from '../../audit/audit.ts';
 import { HttpError, notFound } from '../../errors.ts';
-import { endUserFor } from '../users/end-user.ts';
+import { endUserFor, namesOf } from '../users/end-user.ts';
 
 type Row = typeof schoolGroups.$inferSelect;
 
@@ -19,12 +19,6 @@ const fields = (g: Row): Record<string, unknown> => ({
   payer: g.payer,
   school_share: g.schoolSharePence === null ? null : penceToPounds(g.schoolSharePence),
 });
-
-/** The leader's names from the one field the office types: the first word, and the rest. */
-function names(full: string): { first_name: string; last_name: string } {
-  const [first, ...rest] = full.trim().split(/\s+/);
-  return { first_name: first!, last_name: rest.join(' ') || first! };
-}
 
 /**
  * School trips' groups (issue 37): a school, its group leader and its places, on a school trip.
@@ -95,7 +89,7 @@ export class GroupService {
   async create(tripId: number, v: GroupValues): Promise<Group> {
     const id = await this.db.transaction(async (tx) => {
       const trip = await this.schoolTrip(tx, tripId);
-      const leader = await endUserFor(tx, { email: v.leader_email, ...names(v.leader_name) });
+      const leader = await endUserFor(tx, { email: v.leader_email, ...namesOf(v.leader_name) });
       const [row] = await tx
         .insert(schoolGroups)
         .values({
@@ -137,7 +131,7 @@ export class GroupService {
       const leaderUserId =
         v.leader_email.toLowerCase() === before.leaderEmail.toLowerCase()
           ? before.leaderUserId
-          : (await endUserFor(tx, { email: v.leader_email, ...names(v.leader_name) })).id;
+          : (await endUserFor(tx, { email: v.leader_email, ...namesOf(v.leader_name) })).id;
       const [after] = await tx
         .update(schoolGroups)
         .set({

@@ -202,6 +202,10 @@ const EVERY_ROUTE = `
   PUT /api/groups/:id bookings:write
   GET /api/my/groups null
   GET /api/my/groups/:id null
+  POST /api/my/groups/:id/pupils null
+  POST /api/my/groups/:id/pupils/import null
+  POST /api/my/groups/:id/reminders null
+  GET /api/my/groups/:id/list null
   DELETE /api/my/bookings/:id/consent null
   GET /api/my/bookings/:id/changes null
   POST /api/my/bookings/:id/changes null

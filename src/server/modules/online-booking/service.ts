@@ -50,7 +50,7 @@ import { countHit } from '../../rate-limit-store.ts';
 import { pgError } from '../../sql.ts';
 import { InvoiceService } from '../invoices/service.ts';
 import { ScheduleService } from '../schedules/service.ts';
-import { endUserFor } from '../users/end-user.ts';
+import { endUserFor, isNewBookingClash } from '../users/end-user.ts';
 
 export type OnlineBookingDeps = {
   db: Db;
@@ -382,14 +382,8 @@ export class OnlineBookingService {
         await this.sendReceived(made.bookingId, made.reply).catch(() => undefined);
         return made.reply;
       } catch (error) {
-        const cause = pgError(error);
         // a clash of random references, or two bookings making the same new account at once: both pass on a retry
-        if (
-          attempt < 4 &&
-          cause.code === '23505' &&
-          (cause.constraint === 'bookings_ref_unique' || cause.constraint === 'users_email_lower_unique')
-        )
-          continue;
+        if (attempt < 4 && isNewBookingClash(error)) continue;
         throw error;
       }
     }

@@ -2,7 +2,15 @@ import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { penceToPounds } from '../../../contract/money.ts';
 import type { BookingSchedule, PaymentPlan, ScheduleRow } from '../../../contract/schedules.ts';
 import type { Db, Tx } from '../../../db/client.ts';
-import { bookings, invoices, paymentPlanInstalments, scheduleRows, trips } from '../../../db/schema/index.ts';
+import {
+  bookings,
+  invoices,
+  paymentPlanInstalments,
+  scheduleRows,
+  schoolGroups,
+  trips,
+} from '../../../db/schema/index.ts';
+import { schoolPaysPence } from '../../../contract/groups.ts';
 import { audit, diff, describeChanges } from '../../audit/audit.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
 import { HttpError, validationError } from '../../errors.ts';
@@ -157,11 +165,20 @@ export class ScheduleService {
     return buildSchedule(plan, trip, { bookedOn, today: this.today() });
   }
 
-  /** Inserts a booking's schedule from its trip's plan, in the caller's transaction. */
+  /**
+   * Inserts a booking's schedule from its trip's plan, in the caller's transaction. A pupil of a
+   * school group whose school pays all or part has the parents' rest of the cost scheduled (issue 37).
+   */
   async createFor(tx: Tx, booking: { id: number; tripId: number; bookedOn: string }): Promise<ScheduledInstalment[]> {
     const trip = await this.trip(tx, booking.tripId);
     const { plan } = await this.planOf(tx, booking.tripId);
-    const rows = buildSchedule(plan, trip, { bookedOn: booking.bookedOn, today: this.today() });
+    const [group] = await tx
+      .select({ payer: schoolGroups.payer, schoolSharePence: schoolGroups.schoolSharePence })
+      .from(bookings)
+      .innerJoin(schoolGroups, eq(schoolGroups.id, bookings.groupId))
+      .where(eq(bookings.id, booking.id));
+    const parents = { ...trip, costPence: trip.costPence - schoolPaysPence(trip.costPence, group) };
+    const rows = buildSchedule(plan, parents, { bookedOn: booking.bookedOn, today: this.today() });
     if (rows.length) {
       const at = nowOf(this.clock);
       await tx

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { ROLES } from '../../../contract/constants.ts';
 import type { Tx } from '../../../db/client.ts';
+import { pgError } from '../../sql.ts';
 import { users } from '../../../db/schema/index.ts';
 
 /**
@@ -22,4 +23,22 @@ export async function endUserFor(
     .values({ email: who.email, firstName: who.first_name, lastName: who.last_name, userRoleId: ROLES.endUser })
     .returning({ id: users.id });
   return { id: made!.id, created: true };
+}
+
+/** A person's names from the one field a form asks for: the first word, and the rest. */
+export function namesOf(full: string): { first_name: string; last_name: string } {
+  const [first, ...rest] = full.trim().split(/\s+/);
+  return { first_name: first!, last_name: rest.join(' ') || first! };
+}
+
+/**
+ * A new booking's transaction met a clash of random references, or another request making the
+ * same new account at once: either passes on a retry.
+ */
+export function isNewBookingClash(error: unknown): boolean {
+  const cause = pgError(error);
+  return (
+    cause.code === '23505' &&
+    (cause.constraint === 'bookings_ref_unique' || cause.constraint === 'users_email_lower_unique')
+  );
 }

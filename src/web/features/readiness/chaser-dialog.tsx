@@ -1,7 +1,12 @@
 import { Checkbox, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { ChaserCheck, ChaserResult } from '../../../contract/chasers.ts';
-import { CHASER_CHECKS, READINESS_CHECK_LABELS, type ReadinessCheck } from '../../../contract/readiness-constants.ts';
+import {
+  CHASER_CHECKS,
+  READINESS_CHECK_LABELS,
+  SCHOOL_ONLY_CHECKS,
+  type ReadinessCheck,
+} from '../../../contract/readiness-constants.ts';
 import type { ReadinessRow } from '../../../contract/readiness.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { useFormMutation } from '../../lib/mutation.ts';
@@ -58,7 +63,7 @@ export function ChaserDialog({
         withAsterisk
       >
         <Stack gap={6} mt={6}>
-          {CHASER_CHECKS.map((c) => (
+          {CHASER_CHECKS.filter((c) => !SCHOOL_ONLY_CHECKS.includes(c) || needing(c) > 0).map((c) => (
             <Checkbox
               key={c}
               value={c}
