@@ -92,7 +92,10 @@ test.describe('school trips', () => {
     await panel.screenshot({ path: 'test-results/screens/school-groups-phone.png' });
   });
 
-  test('a group leader signs in by email on a phone and finds their group', async ({ page, browser }) => {
+  test('a group leader signs in on a phone, imports a list, and sees a parent’s consent come in', async ({
+    page,
+    browser,
+  }) => {
     await signIn(page, 'admin', '/bookings');
     const tripId = await freshTrip(page, `Year 11 Rome ${Date.now()}`, addDays(ukToday(), 120));
     const email = `leader.${Date.now()}@school.test`;
@@ -149,6 +152,72 @@ test.describe('school trips', () => {
       expect(await leader.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       await expectAccessible(leader);
       await leader.screenshot({ path: 'test-results/screens/leader-group-phone.png', fullPage: true });
+
+      // a list with a bad row: each error named, nothing saved
+      const stamp = Date.now();
+      const parent = `pat.${stamp}@home.test`;
+      const heading = 'First name,Last name,Date of birth,Parent’s name,Parent’s email';
+      const importer = leader.getByRole('region', { name: 'Import a list' });
+      await leader.locator('input[type=file]').setInputFiles({
+        name: 'pupils.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(
+          `${heading}\nPip,Parker,31/02/2012,Pat Parker,${parent}\nQuinn,Quay,2012-05-06,Kim Quay,kim\n`,
+        ),
+      });
+      await importer.getByRole('button', { name: 'Import List' }).click();
+      await expect(importer.getByRole('alert')).toContainText('2 rows of the list have errors, so no pupil was added.');
+      await expect(importer.getByRole('alert')).toContainText(
+        'Row 2, Date of birth: The date of birth must be a date, as 31/12/2012 or 2012-12-31.',
+      );
+      await importer.screenshot({ path: 'test-results/screens/leader-import-refused-phone.png' });
+      await expect(leader.getByRole('region', { name: 'Your group at a glance' })).toContainText('0 of 24');
+      await leader.locator('input[type=file]').setInputFiles({
+        name: 'pupils.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(
+          `${heading}\nPip,Parker,28/02/2012,Pat Parker,${parent}\nQuinn,Quay,2012-05-06,Kim Quay,kim.${stamp}@home.test\n`,
+        ),
+      });
+      await importer.getByRole('button', { name: 'Import List' }).click();
+      await expect(importer.getByRole('status')).toHaveText(
+        '2 pupils are in the group. We have emailed each parent an invitation to their child’s page.',
+      );
+      await expect(leader.getByRole('region', { name: 'Your group at a glance' })).toContainText('2 of 24');
+      const pip = leader.getByRole('article', { name: 'Pip Parker' });
+      await expect(pip).toContainText('No consent yet');
+
+      // Pip's parent opens the invitation on their phone and consents
+      let invitation = '';
+      await expect
+        .poll(async () => {
+          invitation = (
+            await (await page.request.get(`${control}/mail?to=${encodeURIComponent(parent)}`)).text()
+          ).replace(/=\r?\n/g, '');
+          return invitation.includes('/my/sign-in/');
+        })
+        .toBe(true);
+      expect(invitation).toContain('has added Pip Parker to the school');
+      const parentPhone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB' });
+      try {
+        const parentPage = await parentPhone.newPage();
+        await parentPage.goto(/https?:\/\/\S+?(\/my\/sign-in\/\S+?)(?:\s|$)/.exec(invitation)![1]!);
+        await parentPage.waitForURL('**/my/bookings/*');
+        const consent = parentPage.getByRole('region', { name: 'Parent’s consent' });
+        await consent.getByLabel('Your full name').fill('Pat Parker');
+        await consent.getByRole('button', { name: 'I Give My Consent' }).click();
+        await expect(consent.getByRole('status')).toHaveText('Thank you: your consent is recorded.');
+      } finally {
+        await parentPhone.close();
+      }
+      await leader.reload();
+      await expect(leader.getByRole('article', { name: 'Pip Parker' })).toContainText('Consent given');
+      await expect(leader.getByRole('article', { name: 'Quinn Quay' })).toContainText('No consent yet');
+      await expect(leader.getByRole('region', { name: 'Your group at a glance' })).toContainText('Without consent1');
+      expect(await leader.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await expectAccessible(leader);
+      await leader.screenshot({ path: 'test-results/screens/leader-group-pupils-phone.png', fullPage: true });
+
       // the office's screens are not theirs
       await leader.goto('/trips');
       await expect(leader).toHaveURL(/\/my|\/login|\/trips/);

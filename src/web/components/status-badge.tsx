@@ -1,7 +1,7 @@
 import { Badge } from '@mantine/core';
 
 // text and background pairs chosen for WCAG AA contrast at badge size (Mantine's light variant is below it)
-const TONES = {
+export const TONES = {
   good: { background: '#e3f5e6', color: '#1d5a2a' },
   warn: { background: '#fff1db', color: '#7a4100' },
   bad: { background: '#fde7e7', color: '#8f1d1d' },

@@ -1,16 +1,17 @@
-import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { LeaderGroup, LeaderGroups as Groups } from '../../contract/groups.ts';
+import { TONES, ToneBadge } from '../components/status-badge.tsx';
 import { api } from '../lib/api.ts';
 import { formatLongDate, formatMoney } from '../lib/format.ts';
 import { AddPupil, GroupActions, ImportPupils } from './group-pupils.tsx';
 import { Pending, Shell, signedInAsTraveller, StatusBadge, useMine } from './shell.tsx';
 
 const CONSENT_WORDS = {
-  given: { text: 'Consent given', color: 'green' },
-  missing: { text: 'No consent yet', color: 'orange' },
-  withdrawn: { text: 'Consent withdrawn', color: 'red' },
-  not_needed: { text: '18 or over', color: 'gray' },
+  given: { text: 'Consent given', tone: 'good' },
+  missing: { text: 'No consent yet', tone: 'warn' },
+  withdrawn: { text: 'Consent withdrawn', tone: 'bad' },
+  not_needed: { text: '18 or over', tone: 'neutral' },
 } as const;
 
 /** On /my, for a group leader: the groups they lead, each opening its page. Nothing for anyone else. */
@@ -47,7 +48,7 @@ export function LeaderGroups() {
 }
 
 const Tick = ({ ok, yes, no }: { ok: boolean; yes: string; no: string }) => (
-  <Text size="sm" c={ok ? 'green.9' : 'orange.9'}>
+  <Text size="sm" c={ok ? TONES.good.color : TONES.bad.color}>
     <span aria-hidden>{ok ? '✓ ' : '✗ '}</span>
     {ok ? yes : no}
   </Text>
@@ -117,9 +118,7 @@ export function LeaderGroupPage({ id }: { id: number }) {
                     <Stack gap={6}>
                       <Group justify="space-between" wrap="nowrap" align="flex-start">
                         <Text fw={700}>{p.name}</Text>
-                        <Badge color={p.ready ? 'green' : 'orange'} variant="light" style={{ flexShrink: 0 }}>
-                          {p.ready ? 'Ready' : 'Not ready'}
-                        </Badge>
+                        <ToneBadge tone={p.ready ? 'good' : 'warn'}>{p.ready ? 'Ready' : 'Not ready'}</ToneBadge>
                       </Group>
                       <Group gap="xs">
                         <StatusBadge status={p.status} />
@@ -137,9 +136,7 @@ export function LeaderGroupPage({ id }: { id: number }) {
                         )}
                       </Text>
                       <Group gap="md">
-                        <Badge color={CONSENT_WORDS[p.consent].color} variant="light">
-                          {CONSENT_WORDS[p.consent].text}
-                        </Badge>
+                        <ToneBadge tone={CONSENT_WORDS[p.consent].tone}>{CONSENT_WORDS[p.consent].text}</ToneBadge>
                       </Group>
                       <Tick ok={p.form_complete} yes="Form complete" no="Form not complete" />
                       <Tick ok={p.medical_given} yes="Medical information given" no="Medical information missing" />

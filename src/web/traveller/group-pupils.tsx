@@ -168,6 +168,8 @@ export function ImportPupils({ groupId, onAdded }: { groupId: number; onAdded: (
           <FileInput
             label="List of pupils"
             placeholder="Choose a file"
+            // the theme's placeholder grey is too faint for the words a button says
+            styles={{ placeholder: { color: 'var(--mantine-color-gray-7)' } }}
             accept=".xlsx,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv"
             value={file}
             onChange={(f) => (setFile(f), setFileError(null))}
