@@ -88,6 +88,12 @@ export const groupSchema = z.object({
   school_share: z.number().nullable(),
   /** the group's live bookings (provisional and confirmed) */
   pupils: z.number().int(),
+  /** pounds its pupils have paid (payments less refunds), and pounds past their due dates */
+  paid: z.number(),
+  overdue: z.number(),
+  /** its pupils ready to travel, and those still without a parent's consent */
+  ready: z.number().int(),
+  consent_missing: z.number().int(),
   created_at: z.string(),
 });
 export type Group = z.infer<typeof groupSchema>;

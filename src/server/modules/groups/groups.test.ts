@@ -210,5 +210,15 @@ describe('school groups', () => {
     expect((await admin.get('/api/my/groups')).statusCode).toBe(403);
     const [b] = await t.db.select().from(bookings).where(eq(bookings.id, pupil.id));
     expect(b!.groupId).toBe(made.id);
+    // the office's trip page reads the same money and readiness, group by group
+    const office = (await admin.get(`/api/trips/${tripId}/groups`)).json();
+    expect(office.find((g: { id: number }) => g.id === made.id)).toMatchObject({
+      pupils: 2,
+      paid: 20,
+      overdue: 120,
+      ready: 0,
+      consent_missing: 1,
+    });
+    expect(office.find((g: { id: number }) => g.id === other.id)).toMatchObject({ pupils: 1, paid: 0, overdue: 0 });
   });
 });

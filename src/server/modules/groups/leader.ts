@@ -11,6 +11,7 @@ import { escapeCell } from '../../common/spreadsheet.ts';
 import { notFound } from '../../errors.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { underAgeOnDeparture } from '../readiness/rules.ts';
+import { pupilMoney } from './money.ts';
 import { ReadinessService } from '../readiness/service.ts';
 
 /**
@@ -68,25 +69,9 @@ export class LeaderService {
     const today = ukToday(nowOf(this.clock));
     const [board, money] = await Promise.all([
       this.readiness.forTrip(g.group.tripId),
-      queryRows<{
-        id: number;
-        paid: string | number;
-        overdue: string | number;
-        date_of_birth: string | Date | null;
-        consent_given_at: string | Date | null;
-        consent_withdrawn_at: string | Date | null;
-        parent_invited_at: string | Date | null;
-      }>(
-        this.db,
-        sql`select b.id, b.date_of_birth, b.consent_given_at, b.consent_withdrawn_at, b.parent_invited_at,
-            (select coalesce(sum(case when t.type = 'payment' then t.amount_pence else -t.amount_pence end), 0)
-              from transactions t where t.booking_id = b.id and t.deleted_at is null) as paid,
-            (select coalesce(sum(m.outstanding_pence), 0) from money_owed m
-              where m.booking_id = b.id and m.due_date < ${today}::date) as overdue
-          from bookings b where b.group_id = ${groupId} and b.status in ('provisional', 'confirmed')`,
-      ),
+      pupilMoney(this.db, [groupId], today),
     ]);
-    const moneyOf = new Map(money.map((m) => [Number(m.id), m]));
+    const moneyOf = new Map(money.map((m) => [m.id, m]));
     const pupils = board.rows
       .filter((r) => moneyOf.has(r.booking_id))
       .map((r) => {
@@ -96,8 +81,8 @@ export class LeaderService {
           ref: r.booking_ref,
           name: r.traveller,
           status: r.status as 'provisional' | 'confirmed',
-          paid: penceToPounds(Number(m.paid)),
-          overdue: penceToPounds(Number(m.overdue)),
+          paid: penceToPounds(m.paid),
+          overdue: penceToPounds(m.overdue),
           consent: !underAgeOnDeparture(m.date_of_birth === null ? null : day(m.date_of_birth), g.trip.departure)
             ? ('not_needed' as const)
             : m.consent_withdrawn_at

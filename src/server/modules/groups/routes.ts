@@ -38,7 +38,7 @@ const tags = ['school groups'];
 
 /** A school trip's groups, for the office (bookings scope and permission). */
 export async function groupRoutes(app: FastifyInstance, opts: GroupRouteDeps) {
-  const service = new GroupService(opts.db);
+  const service = new GroupService(opts.db, opts.fundraisingDefaults, opts.clock);
   const leader = new LeaderService(opts.db, opts.fundraisingDefaults, opts.clock);
   const pupils = new PupilService(opts);
   const reminders = new GroupReminderService({ ...opts, leader, pupils });

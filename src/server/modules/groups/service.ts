@@ -6,8 +6,14 @@ import { schoolGroups, trips } from '../../../db/schema/index.ts';
 import { audit, describeChanges, diffObjects } from '../../audit/audit.ts';
 import { HttpError, notFound } from '../../errors.ts';
 import { endUserFor, namesOf } from '../users/end-user.ts';
+import { ukToday } from '../../../contract/dates.ts';
+import { nowOf, type Clock } from '../../clock.ts';
+import type { FundraisingDefaults } from '../fundraising/service.ts';
+import { ReadinessService } from '../readiness/service.ts';
+import { pupilMoney } from './money.ts';
 
 type Row = typeof schoolGroups.$inferSelect;
+type Standing = { pupils: number; paid: number; overdue: number; ready: number; consent_missing: number };
 
 /** A group's own fields as the History records them: money in pounds. */
 const fields = (g: Row): Record<string, unknown> => ({
@@ -25,22 +31,40 @@ const fields = (g: Row): Record<string, unknown> => ({
  * The leader is an End User, found by their email or made; their own pages come later.
  */
 export class GroupService {
-  constructor(private readonly db: Db) {}
+  private readonly readiness: ReadinessService;
 
-  private async pupils(groupIds: number[]): Promise<Map<number, number>> {
-    if (!groupIds.length) return new Map();
-    const rows = await queryRows<{ group_id: number; n: number }>(
-      this.db,
-      sql`select group_id, count(*)::int as n from bookings
-        where group_id in (${sql.join(
-          groupIds.map((id) => sql`${id}`),
-          sql`, `,
-        )}) and status in ('provisional', 'confirmed') group by group_id`,
-    );
-    return new Map(rows.map((r) => [Number(r.group_id), Number(r.n)]));
+  constructor(
+    private readonly db: Db,
+    fundraisingDefaults: FundraisingDefaults,
+    private readonly clock: Pick<Clock, 'now'>,
+  ) {
+    this.readiness = new ReadinessService(db, fundraisingDefaults, clock);
   }
 
-  private toGroup(g: Row, pupils: number): Group {
+  /** Each group's pupils, their money and readiness, from the trip's readiness board (one board per trip). */
+  private async standing(tripId: number, groupIds: number[]): Promise<Map<number, Standing>> {
+    const out = new Map<number, Standing>(
+      groupIds.map((id) => [id, { pupils: 0, paid: 0, overdue: 0, ready: 0, consent_missing: 0 }]),
+    );
+    if (!groupIds.length) return out;
+    const [money, board] = await Promise.all([
+      pupilMoney(this.db, groupIds, ukToday(nowOf(this.clock))),
+      this.readiness.forTrip(tripId),
+    ]);
+    const rows = new Map(board.rows.map((r) => [r.booking_id, r]));
+    for (const m of money) {
+      const s = out.get(m.group_id)!;
+      const row = rows.get(m.id);
+      s.pupils += 1;
+      s.paid += m.paid;
+      s.overdue += m.overdue;
+      if (row?.ready) s.ready += 1;
+      if (row && row.checks.consent.state !== 'green') s.consent_missing += 1;
+    }
+    return out;
+  }
+
+  private toGroup(g: Row, s: Standing): Group {
     return {
       id: g.id,
       trip_id: g.tripId,
@@ -49,7 +73,11 @@ export class GroupService {
       places: g.places,
       payer: g.payer as GroupPayer,
       school_share: g.schoolSharePence === null ? null : penceToPounds(g.schoolSharePence),
-      pupils,
+      pupils: s.pupils,
+      paid: penceToPounds(s.paid),
+      overdue: penceToPounds(s.overdue),
+      ready: s.ready,
+      consent_missing: s.consent_missing,
       created_at: g.createdAt.toISOString(),
     };
   }
@@ -76,14 +104,17 @@ export class GroupService {
       .from(schoolGroups)
       .where(eq(schoolGroups.tripId, tripId))
       .orderBy(asc(schoolGroups.school), asc(schoolGroups.id));
-    const pupils = await this.pupils(rows.map((r) => r.id));
-    return rows.map((r) => this.toGroup(r, pupils.get(r.id) ?? 0));
+    const standing = await this.standing(
+      tripId,
+      rows.map((r) => r.id),
+    );
+    return rows.map((r) => this.toGroup(r, standing.get(r.id)!));
   }
 
   async get(id: number): Promise<Group> {
     const [row] = await this.db.select().from(schoolGroups).where(eq(schoolGroups.id, id));
     if (!row) throw notFound('Group not found.');
-    return this.toGroup(row, (await this.pupils([id])).get(id) ?? 0);
+    return this.toGroup(row, (await this.standing(row.tripId, [id])).get(id)!);
   }
 
   async create(tripId: number, v: GroupValues): Promise<Group> {

@@ -2,6 +2,7 @@ import { Button, Grid, Group as Row, NativeSelect, Text, TextInput } from '@mant
 import { useWatch } from 'react-hook-form';
 import { GROUP_PAYER_LABELS, GROUP_PAYERS, type Group, type GroupPayer } from '../../../contract/groups.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
+import { TONES } from '../../components/status-badge.tsx';
 import { formatMoney } from '../../lib/format.ts';
 import { useCan } from '../../lib/session.tsx';
 import { addGroup, groupKeys, updateGroup, useGroups } from './api/groups.ts';
@@ -74,6 +75,38 @@ export function GroupsPanel({ tripId, editable: tripEditable }: { tripId: number
       ),
     },
     { key: 'pupils', label: 'Pupils', align: 'right', cell: (g) => `${g.pupils} of ${g.places}` },
+    {
+      key: 'money',
+      label: 'Paid',
+      align: 'right',
+      cell: (g) => (
+        <>
+          <Text size="sm">{formatMoney(g.paid)}</Text>
+          {g.overdue > 0 && (
+            <Text size="xs" c={TONES.bad.color} fw={600}>
+              {formatMoney(g.overdue)} overdue
+            </Text>
+          )}
+        </>
+      ),
+    },
+    {
+      key: 'ready',
+      label: 'Ready',
+      align: 'right',
+      cell: (g) => (
+        <>
+          <Text size="sm">
+            {g.ready} of {g.pupils}
+          </Text>
+          {g.consent_missing > 0 && (
+            <Text size="xs" c={TONES.warn.color}>
+              {g.consent_missing} without consent
+            </Text>
+          )}
+        </>
+      ),
+    },
     {
       key: 'payer',
       label: 'Who pays',
