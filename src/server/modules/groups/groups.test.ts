@@ -95,6 +95,17 @@ describe('school groups', () => {
     expect((await admin.post('/api/trips/999999/groups', group)).statusCode).toBe(404);
     expect((await admin.get(`/api/trips/${open.id}/groups`)).json()).toEqual([]);
     expect((await admin.get('/api/groups/999999')).statusCode).toBe(404);
+    expect((await admin.put('/api/groups/999999', group)).statusCode).toBe(404);
+    // a trip that has left takes no new group
+    const gone = await insertTrip(t.db, {
+      name: 'Gone Trip',
+      type: 'school',
+      departureDate: addDays(ukToday(), -3),
+      returnDate: addDays(ukToday(), 2),
+    });
+    const late = await admin.post(`/api/trips/${gone.id}/groups`, group);
+    expect(late.statusCode).toBe(422);
+    expect(late.json().message).toBe('Gone Trip has left: a new group cannot join it.');
   });
 
   it('changes a group: who pays and the school’s share, a new leader by email; never fewer places than pupils', async () => {

@@ -85,7 +85,13 @@ export class GroupService {
   /** The trip of a group: a school trip that is not deleted. */
   private async schoolTrip(db: Db | Tx, tripId: number) {
     const [trip] = await db
-      .select({ id: trips.id, name: trips.name, type: trips.type, deletedAt: trips.deletedAt })
+      .select({
+        id: trips.id,
+        name: trips.name,
+        type: trips.type,
+        deletedAt: trips.deletedAt,
+        departure: trips.departureDate,
+      })
       .from(trips)
       .where(eq(trips.id, tripId));
     if (!trip || trip.deletedAt) throw notFound('Trip not found.');
@@ -120,6 +126,8 @@ export class GroupService {
   async create(tripId: number, v: GroupValues): Promise<Group> {
     const id = await this.db.transaction(async (tx) => {
       const trip = await this.schoolTrip(tx, tripId);
+      if (trip.departure <= ukToday(nowOf(this.clock)))
+        throw new HttpError(422, `${trip.name} has left: a new group cannot join it.`);
       const leader = await endUserFor(tx, { email: v.leader_email, ...namesOf(v.leader_name) });
       const [row] = await tx
         .insert(schoolGroups)
