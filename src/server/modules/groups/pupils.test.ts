@@ -7,6 +7,7 @@ import { insertTrip } from '../../../db/factories/trips.ts';
 import { auditEvents, bookings, scheduleRows, users } from '../../../db/schema/index.ts';
 import { hashPassword } from '../../../shared/password.ts';
 import { smtpSink } from '../../../../tests/support/smtp.ts';
+import { startStripeStandIn, type StripeStandIn } from '../../../../tests/support/stripe-stand-in.ts';
 import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
 /**
@@ -15,6 +16,7 @@ import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../..
  * leader's one click reminds the parents of those behind or not ready; the group list as .xlsx.
  */
 let sink: Awaited<ReturnType<typeof smtpSink>>;
+let stripe: StripeStandIn;
 let t: TestApp;
 let admin: TestClient;
 let n = 0;
@@ -23,12 +25,17 @@ const yearsAgo = (years: number) => `${Number(today.slice(0, 4)) - years}${today
 
 beforeAll(async () => {
   sink = await smtpSink();
-  t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${sink.port}` });
+  stripe = await startStripeStandIn();
+  t = await createTestApp({
+    smtpUrl: `smtp://127.0.0.1:${sink.port}`,
+    stripe: { secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiBase: stripe.url },
+  });
   admin = await t.signedIn(1);
 });
 afterAll(async () => {
   await t.close();
   await sink.close();
+  await stripe.close();
 });
 
 /** A school trip 90 days away (cost £1,895, deposit £250) with one group, and its leader signed in. */
@@ -103,6 +110,19 @@ async function mailTo(address: string, count = 1) {
   return sink.received.filter((m) => m.to.includes(address));
 }
 const plain = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=E2=80=99/g, '’');
+
+/** The parent of a pupil, signed in from the link in their invitation (as on their phone). */
+async function parentFromInvitation(address: string): Promise<TestClient> {
+  const [mail] = await mailTo(address);
+  const token = /\/my\/sign-in\/([0-9a-z]+\.[0-9a-z]+\.[0-9a-z]+\.[0-9a-z]+\.[A-Za-z0-9_-]{32})/.exec(
+    plain(mail!.raw),
+  )![1]!;
+  const client = t.client();
+  await client.refreshCsrf('/my/sign-in');
+  expect((await client.post('/api/my/sign-in', { token })).statusCode).toBe(200);
+  await client.refreshCsrf('/my');
+  return client;
+}
 
 const groupBookings = (groupId: number) =>
   t.db.select().from(bookings).where(eq(bookings.groupId, groupId)).orderBy(bookings.id);
@@ -348,6 +368,43 @@ describe('a group leader imports a list', () => {
     expect(res.json().added).toHaveLength(500);
     expect((await leader.get(`/api/my/groups/${groupId}`)).json().summary.pupils).toBe(500);
   }, 60_000);
+});
+
+describe('a parent pays', () => {
+  it('pays their child’s deposit by card from their page (the stand-in Stripe), and the leader sees it paid', async () => {
+    const { groupId, leader } = await groupOf({ payer: 'split', school_share: '400' });
+    const address = `payer${n}@home.test`;
+    expect(
+      (await leader.post(`/api/my/groups/${groupId}/pupils`, pupil(1, { parent_email: address }))).statusCode,
+    ).toBe(201);
+    const [b] = await groupBookings(groupId);
+    // the office raises the deposit (the money job does it on its day)
+    const raised = await admin.post(`/api/bookings/${b!.id}/invoices`, { invoice_type: 'deposit' });
+    expect(raised.statusCode, raised.body).toBe(201);
+    const parent = await parentFromInvitation(address);
+    const page = (await parent.get(`/api/my/bookings/${b!.id}`)).json();
+    const owed = page.invoices.find((i: { outstanding: number }) => i.outstanding > 0);
+    expect(owed).toMatchObject({ outstanding: 250 });
+    const token = owed.pay_url.split('/pay/')[1];
+    const payer = t.client();
+    await payer.refreshCsrf(`/pay/${token}`);
+    const checkout = await payer.post(`/api/public/pay/${token}/checkout`);
+    expect(checkout.statusCode, checkout.body).toBe(200);
+    const session = stripe.pay(/\/c\/pay\/(cs_\w+)$/.exec(checkout.json().url)![1]!);
+    const signed = stripe.signed(stripe.event('checkout.session.completed', session));
+    const hook = await t.client().request({
+      method: 'POST',
+      url: '/webhooks/stripe',
+      payload: signed.payload,
+      headers: { 'content-type': 'application/json', 'stripe-signature': signed.header },
+      csrf: false,
+    });
+    expect(hook.json()).toEqual({ received: true, outcome: 'payment recorded' });
+    expect((await leader.get(`/api/my/groups/${groupId}`)).json().pupils[0]).toMatchObject({ paid: 250, overdue: 0 });
+    // the parents' schedule is the rest of the cost: £1,895 less the school's £400
+    const schedule = (await parent.get(`/api/my/bookings/${b!.id}`)).json().schedule as Array<{ amount: number }>;
+    expect(schedule.reduce((sum, r) => sum + r.amount, 0)).toBe(1495);
+  });
 });
 
 describe("the leader's reminders and list", () => {
