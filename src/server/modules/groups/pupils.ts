@@ -95,18 +95,18 @@ export async function readPupilList(
       ],
     });
   const rows: Array<{ row: number; values: Record<string, string> }> = [];
-  for (let n = 2; n <= sheet.rowCount; n++) {
-    const row = sheet.getRow(n);
+  // the rows that hold something (a sheet formatted to its millionth row is not read to the end)
+  sheet.eachRow((row, n) => {
+    if (n === 1 || rows.length > PUPIL_IMPORT_MAX_ROWS) return;
     const values = Object.fromEntries(
       PUPIL_COLUMNS.map((c) => [c.field, cellText(row.getCell(columns.get(headingKey(c.heading))!).value)]),
     );
-    if (Object.values(values).every((v) => v === '')) continue;
-    rows.push({ row: n, values });
-    if (rows.length > PUPIL_IMPORT_MAX_ROWS)
-      throw validationError({
-        file: [`A list can hold at most ${PUPIL_IMPORT_MAX_ROWS.toLocaleString('en-GB')} pupils.`],
-      });
-  }
+    if (Object.values(values).some((v) => v !== '')) rows.push({ row: n, values });
+  });
+  if (rows.length > PUPIL_IMPORT_MAX_ROWS)
+    throw validationError({
+      file: [`A list can hold at most ${PUPIL_IMPORT_MAX_ROWS.toLocaleString('en-GB')} pupils.`],
+    });
   if (!rows.length) throw validationError({ file: ['The list has no pupils: only its heading row.'] });
   return rows;
 }
