@@ -26,8 +26,11 @@ export function ChaserDialog({
   onSent: (r: ChaserResult) => void;
 }) {
   const needing = (c: ReadinessCheck) => ticked.filter((r) => r.checks[c].state !== 'green').length;
-  // what to chase starts as what any ticked traveller still lacks
-  const [checks, setChecks] = useState<ChaserCheck[]>(CHASER_CHECKS.filter((c) => needing(c) > 0));
+  // what to chase starts as what any ticked traveller still lacks: the passport and the forms (a
+  // parent's consent, asked on school trips only, is ticked by choice)
+  const [checks, setChecks] = useState<ChaserCheck[]>(
+    CHASER_CHECKS.filter((c) => !SCHOOL_ONLY_CHECKS.includes(c) && needing(c) > 0),
+  );
   const [error, setError] = useState<string | null>(null);
   const sending = useFormMutation({
     mutationFn: sendChasers,
