@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isCalendarDay, parseDdMmYyyy } from './dates.ts';
+import { createTransactionSchema } from './invoices.ts';
 import { poundsToPence } from './money.ts';
 
 /** Who pays a school group's trip (issue 37). */
@@ -98,6 +99,61 @@ export const groupSchema = z.object({
 });
 export type Group = z.infer<typeof groupSchema>;
 
+/** The reference of a school group's invoice: its group's id, as GRP-0012. */
+export const groupInvoiceRef = (groupId: number) => `GRP-${String(groupId).padStart(4, '0')}`;
+
+/**
+ * A school group's invoice (issue 37): the school's share of each pupil's trip, one line per
+ * pupil, each line an invoice on the pupil's booking; payments against it are split to them.
+ * A pupil who left with some of their share paid keeps that line at what was paid.
+ */
+export const groupInvoiceSchema = z.object({
+  group_id: z.number().int(),
+  ref: z.string(),
+  school: z.string(),
+  trip: z.object({ id: z.number().int(), name: z.string(), departure: z.string() }),
+  /** the first due date of its lines: the balance date (8 weeks before departure), or the day a late pupil joined */
+  due_date: z.string().nullable(),
+  /** pounds */
+  total: z.number(),
+  paid: z.number(),
+  outstanding: z.number(),
+  lines: z.array(
+    z.object({
+      booking_id: z.number().int(),
+      booking_ref: z.string(),
+      pupil: z.string(),
+      invoice_id: z.number().int(),
+      invoice_ref: z.string(),
+      amount: z.number(),
+      paid: z.number(),
+      outstanding: z.number(),
+      /** the pupil has left the group (their booking is cancelled) */
+      left: z.boolean(),
+    }),
+  ),
+  pdf_url: z.string(),
+});
+export type GroupInvoice = z.infer<typeof groupInvoiceSchema>;
+
+/** POST /api/groups/{id}/payments: money the school paid on its group invoice, split to its pupils' lines. */
+export const groupPaymentInputSchema = createTransactionSchema.pick({
+  amount: true,
+  processor: true,
+  date: true,
+  notes: true,
+});
+export type GroupPaymentInput = z.input<typeof groupPaymentInputSchema>;
+export type GroupPaymentValues = z.output<typeof groupPaymentInputSchema>;
+
+export const groupPaymentSchema = z.object({
+  message: z.string(),
+  /** each pupil's line the payment went to, in pounds */
+  split: z.array(z.object({ booking_ref: z.string(), invoice_ref: z.string(), amount: z.number() })),
+  invoice: groupInvoiceSchema,
+});
+export type GroupPayment = z.infer<typeof groupPaymentSchema>;
+
 /** How a pupil stands on their parent's consent, for their group leader. */
 export const PUPIL_CONSENT = ['given', 'missing', 'withdrawn', 'not_needed'] as const;
 
@@ -138,6 +194,8 @@ export const leaderGroupSchema = z.object({
     consent_missing: z.number().int(),
     overdue: z.number().int(),
   }),
+  /** the school's invoice, when the school pays all or a share; null when the parents pay */
+  invoice: groupInvoiceSchema.nullable(),
 });
 export type LeaderGroup = z.infer<typeof leaderGroupSchema>;
 

@@ -13,6 +13,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { bookings } from './bookings.ts';
 import { discounts } from './discounts.ts';
+import { schoolGroups } from './groups.ts';
 import { tripAddons } from './trips.ts';
 import { users } from './users.ts';
 
@@ -41,12 +42,20 @@ export const invoices = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * A school group's share of this pupil's trip (issue 37): billed to the school, one line of
+     * its group invoice; not the parents' to pay, so never in money owed, their page or reminders.
+     */
+    groupId: integer('group_id').references(() => schoolGroups.id, { onDelete: 'restrict' }),
   },
   (t) => [
     check('invoices_type_check', sql`${t.type} in ('deposit', 'balance', 'addon', 'other', 'cancellation')`),
     check('invoices_discount_check', sql`${t.discountPence} >= 0`),
     check('invoices_due_check', sql`${t.dueDate} >= ${t.invoiceDate}`),
     index('invoices_booking_idx').on(t.bookingId),
+    index('invoices_group_idx')
+      .on(t.groupId)
+      .where(sql`${t.groupId} is not null`),
     // the next INV- number is the largest so far plus one: read from the end of this index, not from every invoice
     index('invoices_ref_number_idx').on(sql`(substring(${t.invoiceRef} from '^INV-([0-9]{1,9})$')::int)`),
   ],

@@ -375,6 +375,11 @@ async function steps(): Promise<Step[]> {
     ],
     ['POST /api/my/groups/{id}/reminders', async () => groupLeader!.post(`/api/my/groups/${s.group}/reminders`)],
     [
+      'POST /api/groups/{id}/payments',
+      // the school's share (split at £150) of the two pupils above: £200 of the £300 it owes
+      async () => admin.post(`/api/groups/${s.group}/payments`, { amount: 200, processor: 'BACS', date: today() }),
+    ],
+    [
       'POST /api/my/bookings/{id}/consent',
       async () => {
         // a parent's consent is asked on school trips: the walk's trip is one for these two steps

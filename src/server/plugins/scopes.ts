@@ -78,6 +78,9 @@ const AREAS: ReadonlyArray<Row> = [
   // a school trip's groups are its pupils' bookings (issue 37)
   ['/api/trips/:/groups', 'bookings', 'bookings'],
   ['/api/groups', 'bookings', 'bookings'],
+  // a group's invoice and the school's payments on it are money
+  ['/api/groups/:/invoice', 'finance', 'finance'],
+  ['/api/groups/:/payments', 'finance', 'finance'],
   // chasers and the trip's documents go to its travellers
   ['/api/trips/:/chasers', 'bookings', 'bookings'],
   ['/api/trips/:/documents/send', 'bookings', 'bookings'],

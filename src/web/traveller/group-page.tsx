@@ -1,6 +1,6 @@
 import { Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import type { LeaderGroup, LeaderGroups as Groups } from '../../contract/groups.ts';
+import type { GroupInvoice, LeaderGroup, LeaderGroups as Groups } from '../../contract/groups.ts';
 import { TONES, ToneBadge } from '../components/status-badge.tsx';
 import { api } from '../lib/api.ts';
 import { formatLongDate, formatMoney } from '../lib/format.ts';
@@ -54,6 +54,48 @@ const Tick = ({ ok, yes, no }: { ok: boolean; yes: string; no: string }) => (
   </Text>
 );
 
+/** When the school pays: its invoice for the group, what is paid and left, and the PDF. */
+function SchoolInvoice({ invoice }: { invoice: GroupInvoice }) {
+  const pupils = invoice.lines.filter((l) => !l.left).length;
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="school-invoice">
+      <Stack gap="xs">
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <Title order={2} size="h4" id="school-invoice">
+            The school’s invoice
+          </Title>
+          <ToneBadge tone={invoice.outstanding > 0 ? 'warn' : 'good'}>
+            {invoice.outstanding > 0 ? 'To pay' : 'Paid'}
+          </ToneBadge>
+        </Group>
+        <Text size="sm">
+          {invoice.ref} · {pupils} pupil{pupils === 1 ? '' : 's'}
+          {invoice.due_date && invoice.outstanding > 0 ? ` · due ${formatLongDate(invoice.due_date)}` : ''}
+        </Text>
+        <SimpleGrid cols={3} spacing="xs">
+          {(
+            [
+              ['Total', invoice.total],
+              ['Paid', invoice.paid],
+              ['To pay', invoice.outstanding],
+            ] as const
+          ).map(([label, value]) => (
+            <div key={label}>
+              <Text size="xs" c="dimmed">
+                {label}
+              </Text>
+              <Text fw={700}>{formatMoney(value)}</Text>
+            </div>
+          ))}
+        </SimpleGrid>
+        <Button component="a" href={invoice.pdf_url} target="_blank" variant="light" fullWidth>
+          Download the Invoice (PDF)
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}
+
 /**
  * /my/groups/{id}: a group leader's page (issue 37), phone first: each pupil's money, consent,
  * form and readiness — a "medical information given" tick, never the detail.
@@ -94,6 +136,7 @@ export function LeaderGroupPage({ id }: { id: number }) {
               </Paper>
             ))}
           </SimpleGrid>
+          {data.invoice && <SchoolInvoice invoice={data.invoice} />}
           {data.pupils.length > 0 && (
             <GroupActions
               groupId={data.id}
@@ -127,7 +170,7 @@ export function LeaderGroupPage({ id }: { id: number }) {
                         </Text>
                       </Group>
                       <Text size="sm">
-                        Paid {formatMoney(p.paid)}
+                        {data.payer === 'parents' ? 'Paid' : 'Parents paid'} {formatMoney(p.paid)}
                         {p.overdue > 0 && (
                           <Text span c="red.9" fw={600}>
                             {' '}

@@ -129,6 +129,7 @@ export class Moves {
         ref: bookings.ref,
         status: bookings.status,
         tripId: bookings.tripId,
+        groupId: bookings.groupId,
         createdAt: bookings.createdAt,
         name: trips.name,
         type: trips.type,
@@ -220,21 +221,23 @@ export class Moves {
     const refused =
       b.status === 'cancelled'
         ? 'This booking is cancelled: it cannot move to another departure.'
-        : to.id === b.tripId
-          ? 'The booking is already on this departure.'
-          : daysBetween(today, b.departure) < 0
-            ? 'The trip has departed: the booking cannot move.'
-            : to.type !== b.type
-              ? `A booking moves to a trip of the same type: ${to.name} is ${TRIP_KINDS[to.type] ?? to.type}, this booking ${TRIP_KINDS[b.type] ?? b.type}.`
-              : to.status !== 'open'
-                ? `${to.name} is ${to.status} and is not taking bookings.`
-                : days <= 0
-                  ? `${to.name} has departed.`
-                  : places.left === 0
-                    ? `${to.name} has no place left.`
-                    : excessPence > 0 && keptOutstanding > 0
-                      ? `The new departure costs less than has been billed, and ${formatPence(keptOutstanding)} is still unpaid on the invoices billed: record or refund what is owed on them first.`
-                      : null;
+        : b.groupId !== null
+          ? 'This pupil is in a school group, whose places, payer and invoice belong to this departure: cancel their place here and add them to a group of the other departure.'
+          : to.id === b.tripId
+            ? 'The booking is already on this departure.'
+            : daysBetween(today, b.departure) < 0
+              ? 'The trip has departed: the booking cannot move.'
+              : to.type !== b.type
+                ? `A booking moves to a trip of the same type: ${to.name} is ${TRIP_KINDS[to.type] ?? to.type}, this booking ${TRIP_KINDS[b.type] ?? b.type}.`
+                : to.status !== 'open'
+                  ? `${to.name} is ${to.status} and is not taking bookings.`
+                  : days <= 0
+                    ? `${to.name} has departed.`
+                    : places.left === 0
+                      ? `${to.name} has no place left.`
+                      : excessPence > 0 && keptOutstanding > 0
+                        ? `The new departure costs less than has been billed, and ${formatPence(keptOutstanding)} is still unpaid on the invoices billed: record or refund what is owed on them first.`
+                        : null;
     const difference = to.costPence - b.costPence;
     const summary =
       refused ??

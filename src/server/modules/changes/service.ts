@@ -45,6 +45,7 @@ import { HttpError, notFound, validationError } from '../../errors.ts';
 import { emailDate, renderTemplate, templateOf } from '../../mail/templates.ts';
 import { travellerContext, travellerOf } from '../../mail/traveller.ts';
 import { InvoiceService } from '../invoices/service.ts';
+import { trimLeaverShareIn } from '../groups/invoice.ts';
 import { redactCopies } from '../retention/redact.ts';
 import { endUserFor } from '../users/end-user.ts';
 import { bandFor, daysBetween, feeOf, labelIn } from './fees.ts';
@@ -76,6 +77,8 @@ type CancelPlan = {
   stillOwedPence: number;
   deleteInvoiceIds: number[];
   waiveRowIds: number[];
+  /** a school group's shares with money on them: cut to what was paid as the pupil leaves */
+  schoolShares: Array<{ id: number; ref: string; receivedPence: number }>;
 };
 
 const p = penceToPounds;
@@ -311,7 +314,13 @@ export class ChangesService {
     const split = await invoicesByMoney(tx, b.id);
     const toDelete = split.unpaid.map((l) => l.reply);
     const kept = split.withMoney.map((l) => l.reply);
-    const paidPence = Math.round(kept.reduce((a, i) => a + i.payment_received, 0) * 100);
+    // a school group's share is the school's money, never counted for (or owed back to) the parents
+    const paidPence = split.withMoney
+      .filter((l) => l.groupId === null)
+      .reduce((a, l) => a + l.summary.receivedPence, 0);
+    const schoolShares = split.withMoney
+      .filter((l) => l.groupId !== null)
+      .map((l) => ({ id: l.reply.id, ref: l.reply.invoice_ref, receivedPence: l.summary.receivedPence }));
     const rows = await tx
       .select({
         id: scheduleRows.id,
@@ -358,6 +367,7 @@ export class ChangesService {
       stillOwedPence,
       deleteInvoiceIds: toDelete.map((i) => i.id),
       waiveRowIds: rows.map((r) => r.id),
+      schoolShares,
       preview: {
         booking_id: b.id,
         ref: b.ref,
@@ -421,6 +431,9 @@ export class ChangesService {
     const today = this.today();
     const now = nowOf(this.d.clock);
     for (const id of plan.deleteInvoiceIds) await this.invoices.deleteIn(tx, id);
+    const sharesCut: string[] = [];
+    for (const share of plan.schoolShares)
+      if (await trimLeaverShareIn(tx, share.id, share.receivedPence)) sharesCut.push(share.ref);
     if (plan.waiveRowIds.length)
       await tx
         .update(scheduleRows)
@@ -476,6 +489,7 @@ export class ChangesService {
         refund_owed: plan.preview.refund_owed,
         still_owed: plan.preview.still_owed,
         invoices_deleted: plan.preview.invoices_deleted.map((i) => i.ref),
+        ...(sharesCut.length ? { school_shares_cut_to_paid: sharesCut } : {}),
         rows_waived: plan.waiveRowIds.length,
         cancellation_invoice_id: invoiceId,
         refund_owed_id: owedId,

@@ -11,6 +11,7 @@ import { escapeCell } from '../../common/spreadsheet.ts';
 import { notFound } from '../../errors.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { underAgeOnDeparture } from '../readiness/rules.ts';
+import { groupInvoiceOf } from './invoice.ts';
 import { pupilMoney } from './money.ts';
 import { ReadinessService } from '../readiness/service.ts';
 
@@ -111,6 +112,7 @@ export class LeaderService {
         consent_missing: pupils.filter((p) => p.consent === 'missing' || p.consent === 'withdrawn').length,
         overdue: pupils.filter((p) => p.overdue > 0).length,
       },
+      invoice: await groupInvoiceOf(this.db, groupId, `/api/my/groups/${groupId}/invoice/pdf`),
     };
   }
 }

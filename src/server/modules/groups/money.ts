@@ -4,7 +4,7 @@ import { queryRows, type Db } from '../../../db/client.ts';
 export type PupilMoney = {
   id: number;
   group_id: number;
-  /** pence paid to date: payments less refunds */
+  /** pence the parents paid to date: payments less refunds (the school's share is on its group invoice) */
   paid: number;
   /** pence due before today and not paid */
   overdue: number;
@@ -21,7 +21,8 @@ export async function pupilMoney(db: Db, groupIds: number[], today: string): Pro
     db,
     sql`select b.id, b.group_id, b.date_of_birth, b.consent_given_at, b.consent_withdrawn_at, b.parent_invited_at,
         (select coalesce(sum(case when t.type = 'payment' then t.amount_pence else -t.amount_pence end), 0)
-          from transactions t where t.booking_id = b.id and t.deleted_at is null) as paid,
+          from transactions t join invoices i on i.id = t.invoice_id
+          where t.booking_id = b.id and t.deleted_at is null and i.group_id is null) as paid,
         (select coalesce(sum(m.outstanding_pence), 0) from money_owed m
           where m.booking_id = b.id and m.due_date < ${today}::date) as overdue
       from bookings b

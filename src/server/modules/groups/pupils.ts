@@ -23,6 +23,7 @@ import { emailDate } from '../../mail/templates.ts';
 import { detectDocument } from '../documents/service.ts';
 import { placesOf } from '../online-booking/places.ts';
 import { ScheduleService } from '../schedules/service.ts';
+import { GroupInvoiceService } from './invoice.ts';
 import { endUserFor, isNewBookingClash, namesOf } from '../users/end-user.ts';
 
 export type PupilDeps = {
@@ -114,13 +115,15 @@ export async function readPupilList(
 /**
  * A group leader's pupils (issue 37): each one a provisional booking in the group, on their
  * parent's account (found or made by the parent's email), with the parents' share of the trip's
- * plan as its schedule; each parent is then emailed an invitation to their child's page.
+ * plan as its schedule and the school's share (if any) on the group invoice; each parent is then emailed an invitation to their child's page.
  */
 export class PupilService {
   private readonly schedules: ScheduleService;
+  private readonly groupInvoices: GroupInvoiceService;
 
   constructor(private readonly d: PupilDeps) {
     this.schedules = new ScheduleService(d.db, d.clock);
+    this.groupInvoices = new GroupInvoiceService(d);
   }
 
   /** POST /api/my/groups/{id}/pupils: one pupil. */
@@ -165,8 +168,11 @@ export class PupilService {
         id: schoolGroups.id,
         school: schoolGroups.school,
         places: schoolGroups.places,
+        payer: schoolGroups.payer,
+        schoolSharePence: schoolGroups.schoolSharePence,
         tripId: trips.id,
         tripName: trips.name,
+        tripCostPence: trips.costPence,
         departure: trips.departureDate,
         tripStatus: trips.status,
       })
@@ -290,6 +296,14 @@ export class PupilService {
         details: { ref: row!.ref, status: 'provisional', group_id: groupId, new_user: parent.created, source: 'group' },
       });
       await this.schedules.createFor(tx, { id: row!.id, tripId: group.tripId, bookedOn: today });
+      // the school's share, a line of its group invoice
+      await this.groupInvoices.raiseShareIn(
+        tx,
+        group,
+        { name: group.tripName, costPence: group.tripCostPence, departureDate: group.departure },
+        { bookingId: row!.id, name: `${pupil.first_name} ${pupil.last_name}` },
+        leaderId,
+      );
       added.push({ booking_id: row!.id, ref: row!.ref, name: `${pupil.first_name} ${pupil.last_name}` });
     }
     if (pupils.length > 1)

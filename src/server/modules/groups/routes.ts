@@ -1,9 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParam, messageSchema, validationErrorSchema } from '../../../contract/common.ts';
 import {
   groupInputSchema,
+  groupInvoiceSchema,
+  groupPaymentInputSchema,
+  groupPaymentSchema,
   groupRemindersSchema,
   groupSchema,
   leaderGroupSchema,
@@ -18,6 +21,7 @@ import type { Mailer } from '../../common/mailer.ts';
 import type { Operator } from '../../common/operator.ts';
 import { validationError } from '../../errors.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
+import { GroupInvoiceService } from './invoice.ts';
 import { groupListXlsx, LeaderService } from './leader.ts';
 import { PupilService } from './pupils.ts';
 import { GroupReminderService } from './reminders.ts';
@@ -34,11 +38,19 @@ export type GroupRouteDeps = {
 
 const MB = 1024 * 1024;
 
+const sendPdf = (reply: FastifyReply, doc: { pdf: Buffer; ref: string }) =>
+  reply
+    .type('application/pdf')
+    .header('cache-control', 'no-store')
+    .header('content-disposition', `inline; filename="${doc.ref.replace(/[^\w.-]/g, '_')}.pdf"`)
+    .send(doc.pdf);
+
 const tags = ['school groups'];
 
 /** A school trip's groups, for the office (bookings scope and permission). */
 export async function groupRoutes(app: FastifyInstance, opts: GroupRouteDeps) {
-  const service = new GroupService(opts.db, opts.fundraisingDefaults, opts.clock);
+  const groupInvoices = new GroupInvoiceService(opts);
+  const service = new GroupService(opts.db, opts.fundraisingDefaults, opts.clock, groupInvoices);
   const leader = new LeaderService(opts.db, opts.fundraisingDefaults, opts.clock);
   const pupils = new PupilService(opts);
   const reminders = new GroupReminderService({ ...opts, leader, pupils });
@@ -95,7 +107,52 @@ export async function groupRoutes(app: FastifyInstance, opts: GroupRouteDeps) {
         response: { 200: groupSchema, 404: messageSchema, 422: validationErrorSchema },
       },
     },
-    async (request) => service.update(request.params.id, request.body),
+    async (request) => service.update(request.params.id, request.body, request.user!.id),
+  );
+
+  r.get(
+    '/api/groups/:id/invoice',
+    {
+      schema: {
+        tags,
+        summary:
+          "A school group's invoice: the school's share of each pupil (one line per pupil, each an invoice on their booking), what is paid and outstanding; null when the parents pay",
+        params: idParam,
+        response: { 200: groupInvoiceSchema.nullable(), 404: messageSchema },
+      },
+    },
+    async (request) => groupInvoices.forGroup(request.params.id, `/api/groups/${request.params.id}/invoice/pdf`),
+  );
+
+  r.get(
+    '/api/groups/:id/invoice/pdf',
+    { schema: { tags, summary: "A school group's invoice as a PDF, billed to the school", params: idParam } },
+    async (request, reply) => sendPdf(reply, await groupInvoices.pdf(request.params.id)),
+  );
+
+  r.post(
+    '/api/groups/:id/payments',
+    {
+      schema: {
+        tags,
+        summary:
+          "Records the school's payment on its group invoice, split to its pupils' shares (the one due first first), in one transaction; more than is owed is refused",
+        params: idParam,
+        body: groupPaymentInputSchema,
+        response: { 201: groupPaymentSchema, 404: messageSchema, 422: validationErrorSchema },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(
+          await groupInvoices.recordPayment(
+            request.params.id,
+            request.body,
+            request.user!.id,
+            `/api/groups/${request.params.id}/invoice/pdf`,
+          ),
+        ),
   );
 
   // a group leader's own (an End User, signed in: /api/my is theirs alone)
@@ -182,6 +239,18 @@ export async function groupRoutes(app: FastifyInstance, opts: GroupRouteDeps) {
       },
     },
     async (request) => reminders.send(request.user!.id, request.params.id),
+  );
+
+  r.get(
+    '/api/my/groups/:id/invoice/pdf',
+    {
+      schema: { tags, summary: "A group leader's group invoice as a PDF, when the school pays", params: idParam },
+    },
+    async (request, reply) => {
+      // the leader's own group, or not found
+      await leader.group(request.user!.id, request.params.id);
+      return sendPdf(reply, await groupInvoices.pdf(request.params.id));
+    },
   );
 
   r.get(

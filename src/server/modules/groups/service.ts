@@ -10,6 +10,8 @@ import { ukToday } from '../../../contract/dates.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { ReadinessService } from '../readiness/service.ts';
+import { ScheduleService } from '../schedules/service.ts';
+import type { GroupInvoiceService } from './invoice.ts';
 import { pupilMoney } from './money.ts';
 
 type Row = typeof schoolGroups.$inferSelect;
@@ -32,13 +34,16 @@ const fields = (g: Row): Record<string, unknown> => ({
  */
 export class GroupService {
   private readonly readiness: ReadinessService;
+  private readonly schedules: ScheduleService;
 
   constructor(
     private readonly db: Db,
     fundraisingDefaults: FundraisingDefaults,
     private readonly clock: Pick<Clock, 'now'>,
+    private readonly groupInvoices: GroupInvoiceService,
   ) {
     this.readiness = new ReadinessService(db, fundraisingDefaults, clock);
+    this.schedules = new ScheduleService(db, clock);
   }
 
   /** Each group's pupils, their money and readiness, from the trip's readiness board (one board per trip). */
@@ -155,7 +160,7 @@ export class GroupService {
     return this.get(id);
   }
 
-  async update(id: number, v: GroupValues): Promise<Group> {
+  async update(id: number, v: GroupValues, userId: number): Promise<Group> {
     await this.db.transaction(async (tx) => {
       const [before] = await tx.select().from(schoolGroups).where(eq(schoolGroups.id, id)).for('update');
       if (!before) throw notFound('Group not found.');
@@ -186,6 +191,11 @@ export class GroupService {
         })
         .where(eq(schoolGroups.id, id))
         .returning();
+      // who pays changed: the pupils' schedules and the school's shares are made again, while nothing is paid
+      const repriced =
+        before.payer !== after!.payer || before.schoolSharePence !== after!.schoolSharePence
+          ? await this.groupInvoices.repriceIn(tx, after!, this.schedules, userId)
+          : 0;
       const changes = diffObjects(fields(before), fields(after!));
       await audit(tx, {
         action: 'group.updated',
@@ -193,6 +203,7 @@ export class GroupService {
         tripId: before.tripId,
         changes,
         summary: describeChanges(changes, `the group of ${after!.school} on ${trip.name}`),
+        ...(repriced ? { details: { pupils_repriced: repriced } } : {}),
       });
     });
     return this.get(id);

@@ -12,7 +12,14 @@ const deleter = alias(users, 'deleter');
 export const fullName = (u: { firstName: string | null; lastName: string | null } | null) =>
   u && u.firstName !== null ? `${u.firstName} ${u.lastName}` : null;
 
-export type LoadedInvoice = { reply: Invoice; money: InvoiceMoney; summary: Summary; transactionIds: number[] };
+export type LoadedInvoice = {
+  reply: Invoice;
+  money: InvoiceMoney;
+  summary: Summary;
+  transactionIds: number[];
+  /** a school group's share (issue 37): the school's to pay, not the traveller's */
+  groupId: number | null;
+};
 
 /** Invoices with their items, add-ons and every payment and refund, summed by the money rules. */
 export async function loadInvoices(db: Db, where: SQL): Promise<LoadedInvoice[]> {
@@ -72,7 +79,7 @@ export async function loadInvoices(db: Db, where: SQL): Promise<LoadedInvoice[]>
       created_at: inv.createdAt.toISOString(),
       transactions: txs.map(({ t, creator, deleter }) => toTransaction(t, fullName(creator), fullName(deleter))),
     };
-    return { reply, money, summary: s, transactionIds: txs.map(({ t }) => t.id) };
+    return { reply, money, summary: s, transactionIds: txs.map(({ t }) => t.id), groupId: inv.groupId };
   });
 }
 

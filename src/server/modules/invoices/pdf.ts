@@ -10,7 +10,7 @@ const fonts = path.join(path.dirname(createRequire(import.meta.url).resolve('dej
 const REGULAR = path.join(fonts, 'DejaVuSans.ttf');
 const BOLD = path.join(fonts, 'DejaVuSans-Bold.ttf');
 
-const day = (iso: string) =>
+export const day = (iso: string) =>
   new Date(iso.slice(0, 10) + 'T00:00:00Z').toLocaleDateString('en-GB', {
     day: 'numeric',
     month: 'long',
@@ -18,14 +18,12 @@ const day = (iso: string) =>
     timeZone: 'UTC',
   });
 
-/** The invoice as an A4 PDF: the same content as the printable page at /invoices/{id}. */
-export function invoicePdf(doc: InvoiceDocument): Promise<Buffer> {
-  const { invoice, operator, customer, booking, trip } = doc;
-  const pdf = new PDFDocument({
-    size: 'A4',
-    margin: 50,
-    info: { Title: `Invoice ${invoice.invoice_ref}`, Author: operator.name },
-  });
+/**
+ * An A4 page in the invoices' fonts, with a description-and-amount row and a rule; `done` is the
+ * PDF once `pdf.end()` is called.
+ */
+export function a4(title: string, author: string) {
+  const pdf = new PDFDocument({ size: 'A4', margin: 50, info: { Title: title, Author: author } });
   pdf.registerFont('Body', REGULAR);
   pdf.registerFont('Body-Bold', BOLD);
   pdf.font('Body');
@@ -35,10 +33,28 @@ export function invoicePdf(doc: InvoiceDocument): Promise<Buffer> {
     pdf.on('end', () => resolve(Buffer.concat(chunks)));
     pdf.on('error', reject);
   });
-
   const left = 50;
   const right = pdf.page.width - 50;
   const width = right - left;
+  const row = (label: string, amount: string, bold = false) => {
+    pdf.font(bold ? 'Body-Bold' : 'Body').fontSize(10);
+    const top = pdf.y;
+    pdf.text(label, left, top, { width: width - 110 });
+    const after = pdf.y;
+    pdf.text(amount, right - 100, top, { width: 100, align: 'right' });
+    pdf.y = Math.max(after, pdf.y) + 4;
+  };
+  const rule = () => {
+    pdf.moveTo(left, pdf.y).lineTo(right, pdf.y).strokeColor('#999999').lineWidth(0.5).stroke();
+    pdf.y += 6;
+  };
+  return { pdf, done, left, right, width, row, rule };
+}
+
+/** The invoice as an A4 PDF: the same content as the printable page at /invoices/{id}. */
+export function invoicePdf(doc: InvoiceDocument): Promise<Buffer> {
+  const { invoice, operator, customer, booking, trip } = doc;
+  const { pdf, done, left, width, row, rule } = a4(`Invoice ${invoice.invoice_ref}`, operator.name);
 
   pdf.font('Body-Bold').fontSize(16).text(operator.name, left, 50);
   pdf.font('Body').fontSize(10).text(operator.address.join('\n'));
@@ -62,19 +78,6 @@ export function invoicePdf(doc: InvoiceDocument): Promise<Buffer> {
   pdf.y = Math.max(billed, pdf.y) + 24;
   pdf.font('Body-Bold').fontSize(12).text(invoice.description, left);
   pdf.moveDown(0.5);
-
-  const row = (label: string, amount: string, bold = false) => {
-    pdf.font(bold ? 'Body-Bold' : 'Body').fontSize(10);
-    const top = pdf.y;
-    pdf.text(label, left, top, { width: width - 110 });
-    const after = pdf.y;
-    pdf.text(amount, right - 100, top, { width: 100, align: 'right' });
-    pdf.y = Math.max(after, pdf.y) + 4;
-  };
-  const rule = () => {
-    pdf.moveTo(left, pdf.y).lineTo(right, pdf.y).strokeColor('#999999').lineWidth(0.5).stroke();
-    pdf.y += 6;
-  };
 
   row('Description', 'Amount', true);
   rule();

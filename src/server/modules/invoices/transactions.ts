@@ -25,7 +25,7 @@ export type ProviderEntry = {
   typedAfter: Date;
 };
 
-type Entry = {
+export type Entry = {
   type: TransactionType;
   amountPence: number;
   processor: Processor;
@@ -37,7 +37,7 @@ type Entry = {
 };
 
 /** One payment or refund on a locked invoice, with its event, in the caller's transaction. */
-async function insertEntry(tx: Tx, invoice: typeof invoices.$inferSelect, e: Entry): Promise<number> {
+export async function insertEntry(tx: Tx, invoice: typeof invoices.$inferSelect, e: Entry): Promise<number> {
   const [row] = await tx
     .insert(transactions)
     .values({ bookingId: invoice.bookingId, invoiceId: invoice.id, invoiceType: invoice.type, ...e })

@@ -3,6 +3,7 @@ import { stillPayable } from '../../../contract/invoice-constants.ts';
 import { and, asc, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { formatPounds, penceToPounds } from '../../../contract/money.ts';
 import { ScheduleService } from '../schedules/service.ts';
+import { loadInvoices } from '../invoices/load.ts';
 import { invoicePdf } from '../invoices/pdf.ts';
 import { ROLES } from '../../../contract/constants.ts';
 import { PASSPORT_MONTHS_DEFAULT } from '../../../contract/country-constants.ts';
@@ -429,23 +430,26 @@ export class MyService {
     const { booking: summary, checks } = await this.summary(row);
     const now = nowOf(this.d.clock);
     const payLinks = this.d.operator.payLinks;
-    const invoices = (await this.invoices.list(bookingId)).map((i) => ({
-      id: i.id,
-      ref: i.invoice_ref,
-      type: i.type,
-      description: i.description,
-      total: i.total,
-      outstanding: i.outstanding,
-      due_date: i.due_date,
-      status: i.status,
-      pay_url:
-        payLinks && i.outstanding > 0 && stillPayable(row.status, i.type) ? payLinkOf(i.id, payLinks, now).url : null,
-      pdf_url: `/api/my/bookings/${bookingId}/invoices/${i.id}/pdf`,
-    }));
-    const owing = invoices.some((i) => i.outstanding > 0 && stillPayable(row.status, i.type));
+    // a school group's share is the school's to pay, on its group invoice: not the parents' (issue 37)
+    const own = (await loadInvoices(this.d.db, and(eq(invoices.bookingId, bookingId), isNull(invoices.groupId))!))
+      .map((l) => l.reply)
+      .map((i) => ({
+        id: i.id,
+        ref: i.invoice_ref,
+        type: i.type,
+        description: i.description,
+        total: i.total,
+        outstanding: i.outstanding,
+        due_date: i.due_date,
+        status: i.status,
+        pay_url:
+          payLinks && i.outstanding > 0 && stillPayable(row.status, i.type) ? payLinkOf(i.id, payLinks, now).url : null,
+        pdf_url: `/api/my/bookings/${bookingId}/invoices/${i.id}/pdf`,
+      }));
+    const owing = own.some((i) => i.outstanding > 0 && stillPayable(row.status, i.type));
     return {
       ...summary,
-      invoices,
+      invoices: own,
       schedule: await this.schedule(bookingId),
       payments: await this.payments(bookingId),
       bank_transfer:
@@ -660,7 +664,7 @@ export class MyService {
       })
       .from(transactions)
       .innerJoin(invoices, eq(invoices.id, transactions.invoiceId))
-      .where(and(eq(transactions.bookingId, bookingId), isNull(transactions.deletedAt)))
+      .where(and(eq(transactions.bookingId, bookingId), isNull(transactions.deletedAt), isNull(invoices.groupId)))
       .orderBy(desc(transactions.date), desc(transactions.id));
     return rows.map((r) => ({
       date: r.date,
@@ -676,7 +680,11 @@ export class MyService {
     const [row] = await this.rows(userId, bookingId);
     if (!row) throw notFound('Invoice not found.');
     const doc = await this.invoices.document(invoiceId).catch(() => null);
-    if (!doc || doc.booking.id !== bookingId) throw notFound('Invoice not found.');
+    const [own] = await this.d.db
+      .select({ id: invoices.id })
+      .from(invoices)
+      .where(and(eq(invoices.id, invoiceId), isNull(invoices.groupId)));
+    if (!doc || !own || doc.booking.id !== bookingId) throw notFound('Invoice not found.');
     return { pdf: await invoicePdf(doc), ref: doc.invoice.invoice_ref };
   }
 

@@ -200,12 +200,16 @@ const EVERY_ROUTE = `
   POST /api/trips/:id/groups bookings:write
   GET /api/groups/:id bookings:read
   PUT /api/groups/:id bookings:write
+  GET /api/groups/:id/invoice finance:read
+  GET /api/groups/:id/invoice/pdf finance:read
+  POST /api/groups/:id/payments finance:write
   GET /api/my/groups null
   GET /api/my/groups/:id null
   POST /api/my/groups/:id/pupils null
   POST /api/my/groups/:id/pupils/import null
   POST /api/my/groups/:id/reminders null
   GET /api/my/groups/:id/list null
+  GET /api/my/groups/:id/invoice/pdf null
   DELETE /api/my/bookings/:id/consent null
   GET /api/my/bookings/:id/changes null
   POST /api/my/bookings/:id/changes null

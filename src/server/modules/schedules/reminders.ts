@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { TemplateKey } from '../../../contract/email-templates.ts';
 import { formatPounds } from '../../../contract/money.ts';
 import type { Db } from '../../../db/client.ts';
@@ -94,7 +94,8 @@ export class ReminderService {
       .select({ bookingId: invoices.bookingId, rowId: scheduleRows.id })
       .from(invoices)
       .leftJoin(scheduleRows, eq(scheduleRows.invoiceId, invoices.id))
-      .where(eq(invoices.id, invoiceId));
+      // a school group's share is the school's to pay: its parents are not reminded of it (issue 37)
+      .where(and(eq(invoices.id, invoiceId), isNull(invoices.groupId)));
     if (!row) return 'skipped';
     return this.remind({ bookingId: row.bookingId, invoiceId, rowId: row.rowId }, today, null);
   }

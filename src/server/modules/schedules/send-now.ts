@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../../db/client.ts';
 import { bookings, invoices } from '../../../db/schema/index.ts';
 import { ukToday } from '../../../contract/dates.ts';
@@ -20,7 +20,8 @@ export async function sendReminderNow(
     .where(eq(bookings.id, bookingId));
   if (!booking) throw new HttpError(404, 'Booking not found');
   if (booking.status === 'cancelled') throw new HttpError(422, 'This booking is cancelled: it is sent no reminders.');
-  const owing = (await loadInvoices(db, eq(invoices.bookingId, bookingId)))
+  // a school group's share is the school's to pay, not the traveller's (issue 37)
+  const owing = (await loadInvoices(db, and(eq(invoices.bookingId, bookingId), isNull(invoices.groupId))!))
     .filter((i) => !i.summary.paid)
     .sort((a, b) => a.reply.due_date.localeCompare(b.reply.due_date) || a.reply.id - b.reply.id);
   const today = ukToday(nowOf(clock));

@@ -1,14 +1,19 @@
 import { Button, Grid, Group as Row, NativeSelect, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { GROUP_PAYER_LABELS, GROUP_PAYERS, type Group, type GroupPayer } from '../../../contract/groups.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
+import { lazyComponent } from '../../components/lazy.tsx';
 import { TONES } from '../../components/status-badge.tsx';
+import { showFlash } from '../../lib/flash.ts';
 import { formatMoney } from '../../lib/format.ts';
 import { useCan } from '../../lib/session.tsx';
 import { addGroup, groupKeys, updateGroup, useGroups } from './api/groups.ts';
 import { tripKeys } from './api/trips.ts';
 import { editingRow, TripPanel } from './trip-panel.tsx';
 import { useRowEditor } from './use-row-editor.ts';
+
+const GroupInvoiceDialog = lazyComponent(() => import('./group-invoice-dialog.tsx').then((m) => m.GroupInvoiceDialog));
 
 type Values = {
   school: string;
@@ -33,7 +38,8 @@ const toBody = (v: Values) => ({ ...v, school_share: v.payer === 'split' ? v.sch
 /**
  * A school trip's groups (issue 37): each school with its group leader, places, pupils and who
  * pays; added and changed here by a member who may change bookings. A group's pupils are its
- * bookings; the leader's own page comes later.
+ * bookings. When the school pays, its group invoice opens from here, and the school's payments
+ * are recorded on it by a member who may record money.
  */
 export function GroupsPanel({ tripId, editable: tripEditable }: { tripId: number; editable: boolean }) {
   const may = useCan();
@@ -57,6 +63,7 @@ export function GroupsPanel({ tripId, editable: tripEditable }: { tripId: number
     saveFallback: 'Sorry, the group could not be saved. Please try again.',
   });
   const split = useWatch({ control: ed.form.control, name: 'payer' }) === 'split';
+  const [invoiceOf, setInvoiceOf] = useState<Group | null>(null);
 
   const columns: Array<Column<Group>> = [
     {
@@ -118,16 +125,29 @@ export function GroupsPanel({ tripId, editable: tripEditable }: { tripId: number
     {
       key: 'actions',
       label: 'Actions',
-      hidden: !editable,
       cell: (g) => (
-        <Button
-          size="xs"
-          variant="default"
-          onClick={() => ed.startEdit(g)}
-          aria-label={`Edit the group of ${g.school}`}
-        >
-          Edit
-        </Button>
+        <Row gap={6} wrap="nowrap">
+          {g.payer !== 'parents' && may('finance', 'read') && (
+            <Button
+              size="xs"
+              variant="default"
+              onClick={() => setInvoiceOf(g)}
+              aria-label={`The group invoice of ${g.school}`}
+            >
+              Invoice
+            </Button>
+          )}
+          {editable && (
+            <Button
+              size="xs"
+              variant="default"
+              onClick={() => ed.startEdit(g)}
+              aria-label={`Edit the group of ${g.school}`}
+            >
+              Edit
+            </Button>
+          )}
+        </Row>
       ),
     },
   ];
@@ -142,6 +162,19 @@ export function GroupsPanel({ tripId, editable: tripEditable }: { tripId: number
         empty="This trip has no groups yet: add each school that brings pupils."
         rowProps={(g) => editingRow(ed.editing?.id === g.id)}
       />
+      {invoiceOf && (
+        <GroupInvoiceDialog
+          groupId={invoiceOf.id}
+          tripId={tripId}
+          school={invoiceOf.school}
+          mayRecord={may('finance')}
+          onClose={() => setInvoiceOf(null)}
+          onDone={(message) => {
+            setInvoiceOf(null);
+            showFlash(message);
+          }}
+        />
+      )}
       {editable && (
         <form onSubmit={ed.save} noValidate aria-label={ed.editing ? 'Change the group' : 'Add a group'}>
           <Grid>

@@ -1,11 +1,11 @@
-import { Alert, NativeSelect, SegmentedControl, SimpleGrid, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, SegmentedControl, SimpleGrid, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { CreateTransactionInput, Invoice } from '../../../../contract/invoices.ts';
-import { PROCESSOR_LABELS, PROCESSORS, REFUND_WARNING } from '../../../../contract/invoice-constants.ts';
+import { REFUND_WARNING } from '../../../../contract/invoice-constants.ts';
 import { readBootstrap } from '../../../lib/bootstrap.ts';
 import { ukToday } from '../../../../contract/dates.ts';
-import { DateField } from '../../../components/date-field.tsx';
+import { PaymentFields } from '../../../components/payment-fields.tsx';
 import { FormDialog } from '../../../components/form-dialog.tsx';
 import { formatMoney } from '../../../lib/format.ts';
 import { lazyZodResolver } from '../../../lib/lazy-resolver.ts';
@@ -140,38 +140,7 @@ export function RecordPaymentDialog({
           {REFUND_WARNING}
         </Alert>
       )}
-      <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <TextInput
-          label="Amount"
-          required
-          leftSection="£"
-          placeholder="0.00"
-          inputMode="decimal"
-          error={errors.amount?.message}
-          {...form.register('amount')}
-          data-autofocus
-        />
-        <NativeSelect
-          label="Paid by"
-          data={PROCESSORS.map((p) => ({ value: p, label: PROCESSOR_LABELS[p] }))}
-          error={errors.processor?.message}
-          {...form.register('processor')}
-        />
-        <Controller
-          control={form.control}
-          name="date"
-          render={({ field }) => (
-            <DateField
-              label="Date"
-              required
-              value={field.value}
-              onChange={field.onChange}
-              error={errors.date?.message}
-              maxDate={ukToday()}
-            />
-          )}
-        />
-      </SimpleGrid>
+      <PaymentFields form={form} />
       {cardPayments && processor === 'STRIPE' && (
         <Alert color="blue" variant="light" role="status">
           Tripdesk records this invoice’s card payments and refunds from Stripe by itself
