@@ -26,6 +26,8 @@ export const payPageSchema = z.object({
   trip: z.object({ name: z.string(), departure: z.string() }),
   invoice_ref: z.string(),
   first_name: z.string(),
+  /** a school paying its group invoice (issue 37): the school's name */
+  school: z.string().optional(),
   /** pounds */
   outstanding: z.number(),
 });

@@ -133,6 +133,8 @@ export const groupInvoiceSchema = z.object({
     }),
   ),
   pdf_url: z.string(),
+  /** the school's pay link (card payments set up, and something outstanding); null otherwise */
+  pay_url: z.string().nullable(),
 });
 export type GroupInvoice = z.infer<typeof groupInvoiceSchema>;
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { bookings } from './bookings.ts';
+import { schoolGroups } from './groups.ts';
 import { invoices, transactions } from './invoices.ts';
 
 /**
@@ -15,9 +16,10 @@ export const cardCheckouts = pgTable(
     id: text().primaryKey(),
     /** null once the invoice is deleted (an unpaid session may outlive it) */
     invoiceId: integer('invoice_id').references(() => invoices.id, { onDelete: 'set null' }),
-    bookingId: bigint('booking_id', { mode: 'number' })
-      .notNull()
-      .references(() => bookings.id, { onDelete: 'cascade' }),
+    /** null for a school's group invoice, which spans its pupils' bookings */
+    bookingId: bigint('booking_id', { mode: 'number' }).references(() => bookings.id, { onDelete: 'cascade' }),
+    /** a school paying its group invoice (issue 37): the payment is split to its pupils' shares */
+    groupId: integer('group_id').references(() => schoolGroups.id, { onDelete: 'cascade' }),
     amountPence: integer('amount_pence').notNull(),
     /** open (not paid yet), complete (paid and recorded), expired */
     status: text().notNull().default('open'),
@@ -29,6 +31,7 @@ export const cardCheckouts = pgTable(
   (t) => [
     check('card_checkouts_status_check', sql`${t.status} in ('open', 'complete', 'expired')`),
     check('card_checkouts_amount_check', sql`${t.amountPence} > 0`),
+    check('card_checkouts_payer_check', sql`${t.bookingId} is not null or ${t.groupId} is not null`),
     index('card_checkouts_open_idx')
       .on(t.createdAt)
       .where(sql`${t.status} = 'open'`),

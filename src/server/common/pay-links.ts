@@ -41,3 +41,36 @@ export function readPayLink(token: string, secret: string, now: Date): PayLinkRe
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   return { invoiceId, expiresAt: new Date(expires * 1000), expired: expires * 1000 <= now.getTime() };
 }
+
+/**
+ * A school group's pay link (issue 37): `/pay/grp.{id}.{expires}.{signature}`, paying what the
+ * school owes on its group invoice; signed apart from invoice links, so one can never be read
+ * as the other.
+ */
+function groupSignature(secret: string, groupId: number, expires: number): string {
+  const key = createHmac('sha256', secret).update('tripdesk group pay links').digest();
+  return createHmac('sha256', key).update(`${groupId}:${expires}`).digest('base64url').slice(0, SIGNATURE_LENGTH);
+}
+
+export function groupPayLinkOf(groupId: number, settings: PayLinkSettings, now: Date): PayLink {
+  const expires = Math.floor(now.getTime() / 1000) + settings.days * 86_400;
+  const token = `grp.${groupId.toString(36)}.${expires.toString(36)}.${groupSignature(settings.secret, groupId, expires)}`;
+  return { url: `${settings.publicUrl}/pay/${token}`, token, expiresAt: new Date(expires * 1000) };
+}
+
+export const isGroupPayToken = (token: string) => token.startsWith('grp.');
+
+export type GroupPayLinkReading = { groupId: number; expiresAt: Date; expired: boolean } | null;
+
+/** The group a group pay link names, or null when it is not one of ours. */
+export function readGroupPayLink(token: string, secret: string, now: Date): GroupPayLinkReading {
+  const match = /^grp\.([0-9a-z]{1,10})\.([0-9a-z]{1,10})\.([A-Za-z0-9_-]{32})$/.exec(token);
+  if (!match) return null;
+  const groupId = parseInt(match[1]!, 36);
+  const expires = parseInt(match[2]!, 36);
+  if (!Number.isSafeInteger(groupId) || groupId < 1 || groupId > 2_147_483_647) return null;
+  const expected = Buffer.from(groupSignature(secret, groupId, expires));
+  const given = Buffer.from(match[3]!);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  return { groupId, expiresAt: new Date(expires * 1000), expired: expires * 1000 <= now.getTime() };
+}

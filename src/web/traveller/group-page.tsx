@@ -65,7 +65,7 @@ function SchoolInvoice({ invoice }: { invoice: GroupInvoice }) {
             The school’s invoice
           </Title>
           <ToneBadge tone={invoice.outstanding > 0 ? 'warn' : 'good'}>
-            {invoice.outstanding > 0 ? 'To pay' : 'Paid'}
+            {invoice.outstanding > 0 ? 'Owing' : 'Paid'}
           </ToneBadge>
         </Group>
         <Text size="sm">
@@ -76,8 +76,8 @@ function SchoolInvoice({ invoice }: { invoice: GroupInvoice }) {
           {(
             [
               ['Total', invoice.total],
-              ['Paid', invoice.paid],
-              ['To pay', invoice.outstanding],
+              ['Received', invoice.paid],
+              ['Outstanding', invoice.outstanding],
             ] as const
           ).map(([label, value]) => (
             <div key={label}>
@@ -88,8 +88,13 @@ function SchoolInvoice({ invoice }: { invoice: GroupInvoice }) {
             </div>
           ))}
         </SimpleGrid>
+        {invoice.pay_url && (
+          <Button component="a" href={invoice.pay_url} fullWidth>
+            Pay {formatMoney(invoice.outstanding)} by Card
+          </Button>
+        )}
         <Button component="a" href={invoice.pdf_url} target="_blank" variant="light" fullWidth>
-          Download the Invoice (PDF)
+          Open the Invoice (PDF)
         </Button>
       </Stack>
     </Paper>

@@ -142,8 +142,12 @@ export function PayPage({ token }: { token: string }) {
             <Paper withBorder p="lg">
               <Stack gap="xs">
                 <Text>
-                  {state.page.first_name}’s place on <strong>{state.page.trip.name}</strong>, departing{' '}
-                  {formatLongDate(state.page.trip.departure)}
+                  {state.page.school ? (
+                    <>{state.page.school}’s share for its pupils on </>
+                  ) : (
+                    <>{state.page.first_name}’s place on </>
+                  )}
+                  <strong>{state.page.trip.name}</strong>, departing {formatLongDate(state.page.trip.departure)}
                 </Text>
                 <Box>
                   <Text size="sm" c="dimmed">

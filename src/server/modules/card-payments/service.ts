@@ -26,7 +26,7 @@ import { asCardProvider, audit } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import type { Mailer } from '../../common/mailer.ts';
 import type { Operator } from '../../common/operator.ts';
-import { payLinkOf, readPayLink } from '../../common/pay-links.ts';
+import { isGroupPayToken, payLinkOf, readGroupPayLink, readPayLink } from '../../common/pay-links.ts';
 import { portalUrlOf } from '../../common/portal-links.ts';
 import { HttpError, notFound } from '../../errors.ts';
 import { escapeHtml } from '../../html.ts';
@@ -34,6 +34,7 @@ import { emailOffice } from '../../mail/office.ts';
 import { sendOnce } from '../../mail/send-once.ts';
 import { emailDate } from '../../mail/templates.ts';
 import { loadInvoices } from '../invoices/load.ts';
+import { groupInvoiceOf, refundSharesIn, splitToShares } from '../groups/invoice.ts';
 import { TransactionService } from '../invoices/transactions.ts';
 import type { Config } from '../../config.ts';
 import { createStripe, Stripe } from './stripe.ts';
@@ -150,6 +151,17 @@ export class CardPaymentService {
 
   /** The pay page: the operator, the trip, the invoice's reference, the traveller's first name and what is outstanding. */
   async payPage(token: string): Promise<PayPage> {
+    if (isGroupPayToken(token)) {
+      const g = await this.groupPayable(token);
+      return {
+        operator: this.deps.operator.name,
+        trip: { name: g.invoice.trip.name, departure: g.invoice.trip.departure },
+        invoice_ref: g.invoice.ref,
+        first_name: g.invoice.school,
+        school: g.invoice.school,
+        outstanding: g.invoice.outstanding,
+      };
+    }
     const { state } = await this.payable(token);
     return {
       operator: this.deps.operator.name,
@@ -162,6 +174,7 @@ export class CardPaymentService {
 
   /** "Pay £X by card": a Checkout Session for what is outstanding now; the payer goes to its page. */
   async startCheckout(token: string): Promise<{ url: string }> {
+    if (isGroupPayToken(token)) return this.startGroupCheckout(token);
     const { state, stripe, settings } = await this.payable(token);
     const now = nowOf(this.deps.clock);
     const back = `${settings.publicUrl}/pay/${token}`;
@@ -236,17 +249,77 @@ export class CardPaymentService {
     return { url: session.url };
   }
 
+  /** A school paying its group invoice (issue 37): one session for all it owes, split to its pupils' shares when paid. */
+  private async startGroupCheckout(token: string): Promise<{ url: string }> {
+    const { groupId, invoice, outstandingPence } = await this.groupPayable(token);
+    const stripe = this.deps.stripe!;
+    const settings = this.deps.operator.payLinks!;
+    const now = nowOf(this.deps.clock);
+    const back = `${settings.publicUrl}/pay/${token}`;
+    const metadata = { group_id: String(groupId), invoice_ref: invoice.ref };
+    const session = await askStripe(() =>
+      stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: 'gbp',
+                unit_amount: outstandingPence,
+                product_data: { name: `${invoice.trip.name}: invoice ${invoice.ref} (${invoice.school})` },
+              },
+            },
+          ],
+          client_reference_id: invoice.ref,
+          metadata,
+          payment_intent_data: { metadata, description: `${this.deps.operator.name}: invoice ${invoice.ref}` },
+          success_url: `${back}?session_id={CHECKOUT_SESSION_ID}`,
+          cancel_url: `${back}?cancelled=1`,
+        },
+        {
+          idempotencyKey: `tripdesk-pay-group-${groupId}-${outstandingPence}-${Math.floor(now.getTime() / 60_000)}-${createHash('sha256').update(token).digest('hex').slice(0, 16)}`,
+        },
+      ),
+    );
+    if (!session.url) throw new HttpError(502, 'The card payment page could not be opened. Please try again.');
+    await this.deps.db.transaction(async (tx) => {
+      const [made] = await tx
+        .insert(cardCheckouts)
+        .values({
+          id: session.id,
+          groupId,
+          invoiceId: null,
+          bookingId: null,
+          amountPence: outstandingPence,
+          createdAt: now,
+        })
+        .onConflictDoNothing()
+        .returning({ id: cardCheckouts.id });
+      if (!made) return;
+      await audit(tx, {
+        action: 'card.checkout_opened',
+        subject: { type: 'group', id: groupId },
+        tripId: invoice.trip.id,
+        summary: `opened Stripe's payment page for ${formatPence(outstandingPence)} on the group invoice ${invoice.ref} of ${invoice.school}`,
+        details: { session: session.id, amount: penceToPounds(outstandingPence), ref: invoice.ref },
+      });
+    });
+    return { url: session.url };
+  }
+
   /**
    * Back from Stripe: asks Stripe about the session (the return address alone proves nothing)
    * and records a payment it reports that no webhook has yet.
    */
   async checkoutOutcome(token: string, sessionId: string): Promise<CheckoutOutcome> {
-    const reading = this.readToken(token);
+    const group = isGroupPayToken(token);
+    const owner = group ? this.readGroupToken(token).groupId : this.readToken(token).invoiceId;
     const stripe = this.deps.stripe;
     if (!stripe) throw new PayLinkRefused('off');
     const [row] = await this.deps.db.select().from(cardCheckouts).where(eq(cardCheckouts.id, sessionId));
     // a session of another link's is none of this one's business
-    if (!row || row.invoiceId !== reading.invoiceId) throw new PayLinkRefused('invalid');
+    if (!row || (group ? row.groupId : row.invoiceId) !== owner) throw new PayLinkRefused('invalid');
     const session = await askStripe(() => stripe.checkout.sessions.retrieve(sessionId, PAID_AT));
     const amount = penceToPounds(session.amount_total ?? row.amountPence);
     if (session.payment_status === 'paid') {
@@ -411,6 +484,15 @@ export class CardPaymentService {
   private async applySession(tx: Tx, session: Stripe.Checkout.Session, takenAt: Date): Promise<Applied> {
     if (session.payment_status !== 'paid') return { outcome: 'not paid yet' };
     let [row] = await tx.select().from(cardCheckouts).where(eq(cardCheckouts.id, session.id)).for('update');
+    const groupId = Number(session.metadata?.group_id);
+    if (!row && Number.isSafeInteger(groupId) && groupId > 0 && session.amount_total && session.currency === 'gbp') {
+      // a school's session made by another server that had not written its row: its metadata names the group
+      await tx
+        .insert(cardCheckouts)
+        .values({ id: session.id, groupId, invoiceId: null, bookingId: null, amountPence: session.amount_total })
+        .onConflictDoNothing();
+      [row] = await tx.select().from(cardCheckouts).where(eq(cardCheckouts.id, session.id)).for('update');
+    }
     if (!row) {
       // a session made by another server that had not written its row, or by hand in Stripe: its metadata names the invoice
       const invoiceId = Number(session.metadata?.invoice_id);
@@ -431,6 +513,15 @@ export class CardPaymentService {
     }
     if (!row) return { outcome: 'ignored: the session could not be kept' };
     if (row.transactionId !== null || row.status === 'complete') return { outcome: 'already recorded' };
+    if (row.groupId !== null)
+      return this.applyGroupSession(
+        tx,
+        { id: row.id, groupId: row.groupId, amountPence: row.amountPence },
+        session,
+        takenAt,
+      );
+    // a checkout is a group's or a booking's (card_checkouts_payer_check)
+    const bookingId = row.bookingId!;
     const paymentIntent =
       typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? session.id);
     const amountPence = session.amount_total ?? row.amountPence;
@@ -459,15 +550,57 @@ export class CardPaymentService {
     if (!recorded) {
       await this.systemNote(
         tx,
-        row.bookingId,
+        bookingId,
         `A card payment of ${formatPence(amountPence)} (Stripe ${paymentIntent}) came in for an invoice that has since been deleted. Please record it against the right invoice, or refund it in Stripe.`,
       );
       return { outcome: 'paid, but the invoice is deleted: noted on the booking' };
     }
     // an online booking held for this deposit is now confirmed
-    if (recorded.outcome !== 'known') await confirmHeldBooking(tx, row.bookingId, ukToday(takenAt));
+    if (recorded.outcome !== 'known') await confirmHeldBooking(tx, bookingId, ukToday(takenAt));
     if (recorded.outcome === 'recorded') return { outcome: 'payment recorded', receiptFor: recorded.id };
     return { outcome: recorded.outcome === 'matched' ? 'matched to a payment recorded by hand' : 'already recorded' };
+  }
+
+  /** A school's paid session: split to its group's shares once (money beyond them kept on the last share); no receipt to a parent. */
+  private async applyGroupSession(
+    tx: Tx,
+    row: { id: string; groupId: number; amountPence: number },
+    session: Stripe.Checkout.Session,
+    takenAt: Date,
+  ): Promise<Applied> {
+    const paymentIntent =
+      typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? session.id);
+    const [known] = await tx
+      .select({ id: transactions.id })
+      .from(transactions)
+      .where(and(eq(transactions.type, 'payment'), eq(transactions.providerRef, paymentIntent)))
+      .orderBy(asc(transactions.id))
+      .limit(1);
+    const parts = known
+      ? []
+      : await splitToShares(tx, row.groupId, session.amount_total ?? row.amountPence, {
+          processor: 'STRIPE',
+          date: ukToday(takenAt),
+          notes: `paid by card through Stripe (${paymentIntent})`,
+          providerRef: paymentIntent,
+          createdBy: null,
+          over: 'keep',
+        });
+    await tx
+      .update(cardCheckouts)
+      .set({
+        status: 'complete',
+        paymentIntent,
+        transactionId: known?.id ?? parts[0]?.transaction_id ?? null,
+        appliedAt: nowOf(this.deps.clock),
+      })
+      .where(eq(cardCheckouts.id, row.id));
+    if (known) return { outcome: 'already recorded' };
+    return {
+      outcome: parts.length
+        ? `group payment recorded, split to ${parts.length} pupil${parts.length === 1 ? '' : 's'}`
+        : 'paid, but the group has no shares: noted in the History',
+    };
   }
 
   /** The refunds of a charge, as its event carries them or, when it does not, as Stripe lists them. */
@@ -486,13 +619,27 @@ export class CardPaymentService {
   ): Promise<Applied> {
     if (!paymentIntent) return { outcome: 'ignored: the charge has no payment intent' };
     const [payment] = await tx
-      .select({ invoiceId: transactions.invoiceId, createdAt: transactions.createdAt })
+      .select({ invoiceId: transactions.invoiceId, createdAt: transactions.createdAt, groupId: invoices.groupId })
       .from(transactions)
+      .innerJoin(invoices, eq(invoices.id, transactions.invoiceId))
       .where(and(eq(transactions.type, 'payment'), eq(transactions.providerRef, paymentIntent)))
       .orderBy(asc(transactions.id))
       .limit(1);
     if (!payment) return { outcome: 'ignored: no payment of ours for this charge' };
     let count = 0;
+    if (payment.groupId !== null) {
+      // a school's payment, split to its pupils' shares: its refund is split back
+      for (const refund of refunds) {
+        if (refund.status !== 'succeeded') continue;
+        const parts = await refundSharesIn(tx, paymentIntent, {
+          id: refund.id,
+          amountPence: refund.amount,
+          date: ukToday(refund.created ? new Date(refund.created * 1000) : takenAt),
+        });
+        if (parts) count += 1;
+      }
+      return { outcome: count ? `${count} refund${count === 1 ? '' : 's'} recorded` : 'refunds already recorded' };
+    }
     for (const refund of refunds) {
       // a refund still pending may yet fail: it is recorded when Stripe says it succeeded
       if (refund.status !== 'succeeded') continue;
@@ -639,6 +786,27 @@ export class CardPaymentService {
     const reading = readPayLink(token, settings.secret, nowOf(this.deps.clock));
     if (!reading) throw new PayLinkRefused('invalid');
     return reading;
+  }
+
+  private readGroupToken(token: string) {
+    const settings = this.deps.operator.payLinks;
+    if (!this.deps.stripe || !settings) throw new PayLinkRefused('off');
+    const reading = readGroupPayLink(token, settings.secret, nowOf(this.deps.clock));
+    if (!reading) throw new PayLinkRefused('invalid');
+    return reading;
+  }
+
+  /** The group invoice a school's link names, refused when it may not be paid now, with why. */
+  private async groupPayable(token: string) {
+    const reading = this.readGroupToken(token);
+    const invoice = await groupInvoiceOf(this.deps.db, reading.groupId, { pdfUrl: '' }).catch(() => null);
+    if (!invoice) throw new PayLinkRefused('withdrawn');
+    const [trip] = await this.deps.db.select({ status: trips.status }).from(trips).where(eq(trips.id, invoice.trip.id));
+    if (trip?.status === 'cancelled') throw new PayLinkRefused('cancelled');
+    const outstandingPence = Math.round(invoice.outstanding * 100);
+    if (outstandingPence <= 0) throw new PayLinkRefused('paid');
+    if (reading.expired) throw new PayLinkRefused('expired');
+    return { groupId: reading.groupId, invoice, outstandingPence };
   }
 
   /** The invoice a link names, refused when it may not be paid now, with why. */

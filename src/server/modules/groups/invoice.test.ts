@@ -12,6 +12,7 @@ import {
   users,
 } from '../../../db/schema/index.ts';
 import { hashPassword } from '../../../shared/password.ts';
+import { startStripeStandIn, type StripeStandIn } from '../../../../tests/support/stripe-stand-in.ts';
 import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
 /**
@@ -20,18 +21,32 @@ import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../..
  * split to the pupils' bookings; never the parents' to pay, be reminded of or be refunded.
  */
 let t: TestApp;
+let stripe: StripeStandIn;
 let admin: TestClient;
 let n = 0;
 const today = ukToday();
 const COST = 189500;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  stripe = await startStripeStandIn();
+  t = await createTestApp({
+    stripe: { secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiBase: stripe.url },
+  });
   admin = await t.signedIn(1);
 });
 afterAll(async () => {
   await t.close();
+  await stripe.close();
 });
+
+const webhook = (signed: { payload: string; header: string }) =>
+  t.client().request({
+    method: 'POST',
+    url: '/webhooks/stripe',
+    payload: signed.payload,
+    headers: { 'content-type': 'application/json', 'stripe-signature': signed.header },
+    csrf: false,
+  });
 
 /** A school trip 120 days away (cost £1,895) with one group and its leader signed in, and `pupils` pupils. */
 async function groupWith(pupils: number, opts: { payer: string; school_share?: string }) {
@@ -166,6 +181,10 @@ describe('the group invoice', () => {
     const onBooking = (await admin.get(`/api/invoices?booking_id=${g.bookingIds[0]}`)).json();
     expect(onBooking).toHaveLength(1);
     expect(onBooking[0].description).toContain('the school’s share');
+    // nor is it emailed to the parent as their invoice
+    const send = await admin.post(`/api/bookings/${g.bookingIds[0]}/invoices/${share!.id}/send`);
+    expect(send.statusCode).toBe(422);
+    expect(send.json().message).toContain('school’s share');
   });
 
   it('gives the group invoice as a PDF to the office and to its leader, not to another leader', async () => {
@@ -324,5 +343,69 @@ describe('who pays changes', () => {
     expect((await admin.get(`/api/groups/${g.groupId}`)).json().payer).toBe('school');
     expect(await shares(g.groupId)).toHaveLength(2);
     for (const id of g.bookingIds) expect(await scheduled(id)).toBe(0);
+  });
+});
+
+describe("the school's pay link", () => {
+  it('pays the whole group invoice by card (the stand-in Stripe), split to the shares once; a refund in Stripe is split back', async () => {
+    const g = await groupWith(2, { payer: 'split', school_share: '300' });
+    const mine = (await g.leader.get(`/api/my/groups/${g.groupId}`)).json();
+    expect(mine.invoice.pay_url).toMatch(/\/pay\/grp\./);
+    const token = mine.invoice.pay_url.split('/pay/')[1] as string;
+    const payer = t.client();
+    await payer.refreshCsrf(`/pay/${token}`);
+    const page = await payer.get(`/api/public/pay/${token}`);
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.json()).toMatchObject({
+      invoice_ref: `GRP-${String(g.groupId).padStart(4, '0')}`,
+      school: `Academy ${n}`,
+      outstanding: 600,
+    });
+    // a pay link of another group's, or tampered with, pays nothing
+    expect((await payer.get(`/api/public/pay/${token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))}`)).statusCode).toBe(
+      404,
+    );
+    const checkout = await payer.post(`/api/public/pay/${token}/checkout`);
+    expect(checkout.statusCode, checkout.body).toBe(200);
+    const session = stripe.pay(/\/c\/pay\/(cs_\w+)$/.exec(checkout.json().url)![1]!);
+    const paid = await webhook(stripe.signed(stripe.event('checkout.session.completed', session)));
+    expect(paid.json()).toMatchObject({ outcome: 'group payment recorded, split to 2 pupils' });
+    // told again (another event, and the payer's return): recorded once
+    expect((await webhook(stripe.signed(stripe.event('checkout.session.completed', session)))).json().outcome).toBe(
+      'already recorded',
+    );
+    const back = await payer.get(`/api/public/pay/${token}/checkouts/${session.id}`);
+    expect(back.json()).toMatchObject({ state: 'paid' });
+    const invoice = (await admin.get(`/api/groups/${g.groupId}/invoice`)).json();
+    expect(invoice).toMatchObject({ total: 600, paid: 600, outstanding: 0, pay_url: null });
+    const money = await t.db
+      .select()
+      .from(transactions)
+      .where(inArray(transactions.bookingId, g.bookingIds))
+      .orderBy(transactions.id);
+    expect(money.map((m) => [m.amountPence, m.processor, m.providerRef])).toEqual([
+      [30000, 'STRIPE', session.payment_intent],
+      [30000, 'STRIPE', `${session.payment_intent}#2`],
+    ]);
+    // paid: the link now says so
+    expect((await payer.get(`/api/public/pay/${token}`)).statusCode).toBe(410);
+    // £400 refunded in Stripe's dashboard: the last share gives back its £300, the first £100
+    const { event } = stripe.refund(session.payment_intent!, 40000);
+    expect((await webhook(stripe.signed(event))).json()).toMatchObject({ outcome: '1 refund recorded' });
+    expect((await webhook(stripe.signed(stripe.event('charge.refunded', event.data.object)))).json()).toMatchObject({
+      outcome: 'refunds already recorded',
+    });
+    expect((await admin.get(`/api/groups/${g.groupId}/invoice`)).json()).toMatchObject({ paid: 200, outstanding: 400 });
+    const refunds = await t.db
+      .select()
+      .from(transactions)
+      .where(and(inArray(transactions.bookingId, g.bookingIds), eq(transactions.type, 'refund')));
+    expect(refunds.map((r) => r.amountPence).sort()).toEqual([10000, 30000]);
+    // the parents were sent no receipt of the school's money
+    const receipts = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, 'email.sent'), inArray(auditEvents.bookingId, g.bookingIds)));
+    expect(receipts.filter((r) => JSON.stringify(r.details).includes('payment_receipt'))).toEqual([]);
   });
 });

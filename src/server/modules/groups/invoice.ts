@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import QRCode from 'qrcode';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import {
   groupInvoiceRef,
@@ -7,7 +8,11 @@ import {
   type GroupPayment,
   type GroupPaymentValues,
 } from '../../../contract/groups.ts';
-import { BALANCE_DUE_DAYS_BEFORE_DEPARTURE, PROCESSOR_LABELS } from '../../../contract/invoice-constants.ts';
+import {
+  BALANCE_DUE_DAYS_BEFORE_DEPARTURE,
+  PROCESSOR_LABELS,
+  type Processor,
+} from '../../../contract/invoice-constants.ts';
 import { formatPence, formatPounds, penceToPounds } from '../../../contract/money.ts';
 import type { Db, Tx } from '../../../db/client.ts';
 import {
@@ -20,6 +25,7 @@ import {
   trips,
 } from '../../../db/schema/index.ts';
 import { audit } from '../../audit/audit.ts';
+import { groupPayLinkOf, type PayLinkSettings } from '../../common/pay-links.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import type { Mailer } from '../../common/mailer.ts';
 import type { Operator } from '../../common/operator.ts';
@@ -135,7 +141,10 @@ export class GroupInvoiceService {
 
   /** The group invoice, or null when the parents pay and the school has no share. */
   forGroup(groupId: number, pdfUrl: string, db: Db | Tx = this.d.db): Promise<GroupInvoice | null> {
-    return groupInvoiceOf(db, groupId, pdfUrl);
+    return groupInvoiceOf(db, groupId, {
+      pdfUrl,
+      pay: { settings: this.d.operator.payLinks, now: nowOf(this.d.clock) },
+    });
   }
 
   /**
@@ -146,83 +155,13 @@ export class GroupInvoiceService {
   async recordPayment(groupId: number, v: GroupPaymentValues, userId: number, pdfUrl: string): Promise<GroupPayment> {
     if (v.date > this.today()) throw validationError({ date: ['The date must not be in the future.'] });
     const split = await this.d.db.transaction(async (tx) => {
-      const [group] = await tx
-        .select({ id: schoolGroups.id, tripId: schoolGroups.tripId, school: schoolGroups.school })
-        .from(schoolGroups)
-        .where(eq(schoolGroups.id, groupId))
-        .for('update');
-      if (!group) throw notFound('Group not found.');
-      const rows = await tx
-        .select()
-        .from(invoices)
-        .where(eq(invoices.groupId, groupId))
-        .orderBy(asc(invoices.dueDate), asc(invoices.id))
-        .for('update');
-      const loaded = rows.length ? await loadInvoices(tx, eq(invoices.groupId, groupId)) : [];
-      const owed = new Map(loaded.map((l) => [l.reply.id, l.summary.outstandingPence]));
-      const total = [...owed.values()].reduce((a, b) => a + Math.max(0, b), 0);
-      if (total <= 0)
-        throw validationError({
-          amount: [`Nothing is outstanding on ${groupInvoiceRef(groupId)}: there is nothing to pay.`],
-        });
-      if (v.amount > total)
-        throw validationError({
-          amount: [`The school owes ${formatPence(total)} on ${groupInvoiceRef(groupId)}: a payment may not be more.`],
-        });
-      const refs = new Map(
-        (
-          await tx
-            .select({ id: bookings.id, ref: bookings.ref })
-            .from(bookings)
-            .where(
-              inArray(
-                bookings.id,
-                rows.map((r) => r.bookingId),
-              ),
-            )
-        ).map((b) => [b.id, b.ref]),
-      );
-      let left = v.amount;
-      const parts: Array<{ booking_ref: string; invoice_ref: string; pence: number; transaction_id: number }> = [];
-      for (const invoice of rows) {
-        if (left <= 0) break;
-        const pence = Math.min(left, owed.get(invoice.id) ?? 0);
-        if (pence <= 0) continue;
-        const id = await insertEntry(tx, invoice, {
-          type: 'payment',
-          amountPence: pence,
-          processor: v.processor,
-          date: v.date,
-          notes: `${group.school}’s payment on ${groupInvoiceRef(groupId)}${v.notes ? `: ${v.notes}` : ''}`,
-          idempotencyKey: null,
-          providerRef: null,
-          createdBy: userId,
-        });
-        parts.push({
-          booking_ref: refs.get(invoice.bookingId)!,
-          invoice_ref: invoice.invoiceRef,
-          pence,
-          transaction_id: id,
-        });
-        left -= pence;
-      }
-      await audit(tx, {
-        action: 'group.payment_recorded',
-        subject: { type: 'group', id: groupId },
-        tripId: group.tripId,
-        summary: `recorded ${group.school}’s payment of ${formatPence(v.amount)} (${PROCESSOR_LABELS[v.processor]}) on ${groupInvoiceRef(groupId)}, split to ${parts.length} pupil${parts.length === 1 ? '' : 's'}`,
-        details: {
-          ref: groupInvoiceRef(groupId),
-          amount: penceToPounds(v.amount),
-          processor: v.processor,
-          date: v.date,
-          notes: v.notes,
-          split: parts.map((p) => ({
-            booking_ref: p.booking_ref,
-            invoice_ref: p.invoice_ref,
-            amount: penceToPounds(p.pence),
-          })),
-        },
+      const parts = await splitToShares(tx, groupId, v.amount, {
+        processor: v.processor,
+        date: v.date,
+        notes: v.notes,
+        providerRef: null,
+        createdBy: userId,
+        over: 'refuse',
       });
       return parts;
     });
@@ -290,6 +229,26 @@ export class GroupInvoiceService {
           : 'This invoice is paid in full. Thank you.',
         left,
       );
+    if (invoice.pay_url) {
+      // the school's pay link, as a link and as a QR code for a phone held up to the page
+      const qr = await QRCode.toBuffer(invoice.pay_url, { margin: 1, width: 180, errorCorrectionLevel: 'M' });
+      pdf.moveDown();
+      const top = pdf.y;
+      pdf.image(qr, left, top, { width: 90 });
+      pdf
+        .font('Body-Bold')
+        .fontSize(10)
+        .text('Pay by card', left + 105, top + 10);
+      pdf
+        .font('Body')
+        .fillColor('#1a56a6')
+        .text(invoice.pay_url, left + 105, undefined, {
+          width: width - 105,
+          link: invoice.pay_url,
+          underline: true,
+        });
+      pdf.fillColor('black').text('Scan the code with a phone, or open the link.', left + 105);
+    }
     pdf.end();
     return { pdf: await done, ref: invoice.ref };
   }
@@ -315,7 +274,11 @@ export async function trimLeaverShareIn(tx: Tx, invoiceId: number, receivedPence
 }
 
 /** A school group's invoice, or null when the parents pay and the school has no share. */
-export async function groupInvoiceOf(db: Db | Tx, groupId: number, pdfUrl: string): Promise<GroupInvoice | null> {
+export async function groupInvoiceOf(
+  db: Db | Tx,
+  groupId: number,
+  links: { pdfUrl: string; pay?: { settings: PayLinkSettings | undefined; now: Date } },
+): Promise<GroupInvoice | null> {
   const [g] = await db
     .select({
       id: schoolGroups.id,
@@ -370,6 +333,7 @@ export async function groupInvoiceOf(db: Db | Tx, groupId: number, pdfUrl: strin
     .sort((a, b) => a.sort.localeCompare(b.sort) || a.invoice_id - b.invoice_id);
   const sum = (f: (s: (typeof lines)[number]['pence']) => number) => lines.reduce((a, l) => a + f(l.pence), 0);
   const owing = lines.filter((l) => l.outstanding > 0).map((l) => l.due_date);
+  const outstanding = sum((s) => s.outstandingPence);
   return {
     group_id: g.id,
     ref: groupInvoiceRef(g.id),
@@ -378,8 +342,189 @@ export async function groupInvoiceOf(db: Db | Tx, groupId: number, pdfUrl: strin
     due_date: owing.length ? owing.sort()[0]! : (lines.map((l) => l.due_date).sort()[0] ?? null),
     total: penceToPounds(sum((s) => s.totalPence)),
     paid: penceToPounds(sum((s) => s.receivedPence)),
-    outstanding: penceToPounds(sum((s) => s.outstandingPence)),
+    outstanding: penceToPounds(outstanding),
     lines: lines.map(({ sort: _s, pence: _p, due_date: _d, ...line }) => line),
-    pdf_url: pdfUrl,
+    pdf_url: links.pdfUrl,
+    pay_url:
+      outstanding > 0 && links.pay?.settings ? groupPayLinkOf(groupId, links.pay.settings, links.pay.now).url : null,
   };
+}
+
+export type SharePart = { booking_ref: string; invoice_ref: string; pence: number; transaction_id: number };
+
+/**
+ * Money from a school split to its group's shares, the one due first (then the oldest) first,
+ * each part a payment on that share, with one `group.payment_recorded` event: in the caller's
+ * transaction, the group and its shares locked, so two payments at once cannot take the same
+ * money. More than is owed is refused when typed by staff (`over: 'refuse'`); card money that came
+ * in is kept (`'keep'`): what is beyond the shares goes on the last one, which shows overpaid.
+ */
+export async function splitToShares(
+  tx: Tx,
+  groupId: number,
+  amountPence: number,
+  e: {
+    processor: Processor;
+    date: string;
+    notes: string | null;
+    providerRef: string | null;
+    createdBy: number | null;
+    over: 'refuse' | 'keep';
+  },
+): Promise<SharePart[]> {
+  const ref = groupInvoiceRef(groupId);
+  const [group] = await tx
+    .select({ id: schoolGroups.id, tripId: schoolGroups.tripId, school: schoolGroups.school })
+    .from(schoolGroups)
+    .where(eq(schoolGroups.id, groupId))
+    .for('update');
+  if (!group) throw notFound('Group not found.');
+  const rows = await tx
+    .select()
+    .from(invoices)
+    .where(eq(invoices.groupId, groupId))
+    .orderBy(asc(invoices.dueDate), asc(invoices.id))
+    .for('update');
+  const loaded = rows.length ? await loadInvoices(tx, eq(invoices.groupId, groupId)) : [];
+  const owed = new Map(loaded.map((l) => [l.reply.id, Math.max(0, l.summary.outstandingPence)]));
+  const total = [...owed.values()].reduce((a, b) => a + b, 0);
+  if (e.over === 'refuse' && total <= 0)
+    throw validationError({ amount: [`Nothing is outstanding on ${ref}: there is nothing to pay.`] });
+  if (e.over === 'refuse' && amountPence > total)
+    throw validationError({
+      amount: [`The school owes ${formatPence(total)} on ${ref}: a payment may not be more.`],
+    });
+  const refs = new Map(
+    rows.length
+      ? (
+          await tx
+            .select({ id: bookings.id, ref: bookings.ref })
+            .from(bookings)
+            .where(
+              inArray(
+                bookings.id,
+                rows.map((r) => r.bookingId),
+              ),
+            )
+        ).map((b) => [b.id, b.ref])
+      : [],
+  );
+  const notes = `${group.school}’s payment on ${ref}${e.notes ? `: ${e.notes}` : ''}`;
+  const take = new Map<number, number>();
+  let left = amountPence;
+  for (const invoice of rows) {
+    const pence = Math.min(left, owed.get(invoice.id) ?? 0);
+    if (pence > 0) take.set(invoice.id, pence);
+    left -= pence;
+  }
+  // card money beyond the shares is kept, on the last share (overpaid, for the office to refund)
+  const last = rows.at(-1);
+  if (left > 0 && last) take.set(last.id, (take.get(last.id) ?? 0) + left);
+  const parts: SharePart[] = [];
+  for (const invoice of rows) {
+    const pence = take.get(invoice.id);
+    if (!pence) continue;
+    const id = await insertEntry(tx, invoice, {
+      type: 'payment',
+      amountPence: pence,
+      processor: e.processor,
+      date: e.date,
+      notes,
+      idempotencyKey: null,
+      // one card payment split to several shares: its parts are pi_…, pi_…#2… (a provider id is recorded once)
+      providerRef: e.providerRef && parts.length ? `${e.providerRef}#${parts.length + 1}` : e.providerRef,
+      createdBy: e.createdBy,
+    });
+    parts.push({
+      booking_ref: refs.get(invoice.bookingId)!,
+      invoice_ref: invoice.invoiceRef,
+      pence,
+      transaction_id: id,
+    });
+  }
+  await audit(tx, {
+    action: 'group.payment_recorded',
+    subject: { type: 'group', id: groupId },
+    tripId: group.tripId,
+    summary: `recorded ${group.school}’s payment of ${formatPence(amountPence)} (${PROCESSOR_LABELS[e.processor]}) on ${ref}, split to ${parts.length} pupil${parts.length === 1 ? '' : 's'}`,
+    details: {
+      ref,
+      amount: penceToPounds(amountPence),
+      processor: e.processor,
+      date: e.date,
+      notes: e.notes,
+      ...(e.providerRef ? { provider_ref: e.providerRef } : {}),
+      split: parts.map((p) => ({
+        booking_ref: p.booking_ref,
+        invoice_ref: p.invoice_ref,
+        amount: penceToPounds(p.pence),
+      })),
+      ...(parts.length ? {} : { unplaced: 'the group has no shares left to pay: the office must place or refund it' }),
+    },
+  });
+  return parts;
+}
+
+/**
+ * A refund Stripe made of a school's card payment (split to several shares): split back the
+ * other way, the last part first, each share given back no more than it took of that payment;
+ * recorded once per refund id (its parts are `re_…`, `re_…#2`…). Says how many parts it recorded.
+ */
+export async function refundSharesIn(
+  tx: Tx,
+  paymentIntent: string,
+  refund: { id: string; amountPence: number; date: string },
+): Promise<number> {
+  const [known] = await tx
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.type, 'refund'),
+        sql`(${transactions.providerRef} = ${refund.id} or ${transactions.providerRef} like ${`${refund.id}#%`})`,
+      ),
+    )
+    .limit(1);
+  if (known) return 0;
+  const paid = await tx
+    .select({ invoiceId: transactions.invoiceId, pence: transactions.amountPence })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.type, 'payment'),
+        sql`(${transactions.providerRef} = ${paymentIntent} or ${transactions.providerRef} like ${`${paymentIntent}#%`})`,
+        isNull(transactions.deletedAt),
+      ),
+    )
+    .orderBy(desc(transactions.id));
+  if (!paid.length) return 0;
+  let left = refund.amountPence;
+  const parts: Array<{ invoiceId: number; pence: number }> = [];
+  for (const p of paid) {
+    const pence = Math.min(left, p.pence);
+    if (pence > 0) parts.push({ invoiceId: p.invoiceId, pence });
+    left -= pence;
+  }
+  // more refunded than this payment put on the shares (it cannot be, by Stripe's rules): on the latest part
+  if (left > 0) {
+    if (parts[0]) parts[0].pence += left;
+    else parts.push({ invoiceId: paid[0]!.invoiceId, pence: left });
+  }
+  let n = 0;
+  for (const part of parts) {
+    const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, part.invoiceId)).for('update');
+    if (!invoice) continue;
+    n += 1;
+    await insertEntry(tx, invoice, {
+      type: 'refund',
+      amountPence: part.pence,
+      processor: 'STRIPE',
+      date: refund.date,
+      notes: `Refunded by card through Stripe (${refund.id})`,
+      idempotencyKey: null,
+      providerRef: n === 1 ? refund.id : `${refund.id}#${n}`,
+      createdBy: null,
+    });
+  }
+  return n;
 }

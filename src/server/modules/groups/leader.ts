@@ -7,6 +7,7 @@ import { queryRows, type Db } from '../../../db/client.ts';
 import { schoolGroups, trips } from '../../../db/schema/index.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import { audit } from '../../audit/audit.ts';
+import type { PayLinkSettings } from '../../common/pay-links.ts';
 import { escapeCell } from '../../common/spreadsheet.ts';
 import { notFound } from '../../errors.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
@@ -27,6 +28,8 @@ export class LeaderService {
     private readonly db: Db,
     fundraisingDefaults: FundraisingDefaults,
     private readonly clock: Pick<Clock, 'now'>,
+    /** the school's pay link is shown when card payments are set up */
+    private readonly payLinks?: PayLinkSettings,
   ) {
     this.readiness = new ReadinessService(db, fundraisingDefaults, clock);
   }
@@ -112,7 +115,10 @@ export class LeaderService {
         consent_missing: pupils.filter((p) => p.consent === 'missing' || p.consent === 'withdrawn').length,
         overdue: pupils.filter((p) => p.overdue > 0).length,
       },
-      invoice: await groupInvoiceOf(this.db, groupId, `/api/my/groups/${groupId}/invoice/pdf`),
+      invoice: await groupInvoiceOf(this.db, groupId, {
+        pdfUrl: `/api/my/groups/${groupId}/invoice/pdf`,
+        pay: { settings: this.payLinks, now: nowOf(this.clock) },
+      }),
     };
   }
 }

@@ -51,7 +51,7 @@ const tags = ['school groups'];
 export async function groupRoutes(app: FastifyInstance, opts: GroupRouteDeps) {
   const groupInvoices = new GroupInvoiceService(opts);
   const service = new GroupService(opts.db, opts.fundraisingDefaults, opts.clock, groupInvoices);
-  const leader = new LeaderService(opts.db, opts.fundraisingDefaults, opts.clock);
+  const leader = new LeaderService(opts.db, opts.fundraisingDefaults, opts.clock, opts.operator.payLinks);
   const pupils = new PupilService(opts);
   const reminders = new GroupReminderService({ ...opts, leader, pupils });
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -136,7 +136,7 @@ export async function groupRoutes(app: FastifyInstance, opts: GroupRouteDeps) {
       schema: {
         tags,
         summary:
-          "Records the school's payment on its group invoice, split to its pupils' shares (the one due first first), in one transaction; more than is owed is refused",
+          "Records the school's payment on its group invoice, split to its pupils' shares (the earliest due first), in one transaction; more than is owed is refused",
         params: idParam,
         body: groupPaymentInputSchema,
         response: { 201: groupPaymentSchema, 404: messageSchema, 422: validationErrorSchema },

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { groupInvoiceRef } from '../../../contract/groups.ts';
 import {
   BALANCE_DUE_DAYS_BEFORE_DEPARTURE,
   DEPOSIT_DUE_DAYS,
@@ -479,6 +480,16 @@ export class InvoiceService {
   async send(bookingId: number, invoiceId: number): Promise<{ message: string; sent_at: string }> {
     const doc = await this.document(invoiceId);
     if (doc.booking.id !== bookingId) throw notFound('Invoice not found.');
+    // a school group's share is the school's to pay, not the traveller's (issue 37)
+    const [share] = await this.db
+      .select({ groupId: invoices.groupId })
+      .from(invoices)
+      .where(and(eq(invoices.id, invoiceId), isNotNull(invoices.groupId)));
+    if (share)
+      throw new HttpError(
+        422,
+        `This is the school’s share of the group invoice ${groupInvoiceRef(share.groupId!)}: it is not sent to the traveller. Send the school its group invoice from the trip’s School groups.`,
+      );
     const pdf = await invoicePdf(doc);
     const { invoice, customer, operator } = doc;
     const [booking] = await this.db

@@ -1,4 +1,5 @@
-import { Anchor, Badge, Modal, SimpleGrid, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Alert, Anchor, Badge, Modal, SimpleGrid, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ukToday } from '../../../contract/dates.ts';
 import type { GroupInvoice, GroupPaymentInput } from '../../../contract/groups.ts';
@@ -35,12 +36,21 @@ function InvoiceSummary({ invoice }: { invoice: GroupInvoice }) {
           Open the invoice as a PDF
         </Anchor>
       </Text>
+      {invoice.pay_url && (
+        <TextInput
+          label="The school’s pay link"
+          description="For the school to pay what it owes by card; the PDF carries it too."
+          value={invoice.pay_url}
+          readOnly
+          onFocus={(e) => e.currentTarget.select()}
+        />
+      )}
       {invoice.lines.length === 0 ? (
         <Text size="sm" c="dimmed">
           No pupils have joined yet: each adds a line at the school’s share.
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={420} mah={260}>
+        <Table.ScrollContainer minWidth={300}>
           <Table striped fz="sm" aria-label="The school’s share for each pupil">
             <Table.Thead>
               <Table.Tr>
@@ -57,14 +67,14 @@ function InvoiceSummary({ invoice }: { invoice: GroupInvoice }) {
                     <Anchor href={`/bookings/${l.booking_id}`} size="sm">
                       {l.pupil}
                     </Anchor>{' '}
-                    <Text span size="xs" c="dimmed">
-                      {l.booking_ref}
-                    </Text>{' '}
                     {l.left && (
                       <Badge size="xs" color="gray" variant="light">
                         Left
                       </Badge>
                     )}
+                    <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                      {l.booking_ref}
+                    </Text>
                   </Table.Td>
                   <Table.Td ta="right">{formatMoney(l.amount)}</Table.Td>
                   <Table.Td ta="right">{formatMoney(l.paid)}</Table.Td>
@@ -89,16 +99,16 @@ export function GroupInvoiceDialog({
   school,
   mayRecord,
   onClose,
-  onDone,
 }: {
   groupId: number;
   tripId: number;
   school: string;
   mayRecord: boolean;
   onClose: () => void;
-  onDone: (message: string) => void;
 }) {
   const invoice = useGroupInvoice(groupId);
+  // what the last payment did, shown here where the figures changed (the page's flash is out of sight)
+  const [notice, setNotice] = useState<string | null>(null);
   const form = useForm<Values>({
     resolver: lazyZodResolver(
       () => import('../../../contract/groups.ts').then((m) => m.groupPaymentInputSchema.omit({ date: true })),
@@ -112,7 +122,11 @@ export function GroupInvoiceDialog({
     invalidate: [groupInvoiceKey(groupId), groupKeys.ofTrip(tripId)],
     setError: form.setError,
     fallback: 'The payment was not recorded. Please try again.',
-    onSuccess: (res) => onDone(res.message),
+    alertWithFieldErrors: false,
+    onSuccess: (res) => {
+      setNotice(res.message);
+      form.reset({ amount: '', processor: 'BACS', date: ukToday(), notes: '' });
+    },
   });
   const title = `Group Invoice${invoice.data ? `: ${invoice.data.ref}` : ''} · ${school}`;
   const body = invoice.isError ? (
@@ -122,7 +136,14 @@ export function GroupInvoiceDialog({
   ) : !invoice.data ? (
     <Text size="sm">{invoice.isPending ? 'Loading…' : 'The parents pay: this group has no invoice.'}</Text>
   ) : (
-    <InvoiceSummary invoice={invoice.data} />
+    <Stack gap="xs">
+      {notice && (
+        <Alert color="green" variant="light" role="status">
+          {notice}
+        </Alert>
+      )}
+      <InvoiceSummary invoice={invoice.data} />
+    </Stack>
   );
   const owing = (invoice.data?.outstanding ?? 0) > 0;
   if (!mayRecord || !owing)
@@ -156,7 +177,7 @@ export function GroupInvoiceDialog({
       above={body}
     >
       <Text size="sm" c="dimmed">
-        The payment is split to the pupils’ shares, the one due first first.
+        The payment is split to the pupils’ shares, the earliest due first.
       </Text>
       <PaymentFields form={form} />
       <Textarea label="Notes" autosize minRows={2} error={errors.notes?.message} {...form.register('notes')} />

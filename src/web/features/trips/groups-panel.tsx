@@ -5,7 +5,6 @@ import { GROUP_PAYER_LABELS, GROUP_PAYERS, type Group, type GroupPayer } from '.
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { lazyComponent } from '../../components/lazy.tsx';
 import { TONES } from '../../components/status-badge.tsx';
-import { showFlash } from '../../lib/flash.ts';
 import { formatMoney } from '../../lib/format.ts';
 import { useCan } from '../../lib/session.tsx';
 import { addGroup, groupKeys, updateGroup, useGroups } from './api/groups.ts';
@@ -84,7 +83,7 @@ export function GroupsPanel({ tripId, editable: tripEditable }: { tripId: number
     { key: 'pupils', label: 'Pupils', align: 'right', cell: (g) => `${g.pupils} of ${g.places}` },
     {
       key: 'money',
-      label: 'Paid',
+      label: 'Parents paid',
       align: 'right',
       cell: (g) => (
         <>
@@ -169,10 +168,6 @@ export function GroupsPanel({ tripId, editable: tripEditable }: { tripId: number
           school={invoiceOf.school}
           mayRecord={may('finance')}
           onClose={() => setInvoiceOf(null)}
-          onDone={(message) => {
-            setInvoiceOf(null);
-            showFlash(message);
-          }}
         />
       )}
       {editable && (
