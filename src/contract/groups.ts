@@ -117,7 +117,10 @@ export const groupInvoiceSchema = z.object({
   /** pounds */
   total: z.number(),
   paid: z.number(),
+  /** what the school owes on its lines */
   outstanding: z.number(),
+  /** what it paid beyond its lines (a pupil who left): for the office to refund, or set against */
+  credit: z.number(),
   lines: z.array(
     z.object({
       booking_id: z.number().int(),

@@ -1,5 +1,5 @@
 import { base, en, en_GB, Faker } from '@faker-js/faker';
-import { count, gt } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, ne } from 'drizzle-orm';
 import { hashPassword } from '../../shared/password.ts';
 import type { Db, Tx } from '../client.ts';
 import { createFileStore, storeFile, type FileStore } from '../../shared/storage/index.ts';
@@ -13,6 +13,7 @@ import {
   invoiceAddons,
   invoiceItems,
   invoices,
+  schoolGroups,
   transactions,
   tripAddons,
   tripCustomFields,
@@ -788,8 +789,63 @@ export async function seedDemo(
         updatedAt: days(-300),
       })),
     );
+    await seedSchoolGroup(tx, days);
     return { bookings: bookingTotal, trips: TRIPS.length, charities: CHARITIES.length, invoices: invoiceTotal };
   });
+}
+
+/**
+ * A school's group on the Costa Rica school trip (issue 37): its leader (an End User who signs
+ * in at /my) and the trip's live bookings as its pupils; the parents pay, as the bookings were.
+ */
+async function seedSchoolGroup(tx: Tx, days: (n: number) => Date) {
+  const [trip] = await tx
+    .select({ id: trips.id })
+    .from(trips)
+    .where(and(eq(trips.type, 'school'), eq(trips.status, 'open')))
+    .orderBy(trips.departureDate)
+    .limit(1);
+  if (!trip) return;
+  const [leader] = await tx
+    .insert(users)
+    .values({
+      firstName: 'Helen',
+      lastName: 'Price',
+      email: 'helen.price@riverside-academy.test',
+      userRoleId: 3,
+      createdAt: days(-90),
+      updatedAt: days(-90),
+    })
+    .returning({ id: users.id });
+  const pupils = await tx
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(and(eq(bookings.tripId, trip.id), ne(bookings.status, 'cancelled')));
+  const [group] = await tx
+    .insert(schoolGroups)
+    .values({
+      tripId: trip.id,
+      school: 'Riverside Academy',
+      leaderName: 'Helen Price',
+      leaderEmail: 'helen.price@riverside-academy.test',
+      leaderPhone: '01632 960 123',
+      leaderUserId: leader!.id,
+      places: Math.max(36, pupils.length),
+      payer: 'parents',
+      createdAt: days(-90),
+      updatedAt: days(-90),
+    })
+    .returning({ id: schoolGroups.id });
+  if (pupils.length)
+    await tx
+      .update(bookings)
+      .set({ groupId: group!.id })
+      .where(
+        inArray(
+          bookings.id,
+          pupils.map((p) => p.id),
+        ),
+      );
 }
 
 /**

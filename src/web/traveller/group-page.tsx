@@ -88,6 +88,11 @@ function SchoolInvoice({ invoice }: { invoice: GroupInvoice }) {
             </div>
           ))}
         </SimpleGrid>
+        {invoice.credit > 0 && (
+          <Text size="sm">
+            The school has {formatMoney(invoice.credit)} in credit for pupils who left: the office will refund it.
+          </Text>
+        )}
         {invoice.pay_url && (
           <Button component="a" href={invoice.pay_url} fullWidth>
             Pay {formatMoney(invoice.outstanding)} by Card

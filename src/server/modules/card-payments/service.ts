@@ -136,6 +136,11 @@ export class CardPaymentService {
     if (state.cancelled) throw new HttpError(422, 'This booking is cancelled: its invoices cannot be paid by card.');
     if (state.outstandingPence <= 0)
       throw new HttpError(422, 'Nothing is outstanding on this invoice, so it has no pay link.');
+    if (state.groupId !== null)
+      throw new HttpError(
+        422,
+        'This is a school’s share of its group invoice: the school pays it with the group invoice’s own pay link.',
+      );
     const link = payLinkOf(invoiceId, settings, nowOf(this.deps.clock));
     // a link is signed, not stored: the History says who was given one, and until when
     await audit(this.deps.db, {
@@ -813,7 +818,8 @@ export class CardPaymentService {
   private async payable(token: string) {
     const reading = this.readToken(token);
     const state = await this.invoiceState(reading.invoiceId);
-    if (!state) throw new PayLinkRefused('withdrawn');
+    // a school's share is paid with its group invoice's link, never one of its own
+    if (!state || state.groupId !== null) throw new PayLinkRefused('withdrawn');
     if (state.cancelled) throw new PayLinkRefused('cancelled');
     if (state.outstandingPence <= 0) throw new PayLinkRefused('paid');
     if (reading.expired) throw new PayLinkRefused('expired');
@@ -840,6 +846,7 @@ export class CardPaymentService {
       bookingId: loaded.reply.booking_id,
       ref: loaded.reply.invoice_ref,
       outstandingPence: loaded.summary.outstandingPence,
+      groupId: loaded.groupId,
       // a cancelled booking's invoices are closed, but its cancellation fee may be paid
       cancelled: !stillPayable(row.status, loaded.reply.type),
       firstName: row.firstName,

@@ -78,7 +78,9 @@ type CancelPlan = {
   deleteInvoiceIds: number[];
   waiveRowIds: number[];
   /** a school group's shares with money on them: cut to what was paid as the pupil leaves */
-  schoolShares: Array<{ id: number; ref: string; receivedPence: number }>;
+  schoolShares: Array<{ id: number; ref: string; keepPence: number; receivedPence: number; unpaid: boolean }>;
+  /** the fee the parents bear (all of it, but for a pupil whose school pays a share) */
+  parentsFeePence: number;
 };
 
 const p = penceToPounds;
@@ -312,15 +314,33 @@ export class ChangesService {
     const feePence = feeWaived ? 0 : scaleFee;
 
     const split = await invoicesByMoney(tx, b.id);
-    const toDelete = split.unpaid.map((l) => l.reply);
+    // a pupil of a school group whose school pays a share (issue 37): the fee is borne by the school
+    // and the parents in the shares they pay of the cost; the school's money is never counted for,
+    // or owed back to, the parents: its share becomes its part of the fee, what it paid beyond that
+    // a credit on its group invoice
+    const shares = [...split.unpaid, ...split.withMoney].filter((l) => l.groupId !== null);
+    const sharePence = Math.min(
+      b.costPence,
+      shares.reduce((a, l) => a + l.summary.totalPence, 0),
+    );
+    const schoolFeePence = b.costPence > 0 ? Math.round((feePence * sharePence) / b.costPence) : 0;
+    const parentsFeePence = feePence - schoolFeePence;
+    const schoolShares = shares
+      .map((l, i) => ({
+        id: l.reply.id,
+        ref: l.reply.invoice_ref,
+        // the school's part of the fee, on its first share (a pupil has one)
+        keepPence: i === 0 ? schoolFeePence : 0,
+        receivedPence: l.summary.receivedPence,
+        unpaid: split.unpaid.includes(l),
+      }))
+      .filter((sh) => !(sh.unpaid && sh.keepPence === 0));
+    const toDelete = split.unpaid.filter((l) => !schoolShares.some((sh) => sh.id === l.reply.id)).map((l) => l.reply);
     const kept = split.withMoney.map((l) => l.reply);
-    // a school group's share is the school's money, never counted for (or owed back to) the parents
     const paidPence = split.withMoney
       .filter((l) => l.groupId === null)
       .reduce((a, l) => a + l.summary.receivedPence, 0);
-    const schoolShares = split.withMoney
-      .filter((l) => l.groupId !== null)
-      .map((l) => ({ id: l.reply.id, ref: l.reply.invoice_ref, receivedPence: l.summary.receivedPence }));
+    const schoolPaidPence = shares.reduce((a, l) => a + l.summary.receivedPence, 0);
     const rows = await tx
       .select({
         id: scheduleRows.id,
@@ -346,8 +366,18 @@ export class ChangesService {
         ),
       )
       .orderBy(asc(scheduleRows.position));
-    const refundOwedPence = Math.max(0, paidPence - feePence);
-    const stillOwedPence = Math.max(0, feePence - paidPence);
+    const refundOwedPence = Math.max(0, paidPence - parentsFeePence);
+    const stillOwedPence = Math.max(0, parentsFeePence - paidPence);
+    const schoolPart =
+      shares.length === 0
+        ? ''
+        : ` The school bears ${formatPence(schoolFeePence)} of the fee: its share becomes that${
+            schoolPaidPence > schoolFeePence
+              ? `, and the ${formatPence(schoolPaidPence - schoolFeePence)} it paid beyond it is its credit on the group invoice`
+              : schoolPaidPence < schoolFeePence
+                ? `, ${formatPence(schoolFeePence - schoolPaidPence)} of it still to pay on the group invoice`
+                : ''
+          }.`;
     const refused = b.status === 'cancelled' ? 'This booking is already cancelled.' : null;
     const summary = refused
       ? refused
@@ -357,7 +387,7 @@ export class ChangesService {
             : stillOwedPence > 0
               ? `a cancellation invoice for ${formatPence(stillOwedPence)} is raised`
               : 'nothing is owed either way'
-        }.`;
+        }.${schoolPart}`;
     return {
       booking: { id: b.id, tripId: b.tripId, ref: b.ref, status: b.status, userId: b.userId },
       tripName: b.tripName,
@@ -368,6 +398,7 @@ export class ChangesService {
       deleteInvoiceIds: toDelete.map((i) => i.id),
       waiveRowIds: rows.map((r) => r.id),
       schoolShares,
+      parentsFeePence,
       preview: {
         booking_id: b.id,
         ref: b.ref,
@@ -433,7 +464,7 @@ export class ChangesService {
     for (const id of plan.deleteInvoiceIds) await this.invoices.deleteIn(tx, id);
     const sharesCut: string[] = [];
     for (const share of plan.schoolShares)
-      if (await trimLeaverShareIn(tx, share.id, share.receivedPence)) sharesCut.push(share.ref);
+      if (await trimLeaverShareIn(tx, share.id, share.keepPence)) sharesCut.push(share.ref);
     if (plan.waiveRowIds.length)
       await tx
         .update(scheduleRows)
@@ -454,7 +485,7 @@ export class ChangesService {
             description: `Cancellation of booking ${plan.booking.ref}`,
             item:
               plan.paidPence > 0
-                ? `Cancellation fee ${formatPence(plan.feePence)}, less ${formatPence(plan.paidPence)} paid`
+                ? `Cancellation fee ${formatPence(plan.parentsFeePence)}, less ${formatPence(plan.paidPence)} paid`
                 : 'Cancellation fee',
             pence: plan.stillOwedPence,
             today,
@@ -489,7 +520,7 @@ export class ChangesService {
         refund_owed: plan.preview.refund_owed,
         still_owed: plan.preview.still_owed,
         invoices_deleted: plan.preview.invoices_deleted.map((i) => i.ref),
-        ...(sharesCut.length ? { school_shares_cut_to_paid: sharesCut } : {}),
+        ...(sharesCut.length ? { school_shares_cut_to_its_fee: sharesCut } : {}),
         rows_waived: plan.waiveRowIds.length,
         cancellation_invoice_id: invoiceId,
         refund_owed_id: owedId,

@@ -135,6 +135,10 @@ describe('the group invoice', () => {
       .from(auditEvents)
       .where(and(eq(auditEvents.action, 'invoice.created'), inArray(auditEvents.bookingId, g.bookingIds)));
     expect(raised).toHaveLength(3);
+    // the office's standard balance bills the parents the rest, not the school's share again
+    const balance = await admin.post(`/api/bookings/${g.bookingIds[0]}/invoices`, { invoice_type: 'balance' });
+    expect(balance.statusCode, balance.body).toBe(201);
+    expect(balance.json().total).toBe(1395);
   });
 
   it('is the whole cost when the school pays all: the parents have nothing scheduled; none when the parents pay', async () => {
@@ -144,6 +148,13 @@ describe('the group invoice', () => {
       outstanding: 3790,
     });
     for (const id of g.bookingIds) expect(await scheduled(id)).toBe(0);
+    // the parents have no deposit to pay, and their readiness does not wait for one
+    const deposit = await admin.post(`/api/bookings/${g.bookingIds[0]}/invoices`, { invoice_type: 'deposit' });
+    expect(deposit.statusCode).toBe(422);
+    expect(deposit.json().message).toContain('no deposit to pay');
+    const board = (await admin.get(`/api/trips/${g.tripId}/readiness`)).json();
+    const row = board.rows.find((r: { booking_id: number }) => r.booking_id === g.bookingIds[0]);
+    expect(row.checks.money.state).toBe('green');
     const p = await groupWith(1, { payer: 'parents' });
     const none = await admin.get(`/api/groups/${p.groupId}/invoice`);
     expect(none.statusCode).toBe(200);
@@ -271,45 +282,86 @@ describe("the school's payment", () => {
 });
 
 describe('pupils joining and leaving', () => {
-  it('adds a line as a pupil joins; takes an unpaid line off, and cuts a part-paid one to what was paid, as a pupil leaves', async () => {
+  it('a leaver’s share becomes the school’s part of the fee; what the school paid beyond it is its credit, never the parents’', async () => {
     const g = await groupWith(3, { payer: 'school' });
     // £2,000 from the school: Kid1's share paid (£1,895), £105 on Kid2's
     await admin.post(`/api/groups/${g.groupId}/payments`, { amount: 2000, processor: 'BACS', date: today });
-    const cancel = (id: number) =>
-      admin.post(`/api/bookings/${id}/cancel`, { reason: 'Left the school', notify: false });
-    // Kid3 leaves, nothing paid on their share: the line goes
-    const three = await cancel(g.bookingIds[2]!);
+    // Kid3 leaves by the scale, nothing paid: the school pays all, so it bears the whole fee
+    const preview = (await admin.get(`/api/bookings/${g.bookingIds[2]}/cancel/preview`)).json();
+    const fee = preview.fee as number;
+    expect(fee).toBeGreaterThan(0);
+    expect(preview.summary).toContain('The school bears');
+    const three = await admin.post(`/api/bookings/${g.bookingIds[2]}/cancel`, {
+      reason: 'Left the school',
+      notify: false,
+    });
     expect(three.statusCode, three.body).toBe(200);
-    let invoice = (await admin.get(`/api/groups/${g.groupId}/invoice`)).json();
-    expect(invoice.lines).toHaveLength(2);
-    expect(invoice.total).toBe(3790);
-    // Kid2 leaves with £105 of the school's on their share: kept as paid, never owed back to the parent
-    const two = await cancel(g.bookingIds[1]!);
-    expect(two.statusCode, two.body).toBe(200);
-    expect(two.json().refund_owed).toBe(0);
-    expect(await t.db.select().from(refundsOwed).where(eq(refundsOwed.bookingId, g.bookingIds[1]!))).toEqual([]);
-    invoice = (await admin.get(`/api/groups/${g.groupId}/invoice`)).json();
+    // the parents owe nothing: no cancellation invoice, no refund
+    expect(three.json()).toMatchObject({ cancellation_invoice_id: null, refund_owed: 0, still_owed: 0 });
+    // Kid1 leaves with the fee waived: the school's £1,895 is its credit, not the parents' refund
+    const one = await admin.post(`/api/bookings/${g.bookingIds[0]}/cancel`, {
+      reason: 'Moved abroad',
+      fee_waived: true,
+      waived_reason: 'Family moved abroad',
+      notify: false,
+    });
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json().refund_owed).toBe(0);
+    expect(await t.db.select().from(refundsOwed).where(eq(refundsOwed.bookingId, g.bookingIds[0]!))).toEqual([]);
+    const invoice = (await admin.get(`/api/groups/${g.groupId}/invoice`)).json();
     expect(
-      invoice.lines.map((l: { pupil: string; amount: number; left: boolean }) => [l.pupil, l.amount, l.left]),
+      invoice.lines.map((l: { pupil: string; amount: number; paid: number; left: boolean }) => [
+        l.pupil,
+        l.amount,
+        l.paid,
+        l.left,
+      ]),
     ).toEqual([
-      ['Kid1 Adams', 1895, false],
-      ['Kid2 Brown', 105, true],
+      ['Kid1 Adams', 0, 1895, true],
+      ['Kid2 Brown', 1895, 105, false],
+      ['Kid3 Clark', fee, 0, true],
     ]);
-    expect(invoice).toMatchObject({ total: 2000, paid: 2000, outstanding: 0 });
+    expect(invoice).toMatchObject({ outstanding: 1790 + fee, credit: 1895 });
     const [event] = await t.db
       .select()
       .from(auditEvents)
-      .where(and(eq(auditEvents.action, 'booking.cancelled'), eq(auditEvents.bookingId, g.bookingIds[1]!)));
-    expect((event!.details as Record<string, unknown>).school_shares_cut_to_paid).toHaveLength(1);
+      .where(and(eq(auditEvents.action, 'booking.cancelled'), eq(auditEvents.bookingId, g.bookingIds[0]!)));
+    expect((event!.details as Record<string, unknown>).school_shares_cut_to_its_fee).toHaveLength(1);
+    // the office gives the school its credit back as a refund on that share: the parents' refunds owed are not touched
+    const refund = await admin.post('/api/transactions', {
+      booking_id: g.bookingIds[0],
+      invoice_id: invoice.lines[0].invoice_id,
+      invoice_type: 'other',
+      amount: 1895,
+      type: 'refund',
+      processor: 'BACS',
+      date: today,
+    });
+    expect(refund.statusCode, refund.body).toBeLessThan(300);
+    expect((await admin.get(`/api/groups/${g.groupId}/invoice`)).json()).toMatchObject({
+      outstanding: 1790 + fee,
+      credit: 0,
+    });
     // a pupil of a group moves with it, not on their own
     const other = await insertTrip(t.db, {
       type: 'school',
       departureDate: addDays(today, 150),
       returnDate: addDays(today, 155),
     });
-    const move = await admin.get(`/api/bookings/${g.bookingIds[0]}/move/preview?trip_id=${other.id}`);
+    const move = await admin.get(`/api/bookings/${g.bookingIds[1]}/move/preview?trip_id=${other.id}`);
     expect(move.statusCode, move.body).toBe(200);
     expect(move.json().refused).toContain('school group');
+  });
+
+  it('leaves a split pupil’s parents their part of the fee only, and a refund to the school never settles the parents’', async () => {
+    const g = await groupWith(1, { payer: 'split', school_share: '947.50' });
+    const preview = (await admin.get(`/api/bookings/${g.bookingIds[0]}/cancel/preview`)).json();
+    const cancelled = await admin.post(`/api/bookings/${g.bookingIds[0]}/cancel`, { reason: 'Left', notify: false });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    // the school pays half the cost, so it bears half the fee; the parents are invoiced the other half
+    const half = Math.round(preview.fee * 50) / 100;
+    expect(cancelled.json().still_owed).toBe(half);
+    expect((await admin.get(`/api/groups/${g.groupId}/invoice`)).json()).toMatchObject({ outstanding: half });
   });
 });
 

@@ -100,7 +100,12 @@ export class GroupInvoiceService {
    */
   async repriceIn(tx: Tx, group: GroupRow, schedules: ScheduleService, createdBy: number): Promise<number> {
     const pupils = await tx
-      .select({ id: bookings.id, firstName: bookings.firstName, lastName: bookings.lastName })
+      .select({
+        id: bookings.id,
+        firstName: bookings.firstName,
+        lastName: bookings.lastName,
+        createdAt: bookings.createdAt,
+      })
       .from(bookings)
       .where(and(eq(bookings.groupId, group.id), sql`${bookings.status} in ('provisional', 'confirmed')`))
       .orderBy(asc(bookings.id))
@@ -131,9 +136,9 @@ export class GroupInvoiceService {
       .where(and(eq(invoices.groupId, group.id), inArray(invoices.bookingId, ids)));
     for (const s of shares) await this.invoices.deleteIn(tx, s.id);
     await tx.delete(scheduleRows).where(inArray(scheduleRows.bookingId, ids));
-    const today = this.today();
     for (const p of pupils) {
-      await schedules.createFor(tx, { id: p.id, tripId: group.tripId, bookedOn: today });
+      // made again as it was first made: from the day the pupil joined
+      await schedules.createFor(tx, { id: p.id, tripId: group.tripId, bookedOn: ukToday(p.createdAt) });
       await this.raiseShareIn(tx, group, trip!, { bookingId: p.id, name: `${p.firstName} ${p.lastName}` }, createdBy);
     }
     return pupils.length;
@@ -255,19 +260,18 @@ export class GroupInvoiceService {
 }
 
 /**
- * A pupil leaves (their booking is cancelled): an unpaid share goes with the cancellation's
- * unpaid invoices; a share with money on it is cut to what was paid, which the school keeps as
- * paid for that pupil (returning it is the office's call, as a refund on that share). In the
- * cancellation's transaction; says whether it was cut.
+ * A pupil leaves (their booking is cancelled): their share becomes the school's part of the
+ * cancellation fee (what it paid beyond that is its credit on the group invoice, for the office to
+ * refund or set against). In the cancellation's transaction; says whether it changed.
  */
-export async function trimLeaverShareIn(tx: Tx, invoiceId: number, receivedPence: number): Promise<boolean> {
+export async function trimLeaverShareIn(tx: Tx, invoiceId: number, keepPence: number): Promise<boolean> {
   const [item] = await tx
     .select({ id: invoiceItems.id, amountPence: invoiceItems.amountPence })
     .from(invoiceItems)
     .where(eq(invoiceItems.invoiceId, invoiceId))
     .orderBy(asc(invoiceItems.sortOrder), asc(invoiceItems.id))
     .limit(1);
-  const pence = Math.max(0, receivedPence);
+  const pence = Math.max(0, keepPence);
   if (!item || pence >= item.amountPence) return false;
   await tx.update(invoiceItems).set({ amountPence: pence }).where(eq(invoiceItems.id, item.id));
   return true;
@@ -333,7 +337,8 @@ export async function groupInvoiceOf(
     .sort((a, b) => a.sort.localeCompare(b.sort) || a.invoice_id - b.invoice_id);
   const sum = (f: (s: (typeof lines)[number]['pence']) => number) => lines.reduce((a, l) => a + f(l.pence), 0);
   const owing = lines.filter((l) => l.outstanding > 0).map((l) => l.due_date);
-  const outstanding = sum((s) => s.outstandingPence);
+  const outstanding = sum((s) => Math.max(0, s.outstandingPence));
+  const credit = sum((s) => Math.max(0, -s.outstandingPence));
   return {
     group_id: g.id,
     ref: groupInvoiceRef(g.id),
@@ -343,6 +348,7 @@ export async function groupInvoiceOf(
     total: penceToPounds(sum((s) => s.totalPence)),
     paid: penceToPounds(sum((s) => s.receivedPence)),
     outstanding: penceToPounds(outstanding),
+    credit: penceToPounds(credit),
     lines: lines.map(({ sort: _s, pence: _p, due_date: _d, ...line }) => line),
     pdf_url: links.pdfUrl,
     pay_url:
@@ -386,6 +392,20 @@ export async function splitToShares(
     .orderBy(asc(invoices.dueDate), asc(invoices.id))
     .for('update');
   const loaded = rows.length ? await loadInvoices(tx, eq(invoices.groupId, groupId)) : [];
+  const pupils = rows.length
+    ? await tx
+        .select({ id: bookings.id, ref: bookings.ref, status: bookings.status })
+        .from(bookings)
+        .where(
+          inArray(
+            bookings.id,
+            rows.map((r) => r.bookingId),
+          ),
+        )
+    : [];
+  const live = new Set(pupils.filter((p) => p.status !== 'cancelled').map((p) => p.id));
+  const liveRows = rows.filter((r) => live.has(r.bookingId));
+  // a pupil who left owes only the school's part of their cancellation fee: their share was cut to it
   const owed = new Map(loaded.map((l) => [l.reply.id, Math.max(0, l.summary.outstandingPence)]));
   const total = [...owed.values()].reduce((a, b) => a + b, 0);
   if (e.over === 'refuse' && total <= 0)
@@ -394,21 +414,7 @@ export async function splitToShares(
     throw validationError({
       amount: [`The school owes ${formatPence(total)} on ${ref}: a payment may not be more.`],
     });
-  const refs = new Map(
-    rows.length
-      ? (
-          await tx
-            .select({ id: bookings.id, ref: bookings.ref })
-            .from(bookings)
-            .where(
-              inArray(
-                bookings.id,
-                rows.map((r) => r.bookingId),
-              ),
-            )
-        ).map((b) => [b.id, b.ref])
-      : [],
-  );
+  const refs = new Map(pupils.map((b) => [b.id, b.ref]));
   const notes = `${group.school}’s payment on ${ref}${e.notes ? `: ${e.notes}` : ''}`;
   const take = new Map<number, number>();
   let left = amountPence;
@@ -418,7 +424,7 @@ export async function splitToShares(
     left -= pence;
   }
   // card money beyond the shares is kept, on the last share (overpaid, for the office to refund)
-  const last = rows.at(-1);
+  const last = liveRows.at(-1) ?? rows.at(-1);
   if (left > 0 && last) take.set(last.id, (take.get(last.id) ?? 0) + left);
   const parts: SharePart[] = [];
   for (const invoice of rows) {

@@ -6,6 +6,9 @@ import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
 import { auditEvents, bookings, scheduleRows, users } from '../../../db/schema/index.ts';
 import { hashPassword } from '../../../shared/password.ts';
+import { operatorOf } from '../../config.ts';
+import { createMailer } from '../../mail/transport.ts';
+import { PupilService } from './pupils.ts';
 import { smtpSink } from '../../../../tests/support/smtp.ts';
 import { startStripeStandIn, type StripeStandIn } from '../../../../tests/support/stripe-stand-in.ts';
 import { createTestApp, PASSWORD, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
@@ -230,6 +233,46 @@ describe('a group leader adds pupils', () => {
     expect((await other.leader.post(`/api/my/groups/${groupId}/reminders`)).statusCode).toBe(404);
     expect((await other.leader.get(`/api/my/groups/${groupId}/list`)).statusCode).toBe(404);
     expect((await admin.post(`/api/my/groups/${groupId}/pupils`, pupil(5))).statusCode).toBe(403);
+  });
+});
+
+describe("a parent's invitation", () => {
+  it('that the mail server refuses is marked failed, and the hourly job sends it again a day later, once', async () => {
+    const { groupId, leader } = await groupOf();
+    const address = `bounce${n}@refused.test`;
+    const added = await leader.post(`/api/my/groups/${groupId}/pupils`, pupil(1, { parent_email: address }));
+    expect(added.statusCode, added.body).toBe(201);
+    const id = added.json().added[0].booking_id as number;
+    const marked = async () => {
+      for (let i = 0; i < 250; i++) {
+        const [b] = await t.db.select().from(bookings).where(eq(bookings.id, id));
+        // claimed (invited_at) while it is being sent; a refusal puts that back and marks it failed
+        if (b!.parentInviteFailedAt) return b!;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error('the invitation was never refused');
+    };
+    const tried = await marked();
+    expect(tried.parentInvitedAt).toBeNull();
+    expect(tried.parentInviteFailedAt).not.toBeNull();
+    expect((await leader.get(`/api/my/groups/${groupId}`)).json().pupils[0].parent_invited).toBe(false);
+    const job = (hoursLater: number) =>
+      new PupilService({
+        db: t.db,
+        mailer: createMailer(t.config),
+        operator: operatorOf(t.config),
+        clock: { now: () => Date.now() + hoursLater * 3_600_000 },
+      });
+    // an hour later: not yet (a refused address is tried again a day after)
+    expect((await job(1).inviteOwed()).sent + (await job(1).inviteOwed()).failed).toBe(0);
+    // the parent's address is put right; a day later the job sends it, and then never again
+    await t.db
+      .update(bookings)
+      .set({ email: `fixed${n}@home.test` })
+      .where(eq(bookings.id, id));
+    expect(await job(25).inviteOwed()).toMatchObject({ sent: 1, failed: 0 });
+    expect((await mailTo(`fixed${n}@home.test`)).length).toBe(1);
+    expect(await job(26).inviteOwed()).toMatchObject({ sent: 0, failed: 0 });
   });
 });
 

@@ -19,6 +19,7 @@ import type { Db } from '../../../db/client.ts';
 import type { Clock } from '../../clock.ts';
 import type { Mailer } from '../../common/mailer.ts';
 import type { Operator } from '../../common/operator.ts';
+import { allows } from '../../../contract/permissions.ts';
 import { validationError } from '../../errors.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { GroupInvoiceService } from './invoice.ts';
@@ -107,7 +108,13 @@ export async function groupRoutes(app: FastifyInstance, opts: GroupRouteDeps) {
         response: { 200: groupSchema, 404: messageSchema, 422: validationErrorSchema },
       },
     },
-    async (request) => service.update(request.params.id, request.body, request.user!.id),
+    async (request) =>
+      service.update(request.params.id, request.body, request.user!.id, {
+        // who pays changes the pupils' invoices and schedules: money's permission and scope too
+        mayBill:
+          allows(request.user!.team?.permissions, 'finance', 'change') &&
+          (!request.bearer || request.bearer.scopes.includes('finance:write')),
+      }),
   );
 
   r.get(

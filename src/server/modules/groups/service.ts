@@ -160,7 +160,7 @@ export class GroupService {
     return this.get(id);
   }
 
-  async update(id: number, v: GroupValues, userId: number): Promise<Group> {
+  async update(id: number, v: GroupValues, userId: number, o: { mayBill: boolean }): Promise<Group> {
     await this.db.transaction(async (tx) => {
       const [before] = await tx.select().from(schoolGroups).where(eq(schoolGroups.id, id)).for('update');
       if (!before) throw notFound('Group not found.');
@@ -192,10 +192,13 @@ export class GroupService {
         .where(eq(schoolGroups.id, id))
         .returning();
       // who pays changed: the pupils' schedules and the school's shares are made again, while nothing is paid
-      const repriced =
-        before.payer !== after!.payer || before.schoolSharePence !== after!.schoolSharePence
-          ? await this.groupInvoices.repriceIn(tx, after!, this.schedules, userId)
-          : 0;
+      const repricing = before.payer !== after!.payer || before.schoolSharePence !== after!.schoolSharePence;
+      if (repricing && Number(live?.n ?? 0) > 0 && !o.mayBill)
+        throw new HttpError(
+          403,
+          'Changing who pays changes the pupils’ invoices and schedules: it needs the permission to change money.',
+        );
+      const repriced = repricing ? await this.groupInvoices.repriceIn(tx, after!, this.schedules, userId) : 0;
       const changes = diffObjects(fields(before), fields(after!));
       await audit(tx, {
         action: 'group.updated',

@@ -6,7 +6,8 @@ import { audit } from '../../audit/audit.ts';
 /**
  * A refund recorded on a booking (any processor) settles the refunds it owes, the oldest first, as
  * far as the refunds recorded since the oldest open one was owed cover them: a refund paid in two
- * parts settles it with the second. Called in the transaction that records the refund.
+ * parts settles it with the second; a refund to a school of its group share is not one of them.
+ * Called in the transaction that records the refund.
  */
 export async function settleRefundsOwed(tx: Tx, bookingId: number, transactionId: number): Promise<void> {
   const open = await queryRows<{ id: number; amount_pence: number; created_at: Date }>(
@@ -17,8 +18,9 @@ export async function settleRefundsOwed(tx: Tx, bookingId: number, transactionId
   if (!open.length) return;
   const [refunded] = await queryRows<{ pence: string }>(
     tx,
-    sql`select coalesce(sum(amount_pence), 0)::bigint as pence from transactions
-        where booking_id = ${bookingId} and type = 'refund' and deleted_at is null and created_at >= ${open[0]!.created_at}`,
+    sql`select coalesce(sum(t.amount_pence), 0)::bigint as pence from transactions t join invoices i on i.id = t.invoice_id
+        where t.booking_id = ${bookingId} and t.type = 'refund' and t.deleted_at is null and i.group_id is null
+          and t.created_at >= ${open[0]!.created_at}`,
   );
   let left = Number(refunded!.pence);
   for (const owed of open) {

@@ -88,8 +88,13 @@ export class InvoiceService {
       .where(eq(bookings.id, invoice.booking_id));
     const b = row!.b;
     // a link only for what may be paid now: not for a paid invoice or a cancelled booking
+    const [share] = await this.db
+      .select({ id: invoices.id })
+      .from(invoices)
+      .where(and(eq(invoices.id, id), isNotNull(invoices.groupId)));
+    // a school's share is paid with its group invoice's link (issue 37)
     const url =
-      invoice.outstanding > 0 && b.status !== 'cancelled'
+      invoice.outstanding > 0 && b.status !== 'cancelled' && !share
         ? payUrlOf(invoice.id, this.operator.payLinks, new Date())
         : '';
     return {
@@ -117,9 +122,18 @@ export class InvoiceService {
       const [trip] = await tx.select().from(trips).where(eq(trips.id, booking.tripId));
       const today = ukToday();
       const earlier = await tx
-        .select({ id: invoices.id, type: invoices.type })
+        .select({ id: invoices.id, type: invoices.type, groupId: invoices.groupId })
         .from(invoices)
         .where(eq(invoices.bookingId, bookingId));
+      // a school group's share of a pupil's cost is billed to the school (issue 37): the parents' invoices bill the rest
+      const shareIds = earlier.filter((i) => i.groupId !== null).map((i) => i.id);
+      const [share] = shareIds.length
+        ? await tx
+            .select({ pence: sql<string>`coalesce(sum(${invoiceItems.amountPence}), 0)` })
+            .from(invoiceItems)
+            .where(inArray(invoiceItems.invoiceId, shareIds))
+        : [{ pence: '0' }];
+      const parentsCostPence = Math.max(0, trip!.costPence - Number(share!.pence));
       if (v.invoice_type === 'deposit') {
         if (earlier.some((i) => i.type === 'deposit'))
           throw new HttpError(422, 'This booking already has a deposit invoice.');
@@ -128,6 +142,11 @@ export class InvoiceService {
           throw new HttpError(422, 'This booking already has a balance invoice, which bills the whole trip cost.');
         if (trip!.depositPence <= 0)
           throw new HttpError(422, 'The trip has no deposit set, so there is nothing to invoice.');
+        if (parentsCostPence <= 0)
+          throw new HttpError(
+            422,
+            'The school pays this pupil’s whole trip on its group invoice: the parents have no deposit to pay.',
+          );
         const id = await this.insert(tx, {
           bookingId,
           tripId: trip!.id,
@@ -136,7 +155,7 @@ export class InvoiceService {
           description: `Deposit for ${trip!.name}`,
           invoiceDate: today,
           dueDate: addDays(today, DEPOSIT_DUE_DAYS),
-          items: [{ description: 'Trip deposit', amountPence: trip!.depositPence }],
+          items: [{ description: 'Trip deposit', amountPence: Math.min(trip!.depositPence, parentsCostPence) }],
           addons: [],
           discountCode: v.discount_code,
           createdBy: userId,
@@ -144,7 +163,9 @@ export class InvoiceService {
         await linkToSchedule(tx, bookingId, 'deposit', id);
         return id;
       }
-      const billedIds = earlier.filter((i) => billsTripCost(i.type as InvoiceType)).map((i) => i.id);
+      const billedIds = earlier
+        .filter((i) => billsTripCost(i.type as InvoiceType) || i.groupId !== null)
+        .map((i) => i.id);
       const [billed] = billedIds.length
         ? await tx
             .select({ pence: sql<string>`coalesce(sum(${invoiceItems.amountPence}), 0)` })

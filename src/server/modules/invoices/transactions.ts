@@ -64,7 +64,8 @@ export async function insertEntry(tx: Tx, invoice: typeof invoices.$inferSelect,
       ...(e.providerRef ? { provider_ref: e.providerRef } : {}),
     },
   });
-  if (e.type === 'refund') await settleRefundsOwed(tx, invoice.bookingId, row!.id);
+  // a refund to a school of its group share is not money owed back to the traveller (issue 37)
+  if (e.type === 'refund' && invoice.groupId === null) await settleRefundsOwed(tx, invoice.bookingId, row!.id);
   return row!.id;
 }
 

@@ -123,6 +123,8 @@ export class ReadinessService {
           bookings.date_of_birth, bookings.consent_name, bookings.consent_given_at, bookings.consent_withdrawn_at,
           (select coalesce(sum(fe.amount_pence), 0) from fundraising_entries fe where fe.booking_id = bookings.id and fe.struck_at is null) as raised, bookings.chasers_off, bookings.chasers_off_reason, lc.check as last_chaser_check, lc.sent_on as last_chaser_on,
           (bookings.deposit_payment_date is not null or trips.deposit_pence = 0
+            -- a pupil whose school pays the whole trip (issue 37): the parents have no deposit to pay
+            or exists (select 1 from school_groups g where g.id = bookings.group_id and g.payer = 'school')
             or exists (select 1 from invoices i where i.booking_id = bookings.id and i.type = 'deposit'
                        and not exists (select 1 from money_owed m where m.kind = 'invoice' and m.id = i.id))) as deposit_paid,
           coalesce(o.owed, 0) as owed, coalesce(o.overdue, 0) as overdue, o.first_overdue, o.next_due

@@ -25,11 +25,18 @@ const Figure = ({ label, value }: { label: string; value: number }) => (
 function InvoiceSummary({ invoice }: { invoice: GroupInvoice }) {
   return (
     <Stack gap="xs">
-      <SimpleGrid cols={3}>
+      <SimpleGrid cols={invoice.credit > 0 ? 4 : 3}>
         <Figure label="Total" value={invoice.total} />
         <Figure label="Received" value={invoice.paid} />
         <Figure label="Outstanding" value={invoice.outstanding} />
+        {invoice.credit > 0 && <Figure label="Credit" value={invoice.credit} />}
       </SimpleGrid>
+      {invoice.credit > 0 && (
+        <Text size="sm" c="dimmed">
+          The school paid {formatMoney(invoice.credit)} beyond its lines for pupils who left: refund it on their lines,
+          from their bookings.
+        </Text>
+      )}
       <Text size="sm">
         {invoice.due_date && invoice.outstanding > 0 ? `Due ${formatLongDate(invoice.due_date)} · ` : ''}
         <Anchor href={invoice.pdf_url} target="_blank">
