@@ -58,12 +58,14 @@ function InvoiceSummary({ invoice }: { invoice: GroupInvoice }) {
         </Text>
       ) : (
         <Table.ScrollContainer minWidth={300}>
-          <Table striped fz="sm" aria-label="The school’s share for each pupil">
+          <Table striped fz="xs" horizontalSpacing="xs" aria-label="The school’s share for each pupil">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Pupil</Table.Th>
                 <Table.Th ta="right">Share</Table.Th>
-                <Table.Th ta="right">Paid</Table.Th>
+                <Table.Th ta="right" visibleFrom="xs">
+                  Paid
+                </Table.Th>
                 <Table.Th ta="right">Outstanding</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -71,7 +73,7 @@ function InvoiceSummary({ invoice }: { invoice: GroupInvoice }) {
               {invoice.lines.map((l) => (
                 <Table.Tr key={l.invoice_id}>
                   <Table.Td>
-                    <Anchor href={`/bookings/${l.booking_id}`} size="sm">
+                    <Anchor href={`/bookings/${l.booking_id}`} size="xs">
                       {l.pupil}
                     </Anchor>{' '}
                     {l.left && (
@@ -84,7 +86,9 @@ function InvoiceSummary({ invoice }: { invoice: GroupInvoice }) {
                     </Text>
                   </Table.Td>
                   <Table.Td ta="right">{formatMoney(l.amount)}</Table.Td>
-                  <Table.Td ta="right">{formatMoney(l.paid)}</Table.Td>
+                  <Table.Td ta="right" visibleFrom="xs">
+                    {formatMoney(l.paid)}
+                  </Table.Td>
                   <Table.Td ta="right">{formatMoney(l.outstanding)}</Table.Td>
                 </Table.Tr>
               ))}
