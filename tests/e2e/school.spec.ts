@@ -1,4 +1,4 @@
-import { addDays, ukToday } from '../../src/contract/dates.ts';
+import { addDays, toDdMmYyyy, ukToday } from '../../src/contract/dates.ts';
 import { expect, expectAccessible, freshBooking, freshTrip, signIn, test, travellerOnPhone } from './fixtures.ts';
 
 const control = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210) + 1}`;
@@ -225,5 +225,124 @@ test.describe('school trips', () => {
     } finally {
       await phone.close();
     }
+  });
+  test('a school pays its group invoice by card from the leader’s phone, and the office sees it split to the pupils', async ({
+    page,
+    browser,
+  }) => {
+    await signIn(page, 'admin', '/bookings');
+    const email = `head.${Date.now()}@school.test`;
+    const departure = addDays(ukToday(), 150);
+    const { tripId, groupId } = await page.evaluate(
+      async ([email, departure, back]) => {
+        const headers = {
+          Accept: 'application/json',
+          'Content-Type': 'application/json',
+          'X-Requested-With': 'XMLHttpRequest',
+          'X-CSRF-TOKEN': document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content,
+        };
+        const countries = (await (await fetch('/api/countries', { headers })).json()) as Array<{ id: number }>;
+        const trip = {
+          name: `Year 8 Madrid ${Date.now()}`,
+          country_id: countries[0]!.id,
+          departure,
+          return: back,
+          type: 'school',
+          level: 1,
+          status: 'open',
+          deposit: 0,
+          cost: 0,
+          require_passport: 1,
+          funding: 'both',
+        };
+        const made = await fetch('/api/trips', { method: 'POST', headers, body: JSON.stringify(trip) });
+        if (made.status !== 201) throw new Error(`POST trips: ${made.status} ${await made.text()}`);
+        const tripId = ((await made.json()) as { id: number }).id;
+        // a new trip starts with no price: it is set on the trip, as the office does
+        const priced = await fetch(`/api/trips/${tripId}`, {
+          method: 'PATCH',
+          headers,
+          body: JSON.stringify({ ...trip, deposit: '100', cost: '950' }),
+        });
+        if (priced.status !== 200) throw new Error(`PATCH trip: ${priced.status} ${await priced.text()}`);
+        const res = await fetch(`/api/trips/${tripId}/groups`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            school: 'Hillside Academy',
+            leader_name: 'Hal Head',
+            leader_email: email,
+            places: 30,
+            payer: 'split',
+            school_share: '300',
+          }),
+        });
+        if (res.status !== 201) throw new Error(`POST groups: ${res.status}`);
+        return { tripId, groupId: ((await res.json()) as { id: number }).id };
+      },
+      [email, toDdMmYyyy(departure), toDdMmYyyy(addDays(departure, 5))] as const,
+    );
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB', bypassCSP: true });
+    try {
+      const leader = await phone.newPage();
+      await leader.goto('/my/sign-in');
+      await leader.getByLabel('Your email address').fill(email);
+      await leader.getByRole('button', { name: 'Email me a sign-in link' }).click();
+      let mail = '';
+      await expect
+        .poll(async () => {
+          mail = (await (await page.request.get(`${control}/mail?to=${encodeURIComponent(email)}`)).text()).replace(
+            /=\r?\n/g,
+            '',
+          );
+          return mail.includes('/my/sign-in/');
+        })
+        .toBe(true);
+      await leader.goto(/https?:\/\/\S+?(\/my\/sign-in\/\S+?)(?:\s|$)/.exec(mail)![1]!);
+      await leader.waitForURL('**/my');
+      await leader.goto(`/my/groups/${groupId}`);
+      // two pupils, each adding a £300 line to the school's invoice
+      const add = leader.getByRole('region', { name: 'Add a pupil' });
+      for (const [first, last] of [
+        ['Pip', 'Parker'],
+        ['Quinn', 'Quay'],
+      ]) {
+        await add.getByLabel('First name').fill(first!);
+        await add.getByLabel('Last name').fill(last!);
+        await add.getByLabel('Date of birth').fill('2012-05-03');
+        await add.getByLabel('Parent’s name').fill(`Pat ${last}`);
+        await add.getByLabel('Parent’s email').fill(`${first!.toLowerCase()}.${Date.now()}@home.test`);
+        await add.getByRole('button', { name: 'Add Pupil' }).click();
+        await expect(add.getByRole('status')).toContainText(`${first} ${last} is in the group.`);
+      }
+      const invoice = leader.getByRole('region', { name: 'The school’s invoice' });
+      await expect(invoice).toContainText('2 pupils');
+      await expect(invoice).toContainText('£600.00');
+      expect(await leader.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await expectAccessible(leader);
+      await invoice.screenshot({ path: 'test-results/screens/leader-school-invoice-phone.png' });
+      await invoice.getByRole('link', { name: 'Pay £600.00 by Card' }).click();
+      await expect(leader.getByRole('heading', { level: 1 })).toHaveText(/^Pay invoice GRP-\d+$/);
+      await expect(leader.getByText('Hillside Academy’s share for its pupils on')).toBeVisible();
+      await leader.getByRole('button', { name: 'Pay £600.00 by card' }).click();
+      await expect(leader.getByRole('heading', { name: 'Stand-in checkout' })).toBeVisible();
+      await leader.getByRole('button', { name: /^Pay £/ }).click();
+      await expect(leader.getByRole('heading', { level: 1 })).toHaveText('Payment received');
+      await leader.goto(`/my/groups/${groupId}`);
+      await expect(leader.getByRole('region', { name: 'The school’s invoice' })).toContainText('Paid');
+      await expect(leader.getByRole('region', { name: 'The school’s invoice' })).not.toContainText('by Card');
+    } finally {
+      await phone.close();
+    }
+    // the office: the group invoice paid, a line per pupil
+    await page.goto(`/trips/${tripId}/edit`);
+    const groups = page.getByRole('region', { name: 'School groups' });
+    await groups.getByRole('button', { name: 'The group invoice of Hillside Academy' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText('Received£600.00');
+    await expect(dialog.getByRole('table', { name: 'The school’s share for each pupil' }).getByRole('row')).toHaveCount(
+      3,
+    );
+    await expectAccessible(page);
   });
 });
