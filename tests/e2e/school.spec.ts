@@ -15,7 +15,7 @@ test.describe('school trips', () => {
     await page.goto(`/trips/${tripId}/edit`);
     await page.getByLabel('Parent’s consent').fill('I agree to my child joining the Snowdonia trip.');
     await page.getByRole('button', { name: 'Save Trip' }).click();
-    await expect(page.getByRole('status')).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Trip details updated' })).toBeVisible();
 
     const { traveller, phone } = await travellerOnPhone(page, browser, id);
     try {
