@@ -3,7 +3,9 @@
 //      p50 and p95, with the server's page cache (PUBLIC_PAGE_CACHE_MS, 2 s) and without it (the SQL of every read).
 //   2. 200 bookings posted at once for 150 places: how many were made (exactly 150), how many were
 //      told the trip is full, none lost (the database holds exactly the 150), and p50/p95/max.
-//   DATABASE_URL=postgresql://… npx tsx bench/public-booking.ts [--seconds 5] [--clients 32] [--bookers 200] [--places 150]
+//      Then how long the bookings that replied from their rows alone (decision 030) took to get their
+//      schedules, deposit invoices and emails after the last reply, and that each has one deposit invoice.
+//   DATABASE_URL=postgresql://… npx tsx bench/public-booking.ts [--seconds 5] [--clients 32] [--bookers 200] [--places 150] [--burst 2]
 // Uses the PostgreSQL server of DATABASE_URL (a database tripdesk_bench_public of its own, dropped
 // at the end), or PGlite in a temporary folder. A web-only server (no job queue) on a free port;
 // the clients run in a worker thread with their own keep-alive connections, as browsers elsewhere.
@@ -28,12 +30,15 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '32' },
     bookers: { type: 'string', default: '200' },
     places: { type: 'string', default: '150' },
+    // BOOKING_BURST: 1000 to make every booking's schedule and deposit invoice before its reply, as before decision 030
+    burst: { type: 'string', default: '2' },
   },
 });
 const seconds = Number(values.seconds);
 const clients = Number(values.clients);
 const bookers = Number(values.bookers);
 const placesOnSale = Number(values.places);
+const burst = Number(values.burst);
 
 const url = process.env.DATABASE_URL;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tripdesk-bench-public-'));
@@ -67,6 +72,7 @@ const config = testConfig(dataDir, {
   // the bookers all come from this one address
   publicBookingsPerAddress: 1_000_000,
   logLevel: 'silent',
+  bookingBurst: burst,
 });
 
 /** A trip on sale with this many places, 200 days away, with a plan, add-ons and a description. */
@@ -223,6 +229,22 @@ for (const row of rows) console.log(`| ${row.join(' | ')} |`);
   console.log('|---:|---:|---:|---:|---:|---:|---:|');
   console.log(
     `| ${made} | ${full} | ${other.length ? JSON.stringify(other.map((o) => o.status)) : 0} | ${kept!.n} | ${f(pct(sorted, 50))} | ${f(pct(sorted, 95))} | ${f(sorted.at(-1)!)} |`,
+  );
+  // the setups the server makes once the burst is over
+  const after = performance.now();
+  for (;;) {
+    const [left] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from booking_setups`);
+    if (Number(left!.n) === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  const setupMs = performance.now() - after;
+  const [bills] = await queryRows<{ bookings: number; one: number }>(
+    database.db,
+    sql`select count(*)::int as bookings, count(*) filter (where (select count(*) from invoices i where i.booking_id = b.id and i.type = 'deposit') = 1)::int as one
+      from bookings b where b.trip_id = ${bookTrip.id} and b.status <> 'cancelled'`,
+  );
+  console.log(
+    `\nBOOKING_BURST=${burst}: the schedules, deposit invoices and emails of the bookings made ${f(setupMs)} ms after the last reply; ${bills!.one} of ${bills!.bookings} with one deposit invoice\n`,
   );
   await app.close();
 }

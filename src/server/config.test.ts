@@ -18,7 +18,12 @@ describe('configuration', () => {
       seedDemo: true,
       trustProxy: false,
       loginRateLimit: 30,
+      bookingBurst: 2,
     });
+    expect(loadConfig({ DATA_DIR: dataDir, BOOKING_BURST: '0' }).bookingBurst).toBe(0);
+    expect(() => loadConfig({ DATA_DIR: dataDir, BOOKING_BURST: 'many' })).toThrow(
+      /BOOKING_BURST: must be a whole number from 0 to 1000/,
+    );
     expect(config.sessionIdleMs).toBe(120 * 60_000);
     expect(config.sessionAbsoluteMs).toBe(12 * 3_600_000);
   });

@@ -189,6 +189,14 @@ const envSchema = z
     WAITING_LIST_OFFER_HOURS: positiveInt('a whole number of hours')
       .max(720, { error: 'must be at most 720 hours' })
       .default(48),
+    // bookings in flight on one server from which a booking replies from its row alone, its schedule,
+    // deposit invoice and email made straight after (decision 030; 0: always, as the bench may)
+    BOOKING_BURST: z.coerce
+      .number({ error: 'must be a whole number from 0 to 1000' })
+      .int({ error: 'must be a whole number from 0 to 1000' })
+      .min(0, { error: 'must be a whole number from 0 to 1000' })
+      .max(1000, { error: 'must be a whole number from 0 to 1000' })
+      .default(2),
     // how long each server keeps a trip's public page it has read (0: not at all)
     PUBLIC_PAGE_CACHE_MS: z.coerce
       .number({ error: 'must be a whole number of milliseconds from 0 to 60000' })
@@ -283,6 +291,8 @@ export type Config = {
   waitingListOfferHours: number;
   /** how long each server keeps a trip's public page it has read */
   publicPageCacheMs: number;
+  /** bookings in flight on one server from which a booking's reply is made from its row alone (decision 030) */
+  bookingBurst: number;
 };
 
 export type StripeConfig = { secretKey: string; webhookSecret: string; apiBase: string | undefined };
@@ -382,6 +392,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     publicBookingsPerAddress: env.PUBLIC_BOOKINGS_PER_ADDRESS,
     waitingListOfferHours: env.WAITING_LIST_OFFER_HOURS,
     publicPageCacheMs: env.PUBLIC_PAGE_CACHE_MS,
+    bookingBurst: env.BOOKING_BURST,
   };
 }
 

@@ -90,6 +90,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     publicBookingsPerAddress: 10_000,
     waitingListOfferHours: 48,
     publicPageCacheMs: 2000,
+    bookingBurst: 2,
     ...overrides,
   };
 }

@@ -1,4 +1,4 @@
-import { bigint, boolean, date, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * The dashboard's rollups (decision 015), kept by the database in the same transaction
@@ -6,7 +6,7 @@ import { bigint, boolean, date, integer, pgTable, primaryKey, text, timestamp } 
  * thousand rows rather than over every booking, invoice and payment. Written only by triggers.
  */
 
-/** Bookings made per trip and week (its Monday, London time), by status and funding type. */
+/** Bookings made per trip and week (its Monday, London time), by status and funding type, split in eight slots. */
 export const bookingWeeks = pgTable(
   'booking_weeks',
   {
@@ -14,9 +14,12 @@ export const bookingWeeks = pgTable(
     week: date().notNull(),
     status: text().notNull(),
     fundingType: text('funding_type').notNull(),
+    // the booking's id modulo 8 (migration 0053): bookings of one trip made at once add to different
+    // rows rather than all waiting for one; readers sum over it
+    slot: smallint().notNull().default(0),
     n: integer().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.tripId, t.week, t.status, t.fundingType] })],
+  (t) => [primaryKey({ columns: [t.tripId, t.week, t.status, t.fundingType, t.slot] })],
 );
 
 /** Money per trip and day: received (live payments − live refunds, by their date) and invoiced (by invoice date). */

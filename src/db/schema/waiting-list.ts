@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, check, date, index, integer, pgTable, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { bookings } from './bookings.ts';
+import { discounts } from './discounts.ts';
 import { trips } from './trips.ts';
 
 export const WAITING_STATES = ['waiting', 'offered', 'booked', 'expired', 'removed'] as const;
@@ -45,3 +46,21 @@ export const waitingListEntries = pgTable(
       .where(sql`${t.state} = 'offered'`),
   ],
 );
+
+/**
+ * An online booking made while many were being made at once (decision 030): the booking row is
+ * made and the reply given at once; its schedule, its deposit invoice (whose id is taken now, so the
+ * pay link can be given) and its email follow straight after. Deleted when they are made.
+ */
+export const bookingSetups = pgTable('booking_setups', {
+  bookingId: bigint('booking_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => bookings.id, { onDelete: 'cascade' }),
+  // the id the deposit invoice will have (taken from its sequence at booking); none when nothing is due now
+  invoiceId: integer('invoice_id').unique(),
+  // the use of a discount code taken at booking, for the deposit invoice
+  discountId: integer('discount_id').references(() => discounts.id, { onDelete: 'set null' }),
+  depositPence: integer('deposit_pence').notNull(),
+  bookedOn: date('booked_on').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});

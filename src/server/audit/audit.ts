@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Db, Tx } from '../../db/client.ts';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { auditEvents } from '../../db/schema/index.ts';
 import type { AUDIT_SOURCES } from '../../contract/constants.ts';
 import { TRAVELLER_DATA_FIELDS } from '../../contract/team-constants.ts';
@@ -105,28 +106,20 @@ export function currentActor(): Actor {
 export async function audit(tx: Tx | Db, event: AuditEvent): Promise<number> {
   const context = storage.getStore() ?? SYSTEM;
   const actor = event.actor ?? context.actor();
-  const [row] = await tx
-    .insert(auditEvents)
-    .values({
-      actorType: actor.type,
-      actorUserId: actor.userId,
-      actorName: actor.name,
-      actorTokenId: actor.tokenId,
-      actorClientId: actor.clientId,
-      actorTeam: actor.team ?? null,
-      source: context.source(),
-      ipAddress: context.ip,
-      action: event.action,
-      subjectType: event.subject.type,
-      subjectId: event.subject.id === null ? null : String(event.subject.id),
-      bookingId: event.bookingId ?? null,
-      tripId: event.tripId ?? null,
-      changes: event.changes && Object.keys(event.changes).length ? event.changes : null,
-      summary: `${actor.name} ${event.summary}`,
-      details: event.details ?? null,
-    })
-    .returning({ id: auditEvents.id });
-  return row!.id;
+  const changes = event.changes && Object.keys(event.changes).length ? JSON.stringify(event.changes) : null;
+  const details = event.details ? JSON.stringify(event.details) : null;
+  // written as plain SQL: every change writes one, and the query builder's insert cost more than the database did
+  const [row] = await queryRows<{ id: string }>(
+    tx,
+    sql`insert into ${auditEvents} (actor_type, actor_user_id, actor_name, actor_token_id, actor_client_id, actor_team,
+        source, ip_address, action, subject_type, subject_id, booking_id, trip_id, changes, summary, details)
+      values (${actor.type}, ${actor.userId}, ${actor.name}, ${actor.tokenId}, ${actor.clientId}, ${actor.team ?? null},
+        ${context.source()}, ${context.ip}, ${event.action}, ${event.subject.type},
+        ${event.subject.id === null ? null : String(event.subject.id)}, ${event.bookingId ?? null}, ${event.tripId ?? null},
+        ${changes}::jsonb, ${`${actor.name} ${event.summary}`}, ${details}::jsonb)
+      returning id`,
+  );
+  return Number(row!.id);
 }
 
 /** Who a request acts as, worked out when an event is written (after sign-in and token checks). */

@@ -11,8 +11,19 @@ export type PayLink = { url: string; token: string; expiresAt: Date };
 
 const SIGNATURE_LENGTH = 32;
 
+// the signing key made from the server's secret, made once per secret
+const keys = new Map<string, Buffer>();
+function keyOf(secret: string, purpose: string): Buffer {
+  let key = keys.get(`${purpose}\0${secret}`);
+  if (!key) {
+    key = createHmac('sha256', secret).update(purpose).digest();
+    keys.set(`${purpose}\0${secret}`, key);
+  }
+  return key;
+}
+
 function signature(secret: string, invoiceId: number, expires: number): string {
-  const key = createHmac('sha256', secret).update('tripdesk pay links').digest();
+  const key = keyOf(secret, 'tripdesk pay links');
   return createHmac('sha256', key).update(`${invoiceId}:${expires}`).digest('base64url').slice(0, SIGNATURE_LENGTH);
 }
 
@@ -48,7 +59,7 @@ export function readPayLink(token: string, secret: string, now: Date): PayLinkRe
  * as the other.
  */
 function groupSignature(secret: string, groupId: number, expires: number): string {
-  const key = createHmac('sha256', secret).update('tripdesk group pay links').digest();
+  const key = keyOf(secret, 'tripdesk group pay links');
   return createHmac('sha256', key).update(`${groupId}:${expires}`).digest('base64url').slice(0, SIGNATURE_LENGTH);
 }
 

@@ -39,6 +39,7 @@ import { TransactionService } from '../invoices/transactions.ts';
 import type { Config } from '../../config.ts';
 import { createStripe, Stripe } from './stripe.ts';
 import { CHECKOUT_SESSION_HELD_SECONDS, confirmHeldBooking } from '../online-booking/service.ts';
+import { bookingSetupsFrom, type BookingSetups } from '../online-booking/setups.ts';
 
 export type CardPaymentDeps = {
   db: Db;
@@ -50,6 +51,8 @@ export type CardPaymentDeps = {
   clock: Pick<Clock, 'now'>;
   /** where the office hears of disputes */
   officeEmail: string | undefined;
+  /** an online booking's deposit invoice still to raise when its pay link is opened (decision 030) */
+  setups?: BookingSetups;
 };
 
 /** The service as the configuration sets it up: without STRIPE_SECRET_KEY, card payments are off. */
@@ -69,6 +72,7 @@ export function cardPaymentsFrom(d: {
     mailer: d.mailer,
     clock: d.clock,
     officeEmail: config.officeEmail,
+    setups: bookingSetupsFrom(d),
   });
 }
 
@@ -817,7 +821,12 @@ export class CardPaymentService {
   /** The invoice a link names, refused when it may not be paid now, with why. */
   private async payable(token: string) {
     const reading = this.readToken(token);
-    const state = await this.invoiceState(reading.invoiceId);
+    let state = await this.invoiceState(reading.invoiceId);
+    // an online booking that replied before its deposit invoice was raised (decision 030): raised now
+    if (!state && this.deps.setups) {
+      await this.deps.setups.finishForInvoice(reading.invoiceId);
+      state = await this.invoiceState(reading.invoiceId);
+    }
     // a school's share is paid with its group invoice's link, never one of its own
     if (!state || state.groupId !== null) throw new PayLinkRefused('withdrawn');
     if (state.cancelled) throw new PayLinkRefused('cancelled');

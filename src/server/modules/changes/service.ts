@@ -269,7 +269,8 @@ export class ChangesService {
       .select({ id: trips.id, name: trips.name, deletedAt: trips.deletedAt })
       .from(trips)
       .where(eq(trips.id, tripId))
-      .for('update');
+      // not FOR UPDATE: a booking being made holds its trip's key share, then asks for this (decision 030)
+      .for('no key update');
     if (!trip || trip.deletedAt) throw notFound('Trip not found');
     return trip;
   }

@@ -52,9 +52,14 @@ export type NewInvoice = {
   items: Array<{ description: string; amountPence: number }>;
   addons: Array<{ addonId: number; name: string; pricePence: number }>;
   discountCode: string | null;
+  /** a use of a discount code already taken (an online booking's deposit, decision 030): applied, not claimed again */
+  claimedDiscount?: ClaimedDiscount | null;
+  /** the id taken for it beforehand (an online booking's deposit, whose pay link was given first) */
+  id?: number;
   /** null: raised by the system (a payment schedule) */
   createdBy: number | null;
 };
+export type ClaimedDiscount = { id: number; code: string; amountPence: number };
 
 /** The largest INV- number so far (1000 before the first), read from the end of invoices_ref_number_idx. */
 export const LAST_INVOICE_NUMBER = sql`(select coalesce(max(substring(invoice_ref from '^INV-([0-9]{1,9})$')::int), 1000) from invoices)`;
@@ -216,12 +221,16 @@ export class InvoiceService {
     return this.db.transaction((tx) => this.raiseScheduledIn(tx, rowId, today));
   }
 
-  /** raiseScheduled in the caller's transaction; an online booking's first instalment may carry a discount code. */
+  /**
+   * raiseScheduled in the caller's transaction; an online booking's first instalment may carry a
+   * discount code (or a use of one taken at booking), and an id taken for it beforehand.
+   */
   async raiseScheduledIn(
     tx: Tx,
     rowId: number,
     today: string,
-    discountCode: string | null = null,
+    discount: string | ClaimedDiscount | null = null,
+    id?: number,
   ): Promise<number | null> {
     const [peek] = await tx
       .select({ bookingId: scheduleRows.bookingId })
@@ -282,7 +291,7 @@ export class InvoiceService {
       });
       return null;
     }
-    const id = await this.insert(tx, {
+    const raised = await this.insert(tx, {
       bookingId: booking.id,
       tripId: booking.tripId,
       type: row.invoiceType as InvoiceType,
@@ -292,11 +301,13 @@ export class InvoiceService {
       dueDate: row.dueDate > today ? row.dueDate : today,
       items: amountPence > 0 ? [{ description: row.label, amountPence }] : [],
       addons,
-      discountCode,
+      discountCode: typeof discount === 'string' ? discount : null,
+      claimedDiscount: discount !== null && typeof discount === 'object' ? discount : null,
+      ...(id === undefined ? {} : { id }),
       createdBy: null,
     });
-    await tx.update(scheduleRows).set({ invoiceId: id, updatedAt: new Date() }).where(eq(scheduleRows.id, rowId));
-    return id;
+    await tx.update(scheduleRows).set({ invoiceId: raised, updatedAt: new Date() }).where(eq(scheduleRows.id, rowId));
+    return raised;
   }
 
   /** A custom invoice from the New Invoice dialog. */
@@ -334,8 +345,9 @@ export class InvoiceService {
     const subtotal = n.items.reduce((a, i) => a + i.amountPence, 0) + n.addons.reduce((a, i) => a + i.pricePence, 0);
     const discount = n.discountCode
       ? await claimDiscount(tx, n.discountCode, { invoiceType: n.type, tripId: n.tripId, today: ukToday() })
-      : null;
+      : (n.claimedDiscount ?? null);
     const values = {
+      ...(n.id === undefined ? {} : { id: n.id }),
       bookingId: n.bookingId,
       type: n.type,
       description: n.description,
@@ -466,12 +478,7 @@ export class InvoiceService {
           ),
         );
     }
-    if (invoice.discountId !== null) {
-      await tx
-        .update(discounts)
-        .set({ usageCount: sql`greatest(${discounts.usageCount} - 1, 0)` })
-        .where(eq(discounts.id, invoice.discountId));
-    }
+    if (invoice.discountId !== null) await giveBackDiscount(tx, invoice.discountId);
     // what it billed, read before it goes
     const [loaded] = await loadInvoices(tx, eq(invoices.id, id));
     await tx.delete(invoices).where(eq(invoices.id, id));
@@ -676,11 +683,23 @@ function uninvoicedAddons(tx: Tx, bookingId: number) {
     .orderBy(asc(tripAddons.id));
 }
 
+/** A use of a discount code given back (its invoice deleted, or never raised). */
+export async function giveBackDiscount(tx: Tx, discountId: number): Promise<void> {
+  await tx
+    .update(discounts)
+    .set({ usageCount: sql`greatest(${discounts.usageCount} - 1, 0)` })
+    .where(eq(discounts.id, discountId));
+}
+
 /**
  * Takes one use of a discount code for an invoice being raised. The code's row stays locked to
  * the end of the transaction, so of two invoices after its last use exactly one gets it.
  */
-async function claimDiscount(tx: Tx, code: string, at: { invoiceType: InvoiceType; tripId: number; today: string }) {
+export async function claimDiscount(
+  tx: Tx,
+  code: string,
+  at: { invoiceType: InvoiceType; tripId: number; today: string },
+): Promise<ClaimedDiscount> {
   const [d] = await tx
     .select({
       id: discounts.id,

@@ -14,6 +14,7 @@ import { insertAddon, insertTrip } from '../../../db/factories/trips.ts';
 import {
   auditEvents,
   bookings,
+  bookingSetups,
   charities,
   discounts,
   invoices,
@@ -62,8 +63,8 @@ beforeEach(() => {
   shift = 0;
 });
 
-/** The service as the hold job runs it, on the app's clock. */
-const holdJob = (perAddress = 10_000) =>
+/** The service as the hold job runs it, on the app's clock; `burst` and `finishAfterBurst` as BOOKING_BURST and a server set them. */
+const holdJob = (perAddress = 10_000, burst = 1000, finishAfterBurst = true) =>
   new OnlineBookingService({
     db: t.db,
     clock,
@@ -75,6 +76,8 @@ const holdJob = (perAddress = 10_000) =>
     cardPayments: true,
     perAddress,
     pageCacheMs: 0,
+    burst,
+    finishAfterBurst,
   });
 
 let n = 0;
@@ -429,6 +432,123 @@ describe('booking online', () => {
       .from(bookings)
       .where(and(eq(bookings.tripId, trip.id)));
     expect(live.filter((b) => b.status !== 'cancelled')).toHaveLength(10);
+    // those that replied from their rows alone get their schedule, one deposit invoice and their email straight after
+    const made = live.filter((b) => b.source === 'online');
+    await expect
+      .poll(async () => (await t.db.select().from(bookingSetups)).filter((x) => made.some((b) => b.id === x.bookingId)))
+      .toEqual([]);
+    for (const b of made) {
+      const bills = await t.db.select().from(invoices).where(eq(invoices.bookingId, b.id));
+      expect(bills.map((i) => i.type)).toEqual(['deposit']);
+      expect((await t.db.select().from(scheduleRows).where(eq(scheduleRows.bookingId, b.id))).length).toBeGreaterThan(
+        0,
+      );
+    }
+  });
+
+  it('replies from the booking’s row alone in a burst; its deposit invoice, under the id its pay link names, follows or is made when the link is opened', async () => {
+    const { trip, slug } = await tripOnSale({ capacity: 3 });
+    await t.db
+      .insert(discounts)
+      .values({ name: 'Launch', code: `LAUNCH${n}`, amountPence: 5_000, invoiceType: 'deposit', usageLimit: 10 });
+    // a server in the middle of a burst, whose setups are not made behind the test's back
+    const service = holdJob(10_000, 0, false);
+    const mails = sink.received.length;
+    const reply = await service.book(slug, publicBookingSchema.parse(traveller({ discount_code: `launch${n}` })), null);
+    expect(reply).toMatchObject({ status: 'provisional', deposit: 200, bank_details: null });
+    const booking = await bookingByRef(reply.booking_ref);
+    expect(booking).toMatchObject({ status: 'provisional', source: 'online' });
+    expect(booking.holdExpiresAt).not.toBeNull();
+    expect(await t.db.select().from(invoices).where(eq(invoices.bookingId, booking.id))).toHaveLength(0);
+    const [setup] = await t.db.select().from(bookingSetups).where(eq(bookingSetups.bookingId, booking.id));
+    expect(setup).toMatchObject({ depositPence: 20_000, bookedOn: today() });
+    const [code] = await t.db
+      .select()
+      .from(discounts)
+      .where(eq(discounts.code, `LAUNCH${n}`));
+    expect(code!.usageCount).toBe(1);
+    // the place is held at once
+    expect((await admin.get(`/api/trips/${trip.id}/online-booking`)).json().places).toMatchObject({ held: 1, left: 2 });
+
+    // the traveller opens the pay link first: the invoice it names is raised then, with the code's use already taken
+    const token = reply.pay_url!.split('/pay/')[1]!;
+    const page = await t.client().get(`/api/public/pay/${token}`);
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.json().outstanding).toBe(200);
+    const bills = await t.db.select().from(invoices).where(eq(invoices.bookingId, booking.id));
+    expect(bills.map((i) => [i.id, i.type, i.discountPence])).toEqual([[setup!.invoiceId, 'deposit', 5_000]]);
+    expect((await t.db.select().from(discounts).where(eq(discounts.id, code!.id)))[0]!.usageCount).toBe(1);
+    expect(await t.db.select().from(bookingSetups).where(eq(bookingSetups.bookingId, booking.id))).toHaveLength(0);
+    expect(
+      (await t.db.select().from(scheduleRows).where(eq(scheduleRows.bookingId, booking.id))).length,
+    ).toBeGreaterThan(1);
+    const toThem = () => sink.received.slice(mails).filter((m) => m.to.includes(booking.email.toLowerCase()));
+    await expect.poll(() => toThem().length).toBe(1);
+    expect(toThem()[0]!.raw).toContain(reply.booking_ref);
+    // made once, however often it is asked for
+    expect(await service.setups.finishAll()).toBe(0);
+    expect(await t.db.select().from(invoices).where(eq(invoices.bookingId, booking.id))).toHaveLength(1);
+
+    // another: made by the setups (the minute's job, when its server stopped first)
+    const second = await service.book(slug, publicBookingSchema.parse(traveller()), null);
+    const secondBooking = await bookingByRef(second.booking_ref);
+    expect(await service.setups.finishAll()).toBe(1);
+    const secondBills = await t.db.select().from(invoices).where(eq(invoices.bookingId, secondBooking.id));
+    expect(secondBills.map((i) => i.type)).toEqual(['deposit']);
+    expect(second.pay_url).toContain(`/pay/${secondBills[0]!.id.toString(36)}.`);
+
+    // a third whose hold runs out before anything else: nothing is made for it, and the code's use comes back
+    const third = await service.book(slug, publicBookingSchema.parse(traveller({ discount_code: `LAUNCH${n}` })), null);
+    expect((await t.db.select().from(discounts).where(eq(discounts.id, code!.id)))[0]!.usageCount).toBe(2);
+    const full = await book(slug);
+    expect(full.statusCode).toBe(409);
+    shift = 31 * 60_000;
+    await service.expireHolds();
+    const thirdBooking = await bookingByRef(third.booking_ref);
+    expect(thirdBooking.status).toBe('cancelled');
+    expect(await t.db.select().from(bookingSetups).where(eq(bookingSetups.bookingId, thirdBooking.id))).toHaveLength(0);
+    expect(await t.db.select().from(invoices).where(eq(invoices.bookingId, thirdBooking.id))).toHaveLength(0);
+    expect((await t.db.select().from(discounts).where(eq(discounts.id, code!.id)))[0]!.usageCount).toBe(0);
+    expect(await service.setups.finishAll()).toBe(0);
+  });
+
+  it('in a burst, gives a free place no schedule and a place with nothing due now no invoice, as when booked alone', async () => {
+    const service = holdJob(10_000, 0, false);
+    const { slug } = await tripOnSale({}, { funding_types: ['self', 'free'] });
+    const free = await service.book(slug, publicBookingSchema.parse(traveller({ funding_type: 'free' })), null);
+    expect(free).toMatchObject({ status: 'confirmed', pay_url: null, deposit: 0 });
+    const nothingDue = await tripOnSale({ depositPence: 0, costPence: 0 });
+    const none = await service.book(nothingDue.slug, publicBookingSchema.parse(traveller()), null);
+    expect(none).toMatchObject({ status: 'confirmed', pay_url: null, deposit: 0 });
+    await service.setups.finishAll();
+    for (const ref of [free.booking_ref, none.booking_ref]) {
+      const b = await bookingByRef(ref);
+      expect(b.status).toBe('confirmed');
+      expect(await t.db.select().from(invoices).where(eq(invoices.bookingId, b.id))).toHaveLength(0);
+      expect(await t.db.select().from(bookingSetups).where(eq(bookingSetups.bookingId, b.id))).toHaveLength(0);
+    }
+    const freeRows = await t.db
+      .select()
+      .from(scheduleRows)
+      .where(eq(scheduleRows.bookingId, (await bookingByRef(free.booking_ref)).id));
+    expect(freeRows).toHaveLength(0);
+  });
+
+  it('takes the last place once in a burst, and refuses the next with the trip full', async () => {
+    const { trip, slug } = await tripOnSale({ capacity: 1 });
+    const service = holdJob(10_000, 0, false);
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () => service.book(slug, publicBookingSchema.parse(traveller()), null)),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const refused = results.filter((r) => r.status === 'rejected');
+    expect(refused.map((r) => (r.reason as { statusCode: number; message: string }).message)).toEqual(
+      Array(4).fill(TRIP_FULL),
+    );
+    const live = await t.db.select().from(bookings).where(eq(bookings.tripId, trip.id));
+    expect(live).toHaveLength(1);
+    expect(await t.db.select().from(bookingSetups).where(eq(bookingSetups.bookingId, live[0]!.id))).toHaveLength(1);
+    await service.setups.finishAll();
   });
 
   it('answers each field that is wrong, and makes nothing', async () => {

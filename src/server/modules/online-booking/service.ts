@@ -24,6 +24,7 @@ import { queryRows, type Db, type Tx } from '../../../db/client.ts';
 import {
   bookingAddons,
   bookings,
+  bookingSetups,
   cardCheckouts,
   charities,
   countries,
@@ -39,16 +40,14 @@ import { nowOf, type Clock } from '../../clock.ts';
 import type { Mailer } from '../../common/mailer.ts';
 import type { Operator } from '../../common/operator.ts';
 import type { Config } from '../../config.ts';
-import { payLinkOf } from '../../common/pay-links.ts';
-import { portalUrlOf } from '../../common/portal-links.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { placesOf } from './places.ts';
+import { BookingSetups, bookedReply, dropSetupIn, sendReceived } from './setups.ts';
 import { findOffer, useOffer } from './waiting-list.ts';
-import { renderTemplate, templateOf } from '../../mail/templates.ts';
-import { travellerContext, travellerOf } from '../../mail/traveller.ts';
 import { countHit } from '../../rate-limit-store.ts';
 import { pgError } from '../../sql.ts';
-import { InvoiceService } from '../invoices/service.ts';
+import { appliedDiscount } from '../invoices/money.ts';
+import { claimDiscount, InvoiceService } from '../invoices/service.ts';
 import { ScheduleService } from '../schedules/service.ts';
 import { endUserFor, isNewBookingClash } from '../users/end-user.ts';
 
@@ -68,6 +67,10 @@ export type OnlineBookingDeps = {
   perAddress: number;
   /** how long a server keeps a public page it has read (0: not at all) */
   pageCacheMs: number;
+  /** BOOKING_BURST: bookings in flight on this server (this one among them) from which the reply is made from the booking's row alone */
+  burst: number;
+  /** whether this server makes those bookings' setups once the burst is over (not in tests of what happens before) */
+  finishAfterBurst: boolean;
 };
 
 /** The window of PUBLIC_BOOKINGS_PER_ADDRESS. */
@@ -110,10 +113,16 @@ export class OnlineBookingService {
   private readonly schedules: ScheduleService;
   private readonly invoices: InvoiceService;
   private readonly pages = new Map<string, { at: number; body: string; etag: string }>();
+  readonly setups: BookingSetups;
+  /** bookings being made on this server now */
+  private inFlight = 0;
+  private finishing: Promise<void> | null = null;
+  private again = false;
 
   constructor(private readonly d: OnlineBookingDeps) {
     this.schedules = new ScheduleService(d.db, d.clock);
     this.invoices = new InvoiceService(d.db, d.operator, d.mailer);
+    this.setups = new BookingSetups(d);
   }
 
   private now() {
@@ -156,7 +165,7 @@ export class OnlineBookingService {
 
   private async trip(tripId: number, db: Db | Tx = this.d.db, lock = false): Promise<TripRow> {
     const q = db.select().from(trips).where(eq(trips.id, tripId));
-    const [trip] = lock ? await q.for('update') : await q;
+    const [trip] = lock ? await q.for('no key update') : await q;
     if (!trip || trip.deletedAt) throw notFound('Trip not found');
     return trip;
   }
@@ -262,7 +271,7 @@ export class OnlineBookingService {
       .select()
       .from(trips)
       .where(and(sql`lower(${trips.bookingSlug}) = ${slug.toLowerCase()}`, eq(trips.onlineBooking, true)));
-    const [trip] = lock ? await q.for('update') : await q;
+    const [trip] = lock ? await q.for('no key update') : await q;
     if (!trip || trip.deletedAt) throw notFound('There is no such trip.');
     return trip;
   }
@@ -374,26 +383,57 @@ export class OnlineBookingService {
   }
 
   private async bookInTransaction(slug: string, v: z.output<typeof publicBookingSchema>): Promise<PublicBooked> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const made = await this.d.db.transaction((tx) => this.makeBooking(tx, slug, v));
-        // the places left on this server's copy of the page are stale now
-        this.pages.delete(slug.toLowerCase());
-        await this.sendReceived(made.bookingId, made.reply).catch(() => undefined);
-        return made.reply;
-      } catch (error) {
-        // a clash of random references, or two bookings making the same new account at once: both pass on a retry
-        if (attempt < 4 && isNewBookingClash(error)) continue;
-        throw error;
+    this.inFlight += 1;
+    // with others being made on this server at the same moment, the reply is made from the booking's
+    // row alone, its schedule, deposit invoice and email straight after the burst (decision 030)
+    const burst = this.inFlight >= this.d.burst;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const made = await this.d.db.transaction((tx) => this.makeBooking(tx, slug, v, burst));
+          // the places left on this server's copy of the page are stale now
+          this.pages.delete(slug.toLowerCase());
+          if (made.setUp) await sendReceived(this.d, made.bookingId, made.reply).catch(() => undefined);
+          else this.finishSoon();
+          return made.reply;
+        } catch (error) {
+          // a clash of random references, or two bookings making the same new account at once: both pass on a retry
+          if (attempt < 4 && isNewBookingClash(error)) continue;
+          throw error;
+        }
       }
+    } finally {
+      this.inFlight -= 1;
     }
+  }
+
+  /**
+   * The setups of the bookings that replied from their rows alone, once no booking is in flight on
+   * this server: the bookings still coming are answered first. The minute's job makes any left.
+   */
+  private finishSoon(): void {
+    if (!this.d.finishAfterBurst) return;
+    if (this.finishing) {
+      this.again = true;
+      return;
+    }
+    this.finishing = (async () => {
+      do {
+        this.again = false;
+        while (this.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        await this.setups.finishAll().catch(() => undefined);
+      } while (this.again);
+    })().finally(() => {
+      this.finishing = null;
+    });
   }
 
   private async makeBooking(
     tx: Tx,
     slug: string,
     v: z.output<typeof publicBookingSchema>,
-  ): Promise<{ bookingId: number; reply: PublicBooked }> {
+    burst: boolean,
+  ): Promise<{ bookingId: number; reply: PublicBooked; setUp: boolean }> {
     const now = this.now();
     const today = ukToday(now);
     // read without its lock first: what can be checked and made before counting is done outside it
@@ -421,98 +461,171 @@ export class OnlineBookingService {
       errors.discount_code = ['Discount codes cannot be used when booking this trip online.'];
     if (v.date_of_birth && v.date_of_birth >= trip.departureDate)
       errors.date_of_birth = ['The date of birth must be before the trip departs.'];
+
+    const free = v.funding_type === 'free';
+    const plan = free
+      ? []
+      : await this.schedules.preview(trip.id, today, tx, {
+          costPence: trip.costPence,
+          depositPence: trip.depositPence,
+          departure: trip.departureDate,
+        });
+    const first = plan[0];
+    // the first instalment of the plan is the deposit, paid on booking whenever the plan has it due
+    const dueNow = first?.amountPence ?? 0;
+    if (v.discount_code && !errors.discount_code && dueNow <= 0)
+      errors.discount_code = [
+        free
+          ? 'A free place needs no discount code.'
+          : 'Nothing is paid when booking this trip, so no discount code applies.',
+      ];
     if (Object.keys(errors).length) throw validationError(errors);
 
     const account = await endUserFor(tx, v);
-    const userId = account.id;
     const actor: Actor = {
       type: 'user',
-      userId,
+      userId: account.id,
       name: `${v.first_name} ${v.last_name}`,
       tokenId: null,
       clientId: null,
     };
-
-    const free = v.funding_type === 'free';
-    const plan = free ? [] : await this.schedules.preview(trip.id, today, tx);
-
-    // every booking of this trip waits here for the one before it, so the count below is exact; the
-    // trip is read again under its lock, as whatever the office changed meanwhile
-    const locked = await this.bySlug(slug, tx, true);
-    if (locked.id !== trip.id) throw new HttpError(409, BOOKING_CLOSED);
-    // a waiting list's offer: its holder books one of the places it holds
-    const offer = v.offer ? await findOffer(tx, trip.id, v.offer, now, true) : null;
-    if (v.offer && !offer) throw new HttpError(409, OFFER_GONE);
-    const places = await this.places(trip.id, tx, offer?.id ?? null);
-    const state = this.stateOf(locked, places, today);
-    if (state === 'closed' || state === 'off') throw new HttpError(409, BOOKING_CLOSED);
-    if (state === 'full') throw new HttpError(409, TRIP_FULL);
-
-    const first = plan[0];
-    // the first instalment of the plan is the deposit, paid on booking whenever the plan has it due
-    const dueNow = first?.amountPence ?? 0;
     // held for its deposit when it is paid by card now; with nothing due now, or paid by bank transfer, the place is simply taken
     const hold = dueNow > 0 && this.d.cardPayments;
     const status = dueNow > 0 ? 'provisional' : 'confirmed';
     const holdExpiresAt = hold ? new Date(now.getTime() + this.d.holdMinutes * 60_000) : null;
 
-    const [row] = await tx
-      .insert(bookings)
-      .values({
-        ref: makeBookingRef(),
+    const insertBooking = async () => {
+      // plain SQL with the columns it sets: the query builder's insert of every column of a booking
+      // cost more than the database did, on launch day's hottest route (decision 030)
+      const [row] = await queryRows<{ id: string; ref: string }>(
+        tx,
+        sql`insert into ${bookings} (ref, trip_id, user_id, charity_id, status, funding_type, title, first_name,
+            last_name, preferred_name, email, mobile, date_of_birth, address_1, address_2, address_3, address_4,
+            post_code, as_on_passport, terms_accepted_at, source, hold_expires_at, created_at, updated_at)
+          values (${makeBookingRef()}, ${trip.id}, ${account.id}, ${charityId}, ${status}, ${v.funding_type},
+            ${v.title}, ${v.first_name}, ${v.last_name}, ${v.preferred_name ?? v.first_name}, ${v.email}, ${v.mobile},
+            ${v.date_of_birth}, ${v.address_1}, ${v.address_2}, ${v.address_3}, ${v.address_4}, ${v.post_code},
+            true, ${now}, 'online', ${holdExpiresAt}, ${now}, ${now})
+          returning id, ref`,
+      );
+      const booking = { id: Number(row!.id), ref: row!.ref };
+      if (addons.length)
+        await tx
+          .insert(bookingAddons)
+          .values(
+            addons.map((a) => ({ bookingId: booking.id, addonId: a.id, pricePence: a.pricePence, createdAt: now })),
+          );
+      return booking;
+    };
+    const recordCreated = (booking: { id: number; ref: string }, offerId: number | null) =>
+      audit(tx, {
+        action: 'booking.created',
+        subject: { type: 'booking', id: booking.id },
+        bookingId: booking.id,
         tripId: trip.id,
-        userId,
-        charityId,
-        status,
-        fundingType: v.funding_type,
-        title: v.title,
-        firstName: v.first_name,
-        lastName: v.last_name,
-        preferredName: v.preferred_name ?? v.first_name,
-        email: v.email,
-        mobile: v.mobile,
-        dateOfBirth: v.date_of_birth,
-        address1: v.address_1,
-        address2: v.address_2,
-        address3: v.address_3,
-        address4: v.address_4,
-        postCode: v.post_code,
-        asOnPassport: true,
-        termsAcceptedAt: now,
-        source: 'online',
-        holdExpiresAt,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    const booking = row!;
-    if (offer) await useOffer(tx, offer, booking.id, now);
-    if (addons.length)
-      await tx
-        .insert(bookingAddons)
-        .values(
-          addons.map((a) => ({ bookingId: booking.id, addonId: a.id, pricePence: a.pricePence, createdAt: now })),
+        actor,
+        summary: `booked ${trip.name} online (${booking.ref})${hold ? `, the place held for the deposit until ${holdExpiresAt!.toISOString().slice(11, 16)} UTC` : ''}`,
+        details: {
+          ref: booking.ref,
+          status,
+          source: 'online',
+          new_user: account.created,
+          funding_type: v.funding_type,
+          charity_id: charityId,
+          addons: addons.map((a) => ({ id: a.id, name: a.name, price: penceToPounds(a.pricePence) })),
+          discount_code: v.discount_code,
+          hold_expires_at: holdExpiresAt?.toISOString() ?? null,
+          waiting_list_offer: offerId,
+        },
+      });
+    // the place, once the booking's row is made: every booking of this trip waits here for the one
+    // before it, so the count (this booking among it) is exact; the trip is read again under its
+    // lock, as whatever the office changed meanwhile
+    const takePlace = async () => {
+      // what decides whether it takes bookings, read as plain SQL (launch day's hottest statement)
+      const [row] = await queryRows<
+        Pick<TripRow, 'status' | 'capacity' | 'onlineBooking' | 'bookingSlug'> & {
+          booking_closes_on: string | null;
+          archived: boolean;
+          departure_date: string;
+        }
+      >(
+        tx,
+        sql`select status, capacity, online_booking as "onlineBooking", booking_slug as "bookingSlug",
+            to_char(booking_closes_on, 'YYYY-MM-DD') as booking_closes_on, archived_at is not null as archived,
+            to_char(departure_date, 'YYYY-MM-DD') as departure_date
+          from ${trips} where id = ${trip.id} and deleted_at is null and online_booking
+            and lower(booking_slug) = ${slug.toLowerCase()}
+          for no key update`,
+      );
+      if (!row) throw new HttpError(409, BOOKING_CLOSED);
+      const locked: TripRow = {
+        ...trip,
+        status: row.status,
+        capacity: row.capacity === null ? null : Number(row.capacity),
+        onlineBooking: row.onlineBooking,
+        bookingSlug: row.bookingSlug,
+        bookingClosesOn: row.booking_closes_on,
+        archivedAt: row.archived ? (trip.archivedAt ?? new Date(0)) : null,
+        departureDate: row.departure_date,
+      };
+      // a waiting list's offer: its holder books one of the places it holds
+      const offer = v.offer ? await findOffer(tx, trip.id, v.offer, now, true) : null;
+      if (v.offer && !offer) throw new HttpError(409, OFFER_GONE);
+      const places = await this.places(trip.id, tx, offer?.id ?? null);
+      const before =
+        places.capacity === null ? places : { ...places, left: places.capacity - places.taken - places.held + 1 };
+      const state = this.stateOf(locked, before, today);
+      if (state === 'closed' || state === 'off') throw new HttpError(409, BOOKING_CLOSED);
+      if (state === 'full') throw new HttpError(409, TRIP_FULL);
+      return offer;
+    };
+
+    if (burst) {
+      // the booking row first, the trip's lock last, around the count alone; its schedule, deposit
+      // invoice (its id taken now, for the pay link) and email follow (decision 030)
+      const booking = await insertBooking();
+      // the deposit invoice's id is taken with the setup's row
+      let invoiceId: number | null = null;
+      const setUp = async (discountId: number | null, depositPence: number) => {
+        const [made] = await queryRows<{ invoice_id: number | null }>(
+          tx,
+          sql`insert into ${bookingSetups} (booking_id, invoice_id, discount_id, deposit_pence, booked_on, created_at)
+            values (${booking.id}, ${dueNow > 0 ? sql`nextval(pg_get_serial_sequence('invoices', 'id'))` : null},
+              ${discountId}, ${depositPence}, ${today}, ${now})
+            returning invoice_id`,
         );
-    await audit(tx, {
-      action: 'booking.created',
-      subject: { type: 'booking', id: booking.id },
-      bookingId: booking.id,
-      tripId: trip.id,
-      actor,
-      summary: `booked ${trip.name} online (${booking.ref})${hold ? `, the place held for the deposit until ${holdExpiresAt!.toISOString().slice(11, 16)} UTC` : ''}`,
-      details: {
-        ref: booking.ref,
-        status,
-        source: 'online',
-        new_user: account.created,
-        funding_type: v.funding_type,
-        charity_id: charityId,
-        addons: addons.map((a) => ({ id: a.id, name: a.name, price: penceToPounds(a.pricePence) })),
-        discount_code: v.discount_code,
-        hold_expires_at: holdExpiresAt?.toISOString() ?? null,
-        waiting_list_offer: offer?.id ?? null,
-      },
-    });
+        invoiceId = made!.invoice_id === null ? null : Number(made!.invoice_id);
+      };
+      // the deposit as its invoice will bill it: the first instalment, with the add-ons when it is the only one
+      const subtotal =
+        Math.min(dueNow, trip.costPence) + (plan.length === 1 ? addons.reduce((a, x) => a + x.pricePence, 0) : 0);
+      if (!v.discount_code && !v.offer) {
+        await setUp(null, subtotal);
+        await recordCreated(booking, null);
+        await takePlace();
+        return this.replied(trip, booking, hold, holdExpiresAt, subtotal, invoiceId);
+      }
+      const offer = await takePlace();
+      if (offer) await useOffer(tx, offer, booking.id, now);
+      // a code's row is locked after the trip's, as when the deposit invoice is raised at once
+      const discount = v.discount_code
+        ? await claimDiscount(tx, v.discount_code, { invoiceType: first!.invoiceType, tripId: trip.id, today })
+        : null;
+      const depositPence = subtotal - (discount ? appliedDiscount(discount.amountPence, subtotal) : 0);
+      // a discount that leaves nothing to pay now: no hold, the place is taken
+      if (hold && depositPence <= 0)
+        await tx.update(bookings).set({ holdExpiresAt: null, status: 'confirmed' }).where(eq(bookings.id, booking.id));
+      await setUp(discount?.id ?? null, depositPence);
+      await recordCreated(booking, offer?.id ?? null);
+      return this.replied(trip, booking, hold && depositPence > 0, holdExpiresAt, depositPence, invoiceId);
+    }
+
+    // the same order as in a burst (the booking, then the trip's lock), so that the two never wait on each other
+    const booking = await insertBooking();
+    const offer = await takePlace();
+    if (offer) await useOffer(tx, offer, booking.id, now);
+    await recordCreated(booking, offer?.id ?? null);
 
     let invoiceId: number | null = null;
     if (!free) {
@@ -525,13 +638,7 @@ export class OnlineBookingService {
           .orderBy(asc(scheduleRows.position))
           .limit(1);
         invoiceId = firstRow ? await this.invoices.raiseScheduledIn(tx, firstRow.id, today, v.discount_code) : null;
-      } else if (v.discount_code) {
-        throw validationError({
-          discount_code: ['Nothing is paid when booking this trip, so no discount code applies.'],
-        });
       }
-    } else if (v.discount_code) {
-      throw validationError({ discount_code: ['A free place needs no discount code.'] });
     }
     const [invoice] = invoiceId
       ? await queryRows<{ total: string }>(
@@ -545,55 +652,30 @@ export class OnlineBookingService {
     // a discount that leaves nothing to pay now: no hold, the place is taken
     if (hold && depositPence <= 0)
       await tx.update(bookings).set({ holdExpiresAt: null, status: 'confirmed' }).where(eq(bookings.id, booking.id));
-    const held = hold && depositPence > 0;
-    const payUrl =
-      held && invoiceId && this.d.operator.payLinks ? payLinkOf(invoiceId, this.d.operator.payLinks, now).url : null;
-    const bankDetails = !this.d.cardPayments && depositPence > 0 ? (this.d.operator.bankDetails ?? null) : null;
-    const finalStatus = held || (!this.d.cardPayments && depositPence > 0) ? 'provisional' : 'confirmed';
-    const message =
-      finalStatus === 'confirmed'
-        ? `Your place on ${trip.name} is booked: your booking reference is ${booking.ref}. We have emailed you the details.`
-        : held
-          ? `Your place on ${trip.name} is held for ${this.d.holdMinutes} minutes while you pay the ${formatPence(depositPence)} deposit by card. Your booking reference is ${booking.ref}.`
-          : `Your booking ${booking.ref} is made. Please pay the ${formatPence(depositPence)} deposit by bank transfer, with your booking reference, to confirm your place.`;
-    return {
-      bookingId: booking.id,
-      reply: {
-        booking_ref: booking.ref,
-        status: finalStatus,
-        pay_url: payUrl,
-        deposit: penceToPounds(depositPence),
-        hold_expires_at: held ? holdExpiresAt!.toISOString() : null,
-        bank_details: bankDetails,
-        message,
-      },
-    };
+    const made = this.replied(trip, booking, hold && depositPence > 0, holdExpiresAt, depositPence, invoiceId);
+    return { ...made, setUp: true };
   }
 
-  /** The traveller's email: the reference, what happens next, the pay link and the link to their own pages. */
-  private async sendReceived(bookingId: number, reply: PublicBooked): Promise<void> {
-    const b = await travellerOf(this.d.db, bookingId);
-    if (!b) return;
-    const template = await templateOf(this.d.db, 'booking_received');
-    const mail = await renderTemplate(template, {
-      ...travellerContext(b),
-      booking: { ref: b.ref, status: reply.status, next: reply.message },
-      deposit: {
-        amount: formatPence(Math.round(reply.deposit * 100)),
-        pay_url: reply.pay_url ?? '',
-        bank_details: reply.bank_details ?? '',
-      },
-      portal: { url: portalUrlOf({ id: b.id, userId: b.userId }, this.d.operator.portalLinks, this.now()) },
-      operator: { name: this.d.operator.name },
-    });
-    await this.d.mailer.send({ to: { name: `${b.firstName} ${b.lastName}`, address: b.email }, ...mail });
-    await audit(this.d.db, {
-      action: 'booking.received_email',
-      subject: { type: 'booking', id: b.id },
-      bookingId: b.id,
-      summary: `emailed ${b.email} that booking ${b.ref} was received`,
-      details: { ref: b.ref },
-    });
+  private replied(
+    trip: TripRow,
+    booking: { id: number; ref: string },
+    held: boolean,
+    holdExpiresAt: Date | null,
+    depositPence: number,
+    invoiceId: number | null,
+  ) {
+    return {
+      bookingId: booking.id,
+      setUp: false,
+      reply: bookedReply(this.d, {
+        tripName: trip.name,
+        ref: booking.ref,
+        held,
+        holdExpiresAt,
+        depositPence,
+        invoiceId,
+      }),
+    };
   }
 
   /**
@@ -647,6 +729,8 @@ export class OnlineBookingService {
       )
       .limit(1);
     if (paying) return 'waiting';
+    // a setup not yet made is not made now
+    await dropSetupIn(tx, bookingId);
     const bills = await tx.select({ id: invoices.id }).from(invoices).where(eq(invoices.bookingId, bookingId));
     const [paid] = bills.length
       ? await tx
@@ -741,5 +825,7 @@ export function onlineBookingFrom(d: {
     cardPayments: Boolean(d.config.stripe),
     perAddress: d.config.publicBookingsPerAddress,
     pageCacheMs: d.config.publicPageCacheMs,
+    burst: d.config.bookingBurst,
+    finishAfterBurst: true,
   });
 }

@@ -183,7 +183,7 @@ export class WaitingListService {
   /** Staff move someone one place up or down the line (they swap with their neighbour). */
   async move(tripId: number, entryId: number, move: 'up' | 'down'): Promise<WaitingList> {
     await this.d.db.transaction(async (tx) => {
-      await tx.select({ id: trips.id }).from(trips).where(eq(trips.id, tripId)).for('update');
+      await tx.select({ id: trips.id }).from(trips).where(eq(trips.id, tripId)).for('no key update');
       const entry = await this.entry(tx, tripId, entryId);
       if (!IN_LINE.includes(entry.state)) throw new HttpError(422, 'Only someone still in line can be moved.');
       const [neighbour] = await tx
@@ -245,7 +245,7 @@ export class WaitingListService {
   /** Staff offer places to someone in line now, ahead of the line, when enough places are free. */
   async offerByHand(tripId: number, entryId: number): Promise<WaitingEntry> {
     const made = await this.d.db.transaction(async (tx) => {
-      const [trip] = await tx.select().from(trips).where(eq(trips.id, tripId)).for('update');
+      const [trip] = await tx.select().from(trips).where(eq(trips.id, tripId)).for('no key update');
       if (!trip) throw notFound('Trip not found');
       const entry = await this.entry(tx, tripId, entryId);
       if (entry.state !== 'waiting')
@@ -378,7 +378,7 @@ export class WaitingListService {
     let offered = 0;
     for (const { tripId } of waitingTrips) {
       const made = await this.d.db.transaction(async (tx) => {
-        const [trip] = await tx.select().from(trips).where(eq(trips.id, tripId)).for('update');
+        const [trip] = await tx.select().from(trips).where(eq(trips.id, tripId)).for('no key update');
         const today = ukToday(now);
         if (!trip || !trip.onlineBooking || !trip.bookingSlug || trip.status !== 'open' || trip.deletedAt) return [];
         if (today >= trip.departureDate || (trip.bookingClosesOn && today > trip.bookingClosesOn)) return [];

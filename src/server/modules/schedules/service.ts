@@ -158,9 +158,17 @@ export class ScheduleService {
     });
   }
 
-  /** The schedule a booking made on that day would have (the public booking page's plan in words). */
-  async preview(tripId: number, bookedOn: string, db: Db | Tx = this.db): Promise<ScheduledInstalment[]> {
-    const trip = await this.trip(db, tripId);
+  /**
+   * The schedule a booking made on that day would have (the public booking page's plan in words);
+   * `known`: the trip's money and departure when the caller has just read them.
+   */
+  async preview(
+    tripId: number,
+    bookedOn: string,
+    db: Db | Tx = this.db,
+    known?: { costPence: number; depositPence: number; departure: string },
+  ): Promise<ScheduledInstalment[]> {
+    const trip = known ?? (await this.trip(db, tripId));
     const { plan } = await this.planOf(db, tripId);
     return buildSchedule(plan, trip, { bookedOn, today: this.today() });
   }

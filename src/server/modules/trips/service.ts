@@ -309,7 +309,7 @@ export class TripService {
   /** Archiving an archived trip changes nothing, so it records nothing. */
   async archive(id: number): Promise<Trip> {
     await this.db.transaction(async (tx) => {
-      const [row] = await tx.select().from(trips).where(eq(trips.id, id)).for('update');
+      const [row] = await tx.select().from(trips).where(eq(trips.id, id)).for('no key update');
       if (!row || row.deletedAt) throw notFound('Trip not found.');
       if (row.archivedAt) return;
       await tx.update(trips).set({ archivedAt: new Date(), updatedAt: new Date() }).where(eq(trips.id, id));
@@ -326,7 +326,7 @@ export class TripService {
   /** Soft: the trip leaves every list, its bookings stay where they are. */
   async delete(id: number): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const [row] = await tx.select().from(trips).where(eq(trips.id, id)).for('update');
+      const [row] = await tx.select().from(trips).where(eq(trips.id, id)).for('no key update');
       if (!row || row.deletedAt) throw notFound('Trip not found.');
       await tx.update(trips).set({ deletedAt: new Date(), updatedAt: new Date() }).where(eq(trips.id, id));
       await audit(tx, {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { ROLES } from '../../../contract/constants.ts';
-import type { Tx } from '../../../db/client.ts';
+import { queryRows, type Tx } from '../../../db/client.ts';
 import { pgError } from '../../sql.ts';
 import { users } from '../../../db/schema/index.ts';
 
@@ -18,11 +18,13 @@ export async function endUserFor(
     .from(users)
     .where(sql`lower(${users.email}) = ${who.email.toLowerCase()}`);
   if (existing) return { id: existing.id, created: false };
-  const [made] = await tx
-    .insert(users)
-    .values({ email: who.email, firstName: who.first_name, lastName: who.last_name, userRoleId: ROLES.endUser })
-    .returning({ id: users.id });
-  return { id: made!.id, created: true };
+  // plain SQL: online booking's hot path, where the query builder's insert of every column cost more than the database
+  const [made] = await queryRows<{ id: number }>(
+    tx,
+    sql`insert into ${users} (email, first_name, last_name, user_role_id)
+      values (${who.email}, ${who.first_name}, ${who.last_name}, ${ROLES.endUser}) returning id`,
+  );
+  return { id: Number(made!.id), created: true };
 }
 
 /** A person's names from the one field a form asks for: the first word, and the rest. */
