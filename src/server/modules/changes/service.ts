@@ -77,7 +77,7 @@ type CancelPlan = {
   stillOwedPence: number;
   deleteInvoiceIds: number[];
   waiveRowIds: number[];
-  /** a school group's shares with money on them: cut to what was paid as the pupil leaves */
+  /** a school group's shares as the pupil leaves: each cut to the school's part of the fee (issue 37) */
   schoolShares: Array<{ id: number; ref: string; keepPence: number; receivedPence: number; unpaid: boolean }>;
   /** the fee the parents bear (all of it, but for a pupil whose school pays a share) */
   parentsFeePence: number;
