@@ -2,6 +2,8 @@ CREATE TABLE "booking_setups" (
 	"booking_id" bigint PRIMARY KEY NOT NULL,
 	"invoice_id" integer,
 	"discount_id" integer,
+	"discount_code" text,
+	"discount_amount_pence" integer,
 	"deposit_pence" integer NOT NULL,
 	"booked_on" date NOT NULL,
 	"created_at" timestamp with time zone NOT NULL,
@@ -10,6 +12,11 @@ CREATE TABLE "booking_setups" (
 --> statement-breakpoint
 ALTER TABLE "booking_weeks" DROP CONSTRAINT "booking_weeks_trip_id_week_status_funding_type_pk";--> statement-breakpoint
 ALTER TABLE "booking_weeks" ADD COLUMN "slot" smallint DEFAULT 0 NOT NULL;--> statement-breakpoint
+-- the counts made again slot by slot, so that a later change of a booking takes back from its own slot
+DELETE FROM "booking_weeks";--> statement-breakpoint
+INSERT INTO "booking_weeks" (trip_id, week, status, funding_type, slot, n)
+SELECT trip_id, date_trunc('week', created_at AT TIME ZONE 'Europe/London')::date, status, funding_type, (id % 8)::smallint, count(*)::int
+FROM bookings GROUP BY 1, 2, 3, 4, 5;--> statement-breakpoint
 ALTER TABLE "booking_weeks" ADD CONSTRAINT "booking_weeks_trip_id_week_status_funding_type_slot_pk" PRIMARY KEY("trip_id","week","status","funding_type","slot");--> statement-breakpoint
 ALTER TABLE "booking_setups" ADD CONSTRAINT "booking_setups_booking_id_bookings_id_fk" FOREIGN KEY ("booking_id") REFERENCES "public"."bookings"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "booking_setups" ADD CONSTRAINT "booking_setups_discount_id_discounts_id_fk" FOREIGN KEY ("discount_id") REFERENCES "public"."discounts"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint

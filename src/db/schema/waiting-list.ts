@@ -58,8 +58,11 @@ export const bookingSetups = pgTable('booking_setups', {
     .references(() => bookings.id, { onDelete: 'cascade' }),
   // the id the deposit invoice will have (taken from its sequence at booking); none when nothing is due now
   invoiceId: integer('invoice_id').unique(),
-  // the use of a discount code taken at booking, for the deposit invoice
+  // the use of a discount code taken at booking, for the deposit invoice, with its code and amount
+  // then (what the traveller was told, whatever the office changes of the code meanwhile)
   discountId: integer('discount_id').references(() => discounts.id, { onDelete: 'set null' }),
+  discountCode: text('discount_code'),
+  discountAmountPence: integer('discount_amount_pence'),
   depositPence: integer('deposit_pence').notNull(),
   bookedOn: date('booked_on').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),

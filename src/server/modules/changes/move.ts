@@ -145,7 +145,7 @@ export class Moves {
     const [b] = lock ? await q.for('update', { of: bookings }) : await q;
     if (!b) throw notFound('Booking not found');
     const tq = tx.select().from(trips).where(eq(trips.id, toTripId));
-    const [to] = lock ? await tq.for('update') : await tq;
+    const [to] = lock ? await tq.for('no key update') : await tq;
     if (!to || to.deletedAt) throw validationError({ trip_id: ['The selected trip is invalid.'] });
     const today = this.today();
     const now = nowOf(this.d.clock);

@@ -811,7 +811,7 @@ export class ChangesService {
   /** What the operator cancelling a departure does; the one function behind its preview and the action. */
   private async planTripCancel(tx: Db | Tx, tripId: number, lock: boolean) {
     const q = tx.select().from(trips).where(eq(trips.id, tripId));
-    const [trip] = lock ? await q.for('update') : await q;
+    const [trip] = lock ? await q.for('no key update') : await q;
     if (!trip || trip.deletedAt) throw notFound('Trip not found');
     const today = this.today();
     const live = await tx

@@ -59,7 +59,8 @@ export type NewInvoice = {
   /** null: raised by the system (a payment schedule) */
   createdBy: number | null;
 };
-export type ClaimedDiscount = { id: number; code: string; amountPence: number };
+/** A use of a discount code taken: its id (none when the office has deleted the code since), code and amount. */
+export type ClaimedDiscount = { id: number | null; code: string; amountPence: number };
 
 /** The largest INV- number so far (1000 before the first), read from the end of invoices_ref_number_idx. */
 export const LAST_INVOICE_NUMBER = sql`(select coalesce(max(substring(invoice_ref from '^INV-([0-9]{1,9})$')::int), 1000) from invoices)`;

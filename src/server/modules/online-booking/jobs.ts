@@ -19,10 +19,11 @@ export function jobs(d: JobDeps): QueueDefinition[] {
       name: 'online-booking-holds',
       cron: '* * * * *',
       options: { retryLimit: 2, retryDelay: 30 },
-      handler: async () => ({
-        setups: await service.setups.finishAll(SETUP_LEFT_MS),
-        ...(await service.expireHolds()),
-      }),
+      // the holds first: a setup that fails never keeps a place held
+      handler: async () => {
+        const holds = await service.expireHolds();
+        return { ...holds, setups: await service.setups.finishAll(SETUP_LEFT_MS) };
+      },
     },
     {
       name: 'waiting-list-offers',

@@ -489,17 +489,34 @@ describe('booking online', () => {
     expect(await service.setups.finishAll()).toBe(0);
     expect(await t.db.select().from(invoices).where(eq(invoices.bookingId, booking.id))).toHaveLength(1);
 
-    // another: made by the setups (the minute's job, when its server stopped first)
-    const second = await service.book(slug, publicBookingSchema.parse(traveller()), null);
+    // the setup's events are the system's, with no traveller's address on them
+    const setupEvents = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.bookingId, booking.id), eq(auditEvents.action, 'invoice.created')));
+    expect(setupEvents.map((e) => [e.actorType, e.actorName, e.ipAddress])).toEqual([
+      ['system', 'System (online-booking-setups)', null],
+    ]);
+
+    // another, with the code, made by the setups (the minute's job, when its server stopped first),
+    // after the office changed the code: billed as the traveller was told
+    const second = await service.book(
+      slug,
+      publicBookingSchema.parse(traveller({ discount_code: `LAUNCH${n}` })),
+      null,
+    );
+    expect(second.deposit).toBe(200);
+    await t.db.update(discounts).set({ amountPence: 10_000 }).where(eq(discounts.id, code!.id));
     const secondBooking = await bookingByRef(second.booking_ref);
     expect(await service.setups.finishAll()).toBe(1);
     const secondBills = await t.db.select().from(invoices).where(eq(invoices.bookingId, secondBooking.id));
-    expect(secondBills.map((i) => i.type)).toEqual(['deposit']);
+    expect(secondBills.map((i) => [i.type, i.discountPence])).toEqual([['deposit', 5_000]]);
     expect(second.pay_url).toContain(`/pay/${secondBills[0]!.id.toString(36)}.`);
+    await t.db.update(discounts).set({ amountPence: 5_000 }).where(eq(discounts.id, code!.id));
 
     // a third whose hold runs out before anything else: nothing is made for it, and the code's use comes back
     const third = await service.book(slug, publicBookingSchema.parse(traveller({ discount_code: `LAUNCH${n}` })), null);
-    expect((await t.db.select().from(discounts).where(eq(discounts.id, code!.id)))[0]!.usageCount).toBe(2);
+    expect((await t.db.select().from(discounts).where(eq(discounts.id, code!.id)))[0]!.usageCount).toBe(3);
     const full = await book(slug);
     expect(full.statusCode).toBe(409);
     shift = 31 * 60_000;
@@ -510,6 +527,28 @@ describe('booking online', () => {
     expect(await t.db.select().from(invoices).where(eq(invoices.bookingId, thirdBooking.id))).toHaveLength(0);
     expect((await t.db.select().from(discounts).where(eq(discounts.id, code!.id)))[0]!.usageCount).toBe(0);
     expect(await service.setups.finishAll()).toBe(0);
+  });
+
+  it('in a burst, drops the setup of a booking whose trip was deleted first, giving the code’s use back', async () => {
+    const { trip, slug } = await tripOnSale();
+    await t.db
+      .insert(discounts)
+      .values({ name: 'Gone', code: `GONE${n}`, amountPence: 1_000, invoiceType: 'deposit', usageLimit: 10 });
+    const service = holdJob(10_000, 0, false);
+    const reply = await service.book(slug, publicBookingSchema.parse(traveller({ discount_code: `GONE${n}` })), null);
+    const booking = await bookingByRef(reply.booking_ref);
+    await t.db.update(trips).set({ deletedAt: new Date() }).where(eq(trips.id, trip.id));
+    expect(await service.setups.finishAll()).toBe(0);
+    expect(await t.db.select().from(bookingSetups).where(eq(bookingSetups.bookingId, booking.id))).toHaveLength(0);
+    expect(await t.db.select().from(invoices).where(eq(invoices.bookingId, booking.id))).toHaveLength(0);
+    expect(
+      (
+        await t.db
+          .select()
+          .from(discounts)
+          .where(eq(discounts.code, `GONE${n}`))
+      )[0]!.usageCount,
+    ).toBe(0);
   });
 
   it('in a burst, gives a free place no schedule and a place with nothing due now no invoice, as when booked alone', async () => {

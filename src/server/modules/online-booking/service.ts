@@ -47,7 +47,7 @@ import { findOffer, useOffer } from './waiting-list.ts';
 import { countHit } from '../../rate-limit-store.ts';
 import { pgError } from '../../sql.ts';
 import { appliedDiscount } from '../invoices/money.ts';
-import { claimDiscount, InvoiceService } from '../invoices/service.ts';
+import { claimDiscount, InvoiceService, type ClaimedDiscount } from '../invoices/service.ts';
 import { ScheduleService } from '../schedules/service.ts';
 import { endUserFor, isNewBookingClash } from '../users/end-user.ts';
 
@@ -397,8 +397,9 @@ export class OnlineBookingService {
           else this.finishSoon();
           return made.reply;
         } catch (error) {
-          // a clash of random references, or two bookings making the same new account at once: both pass on a retry
-          if (attempt < 4 && isNewBookingClash(error)) continue;
+          // a clash of random references, two bookings making the same new account at once, or a
+          // deadlock PostgreSQL broke (with the office changing the trip as it is booked): all pass on a retry
+          if (attempt < 4 && (isNewBookingClash(error) || pgError(error).code === '40P01')) continue;
           throw error;
         }
       }
@@ -587,12 +588,14 @@ export class OnlineBookingService {
       const booking = await insertBooking();
       // the deposit invoice's id is taken with the setup's row
       let invoiceId: number | null = null;
-      const setUp = async (discountId: number | null, depositPence: number) => {
+      const setUp = async (discount: ClaimedDiscount | null, depositPence: number) => {
         const [made] = await queryRows<{ invoice_id: number | null }>(
           tx,
-          sql`insert into ${bookingSetups} (booking_id, invoice_id, discount_id, deposit_pence, booked_on, created_at)
+          sql`insert into ${bookingSetups} (booking_id, invoice_id, discount_id, discount_code, discount_amount_pence,
+              deposit_pence, booked_on, created_at)
             values (${booking.id}, ${dueNow > 0 ? sql`nextval(pg_get_serial_sequence('invoices', 'id'))` : null},
-              ${discountId}, ${depositPence}, ${today}, ${now})
+              ${discount?.id ?? null}, ${discount?.code ?? null}, ${discount?.amountPence ?? null},
+              ${depositPence}, ${today}, ${now})
             returning invoice_id`,
         );
         invoiceId = made!.invoice_id === null ? null : Number(made!.invoice_id);
@@ -616,7 +619,7 @@ export class OnlineBookingService {
       // a discount that leaves nothing to pay now: no hold, the place is taken
       if (hold && depositPence <= 0)
         await tx.update(bookings).set({ holdExpiresAt: null, status: 'confirmed' }).where(eq(bookings.id, booking.id));
-      await setUp(discount?.id ?? null, depositPence);
+      await setUp(discount, depositPence);
       await recordCreated(booking, offer?.id ?? null);
       return this.replied(trip, booking, hold && depositPence > 0, holdExpiresAt, depositPence, invoiceId);
     }

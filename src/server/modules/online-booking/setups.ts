@@ -2,8 +2,8 @@ import { asc, eq, lte } from 'drizzle-orm';
 import { formatPence, penceToPounds } from '../../../contract/money.ts';
 import type { PublicBooked } from '../../../contract/online-booking.ts';
 import type { Db, Tx } from '../../../db/client.ts';
-import { bookings, bookingSetups, discounts, scheduleRows, trips } from '../../../db/schema/index.ts';
-import { audit } from '../../audit/audit.ts';
+import { bookings, bookingSetups, scheduleRows, trips } from '../../../db/schema/index.ts';
+import { asSystem, audit } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import type { Mailer } from '../../common/mailer.ts';
 import type { Operator } from '../../common/operator.ts';
@@ -12,7 +12,7 @@ import { portalUrlOf } from '../../common/portal-links.ts';
 import type { Config } from '../../config.ts';
 import { renderTemplate, templateOf } from '../../mail/templates.ts';
 import { travellerContext, travellerOf } from '../../mail/traveller.ts';
-import { giveBackDiscount, InvoiceService } from '../invoices/service.ts';
+import { giveBackDiscount, InvoiceService, type ClaimedDiscount } from '../invoices/service.ts';
 import { ScheduleService } from '../schedules/service.ts';
 
 export type SetupDeps = {
@@ -113,7 +113,11 @@ export class BookingSetups {
     this.invoices = new InvoiceService(d.db, d.operator, d.mailer);
   }
 
-  /** Every setup still to make (or those older than `olderThanMs`), oldest first; how many were made. */
+  /**
+   * Every setup still to make (or those older than `olderThanMs`), oldest first; how many were made.
+   * One another server is making is left to it; one that fails does not stop the rest, and the
+   * failures are reported together at the end.
+   */
   async finishAll(olderThanMs = 0, limit = 500): Promise<number> {
     const due = await this.d.db
       .select({ bookingId: bookingSetups.bookingId })
@@ -122,7 +126,18 @@ export class BookingSetups {
       .orderBy(asc(bookingSetups.createdAt))
       .limit(limit);
     let made = 0;
-    for (const { bookingId } of due) if (await this.finish(bookingId)) made += 1;
+    const failed: Array<{ bookingId: number; error: unknown }> = [];
+    for (const { bookingId } of due) {
+      try {
+        if (await this.finish(bookingId, { skipLocked: true })) made += 1;
+      } catch (error) {
+        failed.push({ bookingId, error });
+      }
+    }
+    if (failed.length)
+      throw new Error(
+        `${failed.length} booking setups could not be made (bookings ${failed.map((f) => f.bookingId).join(', ')}): ${(failed[0]!.error as Error).message}`,
+      );
     return made;
   }
 
@@ -135,8 +150,16 @@ export class BookingSetups {
     if (s) await this.finish(s.bookingId);
   }
 
-  /** One booking's setup, once however many servers try at the same moment; then its email. */
-  async finish(bookingId: number): Promise<boolean> {
+  /**
+   * One booking's setup, once however many servers try at the same moment; then its email. Its
+   * events are the system's, whichever request or job made it. `skipLocked`: a booking another
+   * transaction holds is left for later.
+   */
+  finish(bookingId: number, o: { skipLocked?: boolean } = {}): Promise<boolean> {
+    return asSystem('online-booking-setups', () => this.finishInSystem(bookingId, o.skipLocked ?? false));
+  }
+
+  private async finishInSystem(bookingId: number, skipLocked: boolean): Promise<boolean> {
     const made = await this.d.db.transaction(async (tx) => {
       // the booking first, as everything else that changes it locks it
       const [b] = await tx
@@ -149,41 +172,45 @@ export class BookingSetups {
         })
         .from(bookings)
         .where(eq(bookings.id, bookingId))
-        .for('update');
-      const [s] = await tx.select().from(bookingSetups).where(eq(bookingSetups.bookingId, bookingId)).for('update');
+        .for('update', skipLocked ? { skipLocked: true } : {});
+      const [s] = b
+        ? await tx.select().from(bookingSetups).where(eq(bookingSetups.bookingId, bookingId)).for('update')
+        : [];
       if (!b || !s) return null;
-      if (b.status === 'cancelled') {
+      const [trip] = await tx
+        .select({ id: trips.id, name: trips.name, deletedAt: trips.deletedAt })
+        .from(trips)
+        .innerJoin(bookings, eq(bookings.tripId, trips.id))
+        .where(eq(bookings.id, bookingId));
+      // cancelled first, or its trip deleted: nothing is made, and the discount code's use comes back
+      if (b.status === 'cancelled' || !trip || trip.deletedAt) {
         await dropSetupIn(tx, bookingId);
         return null;
       }
       await tx.delete(bookingSetups).where(eq(bookingSetups.bookingId, bookingId));
-      const [trip] = await tx
-        .select({ id: trips.id, name: trips.name })
-        .from(trips)
-        .innerJoin(bookings, eq(bookings.tripId, trips.id))
-        .where(eq(bookings.id, bookingId));
       // a free place has no schedule; the deposit invoice is raised when something was due on booking
       if (b.fundingType !== 'free')
-        await this.schedules.createFor(tx, { id: bookingId, tripId: trip!.id, bookedOn: s.bookedOn });
+        await this.schedules.createFor(tx, { id: bookingId, tripId: trip.id, bookedOn: s.bookedOn });
       const [first] = await tx
         .select({ id: scheduleRows.id })
         .from(scheduleRows)
         .where(eq(scheduleRows.bookingId, bookingId))
         .orderBy(asc(scheduleRows.position))
         .limit(1);
-      const [discount] = s.discountId
-        ? await tx
-            .select({ id: discounts.id, code: discounts.code, amountPence: discounts.amountPence })
-            .from(discounts)
-            .where(eq(discounts.id, s.discountId))
-        : [];
+      // the code as the traveller was told it, whatever the office changed of it since
+      const discount: ClaimedDiscount | null =
+        s.discountCode !== null && s.discountAmountPence !== null
+          ? { id: s.discountId, code: s.discountCode, amountPence: s.discountAmountPence }
+          : null;
       const invoiceId =
         first && s.invoiceId !== null
-          ? await this.invoices.raiseScheduledIn(tx, first.id, s.bookedOn, discount ?? null, s.invoiceId ?? undefined)
+          ? await this.invoices.raiseScheduledIn(tx, first.id, s.bookedOn, discount, s.invoiceId)
           : null;
+      // no invoice after all (the plan changed meanwhile): the code's use comes back
+      if (invoiceId === null && s.discountId !== null) await giveBackDiscount(tx, s.discountId);
       return {
         reply: bookedReply(this.d, {
-          tripName: trip!.name,
+          tripName: trip.name,
           ref: b.ref,
           held: b.holdExpiresAt !== null && b.status === 'provisional',
           holdExpiresAt: b.holdExpiresAt,

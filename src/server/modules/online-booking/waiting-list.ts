@@ -95,7 +95,7 @@ export class WaitingListService {
               sql`${trips.deletedAt} is null`,
             ),
           )
-          .for('update');
+          .for('no key update');
         if (!trip) throw notFound('There is no such trip.');
         const [last] = await tx
           .select({ position: sql<number>`coalesce(max(${waitingListEntries.position}), 0)` })

@@ -92,7 +92,8 @@ export class ScheduleService {
       })
       .from(trips)
       .where(eq(trips.id, tripId));
-    const [trip] = lock ? await q.for('update') : await q;
+    // not FOR UPDATE: a booking being made holds its trip's key share, then asks for this (decision 030)
+    const [trip] = lock ? await q.for('no key update') : await q;
     if (!trip || trip.deletedAt) throw new HttpError(404, 'Trip not found');
     return trip;
   }
@@ -369,7 +370,7 @@ export class ScheduleService {
               .select({ off: trips.remindersOff, reason: trips.remindersOffReason, name: trips.name, tripId: trips.id })
               .from(trips)
               .where(eq(trips.id, id))
-              .for('update');
+              .for('no key update');
       if (!row) throw new HttpError(404, what === 'booking' ? 'Booking not found' : 'Trip not found');
       const next = { remindersOff: !v.send, remindersOffReason: v.send ? null : (v.reason ?? null) };
       const changes = diff({

@@ -255,7 +255,8 @@ export class TripService {
   /** The trip, refused when it cannot be changed; locked when `lock` (its own fields are about to change). */
   private async editableRow(db: Db | Tx, id: number, lock = false) {
     const query = db.select().from(trips).where(eq(trips.id, id));
-    const [row] = await (lock ? query.for('update') : query);
+    // not FOR UPDATE: a booking being made holds its trip's key share, then asks for this (decision 030)
+    const [row] = await (lock ? query.for('no key update') : query);
     if (!row) throw notFound('Trip not found.');
     const { editable, reason } = editability(row);
     if (!editable) throw new HttpError(422, reason!);
