@@ -7,17 +7,22 @@ test.describe('ready to depart', () => {
   }) => {
     await signIn(page, 'admin', '/trips');
     // the first trip with travellers, from its Bookings menu
+    // a loaded row (a skeleton row while the list loads has no menu, and no name to read)
     const row = page
       .locator('tbody tr')
+      .filter({ has: page.getByRole('button', { name: /^Bookings menu/ }) })
       .filter({ has: page.locator('td:nth-child(8)', { hasNotText: /^0$/ }) })
       .first();
+    await expect(row).toBeVisible();
     const tripName = (await row.locator('td').first().innerText()).trim();
     // a school trip's board asks a parent's consent as well
     const school = (await row.locator('td').nth(2).innerText()).trim() === 'School';
     await row.getByRole('button', { name: /^Bookings menu/ }).click();
     await page.getByRole('menuitem', { name: 'Readiness' }).click();
     await expect(page).toHaveURL(/\/trips\/\d+\/readiness$/);
-    await expect(page.getByRole('heading', { level: 1, name: `Ready to depart: ${tripName}` })).toBeVisible();
+    await expect(
+      page.getByRole('heading', { level: 1, name: `Ready to depart: ${tripName}`, exact: true }),
+    ).toBeVisible();
     await expect(page.getByText(/Passports must be valid \d+ months? after the return/)).toBeVisible();
 
     const summary = page.getByRole('region', { name: 'Summary' });
@@ -117,10 +122,13 @@ test.describe('ready to depart', () => {
     consoleErrors,
   }) => {
     await signIn(page, 'admin', '/trips');
+    // a loaded row (a skeleton row while the list loads has no menu, and no name to read)
     const row = page
       .locator('tbody tr')
+      .filter({ has: page.getByRole('button', { name: /^Bookings menu/ }) })
       .filter({ has: page.locator('td:nth-child(8)', { hasNotText: /^0$/ }) })
       .first();
+    await expect(row).toBeVisible();
     await row.getByRole('button', { name: /^Bookings menu/ }).click();
     await page.getByRole('menuitem', { name: 'Readiness' }).click();
     await expect(page).toHaveURL(/\/trips\/\d+\/readiness$/);
