@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import {
@@ -9,6 +9,8 @@ import {
   WAITING_LIST_JOINED,
   slugOf,
 } from '../../../contract/online-booking.ts';
+import { ROLES } from '../../../contract/constants.ts';
+import { queryRows } from '../../../db/client.ts';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertAddon, insertTrip } from '../../../db/factories/trips.ts';
 import {
@@ -589,6 +591,117 @@ describe('booking online', () => {
     expect(await t.db.select().from(bookingSetups).where(eq(bookingSetups.bookingId, live[0]!.id))).toHaveLength(1);
     await service.setups.finishAll();
   });
+
+  it('makes every setup it can when one fails, and says which failed', async () => {
+    const { slug } = await tripOnSale();
+    const service = holdJob(10_000, 0, false);
+    const refs: string[] = [];
+    for (let i = 0; i < 3; i++)
+      refs.push((await service.book(slug, publicBookingSchema.parse(traveller()), null)).booking_ref);
+    const [first, broken, last] = await Promise.all(refs.map(bookingByRef));
+    // the middle one's deposit invoice would take the id of one raised already (a booking made whole)
+    const whole = await bookingByRef(
+      (await holdJob().book(slug, publicBookingSchema.parse(traveller()), null)).booking_ref,
+    );
+    const [taken] = await t.db.select({ id: invoices.id }).from(invoices).where(eq(invoices.bookingId, whole.id));
+    await t.db.update(bookingSetups).set({ invoiceId: taken!.id }).where(eq(bookingSetups.bookingId, broken!.id));
+
+    await expect(service.setups.finishAll()).rejects.toThrow(
+      new RegExp(`^1 booking setups could not be made \\(bookings ${broken!.id}\\)`),
+    );
+    for (const b of [first!, last!]) {
+      expect((await t.db.select().from(invoices).where(eq(invoices.bookingId, b.id))).map((i) => i.type)).toEqual([
+        'deposit',
+      ]);
+      expect(await t.db.select().from(bookingSetups).where(eq(bookingSetups.bookingId, b.id))).toHaveLength(0);
+    }
+    // the one that failed made nothing and is left to try again
+    expect(await t.db.select().from(invoices).where(eq(invoices.bookingId, broken!.id))).toHaveLength(0);
+    expect(await t.db.select().from(scheduleRows).where(eq(scheduleRows.bookingId, broken!.id))).toHaveLength(0);
+    await t.db.update(bookingSetups).set({ invoiceId: null }).where(eq(bookingSetups.bookingId, broken!.id));
+    await t.db.delete(bookingSetups).where(eq(bookingSetups.bookingId, broken!.id));
+  });
+
+  // two transactions at once need a server: the embedded database runs one at a time
+  it.runIf(Boolean(process.env.DATABASE_URL))(
+    'leaves the setup of a booking another transaction holds for later, as several servers making setups do',
+    async () => {
+      const { slug } = await tripOnSale();
+      const service = holdJob(10_000, 0, false);
+      // (any setup an earlier test left is made first)
+      await service.setups.finishAll().catch(() => 0);
+      const reply = await service.book(slug, publicBookingSchema.parse(traveller()), null);
+      const booking = await bookingByRef(reply.booking_ref);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const holder = t.db.transaction(async (tx) => {
+        await tx.select({ id: bookings.id }).from(bookings).where(eq(bookings.id, booking.id)).for('update');
+        locked();
+        await released;
+      });
+      await isLocked;
+      try {
+        expect(await service.setups.finishAll()).toBe(0);
+        expect(await t.db.select().from(bookingSetups).where(eq(bookingSetups.bookingId, booking.id))).toHaveLength(1);
+      } finally {
+        release();
+        await holder;
+      }
+      expect(await service.setups.finishAll()).toBe(1);
+      expect(await t.db.select().from(invoices).where(eq(invoices.bookingId, booking.id))).toHaveLength(1);
+    },
+  );
+
+  it.runIf(Boolean(process.env.DATABASE_URL))(
+    'books again when PostgreSQL breaks a deadlock with the office, who locked the trip as they made the same account',
+    async () => {
+      const { trip, slug } = await tripOnSale();
+      const service = holdJob();
+      const who = traveller();
+      const deadlocks = async () =>
+        Number(
+          (
+            await queryRows<{ n: string }>(
+              t.db,
+              sql`select deadlocks as n from pg_stat_database where datname = current_database()`,
+            )
+          )[0]!.n,
+        );
+      const before = await deadlocks();
+      let office = 0;
+      const officeDone = t.db.transaction(async (tx) => {
+        await tx.execute(sql`select id from trips where id = ${trip.id} for update`);
+        // the booking has made its account and waits for the trip (its row's key)
+        const booking = service.book(slug, publicBookingSchema.parse(who), null);
+        await expect
+          .poll(
+            async () =>
+              (
+                await queryRows<{ n: string }>(
+                  t.db,
+                  sql`select count(*) as n from pg_stat_activity
+                    where datname = current_database() and wait_event_type = 'Lock' and query ilike 'insert into "bookings"%'`,
+                )
+              )[0]!.n,
+          )
+          .toBe('1');
+        // ... and the office makes the same person's account: each now waits for the other
+        const [made] = await tx
+          .insert(users)
+          .values({ email: who.email, firstName: 'Grace', lastName: 'Office', userRoleId: ROLES.endUser })
+          .returning({ id: users.id });
+        office = made!.id;
+        // (not awaited here: the booking's next try waits for this transaction's account)
+        return { booking };
+      });
+      const reply = await (await officeDone).booking;
+      await expect.poll(deadlocks).toBe(before + 1);
+      const booking = await bookingByRef(reply.booking_ref);
+      expect(booking).toMatchObject({ status: 'provisional', userId: office });
+    },
+  );
 
   it('answers each field that is wrong, and makes nothing', async () => {
     const { trip, slug } = await tripOnSale();

@@ -39,10 +39,9 @@ import { asOnlineBooking, audit, diffObjects, describeChanges, type Actor } from
 import { nowOf, type Clock } from '../../clock.ts';
 import type { Mailer } from '../../common/mailer.ts';
 import type { Operator } from '../../common/operator.ts';
-import type { Config } from '../../config.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
 import { placesOf } from './places.ts';
-import { BookingSetups, bookedReply, dropSetupIn, sendReceived } from './setups.ts';
+import { BookingSetups, bookedReply, dropSetupIn, sendReceived, setupDepsFrom } from './setups.ts';
 import { findOffer, useOffer } from './waiting-list.ts';
 import { countHit } from '../../rate-limit-store.ts';
 import { pgError } from '../../sql.ts';
@@ -266,12 +265,11 @@ export class OnlineBookingService {
     return this.settings(tripId);
   }
 
-  private async bySlug(slug: string, db: Db | Tx = this.d.db, lock = false): Promise<TripRow> {
-    const q = db
+  private async bySlug(slug: string, db: Db | Tx = this.d.db): Promise<TripRow> {
+    const [trip] = await db
       .select()
       .from(trips)
       .where(and(sql`lower(${trips.bookingSlug}) = ${slug.toLowerCase()}`, eq(trips.onlineBooking, true)));
-    const [trip] = lock ? await q.for('no key update') : await q;
     if (!trip || trip.deletedAt) throw notFound('There is no such trip.');
     return trip;
   }
@@ -810,22 +808,11 @@ export async function confirmHeldBooking(tx: Tx, bookingId: number, paidOn: stri
 }
 
 /** The service as the configuration sets it up. */
-export function onlineBookingFrom(d: {
-  db: Db;
-  config: Config;
-  operator: Operator;
-  mailer: Mailer;
-  clock: Pick<Clock, 'now'>;
-}): OnlineBookingService {
+export function onlineBookingFrom(d: Parameters<typeof setupDepsFrom>[0]): OnlineBookingService {
   return new OnlineBookingService({
-    db: d.db,
-    clock: d.clock,
-    operator: d.operator,
-    mailer: d.mailer,
-    holdMinutes: d.config.bookingHoldMinutes,
+    ...setupDepsFrom(d),
     termsUrl: d.config.operatorTermsUrl,
     publicUrl: d.config.publicUrl,
-    cardPayments: Boolean(d.config.stripe),
     perAddress: d.config.publicBookingsPerAddress,
     pageCacheMs: d.config.publicPageCacheMs,
     burst: d.config.bookingBurst,

@@ -225,20 +225,25 @@ export class BookingSetups {
   }
 }
 
-/** The setups as the configuration sets them up. */
-export function bookingSetupsFrom(d: {
+/** What the setups (and the booking service, which makes them too) take of the configuration. */
+export function setupDepsFrom(d: {
   db: Db;
   config: Config;
   operator: Operator;
   mailer: Mailer;
   clock: Pick<Clock, 'now'>;
-}): BookingSetups {
-  return new BookingSetups({
+}): SetupDeps {
+  return {
     db: d.db,
     clock: d.clock,
     operator: d.operator,
     mailer: d.mailer,
     holdMinutes: d.config.bookingHoldMinutes,
     cardPayments: Boolean(d.config.stripe),
-  });
+  };
+}
+
+/** The setups as the configuration sets them up. */
+export function bookingSetupsFrom(d: Parameters<typeof setupDepsFrom>[0]): BookingSetups {
+  return new BookingSetups(setupDepsFrom(d));
 }
