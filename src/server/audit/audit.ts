@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db, type Tx } from '../../db/client.ts';
 import { auditEvents } from '../../db/schema/index.ts';
 import type { AUDIT_SOURCES } from '../../contract/constants.ts';
@@ -104,22 +104,43 @@ export function currentActor(): Actor {
 
 /** Records one event in the transaction (or connection) given; returns its id. */
 export async function audit(tx: Tx | Db, event: AuditEvent): Promise<number> {
+  // written as plain SQL: every change writes one, and the query builder's insert cost more than the database did
+  const [row] = await queryRows<{ id: string }>(
+    tx,
+    sql`insert into ${auditEvents} (${AUDIT_COLUMNS}) values (${auditRow(event)}) returning id`,
+  );
+  return Number(row!.id);
+}
+
+const AUDIT_COLUMNS = sql.raw(`actor_type, actor_user_id, actor_name, actor_token_id, actor_client_id, actor_team,
+  source, ip_address, action, subject_type, subject_id, booking_id, trip_id, changes, summary, details`);
+
+/**
+ * An event as the values of its row, in the columns' order; `subjectId`: the subject's (and
+ * booking's) id as SQL, when it is made by the same statement (one round trip on launch day's
+ * hottest route: `insert … select` from the statement's own insert).
+ */
+function auditRow(event: AuditEvent, subjectId?: SQL): SQL {
   const context = storage.getStore() ?? SYSTEM;
   const actor = event.actor ?? context.actor();
   const changes = event.changes && Object.keys(event.changes).length ? JSON.stringify(event.changes) : null;
   const details = event.details ? JSON.stringify(event.details) : null;
-  // written as plain SQL: every change writes one, and the query builder's insert cost more than the database did
-  const [row] = await queryRows<{ id: string }>(
-    tx,
-    sql`insert into ${auditEvents} (actor_type, actor_user_id, actor_name, actor_token_id, actor_client_id, actor_team,
-        source, ip_address, action, subject_type, subject_id, booking_id, trip_id, changes, summary, details)
-      values (${actor.type}, ${actor.userId}, ${actor.name}, ${actor.tokenId}, ${actor.clientId}, ${actor.team ?? null},
-        ${context.source()}, ${context.ip}, ${event.action}, ${event.subject.type},
-        ${event.subject.id === null ? null : String(event.subject.id)}, ${event.bookingId ?? null}, ${event.tripId ?? null},
-        ${changes}::jsonb, ${`${actor.name} ${event.summary}`}, ${details}::jsonb)
-      returning id`,
-  );
-  return Number(row!.id);
+  const id = subjectId
+    ? sql`${subjectId}::text, ${subjectId}`
+    : sql`${event.subject.id === null ? null : String(event.subject.id)}, ${event.bookingId ?? null}::bigint`;
+  // (typed, for a select's values have no columns to take their types from)
+  return sql`${actor.type}, ${actor.userId}::int, ${actor.name}, ${actor.tokenId}, ${actor.clientId}, ${actor.team ?? null},
+    ${context.source()}, ${context.ip}, ${event.action}, ${event.subject.type}, ${id}, ${event.tripId ?? null}::int,
+    ${changes}::jsonb, ${`${actor.name} ${event.summary}`}, ${details}::jsonb`;
+}
+
+/**
+ * The insert of an event about a booking the same statement makes: `bookingId` is its id as a
+ * column of what `from` reads (e.g. \`b.id\` of a CTE \`b\` that inserted the booking).
+ */
+export function auditOfNewBooking(event: Omit<AuditEvent, 'bookingId' | 'subject'>, bookingId: SQL, from: SQL): SQL {
+  const row = auditRow({ ...event, subject: { type: 'booking', id: null } }, bookingId);
+  return sql`insert into ${auditEvents} (${AUDIT_COLUMNS}) select ${row} from ${from}`;
 }
 
 /** Who a request acts as, worked out when an event is written (after sign-in and token checks). */

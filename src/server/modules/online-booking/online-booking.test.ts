@@ -5,6 +5,7 @@ import {
   BOOKING_CLOSED,
   OFFER_GONE,
   publicBookingSchema,
+  saveOnlineBookingSchema,
   TRIP_FULL,
   WAITING_LIST_JOINED,
   slugOf,
@@ -66,7 +67,7 @@ beforeEach(() => {
 });
 
 /** The service as the hold job runs it, on the app's clock; `burst` and `finishAfterBurst` as BOOKING_BURST and a server set them. */
-const holdJob = (perAddress = 10_000, burst = 1000, finishAfterBurst = true) =>
+const holdJob = (perAddress = 10_000, burst = 1000, finishAfterBurst = true, pageCacheMs = 0) =>
   new OnlineBookingService({
     db: t.db,
     clock,
@@ -77,7 +78,7 @@ const holdJob = (perAddress = 10_000, burst = 1000, finishAfterBurst = true) =>
     publicUrl: t.config.publicUrl,
     cardPayments: true,
     perAddress,
-    pageCacheMs: 0,
+    pageCacheMs,
     burst,
     finishAfterBurst,
   });
@@ -589,6 +590,26 @@ describe('booking online', () => {
     const live = await t.db.select().from(bookings).where(eq(bookings.tripId, trip.id));
     expect(live).toHaveLength(1);
     expect(await t.db.select().from(bookingSetups).where(eq(bookingSetups.bookingId, live[0]!.id))).toHaveLength(1);
+    await service.setups.finishAll();
+  });
+
+  it('in a burst, books from its copy of what the trip offers, but the trip’s lock decides the place, and the office’s settings reach it at once', async () => {
+    const { trip, slug } = await tripOnSale({ capacity: 5 });
+    // a server that keeps its copy for a minute
+    const service = holdJob(10_000, 0, false, 60_000);
+    const bookOn = (over: Record<string, unknown> = {}) =>
+      service.book(slug, publicBookingSchema.parse(traveller(over)), null);
+    expect((await bookOn()).status).toBe('provisional');
+    // the office closes the trip: refused at once, whatever the copy says
+    await t.db.update(trips).set({ status: 'closed' }).where(eq(trips.id, trip.id));
+    await expect(bookOn()).rejects.toMatchObject({ statusCode: 409, message: BOOKING_CLOSED });
+    await t.db.update(trips).set({ status: 'open' }).where(eq(trips.id, trip.id));
+    await expect(bookOn({ funding_type: 'free' })).rejects.toMatchObject({ statusCode: 422 });
+    // the office offers free places on the page: the next booking may take one
+    const settings = { enabled: true, slug, funding_types: ['self', 'free'], discount_codes_allowed: true };
+    const saved = await service.save(trip.id, saveOnlineBookingSchema.parse(settings));
+    expect(saved.funding_types).toEqual(['self', 'free']);
+    expect(await bookOn({ funding_type: 'free' })).toMatchObject({ status: 'confirmed', deposit: 0 });
     await service.setups.finishAll();
   });
 

@@ -35,7 +35,14 @@ import {
   trips,
 } from '../../../db/schema/index.ts';
 import { makeBookingRef } from '../../../shared/booking-ref.ts';
-import { asOnlineBooking, audit, diffObjects, describeChanges, type Actor } from '../../audit/audit.ts';
+import {
+  asOnlineBooking,
+  audit,
+  auditOfNewBooking,
+  diffObjects,
+  describeChanges,
+  type Actor,
+} from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import type { Mailer } from '../../common/mailer.ts';
 import type { Operator } from '../../common/operator.ts';
@@ -46,8 +53,9 @@ import { findOffer, useOffer } from './waiting-list.ts';
 import { countHit } from '../../rate-limit-store.ts';
 import { pgError } from '../../sql.ts';
 import { appliedDiscount } from '../invoices/money.ts';
-import { claimDiscount, InvoiceService, type ClaimedDiscount } from '../invoices/service.ts';
+import { claimDiscount, InvoiceService } from '../invoices/service.ts';
 import { ScheduleService } from '../schedules/service.ts';
+import type { ScheduledInstalment } from '../schedules/rules.ts';
 import { endUserFor, isNewBookingClash } from '../users/end-user.ts';
 
 export type OnlineBookingDeps = {
@@ -108,10 +116,21 @@ const isSlugTaken = (error: unknown) => pgError(error).constraint === 'trips_boo
  * confirmed, provisional and held never exceed the capacity however many travellers press Book
  * at once; a place held for a deposit is let go by the hold job when the deposit is not paid in time.
  */
+/** What a trip offers a booking made today (OnlineBookingService.offer). */
+type TripOffer = {
+  at: number;
+  today: string;
+  trip: TripRow;
+  charities: Array<{ id: number; name: string }>;
+  addons: Array<{ id: number; name: string; pricePence: number }>;
+  plan: ScheduledInstalment[];
+};
+
 export class OnlineBookingService {
   private readonly schedules: ScheduleService;
   private readonly invoices: InvoiceService;
   private readonly pages = new Map<string, { at: number; body: string; etag: string }>();
+  private readonly offers = new Map<string, TripOffer>();
   readonly setups: BookingSetups;
   /** bookings being made on this server now */
   private inFlight = 0;
@@ -262,6 +281,7 @@ export class OnlineBookingService {
       throw error;
     }
     this.pages.clear();
+    this.offers.clear();
     return this.settings(tripId);
   }
 
@@ -427,6 +447,38 @@ export class OnlineBookingService {
     });
   }
 
+  /**
+   * What a booking is checked against and priced by: the trip, the charities and add-ons it offers,
+   * and the plan a booking made today gets. In a burst, each server's copy for PUBLIC_PAGE_CACHE_MS,
+   * as the page the travellers booked from (the trip's lock reads again whatever decides a place).
+   */
+  private async offer(slug: string, tx: Tx, today: string, burst: boolean): Promise<TripOffer> {
+    const key = slug.toLowerCase();
+    const kept = burst ? this.offers.get(key) : undefined;
+    if (kept && kept.today === today && Date.now() - kept.at < this.d.pageCacheMs) return kept;
+    const trip = await this.bySlug(slug, tx);
+    const offer = {
+      at: Date.now(),
+      today,
+      trip,
+      charities: await this.charitiesOffered(trip, tx),
+      addons: await tx
+        .select({ id: tripAddons.id, name: tripAddons.name, pricePence: tripAddons.pricePence })
+        .from(tripAddons)
+        .where(eq(tripAddons.tripId, trip.id)),
+      plan: await this.schedules.preview(trip.id, today, tx, {
+        costPence: trip.costPence,
+        depositPence: trip.depositPence,
+        departure: trip.departureDate,
+      }),
+    };
+    if (burst && this.d.pageCacheMs > 0) {
+      if (this.offers.size >= 500) this.offers.delete(this.offers.keys().next().value!);
+      this.offers.set(key, offer);
+    }
+    return offer;
+  }
+
   private async makeBooking(
     tx: Tx,
     slug: string,
@@ -436,25 +488,19 @@ export class OnlineBookingService {
     const now = this.now();
     const today = ukToday(now);
     // read without its lock first: what can be checked and made before counting is done outside it
-    const trip = await this.bySlug(slug, tx);
+    const { trip, charities: list, addons: tripAddonsAll, plan: tripPlan } = await this.offer(slug, tx, today, burst);
     const errors: Record<string, string[]> = {};
     const offered = this.offered(trip);
     if (!offered.includes(v.funding_type))
       errors.funding_type = [`Choose one of: ${offered.map((f) => ONLINE_FUNDING_LABELS[f]).join(', ')}.`];
     let charityId = trip.charityId;
     if (trip.type === 'charity') {
-      const list = await this.charitiesOffered(trip, tx);
       if (v.charity_id === null) {
         if (list.length) errors.charity_id = ['Choose the charity you will raise money for.'];
       } else if (!list.some((c) => c.id === v.charity_id)) errors.charity_id = ['Choose one of the charities listed.'];
       else charityId = v.charity_id;
     }
-    const addons = v.addon_ids.length
-      ? await tx
-          .select({ id: tripAddons.id, name: tripAddons.name, pricePence: tripAddons.pricePence })
-          .from(tripAddons)
-          .where(and(eq(tripAddons.tripId, trip.id), inArray(tripAddons.id, v.addon_ids)))
-      : [];
+    const addons = tripAddonsAll.filter((a) => v.addon_ids.includes(a.id));
     if (addons.length !== v.addon_ids.length) errors.addon_ids = ['An add-on chosen is not one of this trip’s.'];
     if (v.discount_code && !trip.bookingDiscountCodes)
       errors.discount_code = ['Discount codes cannot be used when booking this trip online.'];
@@ -462,13 +508,7 @@ export class OnlineBookingService {
       errors.date_of_birth = ['The date of birth must be before the trip departs.'];
 
     const free = v.funding_type === 'free';
-    const plan = free
-      ? []
-      : await this.schedules.preview(trip.id, today, tx, {
-          costPence: trip.costPence,
-          depositPence: trip.depositPence,
-          departure: trip.departureDate,
-        });
+    const plan = free ? [] : tripPlan;
     const first = plan[0];
     // the first instalment of the plan is the deposit, paid on booking whenever the plan has it due
     const dueNow = first?.amountPence ?? 0;
@@ -493,50 +533,51 @@ export class OnlineBookingService {
     const status = dueNow > 0 ? 'provisional' : 'confirmed';
     const holdExpiresAt = hold ? new Date(now.getTime() + this.d.holdMinutes * 60_000) : null;
 
+    const ref = makeBookingRef();
+    // plain SQL with the columns it sets: the query builder's insert of every column of a booking
+    // cost more than the database did, on launch day's hottest route (decision 030)
+    const bookingInsert = sql`insert into ${bookings} (ref, trip_id, user_id, charity_id, status, funding_type, title,
+        first_name, last_name, preferred_name, email, mobile, date_of_birth, address_1, address_2, address_3, address_4,
+        post_code, as_on_passport, terms_accepted_at, source, hold_expires_at, created_at, updated_at)
+      values (${ref}, ${trip.id}, ${account.id}, ${charityId}, ${status}, ${v.funding_type},
+        ${v.title}, ${v.first_name}, ${v.last_name}, ${v.preferred_name ?? v.first_name}, ${v.email}, ${v.mobile},
+        ${v.date_of_birth}, ${v.address_1}, ${v.address_2}, ${v.address_3}, ${v.address_4}, ${v.post_code},
+        true, ${now}, 'online', ${holdExpiresAt}, ${now}, ${now})
+      returning id`;
+    // the add-ons chosen, at their prices now, on the booking the same statement makes (`b`)
+    const addonsInsert = sql`insert into ${bookingAddons} (booking_id, addon_id, price_pence, created_at)
+      select b.id, x.addon_id, x.price_pence, ${now}::timestamptz
+      from b, (values ${sql.join(
+        addons.map((a) => sql`(${a.id}::int, ${a.pricePence}::int)`),
+        sql`, `,
+      )}) as x(addon_id, price_pence)`;
     const insertBooking = async () => {
-      // plain SQL with the columns it sets: the query builder's insert of every column of a booking
-      // cost more than the database did, on launch day's hottest route (decision 030)
-      const [row] = await queryRows<{ id: string; ref: string }>(
+      const [row] = await queryRows<{ id: string }>(
         tx,
-        sql`insert into ${bookings} (ref, trip_id, user_id, charity_id, status, funding_type, title, first_name,
-            last_name, preferred_name, email, mobile, date_of_birth, address_1, address_2, address_3, address_4,
-            post_code, as_on_passport, terms_accepted_at, source, hold_expires_at, created_at, updated_at)
-          values (${makeBookingRef()}, ${trip.id}, ${account.id}, ${charityId}, ${status}, ${v.funding_type},
-            ${v.title}, ${v.first_name}, ${v.last_name}, ${v.preferred_name ?? v.first_name}, ${v.email}, ${v.mobile},
-            ${v.date_of_birth}, ${v.address_1}, ${v.address_2}, ${v.address_3}, ${v.address_4}, ${v.post_code},
-            true, ${now}, 'online', ${holdExpiresAt}, ${now}, ${now})
-          returning id, ref`,
+        addons.length ? sql`with b as (${bookingInsert}), a as (${addonsInsert}) select id from b` : bookingInsert,
       );
-      const booking = { id: Number(row!.id), ref: row!.ref };
-      if (addons.length)
-        await tx
-          .insert(bookingAddons)
-          .values(
-            addons.map((a) => ({ bookingId: booking.id, addonId: a.id, pricePence: a.pricePence, createdAt: now })),
-          );
-      return booking;
+      return { id: Number(row!.id), ref };
     };
-    const recordCreated = (booking: { id: number; ref: string }, offerId: number | null) =>
-      audit(tx, {
-        action: 'booking.created',
-        subject: { type: 'booking', id: booking.id },
-        bookingId: booking.id,
-        tripId: trip.id,
-        actor,
-        summary: `booked ${trip.name} online (${booking.ref})${hold ? `, the place held for the deposit until ${holdExpiresAt!.toISOString().slice(11, 16)} UTC` : ''}`,
-        details: {
-          ref: booking.ref,
-          status,
-          source: 'online',
-          new_user: account.created,
-          funding_type: v.funding_type,
-          charity_id: charityId,
-          addons: addons.map((a) => ({ id: a.id, name: a.name, price: penceToPounds(a.pricePence) })),
-          discount_code: v.discount_code,
-          hold_expires_at: holdExpiresAt?.toISOString() ?? null,
-          waiting_list_offer: offerId,
-        },
-      });
+    const created = (offerId: number | null) => ({
+      action: 'booking.created',
+      tripId: trip.id,
+      actor,
+      summary: `booked ${trip.name} online (${ref})${hold ? `, the place held for the deposit until ${holdExpiresAt!.toISOString().slice(11, 16)} UTC` : ''}`,
+      details: {
+        ref,
+        status,
+        source: 'online',
+        new_user: account.created,
+        funding_type: v.funding_type,
+        charity_id: charityId,
+        addons: addons.map((a) => ({ id: a.id, name: a.name, price: penceToPounds(a.pricePence) })),
+        discount_code: v.discount_code,
+        hold_expires_at: holdExpiresAt?.toISOString() ?? null,
+        waiting_list_offer: offerId,
+      },
+    });
+    const recordCreated = (booking: { id: number }, offerId: number | null) =>
+      audit(tx, { ...created(offerId), subject: { type: 'booking', id: booking.id }, bookingId: booking.id });
     // the place, once the booking's row is made: every booking of this trip waits here for the one
     // before it, so the count (this booking among it) is exact; the trip is read again under its
     // lock, as whatever the office changed meanwhile
@@ -582,31 +623,28 @@ export class OnlineBookingService {
 
     if (burst) {
       // the booking row first, the trip's lock last, around the count alone; its schedule, deposit
-      // invoice (its id taken now, for the pay link) and email follow (decision 030)
-      const booking = await insertBooking();
-      // the deposit invoice's id is taken with the setup's row
-      let invoiceId: number | null = null;
-      const setUp = async (discount: ClaimedDiscount | null, depositPence: number) => {
-        const [made] = await queryRows<{ invoice_id: number | null }>(
-          tx,
-          sql`insert into ${bookingSetups} (booking_id, invoice_id, discount_id, discount_code, discount_amount_pence,
-              deposit_pence, booked_on, created_at)
-            values (${booking.id}, ${dueNow > 0 ? sql`nextval(pg_get_serial_sequence('invoices', 'id'))` : null},
-              ${discount?.id ?? null}, ${discount?.code ?? null}, ${discount?.amountPence ?? null},
-              ${depositPence}, ${today}, ${now})
-            returning invoice_id`,
-        );
-        invoiceId = made!.invoice_id === null ? null : Number(made!.invoice_id);
-      };
+      // invoice (its id taken now from the invoices' sequence, for the pay link) and email follow (decision 030)
+      const invoiceIdNow = dueNow > 0 ? sql`nextval(pg_get_serial_sequence('invoices', 'id'))` : sql`null`;
+      const idOf = (row: { invoice_id: string | null }) => (row.invoice_id === null ? null : Number(row.invoice_id));
       // the deposit as its invoice will bill it: the first instalment, with the add-ons when it is the only one
       const subtotal =
         Math.min(dueNow, trip.costPence) + (plan.length === 1 ? addons.reduce((a, x) => a + x.pricePence, 0) : 0);
       if (!v.discount_code && !v.offer) {
-        await setUp(null, subtotal);
-        await recordCreated(booking, null);
+        // the booking, its add-ons, its setup and its History event in one statement (one round trip)
+        const [made] = await queryRows<{ id: string; invoice_id: string | null }>(
+          tx,
+          sql`with b as (${bookingInsert}),
+            ${addons.length ? sql`a as (${addonsInsert}),` : sql``}
+            s as (insert into ${bookingSetups} (booking_id, invoice_id, deposit_pence, booked_on, created_at)
+              select b.id, ${invoiceIdNow}, ${subtotal}::int, ${today}::date, ${now}::timestamptz from b
+              returning invoice_id),
+            e as (${auditOfNewBooking(created(null), sql`b.id`, sql`b`)})
+          select b.id, s.invoice_id from b, s`,
+        );
         await takePlace();
-        return this.replied(trip, booking, hold, holdExpiresAt, subtotal, invoiceId);
+        return this.replied(trip, { id: Number(made!.id), ref }, hold, holdExpiresAt, subtotal, idOf(made!));
       }
+      const booking = await insertBooking();
       const offer = await takePlace();
       if (offer) await useOffer(tx, offer, booking.id, now);
       // a code's row is locked after the trip's, as when the deposit invoice is raised at once
@@ -617,9 +655,16 @@ export class OnlineBookingService {
       // a discount that leaves nothing to pay now: no hold, the place is taken
       if (hold && depositPence <= 0)
         await tx.update(bookings).set({ holdExpiresAt: null, status: 'confirmed' }).where(eq(bookings.id, booking.id));
-      await setUp(discount, depositPence);
+      const [made] = await queryRows<{ invoice_id: string | null }>(
+        tx,
+        sql`insert into ${bookingSetups} (booking_id, invoice_id, discount_id, discount_code, discount_amount_pence,
+            deposit_pence, booked_on, created_at)
+          values (${booking.id}, ${invoiceIdNow}, ${discount?.id ?? null}, ${discount?.code ?? null},
+            ${discount?.amountPence ?? null}, ${depositPence}, ${today}, ${now})
+          returning invoice_id`,
+      );
       await recordCreated(booking, offer?.id ?? null);
-      return this.replied(trip, booking, hold && depositPence > 0, holdExpiresAt, depositPence, invoiceId);
+      return this.replied(trip, booking, hold && depositPence > 0, holdExpiresAt, depositPence, idOf(made!));
     }
 
     // the same order as in a burst (the booking, then the trip's lock), so that the two never wait on each other

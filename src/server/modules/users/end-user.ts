@@ -13,18 +13,16 @@ export async function endUserFor(
   tx: Tx,
   who: { email: string; first_name: string; last_name: string },
 ): Promise<{ id: number; created: boolean }> {
-  const [existing] = await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(sql`lower(${users.email}) = ${who.email.toLowerCase()}`);
-  if (existing) return { id: existing.id, created: false };
-  // plain SQL: online booking's hot path, where the query builder's insert of every column cost more than the database
-  const [made] = await queryRows<{ id: number }>(
+  // one round trip (online booking's hot path): the account with this email, or a new End User's
+  const [row] = await queryRows<{ id: string; created: boolean }>(
     tx,
-    sql`insert into ${users} (email, first_name, last_name, user_role_id)
-      values (${who.email}, ${who.first_name}, ${who.last_name}, ${ROLES.endUser}) returning id`,
+    sql`with found as (select id from ${users} where lower(email) = ${who.email.toLowerCase()}),
+      made as (insert into ${users} (email, first_name, last_name, user_role_id)
+        select ${who.email}, ${who.first_name}, ${who.last_name}, ${ROLES.endUser} where not exists (select from found)
+        returning id)
+      select id, false as created from found union all select id, true as created from made`,
   );
-  return { id: Number(made!.id), created: true };
+  return { id: Number(row!.id), created: row!.created };
 }
 
 /** A person's names from the one field a form asks for: the first word, and the rest. */
