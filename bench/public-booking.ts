@@ -5,11 +5,12 @@
 //      told the trip is full, none lost (the database holds exactly the 150), and p50/p95/max.
 //      Then how long the bookings that replied from their rows alone (decision 030) took to get their
 //      schedules, deposit invoices and emails after the last reply, and that each has one deposit invoice.
-//   DATABASE_URL=postgresql://… npx tsx bench/public-booking.ts [--seconds 5] [--clients 32] [--bookers 200] [--places 150] [--burst 2]
+//   DATABASE_URL=postgresql://… npx tsx bench/public-booking.ts [--seconds 5] [--clients 32] [--bookers 200] [--places 150] [--burst 2] [--profile FILE]
 // Uses the PostgreSQL server of DATABASE_URL (a database tripdesk_bench_public of its own, dropped
 // at the end), or PGlite in a temporary folder. A web-only server (no job queue) on a free port;
 // the clients run in a worker thread with their own keep-alive connections, as browsers elsewhere.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import inspector from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -32,6 +33,8 @@ const { values } = parseArgs({
     places: { type: 'string', default: '150' },
     // BOOKING_BURST: 1000 to make every booking's schedule and deposit invoice before its reply, as before decision 030
     burst: { type: 'string', default: '2' },
+    // a CPU profile of the server's thread during the 200 posts (open it in Chrome's DevTools)
+    profile: { type: 'string' },
   },
 });
 const seconds = Number(values.seconds);
@@ -118,6 +121,7 @@ const call = (port, method, path, headers, body) => new Promise((resolve, reject
   if (body) req.write(body);
   req.end();
 });
+let people = [];
 parentPort.on('message', async (m) => {
   if (m.kind === 'read') {
     const times = [];
@@ -131,14 +135,17 @@ parentPort.on('message', async (m) => {
       }
     }));
     parentPort.postMessage({ times, codes, elapsed: performance.now() - began });
-  } else {
-    // each booker: the page (its session cookie and CSRF token), then all post at once
-    const people = await Promise.all(Array.from({ length: m.bookers }, async (_, i) => {
+  } else if (m.kind === 'visit') {
+    // each booker opens the page first (its session cookie and CSRF token)
+    people = await Promise.all(Array.from({ length: m.bookers }, async (_, i) => {
       const page = await call(m.port, 'GET', m.page, { accept: 'text/html' });
       const cookie = (page.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
       const token = /<meta name="csrf-token" content="([^"]+)">/.exec(page.body)[1];
       return { cookie, token, i };
     }));
+    parentPort.postMessage({ visited: people.length });
+  } else {
+    // then all post at once
     const results = await Promise.all(people.map((p) => call(m.port, 'POST', m.path, {
       'content-type': 'application/json', accept: 'application/json', cookie: p.cookie, 'x-csrf-token': p.token,
     }, JSON.stringify({
@@ -195,25 +202,80 @@ console.log('| server | clients | requests a second | p50 ms | p95 ms | replies 
 console.log('|---|---:|---:|---:|---:|---|');
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);
 
+/**
+ * What the posts cost: this process's CPU (the server, and the clients' thread beside it) and
+ * PostgreSQL's (its processes' user and system time, when it runs on this machine), over the wall
+ * time; with --profile FILE, a CPU profile of the server's thread during the posts alone.
+ */
+class Measure {
+  private session: inspector.Session | null = null;
+  private at = { wall: 0, cpu: process.cpuUsage(), pg: 0 };
+  private took = { wall: 0, cpuMs: 0, pgMs: 0 };
+
+  private static pgCpuMs(): number {
+    let ticks = 0;
+    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (!stat.includes('(postgres)')) continue;
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return ticks * 10; // 100 ticks a second
+  }
+
+  async start() {
+    if (values.profile) {
+      this.session = new inspector.Session();
+      this.session.connect();
+      await this.session.post('Profiler.enable');
+      await this.session.post('Profiler.setSamplingInterval', { interval: 200 });
+      await this.session.post('Profiler.start');
+    }
+    this.at = { wall: performance.now(), cpu: process.cpuUsage(), pg: Measure.pgCpuMs() };
+  }
+
+  async stop() {
+    const cpu = process.cpuUsage(this.at.cpu);
+    this.took = {
+      wall: performance.now() - this.at.wall,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      pgMs: Measure.pgCpuMs() - this.at.pg,
+    };
+    if (this.session) {
+      const { profile } = await this.session.post('Profiler.stop');
+      writeFileSync(values.profile!, JSON.stringify(profile));
+      this.session.disconnect();
+    }
+  }
+
+  report(): string {
+    const { wall, cpuMs, pgMs } = this.took;
+    return `During the posts: ${f(wall)} ms of wall time; this process ${f(cpuMs)} ms of CPU, PostgreSQL ${f(pgMs)} ms${values.profile ? `; the server's profile in ${values.profile}` : ''}`;
+  }
+}
+
 // 2. booking at once
 {
   const { app, port } = await serve(false);
-  await ask({
-    kind: 'book',
-    port,
-    page: `/book/${warmTrip.bookingSlug}`,
-    path: `/api/public/trips/${warmTrip.bookingSlug}/bookings`,
-    bookers: 40,
-    prefix: 'warm',
-  });
-  const r = await ask<{ results: Array<{ status: number; ms: number }> }>({
-    kind: 'book',
-    port,
-    page: `/book/${bookTrip.bookingSlug}`,
-    path: `/api/public/trips/${bookTrip.bookingSlug}/bookings`,
-    bookers,
-    prefix: 'launch',
-  });
+  const book = async (trip: typeof bookTrip, n: number, prefix: string, during?: Measure) => {
+    await ask({ kind: 'visit', port, page: `/book/${trip.bookingSlug}`, bookers: n });
+    await during?.start();
+    const r = await ask<{ results: Array<{ status: number; ms: number }> }>({
+      kind: 'book',
+      port,
+      path: `/api/public/trips/${trip.bookingSlug}/bookings`,
+      prefix,
+    });
+    await during?.stop();
+    return r;
+  };
+  await book(warmTrip, 40, 'warm');
+  const measure = new Measure();
+  const r = await book(bookTrip, bookers, 'launch', measure);
   const made = r.results.filter((x) => x.status === 201).length;
   const full = r.results.filter((x) => x.status === 409).length;
   const other = r.results.filter((x) => x.status !== 201 && x.status !== 409);
@@ -230,6 +292,7 @@ for (const row of rows) console.log(`| ${row.join(' | ')} |`);
   console.log(
     `| ${made} | ${full} | ${other.length ? JSON.stringify(other.map((o) => o.status)) : 0} | ${kept!.n} | ${f(pct(sorted, 50))} | ${f(pct(sorted, 95))} | ${f(sorted.at(-1)!)} |`,
   );
+  console.log(`\n${measure.report()}`);
   // the setups the server makes once the burst is over
   const after = performance.now();
   for (;;) {
