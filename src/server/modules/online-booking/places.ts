@@ -16,15 +16,16 @@ export async function placesOf(
 ): Promise<Places> {
   const [row] = await queryRows<{ capacity: number | null; taken: number; held: number; offered: number }>(
     db,
-    sql`select t.capacity,
-        (select count(*) from bookings b where b.trip_id = t.id and b.status <> 'cancelled' and b.hold_expires_at is null)::int as taken,
-        (select count(*) from bookings b where b.trip_id = t.id and b.status <> 'cancelled' and b.hold_expires_at is not null)::int as held,
-        (select coalesce(sum(w.places - w.places_booked), 0) from waiting_list_entries w
-          where w.trip_id = t.id and w.state = 'offered' and w.offer_expires_at > ${now}
-            and w.id is distinct from ${exceptOffer}::int)::int as offered
-      from trips t where t.id = ${tripId}`,
+    sql`select t.capacity, p.taken, p.held, p.offered
+      from trips t cross join lateral trip_places(t.id, ${now}::timestamptz, ${exceptOffer}::int) p
+      where t.id = ${tripId}`,
   );
   if (!row) throw notFound('Trip not found');
+  return placesFrom(row);
+}
+
+/** The places from a trip's capacity and its `trip_places` counts (the database's function, migration 0054). */
+export function placesFrom(row: { capacity: number | null; taken: number; held: number; offered: number }): Places {
   const capacity = row.capacity === null ? null : Number(row.capacity);
   const taken = Number(row.taken);
   const held = Number(row.held) + Number(row.offered);

@@ -47,7 +47,7 @@ import { nowOf, type Clock } from '../../clock.ts';
 import type { Mailer } from '../../common/mailer.ts';
 import type { Operator } from '../../common/operator.ts';
 import { HttpError, notFound, validationError } from '../../errors.ts';
-import { placesOf } from './places.ts';
+import { placesFrom, placesOf } from './places.ts';
 import { BookingSetups, bookedReply, dropSetupIn, sendReceived, setupDepsFrom } from './setups.ts';
 import { findOffer, useOffer } from './waiting-list.ts';
 import { countHit } from '../../rate-limit-store.ts';
@@ -582,21 +582,27 @@ export class OnlineBookingService {
     // before it, so the count (this booking among it) is exact; the trip is read again under its
     // lock, as whatever the office changed meanwhile
     const takePlace = async () => {
-      // what decides whether it takes bookings, read as plain SQL (launch day's hottest statement)
+      // what decides whether it takes bookings, and its places counted once the lock is held, in one
+      // statement: the lock is held for this round trip and the commit alone (launch day's hottest statement)
       const [row] = await queryRows<
         Pick<TripRow, 'status' | 'capacity' | 'onlineBooking' | 'bookingSlug'> & {
           booking_closes_on: string | null;
           archived: boolean;
           departure_date: string;
+          taken: number;
+          held: number;
+          offered: number;
         }
       >(
         tx,
-        sql`select status, capacity, online_booking as "onlineBooking", booking_slug as "bookingSlug",
-            to_char(booking_closes_on, 'YYYY-MM-DD') as booking_closes_on, archived_at is not null as archived,
-            to_char(departure_date, 'YYYY-MM-DD') as departure_date
-          from ${trips} where id = ${trip.id} and deleted_at is null and online_booking
-            and lower(booking_slug) = ${slug.toLowerCase()}
-          for no key update`,
+        sql`select l.*, p.taken, p.held, p.offered
+          from (select id, status, capacity, online_booking as "onlineBooking", booking_slug as "bookingSlug",
+              to_char(booking_closes_on, 'YYYY-MM-DD') as booking_closes_on, archived_at is not null as archived,
+              to_char(departure_date, 'YYYY-MM-DD') as departure_date
+            from ${trips} where id = ${trip.id} and deleted_at is null and online_booking
+              and lower(booking_slug) = ${slug.toLowerCase()}
+            for no key update) l
+          cross join lateral trip_places(l.id, ${now}::timestamptz, null) p`,
       );
       if (!row) throw new HttpError(409, BOOKING_CLOSED);
       const locked: TripRow = {
@@ -609,10 +615,11 @@ export class OnlineBookingService {
         archivedAt: row.archived ? (trip.archivedAt ?? new Date(0)) : null,
         departureDate: row.departure_date,
       };
-      // a waiting list's offer: its holder books one of the places it holds
+      // a waiting list's offer: its holder books one of the places it holds (which are then counted free)
       const offer = v.offer ? await findOffer(tx, trip.id, v.offer, now, true) : null;
       if (v.offer && !offer) throw new HttpError(409, OFFER_GONE);
-      const places = await this.places(trip.id, tx, offer?.id ?? null);
+      const places = offer ? await this.places(trip.id, tx, offer.id) : placesFrom(row);
+      // this booking is among those counted
       const before =
         places.capacity === null ? places : { ...places, left: places.capacity - places.taken - places.held + 1 };
       const state = this.stateOf(locked, before, today);
