@@ -1,5 +1,6 @@
 import { Anchor, AppShell, Box, Button, Container, Group, Text } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
+import { useEffect, useRef } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { path, type RouteName } from '../../contract/paths.ts';
 import { api } from '../lib/api.ts';
@@ -34,6 +35,30 @@ export function Layout() {
         ]
       : [['developer', 'Developer']];
 
+  // the phone's menu closes once a section is chosen (by link, or back and forward)
+  const menu = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    if (menu.current) menu.current.open = false;
+  }, [pathname]);
+  const links = nav.map(([name, label]) => (
+    // Settings has several screens: its link is marked on any of them
+    <NavLink
+      key={name}
+      to={path(name as 'booking-list')}
+      className={({ isActive }) =>
+        isActive || (name.startsWith('settings-') && pathname.startsWith('/settings/'))
+          ? `${classes.link} active`
+          : classes.link
+      }
+    >
+      {label}
+    </NavLink>
+  ));
+
+  const who = user
+    ? `${user.first_name} ${user.last_name} (${user.role.display_name}${user.team ? ` · ${user.team.name}` : ''})`
+    : '';
+
   const signOut = async () => {
     try {
       await api('/logout', { method: 'POST' });
@@ -46,7 +71,7 @@ export function Layout() {
   return (
     <AppShell header={{ height: 56 }} padding="md">
       <AppShell.Header className={classes.header}>
-        <Container fluid={fullWidth} size="xl" h="100%">
+        <Container fluid={fullWidth} size="xl" h="100%" data-full-width={fullWidth}>
           <Group h="100%" justify="space-between" wrap="nowrap">
             <Group gap="lg" wrap="nowrap" className={classes.start}>
               <Anchor component={NavLink} to="/" className={classes.brand} underline="never">
@@ -54,22 +79,25 @@ export function Layout() {
               </Anchor>
               <nav aria-label="Main" className={classes.nav}>
                 <Group gap={4} wrap="nowrap">
-                  {nav.map(([name, label]) => (
-                    // Settings has several screens: its link is marked on any of them
-                    <NavLink
-                      key={name}
-                      to={path(name as 'booking-list')}
-                      className={({ isActive }) =>
-                        isActive || (name.startsWith('settings-') && pathname.startsWith('/settings/'))
-                          ? `${classes.link} active`
-                          : classes.link
-                      }
-                    >
-                      {label}
-                    </NavLink>
-                  ))}
+                  {links}
                 </Group>
               </nav>
+              {/* on a phone: the sections behind a Menu button, a list under the header */}
+              <details
+                ref={menu}
+                className={classes.menu}
+                onKeyDown={(e) => {
+                  if (e.key !== 'Escape' || !menu.current?.open) return;
+                  menu.current.open = false;
+                  menu.current.querySelector('summary')?.focus();
+                }}
+              >
+                <summary className={classes.menuButton}>Menu</summary>
+                <div className={classes.menuPanel}>
+                  {user && <p className={classes.signedIn}>Signed in as {who}</p>}
+                  <nav aria-label="Main">{links}</nav>
+                </div>
+              </details>
             </Group>
             <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
               <Button
@@ -93,7 +121,7 @@ export function Layout() {
                       {user.team ? ` · ${user.team.name}` : ''}
                     </Text>
                   </div>
-                  <Button variant="white" color="blue.9" size="xs" onClick={signOut}>
+                  <Button variant="white" color="blue.9" size="xs" onClick={signOut} title={`Signed in as ${who}`}>
                     Sign out
                   </Button>
                 </Group>
