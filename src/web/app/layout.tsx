@@ -1,4 +1,4 @@
-import { Anchor, AppShell, Box, Button, Container, Group, Text } from '@mantine/core';
+import { Anchor, Box, Button, Container, Group, Text } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { useEffect, useRef } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
@@ -69,8 +69,9 @@ export function Layout() {
   };
 
   return (
-    <AppShell header={{ height: 56 }} padding="md">
-      <AppShell.Header className={classes.header}>
+    // a fixed header and the page under it (no AppShell: the layout comes with every page's first visit)
+    <>
+      <header className={`${classes.header} app-header`}>
         <Container fluid={fullWidth} size="xl" h="100%" data-full-width={fullWidth}>
           <Group h="100%" justify="space-between" wrap="nowrap">
             <Group gap="lg" wrap="nowrap" className={classes.start}>
@@ -129,15 +130,15 @@ export function Layout() {
             </Group>
           </Group>
         </Container>
-      </AppShell.Header>
-      <AppShell.Main>
+      </header>
+      <div className={`${classes.main} app-main`}>
         <Container fluid={fullWidth} size="xl" className="main-container" data-full-width={fullWidth}>
           <Box component="main" id="main">
             <FlashMessages />
             <Outlet />
           </Box>
         </Container>
-      </AppShell.Main>
-    </AppShell>
+      </div>
+    </>
   );
 }
