@@ -22,7 +22,7 @@ import {
   transactions,
   trips,
 } from '../../../db/schema/index.ts';
-import { asCardProvider, audit } from '../../audit/audit.ts';
+import { asCardProvider, audit, type AuditEvent } from '../../audit/audit.ts';
 import { nowOf, type Clock } from '../../clock.ts';
 import type { Mailer } from '../../common/mailer.ts';
 import type { Operator } from '../../common/operator.ts';
@@ -184,14 +184,8 @@ export class CardPaymentService {
   /** "Pay £X by card": a Checkout Session for what is outstanding now; the payer goes to its page. */
   async startCheckout(token: string): Promise<{ url: string }> {
     if (isGroupPayToken(token)) return this.startGroupCheckout(token);
-    const { state, stripe, settings } = await this.payable(token);
+    const { state } = await this.payable(token);
     const now = nowOf(this.deps.clock);
-    const back = `${settings.publicUrl}/pay/${token}`;
-    const metadata = {
-      invoice_id: String(state.invoiceId),
-      booking_id: String(state.bookingId),
-      invoice_ref: state.ref,
-    };
     // a place held for this deposit is let go when its hold and this grace run out: the page must close by then
     const [held] = await this.deps.db
       .select({ until: bookings.holdExpiresAt })
@@ -199,35 +193,88 @@ export class CardPaymentService {
       .where(eq(bookings.id, state.bookingId));
     // a hold that has run out opens no page: the place is being let go (or already was)
     if (held?.until && held.until <= now) throw new PayLinkRefused('hold_ended');
-    // from the minute, as the idempotency key is: a double press within it asks for the same session
-    const expiresAt = held?.until
-      ? (Math.floor(now.getTime() / 60_000) + 1) * 60 + CHECKOUT_SESSION_HELD_SECONDS
-      : undefined;
+    return this.openCheckout(token, {
+      // from the minute, as the idempotency key is: a double press within it asks for the same session
+      expiresAt: held?.until
+        ? (Math.floor(now.getTime() / 60_000) + 1) * 60 + CHECKOUT_SESSION_HELD_SECONDS
+        : undefined,
+      amountPence: state.outstandingPence,
+      product: `${state.tripName}: invoice ${state.ref}`,
+      ref: state.ref,
+      metadata: { invoice_id: String(state.invoiceId), booking_id: String(state.bookingId), invoice_ref: state.ref },
+      key: `${state.invoiceId}`,
+      owner: { invoiceId: state.invoiceId, bookingId: state.bookingId, groupId: null },
+      opened: {
+        subject: { type: 'invoice', id: state.invoiceId },
+        bookingId: state.bookingId,
+        tripId: state.tripId,
+        summary: `opened Stripe's payment page for ${formatPence(state.outstandingPence)} on invoice ${state.ref}`,
+      },
+    });
+  }
+
+  /** A school paying its group invoice (issue 37): one session for all it owes, split to its pupils' shares when paid. */
+  private async startGroupCheckout(token: string): Promise<{ url: string }> {
+    const { groupId, invoice, outstandingPence } = await this.groupPayable(token);
+    return this.openCheckout(token, {
+      amountPence: outstandingPence,
+      product: `${invoice.trip.name}: invoice ${invoice.ref} (${invoice.school})`,
+      ref: invoice.ref,
+      metadata: { group_id: String(groupId), invoice_ref: invoice.ref },
+      key: `group-${groupId}`,
+      owner: { invoiceId: null, bookingId: null, groupId },
+      opened: {
+        subject: { type: 'group', id: groupId },
+        tripId: invoice.trip.id,
+        summary: `opened Stripe's payment page for ${formatPence(outstandingPence)} on the group invoice ${invoice.ref} of ${invoice.school}`,
+      },
+    });
+  }
+
+  /**
+   * Stripe's Checkout Session for one pay link's amount, and the attempt recorded with its event
+   * (once: a double press within the minute opens the same session).
+   */
+  private async openCheckout(
+    token: string,
+    o: {
+      expiresAt?: number;
+      amountPence: number;
+      product: string;
+      ref: string;
+      metadata: Record<string, string>;
+      /** what the idempotency key names the payer by */
+      key: string;
+      owner: { invoiceId: number | null; bookingId: number | null; groupId: number | null };
+      opened: Pick<AuditEvent, 'subject' | 'bookingId' | 'tripId' | 'summary'>;
+    },
+  ): Promise<{ url: string }> {
+    const stripe = this.deps.stripe;
+    const settings = this.deps.operator.payLinks;
+    if (!stripe || !settings) throw new PayLinkRefused('off');
+    const now = nowOf(this.deps.clock);
+    const back = `${settings.publicUrl}/pay/${token}`;
     const session = await askStripe(() =>
       stripe.checkout.sessions.create(
         {
           mode: 'payment',
-          ...(expiresAt ? { expires_at: expiresAt } : {}),
+          ...(o.expiresAt ? { expires_at: o.expiresAt } : {}),
           line_items: [
             {
               quantity: 1,
-              price_data: {
-                currency: 'gbp',
-                unit_amount: state.outstandingPence,
-                product_data: { name: `${state.tripName}: invoice ${state.ref}` },
-              },
+              price_data: { currency: 'gbp', unit_amount: o.amountPence, product_data: { name: o.product } },
             },
           ],
-          client_reference_id: state.ref,
-          metadata,
-          payment_intent_data: { metadata, description: `${this.deps.operator.name}: invoice ${state.ref}` },
+          client_reference_id: o.ref,
+          metadata: o.metadata,
+          payment_intent_data: { metadata: o.metadata, description: `${this.deps.operator.name}: invoice ${o.ref}` },
           success_url: `${back}?session_id={CHECKOUT_SESSION_ID}`,
           cancel_url: `${back}?cancelled=1`,
         },
         // a double press within the minute opens the same session; a new amount or another link (its
         // return address differs, which Stripe refuses under one key), a new one
         {
-          idempotencyKey: `tripdesk-pay-${state.invoiceId}-${state.outstandingPence}-${Math.floor(now.getTime() / 60_000)}-${createHash('sha256').update(token).digest('hex').slice(0, 16)}`,
+          idempotencyKey: `tripdesk-pay-${o.key}-${o.amountPence}-${Math.floor(now.getTime() / 60_000)}-${createHash('sha256').update(token).digest('hex').slice(0, 16)}`,
         },
       ),
     );
@@ -235,83 +282,15 @@ export class CardPaymentService {
     await this.deps.db.transaction(async (tx) => {
       const [made] = await tx
         .insert(cardCheckouts)
-        .values({
-          id: session.id,
-          invoiceId: state.invoiceId,
-          bookingId: state.bookingId,
-          amountPence: state.outstandingPence,
-          createdAt: now,
-        })
+        .values({ id: session.id, ...o.owner, amountPence: o.amountPence, createdAt: now })
         .onConflictDoNothing()
         .returning({ id: cardCheckouts.id });
       // the same session again (a double press) is the same attempt
       if (!made) return;
       await audit(tx, {
         action: 'card.checkout_opened',
-        subject: { type: 'invoice', id: state.invoiceId },
-        bookingId: state.bookingId,
-        tripId: state.tripId,
-        summary: `opened Stripe's payment page for ${formatPence(state.outstandingPence)} on invoice ${state.ref}`,
-        details: { session: session.id, amount: penceToPounds(state.outstandingPence), ref: state.ref },
-      });
-    });
-    return { url: session.url };
-  }
-
-  /** A school paying its group invoice (issue 37): one session for all it owes, split to its pupils' shares when paid. */
-  private async startGroupCheckout(token: string): Promise<{ url: string }> {
-    const { groupId, invoice, outstandingPence } = await this.groupPayable(token);
-    const stripe = this.deps.stripe!;
-    const settings = this.deps.operator.payLinks!;
-    const now = nowOf(this.deps.clock);
-    const back = `${settings.publicUrl}/pay/${token}`;
-    const metadata = { group_id: String(groupId), invoice_ref: invoice.ref };
-    const session = await askStripe(() =>
-      stripe.checkout.sessions.create(
-        {
-          mode: 'payment',
-          line_items: [
-            {
-              quantity: 1,
-              price_data: {
-                currency: 'gbp',
-                unit_amount: outstandingPence,
-                product_data: { name: `${invoice.trip.name}: invoice ${invoice.ref} (${invoice.school})` },
-              },
-            },
-          ],
-          client_reference_id: invoice.ref,
-          metadata,
-          payment_intent_data: { metadata, description: `${this.deps.operator.name}: invoice ${invoice.ref}` },
-          success_url: `${back}?session_id={CHECKOUT_SESSION_ID}`,
-          cancel_url: `${back}?cancelled=1`,
-        },
-        {
-          idempotencyKey: `tripdesk-pay-group-${groupId}-${outstandingPence}-${Math.floor(now.getTime() / 60_000)}-${createHash('sha256').update(token).digest('hex').slice(0, 16)}`,
-        },
-      ),
-    );
-    if (!session.url) throw new HttpError(502, 'The card payment page could not be opened. Please try again.');
-    await this.deps.db.transaction(async (tx) => {
-      const [made] = await tx
-        .insert(cardCheckouts)
-        .values({
-          id: session.id,
-          groupId,
-          invoiceId: null,
-          bookingId: null,
-          amountPence: outstandingPence,
-          createdAt: now,
-        })
-        .onConflictDoNothing()
-        .returning({ id: cardCheckouts.id });
-      if (!made) return;
-      await audit(tx, {
-        action: 'card.checkout_opened',
-        subject: { type: 'group', id: groupId },
-        tripId: invoice.trip.id,
-        summary: `opened Stripe's payment page for ${formatPence(outstandingPence)} on the group invoice ${invoice.ref} of ${invoice.school}`,
-        details: { session: session.id, amount: penceToPounds(outstandingPence), ref: invoice.ref },
+        ...o.opened,
+        details: { session: session.id, amount: penceToPounds(o.amountPence), ref: o.ref },
       });
     });
     return { url: session.url };
