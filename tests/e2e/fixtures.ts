@@ -108,10 +108,18 @@ export const test = base.extend<{ consoleErrors: string[]; accessibleAtEnd: void
 
 export { expect };
 
-/** A new open school trip, made through the API as the Create New Trip dialog does; its cost and deposit are set on its page. */
-export async function freshTrip(page: Page, name: string, departure: string): Promise<number> {
+/**
+ * A new open school trip, made through the API as the Create New Trip dialog does; its cost and
+ * deposit (none unless `price` is given) are then set as on its page.
+ */
+export async function freshTrip(
+  page: Page,
+  name: string,
+  departure: string,
+  price?: { deposit: string; cost: string },
+): Promise<number> {
   return page.evaluate(
-    async ([name, departure, back]) => {
+    async ([name, departure, back, price]) => {
       const headers = {
         Accept: 'application/json',
         'Content-Type': 'application/json',
@@ -119,28 +127,34 @@ export async function freshTrip(page: Page, name: string, departure: string): Pr
         'X-CSRF-TOKEN': document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')!.content,
       };
       const countries = (await (await fetch('/api/countries', { headers })).json()) as Array<{ id: number }>;
-      const res = await fetch('/api/trips', {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({
-          name,
-          country_id: countries[0]!.id,
-          departure,
-          return: back,
-          type: 'school',
-          level: 1,
-          status: 'open',
-          deposit: 0,
-          cost: 0,
-          require_passport: 1,
-          funding: 'both',
-        }),
-      });
+      const trip = {
+        name,
+        country_id: countries[0]!.id,
+        departure,
+        return: back,
+        type: 'school',
+        level: 1,
+        status: 'open',
+        deposit: 0,
+        cost: 0,
+        require_passport: 1,
+        funding: 'both',
+      };
+      const res = await fetch('/api/trips', { method: 'POST', headers, body: JSON.stringify(trip) });
       const body = (await res.json()) as { id: number };
       if (res.status !== 201) throw new Error(`POST /api/trips: ${res.status} ${JSON.stringify(body)}`);
+      if (price) {
+        const priced = await fetch(`/api/trips/${body.id}`, {
+          method: 'PATCH',
+          headers,
+          body: JSON.stringify({ ...trip, ...price }),
+        });
+        if (priced.status !== 200)
+          throw new Error(`PATCH /api/trips/${body.id}: ${priced.status} ${await priced.text()}`);
+      }
       return body.id;
     },
-    [name, toDdMmYyyy(departure), toDdMmYyyy(addDays(departure, 5))] as const,
+    [name, toDdMmYyyy(departure), toDdMmYyyy(addDays(departure, 5)), price ?? null] as const,
   );
 }
 
