@@ -110,12 +110,6 @@ export function planInWords(rows: Array<{ amountPence: number; dueDate: string }
 
 const isSlugTaken = (error: unknown) => pgError(error).constraint === 'trips_booking_slug_unique';
 
-/**
- * Online booking: what the office sets for a trip's public page, the page itself, and the
- * bookings it makes. A booking takes its place under a lock on the trip's row, so the places
- * confirmed, provisional and held never exceed the capacity however many travellers press Book
- * at once; a place held for a deposit is let go by the hold job when the deposit is not paid in time.
- */
 /** What a trip offers a booking made today (OnlineBookingService.offer). */
 type TripOffer = {
   at: number;
@@ -126,6 +120,12 @@ type TripOffer = {
   plan: ScheduledInstalment[];
 };
 
+/**
+ * Online booking: what the office sets for a trip's public page, the page itself, and the
+ * bookings it makes. A booking takes its place under a lock on the trip's row, so the places
+ * confirmed, provisional and held never exceed the capacity however many travellers press Book
+ * at once; a place held for a deposit is let go by the hold job when the deposit is not paid in time.
+ */
 export class OnlineBookingService {
   private readonly schedules: ScheduleService;
   private readonly invoices: InvoiceService;
