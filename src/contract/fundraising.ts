@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isHttpUrl } from './charities.ts';
 import { ENTRY_SOURCES, FUNDRAISING_STATES, FUNDRAISING_TYPES, MILESTONES_MAX } from './fundraising-constants.ts';
-import { recordId } from './common.ts';
+import { pageParam, recordId } from './common.ts';
 import { isoDate } from './invoices.ts';
 import { poundsToPence } from './money.ts';
 import { reasonText } from './schedules.ts';
@@ -174,8 +174,22 @@ export const fundraiserSchema = z.object({
 export type Fundraiser = z.infer<typeof fundraiserSchema>;
 export const FUNDRAISER_FIELDS = Object.keys(fundraiserSchema.shape);
 
-/** GET /api/charities/{id}/fundraisers: the charity's fundraisers (provisional and confirmed), with totals. */
+/** A charity's fundraisers come a page at a time (a charity may have tens of thousands over the years). */
+export const FUNDRAISERS_PER_PAGE = 50;
+
+/** Which page of the fundraisers a reply holds: the totals are of them all. */
+const fundraisersPage = {
+  current_page: z.number().int(),
+  last_page: z.number().int(),
+  per_page: z.number().int(),
+  /** the first and last row of the page, counted from 1 (null when there are none) */
+  from: z.number().int().nullable(),
+  to: z.number().int().nullable(),
+};
+
+/** GET /api/charities/{id}/fundraisers: a page of the charity's fundraisers (provisional and confirmed), with the totals of them all. */
 export const charityFundraisersSchema = z.object({
+  ...fundraisersPage,
   totals: z.object({
     fundraisers: z.number().int(),
     raised: z.number(),
@@ -191,6 +205,7 @@ export const charityFundraisersSchema = z.object({
 export type CharityFundraisers = z.infer<typeof charityFundraisersSchema>;
 
 export const fundraisersQuery = z.object({
+  page: pageParam(),
   trip_id: recordId('trip').optional(),
   state: z
     .enum(FUNDRAISING_STATES, { error: 'The state must be on_track, behind, met or not_fundraising.' })
@@ -206,6 +221,7 @@ export const portalFundraisersQuery = fundraisersQuery.extend({
 
 /** The signed-in user's charity, the trips its fundraisers are on (for the filter), the totals and the fundraisers. */
 export const portalFundraisersSchema = z.object({
+  ...fundraisersPage,
   charity: z.object({ id: z.number().int(), name: z.string() }),
   trips: z.array(z.object({ id: z.number().int(), name: z.string(), departure: z.string() })),
   totals: charityFundraisersSchema.shape.totals,

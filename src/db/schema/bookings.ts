@@ -171,6 +171,26 @@ export const bookings = pgTable(
       .where(sql`group_id is not null`),
     index('bookings_user_idx').on(t.userId),
     index('bookings_charity_idx').on(t.charityId),
+    // a charity's fundraisers (provisional and confirmed bookings that fundraise), in the order
+    // its list shows them, with what the list's filters and totals read: a page is a walk of the
+    // index, and the totals of the charity's every fundraiser are read from the index alone
+    index('bookings_charity_fundraisers_idx')
+      .on(
+        t.charityId,
+        t.tripDeparture,
+        sql`lower(${t.lastName})`,
+        sql`lower(${t.firstName})`,
+        t.id,
+        t.tripId,
+        t.fundingType,
+        t.fundraisingGoalPence,
+        t.fundraisingRaisedPence,
+        t.fundraisingMet,
+        t.fundraisingBehindFrom,
+      )
+      .where(
+        sql`${t.charityId} is not null and ${t.status} in ('provisional', 'confirmed') and ${t.fundingType} in ('fundraise', 'flexi')`,
+      ),
     index('bookings_status_idx').on(t.status, t.createdAt, t.id),
     // the list sorts these with empty values last both ways ("x asc nulls last, id asc" and
     // "x desc nulls last, id desc"): one index for each direction, in exactly that order

@@ -6,7 +6,8 @@ import {
   FUNDRAISING_STATE_LABELS,
   type FundraisingState,
 } from '../../contract/fundraising-constants.ts';
-import type { Fundraiser, FundraisingEntry } from '../../contract/fundraising.ts';
+import type { Paged } from '../../contract/common.ts';
+import type { CharityFundraisers, Fundraiser, FundraisingEntry } from '../../contract/fundraising.ts';
 import { formatDateTime, formatMoney, formatShortDate } from '../lib/format.ts';
 import type { Column } from './data-table.tsx';
 import { ToneBadge, type Tone } from './status-badge.tsx';
@@ -140,4 +141,13 @@ export function fundraiserColumns(name: (f: Fundraiser) => ReactNode): Array<Col
     { key: 'raised', label: 'Raised', align: 'right', cell: (f) => formatMoney(f.raised) },
     { key: 'state', label: 'State', cell: (f) => <StandingBadge state={f.state} shortfall={f.shortfall} /> },
   ];
+}
+
+/** A reply of a charity's fundraisers as the table's page: its rows, and which of them all they are. */
+export function fundraisersPage(
+  reply: Omit<CharityFundraisers, 'portal_users'> | undefined,
+): Paged<Fundraiser> | undefined {
+  if (!reply) return undefined;
+  const { fundraisers, totals, current_page, last_page, per_page, from, to } = reply;
+  return { data: fundraisers, total: totals.fundraisers, current_page, last_page, per_page, from, to };
 }

@@ -32,6 +32,7 @@ export function previews(d: {
       const list = charity
         ? await fundraising().ofCharity(charity.id)
         : {
+            ...{ current_page: 1, last_page: 1, per_page: 1, from: null, to: null },
             totals: { fundraisers: 0, raised: 0, pledged: 0, shortfall: 0, behind: 0, met: 0 },
             fundraisers: [],
             portal_users: [],

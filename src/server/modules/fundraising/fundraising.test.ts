@@ -328,6 +328,54 @@ describe('a charity’s fundraisers', () => {
     });
     expect((await admin.get('/api/charities/999999/fundraisers')).statusCode).toBe(404);
   });
+
+  it('come a page at a time, the totals of them all on every page: the shortfall of those behind by the rule', async () => {
+    const [charity] = await t.db.insert(charities).values({ name: 'Many Miles' }).returning();
+    // on the defaults (50% of £2,500 by 16 weeks before): departing in 100 days, the first milestone has passed
+    const trip = await insertTrip(t.db, {
+      name: 'Paged Trek',
+      departureDate: addDays(today, 100),
+      returnDate: addDays(today, 105),
+    });
+    const made = [];
+    for (let i = 1; i <= 53; i++)
+      made.push(
+        await insertBooking(t.db, trip.id, {
+          fundingType: 'fundraise',
+          status: i === 53 ? 'cancelled' : 'confirmed',
+          charityId: charity!.id,
+          firstName: 'Runner',
+          lastName: `N${String(i).padStart(2, '0')}`,
+        }),
+      );
+    // two met, one part of the way (£1,000 raised: £250 short of the £1,250 milestone), the rest short by £1,250
+    for (const [b, pence] of [
+      [made[0]!, 250_000],
+      [made[1]!, 300_000],
+      [made[2]!, 100_000],
+    ] as const)
+      await t.db
+        .insert(fundraisingEntries)
+        .values({ bookingId: b.id, amountPence: pence, entryDate: today, source: 'page_total' });
+    const url = `/api/charities/${charity!.id}/fundraisers`;
+    const totals = { fundraisers: 52, raised: 6500, pledged: 130_000, behind: 50, met: 2, shortfall: 49 * 1250 + 250 };
+    const one = (await admin.get(url)).json();
+    expect(one).toMatchObject({ current_page: 1, last_page: 2, per_page: 50, from: 1, to: 50, totals });
+    expect(one.fundraisers).toHaveLength(50);
+    expect(one.fundraisers[0]).toMatchObject({ traveller: 'Runner N01', state: 'met' });
+    expect(one.fundraisers[2]).toMatchObject({ traveller: 'Runner N03', state: 'behind', shortfall: 250 });
+    const two = (await admin.get(`${url}?page=2`)).json();
+    expect(two).toMatchObject({ current_page: 2, last_page: 2, from: 51, to: 52, totals });
+    expect(two.fundraisers.map((f: { traveller: string }) => f.traveller)).toEqual(['Runner N51', 'Runner N52']);
+    // a page past the last is empty; the totals stay
+    expect((await admin.get(`${url}?page=3`)).json()).toMatchObject({ from: null, to: null, fundraisers: [], totals });
+    // a state's totals are of that state
+    expect((await admin.get(`${url}?state=met`)).json()).toMatchObject({
+      last_page: 1,
+      totals: { fundraisers: 2, raised: 5500, pledged: 5000, behind: 0, met: 2, shortfall: 0 },
+    });
+    expect((await admin.get(`${url}?page=0`)).json().errors).toEqual({ page: ['The page must be at least 1.'] });
+  });
 });
 
 describe('the booking list’s fundraising filter', () => {

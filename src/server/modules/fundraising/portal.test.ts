@@ -139,13 +139,19 @@ describe('GET /api/charity/fundraisers', () => {
     const behind = (await charityA.get('/api/charity/fundraisers?state=behind')).json();
     expect(behind.fundraisers.map((f: { traveller: string }) => f.traveller)).toEqual(['Ann Alpine']);
     expect((await charityA.get(`/api/charity/fundraisers?trip_id=${ids.river}`)).json().fundraisers).toEqual([]);
+    // a page past the last: no rows, the same totals and trips
+    const past = (await charityA.get('/api/charity/fundraisers?page=2')).json();
+    expect(past).toMatchObject({ current_page: 2, last_page: 1, per_page: 50, from: null, to: null, fundraisers: [] });
+    expect(past.totals.fundraisers).toBe(2);
+    expect(past.trips).toHaveLength(2);
     const bad = await charityA.get('/api/charity/fundraisers?state=lost');
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors).toEqual({ state: ['The state must be on_track, behind, met or not_fundraising.'] });
   });
 
   it('downloads the same rows as an .xlsx, recorded in the history', async () => {
-    const res = await charityA.get('/api/charity/fundraisers?format=xlsx');
+    // every row, whichever page the screen shows
+    const res = await charityA.get('/api/charity/fundraisers?format=xlsx&page=2');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename="fundraisers-mountain-aid.xlsx"');
     const book = new ExcelJS.Workbook();

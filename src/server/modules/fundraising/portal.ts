@@ -2,7 +2,6 @@ import ExcelJS from 'exceljs';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import {
   FUNDRAISING_STATE_LABELS,
-  FUNDRAISING_TYPES,
   PORTAL_FUNDRAISER_FIELDS,
   type FundraisingState,
   type PortalFundraiser,
@@ -17,6 +16,7 @@ import { escapeHtml } from '../../html.ts';
 import { escapeCell } from '../../common/spreadsheet.ts';
 import { NoteService } from '../notes/service.ts';
 import { FundraisingService, type FundraisingDefaults } from './service.ts';
+import { fundraiserOf } from './sql.ts';
 
 const notFound = () => new HttpError(404, 'Fundraiser not found');
 
@@ -43,25 +43,29 @@ export class CharityPortal {
   /** GET /api/charity/fundraisers. */
   async list(
     charityId: number,
-    filter: { trip_id?: number | undefined; state?: FundraisingState | undefined },
+    filter: { trip_id?: number | undefined; state?: FundraisingState | undefined; page?: number | undefined },
   ): Promise<PortalFundraisers> {
     const [charity] = await this.db
       .select({ id: charities.id, name: charities.name })
       .from(charities)
       .where(eq(charities.id, charityId));
     if (!charity) throw new HttpError(403, 'Your account is not linked to a charity yet: ask the office to link it.');
-    const { totals, fundraisers } = await this.fundraising.ofCharity(charityId, filter);
+    const { portal_users: _, ...page } = await this.fundraising.ofCharity(charityId, filter);
+    // the trips of all the charity's fundraisers (the filter's choices), from their index alone
     const tripRows = await this.db
-      .selectDistinct({ id: trips.id, name: trips.name, departure: trips.departureDate })
-      .from(bookings)
-      .innerJoin(trips, eq(trips.id, bookings.tripId))
-      .where(this.fundraiserOf(charityId))
+      .select({ id: trips.id, name: trips.name, departure: trips.departureDate })
+      .from(trips)
+      .where(
+        inArray(
+          trips.id,
+          this.db.selectDistinct({ id: bookings.tripId }).from(bookings).where(fundraiserOf(charityId)),
+        ),
+      )
       .orderBy(asc(trips.departureDate), asc(trips.name), asc(trips.id));
     return {
       charity,
       trips: tripRows.map((t) => ({ id: t.id, name: t.name, departure: iso(t.departure) })),
-      totals,
-      fundraisers,
+      ...page,
     };
   }
 
@@ -70,7 +74,8 @@ export class CharityPortal {
     charityId: number,
     filter: { trip_id?: number | undefined; state?: FundraisingState | undefined },
   ): Promise<{ name: string; body: Buffer }> {
-    const { charity, fundraisers } = await this.list(charityId, filter);
+    // every row, whatever page the screen shows
+    const { charity, fundraisers } = await this.list(charityId, { trip_id: filter.trip_id, state: filter.state });
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('Fundraisers');
     sheet.columns = [
@@ -215,14 +220,6 @@ export class CharityPortal {
     return this.get(charityId, bookingId);
   }
 
-  private fundraiserOf(charityId: number) {
-    return and(
-      eq(bookings.charityId, charityId),
-      inArray(bookings.status, ['provisional', 'confirmed']),
-      inArray(bookings.fundingType, [...FUNDRAISING_TYPES]),
-    );
-  }
-
   /** The booking, when it is one of this charity's fundraisers; otherwise 404, as for a booking that does not exist. */
   private async assertOurs(db: Db | Tx, charityId: number, bookingId: number, lock = false) {
     const q = db
@@ -237,7 +234,7 @@ export class CharityPortal {
       })
       .from(bookings)
       .innerJoin(charities, eq(charities.id, bookings.charityId))
-      .where(and(eq(bookings.id, bookingId), this.fundraiserOf(charityId)));
+      .where(and(eq(bookings.id, bookingId), fundraiserOf(charityId)));
     const [b] = lock ? await q.for('update', { of: bookings }) : await q;
     if (!b) throw notFound();
     return b;

@@ -5,7 +5,7 @@ import { FUNDRAISING_STATE_LABELS } from '../../../contract/fundraising-constant
 import type { Fundraiser } from '../../../contract/fundraising.ts';
 import { path } from '../../../contract/paths.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
-import { fundraiserColumns } from '../../components/fundraising.tsx';
+import { fundraiserColumns, fundraisersPage } from '../../components/fundraising.tsx';
 import { formatMoney, formatShortDate } from '../../lib/format.ts';
 import { useCan } from '../../lib/session.tsx';
 import { useCharityFundraisers } from './api/charities.ts';
@@ -22,7 +22,8 @@ const STATES = [
 export function FundraisersPanel({ charityId }: { charityId: number }) {
   const may = useCan();
   const [state, setState] = useState('');
-  const query = useCharityFundraisers(charityId, state);
+  const [page, setPage] = useState(1);
+  const query = useCharityFundraisers(charityId, state, page);
   const data = query.data;
   const columns: Array<Column<Fundraiser>> = [
     // the booking opens for a member who may read bookings
@@ -62,7 +63,10 @@ export function FundraisersPanel({ charityId }: { charityId: number }) {
             label="State"
             data={STATES}
             value={state}
-            onChange={(e) => setState(e.currentTarget.value)}
+            onChange={(e) => {
+              setState(e.currentTarget.value);
+              setPage(1);
+            }}
             w={170}
           />
         </Group>
@@ -77,11 +81,14 @@ export function FundraisersPanel({ charityId }: { charityId: number }) {
         <DataTable
           columns={columns}
           query={{
-            data: data?.fundraisers,
+            data: fundraisersPage(data),
             isPending: query.isPending,
             isFetching: query.isFetching,
             isError: query.isError,
           }}
+          page={page}
+          onPage={setPage}
+          noun="fundraisers"
           rowKey={(f) => f.booking_id}
           failed="The fundraisers could not be loaded. Please refresh the page and try again."
           empty={state ? 'No fundraiser is in this state.' : 'No traveller fundraises for this charity yet.'}

@@ -17,10 +17,10 @@ export const portalKeys = {
 
 const query = (filter: PortalFilter) => Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== ''));
 
-export const usePortalFundraisers = (filter: PortalFilter) =>
+export const usePortalFundraisers = (filter: PortalFilter, page: number) =>
   useQuery({
-    queryKey: portalKeys.list(filter),
-    queryFn: () => api<PortalFundraisers>('/api/charity/fundraisers', { query: query(filter) }),
+    queryKey: [...portalKeys.list(filter), page] as const,
+    queryFn: () => api<PortalFundraisers>('/api/charity/fundraisers', { query: { ...query(filter), page } }),
     placeholderData: keepPreviousData,
     retry: false,
   });

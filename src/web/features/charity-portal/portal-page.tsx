@@ -5,7 +5,7 @@ import { FUNDRAISING_STATE_LABELS } from '../../../contract/fundraising-constant
 import type { Fundraiser } from '../../../contract/fundraising.ts';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { lazyComponent } from '../../components/lazy.tsx';
-import { fundraiserColumns } from '../../components/fundraising.tsx';
+import { fundraiserColumns, fundraisersPage } from '../../components/fundraising.tsx';
 import { ApiError } from '../../lib/api.ts';
 import { formatMoney, formatShortDate, plural } from '../../lib/format.ts';
 import { useFormMutation } from '../../lib/mutation.ts';
@@ -33,14 +33,17 @@ type Dialog = { kind: 'entry' | 'note'; fundraiser: Fundraiser };
 export default function CharityPortalPage() {
   const [params, setParams] = useSearchParams();
   const filter: PortalFilter = { trip_id: params.get('trip') ?? '', state: params.get('state') ?? '' };
-  const setFilter = (key: 'trip' | 'state', value: string) => {
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const setFilter = (key: 'trip' | 'state' | 'page', value: string) => {
     // from the address as it is now: two changes in a row must not undo each other
     const next = new URLSearchParams(window.location.search);
     if (value) next.set(key, value);
     else next.delete(key);
+    // another trip or state starts from its first page
+    if (key !== 'page') next.delete('page');
     setParams(next);
   };
-  const query = usePortalFundraisers(filter);
+  const query = usePortalFundraisers(filter, page);
   const data = query.data;
   const [openRow, setOpenRow] = useState<number | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -187,11 +190,14 @@ export default function CharityPortalPage() {
       <DataTable
         columns={columns}
         query={{
-          data: data?.fundraisers,
+          data: fundraisersPage(data),
           isPending: query.isPending,
           isFetching: query.isFetching,
           isError: query.isError,
         }}
+        page={page}
+        onPage={(p) => setFilter('page', p > 1 ? String(p) : '')}
+        noun="fundraisers"
         rowKey={(f) => f.booking_id}
         failed="The fundraisers could not be loaded. Please refresh the page and try again."
         empty={filtered ? 'No fundraiser matches these filters.' : 'No traveller fundraises for your charity yet.'}

@@ -36,9 +36,10 @@ export const useCharities = (filter: CharityFilter) =>
 
 export const useCharity = (id: number) => useQuery({ queryKey: charityKeys.one(id), queryFn: () => getCharity(id) });
 
-export const useCharityFundraisers = (id: number, state: string) =>
+export const useCharityFundraisers = (id: number, state: string, page: number) =>
   useQuery({
-    queryKey: [...charityKeys.one(id), 'fundraisers', state] as const,
-    queryFn: () => api<CharityFundraisers>(`/api/charities/${id}/fundraisers`, { query: state ? { state } : {} }),
+    queryKey: [...charityKeys.one(id), 'fundraisers', state, page] as const,
+    queryFn: () =>
+      api<CharityFundraisers>(`/api/charities/${id}/fundraisers`, { query: { ...(state ? { state } : {}), page } }),
     placeholderData: keepPreviousData,
   });
