@@ -34,6 +34,22 @@ export const moneyDays = pgTable(
   (t) => [primaryKey({ columns: [t.tripId, t.day] })],
 );
 
+/**
+ * Money per trip and week (its Monday): money_days summed by week, kept from each change to
+ * money_days by a trigger (migration 0056). The dashboard's money series reads a season's weeks:
+ * a seventh of its days.
+ */
+export const moneyWeeks = pgTable(
+  'money_weeks',
+  {
+    tripId: integer('trip_id').notNull(),
+    week: date().notNull(),
+    receivedPence: bigint('received_pence', { mode: 'number' }).notNull().default(0),
+    invoicedPence: bigint('invoiced_pence', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tripId, t.week] })],
+);
+
 /** What each invoice last added to money_days (its trip, day and total), so a change or a deletion takes back exactly that. */
 export const invoiceDays = pgTable('invoice_days', {
   invoiceId: integer('invoice_id').primaryKey(),

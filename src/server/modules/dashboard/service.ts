@@ -89,9 +89,9 @@ export class DashboardService {
       ),
       queryRows<{ week: string | Date; received: string; invoiced: string }>(
         this.db,
-        sql`select date_trunc('week', m.day)::date as week, sum(m.received_pence) as received, sum(m.invoiced_pence) as invoiced
-          from money_days m join trips t on t.id = m.trip_id
-          where ${inSeason()} and m.day >= ${firstWeek}::date
+        sql`select m.week, sum(m.received_pence) as received, sum(m.invoiced_pence) as invoiced
+          from money_weeks m join trips t on t.id = m.trip_id
+          where ${inSeason()} and m.week >= ${firstWeek}::date
           group by 1`,
       ),
       queryRows<{ month: string; overdue: boolean; pence: string; n: number }>(

@@ -110,6 +110,18 @@ async function expectRollups(step: string) {
     order by 1, 2`,
   );
   expect(moneyDays, `${step}: money_days`).toEqual(moneyDerived);
+  // money_weeks: money_days by week
+  const moneyWeeks = await queryRows(
+    t.db,
+    sql`select trip_id, to_char(week, 'YYYY-MM-DD') as week, received_pence::text as received, invoiced_pence::text as invoiced
+    from money_weeks where received_pence <> 0 or invoiced_pence <> 0 order by 1, 2`,
+  );
+  const weeksDerived = await queryRows(
+    t.db,
+    sql`select trip_id, to_char(date_trunc('week', day), 'YYYY-MM-DD') as week, sum(received_pence)::text as received, sum(invoiced_pence)::text as invoiced
+    from money_days group by 1, 2 having sum(received_pence) <> 0 or sum(invoiced_pence) <> 0 order by 1, 2`,
+  );
+  expect(moneyWeeks, `${step}: money_weeks`).toEqual(weeksDerived);
 }
 
 const pay = async (
