@@ -64,20 +64,19 @@ export class DashboardService {
 
     // every series reads the rollups (migration 0025, decision 015): a few rows per trip and week or day
     const [booked, madeBefore, money, outstanding, recentProvisional, departures] = await Promise.all([
-      // one pass over the season's booking_weeks: by week and trip type, by status and funding type, by trip and status
+      // one pass over the season's booking_weeks: by week and trip type, by status and funding type
       queryRows<{
         week: string | Date | null;
         type: string | null;
         status: string | null;
         funding_type: string | null;
-        trip_id: number | null;
         n: number;
       }>(
         this.db,
-        sql`select d.week, t.type, d.status, d.funding_type, d.trip_id, sum(d.n)::int as n
+        sql`select d.week, t.type, d.status, d.funding_type, sum(d.n)::int as n
           from booking_weeks d join trips t on t.id = d.trip_id
           where ${inSeason()}
-          group by grouping sets ((d.week, t.type), (d.status, d.funding_type), (d.trip_id, d.status))`,
+          group by grouping sets ((d.week, t.type), (d.status, d.funding_type))`,
       ),
       queryRows<{ week: string | Date; n: number }>(
         this.db,
@@ -112,12 +111,17 @@ export class DashboardService {
         name: string;
         departure: string | Date;
         capacity: number | null;
+        confirmed: number;
+        provisional: number;
         held_bookings: number;
         offered: number;
       }>(
         this.db,
-        // places held for deposits and by waiting-list offers: few rows, by partial index and the line's index
+        // each of these few trips' bookings by status from its own booking_weeks rows (their key starts
+        // with the trip); places held for deposits and by waiting-list offers, by partial index and the line's index
         sql`select t.id, t.name, t.departure_date as departure, t.capacity,
+            (select coalesce(sum(bw.n), 0) from booking_weeks bw where bw.trip_id = t.id and bw.status = 'confirmed')::int as confirmed,
+            (select coalesce(sum(bw.n), 0) from booking_weeks bw where bw.trip_id = t.id and bw.status = 'provisional')::int as provisional,
             (select count(*) from bookings hb where hb.trip_id = t.id and hb.hold_expires_at is not null and hb.status <> 'cancelled')::int as held_bookings,
             (select coalesce(sum(w.places - w.places_booked), 0) from waiting_list_entries w
               where w.trip_id = t.id and w.state = 'offered' and w.offer_expires_at > now())::int as offered
@@ -132,9 +136,6 @@ export class DashboardService {
     );
     const byStatus = booked.flatMap((r) =>
       r.status !== null && r.funding_type !== null ? [{ status: r.status, funding_type: r.funding_type, n: r.n }] : [],
-    );
-    const byTrip = new Map<string, number>(
-      booked.filter((r) => r.trip_id !== null).map((r) => [`${r.trip_id}:${r.status}`, n(r.n)]),
     );
     const byWeek = new Map(weeks.map((w) => [w, { week: w, charity: 0, open: 0, school: 0, previous_year: 0 }]));
     for (const r of made) {
@@ -182,10 +183,10 @@ export class DashboardService {
       outstanding_by_month: [...months.values()].sort((a, b) => a.month.localeCompare(b.month)),
       bookings_by_status: statuses,
       next_departures: departures.map((d) => {
-        const confirmed = byTrip.get(`${d.id}:confirmed`) ?? 0;
+        const confirmed = n(d.confirmed);
         // bookings on hold are provisional: they count as held, not among the provisional places taken
         const heldBookings = n(d.held_bookings);
-        const provisional = Math.max(0, (byTrip.get(`${d.id}:provisional`) ?? 0) - heldBookings);
+        const provisional = Math.max(0, n(d.provisional) - heldBookings);
         const held = heldBookings + n(d.offered);
         const capacity = d.capacity === null ? null : Number(d.capacity);
         return {
