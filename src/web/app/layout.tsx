@@ -55,9 +55,9 @@ export function Layout() {
     </NavLink>
   ));
 
-  const who = user
-    ? `${user.first_name} ${user.last_name} (${user.role.display_name}${user.team ? ` · ${user.team.name}` : ''})`
-    : '';
+  // "Administrator · Finance": the role, and the team when the member is in one
+  const role = user ? `${user.role.display_name}${user.team ? ` · ${user.team.name}` : ''}` : '';
+  const who = user ? `${user.first_name} ${user.last_name} (${role})` : '';
 
   const signOut = async () => {
     try {
@@ -118,8 +118,7 @@ export function Layout() {
                       {user.first_name} {user.last_name}
                     </Text>
                     <Text size="xs" className={classes.role}>
-                      {user.role.display_name}
-                      {user.team ? ` · ${user.team.name}` : ''}
+                      {role}
                     </Text>
                   </div>
                   <Button variant="white" color="blue.9" size="xs" onClick={signOut} title={`Signed in as ${who}`}>
