@@ -175,9 +175,12 @@ const [bigTrip] = await queryRows<{ id: number; n: number }>(
   db,
   sql`select trip_id as id, count(*)::int as n from bookings where trip_departure >= current_date group by trip_id order by 2 desc limit 1`,
 );
+// the charity with the most fundraisers (provisional and confirmed bookings that fundraise, over the years)
 const [charity] = await queryRows<{ id: number; n: number }>(
   db,
-  sql`select charity_id as id, count(*)::int as n from bookings where charity_id is not null group by 1 order by 2 limit 1`,
+  sql`select charity_id as id, count(*)::int as n from bookings
+    where charity_id is not null and status in ('provisional', 'confirmed') and funding_type in ('fundraise', 'flexi')
+    group by 1 order by 2 desc limit 1`,
 );
 const [one] = await queryRows<{ ref: string; last_name: string; email: string; post_code: string }>(
   db,
@@ -239,7 +242,12 @@ const allScenarios: Array<[string, string]> = [
   ['history: first page', '/api/audit'],
   ['history: a trip', `/api/trips/${bigTrip?.id}/history`],
   ['history: through the API', '/api/audit?source=api'],
-  ['charity fundraisers (smallest charity)', `/api/charities/${charity?.id}/fundraisers`],
+  ['charity fundraisers (biggest charity)', `/api/charities/${charity?.id}/fundraisers`],
+  ['charity fundraisers: behind', `/api/charities/${charity?.id}/fundraisers?state=behind`],
+  [
+    'charity fundraisers: last page',
+    `/api/charities/${charity?.id}/fundraisers?page=${Math.max(1, Math.ceil((charity?.n ?? 0) / 50))}`,
+  ],
   ['readiness board (biggest trip)', `/api/trips/${bigTrip?.id}/readiness`],
   ['dashboard', '/api/dashboard'],
   ['trips', '/api/trips'],

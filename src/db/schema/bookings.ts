@@ -187,6 +187,10 @@ export const bookings = pgTable(
         t.fundraisingRaisedPence,
         t.fundraisingMet,
         t.fundraisingBehindFrom,
+        // the names themselves as well, so that a deep page's walk in name order is read from the
+        // index alone (PostgreSQL works out lower(name) from the column, not the expression)
+        t.lastName,
+        t.firstName,
       )
       .where(
         sql`${t.charityId} is not null and ${t.status} in ('provisional', 'confirmed') and ${t.fundingType} in ('fundraise', 'flexi')`,

@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
+import { queryRows, type Db } from '../../../db/client.ts';
 import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
 import { FUNDRAISER_FIELDS } from '../../../contract/fundraising.ts';
@@ -16,7 +17,7 @@ import {
   trips,
   users,
 } from '../../../db/schema/index.ts';
-import { keepFundraisingDefaults } from './sql.ts';
+import { fundraiserOf, fundraisingSql, keepFundraisingDefaults } from './sql.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
 // The staff side of fundraising: a trip's minimum and milestones (its own or the
@@ -375,6 +376,23 @@ describe('a charity’s fundraisers', () => {
       totals: { fundraisers: 2, raised: 5500, pledged: 5000, behind: 0, met: 2, shortfall: 0 },
     });
     expect((await admin.get(`${url}?page=0`)).json().errors).toEqual({ page: ['The page must be at least 1.'] });
+  });
+
+  it('are found by their own index: the condition as the index reads it, a page walked from the index alone', async () => {
+    const plan = await t.db.transaction(async (tx) => {
+      // with the other ways made dear, what the index can serve is planned on it
+      await tx.execute(sql`set local enable_seqscan = off`);
+      await tx.execute(sql`set local enable_bitmapscan = off`);
+      return queryRows<Record<string, string>>(
+        tx as unknown as Db,
+        sql`explain (costs off) select id, fundraising_goal_pence, fundraising_raised_pence, fundraising_met from bookings
+          where ${fundraiserOf(1)} and ${fundraisingSql(today).condition('behind')}
+          order by trip_departure, lower(last_name), lower(first_name), id`,
+      );
+    });
+    const text = plan.map((r) => Object.values(r)[0]).join('\n');
+    expect(text).toContain('Index Only Scan using bookings_charity_fundraisers_idx');
+    expect(text).not.toContain('Sort');
   });
 });
 

@@ -389,7 +389,8 @@ export class FundraisingService {
         n: sql<number>`count(*)::int`,
         raised: sql<string>`coalesce(sum(${bookings.fundraisingRaisedPence}), 0)`,
         pledged: sql<string>`coalesce(sum(${bookings.fundraisingGoalPence}), 0)`,
-        met: sql<number>`(count(*) filter (where ${standing.condition('met')}))::int`,
+        // of provisional and confirmed bookings alone (fundraiserOf): met is the kept column, read from the index
+        met: sql<number>`(count(*) filter (where ${bookings.fundraisingMet}))::int`,
       })
       .from(bookings)
       .where(where);

@@ -1,0 +1,2 @@
+DROP INDEX "bookings_charity_fundraisers_idx";--> statement-breakpoint
+CREATE INDEX "bookings_charity_fundraisers_idx" ON "bookings" USING btree ("charity_id","trip_departure",lower("last_name"),lower("first_name"),"id","trip_id","funding_type","fundraising_goal_pence","fundraising_raised_pence","fundraising_met","fundraising_behind_from","last_name","first_name") WHERE "bookings"."charity_id" is not null and "bookings"."status" in ('provisional', 'confirmed') and "bookings"."funding_type" in ('fundraise', 'flexi');
