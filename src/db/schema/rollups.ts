@@ -22,6 +22,37 @@ export const bookingWeeks = pgTable(
   (t) => [primaryKey({ columns: [t.tripId, t.week, t.status, t.fundingType, t.slot] })],
 );
 
+/**
+ * Bookings made per trip and week (all statuses), and per trip by status and funding type: the
+ * dashboard's and the deep pages' narrow sums (migration 0058, issue 33). booking_weeks splits a
+ * trip's week by status, funding type and slot, which at a real office's shape (a few hundred
+ * travellers a trip, booked over a year) is hardly fewer rows than bookings.
+ *
+ * Kept by deferred constraint triggers, at commit: a booking made online adds to them after it
+ * has taken its trip's lock, so bookings of one trip made at once never wait on these rows while
+ * they run. So they are read only outside a transaction that changes bookings.
+ */
+export const bookingTripWeeks = pgTable(
+  'booking_trip_weeks',
+  {
+    tripId: integer('trip_id').notNull(),
+    week: date().notNull(),
+    n: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tripId, t.week] })],
+);
+
+export const bookingTripCounts = pgTable(
+  'booking_trip_counts',
+  {
+    tripId: integer('trip_id').notNull(),
+    status: text().notNull(),
+    fundingType: text('funding_type').notNull(),
+    n: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tripId, t.status, t.fundingType] })],
+);
+
 /** Money per trip and day: received (live payments − live refunds, by their date) and invoiced (by invoice date). */
 export const moneyDays = pgTable(
   'money_days',

@@ -259,7 +259,7 @@ export const EARLY_COUNT_AFTER_MS = 5;
 
 /** From this many rows in, a page of the newest-first list starts from the weekly counts rather than walking every row before it. */
 export const WEEK_JUMP_FROM = 10_000;
-/** The filters the weekly counts (booking_weeks: bookings per trip, week made and status) can answer; any other filter walks the rows. */
+/** The filters the weekly counts (booking_weeks: bookings per trip, week made and status; booking_trip_weeks without the status) can answer; any other filter walks the rows. */
 const WEEK_FILTERS = new Set([
   'page',
   'per_page',
@@ -293,6 +293,8 @@ async function idsByWeek(
   if (f.sort_field !== 'created_at' || offset < from || offset === 0) return null;
   const used = Object.entries(f).filter(([, v]) => v !== undefined && v !== null);
   if (used.some(([k]) => !WEEK_FILTERS.has(k))) return null;
+  // without a status, the narrow per-trip weeks (booking_trip_weeks, migration 0058), a fraction of the rows
+  const counts = f.status ? sql`booking_weeks` : sql`booking_trip_weeks`;
   const weekConditions = and(
     f.status ? sql`bw.status = ${f.status}` : undefined,
     f.timing === 'future'
@@ -315,7 +317,7 @@ async function idsByWeek(
   const rows = await queryRows<{ id: number | string }>(
     db,
     sql`with weeks as (
-        select bw.week, sum(bw.n)::bigint as n from booking_weeks bw join ${trips} t on t.id = bw.trip_id
+        select bw.week, sum(bw.n)::bigint as n from ${counts} bw join ${trips} t on t.id = bw.trip_id
         ${weekConditions ? sql`where ${weekConditions}` : sql``}
         group by bw.week
       ), counted as (

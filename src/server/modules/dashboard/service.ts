@@ -62,26 +62,26 @@ export class DashboardService {
     const firstWeek = addDays(monday(today), -7 * (WEEKS - 1));
     const weeks = Array.from({ length: WEEKS }, (_, i) => addDays(firstWeek, 7 * i));
 
-    // every series reads the rollups (migration 0025, decision 015): a few rows per trip and week or day
-    const [booked, madeBefore, money, outstanding, recentProvisional, departures] = await Promise.all([
-      // one pass over the season's booking_weeks: by week and trip type, by status and funding type
-      queryRows<{
-        week: string | Date | null;
-        type: string | null;
-        status: string | null;
-        funding_type: string | null;
-        n: number;
-      }>(
+    // every series reads the rollups (decision 015): a few rows per trip and week, or per trip
+    const [made, byStatus, madeBefore, money, outstanding, recentProvisional, departures] = await Promise.all([
+      queryRows<{ week: string | Date; type: string; n: number }>(
         this.db,
-        sql`select d.week, t.type, d.status, d.funding_type, sum(d.n)::int as n
-          from booking_weeks d join trips t on t.id = d.trip_id
+        sql`select d.week, t.type, sum(d.n)::int as n
+          from booking_trip_weeks d join trips t on t.id = d.trip_id
+          where ${inSeason()} and d.week >= ${firstWeek}::date
+          group by 1, 2`,
+      ),
+      queryRows<{ status: string; funding_type: string; n: number }>(
+        this.db,
+        sql`select d.status, d.funding_type, sum(d.n)::int as n
+          from booking_trip_counts d join trips t on t.id = d.trip_id
           where ${inSeason()}
-          group by grouping sets ((d.week, t.type), (d.status, d.funding_type))`,
+          group by 1, 2`,
       ),
       queryRows<{ week: string | Date; n: number }>(
         this.db,
         sql`select d.week, sum(d.n)::int as n
-          from booking_weeks d join trips t on t.id = d.trip_id
+          from booking_trip_weeks d join trips t on t.id = d.trip_id
           where ${inSeason(lastYear(season.from), lastYear(season.to))}
             and d.week >= ${addDays(firstWeek, -7 * WEEKS)}::date and d.week < ${firstWeek}::date
           group by 1`,
@@ -117,11 +117,10 @@ export class DashboardService {
         offered: number;
       }>(
         this.db,
-        // each of these few trips' bookings by status from its own booking_weeks rows (their key starts
-        // with the trip); places held for deposits and by waiting-list offers, by partial index and the line's index
+        // each of these few trips' bookings by status from its own few rows of counts; places held for deposits and by waiting-list offers, by partial index and the line's index
         sql`select t.id, t.name, t.departure_date as departure, t.capacity,
-            (select coalesce(sum(bw.n), 0) from booking_weeks bw where bw.trip_id = t.id and bw.status = 'confirmed')::int as confirmed,
-            (select coalesce(sum(bw.n), 0) from booking_weeks bw where bw.trip_id = t.id and bw.status = 'provisional')::int as provisional,
+            (select coalesce(sum(c.n), 0) from booking_trip_counts c where c.trip_id = t.id and c.status = 'confirmed')::int as confirmed,
+            (select coalesce(sum(c.n), 0) from booking_trip_counts c where c.trip_id = t.id and c.status = 'provisional')::int as provisional,
             (select count(*) from bookings hb where hb.trip_id = t.id and hb.hold_expires_at is not null and hb.status <> 'cancelled')::int as held_bookings,
             (select coalesce(sum(w.places - w.places_booked), 0) from waiting_list_entries w
               where w.trip_id = t.id and w.state = 'offered' and w.offer_expires_at > now())::int as offered
@@ -131,12 +130,6 @@ export class DashboardService {
       ),
     ]);
 
-    const made = booked.flatMap((r) =>
-      r.week !== null && r.type !== null ? [{ week: r.week, type: r.type, n: r.n }] : [],
-    );
-    const byStatus = booked.flatMap((r) =>
-      r.status !== null && r.funding_type !== null ? [{ status: r.status, funding_type: r.funding_type, n: r.n }] : [],
-    );
     const byWeek = new Map(weeks.map((w) => [w, { week: w, charity: 0, open: 0, school: 0, previous_year: 0 }]));
     for (const r of made) {
       const row = byWeek.get(iso(r.week));

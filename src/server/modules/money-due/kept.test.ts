@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
-import { queryRows } from '../../../db/client.ts';
+import { queryRows, type Db } from '../../../db/client.ts';
+import { insertBooking } from '../../../db/factories/bookings.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
@@ -86,6 +87,32 @@ async function expectRollups(step: string) {
     sql`select trip_id, to_char(date_trunc('week', created_at at time zone 'Europe/London'), 'YYYY-MM-DD') as week, status, funding_type, (id % 8)::int as slot, count(*)::int as n from bookings group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5`,
   );
   expect(bookingDays, `${step}: booking_weeks`).toEqual(bookingsDerived);
+  // the narrow sums (migration 0058): per trip and week, per trip by status and funding type
+  expect(
+    await queryRows(
+      t.db,
+      sql`select trip_id, to_char(week, 'YYYY-MM-DD') as week, n from booking_trip_weeks where n <> 0 order by 1, 2`,
+    ),
+    `${step}: booking_trip_weeks`,
+  ).toEqual(
+    await queryRows(
+      t.db,
+      sql`select trip_id, to_char(date_trunc('week', created_at at time zone 'Europe/London'), 'YYYY-MM-DD') as week, count(*)::int as n
+      from bookings group by 1, 2 order by 1, 2`,
+    ),
+  );
+  expect(
+    await queryRows(
+      t.db,
+      sql`select trip_id, status, funding_type, n from booking_trip_counts where n <> 0 order by 1, 2, 3`,
+    ),
+    `${step}: booking_trip_counts`,
+  ).toEqual(
+    await queryRows(
+      t.db,
+      sql`select trip_id, status, funding_type, count(*)::int as n from bookings group by 1, 2, 3 order by 1, 2, 3`,
+    ),
+  );
   const moneyDays = await queryRows(
     t.db,
     sql`select trip_id, to_char(day, 'YYYY-MM-DD') as day, received_pence::text as received, invoiced_pence::text as invoiced
@@ -275,6 +302,25 @@ describe('the money owed, kept by the database', () => {
       (await admin.patch(`/api/schedule-rows/${balance.id}`, { waived: true, reason: 'Free place' })).statusCode,
     ).toBe(200);
     await expectKept('balance waived');
+  });
+
+  it('keeps the narrow booking sums through one transaction that makes, changes, moves and deletes bookings', async () => {
+    const made = await insertBooking(t.db, tripId, { status: 'provisional', fundingType: 'self' });
+    await t.db.transaction(async (tx) => {
+      const [row] = await queryRows<{ id: number }>(
+        tx as unknown as Db,
+        sql`insert into bookings (ref, trip_id, status, funding_type, first_name, last_name, email)
+          values ('TX-NARROW', ${tripId}, 'provisional', 'free', 'Tess', 'Trans', 'tess@example.test') returning id`,
+      );
+      const id = row!.id;
+      await tx.execute(sql`update bookings set status = 'confirmed' where id = ${id}`);
+      await tx.execute(sql`update bookings set funding_type = 'flexi', trip_id = ${otherTripId} where id = ${id}`);
+      // a change of nothing the sums count fires nothing
+      await tx.execute(sql`update bookings set first_name = 'Tessa' where id = ${id}`);
+      await tx.execute(sql`update bookings set status = 'confirmed' where id = ${made.id}`);
+      await tx.execute(sql`delete from bookings where id = ${made.id}`);
+    });
+    await expectRollups('made, changed, moved and deleted in one transaction');
   });
 
   it('two payments on two invoices of one booking at once both count', async () => {
