@@ -378,6 +378,44 @@ describe('a charity’s fundraisers', () => {
     expect((await admin.get(`${url}?page=0`)).json().errors).toEqual({ page: ['The page must be at least 1.'] });
   });
 
+  it('total the shortfall of those behind against their latest milestone passed, by the trip’s own rule too', async () => {
+    const [charity] = await t.db.insert(charities).values({ name: 'Short Cause' }).returning();
+    // departing in 60 days: on the defaults, 50% (16 weeks) and 80% (12 weeks) of £2,500 have passed
+    const trip = await insertTrip(t.db, {
+      name: 'Short Trek',
+      departureDate: addDays(today, 60),
+      returnDate: addDays(today, 65),
+    });
+    const mk = async (raised: number, fundingType = 'fundraise') => {
+      const b = await insertBooking(t.db, trip.id, { fundingType, status: 'confirmed', charityId: charity!.id });
+      if (raised)
+        await t.db
+          .insert(fundraisingEntries)
+          .values({ bookingId: b.id, amountPence: raised, entryDate: today, source: 'page_total' });
+    };
+    await mk(0); // short of 80%: £2,000
+    await mk(150_000); // 50% reached, short of 80%: £500
+    // flexi on the trip's own rule: 100% of £1,000 at 4 weeks (not passed), 25% at 20 weeks (passed)
+    const rule = await admin.put(`/api/trips/${trip.id}/fundraising`, {
+      rules: [
+        {
+          funding_type: 'flexi',
+          minimum: 1000,
+          milestones: [
+            { percent: 25, weeks_before: 20 },
+            { percent: 100, weeks_before: 4 },
+          ],
+        },
+      ],
+    });
+    expect(rule.statusCode, rule.body).toBe(200);
+    await mk(10_000, 'flexi'); // short of 25%: £150
+    const body = (await admin.get(`/api/charities/${charity!.id}/fundraisers`)).json();
+    expect(body.totals).toMatchObject({ fundraisers: 3, behind: 3, shortfall: 2000 + 500 + 150 });
+    // the same as the rows' own shortfalls
+    expect(body.fundraisers.map((f: { shortfall: number }) => f.shortfall).sort()).toEqual([150, 2000, 500].sort());
+  });
+
   it('are found by their own index: the condition as the index reads it, a page walked from the index alone', async () => {
     const plan = await t.db.transaction(async (tx) => {
       // with the other ways made dear, what the index can serve is planned on it

@@ -13,7 +13,7 @@ import {
   type TripFundraising,
 } from '../../../contract/fundraising.ts';
 import { formatPence, penceToPounds } from '../../../contract/money.ts';
-import type { Db, Tx } from '../../../db/client.ts';
+import { queryRows, type Db, type Tx } from '../../../db/client.ts';
 import { bookings, charities, fundraisingEntries, tripFundraising, trips, users } from '../../../db/schema/index.ts';
 import { audit, diff } from '../../audit/audit.ts';
 import { nowOf, systemClock, type Clock } from '../../clock.ts';
@@ -391,6 +391,7 @@ export class FundraisingService {
         pledged: sql<string>`coalesce(sum(${bookings.fundraisingGoalPence}), 0)`,
         // of provisional and confirmed bookings alone (fundraiserOf): met is the kept column, read from the index
         met: sql<number>`(count(*) filter (where ${bookings.fundraisingMet}))::int`,
+        behind: sql<number>`(count(*) filter (where ${bookings.fundraisingBehindFrom} <= ${today}::date))::int`,
       })
       .from(bookings)
       .where(where);
@@ -431,28 +432,29 @@ export class FundraisingService {
       .innerJoin(trips, eq(trips.id, bookings.tripId))
       .where(inArray(bookings.id, ids))
       .orderBy(...order);
-    // those behind, for their shortfall: a few columns each, from the index alone
-    const behind =
+    // the shortfall of those behind, by the rule (rules.ts) in SQL: each one's latest milestone
+    // passed and not reached (by its due day, then the larger share), less what they have raised
+    const milestones = sql`coalesce(
+      (select tf.milestones from trip_fundraising tf where tf.trip_id = ${bookings.tripId} and tf.funding_type = ${bookings.fundingType}),
+      (select d.milestones from fundraising_defaults d where d.id = 1), '[]'::jsonb)`;
+    const due = sql`${bookings.tripDeparture} - 7 * (m ->> 'weeks_before')::int`;
+    const asks = sql`ceil(${bookings.fundraisingGoalPence}::numeric * (m ->> 'percent')::int / 100)`;
+    const [short] =
       filter.state === undefined || filter.state === 'behind'
-        ? await this.db
-            .select({
-              tripId: bookings.tripId,
-              fundingType: bookings.fundingType,
-              targetPence: bookings.fundraisingGoalPence,
-              raisedPence: bookings.fundraisingRaisedPence,
-              departure: bookings.tripDeparture,
-            })
-            .from(bookings)
-            .where(and(where, standing.condition('behind')))
+        ? await queryRows<{ pence: string | number }>(
+            this.db,
+            sql`select coalesce(sum(s.short), 0) as pence from ${bookings}
+              cross join lateral (
+                select ${asks} - ${bookings.fundraisingRaisedPence} as short
+                from jsonb_array_elements(${milestones}) m
+                where ${due} < ${today}::date and ${bookings.fundraisingRaisedPence} < ${asks}
+                order by ${due} desc, (m ->> 'percent')::int desc limit 1
+              ) s
+              where ${and(where, standing.condition('behind'))}`,
+          )
         : [];
-    const rules = await this.rulesOfTrips(this.db, [...new Set([...rows, ...behind].map((r) => r.tripId))]);
-    const standingOf = (r: {
-      tripId: number;
-      fundingType: string;
-      targetPence: number | null;
-      raisedPence: number;
-      departure: string | Date | null;
-    }) => {
+    const rules = await this.rulesOfTrips(this.db, [...new Set(rows.map((r) => r.tripId))]);
+    const standingOf = (r: (typeof rows)[number]) => {
       const rule = rules.get(r.tripId)![r.fundingType as FundraisingType];
       const targetPence = r.targetPence ?? rule.minimumPence;
       return {
@@ -463,15 +465,12 @@ export class FundraisingService {
             targetPence,
             raisedPence: r.raisedPence,
             milestones: rule.milestones,
-            departure: iso(r.departure!),
+            departure: iso(r.departure),
           },
           today,
         ),
       };
     };
-    const shortfallPence = behind
-      .map(standingOf)
-      .reduce((s, x) => s + (x.state === 'behind' ? x.shortfallPence : 0), 0);
     const portal = await this.db
       .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
       .from(users)
@@ -484,8 +483,8 @@ export class FundraisingService {
         fundraisers: total,
         raised: penceToPounds(Number(sums?.raised ?? 0)),
         pledged: penceToPounds(Number(sums?.pledged ?? 0)),
-        shortfall: penceToPounds(shortfallPence),
-        behind: behind.length,
+        shortfall: penceToPounds(Number(short?.pence ?? 0)),
+        behind: sums?.behind ?? 0,
         met: sums?.met ?? 0,
       },
       fundraisers: rows.map((r) => {
