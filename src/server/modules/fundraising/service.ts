@@ -362,8 +362,9 @@ export class FundraisingService {
    *
    * The totals and the page's ids are read from one index (bookings_charity_fundraisers_idx),
    * with the standing the database keeps (fundraisingSql): a charity with 25,000 fundraisers
-   * over the years costs a walk of that index, not 25,000 rows worked out here. Each shown row's
-   * standing, and the shortfall of those behind, are worked out by the rule (rules.ts).
+   * over the years costs a walk of that index, not 25,000 rows worked out here. The shortfall of
+   * those behind is summed in SQL by the rule of rules.ts; each shown row's standing is worked out
+   * by rules.ts itself.
    */
   async ofCharity(
     charityId: number,
