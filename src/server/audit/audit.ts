@@ -143,6 +143,20 @@ export function auditOfNewBooking(event: Omit<AuditEvent, 'bookingId' | 'subject
   return sql`insert into ${auditEvents} (${AUDIT_COLUMNS}) select ${row} from ${from}`;
 }
 
+/**
+ * One row of `auditOfNewBookings`, built in the context of the request it is about (its address):
+ * `bookingId` is its booking's id as the statement reads it, e.g. a scalar subquery of the CTE that
+ * inserted the bookings.
+ */
+export function newBookingEventRow(event: Omit<AuditEvent, 'bookingId' | 'subject'>, bookingId: SQL): SQL {
+  return sql`(${auditRow({ ...event, subject: { type: 'booking', id: null } }, bookingId)})`;
+}
+
+/** The insert of the events of several bookings the same statement makes (rows from `newBookingEventRow`). */
+export function auditOfNewBookings(rows: SQL[]): SQL {
+  return sql`insert into ${auditEvents} (${AUDIT_COLUMNS}) values ${sql.join(rows, sql`, `)}`;
+}
+
 /** Who a request acts as, worked out when an event is written (after sign-in and token checks). */
 function actorOf(request: FastifyRequest): Actor {
   const user = request.user;

@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import type { Session } from 'fastify';
 import type { SessionStore } from '@fastify/session';
 import { and, eq, gt, sql } from 'drizzle-orm';
@@ -25,16 +26,26 @@ export class DbSessionStore implements SessionStore {
     private readonly timeouts: SessionTimeouts,
   ) {
     this.read = this.db
-      .select({ data: sessions.data, user: authColumns })
+      .select({ id: sessions.id, data: sessions.data, user: authColumns })
       .from(sessions)
       .leftJoin(users, eq(users.id, sessions.userId))
       .where(
         and(
-          eq(sessions.id, sql.placeholder('id')),
+          sql`${sessions.id} = any(${sql.placeholder('ids')}::text[])`,
           gt(sessions.expiresAt, sql`${sql.placeholder('now')}::timestamptz`),
         ),
       )
-      .prepare('tripdesk_session_get');
+      .prepare('tripdesk_sessions_get');
+    // the sessions asked for in one turn of the event loop are read together, as they are now: a
+    // launch day's hundreds of posts at once make a few reads where they made one each
+    this.reads = new DataLoader(
+      async (ids: readonly string[]) => {
+        const rows = await this.read.execute({ ids: [...new Set(ids)], now: new Date().toISOString() });
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        return ids.map((id) => byId.get(id) ?? null);
+      },
+      { cache: false, batchScheduleFn: (run) => setImmediate(run), maxBatchSize: 100 },
+    );
   }
 
   /**
@@ -42,10 +53,10 @@ export class DbSessionStore implements SessionStore {
    * neither Drizzle nor the database plans it again per request.
    */
   private readonly read;
+  private readonly reads;
 
   get(sessionId: string, callback: GetCallback): void {
-    this.read.execute({ id: sessionId, now: new Date().toISOString() }).then((rows) => {
-      const row = rows[0];
+    this.reads.load(sessionId).then((row) => {
       // a request that never takes its row (a refused one) must not let the map grow
       if (this.users.size > 10_000) this.users.clear();
       if (row) this.users.set(sessionId, row.user?.id == null ? null : row.user);

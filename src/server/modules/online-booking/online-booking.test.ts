@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import {
@@ -22,6 +22,7 @@ import {
   discounts,
   invoices,
   scheduleRows,
+  tripAddons,
   trips,
   users,
   waitingListEntries,
@@ -590,6 +591,130 @@ describe('booking online', () => {
     const live = await t.db.select().from(bookings).where(eq(bookings.tripId, trip.id));
     expect(live).toHaveLength(1);
     expect(await t.db.select().from(bookingSetups).where(eq(bookingSetups.bookingId, live[0]!.id))).toHaveLength(1);
+    await service.setups.finishAll();
+  });
+
+  it('in a burst, makes the bookings that come together in one batch, in order: one account for an email given twice, the add-ons chosen, the last told the trip is full', async () => {
+    const { trip, slug } = await tripOnSale({ capacity: 3 });
+    const porter = await insertAddon(t.db, trip.id, 'Porter', 9_000);
+    // a server that keeps its copy of the page: the four wait for one read of it, then book together
+    const service = holdJob(10_000, 0, false, 60_000);
+    const email = `pair${n}@example.test`;
+    const who = [
+      traveller({ email }),
+      traveller({ email: email.toUpperCase(), addon_ids: [porter.id] }),
+      traveller(),
+      traveller(),
+    ];
+    const results = await Promise.allSettled(who.map((p) => service.book(slug, publicBookingSchema.parse(p), null)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected']);
+    expect((results[3] as PromiseRejectedResult).reason).toMatchObject({ statusCode: 409, message: TRIP_FULL });
+    const replies = results.slice(0, 3).map((r) => (r as PromiseFulfilledResult<{ booking_ref: string }>).value);
+    const made = await Promise.all(replies.map((r) => bookingByRef(r.booking_ref)));
+    expect(made.map((b) => b.email)).toEqual(who.slice(0, 3).map((p) => p.email));
+    // one batch: one moment, one account for the two of one email (made for the first)
+    expect(new Set(made.map((b) => b.createdAt.getTime())).size).toBe(1);
+    expect(made[1]!.userId).toBe(made[0]!.userId);
+    expect(
+      await t.db
+        .select()
+        .from(users)
+        .where(sql`lower(${users.email}) = ${email}`),
+    ).toHaveLength(1);
+    const events = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.tripId, trip.id), eq(auditEvents.action, 'booking.created')));
+    const newUser = (b: { id: number }) =>
+      (events.find((e) => e.bookingId === b.id)!.details as { new_user: boolean }).new_user;
+    expect(made.map(newUser)).toEqual([true, false, true]);
+    expect(events.map((e) => e.actorUserId).sort()).toEqual(made.map((b) => b.userId).sort());
+    const chosen = await queryRows<{ booking_id: string; price_pence: number }>(
+      t.db,
+      sql`select booking_id, price_pence from booking_addons where addon_id = ${porter.id}`,
+    );
+    expect(chosen.map((a) => [Number(a.booking_id), a.price_pence])).toEqual([[made[1]!.id, 9_000]]);
+    // each holds its place and names its own deposit invoice, made straight after
+    const setups = await t.db
+      .select()
+      .from(bookingSetups)
+      .where(
+        inArray(
+          bookingSetups.bookingId,
+          made.map((b) => b.id),
+        ),
+      );
+    expect(new Set(setups.map((x) => x.invoiceId)).size).toBe(3);
+    expect((await admin.get(`/api/trips/${trip.id}/online-booking`)).json().places).toMatchObject({ held: 3, left: 0 });
+    expect(await service.setups.finishAll()).toBe(3);
+    for (const [i, b] of made.entries()) {
+      const bills = await t.db.select().from(invoices).where(eq(invoices.bookingId, b.id));
+      expect(bills.map((x) => x.id)).toEqual([setups.find((x) => x.bookingId === b.id)!.invoiceId]);
+      expect(replies[i]!).toMatchObject({ status: 'provisional' });
+    }
+  });
+
+  it('puts each booking of a burst in the History as its traveller, from its own address', async () => {
+    const { trip, slug } = await tripOnSale({ capacity: 20 });
+    const clients = await Promise.all(Array.from({ length: 6 }, () => visitor(slug)));
+    const posted = await Promise.all(
+      clients.map((c, i) =>
+        c.request({
+          method: 'POST',
+          url: `/api/public/trips/${slug}/bookings`,
+          payload: traveller({ first_name: `Ada${i}`, last_name: 'Lovelace' }),
+          remoteAddress: `203.0.113.${i + 1}`,
+        }),
+      ),
+    );
+    expect(posted.map((r) => r.statusCode)).toEqual(Array(6).fill(201));
+    const events = await t.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.tripId, trip.id), eq(auditEvents.action, 'booking.created')));
+    expect(events.map((e) => [e.actorName, e.ipAddress, e.source]).sort()).toEqual(
+      Array.from({ length: 6 }, (_, i) => [`Ada${i} Lovelace`, `203.0.113.${i + 1}`, 'online']),
+    );
+  });
+
+  it('in a burst, makes the others of a batch when the database refuses one, and answers that one clearly', async () => {
+    const { trip, slug } = await tripOnSale({ capacity: 10 });
+    const gone = await insertAddon(t.db, trip.id, 'Rafting', 4_000);
+    // a server that keeps its copy of the page (with the add-on) for a minute
+    const service = holdJob(10_000, 0, false, 60_000);
+    await service.book(slug, publicBookingSchema.parse(traveller()), null);
+    await t.db.delete(tripAddons).where(eq(tripAddons.id, gone.id));
+    const results = await Promise.allSettled(
+      [traveller(), traveller({ addon_ids: [gone.id] }), traveller()].map((p) =>
+        service.book(slug, publicBookingSchema.parse(p), null),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({
+      statusCode: 422,
+      errors: { addon_ids: ['An add-on chosen is not one of this trip’s.'] },
+    });
+    expect(await t.db.select().from(bookings).where(eq(bookings.tripId, trip.id))).toHaveLength(3);
+    await service.setups.finishAll();
+  });
+
+  it('never sells more places than there are when bookings made alone and in batches come at once', async () => {
+    const { trip, slug } = await tripOnSale({ capacity: 10 });
+    await t.db
+      .insert(discounts)
+      .values({ name: 'Mixed', code: `MIXED${n}`, amountPence: 1_000, invoiceType: 'deposit', usageLimit: 100 });
+    const service = holdJob(10_000, 0, false);
+    // those with a code are made alone (their rows, then the trip's lock), the rest in batches
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) =>
+        service.book(slug, publicBookingSchema.parse(traveller(i % 2 ? { discount_code: `MIXED${n}` } : {})), null),
+      ),
+    );
+    const refused = results.filter((r) => r.status === 'rejected').map((r) => (r.reason as Error).message);
+    expect(refused).toEqual(Array(30).fill(TRIP_FULL));
+    const live = await t.db.select().from(bookings).where(eq(bookings.tripId, trip.id));
+    expect(live).toHaveLength(10);
+    expect((await admin.get(`/api/trips/${trip.id}/online-booking`)).json().places).toMatchObject({ left: 0 });
     await service.setups.finishAll();
   });
 

@@ -1,5 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import { and, asc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { BALANCE_DUE_DAYS_BEFORE_DEPARTURE } from '../../../contract/invoice-constants.ts';
 import { formatPence, penceToPounds } from '../../../contract/money.ts';
@@ -39,6 +40,8 @@ import {
   asOnlineBooking,
   audit,
   auditOfNewBooking,
+  auditOfNewBookings,
+  newBookingEventRow,
   diffObjects,
   describeChanges,
   type Actor,
@@ -56,7 +59,7 @@ import { appliedDiscount } from '../invoices/money.ts';
 import { claimDiscount, InvoiceService } from '../invoices/service.ts';
 import { ScheduleService } from '../schedules/service.ts';
 import type { ScheduledInstalment } from '../schedules/rules.ts';
-import { endUserFor, isNewBookingClash } from '../users/end-user.ts';
+import { endUserFor, endUsersFor, isNewBookingClash } from '../users/end-user.ts';
 
 export type OnlineBookingDeps = {
   db: Db;
@@ -108,17 +111,58 @@ export function planInWords(rows: Array<{ amountPence: number; dueDate: string }
   return `${first}, then ${later}`;
 }
 
+/** More bookings in a batch than places left: `by` too many. */
+class Overflow {
+  constructor(readonly by: number) {}
+}
+
+/** A clash of random references, two requests making one new account, or a deadlock PostgreSQL broke: each passes on a retry. */
+const isRetried = (error: unknown) => isNewBookingClash(error) || pgError(error).code === '40P01';
+
 const isSlugTaken = (error: unknown) => pgError(error).constraint === 'trips_booking_slug_unique';
 
 /** What a trip offers a booking made today (OnlineBookingService.offer). */
 type TripOffer = {
-  at: number;
-  today: string;
   trip: TripRow;
   charities: Array<{ id: number; name: string }>;
   addons: Array<{ id: number; name: string; pricePence: number }>;
   plan: ScheduledInstalment[];
 };
+
+/** A booking checked against what its trip offers (OnlineBookingService.check). */
+type Checked = {
+  trip: TripRow;
+  charityId: number | null;
+  addons: Array<{ id: number; name: string; pricePence: number }>;
+  plan: ScheduledInstalment[];
+  /** the plan's first instalment, paid on booking */
+  dueNow: number;
+  free: boolean;
+  /** held for its deposit, paid by card now */
+  hold: boolean;
+  status: 'provisional' | 'confirmed';
+  holdExpiresAt: Date | null;
+  /** the deposit as its invoice will bill it, before any discount: the first instalment, with the add-ons when it is the only one */
+  subtotal: number;
+};
+
+/** The columns of an online booking's row (OnlineBookingService.bookingRow). */
+const BOOKING_COLUMNS = sql.raw(`ref, trip_id, user_id, charity_id, status, funding_type, title, first_name, last_name,
+  preferred_name, email, mobile, date_of_birth, address_1, address_2, address_3, address_4, post_code, as_on_passport,
+  terms_accepted_at, source, hold_expires_at, created_at, updated_at`);
+
+/** A booking waiting for the next batch of its trip on this server (OnlineBookingService.batched). */
+type Waiting = {
+  v: z.output<typeof publicBookingSchema>;
+  c: Checked;
+  /** runs a function in the request's own context, so its History event has the request's address */
+  inContext: <R>(fn: () => R) => R;
+  resolve: (reply: PublicBooked) => void;
+  reject: (error: unknown) => void;
+};
+
+/** The most bookings one batch makes (a statement's parameters stay well under PostgreSQL's 65,535). */
+export const BATCH_MAX = 100;
 
 /**
  * Online booking: what the office sets for a trip's public page, the page itself, and the
@@ -130,11 +174,13 @@ export class OnlineBookingService {
   private readonly schedules: ScheduleService;
   private readonly invoices: InvoiceService;
   private readonly pages = new Map<string, { at: number; body: string; etag: string }>();
-  private readonly offers = new Map<string, TripOffer>();
+  private readonly offers = new Map<string, { at: number; today: string; offer: Promise<TripOffer> }>();
   readonly setups: BookingSetups;
   /** bookings being made on this server now */
   private inFlight = 0;
   private finishing: Promise<void> | null = null;
+  /** the bookings of each trip (by its address) waiting for their batch on this server */
+  private readonly lines = new Map<string, Waiting[]>();
   private again = false;
 
   constructor(private readonly d: OnlineBookingDeps) {
@@ -406,24 +452,192 @@ export class OnlineBookingService {
     // row alone, its schedule, deposit invoice and email straight after the burst (decision 030)
     const burst = this.inFlight >= this.d.burst;
     try {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          const made = await this.d.db.transaction((tx) => this.makeBooking(tx, slug, v, burst));
-          // the places left on this server's copy of the page are stale now
-          this.pages.delete(slug.toLowerCase());
-          if (made.setUp) await sendReceived(this.d, made.bookingId, made.reply).catch(() => undefined);
-          else this.finishSoon();
-          return made.reply;
-        } catch (error) {
-          // a clash of random references, two bookings making the same new account at once, or a
-          // deadlock PostgreSQL broke (with the office changing the trip as it is booked): all pass on a retry
-          if (attempt < 4 && (isNewBookingClash(error) || pgError(error).code === '40P01')) continue;
-          throw error;
-        }
+      // and one with no discount code or offer is made in a batch with the others of its trip (decision 031)
+      if (burst && !v.discount_code && !v.offer) {
+        const now = this.now();
+        const c = this.check(await this.offer(slug, this.d.db, ukToday(now), true), v, now);
+        return await this.batched(slug, v, c);
       }
+      return await this.bookAlone(slug, v, burst);
     } finally {
       this.inFlight -= 1;
     }
+  }
+
+  /** One booking in its own transaction (`burst`: its reply from its row alone). */
+  private async bookAlone(
+    slug: string,
+    v: z.output<typeof publicBookingSchema>,
+    burst: boolean,
+  ): Promise<PublicBooked> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const made = await this.d.db.transaction((tx) => this.makeBooking(tx, slug, v, burst));
+        // the places left on this server's copy of the page are stale now
+        this.pages.delete(slug.toLowerCase());
+        if (made.setUp) await sendReceived(this.d, made.bookingId, made.reply).catch(() => undefined);
+        else this.finishSoon();
+        return made.reply;
+      } catch (error) {
+        // a clash of random references, two bookings making the same new account at once, or a
+        // deadlock PostgreSQL broke (with the office changing the trip as it is booked): all pass on a retry
+        if (attempt < 4 && isRetried(error)) continue;
+        // an add-on taken off the trip since the page (or this server's copy of it) was read
+        if (pgError(error).code === '23503' && pgError(error).constraint?.startsWith('booking_addons_addon_id'))
+          throw validationError({ addon_ids: ['An add-on chosen is not one of this trip’s.'] });
+        throw error;
+      }
+    }
+  }
+
+  /**
+   * A launch day's group commit (decision 031): a booking joins its trip's line on this server. The
+   * first starts a batch at once (with those that arrive in the same turn of the event loop); those
+   * that arrive while a batch is made wait for the next, up to BATCH_MAX at a time. A batch is one
+   * transaction of five statements, whatever its size.
+   */
+  private batched(slug: string, v: z.output<typeof publicBookingSchema>, c: Checked): Promise<PublicBooked> {
+    const key = slug.toLowerCase();
+    return new Promise<PublicBooked>((resolve, reject) => {
+      const waiting: Waiting = { v, c, inContext: AsyncLocalStorage.snapshot(), resolve, reject };
+      const line = this.lines.get(key);
+      if (line) return void line.push(waiting);
+      this.lines.set(key, [waiting]);
+      setImmediate(() => void this.drain(key, slug));
+    });
+  }
+
+  private async drain(key: string, slug: string): Promise<void> {
+    const line = this.lines.get(key)!;
+    while (line.length) await this.makeBatch(slug, line.splice(0, BATCH_MAX));
+    this.lines.delete(key);
+  }
+
+  /** Makes a batch and answers each of its bookings; never throws. */
+  private async makeBatch(slug: string, batch: Waiting[]): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const outcomes = await this.d.db.transaction((tx) => this.batchIn(tx, slug, batch));
+        this.pages.delete(slug.toLowerCase());
+        outcomes.forEach((outcome, i) =>
+          outcome instanceof HttpError ? batch[i]!.reject(outcome) : batch[i]!.resolve(outcome),
+        );
+        if (outcomes.some((outcome) => !(outcome instanceof HttpError))) this.finishSoon();
+        return;
+      } catch (error) {
+        // the page was turned off or the trip deleted meanwhile: the same answer for each
+        if (error instanceof HttpError) return batch.forEach((w) => w.reject(error));
+        if (attempt < 4 && isRetried(error)) continue;
+        // whatever the database refused of one booking refuses none of the others: each is made on its own
+        await Promise.all(
+          batch.map((w) => w.inContext(() => this.bookAlone(slug, w.v, true)).then(w.resolve, w.reject)),
+        );
+        return;
+      }
+    }
+  }
+
+  /**
+   * A batch's transaction, in the same order as a booking made alone (its rows, then the trip's
+   * lock around the count), so that the two never wait on each other in a circle: the accounts and
+   * the bookings with their add-ons, setups and History events are made, then the trip is locked and
+   * its places counted, these among them. When they are more than the places left, all is rolled
+   * back to before them and the first as many as there are places are made again, the rest told the
+   * trip is full. Six statements when they fit: begin, a savepoint, the accounts, the bookings with
+   * all that goes with them, the lock with the count, and commit.
+   */
+  private async batchIn(tx: Tx, slug: string, batch: Waiting[]): Promise<Array<PublicBooked | HttpError>> {
+    const now = this.now();
+    const today = ukToday(now);
+    const trip = batch[0]!.c.trip;
+    // its page copied before the office moved this address to another trip
+    const outcomes = new Map<Waiting, PublicBooked | HttpError>(
+      batch.filter((w) => w.c.trip.id !== trip.id).map((w) => [w, new HttpError(409, BOOKING_CLOSED)]),
+    );
+    let taking = batch.filter((w) => !outcomes.has(w));
+    while (taking.length) {
+      try {
+        const replies = await tx.transaction(async (sp) => {
+          const made = await this.insertBatch(sp, taking, now, today);
+          const { locked, counted } = await this.lockForPlaces(sp, trip, slug, now);
+          const places = placesFrom(counted);
+          // these among those counted
+          const before =
+            places.capacity === null
+              ? places
+              : { ...places, left: places.capacity - places.taken - places.held + taking.length };
+          const state = this.stateOf(locked, before, today);
+          if (state === 'closed' || state === 'off') throw new HttpError(409, BOOKING_CLOSED);
+          if (state === 'full') throw new Overflow(taking.length);
+          const over = places.capacity === null ? 0 : places.taken + places.held - places.capacity;
+          if (over > 0) throw new Overflow(Math.min(over, taking.length));
+          return made;
+        });
+        taking.forEach((w, i) => outcomes.set(w, replies[i]!));
+        break;
+      } catch (error) {
+        if (!(error instanceof Overflow)) throw error;
+        // the last of the batch are the ones the places ran out for
+        for (const w of taking.slice(taking.length - error.by)) outcomes.set(w, new HttpError(409, TRIP_FULL));
+        taking = taking.slice(0, taking.length - error.by);
+      }
+    }
+    return batch.map((w) => outcomes.get(w)!);
+  }
+
+  /** A batch's accounts, then its bookings with their add-ons, setups and History events (two statements). */
+  private async insertBatch(tx: Tx, taking: Waiting[], now: Date, today: string): Promise<PublicBooked[]> {
+    const accounts = await endUsersFor(
+      tx,
+      taking.map((w) => w.v),
+    );
+    const made = taking.map((w, i) => ({ ...w, account: accounts[i]!, ref: makeBookingRef() }));
+    const list = (rows: SQL[]) => sql.join(rows, sql`, `);
+    const addons = made.flatMap((m) =>
+      m.c.addons.map((a) => sql`(${m.ref}::text, ${a.id}::int, ${a.pricePence}::int)`),
+    );
+    // each event in its own request's context (its address), naming its booking by its reference
+    const events = made.map((m) =>
+      m.inContext(() =>
+        newBookingEventRow(
+          this.createdEvent(m.c, m.v, m.account, m.ref, null),
+          sql`(select id from b where b.ref = ${m.ref}::text)`,
+        ),
+      ),
+    );
+    const rows = await queryRows<{ ref: string; invoice_id: string | null }>(
+      tx,
+      sql`with b as (insert into ${bookings} (${BOOKING_COLUMNS})
+          values ${list(made.map((m) => this.bookingRow(m.c, m.v, m.account.id, m.ref, now)))}
+          returning id, ref),
+        ${
+          addons.length
+            ? sql`a as (insert into ${bookingAddons} (booking_id, addon_id, price_pence, created_at)
+                select b.id, x.addon_id, x.price_pence, ${now}::timestamptz
+                from b join (values ${list(addons)}) as x(ref, addon_id, price_pence) on x.ref = b.ref),`
+            : sql``
+        }
+        s as (insert into ${bookingSetups} (booking_id, invoice_id, deposit_pence, booked_on, created_at)
+          select b.id, case when x.due then nextval(pg_get_serial_sequence('invoices', 'id')) end, x.deposit,
+            ${today}::date, ${now}::timestamptz
+          from b join (values ${list(made.map((m) => sql`(${m.ref}::text, ${m.c.dueNow > 0}::boolean, ${m.c.subtotal}::int)`))})
+            as x(ref, due, deposit) on x.ref = b.ref
+          returning booking_id, invoice_id),
+        e as (${auditOfNewBookings(events)})
+      select b.ref, s.invoice_id from b join s on s.booking_id = b.id`,
+    );
+    const byRef = new Map(rows.map((r) => [r.ref, r]));
+    return made.map((m) => {
+      const row = byRef.get(m.ref)!;
+      return bookedReply(this.d, {
+        tripName: m.c.trip.name,
+        ref: m.ref,
+        held: m.c.hold,
+        holdExpiresAt: m.c.holdExpiresAt,
+        depositPence: m.c.subtotal,
+        invoiceId: row.invoice_id === null ? null : Number(row.invoice_id),
+      });
+    });
   }
 
   /**
@@ -452,14 +666,26 @@ export class OnlineBookingService {
    * and the plan a booking made today gets. In a burst, each server's copy for PUBLIC_PAGE_CACHE_MS,
    * as the page the travellers booked from (the trip's lock reads again whatever decides a place).
    */
-  private async offer(slug: string, tx: Tx, today: string, burst: boolean): Promise<TripOffer> {
+  private async offer(slug: string, tx: Db | Tx, today: string, burst: boolean): Promise<TripOffer> {
     const key = slug.toLowerCase();
     const kept = burst ? this.offers.get(key) : undefined;
-    if (kept && kept.today === today && Date.now() - kept.at < this.d.pageCacheMs) return kept;
+    if (kept && kept.today === today && Date.now() - kept.at < this.d.pageCacheMs) return kept.offer;
+    const offer = this.readOffer(slug, tx, today);
+    if (burst && this.d.pageCacheMs > 0) {
+      // kept as it is being read: the hundreds of a burst that ask at once wait for one read
+      if (this.offers.size >= 500) this.offers.delete(this.offers.keys().next().value!);
+      const entry = { at: Date.now(), today, offer };
+      this.offers.set(key, entry);
+      offer.catch(() => {
+        if (this.offers.get(key) === entry) this.offers.delete(key);
+      });
+    }
+    return offer;
+  }
+
+  private async readOffer(slug: string, tx: Db | Tx, today: string): Promise<TripOffer> {
     const trip = await this.bySlug(slug, tx);
-    const offer = {
-      at: Date.now(),
-      today,
+    return {
       trip,
       charities: await this.charitiesOffered(trip, tx),
       addons: await tx
@@ -472,23 +698,14 @@ export class OnlineBookingService {
         departure: trip.departureDate,
       }),
     };
-    if (burst && this.d.pageCacheMs > 0) {
-      if (this.offers.size >= 500) this.offers.delete(this.offers.keys().next().value!);
-      this.offers.set(key, offer);
-    }
-    return offer;
   }
 
-  private async makeBooking(
-    tx: Tx,
-    slug: string,
-    v: z.output<typeof publicBookingSchema>,
-    burst: boolean,
-  ): Promise<{ bookingId: number; reply: PublicBooked; setUp: boolean }> {
-    const now = this.now();
-    const today = ukToday(now);
-    // read without its lock first: what can be checked and made before counting is done outside it
-    const { trip, charities: list, addons: tripAddonsAll, plan: tripPlan } = await this.offer(slug, tx, today, burst);
+  /**
+   * A booking checked against what the trip offers: its funding type, charity, add-ons, discount
+   * code and date of birth (422 with each field that is wrong), and what it will be billed now.
+   */
+  private check(offer: TripOffer, v: z.output<typeof publicBookingSchema>, now: Date): Checked {
+    const { trip, charities: list, addons: tripAddonsAll, plan: tripPlan } = offer;
     const errors: Record<string, string[]> = {};
     const offered = this.offered(trip);
     if (!offered.includes(v.funding_type))
@@ -509,9 +726,8 @@ export class OnlineBookingService {
 
     const free = v.funding_type === 'free';
     const plan = free ? [] : tripPlan;
-    const first = plan[0];
     // the first instalment of the plan is the deposit, paid on booking whenever the plan has it due
-    const dueNow = first?.amountPence ?? 0;
+    const dueNow = plan[0]?.amountPence ?? 0;
     if (v.discount_code && !errors.discount_code && dueNow <= 0)
       errors.discount_code = [
         free
@@ -519,8 +735,43 @@ export class OnlineBookingService {
           : 'Nothing is paid when booking this trip, so no discount code applies.',
       ];
     if (Object.keys(errors).length) throw validationError(errors);
+    // held for its deposit when it is paid by card now; with nothing due now, or paid by bank transfer, the place is simply taken
+    const hold = dueNow > 0 && this.d.cardPayments;
+    return {
+      trip,
+      charityId,
+      addons,
+      plan,
+      dueNow,
+      free,
+      hold,
+      status: dueNow > 0 ? 'provisional' : 'confirmed',
+      holdExpiresAt: hold ? new Date(now.getTime() + this.d.holdMinutes * 60_000) : null,
+      subtotal:
+        Math.min(dueNow, trip.costPence) + (plan.length === 1 ? addons.reduce((a, x) => a + x.pricePence, 0) : 0),
+    };
+  }
 
-    const account = await endUserFor(tx, v);
+  /**
+   * A booking's row, in the order of BOOKING_COLUMNS: plain SQL with the columns it sets, for the
+   * query builder's insert of every column of a booking cost more than the database did, on launch
+   * day's hottest route (decision 030).
+   */
+  private bookingRow(c: Checked, v: z.output<typeof publicBookingSchema>, userId: number, ref: string, now: Date) {
+    return sql`(${ref}, ${c.trip.id}, ${userId}, ${c.charityId}, ${c.status}, ${v.funding_type},
+        ${v.title}, ${v.first_name}, ${v.last_name}, ${v.preferred_name ?? v.first_name}, ${v.email}, ${v.mobile},
+        ${v.date_of_birth}, ${v.address_1}, ${v.address_2}, ${v.address_3}, ${v.address_4}, ${v.post_code},
+        true, ${now}, 'online', ${c.holdExpiresAt}, ${now}, ${now})`;
+  }
+
+  /** The History event of a booking made online, in the traveller's name. */
+  private createdEvent(
+    c: Checked,
+    v: z.output<typeof publicBookingSchema>,
+    account: { id: number; created: boolean },
+    ref: string,
+    offerId: number | null,
+  ) {
     const actor: Actor = {
       type: 'user',
       userId: account.id,
@@ -528,22 +779,82 @@ export class OnlineBookingService {
       tokenId: null,
       clientId: null,
     };
-    // held for its deposit when it is paid by card now; with nothing due now, or paid by bank transfer, the place is simply taken
-    const hold = dueNow > 0 && this.d.cardPayments;
-    const status = dueNow > 0 ? 'provisional' : 'confirmed';
-    const holdExpiresAt = hold ? new Date(now.getTime() + this.d.holdMinutes * 60_000) : null;
+    return {
+      action: 'booking.created',
+      tripId: c.trip.id,
+      actor,
+      summary: `booked ${c.trip.name} online (${ref})${c.hold ? `, the place held for the deposit until ${c.holdExpiresAt!.toISOString().slice(11, 16)} UTC` : ''}`,
+      details: {
+        ref,
+        status: c.status,
+        source: 'online',
+        new_user: account.created,
+        funding_type: v.funding_type,
+        charity_id: c.charityId,
+        addons: c.addons.map((a) => ({ id: a.id, name: a.name, price: penceToPounds(a.pricePence) })),
+        discount_code: v.discount_code,
+        hold_expires_at: c.holdExpiresAt?.toISOString() ?? null,
+        waiting_list_offer: offerId,
+      },
+    };
+  }
 
+  /**
+   * The trip's row locked, with what decides whether it takes bookings and its places counted once
+   * the lock is held, in one statement (launch day's hottest). 409 when the page is off or gone.
+   */
+  private async lockForPlaces(tx: Tx, trip: TripRow, slug: string, now: Date) {
+    const [row] = await queryRows<
+      Pick<TripRow, 'status' | 'capacity' | 'onlineBooking' | 'bookingSlug'> & {
+        booking_closes_on: string | null;
+        archived: boolean;
+        departure_date: string;
+        taken: number;
+        held: number;
+        offered: number;
+      }
+    >(
+      tx,
+      sql`select l.*, p.taken, p.held, p.offered
+        from (select id, status, capacity, online_booking as "onlineBooking", booking_slug as "bookingSlug",
+            to_char(booking_closes_on, 'YYYY-MM-DD') as booking_closes_on, archived_at is not null as archived,
+            to_char(departure_date, 'YYYY-MM-DD') as departure_date
+          from ${trips} where id = ${trip.id} and deleted_at is null and online_booking
+            and lower(booking_slug) = ${slug.toLowerCase()}
+          for no key update) l
+        cross join lateral trip_places(l.id, ${now}::timestamptz, null) p`,
+    );
+    if (!row) throw new HttpError(409, BOOKING_CLOSED);
+    const locked: TripRow = {
+      ...trip,
+      status: row.status,
+      capacity: row.capacity === null ? null : Number(row.capacity),
+      onlineBooking: row.onlineBooking,
+      bookingSlug: row.bookingSlug,
+      bookingClosesOn: row.booking_closes_on,
+      archivedAt: row.archived ? (trip.archivedAt ?? new Date(0)) : null,
+      departureDate: row.departure_date,
+    };
+    return { locked, counted: row };
+  }
+
+  private async makeBooking(
+    tx: Tx,
+    slug: string,
+    v: z.output<typeof publicBookingSchema>,
+    burst: boolean,
+  ): Promise<{ bookingId: number; reply: PublicBooked; setUp: boolean }> {
+    const now = this.now();
+    const today = ukToday(now);
+    // read without its lock first: what can be checked and made before counting is done outside it
+    const c = this.check(await this.offer(slug, tx, today, burst), v, now);
+    const { trip, addons, plan, dueNow, free, hold, holdExpiresAt, subtotal } = c;
+    const first = plan[0];
+
+    const account = await endUserFor(tx, v);
     const ref = makeBookingRef();
-    // plain SQL with the columns it sets: the query builder's insert of every column of a booking
-    // cost more than the database did, on launch day's hottest route (decision 030)
-    const bookingInsert = sql`insert into ${bookings} (ref, trip_id, user_id, charity_id, status, funding_type, title,
-        first_name, last_name, preferred_name, email, mobile, date_of_birth, address_1, address_2, address_3, address_4,
-        post_code, as_on_passport, terms_accepted_at, source, hold_expires_at, created_at, updated_at)
-      values (${ref}, ${trip.id}, ${account.id}, ${charityId}, ${status}, ${v.funding_type},
-        ${v.title}, ${v.first_name}, ${v.last_name}, ${v.preferred_name ?? v.first_name}, ${v.email}, ${v.mobile},
-        ${v.date_of_birth}, ${v.address_1}, ${v.address_2}, ${v.address_3}, ${v.address_4}, ${v.post_code},
-        true, ${now}, 'online', ${holdExpiresAt}, ${now}, ${now})
-      returning id`;
+    const bookingInsert = sql`insert into ${bookings} (${BOOKING_COLUMNS})
+      values ${this.bookingRow(c, v, account.id, ref, now)} returning id`;
     // the add-ons chosen, at their prices now, on the booking the same statement makes (`b`)
     const addonsInsert = sql`insert into ${bookingAddons} (booking_id, addon_id, price_pence, created_at)
       select b.id, x.addon_id, x.price_pence, ${now}::timestamptz
@@ -558,67 +869,18 @@ export class OnlineBookingService {
       );
       return { id: Number(row!.id), ref };
     };
-    const created = (offerId: number | null) => ({
-      action: 'booking.created',
-      tripId: trip.id,
-      actor,
-      summary: `booked ${trip.name} online (${ref})${hold ? `, the place held for the deposit until ${holdExpiresAt!.toISOString().slice(11, 16)} UTC` : ''}`,
-      details: {
-        ref,
-        status,
-        source: 'online',
-        new_user: account.created,
-        funding_type: v.funding_type,
-        charity_id: charityId,
-        addons: addons.map((a) => ({ id: a.id, name: a.name, price: penceToPounds(a.pricePence) })),
-        discount_code: v.discount_code,
-        hold_expires_at: holdExpiresAt?.toISOString() ?? null,
-        waiting_list_offer: offerId,
-      },
-    });
+    const created = (offerId: number | null) => this.createdEvent(c, v, account, ref, offerId);
     const recordCreated = (booking: { id: number }, offerId: number | null) =>
       audit(tx, { ...created(offerId), subject: { type: 'booking', id: booking.id }, bookingId: booking.id });
     // the place, once the booking's row is made: every booking of this trip waits here for the one
     // before it, so the count (this booking among it) is exact; the trip is read again under its
     // lock, as whatever the office changed meanwhile
     const takePlace = async () => {
-      // what decides whether it takes bookings, and its places counted once the lock is held, in one
-      // statement: the lock is held for this round trip and the commit alone (launch day's hottest statement)
-      const [row] = await queryRows<
-        Pick<TripRow, 'status' | 'capacity' | 'onlineBooking' | 'bookingSlug'> & {
-          booking_closes_on: string | null;
-          archived: boolean;
-          departure_date: string;
-          taken: number;
-          held: number;
-          offered: number;
-        }
-      >(
-        tx,
-        sql`select l.*, p.taken, p.held, p.offered
-          from (select id, status, capacity, online_booking as "onlineBooking", booking_slug as "bookingSlug",
-              to_char(booking_closes_on, 'YYYY-MM-DD') as booking_closes_on, archived_at is not null as archived,
-              to_char(departure_date, 'YYYY-MM-DD') as departure_date
-            from ${trips} where id = ${trip.id} and deleted_at is null and online_booking
-              and lower(booking_slug) = ${slug.toLowerCase()}
-            for no key update) l
-          cross join lateral trip_places(l.id, ${now}::timestamptz, null) p`,
-      );
-      if (!row) throw new HttpError(409, BOOKING_CLOSED);
-      const locked: TripRow = {
-        ...trip,
-        status: row.status,
-        capacity: row.capacity === null ? null : Number(row.capacity),
-        onlineBooking: row.onlineBooking,
-        bookingSlug: row.bookingSlug,
-        bookingClosesOn: row.booking_closes_on,
-        archivedAt: row.archived ? (trip.archivedAt ?? new Date(0)) : null,
-        departureDate: row.departure_date,
-      };
+      const { locked, counted } = await this.lockForPlaces(tx, trip, slug, now);
       // a waiting list's offer: its holder books one of the places it holds (which are then counted free)
       const offer = v.offer ? await findOffer(tx, trip.id, v.offer, now, true) : null;
       if (v.offer && !offer) throw new HttpError(409, OFFER_GONE);
-      const places = offer ? await this.places(trip.id, tx, offer.id) : placesFrom(row);
+      const places = offer ? await this.places(trip.id, tx, offer.id) : placesFrom(counted);
       // this booking is among those counted
       const before =
         places.capacity === null ? places : { ...places, left: places.capacity - places.taken - places.held + 1 };
@@ -633,9 +895,6 @@ export class OnlineBookingService {
       // invoice (its id taken now from the invoices' sequence, for the pay link) and email follow (decision 030)
       const invoiceIdNow = dueNow > 0 ? sql`nextval(pg_get_serial_sequence('invoices', 'id'))` : sql`null`;
       const idOf = (row: { invoice_id: string | null }) => (row.invoice_id === null ? null : Number(row.invoice_id));
-      // the deposit as its invoice will bill it: the first instalment, with the add-ons when it is the only one
-      const subtotal =
-        Math.min(dueNow, trip.costPence) + (plan.length === 1 ? addons.reduce((a, x) => a + x.pricePence, 0) : 0);
       if (!v.discount_code && !v.offer) {
         // the booking, its add-ons, its setup and its History event in one statement (one round trip)
         const [made] = await queryRows<{ id: string; invoice_id: string | null }>(

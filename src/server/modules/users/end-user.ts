@@ -25,6 +25,41 @@ export async function endUserFor(
   return { id: Number(row!.id), created: row!.created };
 }
 
+/**
+ * The accounts of several bookings made in one statement (a launch day's batch), in their order: as
+ * `endUserFor`, each the user with its email or a new End User, one account for an email given twice
+ * (made for the first, which alone is `created`).
+ */
+export async function endUsersFor(
+  tx: Tx,
+  who: Array<{ email: string; first_name: string; last_name: string }>,
+): Promise<Array<{ id: number; created: boolean }>> {
+  const input = sql.join(
+    who.map((w, n) => sql`(${n}::int, ${w.email}::text, ${w.first_name}::text, ${w.last_name}::text)`),
+    sql`, `,
+  );
+  const rows = await queryRows<{ id: string; made: boolean }>(
+    tx,
+    sql`with input (n, email, first_name, last_name) as (values ${input}),
+      found as (select lower(u.email) as e, u.id from ${users} u where lower(u.email) in (select lower(email) from input)),
+      made as (insert into ${users} (email, first_name, last_name, user_role_id)
+        select distinct on (lower(i.email)) i.email, i.first_name, i.last_name, ${ROLES.endUser}::int from input i
+        where not exists (select from found f where f.e = lower(i.email))
+        order by lower(i.email), i.n
+        returning id, lower(email) as e)
+      select coalesce(f.id, m.id) as id, m.id is not null as made
+      from input i left join found f on f.e = lower(i.email) left join made m on m.e = lower(i.email)
+      order by i.n`,
+  );
+  const seen = new Set<number>();
+  return rows.map((r) => {
+    const id = Number(r.id);
+    const created = r.made && !seen.has(id);
+    seen.add(id);
+    return { id, created };
+  });
+}
+
 /** A person's names from the one field a form asks for: the first word, and the rest. */
 export function namesOf(full: string): { first_name: string; last_name: string } {
   const [first, ...rest] = full.trim().split(/\s+/);
