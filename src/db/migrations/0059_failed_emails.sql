@@ -1,0 +1,2 @@
+CREATE INDEX "chasers_failed_idx" ON "chasers" USING btree ("created_at") WHERE "chasers"."outcome" = 'failed';--> statement-breakpoint
+CREATE INDEX "payment_reminders_failed_idx" ON "payment_reminders" USING btree ("created_at") WHERE "payment_reminders"."outcome" = 'failed';
