@@ -5,7 +5,7 @@
 //      told the trip is full, none lost (the database holds exactly the 150), and p50/p95/max.
 //      Then how long the bookings that replied from their rows alone (decision 030) took to get their
 //      schedules, deposit invoices and emails after the last reply, and that each has one deposit invoice.
-//   DATABASE_URL=postgresql://… npx tsx bench/public-booking.ts [--seconds 5] [--clients 32] [--bookers 200] [--places 150] [--burst 2] [--profile FILE]
+//   DATABASE_URL=postgresql://… npx tsx bench/public-booking.ts [--seconds 5] [--clients 32] [--bookers 200] [--places 150] [--burst 2] [--profile FILE] [--profile-read FILE]
 // Uses the PostgreSQL server of DATABASE_URL (a database tripdesk_bench_public of its own, dropped
 // at the end), or PGlite in a temporary folder. A web-only server (no job queue) on a free port;
 // the clients run in a worker thread with their own keep-alive connections, as browsers elsewhere.
@@ -35,6 +35,8 @@ const { values } = parseArgs({
     burst: { type: 'string', default: '2' },
     // a CPU profile of the server's thread during the 200 posts (open it in Chrome's DevTools)
     profile: { type: 'string' },
+    // and one during the cached page's reads
+    'profile-read': { type: 'string' },
   },
 });
 const seconds = Number(values.seconds);
@@ -177,6 +179,13 @@ for (const cacheOff of [false, true]) {
   const { app, port } = await serve(cacheOff);
   const path = `/api/public/trips/${readTrip.bookingSlug}`;
   await ask({ kind: 'read', port, path, clients: 4, ms: 500 }); // warm up
+  const profiling = !cacheOff && values['profile-read'] ? new inspector.Session() : null;
+  if (profiling) {
+    profiling.connect();
+    await profiling.post('Profiler.enable');
+    await profiling.post('Profiler.setSamplingInterval', { interval: 200 });
+    await profiling.post('Profiler.start');
+  }
   const r = await ask<{ times: number[]; codes: Record<string, number>; elapsed: number }>({
     kind: 'read',
     port,
@@ -184,6 +193,11 @@ for (const cacheOff of [false, true]) {
     clients,
     ms: seconds * 1000,
   });
+  if (profiling) {
+    const { profile } = await profiling.post('Profiler.stop');
+    writeFileSync(values['profile-read']!, JSON.stringify(profile));
+    profiling.disconnect();
+  }
   const sorted = [...r.times].sort((a, b) => a - b);
   rows.push([
     cacheOff ? 'without the page cache' : 'with the page cache (production)',
@@ -273,7 +287,16 @@ class Measure {
     await during?.stop();
     return r;
   };
+  const setupsMade = async () => {
+    for (;;) {
+      const [left] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from booking_setups`);
+      if (Number(left!.n) === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
   await book(warmTrip, 40, 'warm');
+  // the warm-up's own setups are not part of the launch's figures
+  await setupsMade();
   const measure = new Measure();
   const r = await book(bookTrip, bookers, 'launch', measure);
   const made = r.results.filter((x) => x.status === 201).length;
@@ -295,11 +318,7 @@ class Measure {
   console.log(`\n${measure.report()}`);
   // the setups the server makes once the burst is over
   const after = performance.now();
-  for (;;) {
-    const [left] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from booking_setups`);
-    if (Number(left!.n) === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await setupsMade();
   const setupMs = performance.now() - after;
   const [bills] = await queryRows<{ bookings: number; one: number }>(
     database.db,
