@@ -1,4 +1,15 @@
-import { bigint, boolean, date, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 
 /**
  * The dashboard's rollups (decision 015), kept by the database in the same transaction
@@ -39,7 +50,11 @@ export const bookingTripWeeks = pgTable(
     week: date().notNull(),
     n: integer().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.tripId, t.week] })],
+  (t) => [
+    primaryKey({ columns: [t.tripId, t.week] }),
+    // the dashboard reads a season's trips' weeks from the index alone (issue 33)
+    index('booking_trip_weeks_read_idx').on(t.tripId, t.week, t.n),
+  ],
 );
 
 export const bookingTripCounts = pgTable(
@@ -50,7 +65,10 @@ export const bookingTripCounts = pgTable(
     fundingType: text('funding_type').notNull(),
     n: integer().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.tripId, t.status, t.fundingType] })],
+  (t) => [
+    primaryKey({ columns: [t.tripId, t.status, t.fundingType] }),
+    index('booking_trip_counts_read_idx').on(t.tripId, t.status, t.fundingType, t.n),
+  ],
 );
 
 /** Money per trip and day: received (live payments − live refunds, by their date) and invoiced (by invoice date). */
@@ -78,7 +96,10 @@ export const moneyWeeks = pgTable(
     receivedPence: bigint('received_pence', { mode: 'number' }).notNull().default(0),
     invoicedPence: bigint('invoiced_pence', { mode: 'number' }).notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.tripId, t.week] })],
+  (t) => [
+    primaryKey({ columns: [t.tripId, t.week] }),
+    index('money_weeks_read_idx').on(t.tripId, t.week, t.receivedPence, t.invoicedPence),
+  ],
 );
 
 /** What each invoice last added to money_days (its trip, day and total), so a change or a deletion takes back exactly that. */

@@ -95,10 +95,16 @@ export class DashboardService {
       ),
       queryRows<{ month: string; overdue: boolean; pence: string; n: number }>(
         this.db,
-        sql`select to_char(t.departure_date, 'YYYY-MM') as month, m.due_date < ${today}::date as overdue, sum(m.pence) as pence, sum(m.n)::int as n
-          from money_owed_days m join trips t on t.id = m.trip_id
+        // each trip's owed summed before and from today from its own index entries, then by month: two rows a trip, not one a day
+        sql`select to_char(t.departure_date, 'YYYY-MM') as month, o.overdue, sum(o.pence) as pence, sum(o.n)::int as n
+          from trips t cross join lateral (
+            select true as overdue, sum(d.pence) as pence, sum(d.n) as n from money_owed_days d
+              where d.trip_id = t.id and d.due_date < ${today}::date
+            union all
+            select false, sum(d.pence), sum(d.n) from money_owed_days d
+              where d.trip_id = t.id and d.due_date >= ${today}::date) o
           where ${inSeason()}
-          group by 1, 2 having sum(m.n) > 0`,
+          group by 1, 2 having sum(o.n) > 0`,
       ),
       // the provisional bookings made in the last days, to take from all of them (the index on created_at finds these few)
       queryRows<{ n: number }>(
