@@ -112,7 +112,7 @@ export const invoiceDays = pgTable('invoice_days', {
 
 /**
  * Per trip, its counts that need the readiness rules or today's milestones (travellers not ready,
- * fundraisers behind), worked out on demand and kept until a change to anything they read marks
+ * pupils without a parent's consent, fundraisers behind), worked out on demand and kept until a change to anything they read marks
  * the trip stale (triggers) or the day or the fundraising defaults change.
  */
 export const tripCounts = pgTable('trip_counts', {
@@ -121,6 +121,8 @@ export const tripCounts = pgTable('trip_counts', {
   computedOn: date('computed_on'),
   defaultsKey: text('defaults_key'),
   notReady: integer('not_ready'),
+  /** of those not ready, the pupils whose parent's consent is not given (the readiness board's consent check), counted with not_ready */
+  consentMissing: integer('consent_missing'),
   behind: integer(),
   computedAt: timestamp('computed_at', { withTimezone: true }),
 });

@@ -211,10 +211,10 @@ export class DashboardService {
   ): Promise<Dashboard['attention']> {
     const seasonParams = { departure_from: season.from, departure_to: season.to };
     const bookedBefore = addDays(today, -PROVISIONAL_DAYS + 1);
-    const [trips, failedJobs, failedEmails, refunds, asks, consent] = await Promise.all([
-      queryRows<{ id: number; name: string; departure: string | Date; soon: boolean }>(
+    const [trips, failedJobs, failedEmails, refunds, asks] = await Promise.all([
+      queryRows<{ id: number; name: string; type: string; departure: string | Date; soon: boolean }>(
         this.db,
-        sql`select t.id, t.name, t.departure_date as departure,
+        sql`select t.id, t.name, t.type, t.departure_date as departure,
             (t.departure_date between ${today}::date and ${addDays(today, READY_WINDOW_DAYS)}::date and t.archived_at is null and t.status <> 'cancelled') as soon
           from trips t
           where t.departure_date between ${season.from}::date and ${season.to}::date and t.deleted_at is null
@@ -238,20 +238,6 @@ export class DashboardService {
       ),
       // travellers' asks to cancel or change, waiting for the office (a partial index holds them)
       queryRows<{ n: number }>(this.db, sql`select count(*)::int as n from change_requests where state = 'open'`),
-      // pupils under 18 on departure without a parent's consent, on school trips of the next 8 weeks
-      // (the readiness board's consent check, readiness/rules.ts: no date of birth counts as a pupil)
-      queryRows<{ id: number; name: string; departure: string | Date; n: number }>(
-        this.db,
-        sql`select t.id, t.name, t.departure_date as departure, count(*)::int as n
-          from trips t join bookings b on b.trip_id = t.id
-          where t.type = 'school' and t.deleted_at is null and t.archived_at is null and t.status <> 'cancelled'
-            and t.departure_date between ${today}::date and ${addDays(today, READY_WINDOW_DAYS)}::date
-            and t.departure_date between ${season.from}::date and ${season.to}::date
-            and b.status in ('provisional', 'confirmed')
-            and (b.consent_given_at is null or b.consent_withdrawn_at is not null)
-            and (b.date_of_birth is null or b.date_of_birth > t.departure_date - interval '18 years')
-          group by t.id order by t.departure_date, t.id`,
-      ),
     ]);
     const soon = trips.filter((t) => t.soon);
     const counts = await this.tripCounts.of(
@@ -271,6 +257,11 @@ export class DashboardService {
           href: `/trips/${trip.id}/readiness?ready=no`,
         });
     }
+    // pupils under 18 on departure without a parent's consent, on school trips of the next 8 weeks (the readiness board's consent check)
+    const consent = soon
+      .filter((t) => t.type === 'school')
+      .map((t) => ({ ...t, n: counts.get(Number(t.id))?.consentMissing ?? 0 }))
+      .filter((t) => t.n > 0);
     const behind = [...counts.values()].reduce((s, c) => s + c.behind, 0);
     const cards: Array<Dashboard['attention'][number] & { key: AttentionKey }> = [
       {

@@ -1,0 +1,1 @@
+ALTER TABLE "trip_counts" ADD COLUMN "consent_missing" integer;
