@@ -166,6 +166,10 @@ export const bookings = pgTable(
     index('bookings_created_idx').on(t.createdAt, t.id, t.tripDeparture, t.tripId, t.status),
     index('bookings_trip_departure_created_idx').on(t.tripDeparture, t.createdAt.desc()),
     index('bookings_trip_created_idx').on(t.tripId, t.createdAt, t.id),
+    // the Fundraising = target met filter: the few met, newest first (issue 33: with none met, it read every booking)
+    index('bookings_fundraising_met_idx')
+      .on(t.createdAt, t.id, t.tripDeparture)
+      .where(sql`${t.fundraisingMet} and ${t.status} <> 'cancelled'`),
     index('bookings_group_idx')
       .on(t.groupId)
       .where(sql`group_id is not null`),

@@ -1,0 +1,1 @@
+CREATE INDEX "bookings_fundraising_met_idx" ON "bookings" USING btree ("created_at","id","trip_departure") WHERE "bookings"."fundraising_met" and "bookings"."status" <> 'cancelled';
