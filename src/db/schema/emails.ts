@@ -57,7 +57,9 @@ export const paymentReminders = pgTable(
       .where(sql`${t.outcome} in ('sending', 'sent') and ${t.offsetDays} is not null`),
     index('payment_reminders_booking_idx').on(t.bookingId, t.createdAt),
     // the dashboard's failed emails of the last days: the few failed, not every reminder sent (issue 33)
-    index('payment_reminders_failed_idx').on(t.createdAt).where(sql`${t.outcome} = 'failed'`),
+    index('payment_reminders_failed_idx')
+      .on(t.createdAt)
+      .where(sql`${t.outcome} = 'failed'`),
   ],
 );
 
@@ -96,6 +98,8 @@ export const chasers = pgTable(
       .on(t.bookingId, t.sentOn)
       .where(sql`${t.outcome} in ('sending', 'sent') and ${t.dueOn} is not null`),
     index('chasers_booking_idx').on(t.bookingId, t.check, t.createdAt),
-    index('chasers_failed_idx').on(t.createdAt).where(sql`${t.outcome} = 'failed'`),
+    index('chasers_failed_idx')
+      .on(t.createdAt)
+      .where(sql`${t.outcome} = 'failed'`),
   ],
 );
