@@ -14,8 +14,7 @@ export type TripCount = { behind: number; notReady: number | null; consentMissin
 /**
  * Per trip, the dashboard counts that need the rules and today (fundraisers behind a milestone;
  * travellers not ready to depart and pupils without a parent's consent, by the readiness board's
- * own checks), kept in
- * trip_counts (decision 015): read back while nothing they depend on has changed, the day is the
+ * own checks), kept in trip_counts (decision 015): read back while nothing they depend on has changed, the day is the
  * same and the fundraising defaults are, and counted afresh otherwise. Triggers mark a trip stale
  * on any change to its bookings, money owed, invoices, fundraising entries and rules, answers,
  * documents, the trip or its country.

@@ -494,7 +494,7 @@ export class OnlineBookingService {
    * A launch day's group commit (decision 031): a booking joins its trip's line on this server. The
    * first starts a batch at once (with those that arrive in the same turn of the event loop); those
    * that arrive while a batch is made wait for the next, up to BATCH_MAX at a time. A batch is one
-   * transaction of five statements, whatever its size.
+   * transaction of six statements, whatever its size (batchIn).
    */
   private batched(slug: string, v: z.output<typeof publicBookingSchema>, c: Checked): Promise<PublicBooked> {
     const key = slug.toLowerCase();
