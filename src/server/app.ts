@@ -1,5 +1,4 @@
 import fastifyFormbody from '@fastify/formbody';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { parse as parseQuery } from 'node:querystring';
@@ -9,6 +8,7 @@ import { keepFundraisingDefaults } from './modules/fundraising/sql.ts';
 import type { Db } from '../db/client.ts';
 import { operatorOf, type Config } from './config.ts';
 import { databaseRateLimitStore } from './rate-limit-store.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { charityRoutes } from './modules/charities/routes.ts';
 import { countryRoutes } from './modules/countries/routes.ts';
@@ -109,15 +109,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   // every request runs in its own audit context (who acts, from where), read by audit()
   await app.register(auditPlugin);
-  await app.register(fastifyHelmet, {
+  // swagger-ui sets its own Content-Security-Policy
+  await app.register(securityHeadersPlugin, {
     contentSecurityPolicy: {
       directives: {
         'img-src': ["'self'", 'data:', 'blob:'],
         'upgrade-insecure-requests': null,
       },
     },
-    // swagger-ui sets its own
-    global: true,
   });
   await app.register(fastifyFormbody);
   // only routes that ask for it (sign-in, the token endpoint) are limited; the limits live with

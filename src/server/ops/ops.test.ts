@@ -46,6 +46,20 @@ describe('GET /healthz', () => {
     expect((await t.app.inject({ method: 'HEAD', url: '/healthz' })).statusCode).toBe(200);
   });
 
+  it("carries helmet's security headers, the app's own Content-Security-Policy among them, on every reply", async () => {
+    for (const url of ['/healthz', '/healthz', '/api/no-such-thing']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      const csp = res.headers['content-security-policy'];
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("img-src 'self' data: blob:");
+      expect(csp).not.toContain('upgrade-insecure-requests');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+
   it('is not rate limited', async () => {
     const replies = await Promise.all(
       Array.from({ length: 60 }, () => t.app.inject({ method: 'GET', url: '/healthz' })),
