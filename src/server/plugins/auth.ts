@@ -1,6 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
-import fastifySession from '@fastify/session';
+import fastifySession, { type FastifySessionOptions } from '@fastify/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ROLES } from '../../contract/constants.ts';
@@ -18,7 +18,7 @@ declare module 'fastify' {
     user: AuthUser | null;
   }
   interface FastifyContextConfig {
-    /** false: the route never reads or writes the session (probes, metrics, static files) */
+    /** false: the route never reads or writes the session (probes, metrics, static files, a trip's public page) */
     session?: false;
   }
 }
@@ -42,16 +42,8 @@ export type AuthOptions = { db: Db; secret: string; timeouts: SessionTimeouts };
 
 export const authPlugin = fp(async (app: FastifyInstance, opts: AuthOptions) => {
   await app.register(fastifyCookie);
-  // A request that needs no session (a probe, a static file) does not read its cookie: no
-  // database round trip, and no answer that clears or rewrites the cookie. Were it read, a
-  // request in flight when a sign-in replaces the session would find the old one gone and
-  // clear the new cookie in its answer, signing the browser out again.
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config?.session === false || request.routeOptions.url?.startsWith('/assets/'))
-      delete request.cookies[SESSION_COOKIE];
-  });
   const store = new DbSessionStore(opts.db, opts.timeouts);
-  await app.register(fastifySession, {
+  await app.register(sessionsWhereUsed, {
     secret: opts.secret,
     cookieName: SESSION_COOKIE,
     store,
@@ -66,6 +58,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthOptions) => 
   app.decorateRequest('bearer', null);
 
   app.addHook('onRequest', async (request) => {
+    if (needsNoSession(request)) return;
     const session = request.session;
     // the user row read with the session, in the same query (always taken, used or not)
     const prefetched = store.takeUser(session.sessionId);
@@ -135,6 +128,40 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthOptions) => 
     }
   });
 });
+
+/** A request whose route never reads or writes the session: a probe, a static file, a trip's public page. */
+function needsNoSession(request: FastifyRequest): boolean {
+  return request.routeOptions.config?.session === false || request.routeOptions.url?.startsWith('/assets/') === true;
+}
+
+/**
+ * @fastify/session, its hooks left out of the requests that need no session (decision 032). It
+ * makes a session for every request, even one without a cookie whose route never reads it (an id,
+ * its signature, two hashes: a seventh of what a cached public page costs the server). And a
+ * request that needs none does not read its cookie: no database round trip, and no answer that
+ * clears or rewrites the cookie. Were it read, a request in flight when a sign-in replaces the
+ * session would find the old one gone and clear the new cookie in its answer, signing the browser
+ * out again.
+ */
+const sessionsWhereUsed = fp(
+  (app: FastifyInstance, options: FastifySessionOptions, done: (error?: Error) => void) => {
+    type Hook = (this: unknown, request: FastifyRequest, ...rest: unknown[]) => void;
+    const skipped = (hook: Hook): Hook =>
+      function (request, ...rest) {
+        // the session's hooks take a callback last: (request, reply, done), (request, reply, payload, done)
+        if (needsNoSession(request)) return (rest.at(-1) as () => void)();
+        return hook.call(this, request, ...rest);
+      };
+    // what the plugin calls of its instance, and no more: a version that calls more fails at start
+    const facade = {
+      decorate: app.decorate.bind(app),
+      decorateRequest: app.decorateRequest.bind(app),
+      addHook: (name: string, hook: Hook) => app.addHook(name as 'onRequest', skipped(hook) as never),
+    };
+    fastifySession(facade as unknown as FastifyInstance, options, done);
+  },
+  { name: '@fastify/session', fastify: '5.x', dependencies: ['@fastify/cookie'] },
+);
 
 function checkCsrf(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   return new Promise((resolve, reject) => {

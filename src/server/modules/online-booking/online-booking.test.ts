@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import {
   BOOKING_CLOSED,
@@ -270,6 +270,51 @@ describe('the public page', () => {
     const off = await insertTrip(t.db, { capacity: 5, bookingSlug: `off-trip-${n}` });
     expect((await t.client().get(`/api/public/trips/off-trip-${n}`)).statusCode).toBe(404);
     expect(off.onlineBooking).toBe(false);
+  });
+
+  it('reads no session: a signed-in reader keeps theirs, a stale cookie is neither read nor cleared', async () => {
+    const { slug } = await tripOnSale();
+    const signedIn = await t
+      .client()
+      .get(`/api/public/trips/${slug}`, { cookie: [...admin.cookies].map(([k, v]) => `${k}=${v}`).join('; ') });
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.headers['set-cookie']).toBeUndefined();
+    expect((await admin.get('/api/me')).statusCode).toBe(200);
+    // a cookie of a session gone: any route that reads sessions answers by clearing it
+    const stale = { cookie: 'tripdesk_session=gone.c2lnbmF0dXJl' };
+    const page = await t.client().get(`/api/public/trips/${slug}`, stale);
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['set-cookie']).toBeUndefined();
+    expect((await t.client().get('/api/me', stale)).headers['set-cookie']).toBeDefined();
+    // and a reader with no cookie is given none
+    expect((await t.client().get(`/api/public/trips/${slug}`)).headers['set-cookie']).toBeUndefined();
+  });
+
+  it('reads a page out of date once, whoever asks meanwhile given the page before it; a trip gone is told', async () => {
+    const { trip, slug } = await tripOnSale();
+    const service = holdJob(10_000, 1000, true, 60_000);
+    const name = async (page: Promise<{ body: Buffer }>) => JSON.parse((await page).body.toString()).name as string;
+    expect(await name(service.publicPage(slug))).toBe(trip.name);
+    await t.db.update(trips).set({ name: 'Inca Trail renamed' }).where(eq(trips.id, trip.id));
+    // within PUBLIC_PAGE_CACHE_MS: this server's copy
+    expect(await name(service.publicPage(slug))).toBe(trip.name);
+    const realNow = Date.now.bind(Date);
+    const later = vi.spyOn(Date, 'now').mockImplementation(() => realNow() + 60_001);
+    try {
+      // out of date: those who ask while it is read again are given the page before it
+      const meanwhile = await Promise.all(Array.from({ length: 20 }, () => name(service.publicPage(slug))));
+      expect(new Set(meanwhile)).toEqual(new Set([trip.name]));
+      await vi.waitFor(async () => expect(await name(service.publicPage(slug))).toBe('Inca Trail renamed'));
+      // a page opened with an offer is read afresh, never kept
+      await t.db.update(trips).set({ onlineBooking: false }).where(eq(trips.id, trip.id));
+      await expect(service.publicPage(slug, 'an-offer-token')).rejects.toMatchObject({ statusCode: 404 });
+      later.mockImplementation(() => realNow() + 120_002);
+      expect(await name(service.publicPage(slug))).toBe('Inca Trail renamed');
+      // the trip taken off sale since: the read fails, and the next reader is told so
+      await vi.waitFor(() => expect(service.publicPage(slug)).rejects.toMatchObject({ statusCode: 404 }));
+    } finally {
+      later.mockRestore();
+    }
   });
 
   it('puts plans in words', () => {

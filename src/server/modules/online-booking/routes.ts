@@ -61,8 +61,9 @@ export async function onlineBookingRoutes(
   r.get(
     '/api/public/trips/:slug',
     {
-      // no limit by address: a CDN's few addresses ask for everyone, and the page is this server's copy (PUBLIC_PAGE_CACHE_MS)
-      config: { access: 'guest' },
+      // no limit by address: a CDN's few addresses ask for everyone, and the page is this server's copy (PUBLIC_PAGE_CACHE_MS);
+      // nor a session: the page is the same for everyone, and its form's CSRF token comes with /book/{slug}
+      config: { access: 'guest', session: false },
       schema: {
         tags,
         summary: "A trip's public booking page: what it shows, nothing more",
@@ -77,7 +78,7 @@ export async function onlineBookingRoutes(
       reply.header('cache-control', request.query.offer ? 'no-store' : `public, max-age=${PAGE_MAX_AGE_SECONDS}`);
       reply.header('etag', etag);
       if (!request.query.offer && request.headers['if-none-match'] === etag) return reply.status(304).send(null);
-      // the page's text as the service checked it against publicTripSchema when it read it
+      // the page's bytes as the service checked them against publicTripSchema when it read it
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );

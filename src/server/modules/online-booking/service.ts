@@ -170,10 +170,15 @@ export const BATCH_MAX = 100;
  * confirmed, provisional and held never exceed the capacity however many travellers press Book
  * at once; a place held for a deposit is let go by the hold job when the deposit is not paid in time.
  */
+/** A public page as it is sent: its JSON's bytes, and their ETag. */
+export type PublicPage = { body: Buffer; etag: string };
+/** A page as this server keeps it: when it was last read, that read, and the page before it meanwhile. */
+type KeptPage = { at: number; reading: Promise<PublicPage>; last: PublicPage | undefined };
+
 export class OnlineBookingService {
   private readonly schedules: ScheduleService;
   private readonly invoices: InvoiceService;
-  private readonly pages = new Map<string, { at: number; body: string; etag: string }>();
+  private readonly pages = new Map<string, KeptPage>();
   private readonly offers = new Map<string, { at: number; today: string; offer: Promise<TripOffer> }>();
   readonly setups: BookingSetups;
   /** bookings being made on this server now */
@@ -343,22 +348,36 @@ export class OnlineBookingService {
   /**
    * The public page with its ETag, as this server last read it within PUBLIC_PAGE_CACHE_MS: a launch day's
    * thousands of readers a second cost a few reads of the database a second, and what they see of
-   * the places left is at most that old. A page opened with an offer is read afresh.
+   * the places left is at most that old. A page out of date is read again once, however many ask
+   * for it; until it is read they are given the page before it. A booking made here drops the page,
+   * so that the next readers wait for its places left. A page opened with an offer is read afresh.
    */
-  async publicPage(slug: string, offerToken?: string): Promise<{ body: string; etag: string }> {
+  async publicPage(slug: string, offerToken?: string): Promise<PublicPage> {
+    if (offerToken || this.d.pageCacheMs <= 0) return this.readPage(slug, offerToken);
     const key = slug.toLowerCase();
     const now = Date.now();
-    const kept = offerToken ? undefined : this.pages.get(key);
-    if (kept && now - kept.at < this.d.pageCacheMs) return kept;
+    const kept = this.pages.get(key);
+    if (kept && now - kept.at < this.d.pageCacheMs) return kept.last ?? kept.reading;
+    // a bounded map: the trips on sale are few; anything else read once is dropped first
+    if (!kept && this.pages.size >= 500) this.pages.delete(this.pages.keys().next().value!);
+    const entry: KeptPage = { at: now, reading: this.readPage(slug), last: kept?.last };
+    this.pages.set(key, entry);
+    entry.reading.then(
+      (page) => {
+        entry.last = page;
+      },
+      // a trip gone or closed since: the next reader reads it again and is told so
+      () => {
+        if (this.pages.get(key) === entry) this.pages.delete(key);
+      },
+    );
+    return entry.last ?? entry.reading;
+  }
+
+  private async readPage(slug: string, offerToken?: string): Promise<PublicPage> {
     // checked against the reply's contract once as it is read, then sent as it is as often as it is asked for
-    const body = JSON.stringify(publicTripSchema.parse(await this.publicTrip(slug, offerToken)));
-    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-    if (!offerToken && this.d.pageCacheMs > 0) {
-      // a bounded map: the trips on sale are few; anything else read once is dropped first
-      if (this.pages.size >= 500) this.pages.delete(this.pages.keys().next().value!);
-      this.pages.set(key, { at: now, body, etag });
-    }
-    return { body, etag };
+    const body = Buffer.from(JSON.stringify(publicTripSchema.parse(await this.publicTrip(slug, offerToken))));
+    return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
   }
 
   /** What the public page shows: the trip, its price and plan, the choices, and places left when few are. */
