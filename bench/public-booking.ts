@@ -5,7 +5,7 @@
 //      told the trip is full, none lost (the database holds exactly the 150), and p50/p95/max.
 //      Then how long the bookings that replied from their rows alone (decision 030) took to get their
 //      schedules, deposit invoices and emails after the last reply, and that each has one deposit invoice.
-//   DATABASE_URL=postgresql://… npx tsx bench/public-booking.ts [--seconds 5] [--clients 32] [--bookers 200] [--places 150] [--burst 2] [--profile FILE] [--profile-read FILE]
+//   DATABASE_URL=postgresql://… npx tsx bench/public-booking.ts [--seconds 5] [--warmup 3] [--clients 32] [--bookers 200] [--places 150] [--burst 2] [--profile FILE] [--profile-read FILE]
 // Uses the PostgreSQL server of DATABASE_URL (a database tripdesk_bench_public of its own, dropped
 // at the end), or PGlite in a temporary folder. A web-only server (no job queue) on a free port;
 // the clients run in a worker thread with their own keep-alive connections, as browsers elsewhere.
@@ -28,6 +28,8 @@ import { testConfig } from '../tests/support/test-app.ts';
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '5' },
+    // each server is read this long by all the clients before it is measured
+    warmup: { type: 'string', default: '3' },
     clients: { type: 'string', default: '32' },
     bookers: { type: 'string', default: '200' },
     places: { type: 'string', default: '150' },
@@ -178,7 +180,9 @@ const rows: string[][] = [];
 for (const cacheOff of [false, true]) {
   const { app, port } = await serve(cacheOff);
   const path = `/api/public/trips/${readTrip.bookingSlug}`;
-  await ask({ kind: 'read', port, path, clients: 4, ms: 500 }); // warm up
+  // warmed up as a server that has run a while is: its hot code compiled, its heap grown (a short
+  // warm-up put the first seconds' compiling and collecting into the p95)
+  await ask({ kind: 'read', port, path, clients, ms: Number(values.warmup) * 1000 });
   const profiling = !cacheOff && values['profile-read'] ? new inspector.Session() : null;
   if (profiling) {
     profiling.connect();
