@@ -385,7 +385,7 @@ export class FundraisingService {
       filter.booking_id === undefined ? undefined : eq(bookings.id, filter.booking_id),
       filter.state === undefined ? undefined : standing.condition(filter.state),
     );
-    const [sums] = await this.db
+    const sumsOf = this.db
       .select({
         n: sql<number>`count(*)::int`,
         raised: sql<string>`coalesce(sum(${bookings.fundraisingRaisedPence}), 0)`,
@@ -396,8 +396,6 @@ export class FundraisingService {
       })
       .from(bookings)
       .where(where);
-    const total = sums?.n ?? 0;
-    const perPage = filter.page === undefined ? Math.max(total, 1) : FUNDRAISERS_PER_PAGE;
     const page = filter.page ?? 1;
     const order = [
       asc(bookings.tripDeparture),
@@ -405,15 +403,15 @@ export class FundraisingService {
       asc(sql`lower(${bookings.firstName})`),
       asc(bookings.id),
     ];
-    // the page's ids first, from the index alone; then those rows
-    const ids = this.db
+    // the page's ids first, from the index alone; then those rows (every one for the spreadsheet)
+    const allIds = this.db
       .select({ id: bookings.id })
       .from(bookings)
       .where(where)
-      .orderBy(...order)
-      .limit(perPage)
-      .offset((page - 1) * perPage);
-    const rows = await this.db
+      .orderBy(...order);
+    const ids =
+      filter.page === undefined ? allIds : allIds.limit(FUNDRAISERS_PER_PAGE).offset((page - 1) * FUNDRAISERS_PER_PAGE);
+    const rowsOf = this.db
       .select({
         id: bookings.id,
         ref: bookings.ref,
@@ -440,9 +438,9 @@ export class FundraisingService {
       (select d.milestones from fundraising_defaults d where d.id = 1), '[]'::jsonb)`;
     const due = sql`${bookings.tripDeparture} - 7 * (m ->> 'weeks_before')::int`;
     const asks = sql`ceil(${bookings.fundraisingGoalPence}::numeric * (m ->> 'percent')::int / 100)`;
-    const [short] =
+    const shortOf =
       filter.state === undefined || filter.state === 'behind'
-        ? await queryRows<{ pence: string | number }>(
+        ? queryRows<{ pence: string | number }>(
             this.db,
             sql`select coalesce(sum(s.short), 0) as pence from ${bookings}
               cross join lateral (
@@ -453,7 +451,16 @@ export class FundraisingService {
               ) s
               where ${and(where, standing.condition('behind'))}`,
           )
-        : [];
+        : Promise.resolve([]);
+    const portalOf = this.db
+      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
+      .from(users)
+      .where(and(eq(users.charityId, charityId), eq(users.userRoleId, ROLES.charity)))
+      .orderBy(asc(users.lastName), asc(users.firstName));
+    // the totals, the page, the shortfall and the portal's users do not wait for each other
+    const [[sums], rows, [short], portal] = await Promise.all([sumsOf, rowsOf, shortOf, portalOf]);
+    const total = sums?.n ?? 0;
+    const perPage = filter.page === undefined ? Math.max(total, 1) : FUNDRAISERS_PER_PAGE;
     const rules = await this.rulesOfTrips(this.db, [...new Set(rows.map((r) => r.tripId))]);
     const standingOf = (r: (typeof rows)[number]) => {
       const rule = rules.get(r.tripId)![r.fundingType as FundraisingType];
@@ -472,11 +479,6 @@ export class FundraisingService {
         ),
       };
     };
-    const portal = await this.db
-      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
-      .from(users)
-      .where(and(eq(users.charityId, charityId), eq(users.userRoleId, ROLES.charity)))
-      .orderBy(asc(users.lastName), asc(users.firstName));
     const { data: _, total: __, ...paging } = pageOf(rows, total, page, perPage);
     return {
       ...paging,
