@@ -164,17 +164,17 @@ type Waiting = {
 /** The most bookings one batch makes (a statement's parameters stay well under PostgreSQL's 65,535). */
 export const BATCH_MAX = 100;
 
+/** A public page as it is sent: its JSON's bytes, and their ETag. */
+export type PublicPage = { body: Buffer; etag: string };
+/** A page as this server keeps it: when it was last read, that read, and the page before it meanwhile. */
+type KeptPage = { at: number; reading: Promise<PublicPage>; last: PublicPage | undefined };
+
 /**
  * Online booking: what the office sets for a trip's public page, the page itself, and the
  * bookings it makes. A booking takes its place under a lock on the trip's row, so the places
  * confirmed, provisional and held never exceed the capacity however many travellers press Book
  * at once; a place held for a deposit is let go by the hold job when the deposit is not paid in time.
  */
-/** A public page as it is sent: its JSON's bytes, and their ETag. */
-export type PublicPage = { body: Buffer; etag: string };
-/** A page as this server keeps it: when it was last read, that read, and the page before it meanwhile. */
-type KeptPage = { at: number; reading: Promise<PublicPage>; last: PublicPage | undefined };
-
 export class OnlineBookingService {
   private readonly schedules: ScheduleService;
   private readonly invoices: InvoiceService;
