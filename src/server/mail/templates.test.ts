@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   checkTemplate,
   checkTemplateWork,
@@ -23,6 +23,21 @@ const context = (first: string): TemplateContext => ({
 });
 
 describe('email templates', () => {
+  it('fill in the placeholders after a pause of the machine in the middle of a render', async () => {
+    // one reading of the clock a second later, as when the machine stalls mid-render: the render
+    // is tried again, and the email is still made
+    const now = performance.now.bind(performance);
+    let reads = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now() + (++reads === 3 ? 1000 : 0));
+    try {
+      const mail = await renderTemplate(DEFAULT_TEMPLATES.reminder_before, context('Ada'));
+      expect(reads).toBeGreaterThan(3);
+      expect(mail.text).toContain('Dear Ada,');
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
   it('fill in the placeholders', async () => {
     const mail = await renderTemplate(DEFAULT_TEMPLATES.reminder_before, context('Ada'));
     expect(mail.subject).toBe('Payment reminder: INV-1001 for Kilimanjaro <Summit> Trek is due on 06 Apr 2031');

@@ -214,7 +214,14 @@ function renderSync(engine: Liquid, source: string, context: object): string {
     if (kept.size >= PARSED_KEPT) kept.clear();
     kept.set(source, parsed);
   }
-  return engine.renderSync(parsed, context) as string;
+  try {
+    return engine.renderSync(parsed, context) as string;
+  } catch (error) {
+    // a render that runs out of time once is tried again, as when a template is saved: a pause of
+    // the machine's (a busy core, a collection) is not the template's, whose work was checked then
+    if (!/render limit exceeded/.test((error as Error).message)) throw error;
+    return engine.renderSync(parsed, context) as string;
+  }
 }
 const AROUND_ESCAPING = /\|\s*raw\b|{%-?\s*(?:end)?raw\b/;
 // inside {% liquid %}, a tag is a line of its own
