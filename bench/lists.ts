@@ -338,7 +338,7 @@ for (const [name, target] of scenarios) {
 if (values.explain) {
   for (const [name, statements] of explained) {
     console.log(`\n### ${name}\n`);
-    for (const s of statements.filter((x) => !isSet(x) && /^\s*select/i.test(x.text))) {
+    for (const s of statements.filter((x) => !isSet(x) && /^\s*(select|with)\b/i.test(x.text))) {
       const inlined = s.text.replace(/\$(\d+)/g, (_, k: string) => {
         const v = s.values[Number(k) - 1];
         return v === null || v === undefined

@@ -304,20 +304,28 @@ async function idsByWeek(
         : undefined,
     f.departure_from ? sql`t.departure_date >= ${f.departure_from}::date` : undefined,
     f.departure_to ? sql`t.departure_date <= ${f.departure_to}::date` : undefined,
-    f.trips ? sql`bw.trip_id in ${f.trips}` : undefined,
-    f.trip_id ? sql`bw.trip_id = ${f.trip_id}` : undefined,
+    f.trips ? sql`t.id in ${f.trips}` : undefined,
+    f.trip_id ? sql`t.id = ${f.trip_id}` : undefined,
   );
   const desc = f.sort_dir !== 'asc';
   const dir = sql.raw(desc ? 'desc' : 'asc');
-  // the week's edge, London time, as booking_weeks counts them: newest first, the rows made before
-  // the end of the page's week; oldest first, those made from its start
-  const edge = desc
-    ? sql`${bookings.createdAt} < (select (week + 7)::timestamp at time zone 'Europe/London' from pick)`
-    : sql`${bookings.createdAt} >= (select week::timestamp at time zone 'Europe/London' from pick)`;
+  const back = sql.raw(desc ? 'asc' : 'desc');
+  // the weeks' edges, London time, as booking_weeks counts them. Newest first: from the end of the
+  // page's week back to the start of the week of the page's last row (or the oldest week, when
+  // the page reaches the end). Oldest first, the other way. Without the far edge the last page
+  // walked on through every older booking looking for the rows that are not there.
+  const start = (from: SQL) => sql`(select week::timestamp at time zone 'Europe/London' from ${from})`;
+  const end = (from: SQL) => sql`(select (week + 7)::timestamp at time zone 'Europe/London' from ${from})`;
+  const edges = desc
+    ? sql`${bookings.createdAt} < ${end(sql`pick`)} and ${bookings.createdAt} >= ${start(sql`stop`)}`
+    : sql`${bookings.createdAt} >= ${start(sql`pick`)} and ${bookings.createdAt} < ${end(sql`stop`)}`;
+  // each trip's weeks read from its own index entries (booking_trip_weeks_read_idx): for the
+  // future trips' 22,000 of 128,000 rows, 7 ms where a scan of them all took 20
   const rows = await queryRows<{ id: number | string }>(
     db,
     sql`with weeks as (
-        select bw.week, sum(bw.n)::bigint as n from ${counts} bw join ${trips} t on t.id = bw.trip_id
+        select bw.week, sum(bw.n)::bigint as n
+        from ${trips} t cross join lateral (select * from ${counts} b where b.trip_id = t.id offset 0) bw
         ${weekConditions ? sql`where ${weekConditions}` : sql``}
         group by bw.week
       ), counted as (
@@ -325,9 +333,11 @@ async function idsByWeek(
         from weeks
       ), pick as (
         select week, before from counted where before <= ${offset} and before + n > ${offset} limit 1
+      ), stop as (
+        select week from counted where before < ${offset + limit} order by week ${back} limit 1
       )
       select ${bookings.id} as id from ${bookings}
-      where ${where ? sql`${where} and ` : sql``}${edge}
+      where ${where ? sql`${where} and ` : sql``}${edges}
       order by ${bookings.createdAt} ${dir}, ${bookings.id} ${dir}
       limit ${limit} offset (select ${offset}::bigint - before from pick)`,
   );
