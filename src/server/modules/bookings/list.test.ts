@@ -498,6 +498,33 @@ describe('the total: counted, or estimated when large', () => {
     expect(capped.data.map((b) => b.first_name)).toEqual(['Ann', 'Bob']);
   });
 
+  it('counts a text search exactly below its own, lower threshold, and above it gives an estimate, flagged', async () => {
+    const trip = (await insertTrip(t.db, { name: 'Zebedee Trek', departureDate: day(90), returnDate: day(95) })).id;
+    for (let k = 0; k < 60; k++)
+      await insertBooking(t.db, trip, { lastName: `Zebedee${k}`, mobile: `07999 ${String(k).padStart(6, '0')}` });
+    for (const search of [{ name: 'zebedee' }, { telephone: '07999' }]) {
+      const q = bookingListQuery.parse({ trip_id: String(trip), ...search, per_page: 25, sort_field: 'id', sort_dir: 'asc' });
+      const why = JSON.stringify(search);
+      // under SEARCH_COUNT_BELOW (2,000), however high the other filters' threshold
+      expect(await listBookings(t.db, q, { exactCountBelow: 1_000_000 }), why).toMatchObject({
+        total: 60,
+        total_is_estimate: false,
+      });
+      // over the search's threshold: an estimate (from the sample, or from the count cut short at
+      // the threshold), never fewer than the page shows; the page itself stays exact
+      const over = await listBookings(t.db, q, { exactCountBelow: 1_000_000, searchCountBelow: 20 });
+      expect(over.total_is_estimate, why).toBe(true);
+      expect(over.total, why).toBeGreaterThanOrEqual(26);
+      expect(over.data.map((b) => b.last_name)).toEqual(Array.from({ length: 25 }, (_, k) => `Zebedee${k}`));
+    }
+    // the other filters keep theirs
+    const all = bookingListQuery.parse({ trip_id: String(trip), per_page: 25 });
+    expect(await listBookings(t.db, all, { searchCountBelow: 20 })).toMatchObject({
+      total: 60,
+      total_is_estimate: false,
+    });
+  });
+
   it('rounds an estimate to two significant figures', () => {
     expect([0, 7, 99, 123, 706_865, 1_000_379, 33_279].map(roundEstimate)).toEqual([
       0, 7, 99, 120, 710_000, 1_000_000, 33_000,
