@@ -204,3 +204,23 @@ describe('the trigger functions’ plans', () => {
     ).toEqual([]);
   });
 });
+
+describe('the connections', () => {
+  it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))(
+    'run each query without parallel workers, on every connection of the pool (decision 034)',
+    async () => {
+      const db = database.db;
+      // several at once, so that the pool opens more than one connection
+      const settings = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          queryRows<{ workers: string; pid: number }>(
+            db,
+            sql`select current_setting('max_parallel_workers_per_gather') as workers, pg_backend_pid() as pid, pg_sleep(0.05)`,
+          ),
+        ),
+      );
+      expect(new Set(settings.map(([r]) => r!.pid)).size).toBeGreaterThan(1);
+      expect(settings.map(([r]) => r!.workers)).toEqual(['0', '0', '0', '0']);
+    },
+  );
+});
