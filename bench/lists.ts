@@ -17,7 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { createDb, queryRows } from '../src/db/client.ts';
+import { createDb, PARALLEL_WORKERS, queryRows } from '../src/db/client.ts';
 import { insertUser } from '../src/db/factories/users.ts';
 import { buildApp } from '../src/server/app.ts';
 import { testConfig } from '../tests/support/test-app.ts';
@@ -74,6 +74,8 @@ if (sizes.bookings! < 1000)
 
 const plain = new pg.Client({ connectionString: url });
 await plain.connect();
+// the SQL run bare as the server's connections run it (decision 034)
+await plain.query(`set max_parallel_workers_per_gather = ${PARALLEL_WORKERS}`);
 const runBare = async (statements: Statement[]) => {
   const inTransaction = statements.some(isSet);
   const t0 = performance.now();
