@@ -17,7 +17,9 @@ import {
   trips,
   users,
 } from '../../../db/schema/index.ts';
-import { fundraiserOf, fundraisingSql, keepFundraisingDefaults } from './sql.ts';
+import { fundraiserOf, fundraisingSql, keepFundraisingDefaults, shortfallOn } from './sql.ts';
+import { fundraisingStanding } from './rules.ts';
+import type { Milestone } from '../../../contract/fundraising-constants.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
 // The staff side of fundraising: a trip's minimum and milestones (its own or the
@@ -414,6 +416,50 @@ describe('a charity’s fundraisers', () => {
     expect(body.totals).toMatchObject({ fundraisers: 3, behind: 3, shortfall: 2000 + 500 + 150 });
     // the same as the rows' own shortfalls
     expect(body.fundraisers.map((f: { shortfall: number }) => f.shortfall).sort()).toEqual([150, 2000, 500].sort());
+  });
+
+  it('total a shortfall on the defaults by the same rule as rules.ts, on and about each milestone’s day, unsorted and tied milestones too', async () => {
+    const sets: Milestone[][] = [
+      [
+        { percent: 50, weeks_before: 16 },
+        { percent: 80, weeks_before: 12 },
+        { percent: 100, weeks_before: 4 },
+      ],
+      // unsorted, two on one day, and an earlier milestone asking more than a later one
+      [
+        { percent: 60, weeks_before: 10 },
+        { percent: 20, weeks_before: 20 },
+        { percent: 30, weeks_before: 10 },
+        { percent: 90, weeks_before: 14 },
+      ],
+      [],
+    ];
+    const target = 250_001;
+    for (const milestones of sets) {
+      const cases: Array<[string, number]> = [];
+      for (const m of milestones)
+        for (const days of [-1, 0, 1])
+          for (const raised of [0, Math.ceil((target * m.percent) / 100) - 1, Math.ceil((target * m.percent) / 100)])
+            cases.push([addDays(today, 7 * m.weeks_before + days), raised]);
+      cases.push([addDays(today, 400), 0], [addDays(today, 1), 1]);
+      const rows = await queryRows<{ short: string | number | null }>(
+        t.db,
+        sql`select ${shortfallOn(milestones, today)} as short from (values ${sql.join(
+          cases.map(([departure, raised]) => sql`(${departure}::date, ${target}::int, ${raised}::int)`),
+          sql`, `,
+        )}) as bookings(trip_departure, fundraising_goal_pence, fundraising_raised_pence)`,
+      );
+      cases.forEach(([departure, raisedPence], i) => {
+        const rule = fundraisingStanding(
+          { fundraises: true, targetPence: target, raisedPence, milestones, departure },
+          today,
+        );
+        const short = rows[i]!.short === null ? null : Number(rows[i]!.short);
+        expect(short, JSON.stringify({ milestones, departure, raisedPence })).toBe(
+          rule.state === 'behind' ? rule.shortfallPence : null,
+        );
+      });
+    }
   });
 
   it('are found by their own index: the condition as the index reads it, a page walked from the index alone', async () => {

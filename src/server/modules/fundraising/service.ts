@@ -22,7 +22,7 @@ import { HttpError, validationError } from '../../errors.ts';
 import { pageOf } from '../../common/paging.ts';
 import { ukToday } from '../../../contract/dates.ts';
 import { fundraisingStanding, milestoneDate, milestonePence } from './rules.ts';
-import { fundraiserOf, fundraisingSql } from './sql.ts';
+import { fundraiserOf, fundraisingSql, shortfallOn } from './sql.ts';
 
 export type FundraisingDefaults = Config['fundraisingDefaults'];
 export type FundraisingRule = { minimumPence: number; milestones: Milestone[]; isDefault: boolean };
@@ -432,23 +432,22 @@ export class FundraisingService {
       .where(inArray(bookings.id, ids))
       .orderBy(...order);
     // the shortfall of those behind, by the rule (rules.ts) in SQL: each one's latest milestone
-    // passed and not reached (by its due day, then the larger share), less what they have raised
-    const milestones = sql`coalesce(
-      (select tf.milestones from trip_fundraising tf where tf.trip_id = ${bookings.tripId} and tf.funding_type = ${bookings.fundingType}),
-      (select d.milestones from fundraising_defaults d where d.id = 1), '[]'::jsonb)`;
+    // passed and not reached (by its due day, then the larger share), less what they have raised.
+    // On the office's defaults, one expression of the booking's columns (shortfallOn); on its
+    // trip's own rule, that rule's milestones read from the database
     const due = sql`${bookings.tripDeparture} - 7 * (m ->> 'weeks_before')::int`;
     const asks = sql`ceil(${bookings.fundraisingGoalPence}::numeric * (m ->> 'percent')::int / 100)`;
     const shortOf =
       filter.state === undefined || filter.state === 'behind'
         ? queryRows<{ pence: string | number }>(
             this.db,
-            sql`select coalesce(sum(s.short), 0) as pence from ${bookings}
-              cross join lateral (
-                select ${asks} - ${bookings.fundraisingRaisedPence} as short
-                from jsonb_array_elements(${milestones}) m
-                where ${due} < ${today}::date and ${bookings.fundraisingRaisedPence} < ${asks}
-                order by ${due} desc, (m ->> 'percent')::int desc limit 1
-              ) s
+            sql`select coalesce(sum(case when tf.milestones is null then ${shortfallOn(this.defaults.milestones, today)}
+                else (select ${asks} - ${bookings.fundraisingRaisedPence}
+                  from jsonb_array_elements(tf.milestones) m
+                  where ${due} < ${today}::date and ${bookings.fundraisingRaisedPence} < ${asks}
+                  order by ${due} desc, (m ->> 'percent')::int desc limit 1) end), 0) as pence
+              from ${bookings}
+              left join trip_fundraising tf on tf.trip_id = ${bookings.tripId} and tf.funding_type = ${bookings.fundingType}
               where ${and(where, standing.condition('behind'))}`,
           )
         : Promise.resolve([]);
