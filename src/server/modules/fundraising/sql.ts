@@ -86,8 +86,9 @@ export function fundraiserOf(charityId: number): SQL {
  * latest milestone passed (the day after its own) and not reached, less what is raised; null when
  * none is. Latest first: the fewest weeks before departure, and of two on one day the larger
  * share, as rules.ts takes the last of them. For the bookings on the office's defaults, whose
- * milestones are known before the query: summing it over a charity's 21,000 behind took 14 ms (the index's rows alone, 9)
- * where reading each one's milestones from the database took 42.
+ * milestones are known before the query: summing it over a charity's 21,000 behind took 14 ms
+ * (reading their index rows alone, 9) where reading each one's milestones from the database
+ * took 42.
  */
 export function shortfallOn(milestones: Milestone[], today: string): SQL {
   const latestFirst = [...milestones].sort((a, b) => a.weeks_before - b.weeks_before || b.percent - a.percent);
