@@ -46,21 +46,19 @@ export const PARALLEL_WORKERS = 0;
 
 export async function createDb(options: DbOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      // a query runs in its connection's own process, without parallel workers: a worker is a
+      // process started for that one query, which on the office's small indexed reads costs more
+      // than it saves and under load waits for a core (decision 034). Set as the connection opens.
+      options: `-c max_parallel_workers_per_gather=${PARALLEL_WORKERS}`,
+    });
     // an idle connection that the server closes (restart, failover, a dropped test database)
     // is an 'error' event on the pool: without a listener it would end the process; the pool
     // simply opens a new connection when one is next needed
     pool.on('error', (error: Error & { code?: string }) => {
       if (error.code !== '57P01') console.error('database connection lost:', error.message);
-    });
-    // a query runs in its connection's own process, without parallel workers: a worker is a process
-    // started for that one query, which on the office's small indexed reads costs more than it
-    // saves and under load waits for a core (decision 034). A client runs its queries in turn, so
-    // this one comes before anything the new connection is asked.
-    pool.on('connect', (client) => {
-      client
-        .query(`set max_parallel_workers_per_gather = ${PARALLEL_WORKERS}`)
-        .catch((error: Error) => console.error('could not turn off parallel workers:', error.message));
     });
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     return {
