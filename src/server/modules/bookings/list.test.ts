@@ -503,7 +503,13 @@ describe('the total: counted, or estimated when large', () => {
     for (let k = 0; k < 60; k++)
       await insertBooking(t.db, trip, { lastName: `Zebedee${k}`, mobile: `07999 ${String(k).padStart(6, '0')}` });
     for (const search of [{ name: 'zebedee' }, { telephone: '07999' }]) {
-      const q = bookingListQuery.parse({ trip_id: String(trip), ...search, per_page: 25, sort_field: 'id', sort_dir: 'asc' });
+      const q = bookingListQuery.parse({
+        trip_id: String(trip),
+        ...search,
+        per_page: 25,
+        sort_field: 'id',
+        sort_dir: 'asc',
+      });
       const why = JSON.stringify(search);
       // under SEARCH_COUNT_BELOW (2,000), however high the other filters' threshold
       expect(await listBookings(t.db, q, { exactCountBelow: 1_000_000 }), why).toMatchObject({
