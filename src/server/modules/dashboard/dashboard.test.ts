@@ -325,6 +325,14 @@ describe('GET /api/dashboard', () => {
     ).toBe(dep.not_ready);
   });
 
+  it('fails as a whole when a read fails, and leaves no failure unheard (one would end the server)', async () => {
+    const service = new DashboardService(t.db, t.config.fundraisingDefaults);
+    await expect(service.get(today, { from: 'no such day', to: '2027-01-01' })).rejects.toThrow();
+    // the series' failure reaches the cards' reads only after theirs: a rejection no one has
+    // listened to by then is reported by the test runner (and by Node, which ends the process)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  });
+
   it('takes the next 12 months as the default season in any year, leap years too', () => {
     expect(DashboardService.season('2026-11-24')).toEqual({ from: '2026-11-24', to: '2027-11-23' });
     expect(DashboardService.season('2027-11-24')).toEqual({ from: '2027-11-24', to: '2028-11-23' });

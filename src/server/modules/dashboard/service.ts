@@ -138,24 +138,21 @@ export class DashboardService {
     ]);
     // the cards' own reads run beside the series'; the overdue money and the provisional bookings
     // they show come from the series'
+    const totals = reads.then(([, byStatus, , , outstanding, recentProvisional]) => {
+      const overdue = outstanding.filter((r) => r.overdue);
+      return {
+        overdue: { count: overdue.reduce((s, r) => s + n(r.n), 0), pence: overdue.reduce((s, r) => s + n(r.pence), 0) },
+        provisional:
+          byStatus.filter((r) => r.status === 'provisional').reduce((s, r) => s + n(r.n), 0) -
+          n(recentProvisional[0]?.n),
+      };
+    });
+    // the cards wait for these only after their own reads: a failure of the series' is reported
+    // by `reads` below, and must not also be one nobody listens to meanwhile (Node ends on those)
+    totals.catch(() => {});
     const [[made, byStatus, madeBefore, money, outstanding, , departures], attention] = await Promise.all([
       reads,
-      this.attention(
-        today,
-        season,
-        reads.then(([, byStatus, , , outstanding, recentProvisional]) => {
-          const overdue = outstanding.filter((r) => r.overdue);
-          return {
-            overdue: {
-              count: overdue.reduce((s, r) => s + n(r.n), 0),
-              pence: overdue.reduce((s, r) => s + n(r.pence), 0),
-            },
-            provisional:
-              byStatus.filter((r) => r.status === 'provisional').reduce((s, r) => s + n(r.n), 0) -
-              n(recentProvisional[0]?.n),
-          };
-        }),
-      ),
+      this.attention(today, season, totals),
     ]);
 
     const byWeek = new Map(weeks.map((w) => [w, { week: w, charity: 0, open: 0, school: 0, previous_year: 0 }]));
