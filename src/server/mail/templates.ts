@@ -175,6 +175,9 @@ const noFiles = {
 };
 /** The longest a template may take to render, in milliseconds: more is refused when it is saved. */
 export const RENDER_LIMIT_MS = 50;
+// when an email is made, a render that ran out of time is tried once more with this much: its
+// template's work was checked when it was saved, so what ran over was the machine, not the template
+const RETRY_RENDER_LIMIT_MS = 2_000;
 // renderLimit is a time in milliseconds, checked as each part of a template is rendered: no
 // template, however it loops, holds the server's event loop for much longer than that
 const options = {
@@ -215,12 +218,12 @@ function renderSync(engine: Liquid, source: string, context: object): string {
     kept.set(source, parsed);
   }
   try {
-    return engine.renderSync(parsed, context) as string;
+    return engine.renderSync(parsed, context, { renderLimit: RETRY_RENDER_LIMIT_MS }) as string;
   } catch (error) {
-    // a render that runs out of time once is tried again, as when a template is saved: a pause of
-    // the machine's (a busy core, a collection) is not the template's, whose work was checked then
+    // a render that runs out of time is tried again with more: a pause of the machine's (a busy
+    // core, a collection) is not the template's, whose work was checked when it was saved
     if (!/render limit exceeded/.test((error as Error).message)) throw error;
-    return engine.renderSync(parsed, context) as string;
+    return engine.renderSync(parsed, context, { renderLimit: RETRY_RENDER_LIMIT_MS }) as string;
   }
 }
 const AROUND_ESCAPING = /\|\s*raw\b|{%-?\s*(?:end)?raw\b/;
@@ -292,13 +295,13 @@ const SAMPLE_CONTEXT: TemplateContext = {
 /**
  * A template that would take more than RENDER_LIMIT_MS to render (a loop within a loop) is
  * refused when it is saved, rather than failing at every send. Rendered with example values;
- * a render that runs out of time once is tried again before it is refused, so that a pause of the
+ * a render that runs out of time is tried twice more before it is refused, so that a pause of the
  * machine's is not blamed on the template.
  */
 export async function checkTemplateWork(t: { subject: string; body: string }) {
   for (const field of ['subject', 'body'] as const) {
     let took = Infinity;
-    for (let attempt = 0; attempt < 2 && took > RENDER_LIMIT_MS; attempt++) {
+    for (let attempt = 0; attempt < 3 && took > RENDER_LIMIT_MS; attempt++) {
       const started = performance.now();
       try {
         htmlEngine.parseAndRenderSync(t[field], SAMPLE_CONTEXT);
