@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -5,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { SQL } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -173,5 +174,20 @@ export function pgliteExtensions() {
 /** The rows of a raw SQL query, the same on PGlite and on node-postgres. */
 export async function queryRows<T>(db: Db | Tx, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+const dialect = new PgDialect();
+/**
+ * The rows of a raw SQL query that a hot read runs again and again, as a prepared statement named
+ * after its text: each connection of node-postgres parses and plans it once rather than on every
+ * call (half of a small read's time over the wire). PGlite ignores the name. Only for a query
+ * whose text takes a few forms (its values are parameters), since each form stays prepared on
+ * every connection.
+ */
+export async function queryPrepared<T>(db: Db | Tx, query: SQL): Promise<T[]> {
+  const built = dialect.sqlToQuery(query);
+  const name = `tripdesk_${createHash('sha1').update(built.sql).digest('hex').slice(0, 20)}`;
+  const result = (await db._.session.prepareQuery(built, undefined, name, false).execute()) as { rows: T[] };
   return result.rows;
 }

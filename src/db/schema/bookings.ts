@@ -199,7 +199,8 @@ export const bookings = pgTable(
       .where(
         sql`${t.charityId} is not null and ${t.status} in ('provisional', 'confirmed') and ${t.fundingType} in ('fundraise', 'flexi')`,
       ),
-    index('bookings_status_idx').on(t.status, t.createdAt, t.id),
+    // with the trip, the dashboard counts a season's provisional bookings made in the last days from the index alone
+    index('bookings_status_idx').on(t.status, t.createdAt, t.id, t.tripId),
     // the list sorts these with empty values last both ways ("x asc nulls last, id asc" and
     // "x desc nulls last, id desc"): one index for each direction, in exactly that order
     index('bookings_deposit_paid_idx').on(t.depositPaymentDate, t.id),

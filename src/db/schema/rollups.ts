@@ -126,3 +126,54 @@ export const tripCounts = pgTable('trip_counts', {
   behind: integer(),
   computedAt: timestamp('computed_at', { withTimezone: true }),
 });
+
+/**
+ * The narrow sums above summed again by the month their trips depart (its first day), for trips
+ * not deleted (migration 0063, issue 33): a season's whole months are read from these, and only
+ * its partial first and last months from the trips' own rows. Kept by statement triggers on the
+ * per-trip sums, and on trips when one's departure month, type or deletion changes. Written only
+ * by triggers.
+ */
+export const bookingMonthWeeks = pgTable(
+  'booking_month_weeks',
+  {
+    month: date().notNull(),
+    type: text().notNull(),
+    week: date().notNull(),
+    n: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.type, t.week] })],
+);
+
+export const bookingMonthCounts = pgTable(
+  'booking_month_counts',
+  {
+    month: date().notNull(),
+    status: text().notNull(),
+    fundingType: text('funding_type').notNull(),
+    n: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.status, t.fundingType] })],
+);
+
+export const moneyMonthWeeks = pgTable(
+  'money_month_weeks',
+  {
+    month: date().notNull(),
+    week: date().notNull(),
+    receivedPence: bigint('received_pence', { mode: 'number' }).notNull().default(0),
+    invoicedPence: bigint('invoiced_pence', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.week] })],
+);
+
+export const moneyOwedMonthDays = pgTable(
+  'money_owed_month_days',
+  {
+    month: date().notNull(),
+    dueDate: date('due_date').notNull(),
+    n: integer().notNull(),
+    pence: bigint({ mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.dueDate] })],
+);

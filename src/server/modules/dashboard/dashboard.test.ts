@@ -90,6 +90,101 @@ describe('GET /api/dashboard', () => {
     );
   });
 
+  it('gives the same numbers whatever months the season starts and ends in (whole months are read from the month sums)', async () => {
+    const first = (day: string) => `${day.slice(0, 7)}-01`;
+    const next = (day: string) => first(addDays(first(day), 31));
+    const shapes = [
+      // from mid-month to mid-month, from the 1st to a month's last day, from the 1st to mid-month,
+      // mid-month to a month's last day, inside one month, one whole month, two months a year back
+      { from: addDays(today, 9), to: addDays(today, 200) },
+      { from: next(today), to: addDays(next(addDays(next(today), 150)), -1) },
+      { from: next(today), to: addDays(next(today), 100) },
+      { from: addDays(today, 3), to: addDays(next(addDays(today, 120)), -1) },
+      { from: addDays(next(today), 3), to: addDays(next(today), 20) },
+      { from: next(addDays(today, 60)), to: addDays(next(next(addDays(today, 60))), -1) },
+      { from: first(addDays(today, -400)), to: addDays(next(next(addDays(today, -400))), -1) },
+    ];
+    // a trip with a booking on each day where a season's whole months start or end
+    const edges = new Set<string>();
+    for (const { from, to } of shapes)
+      for (const day of [from, to, first(from), addDays(next(from), -1), next(from), first(to), addDays(first(to), -1)])
+        if (day >= from && day <= to) edges.add(day);
+    for (const day of edges) {
+      const edge = await insertTrip(t.db, { name: `Edge ${day}`, departureDate: day, returnDate: addDays(day, 5) });
+      await insertBooking(t.db, edge.id, { status: 'confirmed' });
+    }
+    let seen = 0;
+    for (const shape of shapes) {
+      const d = await get(`?from=${shape.from}&to=${shape.to}`);
+      const trips = seasonTrips(shape.from, shape.to);
+      const label = `${shape.from} to ${shape.to}`;
+      for (const status of ['confirmed', 'provisional', 'cancelled'] as const) {
+        const row = d.bookings_by_status.find((r) => r.status === status)!;
+        expect(row.free + row.flexi + row.self + row.fundraise, `${label}: ${status}`).toBe(
+          await one(sql`select count(*) from bookings where trip_id in ${trips} and status = ${status}`),
+        );
+      }
+      const weekOne = d.bookings_per_week[0]!.week;
+      expect(
+        d.bookings_per_week.reduce((s, w) => s + w.charity + w.open + w.school, 0),
+        `${label}: made`,
+      ).toBe(
+        await one(
+          sql`select count(*) from bookings where trip_id in ${trips} and (created_at at time zone 'Europe/London')::date >= ${weekOne}::date`,
+        ),
+      );
+      const invoiced = await one(sql`select coalesce(sum(s.p), 0) from (
+          select coalesce((select sum(amount_pence) from invoice_items where invoice_id = i.id), 0)
+            + coalesce((select sum(price_pence) from invoice_addons where invoice_id = i.id), 0) - i.discount_pence as p
+          from invoices i where i.invoice_date >= ${weekOne}::date and i.booking_id in (select id from bookings where trip_id in ${trips})) s`);
+      expect(pounds(d.money_per_week.reduce((s, w) => s + w.invoiced * 100, 0)), `${label}: invoiced`).toBe(
+        pounds(invoiced),
+      );
+      const owed = await one(sql`select coalesce(sum(outstanding_pence), 0) from money_owed where trip_id in ${trips}`);
+      expect(
+        pounds(d.outstanding_by_month.reduce((s, m) => s + (m.overdue + m.not_yet_due) * 100, 0)),
+        `${label}: outstanding`,
+      ).toBe(pounds(owed));
+      seen += await one(sql`select count(*) from bookings where trip_id in ${trips}`);
+    }
+    expect(seen).toBeGreaterThan(0);
+
+    // a trip moved to another month, made another type, deleted and brought back: each season follows it
+    const trip = await insertTrip(t.db, {
+      name: 'Moving Month Trek',
+      type: 'open',
+      departureDate: addDays(next(today), 40),
+      returnDate: addDays(next(today), 50),
+    });
+    await insertBooking(t.db, trip.id, { status: 'confirmed' });
+    await insertBooking(t.db, trip.id, { status: 'provisional' });
+    const whole = { from: next(today), to: addDays(next(addDays(next(today), 150)), -1) };
+    const count = async () => {
+      const d = await get(`?from=${whole.from}&to=${whole.to}`);
+      return {
+        bookings: d.bookings_by_status.reduce((s, r) => s + r.free + r.flexi + r.self + r.fundraise, 0),
+        open: d.bookings_per_week.reduce((s, w) => s + w.open, 0),
+        school: d.bookings_per_week.reduce((s, w) => s + w.school, 0),
+      };
+    };
+    const withIt = await count();
+    await t.db.execute(
+      sql`update trips set departure_date = ${addDays(whole.to, 40)}::date, return_date = ${addDays(whole.to, 50)}::date where id = ${trip.id}`,
+    );
+    const moved = await count();
+    expect(moved.bookings).toBe(withIt.bookings - 2);
+    expect(moved.open).toBe(withIt.open - 2);
+    await t.db.execute(
+      sql`update trips set departure_date = ${addDays(next(today), 45)}::date, return_date = ${addDays(next(today), 55)}::date, type = 'school' where id = ${trip.id}`,
+    );
+    const back = await count();
+    expect(back).toEqual({ bookings: withIt.bookings, open: withIt.open - 2, school: withIt.school + 2 });
+    await t.db.execute(sql`update trips set deleted_at = now() where id = ${trip.id}`);
+    expect((await count()).bookings).toBe(withIt.bookings - 2);
+    await t.db.execute(sql`update trips set deleted_at = null where id = ${trip.id}`);
+    expect(await count()).toEqual(back);
+  });
+
   it('sums money received (payments less refunds, deleted ones aside) and invoiced per week as plain sums do', async () => {
     const d = await get();
     const first = d.money_per_week[0]!.week;

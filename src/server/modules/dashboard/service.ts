@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { addDays } from '../../../contract/dates.ts';
 import type { AttentionKey, Dashboard } from '../../../contract/dashboard.ts';
 import { penceToPounds } from '../../../contract/money.ts';
-import { queryRows, type Db } from '../../../db/client.ts';
+import { queryPrepared, queryRows, type Db } from '../../../db/client.ts';
 import { JOBS_SCHEMA } from '../../jobs/queue.ts';
 import type { FundraisingDefaults } from '../fundraising/service.ts';
 import { ReadinessService } from '../readiness/service.ts';
@@ -30,6 +30,29 @@ const query = (params: Record<string, string | number | undefined>) =>
 /** The Monday of a day's week. */
 const monday = (day: string) => addDays(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));
 const lastYear = (day: string) => `${Number(day.slice(0, 4)) - 1}${day.slice(4)}`.replace(/-02-29$/, '-02-28');
+
+const firstOfMonth = (day: string) => `${day.slice(0, 7)}-01`;
+const nextMonth = (day: string) => firstOfMonth(addDays(firstOfMonth(day), 31));
+
+/**
+ * A season's departures in two parts: its whole months, summed by month in the month rollups
+ * (migration 0063), and the trips of its partial first and last months, read trip by trip.
+ * `months` is a condition on `m.month`, `trips` one on the trips `t`.
+ */
+function seasonParts(from: string, to: string): { months: SQL; trips: SQL } {
+  const start = from === firstOfMonth(from) ? from : nextMonth(from);
+  const end = addDays(to, 1) === firstOfMonth(addDays(to, 1)) ? addDays(to, 1) : firstOfMonth(to);
+  if (start >= end)
+    return {
+      months: sql`false`,
+      trips: sql`t.departure_date between ${from}::date and ${to}::date and t.deleted_at is null`,
+    };
+  return {
+    months: sql`m.month >= ${start}::date and m.month < ${end}::date`,
+    trips: sql`(t.departure_date between ${from}::date and ${addDays(start, -1)}::date
+      or t.departure_date between ${end}::date and ${to}::date) and t.deleted_at is null`,
+  };
+}
 
 /**
  * The dashboard, every number of it in one call and all of it in SQL: what needs
@@ -62,58 +85,73 @@ export class DashboardService {
     const firstWeek = addDays(monday(today), -7 * (WEEKS - 1));
     const weeks = Array.from({ length: WEEKS }, (_, i) => addDays(firstWeek, 7 * i));
 
-    // every series reads the rollups (decision 015): a few rows per trip and week, or per trip
+    const parts = seasonParts(season.from, season.to);
+    const before = seasonParts(lastYear(season.from), lastYear(season.to));
+    // every series reads the rollups (decision 015): the season's whole departure months from the
+    // sums by month, its partial first and last months from their trips' own rows
     const reads = Promise.all([
-      queryRows<{ week: string | Date; type: string; n: number }>(
+      queryPrepared<{ week: string | Date; type: string; n: number }>(
         this.db,
-        sql`select d.week, t.type, sum(d.n)::int as n
-          from booking_trip_weeks d join trips t on t.id = d.trip_id
-          where ${inSeason()} and d.week >= ${firstWeek}::date
-          group by 1, 2`,
+        sql`select x.week, x.type, sum(x.n)::int as n from (
+            select m.week, m.type, m.n from booking_month_weeks m where ${parts.months} and m.week >= ${firstWeek}::date
+            union all
+            select d.week, t.type, d.n from booking_trip_weeks d join trips t on t.id = d.trip_id
+              where ${parts.trips} and d.week >= ${firstWeek}::date
+          ) x group by 1, 2`,
       ),
-      queryRows<{ status: string; funding_type: string; n: number }>(
+      queryPrepared<{ status: string; funding_type: string; n: number }>(
         this.db,
         // each trip's counts from its own index entries: a scan of every trip's took three times as long
-        sql`select d.status, d.funding_type, sum(d.n)::int as n
-          from trips t cross join lateral (select * from booking_trip_counts c where c.trip_id = t.id offset 0) d
-          where ${inSeason()}
-          group by 1, 2`,
-      ),
-      queryRows<{ week: string | Date; n: number }>(
-        this.db,
-        sql`select d.week, sum(d.n)::int as n
-          from booking_trip_weeks d join trips t on t.id = d.trip_id
-          where ${inSeason(lastYear(season.from), lastYear(season.to))}
-            and d.week >= ${addDays(firstWeek, -7 * WEEKS)}::date and d.week < ${firstWeek}::date
-          group by 1`,
-      ),
-      queryRows<{ week: string | Date; received: string; invoiced: string }>(
-        this.db,
-        sql`select m.week, sum(m.received_pence) as received, sum(m.invoiced_pence) as invoiced
-          from money_weeks m join trips t on t.id = m.trip_id
-          where ${inSeason()} and m.week >= ${firstWeek}::date
-          group by 1`,
-      ),
-      queryRows<{ month: string; overdue: boolean; pence: string; n: number }>(
-        this.db,
-        // each trip's owed summed before and from today from its own index entries, then by month: two rows a trip, not one a day
-        sql`select to_char(t.departure_date, 'YYYY-MM') as month, o.overdue, sum(o.pence) as pence, sum(o.n)::int as n
-          from trips t cross join lateral (
-            select true as overdue, sum(d.pence) as pence, sum(d.n) as n from money_owed_days d
-              where d.trip_id = t.id and d.due_date < ${today}::date
+        sql`select x.status, x.funding_type, sum(x.n)::int as n from (
+            select m.status, m.funding_type, m.n from booking_month_counts m where ${parts.months}
             union all
-            select false, sum(d.pence), sum(d.n) from money_owed_days d
-              where d.trip_id = t.id and d.due_date >= ${today}::date) o
-          where ${inSeason()}
-          group by 1, 2 having sum(o.n) > 0`,
+            select d.status, d.funding_type, d.n
+              from trips t cross join lateral (select * from booking_trip_counts c where c.trip_id = t.id offset 0) d
+              where ${parts.trips}
+          ) x group by 1, 2`,
+      ),
+      queryPrepared<{ week: string | Date; n: number }>(
+        this.db,
+        sql`select x.week, sum(x.n)::int as n from (
+            select m.week, m.n from booking_month_weeks m
+              where ${before.months} and m.week >= ${addDays(firstWeek, -7 * WEEKS)}::date and m.week < ${firstWeek}::date
+            union all
+            select d.week, d.n from booking_trip_weeks d join trips t on t.id = d.trip_id
+              where ${before.trips} and d.week >= ${addDays(firstWeek, -7 * WEEKS)}::date and d.week < ${firstWeek}::date
+          ) x group by 1`,
+      ),
+      queryPrepared<{ week: string | Date; received: string; invoiced: string }>(
+        this.db,
+        sql`select x.week, sum(x.received_pence) as received, sum(x.invoiced_pence) as invoiced from (
+            select m.week, m.received_pence, m.invoiced_pence from money_month_weeks m where ${parts.months} and m.week >= ${firstWeek}::date
+            union all
+            select d.week, d.received_pence, d.invoiced_pence from money_weeks d join trips t on t.id = d.trip_id
+              where ${parts.trips} and d.week >= ${firstWeek}::date
+          ) x group by 1`,
+      ),
+      queryPrepared<{ month: string; overdue: boolean; pence: string; n: number }>(
+        this.db,
+        // the partial months' trips' owed summed before and from today from their own index entries: two rows a trip, not one a day
+        sql`select to_char(y.month, 'YYYY-MM') as month, y.overdue, y.pence, y.n from (select x.month, x.overdue, sum(x.pence) as pence, sum(x.n)::int as n from (
+            select m.month, m.due_date < ${today}::date as overdue, m.pence, m.n from money_owed_month_days m where ${parts.months}
+            union all
+            select date_trunc('month', t.departure_date::timestamp)::date, o.overdue, o.pence, o.n
+            from trips t cross join lateral (
+              select true as overdue, sum(d.pence) as pence, sum(d.n) as n from money_owed_days d
+                where d.trip_id = t.id and d.due_date < ${today}::date
+              union all
+              select false, sum(d.pence), sum(d.n) from money_owed_days d
+                where d.trip_id = t.id and d.due_date >= ${today}::date) o
+            where ${parts.trips}
+          ) x group by 1, 2 having sum(x.n) > 0) y`,
       ),
       // the provisional bookings made in the last days, to take from all of them (the index on created_at finds these few)
-      queryRows<{ n: number }>(
+      queryPrepared<{ n: number }>(
         this.db,
         sql`select count(*)::int as n from bookings b join trips t on t.id = b.trip_id
           where ${inSeason()} and b.status = 'provisional' and b.created_at >= (${addDays(today, -PROVISIONAL_DAYS + 1)}::date)::timestamp at time zone 'Europe/London'`,
       ),
-      queryRows<{
+      queryPrepared<{
         id: number;
         name: string;
         departure: string | Date;
@@ -223,8 +261,8 @@ export class DashboardService {
   ): Promise<Dashboard['attention']> {
     const seasonParams = { departure_from: season.from, departure_to: season.to };
     const bookedBefore = addDays(today, -PROVISIONAL_DAYS + 1);
-    const [trips, failedJobs, failedEmails, refunds, asks] = await Promise.all([
-      queryRows<{ id: number; name: string; type: string; departure: string | Date; soon: boolean }>(
+    const [trips, failedJobs, [waiting]] = await Promise.all([
+      queryPrepared<{ id: number; name: string; type: string; departure: string | Date; soon: boolean }>(
         this.db,
         sql`select t.id, t.name, t.type, t.departure_date as departure,
             (t.departure_date between ${today}::date and ${addDays(today, READY_WINDOW_DAYS)}::date and t.archived_at is null and t.status <> 'cancelled') as soon
@@ -232,24 +270,23 @@ export class DashboardService {
           where t.departure_date between ${season.from}::date and ${season.to}::date and t.deleted_at is null
           order by t.departure_date, t.id`,
       ),
+      // not prepared: the queue's table may not be there yet
       queryRows<{ n: number }>(
         this.db,
         sql`select case when to_regclass(${`${JOBS_SCHEMA}.job`}) is null then 0
           else (select count(*) from ${sql.identifier(JOBS_SCHEMA)}.job where state = 'failed')::int end as n`,
       ).catch(() => [{ n: 0 }]),
-      queryRows<{ n: number }>(
+      // failed emails of the last days, refunds owed that fall due within 3 days or are late, and
+      // travellers' asks to cancel or change waiting for the office (a partial index holds them)
+      queryPrepared<{ failed_emails: number; refunds: number; refunds_pence: string; asks: number }>(
         this.db,
         sql`select ((select count(*) from payment_reminders where outcome = 'failed' and created_at > now() - make_interval(days => ${FAILED_EMAIL_DAYS}))
-          + (select count(*) from chasers where outcome = 'failed' and created_at > now() - make_interval(days => ${FAILED_EMAIL_DAYS})))::int as n`,
+            + (select count(*) from chasers where outcome = 'failed' and created_at > now() - make_interval(days => ${FAILED_EMAIL_DAYS})))::int as failed_emails,
+          r.n as refunds, r.pence as refunds_pence,
+          (select count(*) from change_requests where state = 'open')::int as asks
+          from (select count(*)::int as n, coalesce(sum(amount_pence), 0)::bigint as pence from refunds_owed
+            where state = 'open' and due_on <= ${addDays(today, REFUNDS_SOON_DAYS)}::date) r`,
       ),
-      // refunds owed that fall due within 3 days, or are late
-      queryRows<{ n: number; pence: string }>(
-        this.db,
-        sql`select count(*)::int as n, coalesce(sum(amount_pence), 0)::bigint as pence from refunds_owed
-          where state = 'open' and due_on <= ${addDays(today, REFUNDS_SOON_DAYS)}::date`,
-      ),
-      // travellers' asks to cancel or change, waiting for the office (a partial index holds them)
-      queryRows<{ n: number }>(this.db, sql`select count(*)::int as n from change_requests where state = 'open'`),
     ]);
     const soon = trips.filter((t) => t.soon);
     const counts = await this.tripCounts.of(
@@ -285,11 +322,11 @@ export class DashboardService {
       },
       {
         key: 'refunds',
-        count: n(refunds[0]?.n),
-        amount: penceToPounds(Number(refunds[0]?.pence ?? 0)),
+        count: n(waiting?.refunds),
+        amount: penceToPounds(Number(waiting?.refunds_pence ?? 0)),
         href: '/money?tab=refunds',
       },
-      { key: 'asks', count: n(asks[0]?.n), amount: null, href: '/requests' },
+      { key: 'asks', count: n(waiting?.asks), amount: null, href: '/requests' },
       {
         key: 'not_ready',
         count: departures.reduce((s, d) => s + d.not_ready, 0),
@@ -322,7 +359,7 @@ export class DashboardService {
         amount: null,
         href: `/bookings${query({ fundraising: 'behind', timing: 'all', ...seasonParams })}`,
       },
-      { key: 'failed', count: n(failedJobs[0]?.n) + n(failedEmails[0]?.n), amount: null, href: '/admin/jobs' },
+      { key: 'failed', count: n(failedJobs[0]?.n) + n(waiting?.failed_emails), amount: null, href: '/admin/jobs' },
     ];
     return cards;
   }

@@ -149,6 +149,42 @@ async function expectRollups(step: string) {
     from money_days group by 1, 2 having sum(received_pence) <> 0 or sum(invoiced_pence) <> 0 order by 1, 2`,
   );
   expect(moneyWeeks, `${step}: money_weeks`).toEqual(weeksDerived);
+  // the same sums by their trips' departure month (migration 0063), trips not deleted
+  const month = sql`to_char(t.departure_date, 'YYYY-MM-01')`;
+  const byMonth: Array<[string, ReturnType<typeof sql>, ReturnType<typeof sql>]> = [
+    [
+      'booking_month_weeks',
+      sql`select to_char(month, 'YYYY-MM-DD') as month, type, to_char(week, 'YYYY-MM-DD') as k, n::text as v from booking_month_weeks where n <> 0 order by 1, 2, 3`,
+      sql`select ${month} as month, t.type, to_char(d.week, 'YYYY-MM-DD') as k, sum(d.n)::text as v from booking_trip_weeks d
+        join trips t on t.id = d.trip_id and t.deleted_at is null group by 1, 2, 3 having sum(d.n) <> 0 order by 1, 2, 3`,
+    ],
+    [
+      'booking_month_counts',
+      sql`select to_char(month, 'YYYY-MM-DD') as month, status as type, funding_type as k, n::text as v from booking_month_counts where n <> 0 order by 1, 2, 3`,
+      sql`select ${month} as month, d.status as type, d.funding_type as k, sum(d.n)::text as v from booking_trip_counts d
+        join trips t on t.id = d.trip_id and t.deleted_at is null group by 1, 2, 3 having sum(d.n) <> 0 order by 1, 2, 3`,
+    ],
+    [
+      'money_month_weeks',
+      sql`select to_char(month, 'YYYY-MM-DD') as month, received_pence::text as type, to_char(week, 'YYYY-MM-DD') as k, invoiced_pence::text as v
+        from money_month_weeks where received_pence <> 0 or invoiced_pence <> 0 order by 1, 3`,
+      sql`select ${month} as month, sum(d.received_pence)::text as type, to_char(d.week, 'YYYY-MM-DD') as k, sum(d.invoiced_pence)::text as v
+        from money_weeks d join trips t on t.id = d.trip_id and t.deleted_at is null group by 1, 3
+        having sum(d.received_pence) <> 0 or sum(d.invoiced_pence) <> 0 order by 1, 3`,
+    ],
+    [
+      'money_owed_month_days',
+      sql`select to_char(month, 'YYYY-MM-DD') as month, n::text as type, to_char(due_date, 'YYYY-MM-DD') as k, pence::text as v
+        from money_owed_month_days where n <> 0 or pence <> 0 order by 1, 3`,
+      sql`select ${month} as month, sum(d.n)::text as type, to_char(d.due_date, 'YYYY-MM-DD') as k, sum(d.pence)::text as v
+        from money_owed_days d join trips t on t.id = d.trip_id and t.deleted_at is null group by 1, 3
+        having sum(d.n) <> 0 or sum(d.pence) <> 0 order by 1, 3`,
+    ],
+  ];
+  for (const [table, kept, derived] of byMonth) {
+    const rows = await queryRows(t.db, kept);
+    expect(rows, `${step}: ${table}`).toEqual(await queryRows(t.db, derived));
+  }
 }
 
 const pay = async (
