@@ -22,7 +22,7 @@ import { HttpError, validationError } from '../../errors.ts';
 import { pageOf } from '../../common/paging.ts';
 import { ukToday } from '../../../contract/dates.ts';
 import { fundraisingStanding, milestoneDate, milestonePence } from './rules.ts';
-import { fundraiserOf, fundraisingSql, shortfallOn } from './sql.ts';
+import { asksOf, fundraiserOf, fundraisingSql, shortfallOn } from './sql.ts';
 
 export type FundraisingDefaults = Config['fundraisingDefaults'];
 export type FundraisingRule = { minimumPence: number; milestones: Milestone[]; isDefault: boolean };
@@ -436,7 +436,7 @@ export class FundraisingService {
     // On the office's defaults, one expression of the booking's columns (shortfallOn); on its
     // trip's own rule, that rule's milestones read from the database
     const due = sql`${bookings.tripDeparture} - 7 * (m ->> 'weeks_before')::int`;
-    const asks = sql`ceil(${bookings.fundraisingGoalPence}::numeric * (m ->> 'percent')::int / 100)`;
+    const asks = asksOf(sql`(m ->> 'percent')::int`);
     const shortOf =
       filter.state === undefined || filter.state === 'behind'
         ? queryRows<{ pence: string | number }>(

@@ -81,6 +81,12 @@ export function fundraiserOf(charityId: number): SQL {
 }
 
 /**
+ * What a milestone of `percent` (an integer SQL expression) asks of a booking: that share of its
+ * target, rounded up to the penny, in whole numbers (numeric arithmetic took three times as long).
+ */
+export const asksOf = (percent: SQL): SQL => sql`((${bookings.fundraisingGoalPence}::bigint * ${percent} + 99) / 100)`;
+
+/**
  * The shortfall of a booking behind, by the rule of rules.ts over these milestones, as one
  * expression of the booking's own columns (its departure, target in force and raised total): the
  * latest milestone passed (the day after its own) and not reached, less what is raised; null when
@@ -93,8 +99,7 @@ export function fundraiserOf(charityId: number): SQL {
 export function shortfallOn(milestones: Milestone[], today: string): SQL {
   const latestFirst = [...milestones].sort((a, b) => a.weeks_before - b.weeks_before || b.percent - a.percent);
   if (!latestFirst.length) return sql`null::numeric`;
-  // rounded up to the penny in whole numbers (numeric arithmetic took three times as long)
-  const asks = (m: Milestone) => sql`((${bookings.fundraisingGoalPence}::bigint * ${m.percent}::int + 99) / 100)`;
+  const asks = (m: Milestone) => asksOf(sql`${m.percent}::int`);
   const whens = latestFirst.map(
     (m) =>
       sql`when ${bookings.tripDeparture} - ${7 * m.weeks_before}::int < ${today}::date and ${bookings.fundraisingRaisedPence} < ${asks(m)} then ${asks(m)} - ${bookings.fundraisingRaisedPence}`,
