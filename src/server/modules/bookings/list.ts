@@ -373,15 +373,17 @@ export async function listBookings(db: Db, f: BookingFilter, options: ListOption
   // which it is not (the milestones count back from the departure): at 1M it was 75% out for
   // all trips, and a third of the matches for one trip, which then counted 10,000 rows at
   // random over the table. A 1% sample of the table's pages is within a few per cent.
-  const judge = options.estimate ?? ((q) => (f.fundraising ? sampledRows(db, joined, where) : estimateRows(db, q)));
+  const bySample = !options.estimate && Boolean(f.fundraising);
+  const judge = options.estimate ?? ((q) => (bySample ? sampledRows(db, joined, where) : estimateRows(db, q)));
   /** The total, when the page does not tell it: counted when the estimate is small, else the estimate. */
   const countTotal = async (): Promise<{ n: number; estimated: boolean }> => {
     const estimate = await judge(matching);
     if (estimate >= estimateFrom) return { n: roundEstimate(estimate), estimated: true };
-    if (estimate >= exactCountBelow && !options.estimate) {
+    if (estimate >= exactCountBelow) {
       // a search of some thousands: its total from the sample, as the planner's guess at a
-      // trigram match is only a guess (6,666 for 4,901); when the sample sees few, counted after all
-      const sampled = await sampledRows(db, joined, where);
+      // trigram match is only a guess (6,666 for 4,901); when the sample sees few, counted after
+      // all. A fundraising state was judged by the sample already.
+      const sampled = bySample ? estimate : await sampledRows(db, joined, where);
       if (sampled >= exactCountBelow) return { n: roundEstimate(sampled), estimated: true };
     }
     // counted, but never past the threshold: the planner can misjudge a filter it cannot see
