@@ -37,9 +37,21 @@ export function ukToday(now = new Date()): string {
   return ukDay.format(now);
 }
 
+// the days already moved: a readiness board or a list moves the same few days (today, a trip's
+// departure) by the same few amounts for each of a thousand travellers, and a Date round trip
+// each time was a seventh of the board's time
+const moved = new Map<string, string>();
+const MOVED_KEPT = 5_000;
+
 /** yyyy-mm-dd moved by whole days (negative goes back). */
 export function addDays(isoDate: string, days: number): string {
+  const key = `${isoDate}|${days}`;
+  const known = moved.get(key);
+  if (known !== undefined) return known;
   const d = new Date(isoDate + 'T00:00:00Z');
   d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
+  const day = d.toISOString().slice(0, 10);
+  if (moved.size >= MOVED_KEPT) moved.clear();
+  moved.set(key, day);
+  return day;
 }
