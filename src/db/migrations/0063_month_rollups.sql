@@ -31,14 +31,18 @@ CREATE TABLE "money_owed_month_days" (
 );
 --> statement-breakpoint
 -- Each change to a trip's narrow sums added to its departure month's (for a trip not deleted).
--- The trip's row is share-locked first: a change to its departure month, type or deletion waits
--- for this transaction, or this for it, so no sum is moved from a month it has not reached yet.
+-- The trip's advisory lock (class 2063) is taken shared first, and the trip read after it: a
+-- change to its departure month, type or deletion takes that lock alone, so it waits for this
+-- transaction or this for it, and no sum is moved from a month it has not reached yet. Not the
+-- trip's row: an online booking holds that (FOR NO KEY UPDATE) while it adds to these same sums,
+-- and a payment that waited on it while holding a sum the booking needs would deadlock.
 CREATE FUNCTION rollup_booking_month_weeks() RETURNS trigger LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
 DECLARE k record;
 BEGIN
   IF TG_OP = 'UPDATE' AND NEW.trip_id = OLD.trip_id AND NEW.week = OLD.week THEN
     IF NEW.n = OLD.n THEN RETURN NULL; END IF;
-    SELECT date_trunc('month', departure_date::timestamp)::date AS month, type INTO k FROM trips WHERE id = NEW.trip_id AND deleted_at IS NULL FOR SHARE;
+    PERFORM pg_advisory_xact_lock_shared(2063, NEW.trip_id);
+    SELECT date_trunc('month', departure_date::timestamp)::date AS month, type INTO k FROM trips WHERE id = NEW.trip_id AND deleted_at IS NULL;
     IF FOUND THEN
       INSERT INTO booking_month_weeks AS m (month, type, week, n) VALUES (k.month, k.type, NEW.week, NEW.n - OLD.n)
       ON CONFLICT (month, type, week) DO UPDATE SET n = m.n + excluded.n;
@@ -46,14 +50,16 @@ BEGIN
     RETURN NULL;
   END IF;
   IF TG_OP <> 'INSERT' THEN
-    SELECT date_trunc('month', departure_date::timestamp)::date AS month, type INTO k FROM trips WHERE id = OLD.trip_id AND deleted_at IS NULL FOR SHARE;
+    PERFORM pg_advisory_xact_lock_shared(2063, OLD.trip_id);
+    SELECT date_trunc('month', departure_date::timestamp)::date AS month, type INTO k FROM trips WHERE id = OLD.trip_id AND deleted_at IS NULL;
     IF FOUND THEN
       INSERT INTO booking_month_weeks AS m (month, type, week, n) VALUES (k.month, k.type, OLD.week, -OLD.n)
       ON CONFLICT (month, type, week) DO UPDATE SET n = m.n + excluded.n;
     END IF;
   END IF;
   IF TG_OP <> 'DELETE' THEN
-    SELECT date_trunc('month', departure_date::timestamp)::date AS month, type INTO k FROM trips WHERE id = NEW.trip_id AND deleted_at IS NULL FOR SHARE;
+    PERFORM pg_advisory_xact_lock_shared(2063, NEW.trip_id);
+    SELECT date_trunc('month', departure_date::timestamp)::date AS month, type INTO k FROM trips WHERE id = NEW.trip_id AND deleted_at IS NULL;
     IF FOUND THEN
       INSERT INTO booking_month_weeks AS m (month, type, week, n) VALUES (k.month, k.type, NEW.week, NEW.n)
       ON CONFLICT (month, type, week) DO UPDATE SET n = m.n + excluded.n;
@@ -68,7 +74,8 @@ DECLARE k record;
 BEGIN
   IF TG_OP = 'UPDATE' AND (NEW.trip_id, NEW.status, NEW.funding_type) = (OLD.trip_id, OLD.status, OLD.funding_type) THEN
     IF NEW.n = OLD.n THEN RETURN NULL; END IF;
-    SELECT date_trunc('month', departure_date::timestamp)::date AS month INTO k FROM trips WHERE id = NEW.trip_id AND deleted_at IS NULL FOR SHARE;
+    PERFORM pg_advisory_xact_lock_shared(2063, NEW.trip_id);
+    SELECT date_trunc('month', departure_date::timestamp)::date AS month INTO k FROM trips WHERE id = NEW.trip_id AND deleted_at IS NULL;
     IF FOUND THEN
       INSERT INTO booking_month_counts AS m (month, status, funding_type, n) VALUES (k.month, NEW.status, NEW.funding_type, NEW.n - OLD.n)
       ON CONFLICT (month, status, funding_type) DO UPDATE SET n = m.n + excluded.n;
@@ -76,14 +83,16 @@ BEGIN
     RETURN NULL;
   END IF;
   IF TG_OP <> 'INSERT' THEN
-    SELECT date_trunc('month', departure_date::timestamp)::date AS month INTO k FROM trips WHERE id = OLD.trip_id AND deleted_at IS NULL FOR SHARE;
+    PERFORM pg_advisory_xact_lock_shared(2063, OLD.trip_id);
+    SELECT date_trunc('month', departure_date::timestamp)::date AS month INTO k FROM trips WHERE id = OLD.trip_id AND deleted_at IS NULL;
     IF FOUND THEN
       INSERT INTO booking_month_counts AS m (month, status, funding_type, n) VALUES (k.month, OLD.status, OLD.funding_type, -OLD.n)
       ON CONFLICT (month, status, funding_type) DO UPDATE SET n = m.n + excluded.n;
     END IF;
   END IF;
   IF TG_OP <> 'DELETE' THEN
-    SELECT date_trunc('month', departure_date::timestamp)::date AS month INTO k FROM trips WHERE id = NEW.trip_id AND deleted_at IS NULL FOR SHARE;
+    PERFORM pg_advisory_xact_lock_shared(2063, NEW.trip_id);
+    SELECT date_trunc('month', departure_date::timestamp)::date AS month INTO k FROM trips WHERE id = NEW.trip_id AND deleted_at IS NULL;
     IF FOUND THEN
       INSERT INTO booking_month_counts AS m (month, status, funding_type, n) VALUES (k.month, NEW.status, NEW.funding_type, NEW.n)
       ON CONFLICT (month, status, funding_type) DO UPDATE SET n = m.n + excluded.n;
@@ -98,7 +107,8 @@ DECLARE k record;
 BEGIN
   IF TG_OP = 'UPDATE' AND NEW.trip_id = OLD.trip_id AND NEW.week = OLD.week THEN
     IF (NEW.received_pence, NEW.invoiced_pence) = (OLD.received_pence, OLD.invoiced_pence) THEN RETURN NULL; END IF;
-    SELECT date_trunc('month', departure_date::timestamp)::date AS month INTO k FROM trips WHERE id = NEW.trip_id AND deleted_at IS NULL FOR SHARE;
+    PERFORM pg_advisory_xact_lock_shared(2063, NEW.trip_id);
+    SELECT date_trunc('month', departure_date::timestamp)::date AS month INTO k FROM trips WHERE id = NEW.trip_id AND deleted_at IS NULL;
     IF FOUND THEN
       INSERT INTO money_month_weeks AS m (month, week, received_pence, invoiced_pence)
       VALUES (k.month, NEW.week, NEW.received_pence - OLD.received_pence, NEW.invoiced_pence - OLD.invoiced_pence)
@@ -108,7 +118,8 @@ BEGIN
     RETURN NULL;
   END IF;
   IF TG_OP <> 'INSERT' THEN
-    SELECT date_trunc('month', departure_date::timestamp)::date AS month INTO k FROM trips WHERE id = OLD.trip_id AND deleted_at IS NULL FOR SHARE;
+    PERFORM pg_advisory_xact_lock_shared(2063, OLD.trip_id);
+    SELECT date_trunc('month', departure_date::timestamp)::date AS month INTO k FROM trips WHERE id = OLD.trip_id AND deleted_at IS NULL;
     IF FOUND THEN
       INSERT INTO money_month_weeks AS m (month, week, received_pence, invoiced_pence)
       VALUES (k.month, OLD.week, -OLD.received_pence, -OLD.invoiced_pence)
@@ -117,7 +128,8 @@ BEGIN
     END IF;
   END IF;
   IF TG_OP <> 'DELETE' THEN
-    SELECT date_trunc('month', departure_date::timestamp)::date AS month INTO k FROM trips WHERE id = NEW.trip_id AND deleted_at IS NULL FOR SHARE;
+    PERFORM pg_advisory_xact_lock_shared(2063, NEW.trip_id);
+    SELECT date_trunc('month', departure_date::timestamp)::date AS month INTO k FROM trips WHERE id = NEW.trip_id AND deleted_at IS NULL;
     IF FOUND THEN
       INSERT INTO money_month_weeks AS m (month, week, received_pence, invoiced_pence)
       VALUES (k.month, NEW.week, NEW.received_pence, NEW.invoiced_pence)
@@ -134,7 +146,8 @@ DECLARE k record;
 BEGIN
   IF TG_OP = 'UPDATE' AND NEW.trip_id = OLD.trip_id AND NEW.due_date = OLD.due_date THEN
     IF (NEW.n, NEW.pence) = (OLD.n, OLD.pence) THEN RETURN NULL; END IF;
-    SELECT date_trunc('month', departure_date::timestamp)::date AS month INTO k FROM trips WHERE id = NEW.trip_id AND deleted_at IS NULL FOR SHARE;
+    PERFORM pg_advisory_xact_lock_shared(2063, NEW.trip_id);
+    SELECT date_trunc('month', departure_date::timestamp)::date AS month INTO k FROM trips WHERE id = NEW.trip_id AND deleted_at IS NULL;
     IF FOUND THEN
       INSERT INTO money_owed_month_days AS m (month, due_date, n, pence) VALUES (k.month, NEW.due_date, NEW.n - OLD.n, NEW.pence - OLD.pence)
       ON CONFLICT (month, due_date) DO UPDATE SET n = m.n + excluded.n, pence = m.pence + excluded.pence;
@@ -142,14 +155,16 @@ BEGIN
     RETURN NULL;
   END IF;
   IF TG_OP <> 'INSERT' THEN
-    SELECT date_trunc('month', departure_date::timestamp)::date AS month INTO k FROM trips WHERE id = OLD.trip_id AND deleted_at IS NULL FOR SHARE;
+    PERFORM pg_advisory_xact_lock_shared(2063, OLD.trip_id);
+    SELECT date_trunc('month', departure_date::timestamp)::date AS month INTO k FROM trips WHERE id = OLD.trip_id AND deleted_at IS NULL;
     IF FOUND THEN
       INSERT INTO money_owed_month_days AS m (month, due_date, n, pence) VALUES (k.month, OLD.due_date, -OLD.n, -OLD.pence)
       ON CONFLICT (month, due_date) DO UPDATE SET n = m.n + excluded.n, pence = m.pence + excluded.pence;
     END IF;
   END IF;
   IF TG_OP <> 'DELETE' THEN
-    SELECT date_trunc('month', departure_date::timestamp)::date AS month INTO k FROM trips WHERE id = NEW.trip_id AND deleted_at IS NULL FOR SHARE;
+    PERFORM pg_advisory_xact_lock_shared(2063, NEW.trip_id);
+    SELECT date_trunc('month', departure_date::timestamp)::date AS month INTO k FROM trips WHERE id = NEW.trip_id AND deleted_at IS NULL;
     IF FOUND THEN
       INSERT INTO money_owed_month_days AS m (month, due_date, n, pence) VALUES (k.month, NEW.due_date, NEW.n, NEW.pence)
       ON CONFLICT (month, due_date) DO UPDATE SET n = m.n + excluded.n, pence = m.pence + excluded.pence;
@@ -160,7 +175,10 @@ END;
 $$;
 --> statement-breakpoint
 -- A trip whose departure month, type or deletion changes moves all its sums: taken from the
--- month they were in, added to the one they are in now (none for a deleted trip).
+-- month they were in, added to the one they are in now (none for a deleted trip). Its advisory
+-- lock is taken alone first, so changes to its sums under way finish before they are read. The
+-- trigger's name puts it after trips_push_departure, which locks the trip's bookings: a change
+-- that holds one of them waits for no lock of this trip's.
 CREATE FUNCTION rollup_trip_months() RETURNS trigger LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   v_trip integer;
@@ -168,6 +186,7 @@ DECLARE
   v_type text;
   v_sign integer;
 BEGIN
+  PERFORM pg_advisory_xact_lock(2063, CASE WHEN TG_OP = 'DELETE' THEN OLD.id ELSE NEW.id END);
   FOR i IN 1..2 LOOP
     IF i = 1 THEN
       CONTINUE WHEN TG_OP = 'INSERT' OR OLD.deleted_at IS NOT NULL;
@@ -198,11 +217,11 @@ CREATE TRIGGER rollup_booking_month_weeks AFTER INSERT OR UPDATE OR DELETE ON bo
 CREATE TRIGGER rollup_booking_month_counts AFTER INSERT OR UPDATE OR DELETE ON booking_trip_counts FOR EACH ROW EXECUTE FUNCTION rollup_booking_month_counts();--> statement-breakpoint
 CREATE TRIGGER rollup_money_month_weeks AFTER INSERT OR UPDATE OR DELETE ON money_weeks FOR EACH ROW EXECUTE FUNCTION rollup_money_month_weeks();--> statement-breakpoint
 CREATE TRIGGER rollup_money_owed_month_days AFTER INSERT OR UPDATE OR DELETE ON money_owed_days FOR EACH ROW EXECUTE FUNCTION rollup_money_owed_month_days();--> statement-breakpoint
-CREATE TRIGGER rollup_trip_months_update AFTER UPDATE ON trips FOR EACH ROW
+CREATE TRIGGER trips_rollup_months_update AFTER UPDATE ON trips FOR EACH ROW
   WHEN (date_trunc('month', OLD.departure_date::timestamp) IS DISTINCT FROM date_trunc('month', NEW.departure_date::timestamp)
     OR OLD.type IS DISTINCT FROM NEW.type OR (OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL))
   EXECUTE FUNCTION rollup_trip_months();--> statement-breakpoint
-CREATE TRIGGER rollup_trip_months_delete AFTER DELETE ON trips FOR EACH ROW EXECUTE FUNCTION rollup_trip_months();--> statement-breakpoint
+CREATE TRIGGER trips_rollup_months_delete AFTER DELETE ON trips FOR EACH ROW EXECUTE FUNCTION rollup_trip_months();--> statement-breakpoint
 INSERT INTO booking_month_weeks (month, type, week, n)
 SELECT date_trunc('month', t.departure_date::timestamp)::date, t.type, d.week, sum(d.n)::int
 FROM booking_trip_weeks d JOIN trips t ON t.id = d.trip_id AND t.deleted_at IS NULL GROUP BY 1, 2, 3;--> statement-breakpoint

@@ -435,4 +435,43 @@ describe('the money owed, kept by the database', () => {
       expect(day, `round ${round}`).toEqual({ n: 1, pence: '3000' });
     }
   });
+
+  it.runIf(process.env.DATABASE_URL?.startsWith('postgres'))(
+    'adds a booking to the sums by month while an online booking holds its trip’s row, and a move of the trip’s month then finds it',
+    async () => {
+      // the trip's row held as an online booking holds it while it counts the places left
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let held!: () => void;
+      const holding = new Promise<void>((resolve) => (held = resolve));
+      const holder = t.db.transaction(async (tx) => {
+        await tx.execute(sql`select id from trips where id = ${tripId} for no key update`);
+        held();
+        await released;
+      });
+      await holding;
+      // a booking made meanwhile adds to the sums at its commit without waiting for that row
+      const made = insertBooking(t.db, tripId, { status: 'provisional', fundingType: 'self' }).then(() => 'made');
+      const waited = new Promise((resolve) => setTimeout(() => resolve('waited'), 3_000));
+      const first = await Promise.race([made, waited]);
+      release();
+      await holder;
+      await made;
+      expect(first).toBe('made');
+      await expectRollups('made while the trip was held');
+      // the trip to another month and back: its sums follow it
+      const [trip] = await queryRows<{ departure: string; back: string }>(
+        t.db,
+        sql`select to_char(departure_date, 'YYYY-MM-DD') as departure, to_char(return_date, 'YYYY-MM-DD') as back from trips where id = ${tripId}`,
+      );
+      await t.db.execute(
+        sql`update trips set departure_date = ${addDays(trip!.departure, 45)}::date, return_date = ${addDays(trip!.back, 45)}::date where id = ${tripId}`,
+      );
+      await expectRollups('the trip moved on');
+      await t.db.execute(
+        sql`update trips set departure_date = ${trip!.departure}::date, return_date = ${trip!.back}::date where id = ${tripId}`,
+      );
+      await expectRollups('the trip moved back');
+    },
+  );
 });
