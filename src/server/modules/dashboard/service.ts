@@ -145,7 +145,7 @@ export class DashboardService {
             where ${parts.trips}
           ) x group by 1, 2 having sum(x.n) > 0) y`,
       ),
-      // the provisional bookings made in the last days, to take from all of them (the index on created_at finds these few)
+      // the provisional bookings made in the last days, to take from all of them (bookings_status_idx, with the trip, finds these few)
       queryPrepared<{ n: number }>(
         this.db,
         sql`select count(*)::int as n from bookings b join trips t on t.id = b.trip_id
