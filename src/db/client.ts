@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -48,6 +49,8 @@ export const PARALLEL_WORKERS = 0;
 export async function createDb(options: DbOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
+      // each connection listens before the pool hands it out (below)
+      Client: ListeningClient,
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
       // a query runs in its connection's own process, without parallel workers: a worker is a
@@ -61,13 +64,43 @@ export async function createDb(options: DbOptions): Promise<Database> {
     pool.on('error', (error: Error & { code?: string }) => {
       if (error.code !== '57P01') console.error('database connection lost:', error.message);
     });
+    // every connection listens for changes to who may be signed in: the one that makes a change
+    // hears it before its COMMIT returns, so this server forgets what it replaced before it answers.
+    // Each hears only its own changes; the server's listening connection hears the others'.
+    const heard = new EventEmitter();
+    const hearsItself = new Set<number>();
+    pool.on('connect', (client) => {
+      const backend = (client as unknown as { processID: number }).processID;
+      hearsItself.add(backend);
+      client.on('end', () => hearsItself.delete(backend));
+      client.on('notification', (message) => {
+        if (message.channel === AUTH_CHANNEL && message.processId === backend)
+          heard.emit('notice', message.payload ?? '');
+      });
+    });
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+    const listeners = new Set<() => Promise<void>>();
+    authWatchers.set(db, async (watcher) => {
+      const notice = (payload: string) => watcher.notice(payload);
+      heard.on('notice', notice);
+      const stop = await listenAlone(options.databaseUrl!, watcher, (backend) => hearsItself.has(backend));
+      const close = async () => {
+        listeners.delete(close);
+        heard.off('notice', notice);
+        await stop();
+      };
+      listeners.add(close);
+      return close;
+    });
     return {
       db,
       kind: 'postgres',
       connection: { connectionString: options.databaseUrl },
       migrate: async () => migratePg(db as never, { migrationsFolder }),
-      close: () => pool.end(),
+      close: async () => {
+        await Promise.all([...listeners].map((close) => close()));
+        await pool.end();
+      },
     };
   }
   let client = options.pglite;
@@ -94,6 +127,13 @@ export async function createDb(options: DbOptions): Promise<Database> {
   const pglite = client;
   yieldBeforeEachQuery(pglite);
   const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
+  // one connection: a change's notification is heard before the query that made it returns
+  authWatchers.set(db, async (watcher) => {
+    const stop = await pglite.listen(AUTH_CHANNEL, (payload) => watcher.notice(payload));
+    watcher.listening();
+    // its stop takes an optional transaction: called with nothing else
+    return () => stop();
+  });
   return {
     db,
     kind: 'pglite',
@@ -103,6 +143,99 @@ export async function createDb(options: DbOptions): Promise<Database> {
       await pglite.close();
       unlock();
     },
+  };
+}
+
+/** The channel on which the database tells of a change to who may be signed in (migration 0066). */
+export const AUTH_CHANNEL = 'tripdesk_auth';
+
+/** The application_name of each server's own listening connection (pg_stat_activity shows it). */
+export const AUTH_LISTENER = 'tripdesk auth listener';
+
+/** What hears of changes to who may be signed in: a session, a user or a team (migration 0066). */
+export type AuthWatcher = {
+  /** one change: `s:<session id>`, `u:<user id>`, or `*` for anything more */
+  notice(payload: string): void;
+  /** every change is heard from now on (until lost) */
+  listening(): void;
+  /** changes made elsewhere may go unheard from now on (the listening connection is lost) */
+  lost(): void;
+};
+type WatchAuth = (watcher: AuthWatcher) => Promise<() => Promise<void>>;
+const authWatchers = new WeakMap<Db, WatchAuth>();
+
+/**
+ * Tells `watcher` of every change to who may be signed in, made by this server or any other on the
+ * same database, until the returned function is called; undefined for a Db not made by createDb.
+ */
+export function watchAuth(db: Db): WatchAuth | undefined {
+  return authWatchers.get(db);
+}
+
+/** A connection of the pool: it listens for changes to who may be signed in before any query of its caller. */
+class ListeningClient extends pg.Client {
+  override connect(): Promise<pg.Client>;
+  override connect(callback: (error: Error | null, client?: pg.Client) => void): void;
+  override connect(callback?: (error: Error | null, client?: pg.Client) => void): Promise<pg.Client> | void {
+    const listening = super.connect().then(async () => {
+      try {
+        await this.query(`LISTEN ${AUTH_CHANNEL}`);
+      } catch (error) {
+        await this.end().catch(() => {});
+        throw error;
+      }
+      return this as pg.Client;
+    });
+    if (!callback) return listening;
+    listening.then((client) => callback(null, client), callback);
+  }
+}
+
+/**
+ * A connection of its own that listens for other servers' changes (the pool's connections come
+ * and go, and may all be busy in long transactions), opened again a second after it is lost.
+ * A change this server heard as it made it is not heard twice: a late second word would keep a
+ * read under way from being remembered.
+ */
+async function listenAlone(
+  connectionString: string,
+  watcher: AuthWatcher,
+  /** a change made on one of this server's connections that heard it itself, as it committed */
+  heardAlready: (backend: number) => boolean,
+): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const open = async () => {
+    if (stopped) return;
+    const current = new pg.Client({ connectionString, application_name: AUTH_LISTENER });
+    client = current;
+    let lost = false;
+    const lose = () => {
+      if (lost) return;
+      lost = true;
+      watcher.lost();
+      current.end().catch(() => {});
+      if (!stopped) retry = setTimeout(() => void open(), 1000).unref();
+    };
+    current.on('error', lose);
+    current.on('end', lose);
+    current.on('notification', (message) => {
+      if (message.channel === AUTH_CHANNEL && !heardAlready(message.processId)) watcher.notice(message.payload ?? '');
+    });
+    try {
+      await current.connect();
+      await current.query(`LISTEN ${AUTH_CHANNEL}`);
+      if (!lost && !stopped) watcher.listening();
+    } catch {
+      lose();
+    }
+  };
+  await open();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
   };
 }
 

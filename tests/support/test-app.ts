@@ -99,6 +99,8 @@ export type TestApp = {
   app: FastifyInstance;
   jobs: JobQueue | undefined;
   db: Db;
+  /** the database the app runs on (how another server would reach it) */
+  database: Database;
   config: Config;
   /** the app's file store (STORAGE of the config: local unless a test asks for s3) */
   files: FileStore;
@@ -146,6 +148,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Te
   const t: TestApp = {
     app,
     db: database.db,
+    database,
     config,
     jobs,
     files,

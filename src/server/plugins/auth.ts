@@ -5,13 +5,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ROLES } from '../../contract/constants.ts';
 import { allows, permissionMessage } from '../../contract/teams.ts';
-import type { Db } from '../../db/client.ts';
+import { watchAuth, type Db } from '../../db/client.ts';
 import { forbidden, HttpError, unauthenticated } from '../errors.ts';
 import { type AuthUser, findAuthUser } from '../modules/auth/service.ts';
 import { authenticateBearer, bearerToken } from './bearer.ts';
 import { defaultAccess } from './access.ts';
 import { requiredPermissions } from './scopes.ts';
 import { DbSessionStore, type SessionTimeouts } from './session-store.ts';
+import { keptSignatures } from './session-signer.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,8 +44,11 @@ export type AuthOptions = { db: Db; secret: string; timeouts: SessionTimeouts };
 export const authPlugin = fp(async (app: FastifyInstance, opts: AuthOptions) => {
   await app.register(fastifyCookie);
   const store = new DbSessionStore(opts.db, opts.timeouts);
+  // the sessions read are remembered only while every change to them is heard (decision 036)
+  const stopWatching = await watchAuth(opts.db)?.(store.remembered);
+  if (stopWatching) app.addHook('onClose', stopWatching);
   await app.register(sessionsWhereUsed, {
-    secret: opts.secret,
+    secret: keptSignatures(opts.secret),
     cookieName: SESSION_COOKIE,
     store,
     saveUninitialized: false,
@@ -150,8 +154,11 @@ const sessionsWhereUsed = fp(
       function (request, ...rest) {
         // the session's hooks take a callback last: (request, reply, done), (request, reply, payload, done)
         if (needsNoSession(request)) return (rest.at(-1) as () => void)();
-        return hook.call(this, request, ...rest);
+        // a request that may change something reads its session from the database, not from memory:
+        // a session ended a moment ago on another server (whose word is still on its way) does nothing
+        return store.reading(UNSAFE.has(request.method), () => hook.call(this, request, ...rest));
       };
+    const store = options.store as DbSessionStore;
     // what the plugin calls of its instance, and no more: a version that calls more fails at start
     const facade = {
       decorate: app.decorate.bind(app),

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/support/test-app.ts';
+import { sql } from 'drizzle-orm';
+import { AUTH_LISTENER, createDb, queryRows, type Db } from '../../db/client.ts';
+import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.ts';
+import { buildApp } from '../app.ts';
+import { SESSION_COOKIE } from './auth.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,4 +29,90 @@ describe('sessions read together', () => {
     const again = await Promise.all(people.map((c) => c.get('/api/me')));
     expect(again.map((r) => r.statusCode)).toEqual([200, 200, 200, 401, 200, 200, 200, 200]);
   });
+});
+
+describe('sessions remembered (decision 036)', () => {
+  const sessionsOf = (email: string) =>
+    sql`delete from sessions where user_id = (select id from users where email = ${email})`;
+  /** ends the user's sessions without the database telling anyone: only memory still holds them */
+  async function endUnheard(db: Db, email: string) {
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`alter table sessions disable trigger sessions_auth_changed`);
+      await tx.execute(sessionsOf(email));
+      await tx.execute(sql`alter table sessions enable trigger sessions_auth_changed`);
+    });
+  }
+
+  it('answers a read from memory, a write from the database, and forgets a session the database ends', async () => {
+    const email = 'remembered@example.test';
+    const client = await t.signedIn(1, email);
+    expect((await client.get('/api/me')).statusCode).toBe(200);
+    await endUnheard(t.db, email);
+    // the read is answered from memory: the database was never asked, so it never said
+    expect((await client.get('/api/me')).statusCode).toBe(200);
+    // a request that may change something is never answered from memory
+    expect((await client.post('/api/charities', {})).statusCode).toBe(401);
+    expect((await client.get('/api/me')).statusCode).toBe(401);
+
+    // ended as the database tells: forgotten before the change returns
+    const other = await t.signedIn(1, 'told@example.test');
+    expect((await other.get('/api/me')).json().first_name).toBe('Sam');
+    await t.db.execute(sql`update users set first_name = 'Samira' where email = 'told@example.test'`);
+    expect((await other.get('/api/me')).json().first_name).toBe('Samira');
+    await t.db.execute(sessionsOf('told@example.test'));
+    expect((await other.get('/api/me')).statusCode).toBe(401);
+  });
+
+  it("forgets a session another server ends, and refuses that server's session a write at once", async () => {
+    // another server on the same database: its own connections, as behind a load balancer
+    const database =
+      'connectionString' in t.database.connection
+        ? await createDb({ databaseUrl: t.database.connection.connectionString, poolSize: 2 })
+        : undefined;
+    const two = await buildApp({ config: t.config, db: database?.db ?? t.db });
+    try {
+      const client = await t.signedIn(1, 'two-servers@example.test');
+      const onTwo = new TestClient(two);
+      onTwo.cookies.set(SESSION_COOKIE, client.cookies.get(SESSION_COOKIE)!);
+      onTwo.csrfToken = client.csrfToken;
+      expect((await onTwo.get('/api/me')).statusCode).toBe(200);
+      expect((await client.post('/logout')).statusCode).toBeLessThan(400);
+      expect((await onTwo.post('/api/charities', {})).statusCode).toBe(401);
+      await expect.poll(async () => (await onTwo.get('/api/me')).statusCode, { timeout: 2000 }).toBe(401);
+    } finally {
+      await two.close();
+      await database?.close();
+    }
+  });
+
+  it.runIf(Boolean(process.env.DATABASE_URL))(
+    'remembers nothing while its listening connection is lost, and listens again',
+    async () => {
+      const email = 'unheard@example.test';
+      const client = await t.signedIn(1, email);
+      expect((await client.get('/api/me')).statusCode).toBe(200);
+      const listeners = sql`select count(*)::int as n from pg_stat_activity where application_name = ${AUTH_LISTENER} and datname = current_database()`;
+      await t.db.execute(
+        sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${AUTH_LISTENER} and datname = current_database()`,
+      );
+      await expect.poll(async () => (await queryRows<{ n: number }>(t.db, listeners))[0]!.n, { timeout: 500 }).toBe(0);
+      await endUnheard(t.db, email);
+      expect((await client.get('/api/me')).statusCode).toBe(401);
+      // listening again a second later: remembered again
+      await expect.poll(async () => (await queryRows<{ n: number }>(t.db, listeners))[0]!.n, { timeout: 5000 }).toBe(1);
+      let tries = 0;
+      await expect
+        .poll(
+          async () => {
+            const address = `heard-again${++tries}@example.test`;
+            const again = await t.signedIn(1, address);
+            await again.get('/api/me');
+            await endUnheard(t.db, address);
+            return (await again.get('/api/me')).statusCode;
+          },
+          { timeout: 5000 },
+        )
+        .toBe(200);
+    },
+  );
 });

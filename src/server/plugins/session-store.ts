@@ -5,14 +5,26 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema/index.ts';
 import { authColumns, type AuthUser } from '../modules/auth/service.ts';
+import { SessionCache } from './session-cache.ts';
 
 type Callback = (err?: unknown) => void;
 type GetCallback = (err: unknown, result?: Session | null) => void;
 
 export type SessionTimeouts = { idleMs: number; absoluteMs: number };
 
-/** Sessions live in the database so that every app server shares them and any can revoke them. */
+/**
+ * Sessions live in the database so that every app server shares them and any can revoke them;
+ * each server remembers the ones it has just read until the database tells of a change
+ * (SessionCache, decision 036).
+ */
 export class DbSessionStore implements SessionStore {
+  readonly remembered = new SessionCache();
+  /**
+   * Set while a request that may change something reads its session: it is read from the database,
+   * never from memory, so a session ended on another server a moment ago changes nothing.
+   */
+  private readFresh = false;
+
   /**
    * The user row of each session just read, as it is now (null: no such user any more). Read in
    * the same query as the session — one round trip where a signed-in request took two — and
@@ -26,7 +38,7 @@ export class DbSessionStore implements SessionStore {
     private readonly timeouts: SessionTimeouts,
   ) {
     this.read = this.db
-      .select({ id: sessions.id, data: sessions.data, user: authColumns })
+      .select({ id: sessions.id, data: sessions.data, expiresAt: sessions.expiresAt, user: authColumns })
       .from(sessions)
       .leftJoin(users, eq(users.id, sessions.userId))
       .where(
@@ -55,12 +67,32 @@ export class DbSessionStore implements SessionStore {
   private readonly read;
   private readonly reads;
 
+  /** Runs `read` (the session plugin's hook, which calls get at once) reading from the database alone when `fresh`. */
+  reading<T>(fresh: boolean, read: () => T): T {
+    this.readFresh = fresh;
+    try {
+      return read();
+    } finally {
+      this.readFresh = false;
+    }
+  }
+
   get(sessionId: string, callback: GetCallback): void {
+    // a request that never takes its row (a refused one) must not let the map grow
+    if (this.users.size > 10_000) this.users.clear();
+    const known = this.readFresh ? undefined : this.remembered.recall(sessionId);
+    if (known) {
+      this.users.set(sessionId, known.user);
+      callback(null, known.data as Session);
+      return;
+    }
+    const mark = this.remembered.mark();
     this.reads.load(sessionId).then((row) => {
-      // a request that never takes its row (a refused one) must not let the map grow
-      if (this.users.size > 10_000) this.users.clear();
-      if (row) this.users.set(sessionId, row.user?.id == null ? null : row.user);
-      callback(null, (row?.data as Session | undefined) ?? null);
+      if (!row) return callback(null, null);
+      const user = row.user?.id == null ? null : row.user;
+      this.remembered.remember(mark, sessionId, { data: row.data, user, expiresAt: row.expiresAt.getTime() });
+      this.users.set(sessionId, user);
+      callback(null, row.data as Session);
     }, callback);
   }
 
@@ -83,13 +115,20 @@ export class DbSessionStore implements SessionStore {
       .insert(sessions)
       .values({ id: sessionId, data, userId, expiresAt })
       .onConflictDoUpdate({ target: sessions.id, set: { data, userId, expiresAt } })
-      .then(() => callback(), callback);
+      .then(() => {
+        // the database said so as it committed (migration 0066); said here too, for a Db that cannot
+        this.remembered.forget(sessionId);
+        callback();
+      }, callback);
   }
 
   destroy(sessionId: string, callback: Callback): void {
     this.db
       .delete(sessions)
       .where(eq(sessions.id, sessionId))
-      .then(() => callback(), callback);
+      .then(() => {
+        this.remembered.forget(sessionId);
+        callback();
+      }, callback);
   }
 }
