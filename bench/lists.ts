@@ -1,6 +1,8 @@
 // Every list and filter the office uses, on one production-size data set, over HTTP: for each,
 // p50 and p95 of calls one at a time, p95 of calls eight at a time, and beside them the SQL the
-// route sent, run bare (p50 of its statements' sum), and what the server spends outside it.
+// route sent, run bare (p50 of its statements' sum), and what the server spends outside it: p50 −
+// SQL, and, of each call itself, the time with none of the server's statements in flight (its own
+// work and the HTTP round trip, free of the SQL's variance from one run to the next).
 // Budget (DESIGN.md, issue 33): every list and filter ≤ 50 ms p95 at a million bookings; a one-row
 // list within 1 ms of its SQL; GET /api/me ≤ 0.5 ms.
 //   npm run db:seed -- --bookings 1000000        (once, with the same DATABASE_URL)
@@ -47,13 +49,48 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tripdesk-lists-'));
 type Statement = { text: string; values: unknown[] };
 let recording: Statement[] | null = null;
 const clientQuery = pg.Client.prototype.query;
+// when each of the server's statements was sent and answered (absolute ms, as the client worker times its calls)
+const spans: Array<[number, number]> = [];
+// the bench's own client, which runs the statements bare: not the server's
+const bare = new WeakSet<pg.Client>();
+const at = () => performance.timeOrigin + performance.now();
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   const q = typeof args[0] === 'string' ? { text: args[0], values: undefined } : (args[0] as Partial<Statement>);
   // the request's own statements: not the session lookup every signed-in request makes (GET /api/me shows that)
   if (recording && q.text && !/"sessions"|\bsessions\b/.test(q.text))
     recording.push({ text: q.text, values: (args[1] as unknown[] | undefined) ?? q.values ?? [] });
-  return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
+  if (bare.has(this)) return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
+  const start = at();
+  const last = args.length - 1;
+  if (typeof args[last] === 'function') {
+    const callback = args[last] as (...a: unknown[]) => void;
+    args[last] = (...a: unknown[]) => {
+      spans.push([start, at()]);
+      callback(...a);
+    };
+    return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
+  }
+  const result = (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
+  if (result instanceof Promise) void result.finally(() => spans.push([start, at()])).catch(() => {});
+  return result;
 } as typeof clientQuery;
+/** Of each call, the time the server spent with no statement of its own in flight (its own work, and the HTTP round trip). */
+function outsideSql(calls: Array<[number, number]>): number[] {
+  const sorted = spans.splice(0).sort((a, b) => a[0] - b[0]);
+  return calls.map(([from, to]) => {
+    let inside = 0;
+    let reached = from;
+    for (const [start, end] of sorted) {
+      const s = Math.max(start, reached);
+      const e = Math.min(end, to);
+      if (e > s) {
+        inside += e - s;
+        reached = e;
+      }
+    }
+    return to - from - inside;
+  });
+}
 const WARMUP = 5;
 const isSet = (s: Statement) => /^\s*(set local|begin|commit|rollback)/i.test(s.text);
 
@@ -73,6 +110,7 @@ if (sizes.bookings! < 1000)
   console.error('The database is nearly empty: seed it first (npm run db:seed -- --bookings 1000000).');
 
 const plain = new pg.Client({ connectionString: url });
+bare.add(plain);
 await plain.connect();
 // the SQL run bare as the server's connections run it (decision 034)
 await plain.query(`set max_parallel_workers_per_gather = ${PARALLEL_WORKERS}`);
@@ -131,33 +169,37 @@ const get = (port, path, headers) => new Promise((resolve, reject) => {
   const t0 = performance.now();
   const req = http.request({ host: '127.0.0.1', port, path, agent, headers }, (res) => {
     res.on('data', () => {});
-    res.on('end', () => resolve([res.statusCode, performance.now() - t0]));
+    res.on('end', () => resolve([res.statusCode, performance.now() - t0, performance.timeOrigin + t0]));
   });
   req.on('error', reject);
   req.end();
 });
 parentPort.on('message', async ({ port, path, headers, calls, inFlight, untilMs }) => {
   const times = [];
+  const spans = [];
   let next = 0;
   let status = 200;
   const began = performance.now();
   await Promise.all(Array.from({ length: inFlight }, async () => {
     while (next < calls && !(untilMs && performance.now() - began > untilMs && next > 10)) {
       next++;
-      const [code, ms] = await get(port, path, headers);
+      const [code, ms, from] = await get(port, path, headers);
       if (code !== 200) status = code;
       times.push(ms);
+      spans.push([from, from + ms]);
     }
   }));
-  parentPort.postMessage({ times, status });
+  parentPort.postMessage({ times, spans, status });
 });`;
 const client = new Worker(clientSource, { eval: true });
 client.unref();
+type Timed = { times: number[]; spans: Array<[number, number]>; status: number };
 function timedCalls(target: string, calls: number, inFlight: number, untilMs = 0) {
-  return new Promise<{ times: number[]; status: number }>((resolve, reject) => {
+  spans.length = 0;
+  return new Promise<Timed>((resolve, reject) => {
     // a request that fails ends the worker: the bench stops with its error rather than waiting
     client.once('error', reject);
-    client.once('message', (answer: { times: number[]; status: number }) => {
+    client.once('message', (answer: Timed) => {
       client.off('error', reject);
       resolve(answer);
     });
@@ -278,7 +320,9 @@ const n = (v: number) => v.toLocaleString('en-GB');
 async function sequential(target: string, bare: boolean) {
   await timedCalls(target, WARMUP, 1);
   // a list far over budget says so in fewer calls
-  const { times, status } = await timedCalls(target, runs, 1, 30_000);
+  const timed = await timedCalls(target, runs, 1, 30_000);
+  const { times, status } = timed;
+  const outside = outsideSql(timed.spans);
   recording = [];
   const last = await get(target);
   const statements = recording;
@@ -294,7 +338,7 @@ async function sequential(target: string, bare: boolean) {
           return NaN;
         }),
       );
-  return { times, sqlTimes, statements, body: last.body };
+  return { times, outside, sqlTimes, statements, body: last.body };
 }
 
 /** p95 of `concurrentCalls` calls, eight in flight at a time */
@@ -306,7 +350,7 @@ console.log(
   `\n${database.kind}: ${n(sizes.bookings!)} bookings, ${n(sizes.invoices!)} invoices, ${n(sizes.transactions!)} payments and refunds, ${n(sizes.schedule_rows!)} schedule rows, ${n(sizes.fundraising_entries!)} fundraising entries, ${n(sizes.notes!)} notes, ${n(sizes.history!)} history events; over HTTP (keep-alive), ${runs} calls one at a time after ${WARMUP} warm-up calls, ${concurrentCalls} at concurrency 8\n`,
 );
 console.log(
-  '| list | p50 ms | p95 ms | c8 p95 ms | SQL p50 ms | p50 − SQL | total |\n|---|---:|---:|---:|---:|---:|---:|',
+  '| list | p50 ms | p95 ms | c8 p95 ms | SQL p50 ms | p50 − SQL | outside SQL p50 | total |\n|---|---:|---:|---:|---:|---:|---:|---:|',
 );
 // the server warmed first (JIT, connections, plans): a second of each floor call and of the simplest list
 for (const target of ['/healthz', '/api/me', '/api/bookings']) await timedCalls(target, 1_000_000, 1, 1000);
@@ -317,13 +361,15 @@ const floorTargets: Array<[string, string]> = [
 for (const [name, target] of floorTargets) {
   const r = await sequential(target, false);
   if ('error' in r) throw new Error(`${name}: ${r.error}`);
-  console.log(`| ${name} | ${f(pct(r.times, 50))} | ${f(pct(r.times, 95))} | ${f(await concurrent(target))} | | | |`);
+  console.log(
+    `| ${name} | ${f(pct(r.times, 50))} | ${f(pct(r.times, 95))} | ${f(await concurrent(target))} | | | ${f(pct(r.outside, 50))} | |`,
+  );
 }
 const explained: Array<[string, Statement[]]> = [];
 for (const [name, target] of scenarios) {
   const r = await sequential(target, true);
   if ('error' in r) {
-    console.log(`| ${name} | ${r.error} | | | | | |`);
+    console.log(`| ${name} | ${r.error} | | | | | | |`);
     continue;
   }
   const page = JSON.parse(r.body) as { total?: number; total_is_estimate?: boolean };
@@ -332,7 +378,7 @@ for (const [name, target] of scenarios) {
   const sqlP50 = pct(r.sqlTimes, 50);
   const c8 = p50 > SLOW_MS ? NaN : await concurrent(target);
   console.log(
-    `| ${name} | ${f(p50)} | ${f(pct(r.times, 95))} | ${f(c8)} | ${f(sqlP50)} | ${f(p50 - sqlP50)} | ${shown} |`,
+    `| ${name} | ${f(p50)} | ${f(pct(r.times, 95))} | ${f(c8)} | ${f(sqlP50)} | ${f(p50 - sqlP50)} | ${f(pct(r.outside, 50))} | ${shown} |`,
   );
   explained.push([name, r.statements]);
 }
