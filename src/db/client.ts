@@ -68,14 +68,13 @@ export async function createDb(options: DbOptions): Promise<Database> {
     // hears it before its COMMIT returns, so this server forgets what it replaced before it answers.
     // Each hears only its own changes; the server's listening connection hears the others'.
     const heard = new EventEmitter();
-    const hearsItself = new Set<number>();
+    const heardHere = new HeardHere();
     pool.on('connect', (client) => {
       const backend = (client as unknown as { processID: number }).processID;
-      hearsItself.add(backend);
-      client.on('end', () => hearsItself.delete(backend));
       client.on('notification', (message) => {
-        if (message.channel === AUTH_CHANNEL && message.processId === backend)
-          heard.emit('notice', message.payload ?? '');
+        if (message.channel !== AUTH_CHANNEL || message.processId !== backend) return;
+        heardHere.add(backend, message.payload ?? '');
+        heard.emit('notice', message.payload ?? '');
       });
     });
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
@@ -83,7 +82,9 @@ export async function createDb(options: DbOptions): Promise<Database> {
     authWatchers.set(db, async (watcher) => {
       const notice = (payload: string) => watcher.notice(payload);
       heard.on('notice', notice);
-      const stop = await listenAlone(options.databaseUrl!, watcher, (backend) => hearsItself.has(backend));
+      const stop = await listenAlone(options.databaseUrl!, watcher, (backend, payload) =>
+        heardHere.take(backend, payload),
+      );
       const close = async () => {
         listeners.delete(close);
         heard.off('notice', notice);
@@ -201,19 +202,28 @@ async function listenAlone(
   connectionString: string,
   watcher: AuthWatcher,
   /** a change made on one of this server's connections that heard it itself, as it committed */
-  heardAlready: (backend: number) => boolean,
+  heardAlready: (backend: number, payload: string) => boolean,
 ): Promise<() => Promise<void>> {
   let client: pg.Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
   const open = async () => {
     if (stopped) return;
-    const current = new pg.Client({ connectionString, application_name: AUTH_LISTENER });
+    // a connection cut without a word (a NAT's or a load balancer's idle timeout) is found by the
+    // heartbeat: a question unanswered within LISTENER_HEARTBEAT_MS counts as lost
+    const current = new pg.Client({
+      connectionString,
+      application_name: AUTH_LISTENER,
+      keepAlive: true,
+      query_timeout: LISTENER_HEARTBEAT_MS,
+    });
     client = current;
     let lost = false;
+    let heartbeat: NodeJS.Timeout | undefined;
     const lose = () => {
       if (lost) return;
       lost = true;
+      clearInterval(heartbeat);
       watcher.lost();
       current.end().catch(() => {});
       if (!stopped) retry = setTimeout(() => void open(), 1000).unref();
@@ -221,12 +231,17 @@ async function listenAlone(
     current.on('error', lose);
     current.on('end', lose);
     current.on('notification', (message) => {
-      if (message.channel === AUTH_CHANNEL && !heardAlready(message.processId)) watcher.notice(message.payload ?? '');
+      if (message.channel === AUTH_CHANNEL && !heardAlready(message.processId, message.payload ?? ''))
+        watcher.notice(message.payload ?? '');
     });
     try {
       await current.connect();
       await current.query(`LISTEN ${AUTH_CHANNEL}`);
-      if (!lost && !stopped) watcher.listening();
+      if (lost || stopped) return;
+      watcher.listening();
+      heartbeat = setInterval(() => {
+        current.query('select 1').catch(lose);
+      }, LISTENER_HEARTBEAT_MS).unref();
     } catch {
       lose();
     }
@@ -237,6 +252,32 @@ async function listenAlone(
     clearTimeout(retry);
     await client?.end().catch(() => {});
   };
+}
+
+/** How often each server's listening connection checks that it is still heard, and how long it waits. */
+export const LISTENER_HEARTBEAT_MS = 5_000;
+
+/**
+ * The changes this server's own connections heard as they made them, until its listening
+ * connection hears the same (and skips it). One it heard on no connection of its own (the
+ * connection was lost as it committed) is not skipped.
+ */
+class HeardHere {
+  private readonly waiting = new Map<string, number>();
+  add(backend: number, payload: string): void {
+    // kept for a while: one the listening connection heard first (and did not skip) stays here
+    if (this.waiting.size >= 10_000) this.waiting.clear();
+    const key = `${backend}:${payload}`;
+    this.waiting.set(key, (this.waiting.get(key) ?? 0) + 1);
+  }
+  take(backend: number, payload: string): boolean {
+    const key = `${backend}:${payload}`;
+    const count = this.waiting.get(key);
+    if (!count) return false;
+    if (count === 1) this.waiting.delete(key);
+    else this.waiting.set(key, count - 1);
+    return true;
+  }
 }
 
 /**

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { AUTH_LISTENER, createDb, queryRows, type Db } from '../../db/client.ts';
+import { AUTH_LISTENER, createDb, LISTENER_HEARTBEAT_MS, queryRows, type Db } from '../../db/client.ts';
 import { createTestApp, TestClient, type TestApp } from '../../../tests/support/test-app.ts';
 import { buildApp } from '../app.ts';
 import { SESSION_COOKIE } from './auth.ts';
+import { DbSessionStore } from './session-store.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -63,6 +64,25 @@ describe('sessions remembered (decision 036)', () => {
     expect((await other.get('/api/me')).statusCode).toBe(401);
   });
 
+  it('never writes back a session ended elsewhere while a request here was answering from it', async () => {
+    const store = new DbSessionStore(t.db, { idleMs: 3_600_000, absoluteMs: 7_200_000 });
+    const save = (id: string, data: Record<string, unknown>) =>
+      new Promise<void>((resolve, reject) => store.set(id, data as never, (e) => (e ? reject(e) : resolve())));
+    const load = (id: string) =>
+      new Promise<unknown>((resolve, reject) => store.get(id, (e, s) => (e ? reject(e) : resolve(s))));
+    const rows = async (id: string) =>
+      (await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from sessions where id = ${id}`))[0]!.n;
+    const now = Date.now();
+    // a new session is made
+    await save('ended-elsewhere', { createdAt: now, lastSeenAt: now });
+    expect(await rows('ended-elsewhere')).toBe(1);
+    // read by a request here; ended on another server; then the request here saves it (a touch, a CSRF secret)
+    expect(await load('ended-elsewhere')).toMatchObject({ createdAt: now });
+    await t.db.execute(sql`delete from sessions where id = 'ended-elsewhere'`);
+    await save('ended-elsewhere', { createdAt: now, lastSeenAt: now + 61_000 });
+    expect(await rows('ended-elsewhere')).toBe(0);
+  });
+
   it("forgets a session another server ends, and refuses that server's session a write at once", async () => {
     // another server on the same database: its own connections, as behind a load balancer
     const database =
@@ -114,5 +134,33 @@ describe('sessions remembered (decision 036)', () => {
         )
         .toBe(200);
     },
+  );
+
+  it.runIf(Boolean(process.env.DATABASE_URL))(
+    'finds a listening connection cut without a word, and remembers nothing until it listens again',
+    async () => {
+      const listener = sql`select pid from pg_stat_activity where application_name = ${AUTH_LISTENER} and datname = current_database()`;
+      const [{ pid }] = (await queryRows<{ pid: number }>(t.db, listener)) as [{ pid: number }];
+      const email = 'cut-off@example.test';
+      const client = await t.signedIn(1, email);
+      expect((await client.get('/api/me')).statusCode).toBe(200);
+      // the listening connection's server process stops answering, as behind a NAT that dropped it
+      process.kill(pid, 'SIGSTOP');
+      try {
+        // a new one is opened once the heartbeat goes unanswered
+        await expect
+          .poll(async () => (await queryRows<{ pid: number }>(t.db, listener)).some((r) => r.pid !== pid), {
+            timeout: 3 * LISTENER_HEARTBEAT_MS,
+            interval: 200,
+          })
+          .toBe(true);
+      } finally {
+        process.kill(pid, 'SIGCONT');
+      }
+      // what was remembered was forgotten when it was found lost
+      await endUnheard(t.db, email);
+      expect((await client.get('/api/me')).statusCode).toBe(401);
+    },
+    30_000,
   );
 });

@@ -24,6 +24,12 @@ export class DbSessionStore implements SessionStore {
    * never from memory, so a session ended on another server a moment ago changes nothing.
    */
   private readFresh = false;
+  /**
+   * The sessions this server has found in the database (or in memory): saving one of them again
+   * updates its row and never makes it anew, so a session another server ended while a request
+   * here was answering from it stays ended.
+   */
+  private readonly found = new Set<string>();
 
   /**
    * The user row of each session just read, as it is now (null: no such user any more). Read in
@@ -82,6 +88,7 @@ export class DbSessionStore implements SessionStore {
     if (this.users.size > 10_000) this.users.clear();
     const known = this.readFresh ? undefined : this.remembered.recall(sessionId);
     if (known) {
+      this.wasFound(sessionId);
       this.users.set(sessionId, known.user);
       callback(null, known.data as Session);
       return;
@@ -89,6 +96,7 @@ export class DbSessionStore implements SessionStore {
     const mark = this.remembered.mark();
     this.reads.load(sessionId).then((row) => {
       if (!row) return callback(null, null);
+      this.wasFound(sessionId);
       const user = row.user?.id == null ? null : row.user;
       this.remembered.remember(mark, sessionId, { data: row.data, user, expiresAt: row.expiresAt.getTime() });
       this.users.set(sessionId, user);
@@ -111,15 +119,22 @@ export class DbSessionStore implements SessionStore {
     const created = typeof data.createdAt === 'number' ? data.createdAt : now;
     const expiresAt = new Date(Math.min(lastSeen + this.timeouts.idleMs, created + this.timeouts.absoluteMs));
     const userId = typeof data.userId === 'number' ? data.userId : null;
-    this.db
-      .insert(sessions)
-      .values({ id: sessionId, data, userId, expiresAt })
-      .onConflictDoUpdate({ target: sessions.id, set: { data, userId, expiresAt } })
-      .then(() => {
-        // the database said so as it committed (migration 0066); said here too, for a Db that cannot
-        this.remembered.forget(sessionId);
-        callback();
-      }, callback);
+    const saved = this.found.has(sessionId)
+      ? this.db.update(sessions).set({ data, userId, expiresAt }).where(eq(sessions.id, sessionId))
+      : this.db
+          .insert(sessions)
+          .values({ id: sessionId, data, userId, expiresAt })
+          .onConflictDoUpdate({ target: sessions.id, set: { data, userId, expiresAt } });
+    saved.then(() => {
+      // the database said so as it committed (migration 0066); said here too, for a Db that cannot
+      this.remembered.forget(sessionId);
+      callback();
+    }, callback);
+  }
+
+  private wasFound(sessionId: string): void {
+    if (this.found.size >= 10_000) this.found.delete(this.found.values().next().value!);
+    this.found.add(sessionId);
   }
 
   destroy(sessionId: string, callback: Callback): void {
@@ -127,6 +142,7 @@ export class DbSessionStore implements SessionStore {
       .delete(sessions)
       .where(eq(sessions.id, sessionId))
       .then(() => {
+        this.found.delete(sessionId);
         this.remembered.forget(sessionId);
         callback();
       }, callback);
