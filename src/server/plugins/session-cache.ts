@@ -95,7 +95,7 @@ export class SessionCache implements AuthWatcher {
     this.drop(sessionId);
   }
 
-  /** A change heard from the database (migration 0066); each is heard once on every connection that listens. */
+  /** A change heard from the database (migration 0066), as it committed. */
   notice(payload: string): void {
     if (payload.startsWith('s:')) this.forget(payload.slice(2));
     else if (payload.startsWith('u:')) {
