@@ -257,16 +257,19 @@ async function listenAlone(
 /** How often each server's listening connection checks that it is still heard, and how long it waits. */
 export const LISTENER_HEARTBEAT_MS = 5_000;
 
+/** How many changes HeardHere keeps before it forgets them all (one its listener never heard would otherwise stay for good). */
+export const HEARD_HERE_KEPT = 10_000;
+
 /**
  * The changes this server's own connections heard as they made them, until its listening
  * connection hears the same (and skips it). One it heard on no connection of its own (the
  * connection was lost as it committed) is not skipped.
  */
-class HeardHere {
+export class HeardHere {
   private readonly waiting = new Map<string, number>();
   add(backend: number, payload: string): void {
     // kept for a while: one the listening connection heard first (and did not skip) stays here
-    if (this.waiting.size >= 10_000) this.waiting.clear();
+    if (this.waiting.size >= HEARD_HERE_KEPT) this.waiting.clear();
     const key = `${backend}:${payload}`;
     this.waiting.set(key, (this.waiting.get(key) ?? 0) + 1);
   }
