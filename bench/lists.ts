@@ -1,8 +1,11 @@
 // Every list and filter the office uses, on one production-size data set, over HTTP: for each,
 // p50 and p95 of calls one at a time, p95 of calls eight at a time, and beside them the SQL the
-// route sent, run bare (p50 of its statements' sum), and what the server spends outside it: p50 −
-// SQL, and, of each call itself, the time with none of the server's statements in flight (its own
-// work and the HTTP round trip, free of the SQL's variance from one run to the next).
+// route sent, run bare (p50 of its statements' sum; a statement the server prepares under a name
+// is prepared under it here too, so its planning is counted as the server pays it), and what the
+// server spends outside it: p50 − SQL, and, of each call itself, the time with none of the
+// server's statements in flight (its own work and the HTTP round trip, free of the SQL's variance
+// from one run to the next). The floor rows are what a bare route around one statement of 0, 2 or
+// 10 ms spends outside it on this machine: the part of that column no server code can remove.
 // Budget (DESIGN.md, issue 33): every list and filter ≤ 50 ms p95 at a million bookings; a one-row
 // list within 1 ms of its SQL; GET /api/me ≤ 0.5 ms.
 //   npm run db:seed -- --bookings 1000000        (once, with the same DATABASE_URL)
@@ -18,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import Fastify from 'fastify';
 import { sql } from 'drizzle-orm';
 import { createDb, PARALLEL_WORKERS, queryRows } from '../src/db/client.ts';
 import { insertUser } from '../src/db/factories/users.ts';
@@ -46,7 +50,9 @@ if (!url?.startsWith('postgres')) {
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tripdesk-lists-'));
 
 // ---- the SQL each route sent, recorded so that it can be run bare ----
-type Statement = { text: string; values: unknown[] };
+// a named statement is prepared once on each connection (the page's rows, the dashboard's reads):
+// run bare under its name too, so that the SQL column counts its planning as the server pays it
+type Statement = { text: string; values: unknown[]; name?: string };
 let recording: Statement[] | null = null;
 const clientQuery = pg.Client.prototype.query;
 // when each of the server's statements was sent and answered (absolute ms, as the client worker times its calls)
@@ -58,7 +64,11 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   const q = typeof args[0] === 'string' ? { text: args[0], values: undefined } : (args[0] as Partial<Statement>);
   // the request's own statements: not the session lookup every signed-in request makes (GET /api/me shows that)
   if (recording && q.text && !/"sessions"|\bsessions\b/.test(q.text))
-    recording.push({ text: q.text, values: (args[1] as unknown[] | undefined) ?? q.values ?? [] });
+    recording.push({
+      text: q.text,
+      values: (args[1] as unknown[] | undefined) ?? q.values ?? [],
+      ...(q.name ? { name: q.name } : {}),
+    });
   if (bare.has(this)) return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
   const start = at();
   const last = args.length - 1;
@@ -118,7 +128,9 @@ const runBare = async (statements: Statement[]) => {
   const inTransaction = statements.some(isSet);
   const t0 = performance.now();
   if (inTransaction) await plain.query('begin');
-  for (const s of statements) if (!/^\s*(begin|commit|rollback)/i.test(s.text)) await plain.query(s.text, s.values);
+  for (const s of statements)
+    if (!/^\s*(begin|commit|rollback)/i.test(s.text))
+      await plain.query(s.name ? { name: s.name, text: s.text, values: s.values } : { text: s.text, values: s.values });
   if (inTransaction) await plain.query('commit');
   return performance.now() - t0;
 };
@@ -129,6 +141,20 @@ const app = await buildApp({ config: testConfig(dataDir, { env: 'production' }),
 await app.listen({ port: 0, host: '127.0.0.1' });
 const port = (app.server.address() as { port: number }).port;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+
+// The floor of this machine: a bare Fastify route around one statement that takes a given time
+// (pg_sleep), on a plain pool in the same process, called the same way. What any Node server
+// spends outside its SQL on a call that waits that long: the HTTP round trip, and waking up
+// after the wait (which grows with it).
+const barePool = new pg.Pool({ connectionString: url, max: 2 });
+const bareApp = Fastify();
+bareApp.get<{ Params: { ms: string } }>('/bare/:ms', async (request) => {
+  const ms = Number(request.params.ms);
+  await barePool.query(ms > 0 ? `select pg_sleep(${ms / 1000})` : 'select 1');
+  return { ok: true };
+});
+await bareApp.listen({ port: 0, host: '127.0.0.1' });
+const barePort = (bareApp.server.address() as { port: number }).port;
 
 function call(
   method: string,
@@ -194,7 +220,7 @@ parentPort.on('message', async ({ port, path, headers, calls, inFlight, untilMs 
 const client = new Worker(clientSource, { eval: true });
 client.unref();
 type Timed = { times: number[]; spans: Array<[number, number]>; status: number };
-function timedCalls(target: string, calls: number, inFlight: number, untilMs = 0) {
+function timedCalls(target: string, calls: number, inFlight: number, untilMs = 0, to = port) {
   spans.length = 0;
   return new Promise<Timed>((resolve, reject) => {
     // a request that fails ends the worker: the bench stops with its error rather than waiting
@@ -204,7 +230,7 @@ function timedCalls(target: string, calls: number, inFlight: number, untilMs = 0
       resolve(answer);
     });
     client.postMessage({
-      port,
+      port: to,
       path: target,
       headers: { cookie, accept: 'application/json' },
       calls,
@@ -365,6 +391,19 @@ for (const [name, target] of floorTargets) {
     `| ${name} | ${f(pct(r.times, 50))} | ${f(pct(r.times, 95))} | ${f(await concurrent(target))} | | | ${f(pct(r.outside, 50))} | |`,
   );
 }
+for (const ms of [0, 2, 10]) {
+  const target = `/bare/${ms}`;
+  await timedCalls(target, 1_000_000, 1, 500, barePort);
+  const timed = await timedCalls(target, runs, 1, 30_000, barePort);
+  const outside = outsideSql(timed.spans);
+  const statement = { text: ms > 0 ? `select pg_sleep(${ms / 1000})` : 'select 1', values: [] };
+  const sqlTimes: number[] = [];
+  for (let i = 0; i < runs; i++) sqlTimes.push(await runBare([statement]));
+  const p50 = pct(timed.times, 50);
+  console.log(
+    `| floor: a bare route, one statement of ${ms} ms | ${f(p50)} | ${f(pct(timed.times, 95))} | | ${f(pct(sqlTimes, 50))} | ${f(p50 - pct(sqlTimes, 50))} | ${f(pct(outside, 50))} | |`,
+  );
+}
 const explained: Array<[string, Statement[]]> = [];
 for (const [name, target] of scenarios) {
   const r = await sequential(target, true);
@@ -404,6 +443,8 @@ if (values.explain) {
 }
 
 await client.terminate();
+await bareApp.close();
+await barePool.end();
 await app.close();
 agent.destroy();
 await db.execute(sql`delete from users where email = ${email}`);
