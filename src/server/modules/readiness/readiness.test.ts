@@ -58,7 +58,9 @@ beforeAll(async () => {
       ...ready,
       firstName: 'Sid',
       lastName: 'Short',
-      passportExpiryDate: addDays(today, 210 + 30),
+      // six weeks after the return: more than any month, fewer than Peru's six (30 days fell short
+      // of a month whenever the return was in a month of 31 days)
+      passportExpiryDate: addDays(today, 210 + 42),
       shareWith: 'Rosa Ready',
       status: 'provisional',
     })
@@ -120,7 +122,7 @@ describe('the readiness board', () => {
 
     expect(row(ids.ready).ready).toBe(true);
     expect(row(ids.sharer).checks.room).toEqual({ state: 'green', reason: 'Twin, sharing with rosa  ready.' });
-    // Sid's passport runs out a month after the return: Peru asks for 6; and Rosa does not name him back
+    // Sid's passport runs out six weeks after the return: Peru asks for 6 months; and Rosa does not name him back
     expect(states(ids.short)).toMatchObject({ passport: 'red', room: 'amber', forms: 'green' });
     expect(row(ids.short).checks.passport.reason).toContain('Peru asks for 6 months of validity after the return');
     expect(row(ids.short).checks.room.reason).toBe('Shares with Rosa Ready, who does not name this traveller back.');
