@@ -3,12 +3,13 @@ import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { parse as parseQuery } from 'node:querystring';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { keepFundraisingDefaults } from './modules/fundraising/sql.ts';
 import type { Db } from '../db/client.ts';
 import { operatorOf, type Config } from './config.ts';
 import { databaseRateLimitStore } from './rate-limit-store.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { replySerializerCompiler } from './plugins/reply-serializer.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { charityRoutes } from './modules/charities/routes.ts';
 import { countryRoutes } from './modules/countries/routes.ts';
@@ -94,7 +95,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // replies written by a compiled serializer in production; in development and tests each is also
+  // encoded by zod, validated, and the two must agree (decision 037)
+  app.setSerializerCompiler(replySerializerCompiler(config.env === 'production' ? 'compiled' : 'checked'));
   // the configuration's fundraising defaults, where the database's standing of each booking reads them
   if (await keepFundraisingDefaults(db, config.fundraisingDefaults))
     app.log.info('The fundraising defaults changed: every booking on them has its standing worked out again.');
