@@ -11,6 +11,7 @@ import { type AuthUser, findAuthUser } from '../modules/auth/service.ts';
 import { authenticateBearer, bearerToken } from './bearer.ts';
 import { defaultAccess } from './access.ts';
 import { requiredPermissions } from './scopes.ts';
+import { compareSessionsByTheirJson } from './session-changes.ts';
 import { DbSessionStore, type SessionTimeouts } from './session-store.ts';
 import { keptSignatures } from './session-signer.ts';
 
@@ -149,6 +150,7 @@ function needsNoSession(request: FastifyRequest): boolean {
  */
 const sessionsWhereUsed = fp(
   (app: FastifyInstance, options: FastifySessionOptions, done: (error?: Error) => void) => {
+    compareSessionsByTheirJson();
     type Hook = (this: unknown, request: FastifyRequest, ...rest: unknown[]) => void;
     const skipped = (hook: Hook): Hook =>
       function (request, ...rest) {
