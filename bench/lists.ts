@@ -1,10 +1,10 @@
 // Every list and filter the office uses, on one production-size data set, over HTTP: for each,
 // p50 and p95 of calls one at a time, p95 of calls eight at a time, and beside them the SQL the
-// route sent, run bare (p50 of its statements' sum; a statement the server prepares under a name
-// is prepared under it here too, so its planning is counted as the server pays it), and what the
-// server spends outside it: p50 − SQL, and, of each call itself, the time with none of the
-// server's statements in flight (its own work and the HTTP round trip, free of the SQL's variance
-// from one run to the next). The floor rows are what a bare route around one statement of 0, 2 or
+// route sent, run bare after each call (p50 of its statements' sum; a statement the server
+// prepares under a name is prepared under it here too, so its planning is counted as the server
+// pays it), and what the server spends outside it: p50 − SQL, and, of each call itself, the time
+// with none of the server's statements in flight (its own work and the HTTP round trip, free of
+// the SQL's variance from one call to the next). The floor rows are what a bare route around one statement of 0, 2 or
 // 10 ms spends outside it on this machine: the part of that column no server code can remove.
 // Budget (DESIGN.md, issue 33): every list and filter ≤ 50 ms p95 at a million bookings; a one-row
 // list within 1 ms of its SQL; GET /api/me ≤ 0.5 ms.
@@ -15,7 +15,6 @@
 // that the client's own work is not counted as the server's); adds one administrator to sign in
 // with. Prints tables; asserts nothing.
 import http from 'node:http';
-import { Worker } from 'node:worker_threads';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +26,7 @@ import { createDb, PARALLEL_WORKERS, queryRows } from '../src/db/client.ts';
 import { insertUser } from '../src/db/factories/users.ts';
 import { buildApp } from '../src/server/app.ts';
 import { testConfig } from '../tests/support/test-app.ts';
+import { startClient, timeStatements } from './support/timing.ts';
 
 const { values } = parseArgs({
   options: {
@@ -54,36 +54,16 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tripdesk-lists-'));
 // run bare under its name too, so that the SQL column counts its planning as the server pays it
 type Statement = { text: string; values: unknown[]; name?: string };
 let recording: Statement[] | null = null;
-const clientQuery = pg.Client.prototype.query;
 // when each of the server's statements was sent and answered (absolute ms, as the client worker times its calls)
 const spans: Array<[number, number]> = [];
 // the bench's own client, which runs the statements bare: not the server's
 const bare = new WeakSet<pg.Client>();
-const at = () => performance.timeOrigin + performance.now();
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  const q = typeof args[0] === 'string' ? { text: args[0], values: undefined } : (args[0] as Partial<Statement>);
+timeStatements((client, q) => {
   // the request's own statements: not the session lookup every signed-in request makes (GET /api/me shows that)
   if (recording && q.text && !/"sessions"|\bsessions\b/.test(q.text))
-    recording.push({
-      text: q.text,
-      values: (args[1] as unknown[] | undefined) ?? q.values ?? [],
-      ...(q.name ? { name: q.name } : {}),
-    });
-  if (bare.has(this)) return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
-  const start = at();
-  const last = args.length - 1;
-  if (typeof args[last] === 'function') {
-    const callback = args[last] as (...a: unknown[]) => void;
-    args[last] = (...a: unknown[]) => {
-      spans.push([start, at()]);
-      callback(...a);
-    };
-    return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
-  }
-  const result = (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
-  if (result instanceof Promise) void result.finally(() => spans.push([start, at()])).catch(() => {});
-  return result;
-} as typeof clientQuery;
+    recording.push({ text: q.text, values: q.values ?? [], ...(q.name ? { name: q.name } : {}) });
+  return bare.has(client) ? undefined : (start, end) => spans.push([start, end]);
+});
 /** Of each call, the time the server spent with no statement of its own in flight (its own work, and the HTTP round trip). */
 function outsideSql(calls: Array<[number, number]>): number[] {
   const sorted = spans.splice(0).sort((a, b) => a[0] - b[0]);
@@ -185,58 +165,17 @@ if (login.status !== 204) throw new Error(`sign-in: ${login.status} ${login.body
 const cookie = (login.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
 const get = (target: string) => call('GET', target, { cookie, accept: 'application/json' });
 
-// The timed calls come from a worker thread with its own keep-alive connections: `calls` GETs of
-// one address, `inFlight` at a time, each timed in the worker from its request to its answer's end.
-const clientSource = `
-const http = require('node:http');
-const { parentPort } = require('node:worker_threads');
-const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-const get = (port, path, headers) => new Promise((resolve, reject) => {
-  const t0 = performance.now();
-  const req = http.request({ host: '127.0.0.1', port, path, agent, headers }, (res) => {
-    res.on('data', () => {});
-    res.on('end', () => resolve([res.statusCode, performance.now() - t0, performance.timeOrigin + t0]));
-  });
-  req.on('error', reject);
-  req.end();
-});
-parentPort.on('message', async ({ port, path, headers, calls, inFlight, untilMs }) => {
-  const times = [];
-  const spans = [];
-  let next = 0;
-  let status = 200;
-  const began = performance.now();
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < calls && !(untilMs && performance.now() - began > untilMs && next > 10)) {
-      next++;
-      const [code, ms, from] = await get(port, path, headers);
-      if (code !== 200) status = code;
-      times.push(ms);
-      spans.push([from, from + ms]);
-    }
-  }));
-  parentPort.postMessage({ times, spans, status });
-});`;
-const client = new Worker(clientSource, { eval: true });
-client.unref();
-type Timed = { times: number[]; spans: Array<[number, number]>; status: number };
+// the timed calls come from a worker thread with its own keep-alive connections (bench/support/timing.ts)
+const client = startClient();
 function timedCalls(target: string, calls: number, inFlight: number, untilMs = 0, to = port) {
   spans.length = 0;
-  return new Promise<Timed>((resolve, reject) => {
-    // a request that fails ends the worker: the bench stops with its error rather than waiting
-    client.once('error', reject);
-    client.once('message', (answer: Timed) => {
-      client.off('error', reject);
-      resolve(answer);
-    });
-    client.postMessage({
-      port: to,
-      path: target,
-      headers: { cookie, accept: 'application/json' },
-      calls,
-      inFlight,
-      untilMs,
-    });
+  return client.timed({
+    port: to,
+    path: target,
+    headers: { cookie, accept: 'application/json' },
+    calls,
+    inFlight,
+    untilMs,
   });
 }
 
@@ -340,30 +279,36 @@ const f = (n: number, w = 7) => (Number.isNaN(n) ? '–' : n < 10 ? n.toFixed(2)
 const n = (v: number) => v.toLocaleString('en-GB');
 
 /**
- * p50 and p95 one at a time (from the worker, after WARMUP calls); then one call from here, its
- * statements recorded, and those statements run bare as many times: their p50 is the SQL column
+ * p50 and p95 one at a time (from the worker, after WARMUP calls and one call from here whose
+ * statements are recorded); after each call, its statements run bare: their p50 is the SQL
+ * column, timed call by call beside the calls, so that both see the machine in the same state
  */
 async function sequential(target: string, bare: boolean) {
   await timedCalls(target, WARMUP, 1);
-  // a list far over budget says so in fewer calls
-  const timed = await timedCalls(target, runs, 1, 30_000);
-  const { times, status } = timed;
-  const outside = outsideSql(timed.spans);
   recording = [];
   const last = await get(target);
   const statements = recording;
   recording = null;
-  if (status !== 200 || last.status !== 200) return { error: `${last.status} ${last.body.slice(0, 120)}` };
+  if (last.status !== 200) return { error: `${last.status} ${last.body.slice(0, 120)}` };
+  const times: number[] = [];
+  const outside: number[] = [];
   const sqlTimes: number[] = [];
-  // a statement that cannot run bare (one of the job queue's tables on a web-only server) is not timed
-  if (bare)
-    for (let i = 0; i < times.length; i++)
+  const began = performance.now();
+  // a list far over budget says so in fewer calls
+  for (let i = 0; i < runs && !(performance.now() - began > 30_000 && i > 10); i++) {
+    const timed = await timedCalls(target, 1, 1);
+    if (timed.status !== 200) return { error: `${timed.status} on call ${i + 1}` };
+    times.push(...timed.times);
+    outside.push(...outsideSql(timed.spans));
+    // a statement that cannot run bare (one of the job queue's tables on a web-only server) is not timed
+    if (bare)
       sqlTimes.push(
         await runBare(statements).catch(async () => {
           await plain.query('rollback').catch(() => {});
           return NaN;
         }),
       );
+  }
   return { times, outside, sqlTimes, statements, body: last.body };
 }
 
@@ -394,14 +339,20 @@ for (const [name, target] of floorTargets) {
 for (const ms of [0, 2, 10]) {
   const target = `/bare/${ms}`;
   await timedCalls(target, 1_000_000, 1, 500, barePort);
-  const timed = await timedCalls(target, runs, 1, 30_000, barePort);
-  const outside = outsideSql(timed.spans);
   const statement = { text: ms > 0 ? `select pg_sleep(${ms / 1000})` : 'select 1', values: [] };
+  const times: number[] = [];
+  const outside: number[] = [];
   const sqlTimes: number[] = [];
-  for (let i = 0; i < runs; i++) sqlTimes.push(await runBare([statement]));
-  const p50 = pct(timed.times, 50);
+  // as the lists: the statement run bare after each call
+  for (let i = 0; i < runs; i++) {
+    const timed = await timedCalls(target, 1, 1, 0, barePort);
+    times.push(...timed.times);
+    outside.push(...outsideSql(timed.spans));
+    sqlTimes.push(await runBare([statement]));
+  }
+  const p50 = pct(times, 50);
   console.log(
-    `| floor: a bare route, one statement of ${ms} ms | ${f(p50)} | ${f(pct(timed.times, 95))} | | ${f(pct(sqlTimes, 50))} | ${f(p50 - pct(sqlTimes, 50))} | ${f(pct(outside, 50))} | |`,
+    `| floor: a bare route, one statement of ${ms} ms | ${f(p50)} | ${f(pct(times, 95))} | | ${f(pct(sqlTimes, 50))} | ${f(p50 - pct(sqlTimes, 50))} | ${f(pct(outside, 50))} | |`,
   );
 }
 const explained: Array<[string, Statement[]]> = [];
@@ -442,7 +393,7 @@ if (values.explain) {
   }
 }
 
-await client.terminate();
+await client.close();
 await bareApp.close();
 await barePool.end();
 await app.close();

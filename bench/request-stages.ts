@@ -6,17 +6,16 @@
 // as in bench/lists.ts, so that the client's own work is not counted as the server's.
 //   DATABASE_URL=postgresql://… npx tsx bench/request-stages.ts [--calls 300] [--only NAME]
 // Prints a table; asserts nothing. Seeded as bench/lists.ts (npm run db:seed -- --bookings 1000000).
-import { Worker } from 'node:worker_threads';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { createDb, queryRows } from '../src/db/client.ts';
 import { insertUser } from '../src/db/factories/users.ts';
 import { buildApp } from '../src/server/app.ts';
 import { testConfig } from '../tests/support/test-app.ts';
+import { at, startClient, timeStatements } from './support/timing.ts';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '300' }, only: { type: 'string' } } });
 const calls = Number(values.calls);
@@ -26,7 +25,6 @@ if (!url?.startsWith('postgres')) {
   process.exit(1);
 }
 
-const at = () => performance.timeOrigin + performance.now();
 type Marks = {
   arrive: number;
   onRequest?: number;
@@ -40,24 +38,11 @@ type Marks = {
 let current: Marks = { arrive: 0, statements: [] };
 const marks: Marks[] = [];
 
-// each statement timed from the client's call to its answer, whether called with a callback (the pool) or not
-const clientQuery = pg.Client.prototype.query;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  const start = at();
+// each statement timed from the client's call to its answer, as part of the request being served
+timeStatements(() => {
   const request = current;
-  const last = args.length - 1;
-  if (typeof args[last] === 'function') {
-    const callback = args[last] as (...a: unknown[]) => void;
-    args[last] = (...a: unknown[]) => {
-      request.statements.push([start, at()]);
-      callback(...a);
-    };
-    return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
-  }
-  const result = (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
-  if (result instanceof Promise) void result.finally(() => request.statements.push([start, at()])).catch(() => {});
-  return result;
-} as typeof clientQuery;
+  return (start, end) => request.statements.push([start, end]);
+});
 
 const database = await createDb({ databaseUrl: url });
 await database.migrate();
@@ -97,34 +82,18 @@ const targets: Array<[string, string]> = [
   ['bookings: one row by email', `/api/bookings?email=${encodeURIComponent(one?.email ?? '')}`],
 ];
 
-const clientSource = `
-const http = require('node:http');
-const { parentPort, workerData } = require('node:worker_threads');
-const agent = new http.Agent({ keepAlive: true });
-const get = (path) => new Promise((resolve, reject) => {
-  const from = performance.timeOrigin + performance.now();
-  const req = http.request({ host: '127.0.0.1', port: workerData.port, path, agent, headers: { cookie: workerData.cookie, accept: 'application/json' } }, (res) => {
-    res.on('data', () => {});
-    res.on('end', () => resolve([from, performance.timeOrigin + performance.now(), res.statusCode]));
+// the calls come from a worker thread (bench/support/timing.ts)
+const client = startClient();
+const timed = async (target: string, n: number) => {
+  const { spans, status } = await client.timed({
+    port,
+    path: target,
+    headers: { cookie, accept: 'application/json' },
+    calls: n,
+    inFlight: 1,
   });
-  req.on('error', reject);
-  req.end();
-});
-parentPort.on('message', async ({ path, calls }) => {
-  const out = [];
-  for (let i = 0; i < calls; i++) out.push(await get(path));
-  parentPort.postMessage(out);
-});`;
-const client = new Worker(clientSource, { eval: true, workerData: { port, cookie } });
-const timed = (target: string, n: number) =>
-  new Promise<Array<[number, number, number]>>((resolve, reject) => {
-    client.once('error', reject);
-    client.once('message', (answer: Array<[number, number, number]>) => {
-      client.off('error', reject);
-      resolve(answer);
-    });
-    client.postMessage({ path: target, calls: n });
-  });
+  return { spans, status };
+};
 
 const stages = [
   'client → server',
@@ -142,7 +111,7 @@ const stages = [
 ] as const;
 type Stage = (typeof stages)[number];
 
-function stagesOf([from, to]: [number, number, number], m: Marks): Record<Stage, number> {
+function stagesOf([from, to]: [number, number], m: Marks): Record<Stage, number> {
   const s = [...m.statements].sort((a, b) => a[0] - b[0]);
   let inside = 0;
   let reached = 0;
@@ -189,15 +158,15 @@ const columns: Array<Record<Stage, number>> = [];
 for (const [name, target] of chosen) {
   await timed(target, calls);
   marks.length = 0;
-  const answers = await timed(target, calls);
-  if (answers.some(([, , status]) => status !== 200)) throw new Error(`${name}: not 200`);
-  if (marks.length !== answers.length) throw new Error(`${name}: ${marks.length} requests for ${answers.length} calls`);
-  const each = answers.map((answer, i) => stagesOf(answer, marks[i]!));
+  const { spans, status } = await timed(target, calls);
+  if (status !== 200) throw new Error(`${name}: not 200`);
+  if (marks.length !== spans.length) throw new Error(`${name}: ${marks.length} requests for ${spans.length} calls`);
+  const each = spans.map((span, i) => stagesOf(span, marks[i]!));
   columns.push(Object.fromEntries(stages.map((s) => [s, median(each.map((e) => e[s]))])) as Record<Stage, number>);
 }
 for (const stage of stages) console.log(`| ${stage} | ${columns.map((c) => cell(c[stage])).join(' | ')} |`);
 
-await client.terminate();
+await client.close();
 await app.close();
 await db.execute(sql`delete from users where email = ${email}`);
 await database.close();
