@@ -1,11 +1,12 @@
 // Every list and filter the office uses, on one production-size data set, over HTTP: for each,
 // p50 and p95 of calls one at a time, p95 of calls eight at a time, and beside them the SQL the
-// route sent, run bare after each call (p50 of its statements' sum; a statement the server
-// prepares under a name is prepared under it here too, so its planning is counted as the server
-// pays it), and what the server spends outside it: p50 − SQL, and, of each call itself, the time
-// with none of the server's statements in flight (its own work and the HTTP round trip, free of
-// the SQL's variance from one call to the next). The floor rows are what a bare route around one statement of 0, 2 or
-// 10 ms spends outside it on this machine: the part of that column no server code can remove.
+// route sent, run bare (p50 of its statements' sum, run in turn with blocks of the calls; a
+// statement the server prepares under a name is prepared under it here too, so its planning is
+// counted as the server pays it), and what the server spends outside it: p50 − SQL, and, of each
+// call itself, the time with none of the server's statements in flight (its own work and the
+// HTTP round trip, free of the SQL's variance from one call to the next). The floor rows are what
+// a bare route around one statement of 0, 2 or 10 ms spends outside it on this machine: the part
+// of that column no server code can remove.
 // Budget (DESIGN.md, issue 33): every list and filter ≤ 50 ms p95 at a million bookings; a one-row
 // list within 1 ms of its SQL; GET /api/me ≤ 0.5 ms.
 //   npm run db:seed -- --bookings 1000000        (once, with the same DATABASE_URL)
@@ -82,6 +83,7 @@ function outsideSql(calls: Array<[number, number]>): number[] {
   });
 }
 const WARMUP = 5;
+const BLOCK = 10;
 const isSet = (s: Statement) => /^\s*(set local|begin|commit|rollback)/i.test(s.text);
 
 const database = await createDb({ databaseUrl: url });
@@ -280,8 +282,10 @@ const n = (v: number) => v.toLocaleString('en-GB');
 
 /**
  * p50 and p95 one at a time (from the worker, after WARMUP calls and one call from here whose
- * statements are recorded); after each call, its statements run bare: their p50 is the SQL
- * column, timed call by call beside the calls, so that both see the machine in the same state
+ * statements are recorded), in blocks of BLOCK calls; after each block, its statements run bare
+ * as many times: their p50 is the SQL column, timed in turn with the calls, so that both see the
+ * machine in the same state. (Run bare after every call, each call would start cold: the client
+ * waking to make it, after a wait of the SQL's length.)
  */
 async function sequential(target: string, bare: boolean) {
   await timedCalls(target, WARMUP, 1);
@@ -295,19 +299,20 @@ async function sequential(target: string, bare: boolean) {
   const sqlTimes: number[] = [];
   const began = performance.now();
   // a list far over budget says so in fewer calls
-  for (let i = 0; i < runs && !(performance.now() - began > 30_000 && i > 10); i++) {
-    const timed = await timedCalls(target, 1, 1);
-    if (timed.status !== 200) return { error: `${timed.status} on call ${i + 1}` };
+  while (times.length < runs && !(performance.now() - began > 30_000 && times.length > 10)) {
+    const timed = await timedCalls(target, Math.min(BLOCK, runs - times.length), 1);
+    if (timed.status !== 200) return { error: `${timed.status} in call ${times.length + 1} or after` };
     times.push(...timed.times);
     outside.push(...outsideSql(timed.spans));
     // a statement that cannot run bare (one of the job queue's tables on a web-only server) is not timed
     if (bare)
-      sqlTimes.push(
-        await runBare(statements).catch(async () => {
-          await plain.query('rollback').catch(() => {});
-          return NaN;
-        }),
-      );
+      for (const _ of timed.times)
+        sqlTimes.push(
+          await runBare(statements).catch(async () => {
+            await plain.query('rollback').catch(() => {});
+            return NaN;
+          }),
+        );
   }
   return { times, outside, sqlTimes, statements, body: last.body };
 }
@@ -343,12 +348,12 @@ for (const ms of [0, 2, 10]) {
   const times: number[] = [];
   const outside: number[] = [];
   const sqlTimes: number[] = [];
-  // as the lists: the statement run bare after each call
-  for (let i = 0; i < runs; i++) {
-    const timed = await timedCalls(target, 1, 1, 0, barePort);
+  // as the lists: in blocks, the statement run bare after each
+  while (times.length < runs) {
+    const timed = await timedCalls(target, Math.min(BLOCK, runs - times.length), 1, 0, barePort);
     times.push(...timed.times);
     outside.push(...outsideSql(timed.spans));
-    sqlTimes.push(await runBare([statement]));
+    for (const _ of timed.times) sqlTimes.push(await runBare([statement]));
   }
   const p50 = pct(times, 50);
   console.log(
