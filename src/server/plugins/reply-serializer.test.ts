@@ -87,6 +87,16 @@ describe('the reply serializer', () => {
     expect((await appReplying('compiled', schema, { n: '12' })).body).toBe('{"n":12}');
     const checked = await appReplying('checked', schema, { n: '12' });
     expect(checked.statusCode).toBe(500);
+    expect(checked.json().message).toBe("The compiled serializer of GET /it wrote other JSON than zod's encode");
+  });
+
+  it('names the route in its error, never what the reply held', async () => {
+    const schema = z.object({ n: z.string().meta({ type: 'integer' } as never) });
+    for (const mode of ['compiled', 'checked'] as const) {
+      const res = await appReplying(mode, schema, { n: 'secret 12' });
+      expect(res.statusCode).toBe(500);
+      expect(res.json().message).toBe('The compiled serializer of GET /it could not write the reply');
+    }
   });
 
   it('still refuses, in tests, a reply that does not match its schema', async () => {

@@ -105,18 +105,26 @@ export function replySerializerCompiler(mode: ReplySerialization): FastifySerial
     const schema = (given instanceof z.ZodType ? given : (given as { properties: Schema }).properties) as Schema;
     // compiled on the route's first reply, not when the app starts (tests start hundreds of apps)
     let serialize: Serialize | null | undefined;
+    // the route, never the reply's content, in its errors: they are logged, and a reply holds
+    // personal data (fast-json-stringify's own errors quote the value)
+    const failed = (what: string) => new Error(`The compiled serializer of ${route.method} ${route.url} ${what}`);
+    const write = (data: unknown) => {
+      try {
+        return serialize!(data);
+      } catch {
+        throw failed('could not write the reply');
+      }
+    };
     return (data: unknown) => {
       if (serialize === undefined) serialize = compile(schema);
       if (!serialize) return validated(data);
-      if (mode === 'compiled') return serialize(data);
+      if (mode === 'compiled') return write(data);
       const expected = validated(data);
-      const written = serialize(data);
+      const written = write(data);
       // the same JSON, though not always the same text: the compiled serializer writes an
       // optional field after the required ones
       if (written !== expected && !isDeepStrictEqual(JSON.parse(written), JSON.parse(expected)))
-        throw new Error(
-          `The compiled serializer of ${route.method} ${route.url} wrote ${written.slice(0, 300)} where zod wrote ${expected.slice(0, 300)}`,
-        );
+        throw failed("wrote other JSON than zod's encode");
       return written;
     };
   };
