@@ -7,15 +7,15 @@ import { z } from 'zod';
 /**
  * How a reply with a schema becomes JSON (decision 037, issue 33).
  *
- * - `compiled` (production, development): by a serializer compiled once per schema from its JSON
+ * - `compiled` (production): by a serializer compiled once per schema from its JSON
  *   Schema (fast-json-stringify), which writes the schema's fields and nothing else. A field the
  *   schema does not name never leaves, as with zod's encode, at a fifth of the cost: the reply is
  *   not validated again on its way out. An optional field comes after the required ones (the
  *   same JSON, in another order).
- * - `checked` (tests): zod's encode validates the reply as before (a reply that does not match its
- *   schema is a 500), and the compiled serializer must write the same JSON (the same values, its
- *   keys in any order), or the reply fails: every API test holds the compiled serializer to the
- *   contract.
+ * - `checked` (development and tests): zod's encode validates the reply as before (a reply that
+ *   does not match its schema is a 500), and the compiled serializer must write the same JSON (the
+ *   same values, its keys in any order), or the reply fails: every API and e2e test holds the
+ *   compiled serializer to the contract.
  *
  * A schema whose JSON Schema the compiled serializer cannot be trusted with (a union of objects,
  * anything zod cannot express as JSON Schema) is encoded by zod alone, as before.
@@ -95,7 +95,7 @@ function compile(schema: Schema): Serialize | null {
   return serialize;
 }
 
-/** The reply serializer of the app: compiled in production, checked against zod's in tests. */
+/** The reply serializer of the app: compiled in production, checked against zod's elsewhere. */
 export function replySerializerCompiler(mode: ReplySerialization): FastifySerializerCompiler<unknown> {
   const byZod = createSerializerCompiler({});
   return (route) => {
