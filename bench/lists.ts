@@ -28,7 +28,7 @@ import { createDb, PARALLEL_WORKERS, queryRows } from '../src/db/client.ts';
 import { insertUser } from '../src/db/factories/users.ts';
 import { buildApp } from '../src/server/app.ts';
 import { testConfig } from '../tests/support/test-app.ts';
-import { startClient, timeStatements } from './support/timing.ts';
+import { startClient, timeInside, timeStatements } from './support/timing.ts';
 
 const { values } = parseArgs({
   options: {
@@ -68,20 +68,8 @@ timeStatements((client, q) => {
 });
 /** Of each call, the time the server spent with no statement of its own in flight (its own work, and the HTTP round trip). */
 function outsideSql(calls: Array<[number, number]>): number[] {
-  const sorted = spans.splice(0).sort((a, b) => a[0] - b[0]);
-  return calls.map(([from, to]) => {
-    let inside = 0;
-    let reached = from;
-    for (const [start, end] of sorted) {
-      const s = Math.max(start, reached);
-      const e = Math.min(end, to);
-      if (e > s) {
-        inside += e - s;
-        reached = e;
-      }
-    }
-    return to - from - inside;
-  });
+  const taken = spans.splice(0);
+  return calls.map(([from, to]) => to - from - timeInside(taken, from, to));
 }
 const WARMUP = 5;
 const BLOCK = 10;

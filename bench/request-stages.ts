@@ -15,7 +15,7 @@ import { createDb, queryRows } from '../src/db/client.ts';
 import { insertUser } from '../src/db/factories/users.ts';
 import { buildApp } from '../src/server/app.ts';
 import { testConfig } from '../tests/support/test-app.ts';
-import { at, startClient, timeStatements } from './support/timing.ts';
+import { at, startClient, timeInside, timeStatements } from './support/timing.ts';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '300' }, only: { type: 'string' } } });
 const calls = Number(values.calls);
@@ -113,13 +113,7 @@ type Stage = (typeof stages)[number];
 
 function stagesOf([from, to]: [number, number], m: Marks): Record<Stage, number> {
   const s = [...m.statements].sort((a, b) => a[0] - b[0]);
-  let inside = 0;
-  let reached = 0;
-  for (const [start, end] of s) {
-    const begin = Math.max(start, reached);
-    if (end > begin) inside += end - begin;
-    reached = Math.max(reached, end);
-  }
+  const inside = timeInside(s, from, to);
   const first = s[0]?.[0];
   const lastEnd = s.length ? Math.max(...s.map((x) => x[1])) : undefined;
   const handlerEnd = m.preSerialization ?? m.onSend ?? to;

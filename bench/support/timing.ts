@@ -6,6 +6,22 @@ import pg from 'pg';
 /** Now, in absolute ms: comparable between threads (the worker times its calls the same way). */
 export const at = () => performance.timeOrigin + performance.now();
 
+/** How long, between `from` and `to`, at least one of the spans was open (overlaps counted once). */
+export function timeInside(spans: ReadonlyArray<readonly [number, number]>, from: number, to: number): number {
+  const sorted = [...spans].sort((a, b) => a[0] - b[0]);
+  let inside = 0;
+  let reached = from;
+  for (const [start, end] of sorted) {
+    const s = Math.max(start, reached);
+    const e = Math.min(end, to);
+    if (e > s) {
+      inside += e - s;
+      reached = e;
+    }
+  }
+  return inside;
+}
+
 type Sent = { text?: string; values?: unknown[]; name?: string };
 /**
  * Every statement of every pg.Client from now on: `each` is told of it as it is sent (the query,
