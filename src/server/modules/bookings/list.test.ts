@@ -149,6 +149,14 @@ describe('filters', () => {
 
   it('reference, name (first, last or preferred), email, telephone digits and address', async () => {
     expect(await names('booking_ref=danref')).toEqual(['Dan']);
+    // a term that starts with the app's TD- (the index is asked for the rest, the row for the whole
+    // term): in any case, part of a reference, and never a reference that holds only the rest
+    expect(await names('booking_ref=td-danref')).toEqual(['Dan']);
+    expect(await names('booking_ref=TD-DANRE')).toEqual(['Dan']);
+    expect(await names('booking_ref=TD-ANREF')).toEqual([]);
+    // _ and % are letters to look for, as they are in any other search
+    expect(await names('booking_ref=TD-DAN_EF')).toEqual([]);
+    expect(await names('booking_ref=TD-DAN%25')).toEqual([]);
     expect(await names('name=annie')).toEqual(['Ann']);
     expect(await names('name=walk')).toEqual(['Dan']);
     expect(await names('email=BETA.test')).toEqual(['Dan', 'Cat']);
@@ -172,6 +180,7 @@ describe('filters', () => {
       return plan.map((r) => Object.values(r)[0]).join('\n');
     };
     expect(await indexed('booking_ref=danref')).toContain('bookings_ref_trgm_idx');
+    expect(await indexed('booking_ref=TD-DANREF')).toContain('bookings_ref_trgm_idx');
     expect(await indexed('name=annie')).toContain('bookings_name_trgm_idx');
     expect(await indexed('email=beta.test')).toContain('bookings_email_trgm_idx');
     expect(await indexed('telephone=7700 900')).toContain('bookings_mobile_digits_trgm_idx');

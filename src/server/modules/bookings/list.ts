@@ -3,6 +3,7 @@ import type { BookingFilter, BookingPage, BookingRow } from '../../../contract/b
 import { PASSPORT_MONTHS_DEFAULT } from '../../../contract/country-constants.ts';
 import { queryRows, type Db } from '../../../db/client.ts';
 import { bookingCustomFieldAnswers, bookings, countries, tripCustomFields, trips } from '../../../db/schema/index.ts';
+import { BOOKING_REF_PREFIX } from '../../../shared/booking-ref.ts';
 import { containsPattern as contains } from '../../sql.ts';
 import type { FundraisingSql } from '../fundraising/sql.ts';
 import { EXACT_COUNT_BELOW, pageOf, roundEstimate } from '../../common/paging.ts';
@@ -53,6 +54,21 @@ function passportCondition(state: NonNullable<BookingFilter['passport']>): SQL {
   }
 }
 
+/**
+ * The bookings whose reference contains the term, in any case. Every reference the app makes
+ * starts TD-, so in a large office the trigram index's entries for those letters are the whole
+ * table, and a search for a whole reference spent nearly all its time reading them (1.4 of 1.5
+ * ms at a million): for a term that starts with them, the index is asked for the rest of it, and
+ * each row it finds is checked for the whole term (ILIKE compares the lower case of both, as this
+ * does).
+ */
+function refContains(term: string): SQL {
+  const rest = term.slice(BOOKING_REF_PREFIX.length);
+  if (term.slice(0, BOOKING_REF_PREFIX.length).toUpperCase() !== BOOKING_REF_PREFIX || rest.length < 3)
+    return ilike(bookings.ref, contains(term));
+  return sql`${bookings.ref} ilike ${contains(rest)} and strpos(lower(${bookings.ref}), lower(${term})) > 0`;
+}
+
 export function bookingConditions(f: BookingFilter, fundraising?: FundraisingSql): SQL | undefined {
   const digits = f.telephone?.replace(/\D/g, '');
   return and(
@@ -74,7 +90,7 @@ export function bookingConditions(f: BookingFilter, fundraising?: FundraisingSql
     f.trips ? inArray(bookings.tripId, f.trips) : undefined,
     f.trip_id ? eq(bookings.tripId, f.trip_id) : undefined,
     f.user_id ? eq(bookings.userId, f.user_id) : undefined,
-    f.booking_ref ? ilike(bookings.ref, contains(f.booking_ref)) : undefined,
+    f.booking_ref ? refContains(f.booking_ref) : undefined,
     f.name ? sql`${fullName} ilike ${contains(f.name)}` : undefined,
     f.age_min !== undefined ? sql`${ageOnDeparture} >= ${f.age_min}::int` : undefined,
     f.age_max !== undefined ? sql`${ageOnDeparture} <= ${f.age_max}::int` : undefined,
