@@ -19,7 +19,7 @@ import { createDb, pgliteExtensions, queryRows } from '../src/db/client.ts';
 import { insertUser } from '../src/db/factories/users.ts';
 import { seedAuditEvents } from '../src/db/seed/audit-events.ts';
 import { seedDemo } from '../src/db/seed/demo.ts';
-import { seedScale } from '../src/db/seed/scale.ts';
+import { GENERATED_REFS, seedScale } from '../src/db/seed/scale.ts';
 import { buildApp } from '../src/server/app.ts';
 import { testConfig, TestClient } from '../tests/support/test-app.ts';
 
@@ -100,7 +100,7 @@ await database.migrate();
 
 const countOf = async (q: ReturnType<typeof sql>) => Number((await queryRows<{ n: number }>(db, q))[0]?.n ?? 0);
 if (!(await countOf(sql`select count(*)::int as n from trips`))) await seedDemo(db, { dataDir });
-const haveBookings = await countOf(sql`select count(*)::int as n from bookings where ref like 'TDS%'`);
+const haveBookings = await countOf(sql`select count(*)::int as n from bookings where ref like ${GENERATED_REFS}`);
 if (haveBookings < wantedBookings) {
   const started = Date.now();
   const missing = wantedBookings - haveBookings;
@@ -142,7 +142,7 @@ const [busy] = await queryRows<{ id: number; ref: string; n: number }>(
 // a generated booking's, when there are generated bookings: a few events, as most bookings have
 const [typical] = await queryRows<{ id: number; ref: string; n: number }>(
   db,
-  sql`select b.id, b.ref, (select count(*)::int from audit_events e where e.booking_id = b.id) as n from bookings b where b.ref like 'TDS%' order by b.id desc limit 1`,
+  sql`select b.id, b.ref, (select count(*)::int from audit_events e where e.booking_id = b.id) as n from bookings b where b.ref like ${GENERATED_REFS} order by b.id desc limit 1`,
 );
 const [trip] = await queryRows<{ id: number; n: number }>(
   db,

@@ -21,7 +21,7 @@ import { createDb, queryRows } from '../src/db/client.ts';
 import { createFileStore } from '../src/shared/storage/index.ts';
 import { insertUser } from '../src/db/factories/users.ts';
 import { seedDemo } from '../src/db/seed/demo.ts';
-import { seedScale } from '../src/db/seed/scale.ts';
+import { GENERATED_REFS, seedScale } from '../src/db/seed/scale.ts';
 import { buildApp } from '../src/server/app.ts';
 import { testConfig, TestClient } from '../tests/support/test-app.ts';
 
@@ -64,12 +64,12 @@ await seedScale(database.db, total, () => {});
 // like the JPEGs people upload)
 const ids = await queryRows<{ id: number }>(
   database.db,
-  sql`select id from bookings where ref like 'TDS%' order by id`,
+  sql`select id from bookings where ref like ${GENERATED_REFS} order by id`,
 );
 const files = createFileStore({ driver: 'local', dataDir });
 for (const { id } of ids) await files.put('passports', `bench-${id}.jpg`, randomBytes(imageKb * 1024));
 await database.db.execute(
-  sql`update bookings set passport_image_file = 'bench-' || id || '.jpg' where ref like 'TDS%'`,
+  sql`update bookings set passport_image_file = 'bench-' || id || '.jpg' where ref like ${GENERATED_REFS}`,
 );
 await database.db.execute(sql`analyze bookings`);
 

@@ -16,7 +16,7 @@ import { sql } from 'drizzle-orm';
 import { createDb, pgliteExtensions, queryRows } from '../src/db/client.ts';
 import { insertUser } from '../src/db/factories/users.ts';
 import { seedDemo } from '../src/db/seed/demo.ts';
-import { seedScale } from '../src/db/seed/scale.ts';
+import { GENERATED_REFS, seedScale } from '../src/db/seed/scale.ts';
 import { buildApp } from '../src/server/app.ts';
 import { testConfig, TestClient } from '../tests/support/test-app.ts';
 
@@ -93,7 +93,7 @@ const database = await createDb(pglite ? { pglite } : { databaseUrl });
 await database.migrate();
 const [seeded] = await queryRows<{ n: number }>(
   database.db,
-  sql`select count(*)::int as n from bookings where ref like 'TDS%'`,
+  sql`select count(*)::int as n from bookings where ref like ${GENERATED_REFS}`,
 );
 if (Number(seeded?.n ?? 0) < total) {
   await seedDemo(database.db, { dataDir });

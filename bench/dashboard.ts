@@ -15,7 +15,7 @@ import { addDays, ukToday } from '../src/contract/dates.ts';
 import { createDb, queryRows } from '../src/db/client.ts';
 import { insertUser } from '../src/db/factories/users.ts';
 import { seedDemo } from '../src/db/seed/demo.ts';
-import { seedScale } from '../src/db/seed/scale.ts';
+import { GENERATED_REFS, seedScale } from '../src/db/seed/scale.ts';
 import { buildApp } from '../src/server/app.ts';
 import { testConfig, TestClient } from '../tests/support/test-app.ts';
 
@@ -48,7 +48,10 @@ if (url) {
 const database = await createDb(databaseUrl ? { databaseUrl } : { pgliteDir: path.join(dataDir, 'pglite') });
 await database.migrate();
 const db = database.db;
-const [seeded] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from bookings where ref like 'TDS%'`);
+const [seeded] = await queryRows<{ n: number }>(
+  db,
+  sql`select count(*)::int as n from bookings where ref like ${GENERATED_REFS}`,
+);
 if (Number(seeded?.n ?? 0) < total) {
   await seedDemo(db, { dataDir });
   const started = Date.now();
@@ -69,7 +72,7 @@ const [invoiced] = await queryRows<{ n: number }>(
 if (!Number(invoiced?.n ?? 0)) {
   const [range] = await queryRows<{ lo: number; hi: number }>(
     db,
-    sql`select min(id)::int as lo, max(id)::int as hi from bookings where ref like 'TDS%'`,
+    sql`select min(id)::int as lo, max(id)::int as hi from bookings where ref like ${GENERATED_REFS}`,
   );
   const started = Date.now();
   for (let lo = Number(range!.lo); lo <= Number(range!.hi); lo += 50_000) {
@@ -77,7 +80,7 @@ if (!Number(invoiced?.n ?? 0)) {
     await db.execute(sql`
       insert into invoices (booking_id, invoice_ref, type, description, invoice_date, due_date, created_at)
       select b.id, 'TDSI' || b.id, 'deposit', 'Deposit', (b.created_at at time zone 'Europe/London')::date, (b.created_at at time zone 'Europe/London')::date + 14, b.created_at
-      from bookings b where b.ref like 'TDS%' and b.id between ${lo} and ${hi} and b.status <> 'cancelled' and b.deposit_payment_date is not null`);
+      from bookings b where b.ref like ${GENERATED_REFS} and b.id between ${lo} and ${hi} and b.status <> 'cancelled' and b.deposit_payment_date is not null`);
     await db.execute(sql`
       insert into invoice_items (invoice_id, description, amount_pence)
       select i.id, 'Deposit', 25000 + (i.booking_id % 4) * 5000 from invoices i where i.invoice_ref like 'TDSI%' and i.booking_id between ${lo} and ${hi}`);

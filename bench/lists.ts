@@ -29,6 +29,7 @@ import { insertUser } from '../src/db/factories/users.ts';
 import { buildApp } from '../src/server/app.ts';
 import { testConfig } from '../tests/support/test-app.ts';
 import { startClient, timeInside, timeStatements } from './support/timing.ts';
+import { GENERATED_REFS } from '../src/db/seed/scale.ts';
 
 const { values } = parseArgs({
   options: {
@@ -184,7 +185,7 @@ const [charity] = await queryRows<{ id: number; n: number }>(
 );
 const [one] = await queryRows<{ ref: string; last_name: string; email: string; post_code: string }>(
   db,
-  sql`select ref, last_name, email, post_code from bookings where ref like 'TDS%' and trip_departure >= current_date order by id desc limit 1`,
+  sql`select ref, last_name, email, post_code from bookings where ref like ${GENERATED_REFS} and trip_departure >= current_date order by id desc limit 1`,
 );
 // the list shows future trips unless asked otherwise: its pages are those of the bookings of future trips
 const [future] = await queryRows<{ n: number }>(

@@ -21,7 +21,7 @@ import { createDb, pgliteExtensions, queryRows } from '../src/db/client.ts';
 import { insertUser } from '../src/db/factories/users.ts';
 import { seedDemo } from '../src/db/seed/demo.ts';
 import { seedMoney } from '../src/db/seed/money.ts';
-import { seedScale } from '../src/db/seed/scale.ts';
+import { GENERATED_REFS, seedScale } from '../src/db/seed/scale.ts';
 import { buildApp } from '../src/server/app.ts';
 import { testConfig, TestClient } from '../tests/support/test-app.ts';
 
@@ -150,7 +150,7 @@ await database.migrate();
 const countOf = async (q: ReturnType<typeof sql>) => Number((await queryRows<{ n: number }>(db, q))[0]?.n ?? 0);
 
 if (!(await countOf(sql`select count(*)::int as n from trips`))) await seedDemo(db, { dataDir });
-const haveBookings = await countOf(sql`select count(*)::int as n from bookings where ref like 'TDS%'`);
+const haveBookings = await countOf(sql`select count(*)::int as n from bookings where ref like ${GENERATED_REFS}`);
 if (haveBookings < wantedBookings) {
   const started = Date.now();
   const missing = wantedBookings - haveBookings;

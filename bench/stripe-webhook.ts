@@ -15,7 +15,7 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { createDb, queryRows } from '../src/db/client.ts';
 import { seedDemo } from '../src/db/seed/demo.ts';
-import { seedScale } from '../src/db/seed/scale.ts';
+import { GENERATED_REFS, seedScale } from '../src/db/seed/scale.ts';
 import { buildApp } from '../src/server/app.ts';
 import { startStripeStandIn, type StandInSession } from '../tests/support/stripe-stand-in.ts';
 import { testConfig } from '../tests/support/test-app.ts';
@@ -55,7 +55,7 @@ const database = await createDb(databaseUrl ? { databaseUrl } : { pgliteDir: pat
 await database.migrate();
 const [seeded] = await queryRows<{ n: number }>(
   database.db,
-  sql`select count(*)::int as n from bookings where ref like 'TDS%'`,
+  sql`select count(*)::int as n from bookings where ref like ${GENERATED_REFS}`,
 );
 if (Number(seeded?.n ?? 0) < total) {
   await seedDemo(database.db, { dataDir });
@@ -72,7 +72,7 @@ await database.db.execute(sql`analyze`);
 const stamp = Date.now().toString(36);
 const picked = await queryRows<{ id: number }>(
   database.db,
-  sql`select id from bookings where ref like 'TDS%' and status <> 'cancelled' order by hashint4(id::int + ${Number(stamp.length)}) limit ${runs}`,
+  sql`select id from bookings where ref like ${GENERATED_REFS} and status <> 'cancelled' order by hashint4(id::int + ${Number(stamp.length)}) limit ${runs}`,
 );
 const invoiceIds: number[] = [];
 for (const [i, b] of picked.entries()) {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { ukToday } from '../../contract/dates.ts';
 import { queryRows, type Db } from '../client.ts';
+import { GENERATED_REFS } from './scale.ts';
 
 const NOTES = [
   'Called about the balance: will pay by the end of the month.',
@@ -17,7 +18,7 @@ const NOTES = [
 async function generatedRange(db: Db) {
   const [range] = await queryRows<{ lo: string | null; hi: string | null }>(
     db,
-    sql`select min(id) as lo, max(id) as hi from bookings where ref like 'TDS%'`,
+    sql`select min(id) as lo, max(id) as hi from bookings where ref like ${GENERATED_REFS}`,
   );
   return range?.lo ? { lo: Number(range.lo), hi: Number(range.hi) } : null;
 }
@@ -41,7 +42,7 @@ export async function seedFundraising(db: Db, onProgress: (done: number, of: num
       update bookings b set charity_id = t.charity_id
       from trips t
       where t.id = b.trip_id and t.type = 'charity' and t.charity_id is not null and b.charity_id is null
-        and b.id between ${from} and ${to} and b.ref like 'TDS%' and b.funding_type in ('fundraise', 'flexi')`);
+        and b.id between ${from} and ${to} and b.ref like ${GENERATED_REFS} and b.funding_type in ('fundraise', 'flexi')`);
     const [made] = await queryRows<{ n: number }>(
       db,
       sql`with made as (
@@ -56,7 +57,7 @@ export async function seedFundraising(db: Db, onProgress: (done: number, of: num
         from bookings b
         cross join lateral (select 1 + abs(hashint4(b.id::int + 30)) % 4 as n) c
         cross join lateral (select k, c.n from generate_series(1, c.n) k) e
-        where b.id between ${from} and ${to} and b.ref like 'TDS%' and b.funding_type in ('fundraise', 'flexi')
+        where b.id between ${from} and ${to} and b.ref like ${GENERATED_REFS} and b.funding_type in ('fundraise', 'flexi')
           and abs(hashint4(b.id::int + 29)) % 5 <> 0
           and b.created_at::date <= ${today}::date
           and not exists (select 1 from fundraising_entries x where x.booking_id = b.id)
@@ -96,7 +97,7 @@ export async function seedNotes(db: Db, onProgress: (done: number, of: number) =
           b.created_at + make_interval(days => k * (1 + abs(hashint4(b.id::int + k + 40)) % 60))
         from bookings b
         cross join lateral generate_series(1, 1 + abs(hashint4(b.id::int + 41)) % 3) k
-        where b.id between ${from} and ${to} and b.ref like 'TDS%' and abs(hashint4(b.id::int + 42)) % 2 = 0
+        where b.id between ${from} and ${to} and b.ref like ${GENERATED_REFS} and abs(hashint4(b.id::int + 42)) % 2 = 0
           and not exists (select 1 from booking_notes x where x.booking_id = b.id)
         returning 1
       ) select count(*)::int as n from made`,

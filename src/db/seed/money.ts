@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { addDays, ukToday } from '../../contract/dates.ts';
 import { queryRows, type Db } from '../client.ts';
+import { GENERATED_REFS } from './scale.ts';
 
 /** The run's work table: one row per schedule row of the batch, with what became of it. */
 const WORK = 'tripdesk_seed_money';
@@ -33,7 +34,7 @@ export async function seedMoney(database: Db, onProgress: (done: number, of: num
   const [range] = await queryRows<{ lo: string | null; hi: string | null; n: number }>(
     database,
     sql`select min(id) as lo, max(id) as hi, count(*)::int as n from bookings b
-        where ref like 'TDS%' and not exists (select 1 from schedule_rows r where r.booking_id = b.id)`,
+        where ref like ${GENERATED_REFS} and not exists (select 1 from schedule_rows r where r.booking_id = b.id)`,
   );
   if (!range?.lo) return 0;
   const lo = Number(range.lo);
@@ -96,7 +97,7 @@ export async function seedMoney(database: Db, onProgress: (done: number, of: num
             t.cost_pence - least(t.deposit_pence, t.cost_pence) - case when t.type = 'school' then 6 * ((t.cost_pence - least(t.deposit_pence, t.cost_pence)) / 7) else 0 end,
             t.departure_date - 56, true
         ) p
-        where b.id between ${from} and ${to} and b.ref like 'TDS%' and p.amount > 0
+        where b.id between ${from} and ${to} and b.ref like ${GENERATED_REFS} and p.amount > 0
           and not exists (select 1 from schedule_rows r where r.booking_id = b.id)
       ) s0
       cross join lateral (select s0.*, s0.due <= ${today}::date + 21 and s0.h2 < case when s0.position = 1 then 95 else 97 end as invoiced) s

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { BOOKING_REF_ALPHABET, BOOKING_REF_PREFIX } from '../../shared/booking-ref.ts';
 import { queryRows, type Db } from '../client.ts';
 
 const FIRST = [
@@ -81,6 +82,30 @@ const DOMAINS = [
   'live.co.uk',
   'sky.com',
 ];
+/**
+ * The generated bookings' references: TD- and seven of the app's letters and digits, as scattered
+ * as the app's random six (src/shared/booking-ref.ts) and as searched, one letter longer so that
+ * none is ever a demo booking's. A LIKE pattern that finds them and nothing else. (They were TDS
+ * and the row number in seven digits, which share each trigram with thousands of others: a search
+ * for one reference read 1,000 rows at a million, where a real office's reads one.)
+ */
+export const GENERATED_REFS = `${BOOKING_REF_PREFIX}_______`;
+const REF_LETTERS = 7;
+// the row number times a number prime to the 31 letters, modulo every reference there can be:
+// each row its own reference, and neighbouring rows' far apart
+const REF_SPACE = BOOKING_REF_ALPHABET.length ** REF_LETTERS;
+const REF_STEP = 387_420_489;
+/** Row number g's reference (SQL over an int g). */
+export const generatedRef = (g: string) =>
+  sql.raw(
+    `'${BOOKING_REF_PREFIX}' || ` +
+      Array.from(
+        { length: REF_LETTERS },
+        (_, i) =>
+          `substr('${BOOKING_REF_ALPHABET}', 1 + ((((${g})::bigint * ${REF_STEP}) % ${REF_SPACE}) / ${BOOKING_REF_ALPHABET.length ** i} % ${BOOKING_REF_ALPHABET.length})::int, 1)`,
+      ).join(' || '),
+  );
+
 const AREAS = ['LS', 'YO', 'BS', 'CF', 'NR', 'EX', 'DE', 'BA', 'CH', 'DH', 'M', 'B', 'L', 'S', 'N', 'SW', 'SE', 'E'];
 
 /**
@@ -127,7 +152,7 @@ export async function seedScale(db: Db, total: number, onProgress: (done: number
   if (!tripIds.length) throw new Error('There are no trips to add bookings to: load the demo office first.');
   const [startRow] = await queryRows<{ n: number }>(
     db,
-    sql`select count(*)::int as n from bookings where ref like 'TDS%'`,
+    sql`select count(*)::int as n from bookings where ref like ${GENERATED_REFS}`,
   );
   const offset = Number(startRow?.n ?? 0);
   const trips = sql.raw(`ARRAY[${tripIds.join(',')}]::int[]`);
@@ -139,7 +164,7 @@ export async function seedScale(db: Db, total: number, onProgress: (done: number
         mobile, address_1, address_4, post_code, gender, date_of_birth, room_type, room_ref, passport_number,
         passport_expiry_date, medical_conditions, deposit_payment_date, created_at, updated_at)
       select
-        'TDS' || lpad(g::text, 7, '0'),
+        ${generatedRef('g')},
         t.id,
         (array['confirmed','confirmed','provisional','cancelled'])[1 + abs(hashint4(g + 1)) % 4],
         (array['free','flexi','self','fundraise'])[1 + abs(hashint4(g + 2)) % 4],
