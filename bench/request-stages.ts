@@ -4,9 +4,12 @@
 // marked by a Fastify hook added last, so it ends after the app's own hooks of that kind; the
 // statements are timed from the pg client's call to its answer. Calls come from a worker thread,
 // as in bench/lists.ts, so that the client's own work is not counted as the server's.
-//   DATABASE_URL=postgresql://… npx tsx bench/request-stages.ts [--calls 300] [--only NAME]
+// With --hooks, also each of the app's hooks on its own: from its call to its done() or its
+// promise settling, so that what runs after it (the next hooks, the write) is not counted as its.
+//   DATABASE_URL=postgresql://… npx tsx bench/request-stages.ts [--calls 300] [--only NAME] [--hooks]
 // Prints a table; asserts nothing. Seeded as bench/lists.ts (npm run db:seed -- --bookings 1000000).
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,8 +19,11 @@ import { insertUser } from '../src/db/factories/users.ts';
 import { buildApp } from '../src/server/app.ts';
 import { testConfig } from '../tests/support/test-app.ts';
 import { at, startClient, timeInside, timeStatements } from './support/timing.ts';
+import { GENERATED_REFS } from '../src/db/seed/scale.ts';
 
-const { values } = parseArgs({ options: { calls: { type: 'string', default: '300' }, only: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { calls: { type: 'string', default: '300' }, only: { type: 'string' }, hooks: { type: 'boolean' } },
+});
 const calls = Number(values.calls);
 const url = process.env.DATABASE_URL;
 if (!url?.startsWith('postgres')) {
@@ -44,6 +50,48 @@ timeStatements(() => {
   return (start, end) => request.statements.push([start, end]);
 });
 
+// --hooks: every hook the app adds is wrapped as it is added (Fastify's own Hooks.add), named by
+// its kind, its order and the start of its source
+type Hook = (this: unknown, ...args: unknown[]) => unknown;
+const hookTimes = new Map<string, number[]>();
+let stopWrapping = () => {};
+if (values.hooks) {
+  const { Hooks } = createRequire(import.meta.url)('fastify/lib/hooks.js') as {
+    Hooks: { prototype: { add(this: unknown, kind: string, fn: Hook): void } };
+  };
+  const add = Hooks.prototype.add;
+  // the app's hooks only: the marks this bench adds after it are left alone
+  stopWrapping = () => (Hooks.prototype.add = add);
+  let order = 0;
+  Hooks.prototype.add = function (kind, fn) {
+    const source = String(fn).replace(/\s+/g, ' ');
+    const name = `${kind} ${++order}: ${fn.name || source.slice(0, 50)}`;
+    const wrapped = function (this: unknown, ...args: unknown[]) {
+      const start = at();
+      let done = false;
+      const end = () => {
+        if (done) return;
+        done = true;
+        const times = hookTimes.get(name) ?? [];
+        hookTimes.set(name, times);
+        times.push(at() - start);
+      };
+      const next = args.at(-1);
+      if (typeof next === 'function')
+        args[args.length - 1] = (...a: unknown[]) => {
+          end();
+          return (next as Hook)(...a);
+        };
+      const result = fn.apply(this, args);
+      if (result instanceof Promise) return result.finally(end);
+      return result;
+    };
+    // Fastify tells a hook that takes a callback from one that returns a promise by its arity
+    Object.defineProperty(wrapped, 'length', { value: fn.length });
+    add.call(this, kind, wrapped);
+  };
+}
+
 const database = await createDb({ databaseUrl: url });
 await database.migrate();
 const db = database.db;
@@ -51,6 +99,7 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tripdesk-stages-'));
 const email = `stages-bench-${Date.now()}@example.test`;
 await insertUser(db, { email, password: 'bench-password-123', roleId: 1 });
 const app = await buildApp({ config: testConfig(dataDir, { env: 'production' }), db });
+stopWrapping();
 for (const hook of ['onRequest', 'preValidation', 'preHandler', 'preSerialization', 'onSend'] as const)
   app.addHook(hook, async () => {
     current[hook] = at();
@@ -72,7 +121,7 @@ const cookie = String(login.headers['set-cookie']).split(';')[0]!;
 
 const [one] = await queryRows<{ ref: string; email: string }>(
   db,
-  sql`select ref, email from bookings where trip_departure >= current_date order by (ref like 'TDS%') desc, id desc limit 1`,
+  sql`select ref, email from bookings where trip_departure >= current_date order by (ref like ${GENERATED_REFS}) desc, id desc limit 1`,
 );
 const targets: Array<[string, string]> = [
   ['GET /api/me', '/api/me'],
@@ -149,16 +198,29 @@ console.log(
 const chosen = targets.filter(([name]) => !values.only || name.includes(values.only));
 console.log(`|---|${chosen.map(() => '---:').join('|')}|`);
 const columns: Array<Record<Stage, number>> = [];
+const hookColumns: Array<Map<string, number>> = [];
 for (const [name, target] of chosen) {
   await timed(target, calls);
   marks.length = 0;
+  hookTimes.clear();
   const { spans, status } = await timed(target, calls);
   if (status !== 200) throw new Error(`${name}: not 200`);
   if (marks.length !== spans.length) throw new Error(`${name}: ${marks.length} requests for ${spans.length} calls`);
   const each = spans.map((span, i) => stagesOf(span, marks[i]!));
   columns.push(Object.fromEntries(stages.map((s) => [s, median(each.map((e) => e[s]))])) as Record<Stage, number>);
+  hookColumns.push(new Map([...hookTimes].map(([hook, times]) => [hook, median(times)])));
 }
 for (const stage of stages) console.log(`| ${stage} | ${columns.map((c) => cell(c[stage])).join(' | ')} |`);
+if (values.hooks) {
+  console.log(`\neach hook on its own, median µs (– where it did not run)\n`);
+  console.log(`| hook | ${chosen.map(([n]) => n).join(' | ')} |`);
+  console.log(`|---|${chosen.map(() => '---:').join('|')}|`);
+  const names = [...new Set(hookColumns.flatMap((c) => [...c.keys()]))].sort(
+    (a, b) => Number(a.split(' ')[1]!.slice(0, -1)) - Number(b.split(' ')[1]!.slice(0, -1)),
+  );
+  for (const hook of names)
+    console.log(`| ${hook.replace(/\|/g, '¦')} | ${hookColumns.map((c) => cell(c.get(hook) ?? NaN)).join(' | ')} |`);
+}
 
 await client.close();
 await app.close();
