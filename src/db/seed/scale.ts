@@ -87,7 +87,7 @@ const DOMAINS = [
  * as the app's random six (src/shared/booking-ref.ts) and as searched, one letter longer so that
  * none is ever a demo booking's. A LIKE pattern that finds them and nothing else. (They were TDS
  * and the row number in seven digits, which share each trigram with thousands of others: a search
- * for one reference read 1,000 rows at a million, where a real office's reads one.)
+ * for one reference checked 1,000 rows at a million, where a real office's checks one.)
  */
 export const GENERATED_REFS = `${BOOKING_REF_PREFIX}_______`;
 const REF_LETTERS = 7;
