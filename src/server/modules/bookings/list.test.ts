@@ -154,6 +154,8 @@ describe('filters', () => {
     expect(await names('booking_ref=td-danref')).toEqual(['Dan']);
     expect(await names('booking_ref=TD-DANRE')).toEqual(['Dan']);
     expect(await names('booking_ref=TD-ANREF')).toEqual([]);
+    // with fewer than three letters after TD- the index has nothing of the rest to go on: every TD- reference
+    expect(await names('booking_ref=td-')).toEqual(['Dan', 'Cat', 'Bob', 'Ann']);
     // _ and % are letters to look for, as they are in any other search
     expect(await names('booking_ref=TD-DAN_EF')).toEqual([]);
     expect(await names('booking_ref=TD-DAN%25')).toEqual([]);
