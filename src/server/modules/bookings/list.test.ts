@@ -162,6 +162,18 @@ describe('filters', () => {
     expect(await names('name=annie')).toEqual(['Ann']);
     expect(await names('name=walk')).toEqual(['Dan']);
     expect(await names('email=BETA.test')).toEqual(['Dan', 'Cat']);
+    // a term with three letters or more before an @ (the index is asked for the term up to the @,
+    // the row for the whole term): in any case, part of an address, and never an address whose
+    // name before the @ is the same at another domain
+    expect(await names('email=dan@beta.test')).toEqual(['Dan']);
+    expect(await names('email=DAN@Beta.te')).toEqual(['Dan']);
+    expect(await names('email=eve@beta.test')).toEqual([]);
+    expect(await names('email=dan@')).toEqual(['Dan']);
+    // fewer than three letters before the @: the whole term is asked for
+    expect(await names('email=n@beta.test')).toEqual(['Dan']);
+    // _ and % are letters to look for
+    expect(await names('email=da_@beta.test')).toEqual([]);
+    expect(await names('email=dan@beta%25')).toEqual([]);
     expect(await names('telephone=7700%20900002')).toEqual(['Bob']);
     expect(await names('telephone=900001')).toEqual(['Ann']);
     expect(await names('address=la22')).toEqual(['Ann']);
@@ -185,6 +197,7 @@ describe('filters', () => {
     expect(await indexed('booking_ref=TD-DANREF')).toContain('bookings_ref_trgm_idx');
     expect(await indexed('name=annie')).toContain('bookings_name_trgm_idx');
     expect(await indexed('email=beta.test')).toContain('bookings_email_trgm_idx');
+    expect(await indexed('email=dan@beta.test')).toContain('bookings_email_trgm_idx');
     expect(await indexed('telephone=7700 900')).toContain('bookings_mobile_digits_trgm_idx');
     expect(await indexed('address=lake road')).toContain('bookings_address_trgm_idx');
     // and the age filter (with the timing and medical ones) by its own index, on the bookings alone
