@@ -162,15 +162,17 @@ describe('filters', () => {
     expect(await names('name=annie')).toEqual(['Ann']);
     expect(await names('name=walk')).toEqual(['Dan']);
     expect(await names('email=BETA.test')).toEqual(['Dan', 'Cat']);
-    // a term with three letters or more before an @ (the index is asked for the term up to the @,
-    // the row for the whole term): in any case, part of an address, and never an address whose
-    // name before the @ is the same at another domain
+    // a term with three letters or more before an @ and two or more after it (the index is asked
+    // for the term up to the second letter after the @, the row for the whole term): in any case,
+    // part of an address, and never an address with the same name before the @ at another domain
     expect(await names('email=dan@beta.test')).toEqual(['Dan']);
     expect(await names('email=DAN@Beta.te')).toEqual(['Dan']);
     expect(await names('email=eve@beta.test')).toEqual([]);
-    expect(await names('email=dan@')).toEqual(['Dan']);
-    // fewer than three letters before the @: the whole term is asked for
+    expect(await names('email=ann@alpha.tesT')).toEqual(['Ann']);
+    expect(await names('email=ann@alpha.best')).toEqual([]);
+    // fewer than three letters before the @, or fewer than two after it: the whole term is asked for
     expect(await names('email=n@beta.test')).toEqual(['Dan']);
+    expect(await names('email=dan@b')).toEqual(['Dan']);
     // _ and % are letters to look for
     expect(await names('email=da_@beta.test')).toEqual([]);
     expect(await names('email=dan@beta%25')).toEqual([]);
