@@ -328,7 +328,7 @@ async function concurrent(target: string) {
 }
 
 console.log(
-  `\n${database.kind}: ${n(sizes.bookings!)} bookings, ${n(sizes.invoices!)} invoices, ${n(sizes.transactions!)} payments and refunds, ${n(sizes.schedule_rows!)} schedule rows, ${n(sizes.fundraising_entries!)} fundraising entries, ${n(sizes.notes!)} notes, ${n(sizes.history!)} history events; over HTTP (keep-alive), ${runs} calls one at a time after ${WARMUP} warm-up calls, ${concurrentCalls} at concurrency 8\n`,
+  `\n${database.kind}: ${n(sizes.bookings!)} bookings, ${n(sizes.invoices!)} invoices, ${n(sizes.transactions!)} payments and refunds, ${n(sizes.schedule_rows!)} schedule rows, ${n(sizes.fundraising_entries!)} fundraising entries, ${n(sizes.notes!)} notes, ${n(sizes.history!)} history events; over HTTP (keep-alive), at least ${runs} calls one at a time (and as many as ${MIN_SAMPLE_MS / 1000} s take, up to ${n(MAX_CALLS)}) after ${WARMUP} warm-up calls, ${concurrentCalls} at concurrency 8\n`,
 );
 console.log(
   '| list | p50 ms | p95 ms | c8 p95 ms | SQL p50 ms | p50 − SQL | outside SQL p50 | over the floor | total |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|',
