@@ -27,10 +27,10 @@ import Fastify from 'fastify';
 import { sql } from 'drizzle-orm';
 import { createDb, PARALLEL_WORKERS, queryRows } from '../src/db/client.ts';
 import { insertUser } from '../src/db/factories/users.ts';
+import { GENERATED_REFS } from '../src/db/seed/scale.ts';
 import { buildApp } from '../src/server/app.ts';
 import { testConfig } from '../tests/support/test-app.ts';
 import { startClient, timeInside, timeStatements } from './support/timing.ts';
-import { GENERATED_REFS } from '../src/db/seed/scale.ts';
 
 const { values } = parseArgs({
   options: {

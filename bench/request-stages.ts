@@ -16,10 +16,10 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { createDb, queryRows } from '../src/db/client.ts';
 import { insertUser } from '../src/db/factories/users.ts';
+import { GENERATED_REFS } from '../src/db/seed/scale.ts';
 import { buildApp } from '../src/server/app.ts';
 import { testConfig } from '../tests/support/test-app.ts';
 import { at, startClient, timeInside, timeStatements } from './support/timing.ts';
-import { GENERATED_REFS } from '../src/db/seed/scale.ts';
 
 const { values } = parseArgs({
   options: { calls: { type: 'string', default: '300' }, only: { type: 'string' }, hooks: { type: 'boolean' } },
